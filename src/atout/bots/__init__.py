@@ -1,0 +1,20 @@
+"""Computer players.  ``make_bot(level, seed)`` builds one by name."""
+
+from __future__ import annotations
+
+from .base import Bot
+from .random_bot import RandomBot
+
+LEVELS: dict[str, type] = {"random": RandomBot}
+
+
+def make_bot(level: str, seed: int | str | None = None) -> Bot:
+    """A robot of ``level`` (see ``LEVELS``), deterministic for a given seed."""
+    try:
+        cls = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown robot level {level!r}; levels are {', '.join(LEVELS)}") from None
+    return cls(seed)
+
+
+__all__ = ["LEVELS", "Bot", "RandomBot", "make_bot"]

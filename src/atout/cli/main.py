@@ -1,0 +1,47 @@
+"""The ``atout`` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="atout", description="French Tarot for 3, 4 and 5 players.")
+    sub = parser.add_subparsers(dest="command")
+
+    play = sub.add_parser("play", help="play a game against the computer in the terminal")
+    play.add_argument("--players", type=int, choices=(3, 4, 5), default=None)
+    play.add_argument("--level", default=None, help="robots' level")
+    play.add_argument("--deals", type=int, default=None, help="number of deals in the game")
+    play.add_argument("--seed", default=None)
+    play.add_argument("--robots-only", action="store_true", help="print a game between robots instead")
+
+    for name, text in (("replay", "replay a deal record"), ("legal", "what the next player may do")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("file", help="deal record (JSON), or - for standard input")
+        p.add_argument("--json", action="store_true", help="print JSON as RECORD.md says")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command in ("replay", "legal"):
+        if args.json or args.command == "legal":
+            from .records import run_json
+
+            return run_json(args.command, args.file)
+        from .replay_text import replay_text
+
+        return replay_text(args.file)
+    if args.command in (None, "play"):
+        from .robots_game import robots_game
+
+        return robots_game(args)
+    parser.print_help()
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

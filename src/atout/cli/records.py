@@ -1,0 +1,30 @@
+"""``atout replay`` and ``atout legal`` with ``--json``: exactly as RECORD.md says."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..engine.record import RecordError, legal_json, loads, outcome_json, replay
+
+
+def _read(path: str) -> object:
+    try:
+        text = Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as err:
+        raise RecordError(None, "file", f"cannot read {path}: {err}") from None
+    return loads(text)
+
+
+def run_json(command: str, path: str) -> int:
+    """Print the JSON answer of ``command`` (replay or legal) for the record at ``path``."""
+    try:
+        replayed = replay(_read(path))
+    except RecordError as err:
+        print(json.dumps(err.to_json(), ensure_ascii=False))
+        return 2
+    deal = replayed.deal
+    answer = outcome_json(deal) if command == "replay" else legal_json(deal)
+    print(json.dumps(answer, ensure_ascii=False))
+    return 0

@@ -1,0 +1,120 @@
+"""Actions: every decision of a deal is one (OpenSpiel style), plus the engine's errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import card_code, codes
+
+CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
+PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = 1, 2, 3, 4
+MULTIPLIERS = {PRISE: 1, GARDE: 2, GARDE_SANS: 4, GARDE_CONTRE: 6}
+PASS = 0
+
+
+def contract_name(contract: int) -> str:
+    return "pass" if contract == PASS else CONTRACTS[contract - 1]
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid; ``rule`` names the broken rule in a word or two."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Pass (contract 0) or a contract 1..4; ``chelem`` only under chelem_announce=with_bid."""
+
+    contract: int
+    chelem: bool = False
+
+    def __str__(self) -> str:
+        return contract_name(self.contract) + (" + chelem" if self.chelem else "")
+
+
+@dataclass(frozen=True, slots=True)
+class PetitSecDecision:
+    """Under petit_sec=holder_may_play: ``redeal`` True voids the deal."""
+
+    redeal: bool
+
+    def __str__(self) -> str:
+        return "petit sec: " + ("redeal" if self.redeal else "play")
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """The taker's called card at five players."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return "call " + card_code(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """The écart, as a bitmask of cards."""
+
+    cards: int
+
+    def __str__(self) -> str:
+        return "discard " + " ".join(codes(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Chelem:
+    """The taker announces a chelem (True) or not."""
+
+    announce: bool
+
+    def __str__(self) -> str:
+        return "chelem" if self.announce else "no chelem"
+
+
+@dataclass(frozen=True, slots=True)
+class Poignee:
+    """Trumps (and maybe the Excuse) shown as a poignée, as a bitmask."""
+
+    cards: int
+
+    def __str__(self) -> str:
+        return "poignée " + " ".join(codes(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card played to the trick."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return card_code(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardFrom:
+    """Listed by ``legal_actions``: choose ``count`` cards of ``cards`` (every trump in
+    ``forced_trumps`` is allowed only when too few other cards are)."""
+
+    cards: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PoigneeFrom:
+    """Listed by ``legal_actions``: a poignée of one of ``sizes`` cards taken from ``cards``."""
+
+    cards: int
+    sizes: dict[str, int] = field(hash=False, compare=True)
+
+
+Action = Bid | PetitSecDecision | Call | Discard | Chelem | Poignee | Play
+Choice = Action | DiscardFrom | PoigneeFrom
+
+PLAYS = tuple(Play(c) for c in range(78))
+"""One shared Play per card, so the hot path allocates nothing."""

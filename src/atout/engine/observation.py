@@ -1,0 +1,103 @@
+"""What one seat may know: the only view of a deal that bots, the terminal and the network get."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .actions import Action, Choice, Discard, contract_name
+from .cards import TRUMPS
+from .rules import RuleSet
+from .scoring import Result
+
+if TYPE_CHECKING:
+    from .state import Deal, Trick
+
+
+@dataclass(frozen=True, slots=True)
+class EcartShown:
+    """Another player's écart as others see it: only the trumps laid aside, which are shown."""
+
+    trumps: int
+
+    def __str__(self) -> str:
+        return "écart laid aside"
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A seat's information state.  ``seat`` None is a spectator (public view)."""
+
+    seat: int | None
+    rules: RuleSet
+    dealer: int
+    seats: tuple[int, ...]
+    phase: str
+    to_act: int | None
+    hand: int
+    hand_sizes: tuple[int, ...]
+    history: tuple[tuple[int, Action | EcartShown], ...]
+    contract: int
+    taker: int | None
+    called: int | None
+    partner: int | None
+    dog: int | None
+    ecart: int | None
+    ecart_trumps: int
+    chelem_announced: bool | None
+    poignees: tuple[tuple[int, int, str, int], ...]
+    tricks: tuple[Trick, ...]
+    trick: tuple[tuple[int, int], ...]
+    legal: tuple[Choice, ...]
+    result: Result | None
+    void: str | None
+
+    @property
+    def contract_name(self) -> str | None:
+        return contract_name(self.contract) if self.taker is not None else None
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+
+def observe(deal: Deal, seat: int | None) -> Observation:
+    """Build ``seat``'s observation of ``deal``; hidden cards never enter it."""
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < deal.players):
+        raise ValueError(f"no seat {seat!r} at a {deal.players}-player table")
+    is_taker = seat is not None and seat == deal.taker
+    history = []
+    for s, action in deal.history:
+        if isinstance(action, Discard) and not is_taker:
+            history.append((s, EcartShown(action.cards & TRUMPS)))
+        else:
+            history.append((s, action))
+    partner = None
+    if deal.partner_revealed or deal.phase == "end" or (seat is not None and seat == deal.partner):
+        partner = deal.partner
+    dog = deal.dog if deal.dog_shown else None
+    return Observation(
+        seat=seat,
+        rules=deal.rules,
+        dealer=deal.dealer,
+        seats=deal.seats,
+        phase=deal.phase,
+        to_act=deal.to_act,
+        hand=deal.hands[seat] if seat is not None else 0,
+        hand_sizes=tuple(h.bit_count() for h in deal.hands),
+        history=tuple(history),
+        contract=deal.contract,
+        taker=deal.taker,
+        called=deal.called,
+        partner=partner,
+        dog=dog,
+        ecart=deal.ecart if is_taker else None,
+        ecart_trumps=deal.ecart & TRUMPS,
+        chelem_announced=deal.chelem_announced,
+        poignees=tuple(deal.poignees),
+        tricks=tuple(deal.tricks),
+        trick=tuple(deal.trick),
+        legal=tuple(deal.legal_actions()) if seat is not None and seat == deal.to_act else (),
+        result=deal.result,
+        void=deal.void,
+    )

@@ -1,0 +1,689 @@
+"""The deal as a state machine: ``legal_actions()``, ``apply(action)``, ``observation(seat)``.
+
+One ``Deal`` is one authority over one deal.  ``apply`` checks the action
+against the rules before it changes anything, so a refused action leaves the
+deal exactly as it was.  ``apply`` works in place (bots apply tens of
+thousands of actions per decision); ``clone()`` gives an independent copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import (
+    GARDE,
+    GARDE_CONTRE,
+    GARDE_SANS,
+    PASS,
+    PLAYS,
+    PRISE,
+    Action,
+    Bid,
+    Call,
+    Chelem,
+    Choice,
+    Discard,
+    DiscardFrom,
+    IllegalAction,
+    PetitSecDecision,
+    Play,
+    Poignee,
+    PoigneeFrom,
+    contract_name,
+)
+from .cards import (
+    BOUTS,
+    DECK_SIZE,
+    EXCUSE,
+    EXCUSE_BIT,
+    FULL_DECK,
+    KINGS,
+    LOW_CARDS,
+    PETIT,
+    PETIT_BIT,
+    SUIT_MASKS,
+    TRUMPS,
+    card_code,
+    codes,
+    suit_card,
+)
+from .rules import RuleSet
+
+PHASE_PETIT_SEC = "petit_sec"
+PHASE_BIDDING = "bidding"
+PHASE_CALL = "call"
+PHASE_DISCARD = "discard"
+PHASE_CHELEM = "chelem"
+PHASE_PLAY = "play"
+PHASE_END = "end"
+
+TAKER_SIDE, DEFENCE = 0, 1
+
+_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+# Mask of trumps strictly above trump card number c (c in 56..76).
+_TRUMPS_ABOVE = {c: TRUMPS & ~((1 << (c + 1)) - 1) for c in range(56, 77)}
+_TRUMPS_ABOVE[-1] = TRUMPS
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, the (seat, card) plays in order, who won it."""
+
+    leader: int
+    plays: tuple[tuple[int, int], ...]
+    winner: int
+
+
+class Deal:
+    """One deal of French Tarot, from the deal to the score."""
+
+    __slots__ = (
+        "_excuse_debt",
+        "_excuse_settled",
+        "_led",
+        "_next",
+        "_petit_sec_pending",
+        "_poignee_seats",
+        "_spoken",
+        "_taker_chelem_bid",
+        "_top_trump",
+        "_top_trump_seat",
+        "_tricks_won",
+        "called",
+        "chelem_announced",
+        "contract",
+        "dealer",
+        "dog",
+        "dog_shown",
+        "ecart",
+        "hands",
+        "history",
+        "initial_dog",
+        "initial_hands",
+        "partner",
+        "partner_revealed",
+        "phase",
+        "piles",
+        "players",
+        "poignees",
+        "result",
+        "rules",
+        "seats",
+        "seed",
+        "settings",
+        "side",
+        "taker",
+        "to_act",
+        "trick",
+        "tricks",
+        "void",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        dealer: int,
+        hands: list[int],
+        dog: int,
+        seed: str | None = None,
+    ) -> None:
+        n = rules.players
+        if not (isinstance(dealer, int) and 0 <= dealer < n):
+            raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        _check_deal(rules, dealer, hands, dog)
+        self.rules = rules
+        self.players = n
+        self.dealer = dealer
+        self.seed = seed
+        order = [(dealer + 1 + k) % n for k in range(n)]
+        if rules.dealer_sits_out:
+            order.remove(dealer)
+        self.seats: tuple[int, ...] = tuple(order)
+        nxt = [-1] * n
+        for i, seat in enumerate(order):
+            nxt[seat] = order[(i + 1) % len(order)]
+        self._next = nxt
+        self.settings = rules.settings
+        self.initial_hands = tuple(hands)
+        self.initial_dog = dog
+        self.hands = list(hands)
+        self.dog = dog
+        self.history: list[tuple[int, Action]] = []
+        self.void: str | None = None
+        self.contract = PASS
+        self.taker: int | None = None
+        self._taker_chelem_bid = False
+        self._spoken = 0
+        self.called: int | None = None
+        self.partner: int | None = None
+        self.partner_revealed = False
+        self.dog_shown = False
+        self.ecart = 0
+        self.chelem_announced: bool | None = None
+        self.poignees: list[tuple[int, int, str, int]] = []
+        self._poignee_seats = 0
+        self.trick: list[tuple[int, int]] = []
+        self._led = -1
+        self._top_trump = -1
+        self._top_trump_seat = -1
+        self.tricks: list[Trick] = []
+        self.side = [-1] * n
+        self.piles = [0, 0]
+        self._tricks_won = [0, 0]
+        self._excuse_debt = -1
+        self._excuse_settled = 0
+        self.result = None
+        self.to_act: int | None = self.seats[0]
+        self.phase = PHASE_BIDDING
+        holders = [
+            s for s in self.seats if hands[s] & TRUMPS == PETIT_BIT and not hands[s] & EXCUSE_BIT
+        ]
+        self._petit_sec_pending = holders
+        if holders:
+            if rules.option("petit_sec") == "redeal":
+                self._end_void("petit_sec")
+            else:
+                self.phase = PHASE_PETIT_SEC
+                self.to_act = holders[0]
+
+    # ----------------------------------------------------------------- copies
+    def clone(self) -> Deal:
+        """An independent copy (lists copied, immutable parts shared)."""
+        other = Deal.__new__(Deal)
+        for name in Deal.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = self.hands[:]
+        other.history = self.history[:]
+        other.poignees = self.poignees[:]
+        other.trick = self.trick[:]
+        other.tricks = self.tricks[:]
+        other.side = self.side[:]
+        other.piles = self.piles[:]
+        other._tricks_won = self._tricks_won[:]
+        other._petit_sec_pending = self._petit_sec_pending[:]
+        return other
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def is_over(self) -> bool:
+        return self.phase == PHASE_END
+
+    def next_seat(self, seat: int) -> int:
+        """The player on ``seat``'s right, who speaks and plays next."""
+        return self._next[seat]
+
+    @property
+    def hand_size(self) -> int:
+        return self.settings.hand_size
+
+    @property
+    def trick_number(self) -> int:
+        """0-based number of the trick being played."""
+        return len(self.tricks)
+
+    def legal_play_mask(self) -> int:
+        """The cards the player to act may play now, as a bitmask."""
+        seat = self.to_act
+        hand = self.hands[seat]
+        trick = self.trick
+        led = self._led
+        if led < 0:
+            called = self.called
+            if called is not None and not trick and not self.tricks:
+                # The 5-player first lead: no card of the called suit but the called card.
+                other = hand & ~(SUIT_MASKS[called // 14] & ~(1 << called))
+                if other:
+                    return other
+            return hand
+        if led < 4:
+            follow = hand & SUIT_MASKS[led]
+            if follow:
+                return follow | (hand & EXCUSE_BIT)
+        trumps = hand & TRUMPS
+        if trumps:
+            over = trumps & _TRUMPS_ABOVE[self._top_trump]
+            return (over or trumps) | (hand & EXCUSE_BIT)
+        return hand
+
+    def legal_actions(self) -> list[Choice]:
+        """Every action the player to act may take (discards and poignées as ``*From`` choices)."""
+        phase = self.phase
+        if phase == PHASE_PLAY:
+            mask = self.legal_play_mask()
+            out: list[Choice] = []
+            while mask:
+                low = mask & -mask
+                out.append(PLAYS[low.bit_length() - 1])
+                mask ^= low
+            offer = self.poignee_offer()
+            if offer is not None:
+                out.append(offer)
+            return out
+        if phase == PHASE_BIDDING:
+            bids: list[Choice] = [Bid(PASS)]
+            for c in range(self.contract + 1, 5):
+                bids.append(Bid(c))
+                if self.rules.option("chelem_announce") == "with_bid":
+                    bids.append(Bid(c, True))
+            return bids
+        if phase == PHASE_DISCARD:
+            return [DiscardFrom(self.ecart_allowed(), self.settings.dog_size)]
+        if phase == PHASE_CHELEM:
+            return [Chelem(False), Chelem(True)]
+        if phase == PHASE_CALL:
+            return [Call(c) for c in self.callable_cards()]
+        if phase == PHASE_PETIT_SEC:
+            return [PetitSecDecision(True), PetitSecDecision(False)]
+        return []
+
+    def callable_cards(self) -> list[int]:
+        """Kings; queens when holding all four kings; and so on down to jacks."""
+        hand = self.hands[self.taker]
+        out = []
+        for rank in (14, 13, 12, 11):
+            cards = [suit_card(rank, s) for s in range(4)]
+            out += cards
+            if not all(hand >> c & 1 for c in cards):
+                break
+        return out
+
+    def ecart_allowed(self) -> int:
+        """Cards the taker may lay aside: no king, no bout; trumps only when needed."""
+        hand = self.hands[self.taker]
+        plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
+        if plain.bit_count() >= self.settings.dog_size:
+            return plain
+        return plain | (hand & TRUMPS & ~BOUTS)
+
+    def _poignee_pool(self, seat: int) -> int:
+        pool = self.hands[seat] & (TRUMPS | EXCUSE_BIT)
+        if seat == self.taker:
+            pool |= self.ecart & TRUMPS
+        return pool
+
+    def poignee_offer(self) -> PoigneeFrom | None:
+        """The poignée the player to act may show now, or None."""
+        seat = self.to_act
+        if self.phase != PHASE_PLAY or self.tricks or self._poignee_seats >> seat & 1:
+            return None
+        pool = self._poignee_pool(seat)
+        trumps = (pool & TRUMPS).bit_count()
+        has_excuse = bool(pool & EXCUSE_BIT)
+        sizes = {
+            name: size
+            for name, size, _ in self.settings.poignees
+            if trumps >= size or (has_excuse and trumps == size - 1)
+        }
+        if not sizes:
+            return None
+        if not (has_excuse and trumps + 1 in sizes.values()):
+            pool &= ~EXCUSE_BIT
+        return PoigneeFrom(pool, sizes)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply ``action`` of the player to act (or of ``seat``, checked).
+
+        Raises IllegalAction naming the rule, and then changes nothing.
+        """
+        if self.phase == PHASE_END:
+            raise IllegalAction("deal_over", "the deal is over: no more actions")
+        if seat is not None and seat != self.to_act:
+            raise IllegalAction("out_of_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        kind = type(action)
+        phase = self.phase
+        if kind is Play and phase == PHASE_PLAY:
+            self._play(action.card)
+        elif kind is Poignee and phase == PHASE_PLAY:
+            self._poignee(action.cards)
+        elif kind is Bid and phase == PHASE_BIDDING:
+            self._bid(action)
+        elif kind is Discard and phase == PHASE_DISCARD:
+            self._discard(action.cards)
+        elif kind is Chelem and phase == PHASE_CHELEM:
+            self._chelem(action.announce)
+        elif kind is Call and phase == PHASE_CALL:
+            self._call(action.card)
+        elif kind is PetitSecDecision and phase == PHASE_PETIT_SEC:
+            self._petit_sec(action.redeal)
+        else:
+            raise IllegalAction(
+                "wrong_phase", f"{_describe(action)} is not possible now: {self.expecting()}"
+            )
+
+    def expecting(self) -> str:
+        """What the deal waits for, in words."""
+        who = f"seat {self.to_act}"
+        return {
+            PHASE_PETIT_SEC: f"{who} to decide on the petit sec",
+            PHASE_BIDDING: f"{who} to bid",
+            PHASE_CALL: f"{who} to call a card",
+            PHASE_DISCARD: f"{who} to lay aside the écart",
+            PHASE_CHELEM: f"{who} to say whether they announce a chelem",
+            PHASE_PLAY: f"{who} to play a card",
+            PHASE_END: "nothing: the deal is over",
+        }[self.phase]
+
+    def _end_void(self, why: str) -> None:
+        self.void = why
+        self.phase = PHASE_END
+        self.to_act = None
+        from .scoring import score
+
+        self.result = score(self)
+
+    def _petit_sec(self, redeal: bool) -> None:
+        seat = self.to_act
+        self.history.append((seat, PetitSecDecision(redeal)))
+        self._petit_sec_pending.pop(0)
+        if redeal:
+            self._end_void("petit_sec")
+        elif self._petit_sec_pending:
+            self.to_act = self._petit_sec_pending[0]
+        else:
+            self.phase = PHASE_BIDDING
+            self.to_act = self.seats[0]
+
+    def _bid(self, bid: Bid) -> None:
+        contract = bid.contract
+        if not isinstance(contract, int) or not PASS <= contract <= GARDE_CONTRE:
+            raise IllegalAction("bid", f"no contract {contract!r}")
+        if bid.chelem and (contract == PASS or self.rules.option("chelem_announce") != "with_bid"):
+            raise IllegalAction(
+                "chelem_with_bid",
+                "a chelem goes with a bid only under chelem_announce=with_bid, and never with a pass",
+            )
+        if contract != PASS and contract <= self.contract:
+            raise IllegalAction(
+                "bid_too_low",
+                f"{contract_name(contract)} does not overcall {contract_name(self.contract)}",
+            )
+        seat = self.to_act
+        self.history.append((seat, bid))
+        if contract != PASS:
+            self.contract = contract
+            self.taker = seat
+            self._taker_chelem_bid = bid.chelem
+        self._spoken += 1
+        if self._spoken < len(self.seats):
+            self.to_act = self._next[seat]
+            return
+        if self.taker is None:
+            self._end_void("all_pass")
+        elif self.rules.calls_king:
+            self.phase = PHASE_CALL
+            self.to_act = self.taker
+        else:
+            self._after_call()
+
+    def _call(self, card: int) -> None:
+        if card not in self.callable_cards():
+            raise IllegalAction(
+                "call",
+                f"{_code(card)} cannot be called: call a king, or a queen when holding all four kings, "
+                "a knight when holding all kings and queens, a jack when holding all knights too",
+            )
+        self.history.append((self.to_act, Call(card)))
+        self.called = card
+        self._after_call()
+
+    def _after_call(self) -> None:
+        if self.contract in (PRISE, GARDE):
+            self.dog_shown = True
+            self.hands[self.taker] |= self.dog
+            self.phase = PHASE_DISCARD
+            self.to_act = self.taker
+        else:
+            self._before_chelem()
+
+    def _discard(self, cards: int) -> None:
+        size = self.settings.dog_size
+        hand = self.hands[self.taker]
+        if not isinstance(cards, int) or cards < 0 or cards & ~FULL_DECK:
+            raise IllegalAction("ecart", "the écart must be a set of cards")
+        if cards.bit_count() != size:
+            raise IllegalAction("ecart_size", f"the écart has {size} cards, not {cards.bit_count()}")
+        if cards & ~hand:
+            raise IllegalAction("not_in_hand", f"not in the taker's hand: {' '.join(codes(cards & ~hand))}")
+        if cards & (KINGS | BOUTS):
+            raise IllegalAction(
+                "ecart_king_or_bout", f"a king or a bout may never be laid aside: {' '.join(codes(cards & (KINGS | BOUTS)))}"
+            )
+        if cards & TRUMPS:
+            plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
+            if plain & ~cards:
+                raise IllegalAction(
+                    "ecart_trump",
+                    "a trump may be laid aside only when too few other cards may be: keep "
+                    f"{' '.join(codes(cards & TRUMPS))} and lay aside {' '.join(codes(plain & ~cards))}",
+                )
+        self.history.append((self.taker, Discard(cards)))
+        self.hands[self.taker] = hand & ~cards
+        self.ecart = cards
+        self._before_chelem()
+
+    def _before_chelem(self) -> None:
+        if self.rules.option("chelem_announce") == "with_bid":
+            self.chelem_announced = self._taker_chelem_bid
+            self._start_play()
+        else:
+            self.phase = PHASE_CHELEM
+            self.to_act = self.taker
+
+    def _chelem(self, announce: bool) -> None:
+        if not isinstance(announce, bool):
+            raise IllegalAction("chelem", "a chelem announcement is true or false")
+        self.history.append((self.taker, Chelem(announce)))
+        self.chelem_announced = announce
+        self._start_play()
+
+    def _start_play(self) -> None:
+        taker = self.taker
+        partner = None
+        if self.called is not None:
+            for seat in self.seats:
+                if self.hands[seat] >> self.called & 1 and seat != taker:
+                    partner = seat
+        self.partner = partner
+        for seat in self.seats:
+            self.side[seat] = TAKER_SIDE if seat in (taker, partner) else DEFENCE
+        self.phase = PHASE_PLAY
+        if self.chelem_announced or self.rules.option("first_lead") == "taker":
+            self.to_act = taker
+        else:
+            self.to_act = self.seats[0]
+
+    def _poignee(self, cards: int) -> None:
+        seat = self.to_act
+        offer = self.poignee_offer()
+        if offer is None:
+            if self.tricks or self._poignee_seats >> seat & 1:
+                raise IllegalAction("poignee_time", "a poignée is shown once, just before one's first card")
+            raise IllegalAction("poignee_size", "not enough trumps for a poignée")
+        if not isinstance(cards, int) or cards <= 0:
+            raise IllegalAction("poignee", "a poignée is a set of trumps")
+        pool = self._poignee_pool(seat)
+        if cards & ~(TRUMPS | EXCUSE_BIT):
+            raise IllegalAction("poignee_trumps", f"a poignée shows only trumps: {' '.join(codes(cards & ~(TRUMPS | EXCUSE_BIT)))}")
+        if cards & ~pool:
+            raise IllegalAction("not_in_hand", f"not in seat {seat}'s hand: {' '.join(codes(cards & ~pool))}")
+        n = cards.bit_count()
+        match = [(name, bonus) for name, size, bonus in self.settings.poignees if size == n]
+        if not match:
+            sizes = ", ".join(f"{name} {size}" for name, size, _ in self.settings.poignees)
+            raise IllegalAction("poignee_size", f"a poignée shows exactly {sizes} trumps, not {n}")
+        if cards & EXCUSE_BIT and pool & TRUMPS & ~cards:
+            raise IllegalAction(
+                "poignee_excuse",
+                "the Excuse may stand for a trump only when no other trump is left unshown",
+            )
+        self.history.append((seat, Poignee(cards)))
+        self.poignees.append((seat, cards, match[0][0], match[0][1]))
+        self._poignee_seats |= 1 << seat
+
+    def _play(self, card: int) -> None:
+        seat = self.to_act
+        legal = self.legal_play_mask()
+        if not (isinstance(card, int) and 0 <= card < DECK_SIZE and legal >> card & 1):
+            raise self._why_illegal(card)
+        self.hands[seat] ^= 1 << card
+        self.history.append((seat, PLAYS[card]))
+        trick = self.trick
+        trick.append((seat, card))
+        if card == self.called:
+            self.partner_revealed = True
+        if card >= 56:
+            if card != EXCUSE:
+                if card > self._top_trump:
+                    self._top_trump = card
+                    self._top_trump_seat = seat
+                if self._led < 0:
+                    self._led = 4
+        elif self._led < 0:
+            self._led = card // 14
+        if len(trick) < len(self.seats):
+            self.to_act = self._next[seat]
+        else:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        trick = self.trick
+        side = self.side
+        last = len(self.tricks) == self.settings.hand_size - 1
+        if self._top_trump_seat >= 0:
+            winner = self._top_trump_seat
+        else:
+            led = self._led
+            best = -1
+            winner = -1
+            for s, c in trick:
+                if c < 56 and c // 14 == led and c > best:
+                    best, winner = c, s
+        cards = 0
+        excuse_seat = -1
+        for s, c in trick:
+            cards |= 1 << c
+            if c == EXCUSE:
+                excuse_seat = s
+        piles = self.piles
+        if excuse_seat >= 0:
+            owner = side[excuse_seat]
+            if last:
+                if self._tricks_won[owner] == len(self.tricks):
+                    winner = excuse_seat  # a chelem in progress: the Excuse wins the last trick
+                    goes_to = owner
+                elif self.rules.option("excuse_last_trick") == "trick_winner":
+                    goes_to = side[winner]
+                else:
+                    goes_to = 1 - owner
+                piles[goes_to] |= EXCUSE_BIT
+                cards &= ~EXCUSE_BIT
+            elif owner != side[winner]:
+                piles[owner] |= EXCUSE_BIT
+                cards &= ~EXCUSE_BIT
+                self._excuse_debt = owner
+                self._pay_excuse_debt()
+        win_side = side[winner]
+        piles[win_side] |= cards
+        self._tricks_won[win_side] += 1
+        self.tricks.append(Trick(trick[0][0], tuple(trick), winner))
+        if self._excuse_debt == win_side:
+            self._pay_excuse_debt()
+        self.trick = []
+        self._led = -1
+        self._top_trump = -1
+        self._top_trump_seat = -1
+        if last:
+            if self._excuse_debt >= 0:
+                self._excuse_settled = 1 if self._excuse_debt == DEFENCE else -1
+            self.phase = PHASE_END
+            self.to_act = None
+            from .scoring import score
+
+            self.result = score(self)
+        else:
+            self.to_act = winner
+
+    def _pay_excuse_debt(self) -> None:
+        owner = self._excuse_debt
+        low = self.piles[owner] & LOW_CARDS
+        if low:
+            card = low & -low
+            self.piles[owner] ^= card
+            self.piles[1 - owner] |= card
+            self._excuse_debt = -1
+
+    def _why_illegal(self, card: object) -> IllegalAction:
+        if not (isinstance(card, int) and 0 <= card < DECK_SIZE):
+            return IllegalAction("card", f"no such card: {card!r}")
+        seat = self.to_act
+        hand = self.hands[seat]
+        code = card_code(card)
+        if not hand >> card & 1:
+            return IllegalAction("not_in_hand", f"seat {seat} does not hold {code}")
+        led = self._led
+        if led < 0:
+            return IllegalAction(
+                "called_suit_lead",
+                f"at the first trick no {_SUIT_NAMES[self.called // 14]} may be led but the called "
+                f"card {card_code(self.called)}",
+            )
+        if led < 4 and hand & SUIT_MASKS[led]:
+            return IllegalAction("follow_suit", f"{code} does not follow suit: play {_SUIT_NAMES[led]}")
+        trumps = hand & TRUMPS
+        if card >= 56 and trumps & _TRUMPS_ABOVE[self._top_trump]:
+            top = card_code(self._top_trump)
+            return IllegalAction("overtrump", f"{code} is too low: play a trump above {top}")
+        what = "trump" if led < 4 else "follow with a trump"
+        return IllegalAction("must_trump", f"{code} is not allowed: you must {what}")
+
+    # ------------------------------------------------------------- knowledge
+    def observation(self, seat: int | None):
+        """What ``seat`` may know now (``None``: a spectator's public view)."""
+        from .observation import observe
+
+        return observe(self, seat)
+
+    def __repr__(self) -> str:
+        return f"<Deal {self.players}p dealer={self.dealer} phase={self.phase} to_act={self.to_act}>"
+
+
+def _code(card: object) -> str:
+    return card_code(card) if isinstance(card, int) and 0 <= card < DECK_SIZE else repr(card)
+
+
+def _describe(action: object) -> str:
+    return f"{type(action).__name__} ({action})" if hasattr(action, "__dataclass_fields__") else repr(action)
+
+
+def _check_deal(rules: RuleSet, dealer: int, hands: list[int], dog: int) -> None:
+    n = rules.players
+    st = rules.settings
+    if len(hands) != n:
+        raise ValueError(f"{n} hands expected, got {len(hands)}")
+    seen = dog
+    total = dog.bit_count()
+    if total != st.dog_size:
+        raise ValueError(f"the dog holds {st.dog_size} cards, not {total}")
+    for seat, hand in enumerate(hands):
+        want = 0 if rules.dealer_sits_out and seat == dealer else st.hand_size
+        if hand.bit_count() != want:
+            raise ValueError(f"seat {seat} must hold {want} cards, not {hand.bit_count()}")
+        if seen & hand:
+            raise ValueError(f"cards dealt twice: {' '.join(codes(seen & hand))}")
+        seen |= hand
+        total += hand.bit_count()
+    if seen != FULL_DECK or total != DECK_SIZE:
+        raise ValueError(f"a deal uses all 78 cards once; missing: {' '.join(codes(FULL_DECK & ~seen))}")
+
+
+def new_deal(rules: RuleSet, dealer: int = 0, seed: str | None = None) -> Deal:
+    """Deal from ``seed`` (a fresh strong seed if None)."""
+    from .deal import deal_cards, new_seed
+
+    seed = new_seed() if seed is None else seed
+    hands, dog = deal_cards(seed, dealer, rules)
+    return Deal(rules, dealer, hands, dog, seed=seed)
+
+
+__all__ = ["EXCUSE", "GARDE_SANS", "PETIT", "Deal", "Trick", "new_deal"]
