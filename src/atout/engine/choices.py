@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .actions import Choice, Discard, DiscardFrom, Poignee, PoigneeFrom
+from .actions import Choice, Discard, DiscardFrom, Play, Poignee, PoigneeFrom
 from .cards import EXCUSE_BIT, TRUMPS, cards_of, mask_of
 
 
@@ -39,4 +39,7 @@ def concrete(choice: Choice, rng: random.Random):
 
 def random_action(legal: list[Choice] | tuple[Choice, ...], rng: random.Random):
     """Uniform over the legal entries, then a random concrete action."""
-    return concrete(rng.choice(legal), rng)
+    choice = legal[int(rng.random() * len(legal))]
+    if type(choice) is Play:
+        return choice
+    return concrete(choice, rng)

@@ -8,34 +8,69 @@ record format 1.
 from __future__ import annotations
 
 import hashlib
+import struct
 import secrets
 
 from .cards import DECK_SIZE
 from .rules import RuleSet
 
 
+_LIMITS = tuple(4294967296 - 4294967296 % n if n else 0 for n in range(80))
+"""For each n, the words below which ``word % n`` is unbiased."""
+
+
 class SeedStream:
-    """Unbiased integers from SHA-256(seed || counter), 32 bits at a time."""
+    """Unbiased integers from SHA-256(seed "/" counter), read as big-endian 32-bit words."""
 
-    __slots__ = ("_counter", "_seed", "_words")
+    __slots__ = ("_seed", "_counter", "_words", "_pos")
 
-    def __init__(self, seed: str) -> None:
+    def __init__(self, seed: str, blocks: int = 11) -> None:
         self._seed = seed.encode("utf-8")
         self._counter = 0
-        self._words: list[int] = []
+        self._words: tuple[int, ...] = ()
+        self._pos = 0
+        self._refill(blocks)  # 88 words: a whole deal needs about 83
 
-    def _word(self) -> int:
-        if not self._words:
-            digest = hashlib.sha256(self._seed + b"/" + str(self._counter).encode()).digest()
-            self._counter += 1
-            self._words = [int.from_bytes(digest[i : i + 4], "big") for i in range(28, -1, -4)]
-        return self._words.pop()
+    def _refill(self, blocks: int) -> None:
+        seed = self._seed + b"/"
+        data = b"".join(
+            hashlib.sha256(seed + str(self._counter + i).encode()).digest() for i in range(blocks)
+        )
+        self._counter += blocks
+        self._words = self._words[self._pos :] + struct.unpack(f">{8 * blocks}I", data)
+        self._pos = 0
+
+    def shuffle(self, deck: list[int]) -> None:
+        """Fisher-Yates over ``deck`` in place: position i swaps with ``below(i + 1)``.
+
+        The same draws as calling ``below`` in a loop, with the loop kept local
+        because dealing is on every simulated deal's path.
+        """
+        words, pos = self._words, self._pos
+        for i in range(len(deck) - 1, 0, -1):
+            n = i + 1
+            limit = _LIMITS[n]
+            while True:
+                if pos >= len(words):
+                    self._pos = pos
+                    self._refill(1)
+                    words, pos = self._words, self._pos
+                word = words[pos]
+                pos += 1
+                if word < limit:
+                    break
+            j = word % n
+            deck[i], deck[j] = deck[j], deck[i]
+        self._pos = pos
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n) by rejection sampling."""
-        limit = (1 << 32) - (1 << 32) % n
+        limit = _LIMITS[n] if n < len(_LIMITS) else 4294967296 - 4294967296 % n
         while True:
-            word = self._word()
+            if self._pos >= len(self._words):
+                self._refill(1)
+            word = self._words[self._pos]
+            self._pos += 1
             if word < limit:
                 return word % n
 
@@ -58,9 +93,7 @@ def deal_cards(seed: str, dealer: int, rules: RuleSet) -> tuple[list[int], int]:
         raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
     stream = SeedStream(seed)
     deck = list(range(DECK_SIZE))
-    for i in range(DECK_SIZE - 1, 0, -1):  # Fisher-Yates
-        j = stream.below(i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+    stream.shuffle(deck)
 
     settings = rules.settings
     n = rules.players
@@ -83,14 +116,19 @@ def deal_cards(seed: str, dealer: int, rules: RuleSet) -> tuple[list[int], int]:
     for _ in range(settings.dog_size):
         chosen.add(gaps.pop(stream.below(len(gaps))))
     pos = 0
+    size = settings.packet
+    active = settings.active
+    bits = [1 << card for card in deck]
     for p in range(packets):
         if p in chosen:
-            dog |= 1 << deck[pos]
+            dog |= bits[pos]
             pos += 1
-        seat = order[p % settings.active]
-        for card in deck[pos : pos + settings.packet]:
-            hands[seat] |= 1 << card
-        pos += settings.packet
+        seat = order[p % active]
+        hand = hands[seat]
+        for k in range(pos, pos + size):
+            hand |= bits[k]
+        hands[seat] = hand
+        pos += size
     return hands, dog
 
 

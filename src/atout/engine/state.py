@@ -8,7 +8,7 @@ thousands of actions per decision); ``clone()`` gives an independent copy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .actions import (
     GARDE,
@@ -63,10 +63,45 @@ _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 # Mask of trumps strictly above trump card number c (c in 56..76).
 _TRUMPS_ABOVE = {c: TRUMPS & ~((1 << (c + 1)) - 1) for c in range(56, 77)}
 _TRUMPS_ABOVE[-1] = TRUMPS
+# legal_actions() turns a mask into Play objects a suit (or half the trumps) at a time,
+# through lazily filled tables: most masks repeat chunks already seen.
+_CHUNKS = tuple((shift, (1 << bits) - 1, {}) for shift, bits in
+                ((0, 14), (14, 14), (28, 14), (42, 14), (56, 11), (67, 11)))  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+def _chunk_plays(shift: int, bits: int) -> tuple[Play, ...]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(PLAYS[shift + low.bit_length() - 1])
+        bits ^= low
+    return tuple(out)
+
+
+# Whole legal masks recur (a suit to follow, the trumps above another), so the
+# Play tuples are kept per mask too, in a bounded cache.
+_MASK_PLAYS: dict[int, tuple[Play, ...]] = {}
+
+
+def _mask_plays(mask: int) -> tuple[Play, ...]:
+    out: list[Play] = []
+    for shift, width, table in _CHUNKS:
+        bits = mask >> shift & width
+        if bits:
+            plays = table.get(bits)
+            if plays is None:
+                plays = table[bits] = _chunk_plays(shift, bits)
+            out += plays
+    if len(_MASK_PLAYS) > 100_000:
+        _MASK_PLAYS.clear()
+    plays = _MASK_PLAYS[mask] = tuple(out)
+    return plays
+
+
+_PLAY_ENTRIES = tuple(tuple((seat, PLAYS[c]) for c in range(DECK_SIZE)) for seat in range(5))
+
+
+class Trick(NamedTuple):
     """A finished trick: who led, the (seat, card) plays in order, who won it."""
 
     leader: int
@@ -81,6 +116,7 @@ class Deal:
         "_excuse_debt",
         "_excuse_settled",
         "_led",
+        "_lm",
         "_next",
         "_petit_sec_pending",
         "_poignee_seats",
@@ -173,6 +209,7 @@ class Deal:
         self._excuse_debt = -1
         self._excuse_settled = 0
         self.result = None
+        self._lm = -1  # cached legal_play_mask(), -1 when stale
         self.to_act: int | None = self.seats[0]
         self.phase = PHASE_BIDDING
         holders = [
@@ -189,19 +226,7 @@ class Deal:
     # ----------------------------------------------------------------- copies
     def clone(self) -> Deal:
         """An independent copy (lists copied, immutable parts shared)."""
-        other = Deal.__new__(Deal)
-        for name in Deal.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = self.hands[:]
-        other.history = self.history[:]
-        other.poignees = self.poignees[:]
-        other.trick = self.trick[:]
-        other.tricks = self.tricks[:]
-        other.side = self.side[:]
-        other.piles = self.piles[:]
-        other._tricks_won = self._tricks_won[:]
-        other._petit_sec_pending = self._petit_sec_pending[:]
-        return other
+        return _clone(self)
 
     # ---------------------------------------------------------------- queries
     @property
@@ -223,6 +248,12 @@ class Deal:
 
     def legal_play_mask(self) -> int:
         """The cards the player to act may play now, as a bitmask."""
+        if self._lm >= 0:
+            return self._lm
+        self._lm = mask = self._compute_legal_play_mask()
+        return mask
+
+    def _compute_legal_play_mask(self) -> int:
         seat = self.to_act
         hand = self.hands[seat]
         trick = self.trick
@@ -250,14 +281,14 @@ class Deal:
         phase = self.phase
         if phase == PHASE_PLAY:
             mask = self.legal_play_mask()
-            out: list[Choice] = []
-            while mask:
-                low = mask & -mask
-                out.append(PLAYS[low.bit_length() - 1])
-                mask ^= low
-            offer = self.poignee_offer()
-            if offer is not None:
-                out.append(offer)
+            plays = _MASK_PLAYS.get(mask)
+            if plays is None:
+                plays = _mask_plays(mask)
+            out: list[Choice] = list(plays)
+            if not self.tricks:
+                offer = self.poignee_offer()
+                if offer is not None:
+                    out.append(offer)
             return out
         if phase == PHASE_BIDDING:
             bids: list[Choice] = [Bid(PASS)]
@@ -326,15 +357,17 @@ class Deal:
 
         Raises IllegalAction naming the rule, and then changes nothing.
         """
-        if self.phase == PHASE_END:
+        kind = type(action)
+        phase = self.phase
+        if kind is Play and phase == PHASE_PLAY and (seat is None or seat == self.to_act):
+            self._play(action.card)  # the hot path: checks its card itself
+            self._lm = -1
+            return
+        if phase == PHASE_END:
             raise IllegalAction("deal_over", "the deal is over: no more actions")
         if seat is not None and seat != self.to_act:
             raise IllegalAction("out_of_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
-        kind = type(action)
-        phase = self.phase
-        if kind is Play and phase == PHASE_PLAY:
-            self._play(action.card)
-        elif kind is Poignee and phase == PHASE_PLAY:
+        if kind is Poignee and phase == PHASE_PLAY:
             self._poignee(action.cards)
         elif kind is Bid and phase == PHASE_BIDDING:
             self._bid(action)
@@ -350,6 +383,7 @@ class Deal:
             raise IllegalAction(
                 "wrong_phase", f"{_describe(action)} is not possible now: {self.expecting()}"
             )
+        self._lm = -1
 
     def expecting(self) -> str:
         """What the deal waits for, in words."""
@@ -523,11 +557,12 @@ class Deal:
 
     def _play(self, card: int) -> None:
         seat = self.to_act
-        legal = self.legal_play_mask()
-        if not (isinstance(card, int) and 0 <= card < DECK_SIZE and legal >> card & 1):
+        legal = self._lm if self._lm >= 0 else self.legal_play_mask()
+        if type(card) is not int or not 0 <= card < DECK_SIZE or not legal >> card & 1:
             raise self._why_illegal(card)
         self.hands[seat] ^= 1 << card
-        self.history.append((seat, PLAYS[card]))
+        entry = _PLAY_ENTRIES[seat][card]
+        self.history.append(entry)
         trick = self.trick
         trick.append((seat, card))
         if card == self.called:
@@ -541,7 +576,7 @@ class Deal:
                     self._led = 4
         elif self._led < 0:
             self._led = card // 14
-        if len(trick) < len(self.seats):
+        if len(trick) < self.settings.active:
             self.to_act = self._next[seat]
         else:
             self._finish_trick()
@@ -550,21 +585,18 @@ class Deal:
         trick = self.trick
         side = self.side
         last = len(self.tricks) == self.settings.hand_size - 1
+        cards = 0
+        for _, c in trick:
+            cards |= 1 << c
         if self._top_trump_seat >= 0:
             winner = self._top_trump_seat
         else:
-            led = self._led
-            best = -1
-            winner = -1
-            for s, c in trick:
-                if c < 56 and c // 14 == led and c > best:
-                    best, winner = c, s
-        cards = 0
+            # The highest card of the suit led: within a suit a higher number is a higher card.
+            best = (cards & SUIT_MASKS[self._led]).bit_length() - 1
+            winner = next(s for s, c in trick if c == best)
         excuse_seat = -1
-        for s, c in trick:
-            cards |= 1 << c
-            if c == EXCUSE:
-                excuse_seat = s
+        if cards & EXCUSE_BIT:
+            excuse_seat = next(s for s, c in trick if c == EXCUSE)
         piles = self.piles
         if excuse_seat >= 0:
             owner = side[excuse_seat]
@@ -646,6 +678,26 @@ class Deal:
 
     def __repr__(self) -> str:
         return f"<Deal {self.players}p dealer={self.dealer} phase={self.phase} to_act={self.to_act}>"
+
+
+_MUTABLE = ("hands", "history", "poignees", "trick", "tricks", "side", "piles", "_tricks_won",
+            "_petit_sec_pending")  # fmt: skip
+
+
+def _make_clone():
+    # One straight-line function copying every slot: a loop of setattr costs 4x more,
+    # and search robots clone deals tens of thousands of times per decision.
+    lines = ["def _clone(self):", "    other = _new(Deal)"]
+    for name in Deal.__slots__:
+        copy = "[:]" if name in _MUTABLE else ""
+        lines.append(f"    other.{name} = self.{name}{copy}")
+    lines.append("    return other")
+    namespace = {"_new": object.__new__, "Deal": Deal}
+    exec("\n".join(lines), namespace)
+    return namespace["_clone"]
+
+
+_clone = _make_clone()
 
 
 def _code(card: object) -> str:
