@@ -8,12 +8,11 @@ record format 1.
 from __future__ import annotations
 
 import hashlib
-import struct
 import secrets
+import struct
 
 from .cards import DECK_SIZE
 from .rules import RuleSet
-
 
 _LIMITS = tuple(4294967296 - 4294967296 % n if n else 0 for n in range(80))
 """For each n, the words below which ``word % n`` is unbiased."""
@@ -22,7 +21,7 @@ _LIMITS = tuple(4294967296 - 4294967296 % n if n else 0 for n in range(80))
 class SeedStream:
     """Unbiased integers from SHA-256(seed "/" counter), read as big-endian 32-bit words."""
 
-    __slots__ = ("_seed", "_counter", "_words", "_pos")
+    __slots__ = ("_counter", "_pos", "_seed", "_words")
 
     def __init__(self, seed: str, blocks: int = 11) -> None:
         self._seed = seed.encode("utf-8")
