@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import card_code, codes
+from .cards import DECK_SIZE, FULL_DECK, card_code, codes
+
+
+def _card_text(card: object) -> str:
+    """A card's code, or its repr when it is no card: describing junk must never fail."""
+    if type(card) is int and 0 <= card < DECK_SIZE:
+        return card_code(card)
+    return repr(card)
+
+
+def _cards_text(cards: object) -> str:
+    if type(cards) is int and 0 <= cards <= FULL_DECK:
+        return " ".join(codes(cards))
+    return repr(cards)
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = 1, 2, 3, 4
@@ -13,7 +26,12 @@ PASS = 0
 
 
 def contract_name(contract: int) -> str:
-    return "pass" if contract == PASS else CONTRACTS[contract - 1]
+    """``pass``, ``prise``, ``garde``, ``garde_sans`` or ``garde_contre``."""
+    if contract == PASS:
+        return "pass"
+    if type(contract) is int and 1 <= contract <= len(CONTRACTS):
+        return CONTRACTS[contract - 1]
+    return f"no contract {contract!r}"
 
 
 class IllegalAction(ValueError):
@@ -53,7 +71,7 @@ class Call:
     card: int
 
     def __str__(self) -> str:
-        return "call " + card_code(self.card)
+        return "call " + _card_text(self.card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +81,7 @@ class Discard:
     cards: int
 
     def __str__(self) -> str:
-        return "discard " + " ".join(codes(self.cards))
+        return "discard " + _cards_text(self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +101,7 @@ class Poignee:
     cards: int
 
     def __str__(self) -> str:
-        return "poignée " + " ".join(codes(self.cards))
+        return "poignée " + _cards_text(self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +111,7 @@ class Play:
     card: int
 
     def __str__(self) -> str:
-        return card_code(self.card)
+        return _card_text(self.card)
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,6 +134,8 @@ def mask_of(cards: Iterable[int]) -> int:
 
 def cards_of(mask: int) -> list[int]:
     """The cards of ``mask``, lowest number first."""
+    if mask < 0:
+        raise ValueError(f"a set of cards is a non-negative mask, not {mask}")
     out = []
     while mask:
         low = mask & -mask
@@ -144,6 +146,8 @@ def cards_of(mask: int) -> list[int]:
 
 def iter_cards(mask: int) -> Iterator[int]:
     """Iterate the cards of ``mask``, lowest number first."""
+    if mask < 0:
+        raise ValueError(f"a set of cards is a non-negative mask, not {mask}")
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1

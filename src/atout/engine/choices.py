@@ -43,3 +43,12 @@ def random_action(legal: list[Choice] | tuple[Choice, ...], rng: random.Random):
     if type(choice) is Play:
         return choice
     return concrete(choice, rng)
+
+
+def random_card(mask: int, rng: random.Random) -> int:
+    """A uniformly drawn card of ``mask`` (non-empty): the fast path for random playouts."""
+    k = int(rng.random() * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1

@@ -534,7 +534,7 @@ class Deal:
             if self.tricks or self._poignee_seats >> seat & 1:
                 raise IllegalAction("poignee_time", "a poignée is shown once, just before one's first card")
             raise IllegalAction("poignee_size", "not enough trumps for a poignée")
-        if not isinstance(cards, int) or cards <= 0:
+        if not isinstance(cards, int) or cards <= 0 or cards > FULL_DECK:
             raise IllegalAction("poignee", "a poignée is a set of trumps")
         pool = self._poignee_pool(seat)
         if cards & ~(TRUMPS | EXCUSE_BIT):
