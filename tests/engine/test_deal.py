@@ -1,0 +1,165 @@
+"""RULES.md section 3: dealing, a pure function of (seed, dealer, player count)."""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from atout.engine import Deal, RuleSet, deal_cards, draw_first_dealer, new_deal, new_seed
+from atout.engine.cards import FULL_DECK, codes
+from atout.engine.deal import SeedStream
+
+GOLDEN = {
+    (3, ()): "645ed389c1e1139a794f3c9a48a1f1fc9f0a0619537c492c07623a5c62371c53",
+    (4, ()): "899ead340cc576f9983930362fd7ce70fbc28922d4a256c659efe430356a2597",
+    (5, ()): "51419f3781db8b79e0df15be3ce07b817ad7f6f96a59bd382ab1a647c4ada6e1",
+    (4, (("deal_emulation", "uniform"),)): "bf7e669f939e8fe9f23a55a7f61604082322679ad24aca15ec3808fb2a2806ac",
+    (5, (("five_players", "dealer_sits_out"),)): "4103a3322a1302f63856d56b2247e29c1547ed2423b4ac38588b0575ebdaad6b",
+}
+
+
+def _digest(players, options, seed="atout-golden", dealer=1):
+    hands, dog = deal_cards(seed, dealer, RuleSet.make(players, **dict(options)))
+    text = json.dumps([[codes(h) for h in hands], codes(dog)])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("key", list(GOLDEN))
+def test_seed_gives_the_same_deal_forever(key):
+    """Pinned deals: a seed's deal must never change within record format 1."""
+    assert _digest(*key) == GOLDEN[key]
+
+
+def test_same_deal_in_another_process_with_another_hash_seed():
+    code = (
+        "import sys; sys.path.insert(0, %r)\n"
+        "from tests.engine.test_deal import _digest, GOLDEN\n"
+        "print(all(_digest(*k) == v for k, v in GOLDEN.items()))" % os.getcwd()
+    )
+    for hash_seed in ("0", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+        assert out.stdout.strip() == "True", out.stderr
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("emulation", ["packets", "uniform"])
+def test_every_deal_uses_78_cards_once(players, emulation):
+    rules = RuleSet.make(players, deal_emulation=emulation)
+    s = rules.settings
+    for k in range(30):
+        hands, dog = deal_cards(f"seed{k}", k % players, rules)
+        assert all(h.bit_count() == s.hand_size for h in hands)
+        assert dog.bit_count() == s.dog_size
+        union = dog
+        for h in hands:
+            assert not union & h
+            union |= h
+        assert union == FULL_DECK
+
+
+def test_dealer_sits_out_gets_no_cards():
+    rules = RuleSet.make(5, five_players="dealer_sits_out")
+    for dealer in range(5):
+        hands, dog = deal_cards("x", dealer, rules)
+        assert hands[dealer] == 0
+        assert all(hands[s].bit_count() == 18 for s in range(5) if s != dealer)
+        assert dog.bit_count() == 6
+
+
+def test_seed_and_dealer_both_matter():
+    rules = RuleSet.make(4)
+    assert deal_cards("a", 0, rules) == deal_cards("a", 0, rules)
+    assert deal_cards("a", 0, rules) != deal_cards("b", 0, rules)
+    assert deal_cards("a", 0, rules) != deal_cards("a", 1, rules)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_packets_go_round_from_the_dealers_right_with_single_dog_cards_between(players):
+    """Replays the shuffled pack and checks the dealing pattern of section 3."""
+    rules = RuleSet.make(players)
+    s = rules.settings
+    for k in range(40):
+        dealer = k % players
+        seed = f"packets-{k}"
+        deck = list(range(78))
+        SeedStream(seed).shuffle(deck)
+        hands, dog = deal_cards(seed, dealer, rules)
+        owner = []
+        for card in deck:
+            if dog >> card & 1:
+                owner.append("dog")
+            else:
+                owner.append(next(i for i, h in enumerate(hands) if h >> card & 1))
+        assert owner[0] != "dog" and owner[-1] != "dog"
+        # Remove the dog cards: what is left are packets going round from the dealer's right.
+        for i, o in enumerate(owner):
+            if o == "dog":
+                assert owner[i - 1] != "dog" and owner[i + 1] != "dog"
+        rest = [o for o in owner if o != "dog"]
+        packets = [rest[i : i + s.packet] for i in range(0, len(rest), s.packet)]
+        for p, packet in enumerate(packets):
+            assert packet == [(dealer + 1 + p) % players] * s.packet
+        # Dog cards sit on packet boundaries.
+        pos = 0
+        for o in owner:
+            if o == "dog":
+                assert pos % s.packet == 0
+            else:
+                pos += 1
+
+
+def test_dog_positions_vary_with_the_seed():
+    rules = RuleSet.make(4)
+    dogs = {deal_cards(f"s{k}", 0, rules)[1] for k in range(20)}
+    assert len(dogs) == 20
+
+
+def test_new_deal_records_its_seed_and_fresh_seeds_differ():
+    deal = new_deal(RuleSet.make(4), 2, "abc")
+    assert deal.seed == "abc" and deal.dealer == 2
+    assert deal.initial_hands == tuple(deal_cards("abc", 2, RuleSet.make(4))[0])
+    assert new_seed() != new_seed()
+    assert len(new_seed()) >= 32
+
+
+def test_first_to_speak_is_the_dealers_right():
+    for players in (3, 4, 5):
+        for dealer in range(players):
+            deal = new_deal(RuleSet.make(players), dealer, "speak")
+            if deal.phase == "bidding":
+                assert deal.to_act == (dealer + 1) % players
+                assert deal.next_seat(dealer) == (dealer + 1) % players
+
+
+def test_first_dealer_draw():
+    for players in (3, 4, 5):
+        got = {draw_first_dealer(f"s{k}", players) for k in range(60)}
+        assert got == set(range(players))
+        assert draw_first_dealer("same", players) == draw_first_dealer("same", players)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda h, d: (h[:3], d),  # too few hands
+        lambda h, d: ([h[0] & (h[0] - 1), *h[1:]], d),  # 77 cards
+        lambda h, d: ([h[0] | (d & -d), *h[1:]], d),  # a card twice
+        lambda h, d: (h, d & (d - 1)),  # dog too small
+    ],
+)
+def test_deal_refuses_bad_hands(bad):
+    rules = RuleSet.make(4)
+    hands, dog = deal_cards("x", 0, rules)
+    h, d = bad(hands, dog)
+    with pytest.raises(ValueError):
+        Deal(rules, 0, h, d)
+
+
+@pytest.mark.parametrize("dealer", [-1, 4, "0", None])
+def test_bad_dealer(dealer):
+    with pytest.raises(ValueError):
+        new_deal(RuleSet.make(4), dealer, "x")
