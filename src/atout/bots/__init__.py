@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .base import Bot
+from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
-LEVELS: dict[str, type] = {"random": RandomBot}
+LEVELS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
 def make_bot(level: str, seed: int | str | None = None) -> Bot:
@@ -17,4 +18,4 @@ def make_bot(level: str, seed: int | str | None = None) -> Bot:
     return cls(seed)
 
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]

@@ -21,6 +21,9 @@ def _parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=text)
         p.add_argument("file", help="deal record (JSON), or - for standard input")
         p.add_argument("--json", action="store_true", help="print JSON as RECORD.md says")
+    from .arena import add_arguments
+
+    add_arguments(sub.add_parser("arena", help="robots against robots on duplicate deals"))
     return parser
 
 
@@ -35,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         from .replay_text import replay_text
 
         return replay_text(args.file)
+    if args.command == "arena":
+        from .arena import arena
+
+        return arena(args)
     if args.command in (None, "play"):
         from .robots_game import robots_game
 

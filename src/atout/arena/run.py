@@ -1,0 +1,121 @@
+"""Running an arena: deals over processes, progress on stderr, the summary and its JSON."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+
+from .duplicate import play_duplicate
+from .stats import mean_ci, median, rate
+
+
+def summarize(records: list[dict]) -> dict:
+    """Points per deal with a 95% CI (per deal: the mean over the candidate's seats),
+    split by the candidate's role, taker success rates, and decision times."""
+    per_deal = [sum(s["diff"] for s in r["seats"]) / len(r["seats"]) for r in records]
+    by_role: dict[str, list[int]] = {}
+    taker_made = taker_total = base_made = base_total = 0
+    times: list[float] = []
+    for r in records:
+        for s in r["seats"]:
+            by_role.setdefault(s["role"], []).append(s["diff"])
+            if s["role"] == "taker":
+                taker_total += 1
+                taker_made += bool(s["made"])
+            if s["baseline_role"] == "taker":
+                base_total += 1
+                base_made += bool(s["baseline_made"])
+            times.extend(s["times"])
+    return {
+        "deals": len(records),
+        "points_per_deal": mean_ci(per_deal),
+        "by_role": {role: mean_ci(v) for role, v in sorted(by_role.items())},
+        "taker_success": {
+            "candidate": rate(taker_made, taker_total),
+            "candidate_takes": taker_total,
+            "baseline": rate(base_made, base_total),
+            "baseline_takes": base_total,
+        },
+        "decision_seconds": {
+            "count": len(times),
+            "median": median(times),
+            "max": max(times) if times else None,
+            "mean": sum(times) / len(times) if times else None,
+        },
+    }
+
+
+def _fmt(ci: dict) -> str:
+    if ci["mean"] is None:
+        return "n/a"
+    if ci["low"] is None:
+        return f"{ci['mean']:+.1f}"
+    return f"{ci['mean']:+.1f}  [95% CI {ci['low']:+.1f} .. {ci['high']:+.1f}]  (n={ci['n']})"
+
+
+def report(summary: dict, config: dict) -> str:
+    """The human-readable summary printed at the end of a run."""
+    lines = [
+        f"{config['candidate']} vs {config['baseline']}, {config['players']} players, "
+        f"{summary['deals']} duplicate deals, seed {config['seed']}",
+        f"points per deal: {_fmt(summary['points_per_deal'])}",
+    ]
+    for role, ci in summary["by_role"].items():
+        lines.append(f"  as {role}: {_fmt(ci)}")
+    ts = summary["taker_success"]
+    if ts["candidate"] is not None:
+        lines.append(f"taker success: candidate {ts['candidate']:.1%} of {ts['candidate_takes']}"
+                     + (f", baseline {ts['baseline']:.1%} of {ts['baseline_takes']}"
+                        if ts["baseline"] is not None else ""))  # fmt: skip
+    d = summary["decision_seconds"]
+    if d["count"]:
+        lines.append(f"candidate decisions: {d['count']}, median {d['median'] * 1000:.2f} ms, "
+                     f"max {d['max'] * 1000:.1f} ms")  # fmt: skip
+    return "\n".join(lines)
+
+
+def run_arena(
+    players: int,
+    candidate: str,
+    baseline: str,
+    deals: int,
+    seed: str,
+    budget: float | None = None,
+    jobs: int = 1,
+    progress: Callable[[int, int, float], None] | None = None,
+    start: int = 0,
+) -> list[dict]:
+    """Play deals ``start .. start + deals - 1``; records come back in deal order."""
+    task = partial(play_duplicate, players, candidate, baseline, seed, budget=budget)
+    indices = range(start, start + deals)
+    records: list[dict] = []
+    t0 = time.monotonic()
+    if jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            for rec in pool.imap(task, indices):
+                records.append(rec)
+                if progress:
+                    progress(len(records), deals, time.monotonic() - t0)
+    else:
+        for i in indices:
+            records.append(task(i))
+            if progress:
+                progress(len(records), deals, time.monotonic() - t0)
+    return records
+
+
+def stderr_progress(done: int, total: int, elapsed: float) -> None:
+    eta = elapsed / done * (total - done) if done else 0
+    end = "\n" if done == total else ""
+    sys.stderr.write(f"\r  {done}/{total} deals  {elapsed:6.0f}s elapsed  ~{eta:5.0f}s left{end}")
+    sys.stderr.flush()
+
+
+def write_json(path: str, config: dict, summary: dict, records: list[dict]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"config": config, "summary": summary, "deals": records}, f, indent=1)
+        f.write("\n")
