@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from .base import Bot
+from .expert import ExpertBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
-LEVELS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
+LEVELS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertBot}
 
 
 def make_bot(level: str, seed: int | str | None = None) -> Bot:
@@ -18,4 +19,4 @@ def make_bot(level: str, seed: int | str | None = None) -> Bot:
     return cls(seed)
 
 
-__all__ = ["LEVELS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "ExpertBot", "HeuristicBot", "RandomBot", "make_bot"]

@@ -131,10 +131,14 @@ def choose_ecart(hand: int, allowed: int, count: int) -> int:
     for n, _, s in suits:
         if chosen.bit_count() + n <= count:
             chosen |= hand & SUIT_MASKS[s]
+    return complete_ecart(hand, plain, count, chosen)
+
+
+def complete_ecart(hand: int, plain: int, count: int, chosen: int) -> int:
+    """Fill the écart ``chosen`` up to ``count`` from ``plain``: unprotected honours first
+    (they are lost to the defence otherwise), then the shortest suits' cards."""
     rest = plain & ~chosen
-    while chosen.bit_count() < count:
-        # Honours without their king are lost to the defence: bank them.  Then the
-        # shortest suit's cards, to get closer to a void.
+    while chosen.bit_count() < count and rest:
         best, key = -1, None
         for c in _cards(rest):
             suit = hand & ~chosen & SUIT_MASKS[c // 14]
@@ -256,10 +260,9 @@ def play_card(
         trumps = plain & TRUMPS
         petit = trumps & PETIT_BIT
         top_trump = win_card if 56 <= win_card < EXCUSE else -1
-        if petit:
-            # Save the Petit: on a partner's sure trick, or where nothing can beat it.
-            if secure or (top_trump < 0 and not (enemies_after and out_trumps)):
-                return PETIT
+        # Save the Petit: on a partner's sure trick, or where nothing can beat it.
+        if petit and (secure or (top_trump < 0 and not (enemies_after and out_trumps))):
+            return PETIT
         rest = trumps & ~PETIT_BIT
         if not rest:
             if legal & EXCUSE_BIT and not friend_wins:
