@@ -98,6 +98,15 @@ def _mask_plays(mask: int) -> tuple[Play, ...]:
     return plays
 
 
+# The bids open after each best contract so far, without and with chelem_announce=with_bid.
+_BID_CHOICES = tuple(
+    tuple(
+        tuple([Bid(PASS)] + [b for c in range(best + 1, 5) for b in ((Bid(c), Bid(c, True)) if with_bid else (Bid(c),))])
+        for best in range(5)
+    )
+    for with_bid in (False, True)
+)
+_CHELEM_CHOICES = (Chelem(False), Chelem(True))
 _PLAY_ENTRIES = tuple(tuple((seat, PLAYS[c]) for c in range(DECK_SIZE)) for seat in range(5))
 
 
@@ -291,16 +300,11 @@ class Deal:
                     out.append(offer)
             return out
         if phase == PHASE_BIDDING:
-            bids: list[Choice] = [Bid(PASS)]
-            for c in range(self.contract + 1, 5):
-                bids.append(Bid(c))
-                if self.rules.option("chelem_announce") == "with_bid":
-                    bids.append(Bid(c, True))
-            return bids
+            return list(_BID_CHOICES[self.rules.option("chelem_announce") == "with_bid"][self.contract])
         if phase == PHASE_DISCARD:
             return [DiscardFrom(self.ecart_allowed(), self.settings.dog_size)]
         if phase == PHASE_CHELEM:
-            return [Chelem(False), Chelem(True)]
+            return list(_CHELEM_CHOICES)
         if phase == PHASE_CALL:
             return [Call(c) for c in self.callable_cards()]
         if phase == PHASE_PETIT_SEC:
@@ -646,7 +650,7 @@ class Deal:
             self._excuse_debt = -1
 
     def _why_illegal(self, card: object) -> IllegalAction:
-        if not (isinstance(card, int) and 0 <= card < DECK_SIZE):
+        if not (type(card) is int and 0 <= card < DECK_SIZE):
             return IllegalAction("card", f"no such card: {card!r}")
         seat = self.to_act
         hand = self.hands[seat]
