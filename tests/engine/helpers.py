@@ -144,3 +144,57 @@ def play_out(deal: Deal, rng) -> None:
 
     while deal.phase != "end":
         deal.apply(random_action(deal.legal_actions(), rng), deal.to_act)
+
+
+def lowest(deal: Deal, legal: list[int]) -> int:
+    """The lowest-numbered legal card, the Excuse only when nothing else is legal."""
+    plain = [c for c in legal if c != 77]
+    return min(plain) if plain else 77
+
+
+def highest_trump_first(deal: Deal, legal: list[int]) -> int:
+    """Lead or play the highest legal trump, else the lowest card; the Excuse last."""
+    trumps = [c for c in legal if 56 <= c < 77]
+    return max(trumps) if trumps else lowest(deal, legal)
+
+
+def auto(deal: Deal, policy=lowest, policies: dict | None = None) -> None:
+    """Play the cards to the end with a deterministic policy (per seat if ``policies``)."""
+    policies = policies or {}
+    while deal.phase == "play":
+        seat = deal.to_act
+        legal = [a.card for a in deal.legal_actions() if isinstance(a, Play)]
+        deal.apply(Play(policies.get(seat, policy)(deal, legal)), seat)
+
+
+def random_game(players: int, seed: int, **options) -> Deal:
+    """A whole deal of random legal moves from a numbered seed (redealt until not void)."""
+    import random
+
+    from atout.engine import new_deal
+
+    rng = random.Random(seed)
+    k = 0
+    while True:
+        deal = new_deal(RuleSet.make(players, **options), seed % players, f"game-{seed}-{k}")
+        k += 1
+        play_out(deal, rng)
+        if deal.void is None:
+            return deal
+
+
+def find_game(players: int, predicate, tries: int = 3000, **options) -> Deal:
+    for seed in range(tries):
+        deal = random_game(players, seed, **options)
+        if predicate(deal):
+            return deal
+    raise AssertionError("no random game fits")  # pragma: no cover
+
+
+def replay_history(deal: Deal, **options) -> Deal:
+    """The same deal and actions under other options."""
+    other = Deal(RuleSet.make(deal.players, **{**deal.rules.options, **options}), deal.dealer,
+                 list(deal.initial_hands), deal.initial_dog)
+    for seat, action in deal.history:
+        other.apply(action, seat)
+    return other

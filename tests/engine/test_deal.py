@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from atout.engine import Deal, RuleSet, deal_cards, draw_first_dealer, new_deal, new_seed
+from atout.engine import deal as deal_module
 from atout.engine.cards import FULL_DECK, codes
-from atout.engine.deal import SeedStream
 
 GOLDEN = {
     (3, ()): "645ed389c1e1139a794f3c9a48a1f1fc9f0a0619537c492c07623a5c62371c53",
@@ -79,6 +79,16 @@ def test_seed_and_dealer_both_matter():
     assert deal_cards("a", 0, rules) != deal_cards("a", 1, rules)
 
 
+def _pack(seed):
+    """The shuffled pack before dealing, rebuilt from the deal module's random source."""
+    if hasattr(deal_module, "seed_keys"):
+        keys = deal_module.seed_keys(seed, 78)
+        return sorted(range(78), key=lambda c: (keys[c], c))
+    deck = list(range(78))
+    deal_module.SeedStream(seed).shuffle(deck)
+    return deck
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_packets_go_round_from_the_dealers_right_with_single_dog_cards_between(players):
     """Replays the shuffled pack and checks the dealing pattern of section 3."""
@@ -87,8 +97,7 @@ def test_packets_go_round_from_the_dealers_right_with_single_dog_cards_between(p
     for k in range(40):
         dealer = k % players
         seed = f"packets-{k}"
-        deck = list(range(78))
-        SeedStream(seed).shuffle(deck)
+        deck = _pack(seed)
         hands, dog = deal_cards(seed, dealer, rules)
         owner = []
         for card in deck:
