@@ -9,8 +9,11 @@ same worlds, so luck cancels between candidates.  The bid, the call and the
 candidate and wins ties.
 
 Determinism: the worlds come from a seeded generator and the number of worlds
-is fixed, so a seed fixes every choice; the time budget only cuts a search
-short when a decision runs over it (never at the default settings in practice).
+is fixed, so without a time budget a seed fixes every choice (a safety stop at
+``SAFETY_SECONDS`` never binds at the default sample counts).  With a budget
+the search is anytime: it stops after the world that crosses the budget
+(bid, call and écart get four times the budget), so the choice may then
+depend on the machine's speed.
 """
 
 from __future__ import annotations
@@ -42,8 +45,9 @@ from .rollout import rollout
 from .sampling import NoWorld, sample_world
 from .tactics import choose_bid, choose_call, choose_ecart, complete_ecart
 
-DEFAULT_BUDGET = 0.1
-"""Seconds per card decision when none is given; bid, call and écart get 4x, at most 0.8 s."""
+SAFETY_SECONDS = 0.8
+"""Without a budget the search runs its fixed number of worlds (deterministic), stopping
+early only past this many seconds, so that no decision ever takes much over a second."""
 
 CARD_SAMPLES = {3: 10, 4: 10, 5: 10}
 BID_SAMPLES = 24
@@ -126,8 +130,10 @@ class ExpertBot:
         return actions[best]
 
     def _seconds(self, budget: float | None, factor: float = 1.0) -> float:
-        b = budget if budget is not None else self.budget if self.budget is not None else DEFAULT_BUDGET
-        return min(b * factor, max(b, 0.8))
+        b = budget if budget is not None else self.budget
+        if b is None:
+            return SAFETY_SECONDS
+        return min(b * factor, max(b, SAFETY_SECONDS))
 
     # --------------------------------------------------------------- decisions
     def choose(self, observation: Observation, budget: float | None = None) -> Action:

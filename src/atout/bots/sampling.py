@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Deal, Discard, IllegalAction, Observation
+from ..engine import PASS, PRISE, Bid, Deal, Discard, IllegalAction, Observation
 from ..engine.cards import BOUTS, EXCUSE_BIT, KINGS, PETIT_BIT, TRUMPS
 from ..engine.observation import EcartShown
 from .knowledge import Knowledge, infer, suit_void_mask
+from .tactics import hand_strength, threshold
 
 DOG = -1
 ECART = -2
@@ -148,12 +149,45 @@ def build_world(obs: Observation, hidden: dict[int, int]) -> Deal | None:
     return deal
 
 
+def bids_plausible(obs: Observation, deal: Deal, slack: float = 8.0) -> bool:
+    """Whether the world's initial hands fit the bids heard, by the club count.
+
+    A pass from a hand far above the taking threshold, or a contract from a hand
+    far below its threshold, makes the world unlikely (not impossible).
+    """
+    current = PASS
+    players = obs.players
+    for seat, action in obs.history:
+        if type(action) is not Bid:
+            continue
+        if seat != obs.seat:
+            strength = hand_strength(deal.initial_hands[seat], players)
+            if action.contract == PASS:
+                if current < PRISE and strength > threshold(PRISE) + slack:
+                    return False
+            elif strength < threshold(action.contract) - slack:
+                return False
+        if action.contract != PASS:
+            current = action.contract
+    return True
+
+
 def sample_world(obs: Observation, rng: random.Random, k: Knowledge | None = None,
-                 attempts: int = 30) -> Deal:
-    """A world consistent with ``obs``, at the same point of the deal."""
+                 attempts: int = 30, bid_filter: bool = True) -> Deal:
+    """A world consistent with ``obs``, at the same point of the deal.
+
+    Worlds that fit the bids badly are mostly thrown away (kept one time in
+    five, so that an unusual bidder cannot make every world impossible).
+    """
     k = k or infer(obs)
+    fallback = None
     for _ in range(attempts):
         deal = build_world(obs, sample_hidden(obs, rng, k))
-        if deal is not None:
+        if deal is None:
+            continue
+        if not bid_filter or bids_plausible(obs, deal) or rng.random() < 0.2:
             return deal
+        fallback = fallback or deal
+    if fallback is not None:
+        return fallback
     raise NoWorld("no world replays this observation's history")

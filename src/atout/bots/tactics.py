@@ -87,11 +87,16 @@ def hand_strength(hand: int, players: int) -> float:
     return score * scale
 
 
+def threshold(contract: int) -> float:
+    """The hand strength from which the heuristic bids ``contract``."""
+    return dict(_THRESHOLDS)[contract]
+
+
 def choose_bid(hand: int, players: int, current: int, margin: float = 0.0) -> int:
     """The highest contract the hand is worth, if it overcalls ``current``; else pass."""
     strength = hand_strength(hand, players) + margin
-    for contract, threshold in _THRESHOLDS:
-        if strength >= threshold:
+    for contract, bar in _THRESHOLDS:
+        if strength >= bar:
             return contract if contract > current else PASS
     return PASS
 
