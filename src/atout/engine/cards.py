@@ -9,6 +9,7 @@ resolution is a max over integers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import compress
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -132,10 +133,17 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+BIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+"""Turns ``bin(mask)`` digits into 0/1 bytes, for ``itertools.compress``."""
+_CARDS = range(DECK_SIZE)
+
+
 def cards_of(mask: int) -> list[int]:
     """The cards of ``mask``, lowest number first."""
     if mask < 0:
         raise ValueError(f"a set of cards is a non-negative mask, not {mask}")
+    if mask.bit_count() > 4:  # the loop in C: bits as 0/1 bytes, lowest first
+        return list(compress(_CARDS, bin(mask)[:1:-1].encode().translate(BIT_BYTES)))
     out = []
     while mask:
         low = mask & -mask

@@ -8,6 +8,7 @@ thousands of actions per decision); ``clone()`` gives an independent copy.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import NamedTuple
 
 from .actions import (
@@ -32,6 +33,7 @@ from .actions import (
     contract_name,
 )
 from .cards import (
+    BIT_BYTES,
     BOUTS,
     DECK_SIZE,
     EXCUSE,
@@ -63,38 +65,25 @@ _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 # Mask of trumps strictly above trump card number c (c in 56..76).
 _TRUMPS_ABOVE = {c: TRUMPS & ~((1 << (c + 1)) - 1) for c in range(56, 77)}
 _TRUMPS_ABOVE[-1] = TRUMPS
-# legal_actions() turns a mask into Play objects a suit (or half the trumps) at a time,
-# through lazily filled tables: most masks repeat chunks already seen.
-_CHUNKS = tuple((shift, (1 << bits) - 1, {}) for shift, bits in
-                ((0, 14), (14, 14), (28, 14), (42, 14), (56, 11), (67, 11)))  # fmt: skip
-
-
-def _chunk_plays(shift: int, bits: int) -> tuple[Play, ...]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(PLAYS[shift + low.bit_length() - 1])
-        bits ^= low
-    return tuple(out)
-
-
 # Whole legal masks recur (a suit to follow, the trumps above another), so the
-# Play tuples are kept per mask too, in a bounded cache.
+# Play tuples are kept per mask, in a bounded cache.
 _MASK_PLAYS: dict[int, tuple[Play, ...]] = {}
 
 
 def _mask_plays(mask: int) -> tuple[Play, ...]:
-    out: list[Play] = []
-    for shift, width, table in _CHUNKS:
-        bits = mask >> shift & width
-        if bits:
-            plays = table.get(bits)
-            if plays is None:
-                plays = table[bits] = _chunk_plays(shift, bits)
-            out += plays
+    if mask.bit_count() <= 4:
+        out = []
+        bits = mask
+        while bits:
+            low = bits & -bits
+            out.append(PLAYS[low.bit_length() - 1])
+            bits ^= low
+        plays = tuple(out)
+    else:
+        plays = tuple(compress(PLAYS, bin(mask)[:1:-1].encode().translate(BIT_BYTES)))
     if len(_MASK_PLAYS) > 100_000:
         _MASK_PLAYS.clear()
-    plays = _MASK_PLAYS[mask] = tuple(out)
+    _MASK_PLAYS[mask] = plays
     return plays
 
 
