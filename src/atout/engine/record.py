@@ -145,7 +145,7 @@ def parse_action(entry: Any, index: int, players: int) -> tuple[int, Action]:
     if key == "play":
         return seat, Play(_card(value, index, "play"))
     if key == "bid":
-        if value not in _BIDS:
+        if not isinstance(value, str) or value not in _BIDS:
             raise RecordError(index, "record", f"no bid {value!r}; bids are {', '.join(_BIDS)}")
         chelem = entry.get("chelem", False)
         if not isinstance(chelem, bool):
@@ -244,5 +244,5 @@ def legal_json(deal: Deal) -> dict:
 def loads(text: str) -> Any:
     try:
         return json.loads(text)
-    except json.JSONDecodeError as err:
+    except (ValueError, RecursionError) as err:  # JSONDecodeError, too many digits, too deep
         raise RecordError(None, "json", f"not JSON: {err}") from None

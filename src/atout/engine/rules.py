@@ -51,7 +51,7 @@ class RuleSet:
     options: MappingProxyType = field(default_factory=lambda: DEFAULTS)
 
     def __post_init__(self) -> None:
-        if self.players not in (3, 4, 5) or isinstance(self.players, bool):
+        if type(self.players) is not int or self.players not in (3, 4, 5):
             raise RuleError(f"players must be 3, 4 or 5, not {self.players!r}")
         merged = dict(DEFAULTS)
         for name, value in dict(self.options).items():
