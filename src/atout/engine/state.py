@@ -400,6 +400,8 @@ class Deal:
         self.result = score(self)
 
     def _petit_sec(self, redeal: bool) -> None:
+        if not isinstance(redeal, bool):
+            raise IllegalAction("petit_sec", "the petit sec decision is redeal (true) or play (false)")
         seat = self.to_act
         self.history.append((seat, PetitSecDecision(redeal)))
         self._petit_sec_pending.pop(0)
