@@ -134,6 +134,7 @@ class Deal:
         "history",
         "initial_dog",
         "initial_hands",
+        "is_over",
         "partner",
         "partner_revealed",
         "phase",
@@ -207,6 +208,7 @@ class Deal:
         self._excuse_debt = -1
         self._excuse_settled = 0
         self.result = None
+        self.is_over = False  # a plain attribute, read once per action by every driver
         self._lm = -1  # cached legal_play_mask(), -1 when stale
         self.to_act: int | None = self.seats[0]
         self.phase = PHASE_BIDDING
@@ -227,10 +229,6 @@ class Deal:
         return _clone(self)
 
     # ---------------------------------------------------------------- queries
-    @property
-    def is_over(self) -> bool:
-        return self.phase == PHASE_END
-
     def next_seat(self, seat: int) -> int:
         """The player on ``seat``'s right, who speaks and plays next."""
         return self._next[seat]
@@ -394,6 +392,7 @@ class Deal:
     def _end_void(self, why: str) -> None:
         self.void = why
         self.phase = PHASE_END
+        self.is_over = True
         self.to_act = None
         from .scoring import score
 
@@ -624,6 +623,7 @@ class Deal:
             if self._excuse_debt >= 0:
                 self._excuse_settled = 1 if self._excuse_debt == DEFENCE else -1
             self.phase = PHASE_END
+            self.is_over = True
             self.to_act = None
             from .scoring import score
 
