@@ -414,8 +414,10 @@ class Deal:
 
     def _bid(self, bid: Bid) -> None:
         contract = bid.contract
-        if not isinstance(contract, int) or not PASS <= contract <= GARDE_CONTRE:
+        if type(contract) is not int or not PASS <= contract <= GARDE_CONTRE:
             raise IllegalAction("bid", f"no contract {contract!r}")
+        if type(bid.chelem) is not bool:
+            raise IllegalAction("bid", "a bid's chelem is true or false")
         if bid.chelem and (contract == PASS or self.rules.option("chelem_announce") != "with_bid"):
             raise IllegalAction(
                 "chelem_with_bid",
