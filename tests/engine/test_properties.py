@@ -114,7 +114,7 @@ def run_random_game(players, options, seed, dealer):
     return deal
 
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTY
