@@ -16,6 +16,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--deals", type=int, default=None, help="number of deals in the game")
     play.add_argument("--seed", default=None)
     play.add_argument("--robots-only", action="store_true", help="print a game between robots instead")
+    play.add_argument("--delay", type=float, default=0.6, help="seconds each robot pauses before its move")
+    play.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
+                      help="resume a saved game (default: the save directory's game.json)")
+    play.add_argument("--save-dir", default=None,
+                      help="where games and deal records are saved (default ~/.local/share/atout)")
 
     for name, text in (("replay", "replay a deal record"), ("legal", "what the next player may do")):
         p = sub.add_parser(name, help=text)
@@ -35,17 +40,25 @@ def main(argv: list[str] | None = None) -> int:
             from .records import run_json
 
             return run_json(args.command, args.file)
-        from .replay_text import replay_text
+        from .play import replay_viewer
 
-        return replay_text(args.file)
+        return replay_viewer(args.file)
     if args.command == "arena":
         from .arena import arena
 
         return arena(args)
-    if args.command in (None, "play"):
-        from .robots_game import robots_game
+    if args.command is None:
+        from .play import play
 
-        return robots_game(args)
+        return play(parser.parse_args(["play"]))
+    if args.command == "play":
+        if args.robots_only:
+            from .robots_game import robots_game
+
+            return robots_game(args)
+        from .play import play
+
+        return play(args)
     parser.print_help()
     return 2
 

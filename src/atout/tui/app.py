@@ -1,0 +1,823 @@
+"""``atout play``: one person against robots, in a terminal, with Textual."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from rich.console import Group
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, RichLog, Static
+
+from ..bots import LEVELS
+from ..engine import (
+    Bid,
+    Chelem,
+    Discard,
+    DiscardFrom,
+    IllegalAction,
+    PetitSecDecision,
+    Play,
+    Poignee,
+    PoigneeFrom,
+)
+from ..engine.cards import BOUTS, EXCUSE_BIT, KINGS, TRUMPS, display_order, french_name
+from .game import HUMAN, Game, default_level, hint_level, seat_name
+from .text import (
+    CONTRACT_LABELS,
+    contract_label,
+    describe,
+    hint_words,
+    ranking_text,
+    result_text,
+    sheet_table,
+)
+from .widgets import HandView, card_text, cards_text
+
+HELP = """\
+[b]Atout — French Tarot against the computer[/b]
+
+[b]Keys[/b]  ←/→ ↑/↓ move in your hand · Enter/Space choose the card · 1-9 the buttons
+  (or Tab to them) · [b]h[/b] hint (the expert robot's move) · [b]p[/b] previous trick
+  [b]c[/b] cards shown (dog, écart trumps, poignées) · [b]s[/b] save · [b]q[/b] save and quit
+  [b]?[/b] this help.  The mouse works too: click a card or a button.
+
+[b]The game[/b]  78 cards: 4 suits of 14 (R D C V 10…1), trumps 1…21, the Excuse (Ex).
+Bouts: the 21, the Petit (1) and the Excuse.  Each player bids once, higher than
+the last: Prise ×1, Garde ×2 (both take the dog, show it and lay aside an écart),
+Garde sans ×4, Garde contre ×6 (the dog is not seen).  At 5 the taker calls a King;
+its holder is the secret partner.  Écart: never a King or a bout; trumps only if
+needed, and then shown.  Follow suit; if you cannot, trump; over-trump when you
+can.  The Excuse may always be played and is kept by its owner.
+The taker needs 56 points with no bout, 51 with 1, 41 with 2, 36 with 3.
+Score U = (25 + margin ± 10 petit au bout) × multiplier + poignée ± chelem;
+each defender scores −U, the taker the rest.  Poignée (shown before your first
+card): 10/13/15 trumps at 4 players (13/15/18 at 3, 8/10/13 at 5) for 20/30/40.
+Petit au bout: the Petit in the last trick, ±10 × multiplier.
+Chelem: all tricks, +400 announced, +200 not announced, −200 announced and failed.
+
+Press Escape to close."""
+
+
+def _button(label: str, fn, variant: str = "default", disabled: bool = False) -> Button:
+    button = Button(label, variant=variant, compact=True, disabled=disabled)
+    button.action_fn = fn  # type: ignore[attr-defined]
+    return button
+
+
+class HelpScreen(ModalScreen):
+    BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "Close")]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 80; height: 24; background: $panel; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(HELP)
+
+
+class InfoScreen(ModalScreen):
+    """A small box of text closed by Enter, Escape or its button (dog, previous trick...)."""
+
+    BINDINGS = [Binding("escape,enter,space,p,c", "close", "Close")]
+    DEFAULT_CSS = """
+    InfoScreen { align: center middle; }
+    InfoScreen > Vertical { width: 70; height: auto; max-height: 22; background: $panel;
+                            border: round $accent; padding: 0 1; }
+    InfoScreen Button { margin-top: 1; }
+    """
+
+    def __init__(self, title: str, body, kind: str = "info") -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+        self.kind = kind
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text(self.title_text, style="bold"))
+            yield Static(self.body)
+            yield Button("OK", variant="primary", compact=True, id="ok")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(True)
+
+    def action_close(self) -> None:
+        self.dismiss(True)
+
+
+class StartScreen(Screen):
+    """Choose the players, the robots' level, the length and maybe a seed."""
+
+    BINDINGS = [Binding("q,escape", "app.quit", "Quit"), Binding("enter", "start", "Start")]
+    DEFAULT_CSS = """
+    StartScreen { align: center middle; }
+    StartScreen > Vertical { width: 70; height: auto; padding: 0 1; border: round $accent; }
+    StartScreen RadioSet { width: 1fr; height: auto; }
+    StartScreen Horizontal { height: auto; }
+    StartScreen Input { width: 1fr; }
+    StartScreen Button { margin: 1 1 0 0; }
+    """
+
+    def __init__(self, players: int = 4, level: str | None = None, deals: int = 4, seed: str | None = None,
+                 can_resume: bool = False) -> None:
+        super().__init__()
+        self.players = players
+        self.level = level or default_level()
+        self.deals = deals
+        self.seed = seed
+        self.can_resume = can_resume
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text("Atout — French Tarot against the computer", style="bold"))
+            with Horizontal():
+                with RadioSet(id="players"):
+                    for n in (3, 4, 5):
+                        yield RadioButton(f"{n} players", value=n == self.players)
+                with RadioSet(id="level"):
+                    for level in LEVELS:
+                        yield RadioButton(f"robots: {level}", value=level == self.level)
+            with Horizontal():
+                yield Input(str(self.deals), placeholder="number of deals", id="deals", type="integer")
+                yield Input(self.seed or "", placeholder="seed (optional)", id="seed")
+            with Horizontal():
+                yield Button("Start", variant="primary", id="start")
+                if self.can_resume:
+                    yield Button("Resume saved game", id="resume")
+                yield Button("Quit", id="quit")
+            yield Static("", id="error")
+
+    def settings(self) -> dict:
+        players = (3, 4, 5)[max(0, self.query_one("#players", RadioSet).pressed_index)]
+        levels = list(LEVELS)
+        index = self.query_one("#level", RadioSet).pressed_index
+        level = levels[index] if index >= 0 else default_level()
+        text = self.query_one("#deals", Input).value.strip() or "4"
+        deals = int(text)
+        if deals < 1:
+            raise ValueError("the game needs at least one deal")
+        seed = self.query_one("#seed", Input).value.strip() or None
+        return {"players": players, "level": level, "deals": deals, "seed": seed}
+
+    def action_start(self) -> None:
+        try:
+            settings = self.settings()
+        except ValueError as err:
+            self.query_one("#error", Static).update(Text(f"{err}", style="red"))
+            return
+        self.app.new_game(**settings)
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+        elif event.button.id == "resume":
+            self.app.resume_game()
+        elif event.button.id == "quit":
+            self.app.exit()
+
+
+class ResultScreen(Screen):
+    """The end of a deal: the result in detail and the running score sheet."""
+
+    BINDINGS = [Binding("enter,n,space", "next", "Continue"), Binding("q", "app.quit_game", "Quit")]
+    DEFAULT_CSS = """
+    ResultScreen > VerticalScroll { padding: 0 1; }
+    ResultScreen Button { margin-top: 1; }
+    """
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        result = game.deal.result
+        last = game.sheet[-1]
+        title = "Void deal" if last.void else f"Deal {last.number} of {game.deals}"
+        with VerticalScroll():
+            yield Label(Text(title, style="bold reverse"))
+            yield Static(result_text(game.players, result), id="result")
+            yield Label(Text("Score sheet", style="bold underline"))
+            yield Static(sheet_table(game), id="sheet")
+            if game.is_over:
+                yield Label(Text("Final ranking", style="bold underline"))
+                yield Static(ranking_text(game), id="ranking")
+                yield Button("Quit", variant="primary", compact=True, id="next")
+            else:
+                yield Button("Next deal (Enter)", variant="primary", compact=True, id="next")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_next()
+
+    def action_next(self) -> None:
+        if self.game.is_over:
+            self.app.exit()
+        else:
+            self.dismiss(True)
+
+
+class GameScreen(Screen):
+    """The table: status line, players, game log, prompt, your hand and your choices."""
+
+    BINDINGS = [
+        Binding("h", "hint", "Hint"),
+        Binding("p", "previous", "Prev trick"),
+        Binding("c", "shown", "Shown cards"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("s", "save", "Save"),
+        Binding("q", "app.quit_game", "Quit"),
+        *[Binding(str(i), f"button({i})", show=False) for i in range(1, 10)],
+    ]
+    DEFAULT_CSS = """
+    #status { height: 1; background: $primary; color: $text; padding: 0 1; }
+    #main { height: 1fr; }
+    #table { width: 44; padding: 0 1; }
+    #log { width: 1fr; border-left: vkey $primary; scrollbar-size: 1 1; }
+    #message { height: 2; padding: 0 1; background: $surface; }
+    #actions { height: 1; padding: 0 1; }
+    #actions Button { margin-right: 1; }
+    """
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+        self.mode = ""  # what a chosen card means: bid, ecart, poignee, play...
+        self.ecart = 0
+        self.poignee = 0
+        self.poignee_size = 0
+        self.poignee_decided = False
+        self.dog_seen_for = None
+        self.logged = 0
+        self.tricks_logged = 0
+        self.robot_busy = False
+        self.token = 0
+
+    # ------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            yield Static(id="table")
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Static(id="message")
+        yield HandView(id="hand")
+        yield Horizontal(id="actions")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(HandView).focus()
+        self.begin_deal()
+
+    # ------------------------------------------------------------ flow
+    def begin_deal(self) -> None:
+        """Show the deal in ``game.deal`` (new or resumed) and let it run."""
+        self.logged = 0
+        self.tricks_logged = 0
+        self.poignee_decided = False
+        self.dog_seen_for = None
+        self.token += 1
+        log = self.query_one(RichLog)
+        log.clear()
+        deal = self.game.deal
+        log.write(Text(f"Deal {self.game.deal_number} of {self.game.deals}: {seat_name(deal.dealer)} deals.",
+                       style="bold"))
+        self.advance()
+
+    def advance(self) -> None:
+        """Move the game on: the person's turn, a robot's, or the deal's end."""
+        game = self.game
+        deal = game.deal
+        self.refresh_view()
+        if deal.is_over:
+            self.clear_actions()
+            self.robot_busy = False
+            self.app.push_screen(ResultScreen(game), self._after_result)
+            return
+        obs = game.observation()
+        if obs.dog is not None and self.dog_seen_for != deal.seed:
+            self.dog_seen_for = deal.seed
+            taker = seat_name(obs.taker)
+            body = Group(
+                Text(f"{taker} took a {contract_label(obs.contract)}; the dog is shown to all:"),
+                cards_text(obs.dog, sep="  "),
+            )
+            self.app.push_screen(InfoScreen("The dog", body, kind="dog"), lambda _: self.advance())
+            return
+        if deal.to_act == HUMAN:
+            self.robot_busy = False
+            self.setup_human()
+        else:
+            self.clear_actions()
+            self.say(Text(f"{seat_name(deal.to_act)} is thinking…", style="dim"))
+            self.schedule_robot()
+
+    def _after_result(self, _=None) -> None:
+        if self.game.is_over:
+            self.app.exit()
+            return
+        self.game.start_deal()
+        self.begin_deal()
+
+    def schedule_robot(self) -> None:
+        self.robot_busy = True
+        token = self.token = self.token + 1
+        delay = self.app.delay
+        # Let the person see a finished trick a little longer before the next lead.
+        deal = self.game.deal
+        if deal.phase == "play" and not deal.trick and deal.tricks:
+            delay *= 2
+
+        def think() -> None:
+            start = time.monotonic()
+            seat, action = self.game.robot_choice()
+            rest = delay - (time.monotonic() - start)
+            if rest > 0:
+                time.sleep(rest)
+            self.app.call_from_thread(self.robot_acts, token, seat, action)
+
+        self.run_worker(think, thread=True, group="robot", exit_on_error=True)
+
+    def robot_acts(self, token: int, seat: int, action) -> None:
+        if token != self.token or self.game.deal.to_act != seat:
+            return
+        self.game.apply(action, seat=seat)
+        self.call_later(self.advance)
+
+    def human_acts(self, action) -> bool:
+        """Apply the person's action; refuse it with the rule's reason when illegal."""
+        try:
+            self.game.apply(action, seat=HUMAN)
+        except IllegalAction as err:
+            self.refuse(err.message)
+            return False
+        self.mode = ""
+        self.token += 1
+        if self.game.save_dir is not None and not self.game.deal.is_over:
+            self.game.save()
+        self.advance()
+        return True
+
+    # ------------------------------------------------------------ view
+    def say(self, text: Text | str) -> None:
+        self.query_one("#message", Static).update(text)
+
+    def refuse(self, reason: str) -> None:
+        self.say(Text("Refused: " + reason, style="bold red"))
+        self.app.bell()
+
+    def clear_actions(self) -> None:
+        self.query_one("#actions").remove_children()
+        hand = self.query_one(HandView)
+        hand.marked = 0
+        hand.selected = 0
+
+    def set_actions(self, buttons: list[Button]) -> None:
+        bar = self.query_one("#actions")
+        bar.remove_children()
+        bar.mount_all(buttons)
+
+    def refresh_view(self) -> None:
+        obs = self.game.observation()
+        self.query_one("#status", Static).update(self.status_text(obs))
+        self.query_one("#table", Static).update(self.table_text(obs))
+        hand = self.query_one(HandView)
+        hand.hand = obs.hand
+        hand.tagged = obs.dog if (obs.dog is not None and obs.phase == "discard" and obs.taker == HUMAN) else 0
+        self.log_new(obs)
+
+    def status_text(self, obs) -> Text:
+        game = self.game
+        out = Text(f"Deal {game.deal_number}/{game.deals} · {game.players} players · ")
+        if obs.taker is None:
+            out.append("bidding")
+        else:
+            out.append(f"{seat_name(obs.taker)}: {contract_label(obs.contract)}")
+            if obs.called is not None:
+                out.append(" · called ")
+                out.append(french_name(obs.called))
+                if obs.partner is not None:
+                    out.append(f" · partner {seat_name(obs.partner)}"
+                               if obs.partner != obs.taker else " · taker alone")
+                else:
+                    out.append(" · partner unknown")
+        if obs.phase == "play":
+            out.append(f" · trick {min(len(obs.tricks) + 1, obs.rules.settings.hand_size)}")
+        return out
+
+    def table_text(self, obs) -> Text:
+        n = self.game.players
+        bids: dict[int, str] = {}
+        for seat, action in obs.history:
+            if isinstance(action, Bid):
+                bids[seat] = contract_label(action.contract)
+        trick = dict(obs.trick)
+        last = None
+        if not obs.trick and obs.tricks:
+            last = obs.tricks[-1]
+            trick = dict(last.plays)
+        out = Text()
+        header = "Last trick" if last else ("Trick" if obs.phase == "play" else "Bid")
+        out.append(f"  {'player':<8} {'role':<9} {'cards':>5}  {header}\n", style="dim")
+        for seat in range(n):
+            arrow = "►" if obs.to_act == seat else " "
+            role = []
+            if seat == obs.dealer:
+                role.append("dealer")
+            if seat == obs.taker:
+                role = ["TAKER"]
+            elif obs.partner is not None and seat == obs.partner:
+                role = ["partner"]
+            style = "bold" if seat == HUMAN else ""
+            out.append(f"{arrow} ", style="bold yellow")
+            out.append(f"{seat_name(seat):<8} ", style=style)
+            out.append(f"{' '.join(role):<9} ", style="cyan" if role and role[0] != "dealer" else "dim")
+            out.append(f"{obs.hand_sizes[seat]:>5}  ")
+            if obs.phase == "play" or last is not None:
+                if seat in trick:
+                    out.append_text(card_text(trick[seat], None if last is None else "dim"))
+                    if last is not None and seat == last.winner:
+                        out.append("  ★ wins", style="yellow")
+            else:
+                out.append(bids.get(seat, ""), style="cyan")
+            out.append("\n")
+        out.append("\n")
+        if obs.dog is not None:
+            out.append("Dog: ", style="dim")
+            out.append_text(cards_text(obs.dog))
+            out.append("\n")
+        if obs.ecart_trumps:
+            out.append("Écart trumps: ", style="dim")
+            out.append_text(cards_text(obs.ecart_trumps))
+            out.append("\n")
+        for seat, cards, size, _bonus in obs.poignees:
+            out.append(f"Poignée {size}, {seat_name(seat)}: ", style="dim")
+            out.append(f"{cards.bit_count()} trumps (c to see)\n")
+        if obs.partner == HUMAN and obs.taker != HUMAN:
+            out.append("You hold the called card: you are the taker's partner.\n", style="cyan")
+        return out
+
+    def log_new(self, obs) -> None:
+        log = self.query_one(RichLog)
+        history = obs.history
+        for seat, action in history[self.logged :]:
+            if isinstance(action, Play):
+                continue
+            log.write(describe(seat, action))
+        self.logged = len(history)
+        for i in range(self.tricks_logged, len(obs.tricks)):
+            trick = obs.tricks[i]
+            line = Text(f"Trick {i + 1}: ")
+            for j, (_seat, card) in enumerate(trick.plays):
+                if j:
+                    line.append(" ")
+                line.append_text(card_text(card))
+            line.append(f" → {seat_name(trick.winner)}", style="bold" if trick.winner == HUMAN else "")
+            log.write(line)
+        self.tricks_logged = len(obs.tricks)
+
+    # ------------------------------------------------------------ the person's turn
+    def setup_human(self) -> None:
+        obs = self.game.observation()
+        hand = self.query_one(HandView)
+        phase = obs.phase
+        legal = obs.legal
+        hand.selected = 0
+        if phase == "bidding":
+            self.mode = "bid"
+            hand.marked = obs.hand
+            self.say("Your bid: choose one of the contracts still open (or pass).")
+            self.set_actions([_button(CONTRACT_LABELS[("pass", "prise", "garde", "garde_sans", "garde_contre")
+                                                      [b.contract]], lambda b=b: self.human_acts(b),
+                                      variant="primary" if b.contract else "default") for b in legal])
+        elif phase == "call":
+            self.mode = "call"
+            hand.marked = obs.hand
+            self.say("Call a card: its holder will be your secret partner.")
+            self.set_actions([_button(f"Call {french_name(c.card)}", lambda c=c: self.human_acts(c))
+                              for c in legal])
+        elif phase == "discard":
+            self.mode = "ecart"
+            self.ecart = 0
+            choice = next(c for c in legal if isinstance(c, DiscardFrom))
+            hand.marked = choice.cards
+            self.update_ecart()
+        elif phase == "chelem":
+            self.mode = "chelem"
+            hand.marked = obs.hand
+            self.say("Do you announce a chelem (all the tricks)?")
+            self.set_actions([_button("No chelem", lambda: self.human_acts(Chelem(False)), "primary"),
+                              _button("Announce a chelem", lambda: self.human_acts(Chelem(True)))])
+        elif phase == "petit_sec":
+            self.mode = "petit_sec"
+            hand.marked = obs.hand
+            self.say("You hold the petit sec.")
+            self.set_actions([_button("Redeal", lambda: self.human_acts(PetitSecDecision(True))),
+                              _button("Play on", lambda: self.human_acts(PetitSecDecision(False)))])
+        elif phase == "play":
+            self.mode = "play"
+            plays = 0
+            offer = None
+            for c in legal:
+                if isinstance(c, Play):
+                    plays |= 1 << c.card
+                elif isinstance(c, PoigneeFrom):
+                    offer = c
+            hand.marked = plays
+            if offer is not None and not self.poignee_decided:
+                self.offer_poignee(offer)
+            else:
+                self.say("Your turn: play one of the bright cards.")
+                self.clear_buttons_only()
+
+    def clear_buttons_only(self) -> None:
+        self.query_one("#actions").remove_children()
+
+    def update_ecart(self) -> None:
+        count = self.game.deal.settings.dog_size
+        hand = self.query_one(HandView)
+        hand.selected = self.ecart
+        k = self.ecart.bit_count()
+        self.say(Text(f"Lay aside {count} cards (dog cards underlined): choose them one by one; "
+                      f"{k}/{count} chosen."))
+        self.set_actions([
+            _button(f"Lay aside ({k}/{count})", self.confirm_ecart, "primary", disabled=k != count),
+            _button("Clear", self.clear_ecart),
+        ])
+
+    def clear_ecart(self) -> None:
+        self.ecart = 0
+        self.update_ecart()
+
+    def confirm_ecart(self) -> None:
+        count = self.game.deal.settings.dog_size
+        if self.ecart.bit_count() != count:
+            self.refuse(f"the écart has {count} cards: {self.ecart.bit_count()} chosen so far")
+            return
+        self.human_acts(Discard(self.ecart))
+
+    def ecart_pick_reason(self, card: int) -> str | None:
+        """Why ``card`` may not join the écart now, or None when it may."""
+        deal = self.game.deal
+        count = deal.settings.dog_size
+        hand = deal.observation(HUMAN).hand
+        bit = 1 << card
+        if bit & KINGS:
+            return f"{french_name(card)}: a king may never be laid aside"
+        if bit & BOUTS:
+            return f"{french_name(card)}: a bout (21, Petit, Excuse) may never be laid aside"
+        if self.ecart.bit_count() >= count:
+            return f"the écart has {count} cards already: take one back first"
+        if bit & TRUMPS:
+            plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
+            if plain.bit_count() >= count:
+                return f"{french_name(card)}: a trump may be laid aside only when too few other cards may be"
+            if (self.ecart & TRUMPS).bit_count() >= count - plain.bit_count():
+                return (f"{french_name(card)}: only {count - plain.bit_count()} trump(s) may be laid aside; "
+                        "lay aside your other allowed cards")
+        return None
+
+    def offer_poignee(self, offer: PoigneeFrom) -> None:
+        sizes = sorted(offer.sizes.items(), key=lambda kv: kv[1])
+        trumps = (offer.cards & TRUMPS).bit_count()
+        self.say(Text(f"You may show a poignée ({trumps} trumps"
+                      f"{' + the Excuse' if offer.cards & EXCUSE_BIT else ''}) before your first card, "
+                      "or just play a card to decline."))
+        buttons = [_button(f"Show {name} ({size})", lambda n=size: self.choose_poignee(offer, n), "primary")
+                   for name, size in sizes]
+        buttons.append(_button("No poignée", self.decline_poignee))
+        self.set_actions(buttons)
+
+    def decline_poignee(self) -> None:
+        self.poignee_decided = True
+        self.setup_human()
+
+    def choose_poignee(self, offer: PoigneeFrom, size: int) -> None:
+        pool = offer.cards
+        hand = self.game.observation().hand
+        trumps = display_order(pool & TRUMPS)
+        if len(trumps) + (1 if pool & EXCUSE_BIT else 0) == size or (len(trumps) == size and not pool & ~TRUMPS):
+            cards = pool if len(trumps) < size else sum(1 << c for c in trumps)
+            self.poignee_decided = True
+            self.human_acts(Poignee(cards))
+            return
+        # A choice: preselect the lowest trumps (cards not in the hand first), let the person change them.
+        outside = pool & TRUMPS & ~hand
+        chosen = outside
+        for card in reversed(trumps):
+            if chosen.bit_count() >= size:
+                break
+            chosen |= 1 << card
+        self.mode = "poignee"
+        self.poignee = chosen
+        self.poignee_size = size
+        self.query_one(HandView).marked = pool & hand
+        self.update_poignee()
+
+    def update_poignee(self) -> None:
+        hand = self.query_one(HandView)
+        hand.selected = self.poignee
+        k = self.poignee.bit_count()
+        self.say(f"Choose the {self.poignee_size} trumps to show (click to swap): {k}/{self.poignee_size}.")
+        self.set_actions([
+            _button(f"Show these {k}", self.confirm_poignee, "primary", disabled=k != self.poignee_size),
+            _button("Cancel", self.cancel_poignee),
+        ])
+
+    def cancel_poignee(self) -> None:
+        self.poignee = 0
+        self.setup_human()
+
+    def confirm_poignee(self) -> None:
+        if self.human_acts(Poignee(self.poignee)):
+            self.poignee_decided = True
+
+    @on(HandView.Chosen)
+    def card_chosen(self, event: HandView.Chosen) -> None:
+        card = event.card
+        game = self.game
+        if not game.human_to_act or self.robot_busy:
+            self.refuse("wait for your turn")
+            return
+        if self.mode == "play":
+            self.poignee_decided = True
+            self.human_acts(Play(card))
+        elif self.mode == "ecart":
+            if self.ecart >> card & 1:
+                self.ecart &= ~(1 << card)
+            else:
+                reason = self.ecart_pick_reason(card)
+                if reason:
+                    self.refuse(reason)
+                    return
+                self.ecart |= 1 << card
+            self.update_ecart()
+        elif self.mode == "poignee":
+            pool = next(c for c in game.observation().legal if isinstance(c, PoigneeFrom)).cards
+            if self.poignee >> card & 1:
+                self.poignee &= ~(1 << card)
+            elif not pool >> card & 1:
+                self.refuse(f"{french_name(card)}: a poignée shows only trumps"
+                            + (" (the Excuse only when you lack one trump)" if card == 77 else ""))
+                return
+            elif self.poignee.bit_count() >= self.poignee_size:
+                self.refuse(f"the poignée has {self.poignee_size} cards: take one back first")
+                return
+            else:
+                self.poignee |= 1 << card
+            self.update_poignee()
+        elif self.mode == "bid":
+            self.refuse("bid first: choose a contract or pass with the buttons")
+        elif self.mode == "call":
+            self.refuse("call a card with the buttons")
+        else:
+            self.refuse("choose with the buttons")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        fn = getattr(event.button, "action_fn", None)
+        if fn is not None:
+            event.stop()
+            if not self.game.human_to_act:
+                return
+            fn()
+
+    def action_button(self, index: int) -> None:
+        buttons = list(self.query("#actions Button"))
+        if 0 < index <= len(buttons) and not buttons[index - 1].disabled:
+            buttons[index - 1].press()
+
+    # ------------------------------------------------------------ keys
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_previous(self) -> None:
+        obs = self.game.observation()
+        if not obs.tricks:
+            self.say("No trick has been played yet.")
+            return
+        trick = obs.tricks[-1]
+        body = Text()
+        for seat, card in trick.plays:
+            body.append(f"{seat_name(seat):<8} ")
+            body.append_text(card_text(card))
+            if seat == trick.winner:
+                body.append("   ★ wins the trick", style="yellow")
+            body.append("\n")
+        self.app.push_screen(InfoScreen(f"Previous trick (trick {len(obs.tricks)})", body, kind="previous"))
+
+    def action_shown(self) -> None:
+        obs = self.game.observation()
+        body = Text()
+        if obs.dog is not None:
+            body.append("Dog: ")
+            body.append_text(cards_text(obs.dog))
+            body.append("\n")
+        if obs.ecart_trumps:
+            body.append("Trumps in the écart: ")
+            body.append_text(cards_text(obs.ecart_trumps))
+            body.append("\n")
+        for seat, cards, size, bonus in obs.poignees:
+            body.append(f"{seat_name(seat)}'s {size} poignée ({bonus}): ")
+            body.append_text(cards_text(cards))
+            body.append("\n")
+        if not body.plain:
+            body.append("No card has been shown yet.")
+        self.app.push_screen(InfoScreen("Cards shown to all", body, kind="shown"))
+
+    def action_save(self) -> None:
+        if self.game.save_dir is None:
+            self.say("No save directory: start with --save-dir to save.")
+            return
+        path = self.game.save()
+        self.say(f"Game saved to {path}; resume it with: atout play --resume")
+
+    def action_hint(self) -> None:
+        if not self.game.human_to_act:
+            self.say("The hint is for your turn.")
+            return
+        level = hint_level()
+        self.say(Text(f"The {level} robot is thinking…", style="dim"))
+        token = self.token
+
+        def think() -> None:
+            action = self.game.hint()
+            self.app.call_from_thread(self.show_hint, token, level, action)
+
+        self.run_worker(think, thread=True, group="hint")
+
+    def show_hint(self, token: int, level: str, action) -> None:
+        if token != self.token:
+            return
+        self.last_hint = action
+        self.say(Text(f"Hint: the {level} robot would {hint_words(action)}.", style="bold cyan"))
+        if isinstance(action, Play):
+            self.query_one(HandView).focus_card(action.card)
+
+
+class AtoutApp(App):
+    """The terminal game."""
+
+    TITLE = "Atout"
+    CSS = "Screen { background: $background; }"
+    BINDINGS = [Binding("ctrl+q", "quit_game", "Quit", show=False)]
+
+    def __init__(self, game: Game | None = None, *, players: int | None = None, level: str | None = None,
+                 deals: int | None = None, seed: str | None = None, delay: float = 0.6,
+                 save_dir: Path | str | None = None, start_screen: bool | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.delay = delay
+        self.save_dir = Path(save_dir) if save_dir is not None else None
+        self.settings = {"players": players or 4, "level": level, "deals": deals or 4, "seed": seed}
+        self.start_screen = game is None if start_screen is None else start_screen
+
+    def on_mount(self) -> None:
+        if self.game is not None:
+            self.open_game(self.game)
+        elif self.start_screen:
+            can_resume = self.save_dir is not None and (self.save_dir / "game.json").exists()
+            self.push_screen(StartScreen(can_resume=can_resume, **self.settings))
+        else:
+            self.new_game(**self.settings)
+
+    def new_game(self, players: int, level: str | None, deals: int, seed: str | None) -> None:
+        game = Game(players=players, level=level or default_level(), deals=deals, seed=seed,
+                    save_dir=self.save_dir)
+        self.open_game(game)
+
+    def resume_game(self) -> None:
+        self.open_game(Game.load(self.save_dir / "game.json", save_dir=self.save_dir))
+
+    def open_game(self, game: Game) -> None:
+        self.game = game
+        if game.deal is None or game.deal.is_over:
+            if game.is_over:
+                self.exit()
+                return
+            game.start_deal()
+        if isinstance(self.screen, StartScreen):
+            self.switch_screen(GameScreen(game))
+        else:
+            self.push_screen(GameScreen(game))
+
+    def action_quit_game(self) -> None:
+        game = self.game
+        if game is not None and game.save_dir is not None and not game.is_over:
+            game.save()
+        self.exit()
+
+
+def run(game: Game | None = None, **kwargs) -> int:
+    AtoutApp(game, **kwargs).run()
+    return 0
