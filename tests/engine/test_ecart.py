@@ -138,3 +138,25 @@ def test_plain_ecart_shows_nothing():
         obs = deal.observation(seat)
         assert obs.ecart_trumps == 0
         assert [a for _, a in obs.history if isinstance(a, EcartShown)] == [EcartShown(0)]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_garde_sans_dog_counts_for_the_taker_garde_contre_for_the_defence(players):
+    from atout.engine.cards import half_points
+
+    from .helpers import auto, to_play
+
+    results = {}
+    for contract in (GARDE_SANS, GARDE_CONTRE):
+        deal = build(players, {1: "EX"}, dog=None, dealer=0)
+        dog = deal.dog
+        hand = deal.hands[1]
+        to_play(deal, 1, contract, call="KH")
+        assert deal.hands[1] == hand and deal.ecart == 0
+        auto(deal)
+        assert not (deal.piles[0] | deal.piles[1]) & dog  # the dog is never played nor exchanged
+        results[contract] = deal
+    sans, contre = results[GARDE_SANS], results[GARDE_CONTRE]
+    assert [t.plays for t in sans.tricks] == [t.plays for t in contre.tricks]
+    assert sans.result.points - contre.result.points == half_points(sans.dog) / 2
+    assert sans.result.points == (half_points(sans.piles[0] | sans.dog) + sans._excuse_settled) / 2

@@ -359,3 +359,57 @@ def test_the_atout_command(tmp_path):
     out = subprocess.run([*exe, "legal", "-", "--json"], input=json.dumps(to_record(deal)), capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 0 and json.loads(out.stdout) == {"seat": None, "actions": []}
+
+
+# ---------------------------------------------------------------- fuzz
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from atout.engine.record import RecordError, legal_json, loads, outcome_json  # noqa: E402
+
+_BASE_DEALS = [to_record(random_game(p, s)) for p in (3, 4, 5) for s in range(2)]
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 100) | st.floats(allow_nan=False) | st.text(max_size=4)
+    | st.sampled_from(["KS", "T21", "EX", "pass", "garde", "1S", "seat", "play"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=8,
+)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*prefix, i))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(0, len(_BASE_DEALS) - 1), where=st.integers(0, 10**6), value=json_values,
+       cut=st.integers(0, 120), delete=st.booleans())
+def test_mutated_records_never_crash(index, where, value, cut, delete):
+    rec = json.loads(json.dumps(_BASE_DEALS[index]))
+    rec["actions"] = rec["actions"][:cut]
+    paths = [p for p in _paths(rec) if p]
+    path = paths[where % len(paths)]
+    parent = rec
+    for key in path[:-1]:
+        parent = parent[key]
+    if delete:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    text = json.dumps(rec)
+    try:
+        deal = replay(loads(text)).deal
+    except RecordError as err:
+        out = err.to_json()
+        assert set(out["error"]) == {"action", "rule", "message"}
+        assert out["error"]["action"] is None or 0 <= out["error"]["action"] < len(rec.get("actions", []))
+        json.dumps(out)
+        return
+    json.dumps(outcome_json(deal))
+    json.dumps(legal_json(deal))

@@ -95,3 +95,14 @@ def test_half_point_rounding_at_three_and_five_players(players):
     assert unit(PRISE, 103, 1, 0, 0, 0)[:3] == (26, True, 1)
     active = tuple(range(players))
     assert sum(shares(players, active, 0, None, -26)) == 0
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_half_points_in_real_deals_round_to_the_winner(players):
+    from .helpers import find_game
+
+    for made in (True, False):
+        deal = find_game(players, lambda d, made=made: d.result.points % 1 == 0.5 and d.result.made == made)
+        r = deal.result
+        assert r.margin == int(abs(r.points - r.target) + 0.5)
+        assert r.made == (r.points > r.target)
