@@ -276,7 +276,9 @@ class Deal:
         """Every action the player to act may take (discards and poignées as ``*From`` choices)."""
         phase = self.phase
         if phase == PHASE_PLAY:
-            mask = self.legal_play_mask()
+            mask = self._lm
+            if mask < 0:
+                mask = self._lm = self._compute_legal_play_mask()
             plays = _MASK_PLAYS.get(mask)
             if plays is None:
                 plays = _mask_plays(mask)
@@ -553,7 +555,9 @@ class Deal:
 
     def _play(self, card: int) -> None:
         seat = self.to_act
-        legal = self._lm if self._lm >= 0 else self.legal_play_mask()
+        legal = self._lm
+        if legal < 0:
+            legal = self._compute_legal_play_mask()
         if type(card) is not int or not 0 <= card < DECK_SIZE or not legal >> card & 1:
             raise self._why_illegal(card)
         self.hands[seat] ^= 1 << card
