@@ -96,13 +96,16 @@ def _pack(seed):
     return deck
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_packets_go_round_from_the_dealers_right_with_single_dog_cards_between(players):
+@pytest.mark.parametrize("players,options", [(3, {}), (4, {}), (5, {}), (5, {"five_players": "dealer_sits_out"})])
+def test_packets_go_round_from_the_dealers_right_with_single_dog_cards_between(players, options):
     """Replays the shuffled pack and checks the dealing pattern of section 3."""
-    rules = RuleSet.make(players)
+    rules = RuleSet.make(players, **options)
     s = rules.settings
     for k in range(40):
         dealer = k % players
+        order = [(dealer + 1 + j) % players for j in range(players)]
+        if rules.dealer_sits_out:
+            order.remove(dealer)
         seed = f"packets-{k}"
         deck = _pack(seed)
         hands, dog = deal_cards(seed, dealer, rules)
@@ -120,7 +123,7 @@ def test_packets_go_round_from_the_dealers_right_with_single_dog_cards_between(p
         rest = [o for o in owner if o != "dog"]
         packets = [rest[i : i + s.packet] for i in range(0, len(rest), s.packet)]
         for p, packet in enumerate(packets):
-            assert packet == [(dealer + 1 + p) % players] * s.packet
+            assert packet == [order[p % len(order)]] * s.packet
         # Dog cards sit on packet boundaries.
         pos = 0
         for o in owner:
@@ -181,3 +184,26 @@ def test_deal_refuses_bad_hands(bad):
 def test_bad_dealer(dealer):
     with pytest.raises(ValueError):
         new_deal(RuleSet.make(4), dealer, "x")
+
+
+@pytest.mark.parametrize("players,emulation", [(4, "packets"), (5, "packets"), (3, "uniform")])
+def test_every_card_equally_likely_in_the_dog_and_each_hand(players, emulation):
+    rules = RuleSet.make(players, deal_emulation=emulation)
+    s = rules.settings
+    n = 3000
+    dog_count = [0] * 78
+    seat_count = [[0] * 78 for _ in range(players)]
+    for k in range(n):
+        hands, dog = deal_cards(f"uniformity-{k}", 0, rules)
+        for c in range(78):
+            if dog >> c & 1:
+                dog_count[c] += 1
+            for seat in range(players):
+                if hands[seat] >> c & 1:
+                    seat_count[seat][c] += 1
+    expected = n * s.dog_size / 78
+    for c in range(78):
+        assert abs(dog_count[c] - expected) < 6 * expected**0.5 + 5, (c, dog_count[c], expected)
+        for seat in range(players):
+            e = n * s.hand_size / 78
+            assert abs(seat_count[seat][c] - e) < 6 * (e * (1 - s.hand_size / 78)) ** 0.5 + 5

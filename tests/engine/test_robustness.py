@@ -69,7 +69,7 @@ def test_junk_actions_refused_and_nothing_changes(index):
     assert snapshot(deal) == before
 
 
-def test_junk_through_legal_is_never_needed():
+def test_every_listed_legal_entry_is_accepted():
     """Every legal entry the engine lists is accepted (after making discards/poignées concrete)."""
     rng = random.Random(3)
     for deal in STATES:
