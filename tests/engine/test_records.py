@@ -413,3 +413,19 @@ def test_mutated_records_never_crash(index, where, value, cut, delete):
         return
     json.dumps(outcome_json(deal))
     json.dumps(legal_json(deal))
+
+
+def test_json_output_survives_an_ascii_terminal(tmp_path):
+    rec = {"format": "atout-deal", "version": 1, "players": 4, "dealer": 0, "seed": "x",
+           "actions": [{"seat": 1, "bid": "garde"}, {"seat": 2, "bid": "pass"}, {"seat": 3, "bid": "pass"},
+                       {"seat": 0, "bid": "pass"}, {"seat": 1, "discard": ["1S"]}]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rec))
+    import os
+
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    out = subprocess.run([sys.executable, "-m", "atout.cli.main", "replay", str(path), "--json"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 2, out.stderr
+    err = json.loads(out.stdout)["error"]
+    assert err["action"] == 4 and err["rule"] == "ecart_size" and "écart" in err["message"]

@@ -17,14 +17,22 @@ def _read(path: str) -> object:
     return loads(text)
 
 
+def _print_json(obj: object) -> None:
+    """One line of JSON; escaped to ASCII when standard output cannot take UTF-8."""
+    try:
+        print(json.dumps(obj, ensure_ascii=False))
+    except UnicodeEncodeError:
+        print(json.dumps(obj))
+
+
 def run_json(command: str, path: str) -> int:
     """Print the JSON answer of ``command`` (replay or legal) for the record at ``path``."""
     try:
         replayed = replay(_read(path))
     except RecordError as err:
-        print(json.dumps(err.to_json(), ensure_ascii=False))
+        _print_json(err.to_json())
         return 2
     deal = replayed.deal
     answer = outcome_json(deal) if command == "replay" else legal_json(deal)
-    print(json.dumps(answer, ensure_ascii=False))
+    _print_json(answer)
     return 0
