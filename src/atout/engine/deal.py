@@ -33,8 +33,9 @@ def new_seed() -> str:
     return secrets.token_hex(16)
 
 
-def _order(keys: tuple[int, ...], items: range) -> list[int]:
-    return sorted(items, key=lambda i: (keys[i], i))
+def _order(keys: tuple[int, ...], count: int) -> list[int]:
+    """0 .. count-1 sorted by key; the sort is stable, so equal keys keep number order."""
+    return sorted(range(count), key=keys.__getitem__)
 
 
 # For each (players dealt, packet size, hand size): which positions of the
@@ -67,16 +68,14 @@ def deal_cards(seed: str, dealer: int, rules: RuleSet) -> tuple[list[int], int]:
     settings = rules.settings
     packets = settings.active * settings.hand_size // settings.packet
     keys = seed_keys(seed, DECK_SIZE + packets - 1)
-    deck = sorted(range(DECK_SIZE), key=keys.__getitem__)
-    if len(set(keys[:DECK_SIZE])) < DECK_SIZE:  # a tie between 64-bit keys: break it by card number
-        deck = _order(keys, range(DECK_SIZE))
+    deck = _order(keys, DECK_SIZE)
 
     if rules.option("deal_emulation") == "uniform":
         dog_cards = deck[settings.active * settings.hand_size :]
         dealt = deck[: settings.active * settings.hand_size]
     else:
         gap_keys = keys[DECK_SIZE:]  # gap g (1 .. packets - 1) lies after packet g - 1
-        gaps = sorted(_order(gap_keys, range(packets - 1))[: settings.dog_size])
+        gaps = sorted(_order(gap_keys, packets - 1)[: settings.dog_size])
         # The k-th dog card (k = 0, 1, ...) sits after packet g, behind the k dog cards before it.
         dog_at = {(g + 1) * settings.packet + k for k, g in enumerate(gaps)}
         dog_cards = [deck[i] for i in sorted(dog_at)]
@@ -100,7 +99,7 @@ def draw_first_dealer(seed: str, players: int) -> int:
     diamonds > clubs break the tie (clubs draw lowest); the Excuse draws again.
     """
     keys = seed_keys(seed, DECK_SIZE, domain=b"atout-first-dealer/1/")
-    drawn = [c for c in _order(keys, range(DECK_SIZE)) if c != 77][:players]
+    drawn = [c for c in _order(keys, DECK_SIZE) if c != 77][:players]
 
     def weight(card: int) -> tuple[int, int, int]:
         if card >= 56:
