@@ -185,3 +185,50 @@ def expected_result(deal) -> dict:
         "petit_au_bout": {10: "taker", -10: "defence", 0: None}[pab], "poignees": poignees,
         "chelem": chelem, "unit": u, "scores": scores,
     }
+
+
+BIDS = ["pass", "prise", "garde", "garde_sans", "garde_contre"]
+
+
+def legal_bids(best: str, with_bid_chelem: bool) -> list[tuple[str, bool]]:
+    """Pass, or any contract above the best so far (section 4)."""
+    out = [("pass", False)]
+    for name in BIDS[BIDS.index(best) + 1 :]:
+        out.append((name, False))
+        if with_bid_chelem:
+            out.append((name, True))
+    return out
+
+
+def callable_cards(hand: set[str]) -> set[str]:
+    """Kings; a queen when holding all four kings; a knight when also all queens; down to jacks."""
+    out: set[str] = set()
+    for letter in "KQNJ":
+        cards = {letter + s for s in "SHDC"}
+        out |= cards
+        if not cards <= hand:
+            break
+    return out
+
+
+def ecart_choices(hand: set[str], dog_size: int) -> set[str]:
+    """Never a king or a bout; trumps only when too few other cards."""
+    plain = {c for c in hand if kind(c) in "SHDC" and rank(c) != 14}
+    if len(plain) >= dog_size:
+        return plain
+    return plain | {c for c in hand if kind(c) == "T" and c not in BOUT_CODES}
+
+
+def poignee_offer(trumps: set[str], has_excuse: bool, players_active: int) -> tuple[set[str], dict] | None:
+    """The trumps (and the Excuse when it may stand for one) and the sizes that can be shown."""
+    sizes = {}
+    excuse_needed = False
+    for size, (name, _) in POIGNEE_SIZES[players_active].items():
+        if len(trumps) >= size:
+            sizes[name] = size
+        elif has_excuse and len(trumps) == size - 1:
+            sizes[name] = size
+            excuse_needed = True
+    if not sizes:
+        return None
+    return (set(trumps) | ({"EX"} if excuse_needed else set())), sizes

@@ -5,7 +5,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atout.engine import IllegalAction, Play, new_deal
+from atout.engine import IllegalAction, Play, PoigneeFrom, new_deal
 from atout.engine.cards import FULL_DECK, TRUMPS, card_code, half_points
 from atout.engine.choices import random_action
 from atout.engine.rules import OPTIONS, RuleSet
@@ -62,6 +62,38 @@ def _check_legal_plays(deal):
     return expected
 
 
+def _check_other_choices(deal):
+    """Bids, calls, écarts and poignées agree with the reference reading too."""
+    legal = deal.legal_actions()
+    seat = deal.to_act
+    hand = set(_codes(deal.hands[seat]))
+    if deal.phase == "bidding":
+        best = reference.BIDS[deal.contract]
+        want = reference.legal_bids(best, deal.rules.option("chelem_announce") == "with_bid")
+        assert [(reference.BIDS[a.contract], a.chelem) for a in legal] == want
+    elif deal.phase == "call":
+        assert {card_code(a.card) for a in legal} == reference.callable_cards(hand)
+    elif deal.phase == "discard":
+        (choice,) = legal
+        assert choice.count == deal.settings.dog_size
+        assert set(_codes(choice.cards)) == reference.ecart_choices(hand, deal.settings.dog_size)
+    elif deal.phase == "chelem":
+        assert [a.announce for a in legal] == [False, True]
+    elif deal.phase == "play":
+        offers = [a for a in legal if isinstance(a, PoigneeFrom)]
+        want = None
+        if not deal.tricks and not any(s == seat for s, *_ in deal.poignees):
+            trumps = {c for c in hand if reference.kind(c) == "T"}
+            if seat == deal.taker:
+                trumps |= {c for c in _codes(deal.ecart) if reference.kind(c) == "T"}
+            want = reference.poignee_offer(trumps, "EX" in hand, len(deal.seats))
+        if want is None:
+            assert offers == []
+        else:
+            (offer,) = offers
+            assert (set(_codes(offer.cards)), offer.sizes) == want
+
+
 def _check_refusal(deal, rng, legal_codes):
     """A random illegal card is refused with a rule name and changes nothing."""
     seat = deal.to_act
@@ -90,8 +122,9 @@ def run_random_game(players, options, seed, dealer):
             check_observation(deal, seat)
         if deal.phase == "play":
             legal_codes = _check_legal_plays(deal)
-            if steps % 3 == 0:
-                _check_refusal(deal, rng, legal_codes)
+        _check_other_choices(deal)
+        if deal.phase == "play" and steps % 3 == 0:
+            _check_refusal(deal, rng, legal_codes)
         legal = deal.legal_actions()
         assert legal, "the deal waits for someone who can act"
         action = random_action(legal, rng)
