@@ -108,7 +108,14 @@ def run_arena(
     return records
 
 
+_last_progress = [0.0]
+
+
 def stderr_progress(done: int, total: int, elapsed: float) -> None:
+    """One line rewritten in place, at most every half second (and at the end)."""
+    if done < total and elapsed - _last_progress[0] < 0.5 and done > 1:
+        return
+    _last_progress[0] = elapsed
     eta = elapsed / done * (total - done) if done else 0
     end = "\n" if done == total else ""
     sys.stderr.write(f"\r  {done}/{total} deals  {elapsed:6.0f}s elapsed  ~{eta:5.0f}s left{end}")
