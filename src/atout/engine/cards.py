@@ -169,12 +169,9 @@ def count(mask: int) -> int:
 
 def half_points(mask: int) -> int:
     """Card points of ``mask`` in half-points (the deck totals 182)."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += HALF_POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
+    if mask < 0:
+        raise ValueError(f"a set of cards is a non-negative mask, not {mask}")
+    return sum(compress(HALF_POINTS, bin(mask)[:1:-1].encode().translate(BIT_BYTES)))
 
 
 def codes(mask: int) -> list[str]:

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from .actions import GARDE_CONTRE, GARDE_SANS, MULTIPLIERS, contract_name
-from .cards import BOUTS, PETIT
+from .cards import BOUTS, EXCUSE, PETIT, half_points
 
 if TYPE_CHECKING:
     from .state import Deal
@@ -94,8 +94,6 @@ def score(deal: Deal) -> Result:
     taker_pile = deal.piles[0] | deal.ecart
     if deal.contract == GARDE_SANS:
         taker_pile |= deal.dog
-    from .cards import half_points
-
     points_half = half_points(taker_pile) + deal._excuse_settled
     bouts = (taker_pile & BOUTS).bit_count()
     taker_tricks, defence_tricks = deal._tricks_won
@@ -103,7 +101,7 @@ def score(deal: Deal) -> Result:
     # Petit au bout: the last trick, or the next-to-last when the Excuse won the last (a chelem).
     last = deal.tricks[-1]
     pab_trick = last
-    if any(c == 77 for _, c in last.plays) and last.winner == next(s for s, c in last.plays if c == 77):
+    if any(c == EXCUSE and s == last.winner for s, c in last.plays):
         pab_trick = deal.tricks[-2]
     pab = 0
     pab_name = None
@@ -111,7 +109,7 @@ def score(deal: Deal) -> Result:
         taker_won = deal.side[pab_trick.winner] == 0
         pab = 1 if taker_won else -1
         pab_name = "taker" if taker_won else "defence"
-    h = sum(bonus for *_, bonus in deal.poignees)
+    h = sum(poignee_bonus for *_, poignee_bonus in deal.poignees)
     u, made, m = unit(deal.contract, points_half, bouts, pab, h, bonus)
     return Result(
         complete=True,
