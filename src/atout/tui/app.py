@@ -30,6 +30,7 @@ from ..engine.cards import BOUTS, EXCUSE_BIT, KINGS, TRUMPS, display_order, fren
 from .game import HUMAN, Game, default_level, hint_level, seat_name
 from .text import (
     CONTRACT_LABELS,
+    card_word,
     contract_label,
     describe,
     hint_words,
@@ -248,7 +249,7 @@ class GameScreen(Screen):
     #log { width: 1fr; border-left: vkey $primary; scrollbar-size: 1 1; }
     #message { height: 2; padding: 0 1; background: $surface; }
     #actions { height: 1; padding: 0 1; }
-    #actions Button { margin-right: 1; }
+    #actions Button { margin-right: 1; min-width: 0; width: auto; padding: 0 1; }
     """
 
     def __init__(self, game: Game) -> None:
@@ -483,7 +484,7 @@ class GameScreen(Screen):
                 if j:
                     line.append(" ")
                 line.append_text(card_text(card))
-            line.append(f" → {seat_name(trick.winner)}", style="bold" if trick.winner == HUMAN else "")
+            line.append(f"  → {seat_name(trick.winner)}", style="bold" if trick.winner == HUMAN else "")
             log.write(line)
         self.tricks_logged = len(obs.tricks)
 
@@ -574,17 +575,17 @@ class GameScreen(Screen):
         hand = deal.observation(HUMAN).hand
         bit = 1 << card
         if bit & KINGS:
-            return f"{french_name(card)}: a king may never be laid aside"
+            return f"{card_word(card)}: a king may never be laid aside"
         if bit & BOUTS:
-            return f"{french_name(card)}: a bout (21, Petit, Excuse) may never be laid aside"
+            return f"{card_word(card)}: a bout (21, Petit, Excuse) may never be laid aside"
         if self.ecart.bit_count() >= count:
             return f"the écart has {count} cards already: take one back first"
         if bit & TRUMPS:
             plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
             if plain.bit_count() >= count:
-                return f"{french_name(card)}: a trump may be laid aside only when too few other cards may be"
+                return f"{card_word(card)}: a trump may be laid aside only when too few other cards may be"
             if (self.ecart & TRUMPS).bit_count() >= count - plain.bit_count():
-                return (f"{french_name(card)}: only {count - plain.bit_count()} trump(s) may be laid aside; "
+                return (f"{card_word(card)}: only {count - plain.bit_count()} trump(s) may be laid aside; "
                         "lay aside your other allowed cards")
         return None
 
@@ -668,7 +669,7 @@ class GameScreen(Screen):
             if self.poignee >> card & 1:
                 self.poignee &= ~(1 << card)
             elif not pool >> card & 1:
-                self.refuse(f"{french_name(card)}: a poignée shows only trumps"
+                self.refuse(f"{card_word(card)}: a poignée shows only trumps"
                             + (" (the Excuse only when you lack one trump)" if card == 77 else ""))
                 return
             elif self.poignee.bit_count() >= self.poignee_size:
@@ -769,6 +770,7 @@ class AtoutApp(App):
     """The terminal game."""
 
     TITLE = "Atout"
+    ENABLE_COMMAND_PALETTE = False
     CSS = "Screen { background: $background; }"
     BINDINGS = [Binding("ctrl+q", "quit_game", "Quit", show=False)]
 

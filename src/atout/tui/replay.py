@@ -59,6 +59,7 @@ class ReplayApp(App):
     """Shows every hand, the bidding, and the tricks one at a time."""
 
     TITLE = "Atout replay"
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("right,n,space,l", "step(1)", "Next trick"),
         Binding("left,b,h", "step(-1)", "Previous"),
@@ -116,9 +117,22 @@ class ReplayApp(App):
                 bids.append(f"{seat}:{contract_label(action.contract)}  ")
         out.append_text(bids)
         out.append("\n")
+        trick = dict(deal.tricks[-1].plays) if deal.tricks and not deal.trick else dict(deal.trick)
+        if deal.tricks and not deal.trick:
+            last = deal.tricks[-1]
+            out.append(f"Trick {len(deal.tricks)}: led by seat {last.leader}, won by seat {last.winner}\n",
+                       style="bold yellow")
         for seat in range(deal.players):
-            marker = "T" if seat == deal.taker else ("P" if seat == deal.partner and deal.partner_revealed else " ")
-            out.append(f"{marker} {_name(seat)}: ", style="bold")
+            role = "taker" if seat == deal.taker else (
+                "partner" if seat == deal.partner and (deal.partner_revealed or deal.is_over) else "")
+            out.append(f"{_name(seat)} {role}".ljust(15), style="bold")
+            if seat in trick:
+                played = card_text(trick[seat])
+                out.append("[")
+                out.append_text(played)
+                out.append("]" + " " * (4 - len(played.plain)))
+            else:
+                out.append(" " * 7 if deal.tricks or deal.trick else "")
             out.append_text(cards_text(deal.hands[seat]))
             out.append("\n")
         if deal.dog:
@@ -132,14 +146,6 @@ class ReplayApp(App):
             if not isinstance(action, (Bid, Play)):
                 out.append_text(describe(seat, action, name=_name))
                 out.append("\n")
-        if deal.tricks:
-            trick = deal.tricks[-1]
-            out.append(f"Trick {len(deal.tricks)}, led by seat {trick.leader}: ", style="bold")
-            for seat, card in trick.plays:
-                out.append(f"{seat}:")
-                out.append_text(card_text(card))
-                out.append("  ")
-            out.append(f"→ seat {trick.winner}\n", style="bold yellow")
         if deal.is_over and deal.result is not None:
             out.append_text(result_text(deal.players, deal.result, name=_name))
         return out

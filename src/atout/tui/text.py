@@ -42,8 +42,11 @@ def describe(seat: int, action, name=seat_name) -> Text:
     you = who == "You"
     out = Text(who + " ", style="bold")
     if isinstance(action, Bid):
-        out.append("bids " if action.contract else "")
-        out.append(contract_label(action.contract), style="cyan")
+        if action.contract:
+            out.append("bid " if you else "bids ")
+            out.append(contract_label(action.contract), style="cyan")
+        else:
+            out.append("pass" if you else "passes", style="cyan")
     elif isinstance(action, Call):
         out.append("calls ")
         out.append_text(card_text(action.card))
@@ -70,6 +73,15 @@ def describe(seat: int, action, name=seat_name) -> Text:
     else:
         out.append(str(action))
     return out
+
+
+def card_word(card: int) -> str:
+    """A card in a sentence: ``R♠``, ``trump 17``, ``the Excuse``."""
+    if card == 77:
+        return "the Excuse"
+    if card >= 56:
+        return f"trump {card - 55}"
+    return french_name(card)
 
 
 def hint_words(action) -> str:

@@ -1,0 +1,127 @@
+"""Driving the terminal game headless, as a person would: keys and clicks only."""
+
+from __future__ import annotations
+
+import random
+
+from atout.engine import PASS, Bid, Chelem, Deal
+from atout.engine.cards import mask_of
+from atout.tui.app import AtoutApp, GameScreen, InfoScreen, ResultScreen
+from atout.tui.game import HUMAN, Game
+from atout.tui.widgets import HandView
+
+SIZE = (80, 24)
+
+
+async def settle(app: AtoutApp, pilot, steps: int = 2000) -> None:
+    """Wait until the person must act, or a result or information box shows."""
+    for _ in range(steps):
+        await pilot.pause()
+        screen = app.screen
+        if not app.is_running or isinstance(screen, (ResultScreen, InfoScreen)):
+            return
+        if isinstance(screen, GameScreen) and screen.game.human_to_act and not screen.robot_busy:
+            return
+    raise AssertionError(f"the game never waited for the person: {app.screen}")
+
+
+def message(app: AtoutApp) -> str:
+    return str(app.screen.query_one("#message").render())
+
+
+def buttons(app: AtoutApp) -> list:
+    return list(app.screen.query("#actions Button"))
+
+
+async def choose_card(pilot, hand: HandView, card: int, arrows: bool = False) -> None:
+    """Put the cursor on ``card`` (with the arrow keys when ``arrows``) and press Enter."""
+    if arrows:
+        await pilot.press("home")
+        for _ in range(hand.cards.index(card)):
+            await pilot.press("right")
+        assert hand.cards[hand.cursor] == card
+    else:
+        hand.cursor = hand.cards.index(card)
+    await pilot.press("enter")
+
+
+async def play_through(app: AtoutApp, pilot, rng: random.Random, bid: str = "random", max_steps: int = 3000):
+    """Play as a person until the game ends; returns the list of screens met (by kind)."""
+    seen: set[str] = set()
+    for _ in range(max_steps):
+        await settle(app, pilot)
+        if not app.is_running:
+            return seen
+        screen = app.screen
+        if isinstance(screen, ResultScreen):
+            seen.add("result")
+            over = screen.game.is_over
+            await pilot.press("enter")
+            if over:
+                await pilot.pause()
+                return seen
+            continue
+        if isinstance(screen, InfoScreen):
+            seen.add(screen.kind)
+            await pilot.press("enter")
+            continue
+        mode = screen.mode
+        seen.add(mode)
+        hand = screen.query_one(HandView)
+        if mode == "bid":
+            n = len(buttons(app))
+            key = {"pass": 1, "take": 2 if n > 1 else 1}.get(bid, rng.randint(1, n))
+            await pilot.press(str(key))
+        elif mode in ("call", "chelem", "petit_sec"):
+            await pilot.press("1")
+        elif mode == "ecart":
+            count = screen.game.deal.settings.dog_size
+            for card in list(hand.cards):
+                if screen.ecart.bit_count() < count and screen.ecart_pick_reason(card) is None:
+                    await choose_card(pilot, hand, card)
+            await pilot.press("1")
+        elif mode == "poignee":
+            await pilot.press("1")
+        elif mode == "play":
+            if buttons(app) and rng.random() < 0.5:  # a poignée offer: show the first size
+                await pilot.press("1")
+                continue
+            playable = [c for c in hand.cards if hand.marked >> c & 1]
+            await choose_card(pilot, hand, rng.choice(playable))
+        else:
+            raise AssertionError(f"unknown mode {mode!r}")
+    raise AssertionError("the game did not end")
+
+
+def bid_to(game: Game, contract: int) -> None:
+    """Everyone passes but the person, who bids ``contract`` (set up outside the app)."""
+    deal = game.deal
+    while deal.phase == "bidding":
+        seat = deal.to_act
+        game.apply(Bid(contract if seat == HUMAN else PASS), seat=seat)
+
+
+def human_taker(players: int, seed: str, contract: int, **kwargs) -> Game:
+    for i in range(200):
+        game = Game(players=players, level="random", deals=1, seed=f"{seed}{i}", **kwargs)
+        game.start_deal()
+        if not game.deal.is_over:
+            bid_to(game, contract)
+            return game
+    raise RuntimeError("no deal found")
+
+
+def poignee_game(**kwargs) -> Game:
+    """4 players; the person holds T1..T11 (a poignée simple of 10 with a choice), takes a garde sans."""
+    rng = random.Random(3)
+    trumps = list(range(56, 67))
+    rest = [c for c in range(78) if c not in trumps]
+    rng.shuffle(rest)
+    hands = [mask_of(trumps + rest[:7])] + [mask_of(rest[7 + 18 * k : 25 + 18 * k]) for k in range(3)]
+    dog = mask_of(rest[61:])
+    game = Game(players=4, level="random", deals=1, seed="poignee", **kwargs)
+    game.deal = Deal(game.rules, 3, hands, dog)
+    game.deal_index = 1
+    bid_to(game, 3)
+    game.apply(Chelem(False), seat=HUMAN)
+    return game

@@ -1,0 +1,332 @@
+"""The terminal game driven headless with Textual's pilot, as a person plays it."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from rich.console import Console
+
+from atout.engine import GARDE, PRISE, Poignee
+from atout.engine.cards import KINGS, TRUMPS, parse_card
+from atout.engine.record import replay
+from atout.tui.app import AtoutApp, GameScreen, HelpScreen, InfoScreen, ResultScreen, StartScreen
+from atout.tui.game import HUMAN, Game
+from atout.tui.widgets import HandView
+
+from .helpers import SIZE, buttons, choose_card, human_taker, message, play_through, poignee_game, settle
+
+
+def plain(renderable) -> str:
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+async def test_whole_game(players, tmp_path):
+    game = Game(players=players, level="random", deals=2, seed=f"whole{players}", save_dir=tmp_path)
+    app = AtoutApp(game, delay=0, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        seen = await play_through(app, pilot, random.Random(players), bid="take")
+    assert game.is_over
+    assert game.deals_played == 2
+    assert "result" in seen and "play" in seen and "bid" in seen
+    assert sum(game.totals) == 0
+    # Every finished deal was saved as a deal record that replays to the same scores.
+    for line in game.sheet:
+        with open(line.record, encoding="utf-8") as f:
+            record = json.load(f)
+        assert record["format"] == "atout-deal"
+        assert replay(record).deal.result.scores == line.scores
+
+
+async def test_taker_phases_dog_ecart_and_refusals(tmp_path):
+    game = human_taker(4, "ecart", PRISE, save_dir=tmp_path)
+    app = AtoutApp(game, delay=0, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        # The dog is shown to all before the écart.
+        assert isinstance(app.screen, InfoScreen) and app.screen.kind == "dog"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        screen = app.screen
+        assert screen.mode == "ecart"
+        hand = screen.query_one(HandView)
+        assert hand.tagged == game.deal.dog  # the dog's cards are marked in the hand
+        # A king or a bout is refused with the reason.
+        forbidden = [c for c in hand.cards if (1 << c) & KINGS or c in (56, 76, 77)]
+        assert forbidden
+        await choose_card(pilot, hand, forbidden[0], arrows=True)
+        assert "Refused" in message(app) and "may never be laid aside" in message(app)
+        assert screen.ecart == 0
+        # Too early to confirm; then pick the right number and one too many.
+        assert buttons(app)[0].disabled
+        allowed = [c for c in hand.cards if screen.ecart_pick_reason(c) is None]
+        for card in allowed[:6]:
+            await choose_card(pilot, hand, card)
+        assert screen.ecart.bit_count() == 6
+        extra = next((c for c in allowed[6:]), None)
+        if extra is not None:
+            await choose_card(pilot, hand, extra)
+            assert "take one back first" in message(app)
+        # Unpick and repick one card, then lay aside.
+        await choose_card(pilot, hand, allowed[0])
+        assert screen.ecart.bit_count() == 5
+        await choose_card(pilot, hand, allowed[0])
+        assert not buttons(app)[0].disabled
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert game.deal.ecart.bit_count() == 6
+        assert app.screen.mode == "chelem"
+        assert [b.label.plain for b in buttons(app)] == ["No chelem", "Announce a chelem"]
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert game.deal.chelem_announced is False
+        assert game.deal.phase == "play"
+
+
+async def test_trump_in_ecart_refused_when_not_needed():
+    game = human_taker(4, "ecart", PRISE)
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        hand = app.screen.query_one(HandView)
+        trumps = [c for c in hand.cards if 56 < c < 76]
+        assert trumps
+        await choose_card(pilot, hand, trumps[0])
+        assert "a trump may be laid aside only when too few other cards may be" in message(app)
+
+
+async def test_illegal_card_refused_with_reason_and_mouse_play():
+    for i in range(50):
+        game = Game(players=4, level="random", deals=1, seed=f"refuse{i}")
+        game.start_deal()
+        app = AtoutApp(game, delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            rng = random.Random(i)
+            # Pass until the play, then find a turn with a card that may not be played.
+            for _ in range(200):
+                await settle(app, pilot)
+                screen = app.screen
+                if not isinstance(screen, GameScreen):
+                    break
+                hand = screen.query_one(HandView)
+                if screen.mode == "bid":
+                    await pilot.press("1")
+                    continue
+                if screen.mode == "play":
+                    bad = [c for c in hand.cards if not hand.marked >> c & 1]
+                    if bad:
+                        before = list(game.deal.history)
+                        await choose_card(pilot, hand, bad[0], arrows=True)
+                        text = message(app)
+                        assert "Refused" in text
+                        assert any(w in text for w in ("follow suit", "trump", "called"))
+                        assert game.deal.history == before  # nothing changed
+                        # Now play a playable card with the mouse.
+                        good = next(c for c in hand.cards if hand.marked >> c & 1)
+                        index = hand.cards.index(good)
+                        per_row = hand.per_row()
+                        offset = (1 + 4 * (index % per_row) + 1, index // per_row)
+                        await pilot.click(HandView, offset=offset)
+                        await pilot.pause()
+                        assert game.deal.history[len(before)][1].card == good
+                        return
+                    playable = [c for c in hand.cards if hand.marked >> c & 1]
+                    await choose_card(pilot, hand, rng.choice(playable))
+                else:
+                    await pilot.press("1")
+    pytest.fail("no refused card found")
+
+
+async def test_five_player_call():
+    game = human_taker(5, "call", GARDE)
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert screen.mode == "call"
+        labels = [b.label.plain for b in buttons(app)]
+        assert labels[:4] == ["Call R♠", "Call R♥", "Call R♦", "Call R♣"]
+        # Clicking a card at the call is refused: the call uses the buttons.
+        await pilot.press("enter")
+        assert "call a card" in message(app)
+        await pilot.click(buttons(app)[1])
+        await settle(app, pilot)
+        assert game.deal.called == parse_card("KH")
+        status = str(app.screen.query_one("#status").render()) if isinstance(app.screen, GameScreen) else ""
+        if isinstance(app.screen, GameScreen):
+            assert "called R♥" in status
+
+
+async def test_poignee_choice_of_trumps():
+    game = poignee_game()
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert screen.mode == "play"
+        labels = [b.label.plain for b in buttons(app)]
+        assert labels == ["Show simple (10)", "No poignée"]
+        await pilot.press("1")
+        assert screen.mode == "poignee"
+        assert screen.poignee.bit_count() == 10
+        hand = screen.query_one(HandView)
+        # Swap: take back the 2, show the 11 instead.
+        t2, t11 = parse_card("T2"), parse_card("T11")
+        assert screen.poignee >> t2 & 1 and not screen.poignee >> t11 & 1
+        await choose_card(pilot, hand, t11)
+        assert "take one back first" in message(app)
+        await choose_card(pilot, hand, t2)
+        assert buttons(app)[0].disabled
+        plain = next(c for c in hand.cards if c < 56)
+        await choose_card(pilot, hand, plain)
+        assert "a poignée shows only trumps" in message(app)
+        await choose_card(pilot, hand, t11)
+        await pilot.press("1")
+        await settle(app, pilot)
+        shown = [a for s, a in game.deal.history if isinstance(a, Poignee)]
+        assert len(shown) == 1 and shown[0].cards >> t11 & 1 and not shown[0].cards >> t2 & 1
+        assert shown[0].cards & ~TRUMPS == 0
+
+
+async def test_save_and_resume(tmp_path):
+    game = Game(players=4, level="random", deals=1, seed="resume", save_dir=tmp_path)
+    app = AtoutApp(game, delay=0, save_dir=tmp_path)
+    rng = random.Random(5)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(40):
+            await settle(app, pilot)
+            screen = app.screen
+            if isinstance(screen, InfoScreen):
+                await pilot.press("enter")
+                continue
+            if screen.mode == "play" and len(game.deal.tricks) >= 3:
+                break
+            if screen.mode == "play":
+                hand = screen.query_one(HandView)
+                await choose_card(pilot, hand, rng.choice([c for c in hand.cards if hand.marked >> c & 1]))
+            elif screen.mode == "ecart":
+                await play_through_ecart(app, pilot)
+            else:
+                await pilot.press("1")
+        assert game.deal.phase == "play"
+        await pilot.press("s")
+        assert "saved" in message(app)
+        history = list(game.deal.history)
+        await pilot.press("q")
+    saved = json.loads((tmp_path / "game.json").read_text())
+    assert saved["format"] == "atout-game"
+    resumed = Game.load(tmp_path / "game.json")
+    assert resumed.deal.history == history
+    app = AtoutApp(resumed, delay=0, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.screen.query_one(HandView).hand == resumed.deal.hands[HUMAN]
+        await play_through(app, pilot, random.Random(9))
+    assert resumed.is_over and resumed.deals_played == 1
+    assert resumed.deal.history[: len(history)] == history
+
+
+async def play_through_ecart(app, pilot):
+    screen = app.screen
+    hand = screen.query_one(HandView)
+    for card in list(hand.cards):
+        if screen.ecart.bit_count() < 6 and screen.ecart_pick_reason(card) is None:
+            await choose_card(pilot, hand, card)
+    await pilot.press("1")
+
+
+async def test_result_screen_and_score_sheet():
+    game = Game(players=3, level="random", deals=2, seed="sheet")
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        rng = random.Random(1)
+        while True:
+            await settle(app, pilot)
+            if isinstance(app.screen, ResultScreen):
+                break
+            screen = app.screen
+            if isinstance(screen, InfoScreen):
+                await pilot.press("enter")
+            elif screen.mode == "play":
+                hand = screen.query_one(HandView)
+                await choose_card(pilot, hand, rng.choice([c for c in hand.cards if hand.marked >> c & 1]))
+            elif screen.mode == "ecart":
+                await play_through_ecart(app, pilot)
+            else:
+                await pilot.press("1")
+        text = str(app.screen.query_one("#result").render())
+        result = game.deal.result
+        if not result.void:
+            assert f"needed {result.target}" in text
+            assert f"{result.points:g} points with {result.bouts} bout" in text
+            assert "Petit au bout" in text and "Poignées" in text and "Chelem" in text
+            assert f"×{result.multiplier}" in text
+        sheet = plain(app.screen.query_one("#sheet").content)
+        assert "Total" in sheet and "Anna" in sheet
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_help_previous_trick_hint_and_shown_cards():
+    game = poignee_game()
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("p")
+        assert "No trick" in message(app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("h")
+        for _ in range(200):
+            await pilot.pause()
+            if "Hint:" in message(app):
+                break
+        assert "Hint: the" in message(app)
+        # Show the poignée, play one trick, then look back at it.
+        await pilot.press("2")  # no poignée
+        hand = app.screen.query_one(HandView)
+        await choose_card(pilot, hand, next(c for c in hand.cards if hand.marked >> c & 1))
+        for _ in range(200):
+            await settle(app, pilot)
+            if game.deal.tricks:
+                break
+        await pilot.press("p")
+        assert isinstance(app.screen, InfoScreen) and app.screen.kind == "previous"
+        await pilot.press("escape")
+        await pilot.press("c")
+        assert isinstance(app.screen, InfoScreen) and app.screen.kind == "shown"
+
+
+async def test_start_screen_choices(tmp_path):
+    app = AtoutApp(None, delay=0, save_dir=tmp_path, start_screen=True, level="random")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        await pilot.click("#players RadioButton")  # 3 players
+        deals = app.screen.query_one("#deals")
+        deals.value = ""
+        await pilot.click("#deals")
+        await pilot.press("2")
+        await pilot.click("#start")
+        await settle(app, pilot)
+        assert isinstance(app.screen, (GameScreen, InfoScreen, ResultScreen))
+        assert app.game.players == 3 and app.game.deals == 2
+
+
+async def test_start_screen_refuses_zero_deals():
+    app = AtoutApp(None, delay=0, start_screen=True)
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#deals").value = "0"
+        await pilot.click("#start")
+        assert isinstance(app.screen, StartScreen)
+        assert "at least one deal" in str(app.screen.query_one("#error").render())
