@@ -1,0 +1,114 @@
+"""``atout replay FILE`` (the trick-by-trick viewer) and the ``atout play`` command line."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from atout.cli import main as cli
+from atout.engine import RuleSet, new_deal
+from atout.engine.choices import random_action
+from atout.engine.record import to_record
+from atout.tui.replay import ReplayApp, replay_steps
+
+from .helpers import SIZE
+
+
+def finished_record(players: int = 4, seed: str = "rp") -> dict:
+    for i in range(50):
+        deal = new_deal(RuleSet(players), 0, f"{seed}{i}")
+        rng = random.Random(i)
+        while not deal.is_over:
+            deal.apply(random_action(deal.legal_actions(), rng))
+        if not deal.void:
+            return to_record(deal)
+    raise RuntimeError
+
+
+def test_steps_trick_by_trick():
+    record = finished_record(5)
+    states, titles = replay_steps(record)
+    hand_size = RuleSet(5).settings.hand_size
+    assert titles[0] == "The deal" and titles[1].startswith("Bidding done")
+    assert titles[2:] == [f"Trick {k}" for k in range(1, hand_size + 1)]
+    assert [len(s.tricks) for s in states[2:]] == list(range(1, hand_size + 1))
+    assert states[-1].is_over
+
+
+def test_incomplete_record_stops_where_it_stops():
+    record = finished_record(3)
+    record["actions"] = record["actions"][:-2]
+    states, titles = replay_steps(record)
+    assert titles[-1] == "Where the record stops"
+    assert not states[-1].is_over
+
+
+async def test_viewer_steps_with_keys():
+    record = finished_record(4)
+    app = ReplayApp(record, name="deal.json")
+    async with app.run_test(size=SIZE) as pilot:
+        title = app.query_one("#title")
+        assert "The deal" in str(title.render())
+        await pilot.press("right", "right", "right")
+        assert app.index == 3 and "Trick 2" in str(title.render())
+        await pilot.press("left")
+        assert app.index == 2
+        await pilot.press("end")
+        assert app.index == len(app.states) - 1
+        view = str(app.query_one("#view").render())
+        assert "points with" in view and "Seat 0" in view
+        await pilot.press("home")
+        assert app.index == 0
+
+
+def test_replay_without_json_opens_the_viewer(tmp_path, monkeypatch):
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(finished_record()))
+    opened = []
+    monkeypatch.setattr(ReplayApp, "run", lambda self: opened.append(self))
+    assert cli.main(["replay", str(path)]) == 0
+    assert len(opened) == 1 and opened[0].file_name == "deal.json"
+
+
+def test_replay_of_a_bad_record_fails(tmp_path, capsys):
+    path = tmp_path / "bad.json"
+    record = finished_record()
+    record["actions"][0] = {"seat": 3, "bid": "garde"}
+    path.write_text(json.dumps(record))
+    assert cli.main(["replay", str(path)]) == 2
+    assert "error at action 0" in capsys.readouterr().err
+
+
+def test_play_options_reach_the_app(tmp_path, monkeypatch):
+    from atout.tui.app import AtoutApp
+
+    apps = []
+    monkeypatch.setattr(AtoutApp, "run", lambda self: apps.append(self))
+    assert cli.main(["play", "--players", "3", "--level", "random", "--deals", "2", "--seed", "s",
+                     "--delay", "0", "--save-dir", str(tmp_path)]) == 0
+    app = apps[-1]
+    assert app.settings == {"players": 3, "level": "random", "deals": 2, "seed": "s"}
+    assert app.delay == 0 and not app.start_screen and app.save_dir == tmp_path
+    assert cli.main(["play", "--save-dir", str(tmp_path)]) == 0
+    assert apps[-1].start_screen
+    assert cli.main(["play", "--level", "nobody"]) == 2
+
+
+def test_play_resume_loads_the_saved_game(tmp_path, monkeypatch):
+    from atout.tui.app import AtoutApp
+    from atout.tui.game import Game
+
+    game = Game(players=4, level="random", deals=2, seed="r", save_dir=tmp_path)
+    game.start_deal()
+    game.save()
+    apps = []
+    monkeypatch.setattr(AtoutApp, "run", lambda self: apps.append(self))
+    assert cli.main(["play", "--resume", "--save-dir", str(tmp_path)]) == 0
+    assert apps[-1].game.deal.seed == game.deal.seed
+    assert cli.main(["play", "--resume", str(tmp_path / "missing.json")]) == 2
+
+
+def test_robots_only_still_prints(capsys):
+    assert cli.main(["play", "--robots-only", "--players", "3", "--deals", "1", "--seed", "x",
+                     "--level", "random"]) == 0
+    assert "Totals" in capsys.readouterr().out
