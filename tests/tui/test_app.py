@@ -81,7 +81,7 @@ async def test_taker_phases_dog_ecart_and_refusals(tmp_path):
         await settle(app, pilot)
         assert game.deal.ecart.bit_count() == 6
         assert app.screen.mode == "chelem"
-        assert [b.label.plain for b in buttons(app)] == ["No chelem", "Announce a chelem"]
+        assert [b.label.plain for b in buttons(app)] == ["1 No chelem", "2 Announce a chelem"]
         await pilot.press("1")
         await settle(app, pilot)
         assert game.deal.chelem_announced is False
@@ -152,7 +152,7 @@ async def test_five_player_call():
         screen = app.screen
         assert screen.mode == "call"
         labels = [b.label.plain for b in buttons(app)]
-        assert labels[:4] == ["Call R♠", "Call R♥", "Call R♦", "Call R♣"]
+        assert labels[:4] == ["1 Call R♠", "2 Call R♥", "3 Call R♦", "4 Call R♣"]
         # Clicking a card at the call is refused: the call uses the buttons.
         await pilot.press("enter")
         assert "call a card" in message(app)
@@ -172,7 +172,7 @@ async def test_poignee_choice_of_trumps():
         screen = app.screen
         assert screen.mode == "play"
         labels = [b.label.plain for b in buttons(app)]
-        assert labels == ["Show simple (10)", "No poignée"]
+        assert labels == ["1 Show simple (10)", "2 No poignée"]
         await pilot.press("1")
         assert screen.mode == "poignee"
         assert screen.poignee.bit_count() == 10

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -104,7 +105,7 @@ class InfoScreen(ModalScreen):
         with Vertical():
             yield Label(Text(self.title_text, style="bold"))
             yield Static(self.body)
-            yield Button("OK", variant="primary", compact=True, id="ok")
+            yield Button("OK (Enter)", variant="primary", compact=True, id="ok")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -292,8 +293,8 @@ class GameScreen(Screen):
         log = self.query_one(RichLog)
         log.clear()
         deal = self.game.deal
-        log.write(Text(f"Deal {self.game.deal_number} of {self.game.deals}: {seat_name(deal.dealer)} deals.",
-                       style="bold"))
+        dealer = "You deal" if deal.dealer == HUMAN else f"{seat_name(deal.dealer)} deals"
+        log.write(Text(f"Deal {self.game.deal_number} of {self.game.deals}: {dealer}.", style="bold"))
         self.advance()
 
     def advance(self) -> None:
@@ -304,7 +305,11 @@ class GameScreen(Screen):
         if deal.is_over:
             self.clear_actions()
             self.robot_busy = False
-            self.app.push_screen(ResultScreen(game), self._after_result)
+            self.say("The deal is over.")
+            if self.app.delay > 0:  # let the last trick be seen
+                self.set_timer(self.app.delay * 2, self._show_result)
+            else:
+                self._show_result()
             return
         obs = game.observation()
         if obs.dog is not None and self.dog_seen_for != deal.seed:
@@ -323,6 +328,9 @@ class GameScreen(Screen):
             self.clear_actions()
             self.say(Text(f"{seat_name(deal.to_act)} is thinking…", style="dim"))
             self.schedule_robot()
+
+    def _show_result(self) -> None:
+        self.app.push_screen(ResultScreen(self.game), self._after_result)
 
     def _after_result(self, _=None) -> None:
         if self.game.is_over:
@@ -346,7 +354,8 @@ class GameScreen(Screen):
             rest = delay - (time.monotonic() - start)
             if rest > 0:
                 time.sleep(rest)
-            self.app.call_from_thread(self.robot_acts, token, seat, action)
+            with contextlib.suppress(RuntimeError):  # the app may close while a robot thinks
+                self.app.call_from_thread(self.robot_acts, token, seat, action)
 
         self.run_worker(think, thread=True, group="robot", exit_on_error=True)
 
@@ -385,6 +394,9 @@ class GameScreen(Screen):
         hand.selected = 0
 
     def set_actions(self, buttons: list[Button]) -> None:
+        """Show the person's choices as buttons, numbered for the keys 1-9."""
+        for i, button in enumerate(buttons, 1):
+            button.label = f"{i} {button.label}"
         bar = self.query_one("#actions")
         bar.remove_children()
         bar.mount_all(buttons)
@@ -753,7 +765,8 @@ class GameScreen(Screen):
 
         def think() -> None:
             action = self.game.hint()
-            self.app.call_from_thread(self.show_hint, token, level, action)
+            with contextlib.suppress(RuntimeError):
+                self.app.call_from_thread(self.show_hint, token, level, action)
 
         self.run_worker(think, thread=True, group="hint")
 
@@ -788,7 +801,7 @@ class AtoutApp(App):
         if self.game is not None:
             self.open_game(self.game)
         elif self.start_screen:
-            can_resume = self.save_dir is not None and (self.save_dir / "game.json").exists()
+            can_resume = self.saved_game() is not None
             self.push_screen(StartScreen(can_resume=can_resume, **self.settings))
         else:
             self.new_game(**self.settings)
@@ -798,8 +811,22 @@ class AtoutApp(App):
                     save_dir=self.save_dir)
         self.open_game(game)
 
+    def saved_game(self) -> Game | None:
+        """The unfinished game in the save directory, if any."""
+        if self.save_dir is None or not (self.save_dir / "game.json").exists():
+            return None
+        try:
+            game = Game.load(self.save_dir / "game.json", save_dir=self.save_dir)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return None if game.is_over else game
+
     def resume_game(self) -> None:
-        self.open_game(Game.load(self.save_dir / "game.json", save_dir=self.save_dir))
+        game = self.saved_game()
+        if game is None:
+            self.notify("No unfinished game to resume.", severity="warning")
+            return
+        self.open_game(game)
 
     def open_game(self, game: Game) -> None:
         self.game = game
