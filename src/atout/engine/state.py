@@ -353,7 +353,34 @@ class Deal:
         kind = type(action)
         phase = self.phase
         if kind is Play and phase == PHASE_PLAY and (seat is None or seat == self.to_act):
-            self._play(action.card)  # the hot path: checks its card itself
+            # The hot path, inline: robots apply hundreds of thousands of cards per decision.
+            card = action.card
+            seat = self.to_act
+            legal = self._lm
+            if legal < 0:
+                legal = self._compute_legal_play_mask()
+            if type(card) is not int or not 0 <= card < DECK_SIZE or not legal >> card & 1:
+                raise self._why_illegal(card)
+            self.hands[seat] ^= 1 << card
+            entry = _PLAY_ENTRIES[seat][card]
+            self.history.append(entry)
+            trick = self.trick
+            trick.append((seat, card))
+            if card == self.called:
+                self.partner_revealed = True
+            if card >= 56:
+                if card != EXCUSE:
+                    if card > self._top_trump:
+                        self._top_trump = card
+                        self._top_trump_seat = seat
+                    if self._led < 0:
+                        self._led = 4
+            elif self._led < 0:
+                self._led = card // 14
+            if len(trick) < self.settings.active:
+                self.to_act = self._next[seat]
+            else:
+                self._finish_trick()
             self._lm = -1
             return
         if phase == PHASE_END:
@@ -552,34 +579,6 @@ class Deal:
         self.history.append((seat, Poignee(cards)))
         self.poignees.append((seat, cards, match[0][0], match[0][1]))
         self._poignee_seats |= 1 << seat
-
-    def _play(self, card: int) -> None:
-        seat = self.to_act
-        legal = self._lm
-        if legal < 0:
-            legal = self._compute_legal_play_mask()
-        if type(card) is not int or not 0 <= card < DECK_SIZE or not legal >> card & 1:
-            raise self._why_illegal(card)
-        self.hands[seat] ^= 1 << card
-        entry = _PLAY_ENTRIES[seat][card]
-        self.history.append(entry)
-        trick = self.trick
-        trick.append((seat, card))
-        if card == self.called:
-            self.partner_revealed = True
-        if card >= 56:
-            if card != EXCUSE:
-                if card > self._top_trump:
-                    self._top_trump = card
-                    self._top_trump_seat = seat
-                if self._led < 0:
-                    self._led = 4
-        elif self._led < 0:
-            self._led = card // 14
-        if len(trick) < self.settings.active:
-            self.to_act = self._next[seat]
-        else:
-            self._finish_trick()
 
     def _finish_trick(self) -> None:
         trick = self.trick
