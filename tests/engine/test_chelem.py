@@ -134,3 +134,27 @@ def test_with_bid_option_overcalled_chelem_is_dropped():
     assert deal.phase == "play" and deal.taker == 2 and deal.chelem_announced is False
     assert deal.to_act == 0
     assert not any(isinstance(a, Chelem) for a in deal.legal_actions())
+
+
+@pytest.mark.parametrize("players,hand", [
+    (3, "EX " + " ".join(f"T{n}" for n in range(1, 22)) + " KS KH"),
+    (5, "EX " + " ".join(f"T{n}" for n in range(8, 22))),
+])
+@pytest.mark.parametrize("announce", [True, False])
+def test_chelem_at_three_and_five_players(players, hand, announce):
+    deal = build(players, {0: hand}, dealer=players - 1)
+    to_play(deal, 0, GARDE_SANS, call="KC", chelem=announce)
+
+    def high_first(d, legal):
+        plain = [c for c in legal if c != 77]
+        return max(plain) if plain else 77
+
+    auto(deal, policies={0: high_first})
+    assert deal.tricks[-1].plays[0] == (0, 77) and deal.tricks[-1].winner == 0
+    assert all(deal.side[t.winner] == 0 for t in deal.tricks)
+    r = deal.result
+    assert r.chelem == ("announced_made" if announce else "made")
+    assert r.points == 91.0 and r.bouts == 3 and r.made
+    pab = {"taker": 10, "defence": -10, None: 0}[r.petit_au_bout]
+    assert r.unit == (25 + 55 + pab) * 4 + (400 if announce else 200)
+    assert sum(r.scores) == 0
