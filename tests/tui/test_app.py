@@ -330,3 +330,17 @@ async def test_start_screen_refuses_zero_deals():
         await pilot.click("#start")
         assert isinstance(app.screen, StartScreen)
         assert "at least one deal" in str(app.screen.query_one("#error").render())
+
+
+async def test_robots_pause_so_a_person_can_follow():
+    game = Game(players=4, level="random", deals=1, seed="slow")
+    game.start_deal()
+    while game.deal.is_over or game.deal.to_act == HUMAN:
+        game.start_deal() if game.deal.is_over else game.apply(game.robot_choice()[1], seat=HUMAN)
+    app = AtoutApp(game, delay=1.5)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.screen.robot_busy and len(game.deal.history) == 0
+        assert "thinking" in message(app)
+        await settle(app, pilot)
+        assert len(game.deal.history) >= 1

@@ -423,6 +423,12 @@ class GameScreen(Screen):
                 if obs.partner is not None:
                     out.append(f" · partner {seat_name(obs.partner)}"
                                if obs.partner != obs.taker else " · taker alone")
+                elif obs.taker == HUMAN and obs.hand >> obs.called & 1:
+                    out.append(" · you play alone")
+                elif obs.dog is not None and obs.dog >> obs.called & 1:
+                    out.append(" · in the dog: taker alone")
+                elif obs.phase == "end":
+                    out.append(" · taker alone")
                 else:
                     out.append(" · partner unknown")
         if obs.phase == "play":
