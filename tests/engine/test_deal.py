@@ -207,3 +207,30 @@ def test_every_card_equally_likely_in_the_dog_and_each_hand(players, emulation):
         for seat in range(players):
             e = n * s.hand_size / 78
             assert abs(seat_count[seat][c] - e) < 6 * (e * (1 - s.hand_size / 78)) ** 0.5 + 5
+
+
+def _draw_with(monkeypatch, order, players):
+    """The first-dealer draw with the pack forced into ``order`` (card codes, first drawn first)."""
+    from atout.engine.cards import parse_card
+
+    first = [parse_card(c) for c in order]
+    rest = [c for c in range(78) if c not in first]
+    position = {c: i for i, c in enumerate(first + rest)}
+    keys = tuple(position[c] for c in range(78))
+    monkeypatch.setattr(deal_module, "seed_keys", lambda seed, count, domain=b"": keys[:count])
+    return draw_first_dealer("forced", players)
+
+
+@pytest.mark.parametrize(
+    "order,players,dealer",
+    [
+        (["EX", "5H", "5C", "T1"], 3, 1),  # the Excuse draws again; equal ranks: clubs lowest
+        (["5S", "5H", "5D", "5C"], 4, 3),
+        (["5S", "5H", "5D"], 3, 2),  # diamonds below hearts below spades
+        (["T1", "KS", "T2"], 3, 1),  # trumps above suit cards
+        (["2S", "1S", "T1", "T2", "T3"], 5, 1),
+        (["KC", "KS", "EX", "QD", "T5"], 4, 2),
+    ],
+)
+def test_first_dealer_draw_lowest_card_deals(monkeypatch, order, players, dealer):
+    assert _draw_with(monkeypatch, order, players) == dealer
