@@ -711,6 +711,8 @@ def _describe(action: object) -> str:
 def _check_deal(rules: RuleSet, dealer: int, hands: list[int], dog: int) -> None:
     n = rules.players
     st = rules.settings
+    if not isinstance(hands, (list, tuple)) or any(type(h) is not int or h < 0 for h in [*hands, dog]):
+        raise ValueError("hands and dog are sets of cards (non-negative int masks)")
     if len(hands) != n:
         raise ValueError(f"{n} hands expected, got {len(hands)}")
     seen = dog
