@@ -234,3 +234,13 @@ def _draw_with(monkeypatch, order, players):
 )
 def test_first_dealer_draw_lowest_card_deals(monkeypatch, order, players, dealer):
     assert _draw_with(monkeypatch, order, players) == dealer
+
+
+@pytest.mark.parametrize(
+    "hands,dog",
+    [(["a"] * 4, 0), ([0] * 4, "x"), (None, 0), ([-1, 0, 0, 0], 0), ([1.5] * 4, 0), ([0] * 4, -1), ("abcd", 0),
+     ([True] * 4, 0)],
+)
+def test_deal_refuses_junk_hands(hands, dog):
+    with pytest.raises(ValueError):
+        Deal(RuleSet.make(4), 0, hands, dog)
