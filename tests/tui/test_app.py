@@ -344,3 +344,30 @@ async def test_robots_pause_so_a_person_can_follow():
         assert "thinking" in message(app)
         await settle(app, pilot)
         assert len(game.deal.history) >= 1
+
+
+async def test_start_screen_resumes_the_saved_game(tmp_path):
+    game = Game(players=5, level="random", deals=2, seed="again", save_dir=tmp_path)
+    game.start_deal()
+    game.save()
+    app = AtoutApp(None, delay=0, save_dir=tmp_path, start_screen=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.click("#resume")
+        await settle(app, pilot)
+        assert app.game.players == 5 and app.game.seed == "again"
+        assert app.game.deal.seed == game.deal.seed
+
+
+async def test_a_failing_robot_does_not_end_the_game(monkeypatch):
+    game = Game(players=3, level="random", deals=1, seed="fail")
+    game.start_deal()
+
+    def broken(self, observation, budget=None):
+        raise RuntimeError("boom")
+
+    robot = game.robot(1)
+    monkeypatch.setattr(type(robot), "choose", broken)
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_through(app, pilot, random.Random(2), bid="pass")
+    assert game.deals_played == 1

@@ -350,7 +350,11 @@ class GameScreen(Screen):
 
         def think() -> None:
             start = time.monotonic()
-            seat, action = self.game.robot_choice()
+            seat = self.game.deal.to_act
+            try:
+                seat, action = self.game.robot_choice()
+            except Exception as err:  # a robot's bug must not end the person's game
+                action = self.fallback_action(seat, err)
             rest = delay - (time.monotonic() - start)
             if rest > 0:
                 time.sleep(rest)
@@ -359,10 +363,30 @@ class GameScreen(Screen):
 
         self.run_worker(think, thread=True, group="robot", exit_on_error=True)
 
+    def fallback_action(self, seat: int, err: Exception):
+        """A random legal action for a robot that failed (and a note saying so)."""
+        import random
+
+        from ..engine.choices import random_action
+
+        with contextlib.suppress(RuntimeError):
+            self.app.call_from_thread(self.app.notify, f"{seat_name(seat)}'s robot failed ({err}); "
+                                      "it plays a random legal move instead", severity="warning")
+        return random_action(self.game.deal.legal_actions(), random.Random(len(self.game.deal.history)))
+
     def robot_acts(self, token: int, seat: int, action) -> None:
         if token != self.token or self.game.deal.to_act != seat:
             return
-        self.game.apply(action, seat=seat)
+        try:
+            self.game.apply(action, seat=seat)
+        except IllegalAction as err:
+            import random
+
+            from ..engine.choices import random_action
+
+            self.app.notify(f"{seat_name(seat)}'s robot chose an illegal move ({err.message}); "
+                            "it plays a random legal move instead", severity="warning")
+            self.game.apply(random_action(self.game.deal.legal_actions(), random.Random(0)), seat=seat)
         self.call_later(self.advance)
 
     def human_acts(self, action) -> bool:
@@ -559,6 +583,7 @@ class GameScreen(Screen):
             else:
                 self.say("Your turn: play one of the bright cards.")
                 self.clear_buttons_only()
+        hand.focus()
 
     def clear_buttons_only(self) -> None:
         self.query_one("#actions").remove_children()
