@@ -83,8 +83,15 @@ def test_robots_legal_under_rule_options(options):
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
-def test_a_seed_fixes_the_play(level):
-    """Without a time budget (the expert's deterministic mode) a seed fixes every choice."""
+def test_a_seed_fixes_the_play(level, monkeypatch):
+    """Without a time budget (the expert's deterministic mode) a seed fixes every choice.
+
+    The expert's safety stop is lifted: on a loaded test machine it could bind.
+    """
+    monkeypatch.setattr("atout.bots.expert.SAFETY_SECONDS", 1e9)
+    monkeypatch.setattr("atout.bots.expert.CARD_SAMPLES", {3: 4, 4: 4, 5: 4})
+    monkeypatch.setattr("atout.bots.expert.BID_SAMPLES", 4)
+    monkeypatch.setattr("atout.bots.expert.ECART_SAMPLES", 4)
     for players in (3, 4, 5):
         levels = [level] * players if level != "expert" else ["expert"] + ["heuristic"] * (players - 1)
         _, first = play_out(players, levels, f"det/{players}", budget=None)

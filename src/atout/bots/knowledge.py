@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import Observation
-from ..engine.cards import BOUTS, EXCUSE, FULL_DECK, KINGS, SUIT_MASKS, TRUMPS
+from ..engine.cards import BOUTS, EXCUSE, EXCUSE_BIT, FULL_DECK, KINGS, SUIT_MASKS, TRUMPS
 from ..engine.observation import EcartShown
 from .tactics import TRUMP_VOID
 
@@ -22,6 +22,8 @@ class Knowledge:
     ``ceiling[seat]``: the seat holds no trump at or above this card number
     (it failed to overtrump); 77 when unknown.  ``known[seat]``: cards the seat
     certainly holds (shown in a poignée, the taker's share of a shown dog).
+    ``excluded[seat]``: further cards it cannot hold (a poignée completed with the
+    Excuse shows every trump its owner had).
     """
 
     played: int
@@ -30,6 +32,11 @@ class Knowledge:
     ceiling: list[int]
     known: list[int]
     friends: int
+    excluded: list[int]
+
+    def banned(self, seat: int) -> int:
+        """Every card ``seat`` cannot hold now."""
+        return suit_void_mask(self.voids[seat], self.ceiling[seat]) | self.excluded[seat]
 
 
 def played_cards(obs: Observation) -> int:
@@ -92,8 +99,11 @@ def infer(obs: Observation) -> Knowledge:
                 top = max(top, card)
     played = played_cards(obs)
     known = [0] * n
+    excluded = [0] * n
     for seat, cards, _, _ in obs.poignees:
         known[seat] |= cards & ~played
+        if cards & EXCUSE_BIT:
+            excluded[seat] |= TRUMPS & ~cards
     taker = obs.taker
     if obs.dog is not None and taker is not None and taker != obs.seat:
         # The taker took the dog; only plain non-king cards can have gone to the écart.
@@ -108,7 +118,7 @@ def infer(obs: Observation) -> Knowledge:
     for _, action in obs.history:
         if isinstance(action, EcartShown):
             unseen &= ~action.trumps
-    return Knowledge(played, unseen, voids, ceiling, known, friends_of(obs))
+    return Knowledge(played, unseen, voids, ceiling, known, friends_of(obs), excluded)
 
 
 def suit_void_mask(voids: int, ceiling: int) -> int:

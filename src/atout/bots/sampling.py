@@ -15,7 +15,7 @@ import random
 from ..engine import PASS, PRISE, Bid, Deal, Discard, IllegalAction, Observation
 from ..engine.cards import BOUTS, EXCUSE_BIT, KINGS, PETIT_BIT, TRUMPS
 from ..engine.observation import EcartShown
-from .knowledge import Knowledge, infer, suit_void_mask
+from .knowledge import Knowledge, infer
 from .tactics import hand_strength, threshold
 
 DOG = -1
@@ -34,7 +34,7 @@ def _buckets(obs: Observation, k: Knowledge) -> tuple[dict[int, int], dict[int, 
     for seat in obs.seats:
         if seat != me:
             size[seat] = obs.hand_sizes[seat]
-            banned[seat] = suit_void_mask(k.voids[seat], k.ceiling[seat])
+            banned[seat] = k.banned(seat)
     dog_size = obs.rules.settings.dog_size
     if obs.dog is None:
         # Before the contract, and in Garde sans / contre, nobody has seen the dog.
