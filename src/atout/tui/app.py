@@ -43,27 +43,28 @@ from .widgets import HandView, card_text, cards_text
 
 HELP = """\
 [b]Atout — French Tarot against the computer[/b]
+(Escape closes this help.)
 
-[b]Keys[/b]  ←/→ ↑/↓ move in your hand · Enter/Space choose the card · 1-9 the buttons
-  (or Tab to them) · [b]h[/b] hint (the expert robot's move) · [b]p[/b] previous trick
-  [b]c[/b] cards shown (dog, écart trumps, poignées) · [b]s[/b] save · [b]q[/b] save and quit
-  [b]?[/b] this help.  The mouse works too: click a card or a button.
+[b]Keys[/b]
+• ←/→ ↑/↓ Home End: move in your hand; Enter or Space: choose the card (or click it).
+• 1…9: the numbered buttons (bids, call, chelem, poignée, lay aside), or Tab to them, or click.
+• h: hint, what the expert robot would do · p: the previous trick · c: cards shown to all (dog, trumps of the écart, poignées) · s: save · q: save and quit · ?: this help.
 
-[b]The game[/b]  78 cards: 4 suits of 14 (R D C V 10…1), trumps 1…21, the Excuse (Ex).
-Bouts: the 21, the Petit (1) and the Excuse.  Each player bids once, higher than
-the last: Prise ×1, Garde ×2 (both take the dog, show it and lay aside an écart),
-Garde sans ×4, Garde contre ×6 (the dog is not seen).  At 5 the taker calls a King;
-its holder is the secret partner.  Écart: never a King or a bout; trumps only if
-needed, and then shown.  Follow suit; if you cannot, trump; over-trump when you
-can.  The Excuse may always be played and is kept by its owner.
-The taker needs 56 points with no bout, 51 with 1, 41 with 2, 36 with 3.
-Score U = (25 + margin ± 10 petit au bout) × multiplier + poignée ± chelem;
-each defender scores −U, the taker the rest.  Poignée (shown before your first
-card): 10/13/15 trumps at 4 players (13/15/18 at 3, 8/10/13 at 5) for 20/30/40.
-Petit au bout: the Petit in the last trick, ±10 × multiplier.
-Chelem: all tricks, +400 announced, +200 not announced, −200 announced and failed.
+[b]Cards[/b]
+Four suits of 14 (R D C V 10…1), the trumps 1…21 (in yellow), the Excuse (Ex). The bouts are the 21, the Petit (trump 1) and the Excuse.
 
-Press Escape to close."""
+[b]Bidding[/b]
+Each player speaks once, higher than the last bid or passes: Prise ×1, Garde ×2 (the dog is shown, taken, and an écart laid aside), Garde sans ×4, Garde contre ×6 (nobody sees the dog). At 5 players the taker calls a King: its holder is the secret partner.
+
+[b]Écart[/b]
+Never a King or a bout; trumps only when too few other cards may be laid aside, and they are shown.
+
+[b]Play[/b]
+Follow the suit led; if you cannot, trump; over-trump when you can, even over a partner. The Excuse may always be played and stays with its owner.
+
+[b]Score[/b]
+The taker needs 56 points with no bout, 51 with 1, 41 with 2, 36 with 3. U = (25 + margin ± 10 for the petit au bout) × multiplier ± poignée ± chelem; each defender scores −U, the taker the rest. Poignée (shown before your first card): 10/13/15 trumps at 4 players, 13/15/18 at 3, 8/10/13 at 5, worth 20/30/40 to the winning side. Chelem (all the tricks): +400 announced, +200 unannounced, −200 announced but failed.
+"""
 
 
 def _button(label: str, fn, variant: str = "default", disabled: bool = False) -> Button:
@@ -312,7 +313,7 @@ class GameScreen(Screen):
                 self._show_result()
             return
         obs = game.observation()
-        if obs.dog is not None and self.dog_seen_for != deal.seed:
+        if obs.dog is not None and self.dog_seen_for != deal.seed and not obs.tricks and not obs.trick:
             self.dog_seen_for = deal.seed
             taker = seat_name(obs.taker)
             body = Group(
