@@ -56,6 +56,9 @@ async def play_through(app: AtoutApp, pilot, rng: random.Random, bid: str = "ran
         if isinstance(screen, ResultScreen):
             seen.add("result")
             over = screen.game.is_over
+            if over:
+                assert screen.query("#ranking"), "the last result shows the final ranking"
+                seen.add("final")
             await pilot.press("enter")
             if over:
                 await pilot.pause()
