@@ -371,3 +371,19 @@ async def test_a_failing_robot_does_not_end_the_game(monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         await play_through(app, pilot, random.Random(2), bid="pass")
     assert game.deals_played == 1
+
+
+async def test_robots_wait_while_the_help_is_open():
+    game = Game(players=4, level="random", deals=1, seed="wait")
+    game.start_deal()
+    while game.deal.is_over or game.deal.to_act == HUMAN:
+        game.start_deal() if game.deal.is_over else game.apply(game.robot_choice()[1], seat=HUMAN)
+    app = AtoutApp(game, delay=0.4)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.pause(0.8)
+        assert len(game.deal.history) == 0  # the robot's move waits for the help to close
+        await pilot.press("escape")
+        await pilot.pause()
+        assert len(game.deal.history) == 1

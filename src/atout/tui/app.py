@@ -267,6 +267,7 @@ class GameScreen(Screen):
         self.tricks_logged = 0
         self.robot_busy = False
         self.token = 0
+        self._pending: list = []
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -330,8 +331,20 @@ class GameScreen(Screen):
             self.say(Text(f"{seat_name(deal.to_act)} is thinking…", style="dim"))
             self.schedule_robot()
 
+    def when_active(self, fn) -> None:
+        """Run ``fn`` now, or when the person closes the box they opened (help, previous trick...)."""
+        if self.app.screen is self:
+            fn()
+        else:
+            self._pending.append(fn)
+
+    def on_screen_resume(self) -> None:
+        pending, self._pending = self._pending, []
+        for fn in pending:
+            fn()
+
     def _show_result(self) -> None:
-        self.app.push_screen(ResultScreen(self.game), self._after_result)
+        self.when_active(lambda: self.app.push_screen(ResultScreen(self.game), self._after_result))
 
     def _after_result(self, _=None) -> None:
         if self.game.is_over:
@@ -376,6 +389,9 @@ class GameScreen(Screen):
         return random_action(self.game.deal.legal_actions(), random.Random(len(self.game.deal.history)))
 
     def robot_acts(self, token: int, seat: int, action) -> None:
+        if self.app.screen is not self:  # wait until the person closes the box they opened
+            self._pending.append(lambda: self.robot_acts(token, seat, action))
+            return
         if token != self.token or self.game.deal.to_act != seat:
             return
         try:
