@@ -122,11 +122,10 @@ def result_text(players: int, result: Result, name=seat_name) -> Text:
     out.append(f"{verdict} by {result.margin}.\n", style="bold green" if result.made else "bold red")
     w = 1 if result.made else -1
     pab = {"taker": 10, "defence": -10}.get(result.petit_au_bout, 0)
-    base = f"{'' if w > 0 else '−'}(25 + {result.margin})"
-    line = f"Unit U = ({base}"
+    core = f"(25 + {result.margin})" if w > 0 else f"−(25 + {result.margin})"
     if pab:
-        line += f" {'+' if pab > 0 else '−'} 10 petit au bout"
-    line += f") × {k}"
+        core = f"({core} {'+' if pab > 0 else '−'} 10 petit au bout)"
+    line = f"Unit U = {core} × {k}"
     bonus = sum(p["bonus"] for p in result.poignees)
     if bonus:
         line += f" {'+' if w > 0 else '−'} {bonus} poignée(s)"

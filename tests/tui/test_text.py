@@ -1,0 +1,43 @@
+"""The words of the end-of-deal screen agree with the engine's score."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from atout.engine import RuleSet, new_deal
+from atout.engine.choices import random_action
+from atout.tui.text import result_text
+
+
+def finished(players: int, n: int):
+    out = []
+    i = 0
+    while len(out) < n:
+        deal = new_deal(RuleSet(players), i % players, f"text{players}/{i}")
+        rng = random.Random(i)
+        i += 1
+        while not deal.is_over:
+            deal.apply(random_action(deal.legal_actions(), rng))
+        out.append(deal)
+    return out
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_shown_formula_gives_the_unit(players):
+    for deal in finished(players, 40):
+        result = deal.result
+        text = result_text(players, result).plain
+        if result.void:
+            assert "void" in text
+            continue
+        line = next(x for x in text.splitlines() if x.startswith("Unit U = "))
+        expression, value = line[len("Unit U = "):].split(" = ")
+        assert int(value.split(":")[0]) == result.unit
+        expression = re.sub(r"petit au bout|poignée\(s\)|chelem", "", expression)
+        assert eval(expression.replace("×", "*").replace("−", "-")) == result.unit
+        assert f"needed {result.target}" in text and f"by {result.margin}" in text
+        for score in result.scores:
+            assert f"{score:+d}" in text
