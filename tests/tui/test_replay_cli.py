@@ -112,3 +112,22 @@ def test_robots_only_still_prints(capsys):
     assert cli.main(["play", "--robots-only", "--players", "3", "--deals", "1", "--seed", "x",
                      "--level", "random"]) == 0
     assert "Totals" in capsys.readouterr().out
+
+
+def test_play_prints_the_final_ranking(tmp_path, monkeypatch, capsys):
+    from atout.tui.app import AtoutApp
+    from atout.tui.game import Game
+
+    def run(self):
+        game = Game(players=3, level="random", deals=1, seed="bye", save_dir=tmp_path)
+        while not game.is_over:
+            game.start_deal()
+            while not game.deal.is_over:
+                seat = game.deal.to_act
+                game.apply(game.robot(seat).choose(game.deal.observation(seat)), seat=seat)
+        self.game = game
+
+    monkeypatch.setattr(AtoutApp, "run", run)
+    assert cli.main(["play", "--players", "3", "--save-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Final ranking after 1 deal(s)" in out and "You" in out and "Deal records" in out

@@ -32,7 +32,24 @@ def play(args: argparse.Namespace) -> int:
     app = AtoutApp(game, players=args.players, level=args.level, deals=args.deals, seed=args.seed,
                    delay=max(0.0, args.delay), save_dir=save_dir, start_screen=game is None and not chosen)
     app.run()
+    _farewell(app.game)
     return 0
+
+
+def _farewell(game) -> None:
+    """What the terminal keeps once the game's screen is gone."""
+    if game is None:
+        return
+    from ..tui.game import seat_name
+
+    if game.is_over:
+        print(f"Final ranking after {game.deals_played} deal(s):")
+        for place, seat, total in game.ranking():
+            print(f"  {place}. {seat_name(seat):<8} {total:+d}")
+    elif game.save_dir is not None:
+        print(f"Game saved in {game.save_path()}; continue it with: atout play --resume")
+    if game.save_dir is not None and game.sheet:
+        print(f"Deal records: {game.records_dir()} (view one with: atout replay FILE)")
 
 
 def replay_viewer(path: str) -> int:
