@@ -387,3 +387,22 @@ async def test_robots_wait_while_the_help_is_open():
         await pilot.press("escape")
         await pilot.pause()
         assert len(game.deal.history) == 1
+
+
+async def test_hint_at_the_ecart_chooses_a_legal_ecart():
+    game = human_taker(4, "hint", PRISE)
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")  # the dog
+        await settle(app, pilot)
+        await pilot.press("h")
+        for _ in range(300):
+            await pilot.pause()
+            if "Hint:" in message(app):
+                break
+        screen = app.screen
+        assert screen.ecart.bit_count() == 6
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert game.deal.phase == "chelem" and game.deal.ecart == screen.ecart

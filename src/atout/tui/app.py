@@ -825,6 +825,11 @@ class GameScreen(Screen):
         self.say(Text(f"Hint: the {level} robot would {hint_words(action)}.", style="bold cyan"))
         if isinstance(action, Play):
             self.query_one(HandView).focus_card(action.card)
+        elif isinstance(action, Discard) and self.mode == "ecart":
+            self.ecart = action.cards  # highlighted: the person may confirm or change them
+            self.update_ecart()
+            self.say(Text(f"Hint: the {level} robot would {hint_words(action)} (chosen for you: "
+                          "change them or lay them aside).", style="bold cyan"))
 
 
 class AtoutApp(App):
