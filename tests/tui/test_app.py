@@ -406,3 +406,31 @@ async def test_hint_at_the_ecart_chooses_a_legal_ecart():
         await pilot.press("1")
         await settle(app, pilot)
         assert game.deal.phase == "chelem" and game.deal.ecart == screen.ecart
+
+
+async def test_all_pass_is_a_void_deal_that_does_not_count(monkeypatch):
+    from atout.bots.random_bot import RandomBot
+    from atout.engine import Bid
+
+    original = RandomBot.choose
+
+    def passing(self, observation, budget=None):
+        if observation.phase == "bidding":
+            return Bid(0)
+        return original(self, observation, budget)
+
+    monkeypatch.setattr(RandomBot, "choose", passing)
+    game = Game(players=4, level="random", deals=1, seed="allpass")
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first_dealer = game.deal.dealer
+        await pilot.press("1")  # pass
+        await settle(app, pilot)
+        assert isinstance(app.screen, ResultScreen)
+        assert "void" in str(app.screen.query_one("#result").render())
+        assert game.deals_played == 0 and not game.is_over
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert game.deal.dealer == (first_dealer + 1) % 4
+        assert "Deal 1/1" in str(app.screen.query_one("#status").render())
