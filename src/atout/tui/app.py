@@ -489,7 +489,10 @@ class GameScreen(Screen):
             trick = dict(last.plays)
         out = Text()
         header = "Last trick" if last else ("Trick" if obs.phase == "play" else "Bid")
-        out.append(f"  {'player':<8} {'role':<9} {'cards':>5}  {header}\n", style="dim")
+        won = [0] * n
+        for t in obs.tricks:
+            won[t.winner] += 1
+        out.append(f"  {'player':<8} {'role':<8}{'cards':>5}{'won':>4}  {header}\n", style="dim")
         for seat in range(n):
             arrow = "►" if obs.to_act == seat else " "
             role = []
@@ -502,8 +505,8 @@ class GameScreen(Screen):
             style = "bold" if seat == HUMAN else ""
             out.append(f"{arrow} ", style="bold yellow")
             out.append(f"{seat_name(seat):<8} ", style=style)
-            out.append(f"{' '.join(role):<9} ", style="cyan" if role and role[0] != "dealer" else "dim")
-            out.append(f"{obs.hand_sizes[seat]:>5}  ")
+            out.append(f"{' '.join(role):<8}", style="cyan" if role and role[0] != "dealer" else "dim")
+            out.append(f"{obs.hand_sizes[seat]:>5}{won[seat] if obs.phase in ('play', 'end') else '':>4}  ")
             if obs.phase == "play" or last is not None:
                 if seat in trick:
                     out.append_text(card_text(trick[seat], None if last is None else "dim"))
