@@ -434,3 +434,43 @@ async def test_all_pass_is_a_void_deal_that_does_not_count(monkeypatch):
         await settle(app, pilot)
         assert game.deal.dealer == (first_dealer + 1) % 4
         assert "Deal 1/1" in str(app.screen.query_one("#status").render())
+
+
+async def test_ecart_with_trumps_when_too_few_other_cards():
+    from atout.engine import Deal
+    from atout.engine.cards import mask_of
+
+    kings = [13, 27, 41, 55]
+    trumps = list(range(56, 78))  # T1..T21 and the Excuse
+    human = kings + trumps[:14]  # 4 kings, T1..T14: no plain card
+    dog = [0, 1, 2, *trumps[14:17]]  # three low spades, T15..T17
+    rest = [c for c in range(78) if c not in human and c not in dog]
+    hands = [mask_of(human)] + [mask_of(rest[18 * k : 18 * k + 18]) for k in range(3)]
+    game = Game(players=4, level="random", deals=1, seed="trump-ecart")
+    game.deal = Deal(game.rules, 3, hands, mask_of(dog))
+    game.deal_index = 1
+    from .helpers import bid_to
+
+    bid_to(game, PRISE)
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")  # the dog
+        await settle(app, pilot)
+        screen = app.screen
+        hand = screen.query_one(HandView)
+        picks = [parse_card(c) for c in ("T2", "T3", "T4")]
+        for card in picks:
+            await choose_card(pilot, hand, card)
+        assert screen.ecart.bit_count() == 3
+        await choose_card(pilot, hand, parse_card("T5"))
+        assert "only 3 trump(s) may be laid aside" in message(app)
+        await choose_card(pilot, hand, parse_card("KS"))
+        assert "a king may never be laid aside" in message(app)
+        for card in (0, 1, 2):
+            await choose_card(pilot, hand, card)
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert game.deal.ecart == mask_of([*picks, 0, 1, 2])
+        table = str(app.screen.query_one("#table").render())
+        assert "Écart trumps: 4 3 2" in table

@@ -101,19 +101,24 @@ class InfoScreen(ModalScreen):
         self.title_text = title
         self.body = body
         self.kind = kind
+        self.closing = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(self.title_text, style="bold"))
             yield Static(self.body)
-            yield Button("OK (Enter)", variant="primary", compact=True, id="ok")
+            ok = Button("OK (Enter)", variant="primary", compact=True, id="ok")
+            ok.can_focus = False  # Enter is the box's own key: it must not reach the hand below
+            yield ok
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(True)
+        self.action_close()
 
     def action_close(self) -> None:
-        self.dismiss(True)
+        if not self.closing:
+            self.closing = True
+            self.dismiss(True)
 
 
 class StartScreen(Screen):
@@ -262,7 +267,7 @@ class GameScreen(Screen):
         self.poignee = 0
         self.poignee_size = 0
         self.poignee_decided = False
-        self.dog_seen_for = None
+        self.dog_seen = False
         self.logged = 0
         self.tricks_logged = 0
         self.robot_busy = False
@@ -290,7 +295,7 @@ class GameScreen(Screen):
         self.logged = 0
         self.tricks_logged = 0
         self.poignee_decided = False
-        self.dog_seen_for = None
+        self.dog_seen = False
         self.token += 1
         log = self.query_one(RichLog)
         log.clear()
@@ -314,8 +319,8 @@ class GameScreen(Screen):
                 self._show_result()
             return
         obs = game.observation()
-        if obs.dog is not None and self.dog_seen_for != deal.seed and not obs.tricks and not obs.trick:
-            self.dog_seen_for = deal.seed
+        if obs.dog is not None and not self.dog_seen and not obs.tricks and not obs.trick:
+            self.dog_seen = True
             taker = seat_name(obs.taker)
             body = Group(
                 Text(f"{taker} took a {contract_label(obs.contract)}; the dog is shown to all:"),
