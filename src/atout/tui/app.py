@@ -131,6 +131,8 @@ class StartScreen(Screen):
     StartScreen RadioSet { width: 1fr; height: auto; }
     StartScreen Horizontal { height: auto; }
     StartScreen Input { width: 1fr; }
+    StartScreen .field { width: 1fr; height: auto; }
+    StartScreen .field Label { padding: 0 1; }
     StartScreen Button { margin: 1 1 0 0; }
     """
 
@@ -154,14 +156,21 @@ class StartScreen(Screen):
                     for level in LEVELS:
                         yield RadioButton(f"robots: {level}", value=level == self.level)
             with Horizontal():
-                yield Input(str(self.deals), placeholder="number of deals", id="deals", type="integer")
-                yield Input(self.seed or "", placeholder="seed (optional)", id="seed")
+                with Vertical(classes="field"):
+                    yield Label("Number of deals")
+                    yield Input(str(self.deals), placeholder="number of deals", id="deals", type="integer")
+                with Vertical(classes="field"):
+                    yield Label("Seed (optional)")
+                    yield Input(self.seed or "", placeholder="same seed, same deals", id="seed")
             with Horizontal():
                 yield Button("Start", variant="primary", id="start")
                 if self.can_resume:
                     yield Button("Resume saved game", id="resume")
                 yield Button("Quit", id="quit")
+            yield Static(Text("Tab moves between the choices, arrows and Space choose, Enter in a box or "
+                              "on Start begins.", style="dim"))
             yield Static("", id="error")
+        yield Footer()
 
     def settings(self) -> dict:
         players = (3, 4, 5)[max(0, self.query_one("#players", RadioSet).pressed_index)]
