@@ -382,10 +382,18 @@ async def test_robots_wait_while_the_help_is_open():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        await pilot.pause(0.8)
-        assert len(game.deal.history) == 0  # the robot's move waits for the help to close
+        table = app.screen_stack[-2]
+        for _ in range(100):  # the robot has chosen...
+            await pilot.pause(0.05)
+            if table._pending:
+                break
+        assert table._pending
+        assert len(game.deal.history) == 0  # ...but its move waits for the help to close
         await pilot.press("escape")
-        await pilot.pause()
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if game.deal.history:
+                break
         assert len(game.deal.history) == 1
 
 
