@@ -155,3 +155,11 @@ def test_the_person_sees_only_their_observation():
             seat, action = game.robot_choice()
             game.apply(action, seat=seat)
         game.robot_choice()
+
+
+def test_a_failing_save_does_not_end_the_game(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    game = Game(players=3, level="random", deals=1, seed="nosave", save_dir=blocker / "sub")
+    play_game(game)
+    assert game.is_over and game.save_error

@@ -358,6 +358,9 @@ class GameScreen(Screen):
             fn()
 
     def _show_result(self) -> None:
+        if self.game.save_error:
+            self.app.notify(f"Could not save: {self.game.save_error}", severity="error")
+            self.game.save_error = None
         self.when_active(lambda: self.app.push_screen(ResultScreen(self.game), self._after_result))
 
     def _after_result(self, _=None) -> None:
@@ -430,9 +433,15 @@ class GameScreen(Screen):
         self.mode = ""
         self.token += 1
         if self.game.save_dir is not None and not self.game.deal.is_over:
-            self.game.save()
+            self.autosave()
         self.advance()
         return True
+
+    def autosave(self) -> None:
+        try:
+            self.game.save()
+        except OSError as err:
+            self.app.notify(f"Could not save the game: {err}", severity="error")
 
     # ------------------------------------------------------------ view
     def say(self, text: Text | str) -> None:
@@ -817,7 +826,11 @@ class GameScreen(Screen):
         if self.game.save_dir is None:
             self.say("No save directory: start with --save-dir to save.")
             return
-        path = self.game.save()
+        try:
+            path = self.game.save()
+        except OSError as err:
+            self.refuse(f"could not save the game: {err}")
+            return
         self.say(f"Game saved to {path}; resume it with: atout play --resume")
 
     def action_hint(self) -> None:
@@ -913,7 +926,8 @@ class AtoutApp(App):
     def action_quit_game(self) -> None:
         game = self.game
         if game is not None and game.save_dir is not None and not game.is_over:
-            game.save()
+            with contextlib.suppress(OSError):
+                game.save()
         self.exit()
 
 

@@ -93,6 +93,7 @@ class Game:
         if not self.game_id:
             self.game_id = time.strftime("%Y%m%d-%H%M%S") + "-" + str(self.seed)[:8].replace("/", "_")
         self.rules = RuleSet(self.players)
+        self.save_error: str | None = None
         self._robots: dict[int, Any] = {}
         if self.deal is None and not self.sheet and self.deal_index == 0:
             self.dealer = draw_first_dealer(self.seed, self.players)
@@ -202,11 +203,16 @@ class Game:
             made=result.made,
             scores=list(result.scores),
         )
-        if self.save_dir is not None:
-            summary.record = str(self.save_record(deal))
-        self.sheet.append(summary)
-        if self.save_dir is not None:
-            self.save()
+        try:
+            if self.save_dir is not None:
+                summary.record = str(self.save_record(deal))
+            self.sheet.append(summary)
+            if self.save_dir is not None:
+                self.save()
+        except OSError as err:  # a full disk must not end the game: the app says so
+            if summary not in self.sheet:
+                self.sheet.append(summary)
+            self.save_error = str(err)
         return summary
 
     # ---------------------------------------------------------- saving
