@@ -207,7 +207,6 @@ def play_card(
     out: int,
     taker: int,
     voids: list[int] | None = None,
-    last_two: bool | None = None,
 ) -> int:
     """A card of ``legal`` in the manner of a club player.
 
