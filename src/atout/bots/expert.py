@@ -39,7 +39,7 @@ from ..engine import (
     PoigneeFrom,
 )
 from ..engine.actions import PLAYS
-from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS
+from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .knowledge import infer
 from .rollout import rollout
@@ -64,7 +64,7 @@ def equivalent_cards(legal: int, unseen: int) -> list[int]:
     unseen between them (playing one or the other changes nothing)."""
     reps: list[int] = []
     prev = -1
-    for c in _bits(legal):
+    for c in cards_of(legal):
         if prev < 0 or not _same_class(prev, c, unseen):
             reps.append(c)
         prev = c
@@ -220,7 +220,7 @@ class ExpertBot:
                 if suit and not suit & KINGS and suit & ~plain == 0 and suit.bit_count() <= count:
                     cands.append(complete_ecart(hand, plain, count, suit))
             # Bank the most points.
-            by_points = sorted(_bits(plain), key=lambda c: -HALF_POINTS[c])
+            by_points = sorted(cards_of(plain), key=lambda c: -HALF_POINTS[c])
             bank = 0
             for c in by_points[:count]:
                 bank |= 1 << c
@@ -230,15 +230,6 @@ class ExpertBot:
             return Discard(first)
         samples = self.samples or ECART_SAMPLES
         return self._evaluate(obs, [Discard(c) for c in unique], samples, self._seconds(budget, 4))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _same_class(a: int, b: int, unseen: int) -> bool:
