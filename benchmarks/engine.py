@@ -3,7 +3,11 @@
 Every deal goes through every phase with the full rules: a seeded deal (the
 SHA-256 stream of RECORD.md), bidding, the call at five, the écart, the chelem
 decision, poignées when offered, every card, the Excuse exchange and the
-score.  The random player picks uniformly among ``legal_actions()``.
+score.  Two random players are timed:
+
+- ``actions``: uniform over ``legal_actions()`` at every step (the general API);
+- ``mask``: the same, except that from the second trick on a card is drawn
+  straight from ``legal_play_mask()`` (the bitmask path robots' rollouts use).
 
     python benchmarks/engine.py            # 5 rounds of 2000 deals per player count
     python benchmarks/engine.py --deals 500 --rounds 3 --out ''   # quick look
@@ -26,18 +30,25 @@ import time
 from pathlib import Path
 
 from atout.engine import RuleSet, new_deal
-from atout.engine.choices import random_action
+from atout.engine.actions import PLAYS
+from atout.engine.choices import random_action, random_card
+
+POLICIES = ("actions", "mask")
 
 
-def play_round(players: int, deals: int, offset: int, rng: random.Random) -> tuple[float, int, int]:
+def play_round(players: int, deals: int, offset: int, rng: random.Random, policy: str) -> tuple[float, int, int]:
     """Play ``deals`` complete random deals; (CPU seconds, actions, void deals)."""
     rules = RuleSet(players)
     actions = voids = 0
+    fast = policy == "mask"
     start = time.process_time()
     for i in range(deals):
         deal = new_deal(rules, i % players, seed=f"bench/{players}/{offset + i}")
         while not deal.is_over:
-            deal.apply(random_action(deal.legal_actions(), rng))
+            if fast and deal.tricks and deal.phase == "play":
+                deal.apply(PLAYS[random_card(deal.legal_play_mask(), rng)])
+            else:
+                deal.apply(random_action(deal.legal_actions(), rng))
             actions += 1
         if deal.void:
             voids += 1
@@ -55,27 +66,34 @@ def main(argv: list[str] | None = None) -> int:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     rng = random.Random(2026)
     results = []
-    print(f"{'players':>7} {'best deals/s':>13} {'median':>8} {'actions/s':>10} {'void %':>7}")
+    print(f"{'players':>7} {'policy':>8} {'best deals/s':>13} {'median':>8} {'actions/s':>10} {'void %':>7}")
     for players in args.players:
-        play_round(players, 200, 10**6, rng)  # warm the caches
-        rates, action_rates, void_share = [], [], []
+        for policy in POLICIES:
+            play_round(players, 200, 10**6, rng, policy)  # warm the caches
+        rates: dict[str, list[float]] = {p: [] for p in POLICIES}
+        action_rates: dict[str, list[float]] = {p: [] for p in POLICIES}
+        void_share = []
         for r in range(args.rounds):
-            seconds, actions, voids = play_round(players, args.deals, r * args.deals, rng)
-            rates.append(args.deals / seconds)
-            action_rates.append(actions / seconds)
-            void_share.append(voids / args.deals)
-            print(f"  round {r + 1}/{args.rounds}: {rates[-1]:,.0f} deals/s", file=sys.stderr)
-        row = {
-            "players": players,
-            "best_deals_per_s": round(max(rates)),
-            "median_deals_per_s": round(statistics.median(rates)),
-            "median_actions_per_s": round(statistics.median(action_rates)),
-            "void_share": round(statistics.mean(void_share), 4),
-            "rounds": [round(x) for x in rates],
-        }
-        results.append(row)
-        print(f"{players:>7} {row['best_deals_per_s']:>13,} {row['median_deals_per_s']:>8,} "
-              f"{row['median_actions_per_s']:>10,} {100 * row['void_share']:>6.1f}%")  # fmt: skip
+            for policy in POLICIES:  # interleaved, so that both see the same machine
+                seconds, actions, voids = play_round(players, args.deals, r * args.deals, rng, policy)
+                rates[policy].append(args.deals / seconds)
+                action_rates[policy].append(actions / seconds)
+                void_share.append(voids / args.deals)
+            print(f"  {players} players, round {r + 1}/{args.rounds}: "
+                  + ", ".join(f"{p} {rates[p][-1]:,.0f}" for p in POLICIES) + " deals/s", file=sys.stderr)  # fmt: skip
+        for policy in POLICIES:
+            row = {
+                "players": players,
+                "policy": policy,
+                "best_deals_per_s": round(max(rates[policy])),
+                "median_deals_per_s": round(statistics.median(rates[policy])),
+                "median_actions_per_s": round(statistics.median(action_rates[policy])),
+                "void_share": round(statistics.mean(void_share), 4),
+                "rounds": [round(x) for x in rates[policy]],
+            }
+            results.append(row)
+            print(f"{players:>7} {policy:>8} {row['best_deals_per_s']:>13,} {row['median_deals_per_s']:>8,} "
+                  f"{row['median_actions_per_s']:>10,} {100 * row['void_share']:>6.1f}%")  # fmt: skip
     if args.out:
         meta = {
             "command": "python benchmarks/engine.py " + " ".join(argv if argv is not None else sys.argv[1:]),
