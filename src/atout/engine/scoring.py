@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from .actions import GARDE_CONTRE, GARDE_SANS, MULTIPLIERS, contract_name
+from .actions import GARDE_SANS, MULTIPLIERS, contract_name
 from .cards import BOUTS, EXCUSE, PETIT, half_points
 
 if TYPE_CHECKING:
@@ -131,4 +131,4 @@ def score(deal: Deal) -> Result:
     )
 
 
-__all__ = ["GARDE_CONTRE", "TARGETS", "Result", "chelem_bonus", "margin", "score", "shares", "unit"]
+__all__ = ["TARGETS", "Result", "chelem_bonus", "margin", "score", "shares", "unit"]

@@ -14,7 +14,6 @@ from typing import NamedTuple
 from .actions import (
     GARDE,
     GARDE_CONTRE,
-    GARDE_SANS,
     PASS,
     PLAYS,
     PRISE,
@@ -41,7 +40,6 @@ from .cards import (
     FULL_DECK,
     KINGS,
     LOW_CARDS,
-    PETIT,
     PETIT_BIT,
     SUIT_MASKS,
     TRUMPS,
@@ -740,4 +738,4 @@ def new_deal(rules: RuleSet, dealer: int = 0, seed: str | None = None) -> Deal:
     return Deal(rules, dealer, hands, dog, seed=seed)
 
 
-__all__ = ["EXCUSE", "GARDE_SANS", "PETIT", "Deal", "Trick", "new_deal"]
+__all__ = ["Deal", "Trick", "new_deal"]
