@@ -9,7 +9,7 @@ import random
 import pytest
 from rich.console import Console
 
-from atout.engine import GARDE, PRISE, Poignee
+from atout.engine import GARDE, PASS, PRISE, Bid, Deal, Poignee
 from atout.engine.cards import KINGS, TRUMPS, parse_card
 from atout.engine.record import replay
 from atout.tui.app import AtoutApp, GameScreen, HelpScreen, InfoScreen, ResultScreen, StartScreen
@@ -482,3 +482,27 @@ async def test_ecart_with_trumps_when_too_few_other_cards():
         assert game.deal.ecart == mask_of([*picks, 0, 1, 2])
         table = str(app.screen.query_one("#table").render())
         assert "Écart trumps: 4 3 2" in table
+
+
+async def test_nobody_is_called_taker_while_the_bidding_is_open():
+    game = Game(players=4, level="random", deals=1, seed="bidding-open")
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        deal = game.deal
+        # The same deal from its start: the first to speak takes a Prise, and a best bid stands.
+        fresh = Deal(deal.rules, deal.dealer, list(deal.initial_hands), deal.initial_dog, seed=deal.seed)
+        bidder = fresh.to_act
+        fresh.apply(Bid(PRISE), seat=bidder)
+        obs = fresh.observation(HUMAN)
+        assert obs.phase == "bidding" and obs.taker == bidder
+        assert "best bid so far" in plain(screen.status_text(obs))
+        assert "TAKER" not in plain(screen.table_text(obs))
+        while fresh.phase == "bidding":
+            fresh.apply(Bid(PASS))
+        obs = fresh.observation(HUMAN)
+        assert obs.phase == "discard"
+        assert "TAKER" in plain(screen.table_text(obs))
+        assert "best bid so far" not in plain(screen.status_text(obs))

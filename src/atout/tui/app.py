@@ -477,9 +477,11 @@ class GameScreen(Screen):
     def status_text(self, obs) -> Text:
         game = self.game
         out = Text(f"Deal {game.deal_number}/{game.deals} · {game.players} players · ")
-        if obs.taker is None:
+        if obs.phase in ("petit_sec", "bidding"):
             out.append("bidding")
-        else:
+            if obs.taker is not None:  # the best bid so far: nobody takes until all have spoken
+                out.append(f" · best bid so far {seat_name(obs.taker)}: {contract_label(obs.contract)}")
+        elif obs.taker is not None:
             out.append(f"{seat_name(obs.taker)}: {contract_label(obs.contract)}")
             if obs.called is not None:
                 out.append(" · called ")
@@ -521,7 +523,7 @@ class GameScreen(Screen):
             role = []
             if seat == obs.dealer:
                 role.append("dealer")
-            if seat == obs.taker:
+            if seat == obs.taker and obs.phase != "bidding":
                 role = ["TAKER"]
             elif obs.partner is not None and seat == obs.partner:
                 role = ["partner"]
