@@ -13,13 +13,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
-from operator import itemgetter
 
 from .cards import DECK_SIZE
 from .rules import RuleSet
 
 DOMAIN = b"atout-deal/1/"
-_BITS = tuple(1 << c for c in range(DECK_SIZE))
 
 
 def seed_keys(seed: str, count: int, domain: bytes = DOMAIN) -> tuple[int, ...]:
@@ -38,19 +36,24 @@ def _order(keys: tuple[int, ...], count: int) -> list[int]:
     return sorted(range(count), key=keys.__getitem__)
 
 
-# For each (players dealt, packet size, hand size): which positions of the
-# dealt sequence (the deck without the dog) each seat's packets take.
-_SEAT_POSITIONS: dict[tuple[int, int, int], tuple[itemgetter, ...]] = {}
+# For each (players dealt, packet size, hand size): whose packet each position of
+# the dealt sequence (the deck without the dog) falls in, as 1 + the position
+# of that player from the dealer's right.
+_PACKET_OWNERS: dict[tuple[int, int, int], bytes] = {}
+# Reading a card-owner byte string as a binary number: owner k's cards become 1s.
+_OWNED_BY = tuple(bytes.maketrans(bytes(range(256)), bytes(49 if b == k else 48 for b in range(256))) for k in range(6))
 
 
-def _seat_positions(active: int, packet: int, hand: int) -> tuple[itemgetter, ...]:
+def _packet_owners(active: int, packet: int, hand: int) -> bytes:
     key = (active, packet, hand)
-    if key not in _SEAT_POSITIONS:
-        total = active * hand
-        _SEAT_POSITIONS[key] = tuple(
-            itemgetter(*[j for j in range(total) if (j // packet) % active == k]) for k in range(active)
-        )
-    return _SEAT_POSITIONS[key]
+    if key not in _PACKET_OWNERS:
+        _PACKET_OWNERS[key] = bytes(1 + (j // packet) % active for j in range(active * hand))
+    return _PACKET_OWNERS[key]
+
+
+def _mask_owned(owner: bytearray, k: int) -> int:
+    """The cards whose owner byte is ``k``, as a mask (card 0 is the last digit)."""
+    return int(owner[::-1].translate(_OWNED_BY[k]), 2)
 
 
 def deal_cards(seed: str, dealer: int, rules: RuleSet) -> tuple[list[int], int]:
@@ -70,26 +73,28 @@ def deal_cards(seed: str, dealer: int, rules: RuleSet) -> tuple[list[int], int]:
     keys = seed_keys(seed, DECK_SIZE + packets - 1)
     deck = _order(keys, DECK_SIZE)
 
+    # Who receives each position of the shuffled deck: 0 the dog, k the k-th player.
+    owners = bytearray(_packet_owners(settings.active, settings.packet, settings.hand_size))
     if rules.option("deal_emulation") == "uniform":
-        dog_cards = deck[settings.active * settings.hand_size :]
-        dealt = deck[: settings.active * settings.hand_size]
+        owners += bytes(settings.dog_size)
     else:
-        gap_keys = keys[DECK_SIZE:]  # gap g (1 .. packets - 1) lies after packet g - 1
+        gap_keys = keys[DECK_SIZE:]  # gap g (0 .. packets - 2) lies after packet g
         gaps = sorted(_order(gap_keys, packets - 1)[: settings.dog_size])
         # The k-th dog card (k = 0, 1, ...) sits after packet g, behind the k dog cards before it.
-        dog_at = {(g + 1) * settings.packet + k for k, g in enumerate(gaps)}
-        dog_cards = [deck[i] for i in sorted(dog_at)]
-        dealt = [c for i, c in enumerate(deck) if i not in dog_at]
+        for k, g in enumerate(gaps):
+            owners.insert((g + 1) * settings.packet + k, 0)
+    owner = bytearray(DECK_SIZE)
+    for card, k in zip(deck, owners, strict=True):
+        owner[card] = k
 
     n = rules.players
     order = [(dealer + 1 + k) % n for k in range(n)]
     if rules.dealer_sits_out:
         order.remove(dealer)
     hands = [0] * n
-    bits = _BITS.__getitem__
-    for seat, positions in zip(order, _seat_positions(settings.active, settings.packet, settings.hand_size), strict=True):
-        hands[seat] = sum(map(bits, positions(dealt)))
-    return hands, sum(map(bits, dog_cards))
+    for k, seat in enumerate(order, start=1):
+        hands[seat] = _mask_owned(owner, k)
+    return hands, _mask_owned(owner, 0)
 
 
 def draw_first_dealer(seed: str, players: int) -> int:
