@@ -133,9 +133,14 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
-BIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")
-"""Turns ``bin(mask)`` digits into 0/1 bytes, for ``itertools.compress``."""
+_BIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 _CARDS = range(DECK_SIZE)
+
+
+def _digits(mask: int) -> bytes:
+    """``mask``'s bits as 0/1 bytes, card 0 first: a selector for ``itertools.compress``,
+    which walks the bits in C rather than one Python step per card."""
+    return bin(mask)[:1:-1].encode().translate(_BIT_BYTES)
 
 
 def cards_of(mask: int) -> list[int]:
@@ -143,7 +148,7 @@ def cards_of(mask: int) -> list[int]:
     if mask < 0:
         raise ValueError(f"a set of cards is a non-negative mask, not {mask}")
     if mask.bit_count() > 4:  # the loop in C: bits as 0/1 bytes, lowest first
-        return list(compress(_CARDS, bin(mask)[:1:-1].encode().translate(BIT_BYTES)))
+        return list(compress(_CARDS, _digits(mask)))
     out = []
     while mask:
         low = mask & -mask
@@ -171,7 +176,7 @@ def half_points(mask: int) -> int:
     """Card points of ``mask`` in half-points (the deck totals 182)."""
     if mask < 0:
         raise ValueError(f"a set of cards is a non-negative mask, not {mask}")
-    return sum(compress(HALF_POINTS, bin(mask)[:1:-1].encode().translate(BIT_BYTES)))
+    return sum(compress(HALF_POINTS, _digits(mask)))
 
 
 def codes(mask: int) -> list[str]:

@@ -32,7 +32,6 @@ from .actions import (
     contract_name,
 )
 from .cards import (
-    BIT_BYTES,
     BOUTS,
     DECK_SIZE,
     EXCUSE,
@@ -43,6 +42,7 @@ from .cards import (
     PETIT_BIT,
     SUIT_MASKS,
     TRUMPS,
+    _digits,
     card_code,
     codes,
     suit_card,
@@ -69,7 +69,9 @@ _MASK_PLAYS: dict[int, tuple[Play, ...]] = {}
 
 
 def _mask_plays(mask: int) -> tuple[Play, ...]:
-    if mask.bit_count() <= 4:
+    if len(_MASK_PLAYS) > 100_000:
+        _MASK_PLAYS.clear()
+    if mask.bit_count() <= 4:  # a few cards: a Python loop beats building the digit string
         out = []
         bits = mask
         while bits:
@@ -78,9 +80,7 @@ def _mask_plays(mask: int) -> tuple[Play, ...]:
             bits ^= low
         plays = tuple(out)
     else:
-        plays = tuple(compress(PLAYS, bin(mask)[:1:-1].encode().translate(BIT_BYTES)))
-    if len(_MASK_PLAYS) > 100_000:
-        _MASK_PLAYS.clear()
+        plays = tuple(compress(PLAYS, _digits(mask)))
     _MASK_PLAYS[mask] = plays
     return plays
 
