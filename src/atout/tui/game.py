@@ -1,9 +1,9 @@
-"""The game session behind ``atout play``: deals, dealer rotation, the score sheet, saves.
+"""The game session behind ``atout play``: the engine's game of several deals, robots and saves.
 
 Nothing here draws anything: the Textual app drives a ``Game`` and shows what
 ``observation(HUMAN)`` lets the person see.  A game is one person (seat 0)
-against robots, for a fixed number of counted deals (void deals are redealt
-and do not count).
+against robots; the deals, the dealer's rotation and the score sheet are
+``atout.engine.game``'s, shared with the online tables.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import LEVELS, make_bot
-from ..engine import Action, Deal, IllegalAction, Observation, RuleSet, draw_first_dealer, new_deal, new_seed
-from ..engine.record import replay, to_record
+from ..engine import Action, Deal, Observation
+from ..engine.game import DealSummary
+from ..engine.game import Game as EngineGame
+from ..engine.record import to_record
 
 HUMAN = 0
-SAVE_FORMAT = "atout-game"
-SAVE_VERSION = 1
 ROBOT_NAMES = ("Anna", "Basile", "Chloé", "Denis")
 
 
@@ -48,107 +48,21 @@ def seat_name(seat: int) -> str:
 
 
 @dataclass
-class DealSummary:
-    """One line of the score sheet."""
+class Game(EngineGame):
+    """The engine's game of several deals, with robots in every seat but the person's, and saves."""
 
-    number: int  # 1-based counted deal number (0 for a void deal)
-    dealer: int
-    seed: str
-    void: str | None
-    taker: int | None
-    contract: str | None
-    partner: int | None
-    made: bool | None
-    scores: list[int]
-    record: str | None = None  # where the deal record was written
-
-    def to_json(self) -> dict:
-        return dict(self.__dict__)
-
-
-@dataclass
-class Game:
-    """A game in progress: settings, the deal being played, and the sheet so far."""
-
-    players: int = 4
     level: str = field(default_factory=default_level)
-    deals: int = 4
-    seed: str | None = None
     save_dir: Path | None = None
     game_id: str = ""
-    dealer: int = 0
-    deal_index: int = 0  # deals dealt so far, void ones included (names the deal seeds)
-    sheet: list[DealSummary] = field(default_factory=list)
-    deal: Deal | None = None
 
     def __post_init__(self) -> None:
-        if self.players not in (3, 4, 5):
-            raise ValueError(f"a game has 3, 4 or 5 players, not {self.players!r}")
         if self.level not in LEVELS:
             raise ValueError(f"unknown robot level {self.level!r}; levels are {', '.join(LEVELS)}")
-        if not isinstance(self.deals, int) or self.deals < 1:
-            raise ValueError(f"a game has at least one deal, not {self.deals!r}")
-        if self.seed is None:
-            self.seed = new_seed()
+        super().__post_init__()
         if not self.game_id:
             self.game_id = time.strftime("%Y%m%d-%H%M%S") + "-" + str(self.seed)[:8].replace("/", "_")
-        self.rules = RuleSet(self.players)
         self.save_error: str | None = None
-        self._robots: dict[int, Any] = {}
-        if self.deal is None and not self.sheet and self.deal_index == 0:
-            self.dealer = draw_first_dealer(self.seed, self.players)
-
-    # ------------------------------------------------------------ the deals
-    @property
-    def counted(self) -> list[DealSummary]:
-        return [s for s in self.sheet if not s.void]
-
-    @property
-    def deals_played(self) -> int:
-        return len(self.counted)
-
-    @property
-    def is_over(self) -> bool:
-        return self.deals_played >= self.deals and (self.deal is None or self.deal.is_over)
-
-    @property
-    def totals(self) -> list[int]:
-        totals = [0] * self.players
-        for line in self.counted:
-            totals = [t + s for t, s in zip(totals, line.scores, strict=True)]
-        return totals
-
-    def ranking(self) -> list[tuple[int, int, int]]:
-        """(place, seat, total), best first; equal totals share a place."""
-        totals = self.totals
-        order = sorted(range(self.players), key=lambda s: (-totals[s], s))
-        out = []
-        for i, seat in enumerate(order):
-            place = out[-1][0] if out and totals[seat] == out[-1][2] else i + 1
-            out.append((place, seat, totals[seat]))
-        return out
-
-    def deal_seed(self, index: int) -> str:
-        return f"{self.seed}/{index}"
-
-    def start_deal(self) -> Deal:
-        """Deal the next deal (the current one must be over and summed up)."""
-        if self.deal is not None and not self.deal.is_over:
-            raise RuntimeError("the current deal is not over")
-        if self.deals_played >= self.deals:
-            raise RuntimeError("the game is over")
-        if self.deal is not None:
-            self.dealer = (self.dealer + 1) % self.players
-        self.deal = new_deal(self.rules, self.dealer, self.deal_seed(self.deal_index))
-        self.deal_index += 1
-        if self.deal.is_over:  # a petit sec voids the deal at once
-            self._finish()
-        return self.deal
-
-    @property
-    def deal_number(self) -> int:
-        """The 1-based number of the counted deal being played."""
-        return self.deals_played + (0 if self.deal is None or self.deal.is_over else 1)
+        self._robots: dict[tuple[int, str], Any] = {}
 
     def observation(self, seat: int = HUMAN) -> Observation:
         return self.deal.observation(seat)
@@ -177,32 +91,11 @@ class Game:
         )
 
     def apply(self, action: Action, seat: int = HUMAN) -> DealSummary | None:
-        """Apply ``seat``'s action; IllegalAction (nothing changed) when the rules forbid it.
-
-        Returns the deal's summary line when the action ends the deal.
-        """
-        if self.deal is None or self.deal.is_over:
-            raise IllegalAction("deal_over", "no deal is being played")
-        self.deal.apply(action, seat=seat)
-        if self.deal.is_over:
-            return self._finish()
-        return None
+        return super().apply(action, seat)
 
     def _finish(self) -> DealSummary:
         deal = self.deal
-        result = deal.result
-        number = 0 if deal.void else self.deals_played + 1
-        summary = DealSummary(
-            number=number,
-            dealer=deal.dealer,
-            seed=deal.seed,
-            void=deal.void,
-            taker=result.taker,
-            contract=result.contract,
-            partner=result.partner,
-            made=result.made,
-            scores=list(result.scores),
-        )
+        summary = self.summarize(deal)
         try:
             if self.save_dir is not None:
                 summary.record = str(self.save_record(deal))
@@ -220,7 +113,7 @@ class Game:
         return Path(self.save_dir) / "records"
 
     def save_record(self, deal: Deal) -> Path:
-        """Write a finished deal's record (RECORD.md) and return its path."""
+        """Write a finished deal's record (docs/record-format.md) and return its path."""
         folder = self.records_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.game_id}-{self.deal_index:02d}.json"
@@ -231,19 +124,7 @@ class Game:
         return Path(self.save_dir) / "game.json"
 
     def to_json(self) -> dict:
-        return {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "game_id": self.game_id,
-            "players": self.players,
-            "level": self.level,
-            "deals": self.deals,
-            "seed": self.seed,
-            "dealer": self.dealer,
-            "deal_index": self.deal_index,
-            "sheet": [s.to_json() for s in self.sheet],
-            "deal": None if self.deal is None else to_record(self.deal),
-        }
+        return {**super().to_json(), "game_id": self.game_id, "level": self.level}
 
     def save(self, path: Path | str | None = None) -> Path:
         """Write the game so far (the deal in progress as a deal record)."""
@@ -260,26 +141,14 @@ class Game:
 
     @classmethod
     def from_json(cls, data: Any, save_dir: Path | None = None) -> Game:
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise ValueError("not a saved atout game")
-        if data.get("version") != SAVE_VERSION:
-            raise ValueError(f"saved game version {data.get('version')!r} is not supported")
-        level = data["level"] if data["level"] in LEVELS else default_level()
-        game = cls(
-            players=data["players"],
-            level=level,
-            deals=data["deals"],
-            seed=data["seed"],
+        fields = cls.fields_from_json(data)
+        level = data.get("level")
+        return cls(
+            **fields,
+            level=level if level in LEVELS else default_level(),
             save_dir=save_dir,
-            game_id=data["game_id"],
-            dealer=data["dealer"],
-            deal_index=data["deal_index"],
-            sheet=[DealSummary(**s) for s in data["sheet"]],
-            deal=None,
+            game_id=data.get("game_id", ""),
         )
-        if data.get("deal") is not None:
-            game.deal = replay(data["deal"]).deal
-        return game
 
     @classmethod
     def load(cls, path: Path | str, save_dir: Path | None = None) -> Game:
