@@ -1,0 +1,67 @@
+"""An observation's JSON form: the bytes about a deal that leave the server for one viewer.
+
+Built from ``Observation`` alone, never from the deal, so nothing hidden can
+enter it; the leak tests check this JSON, as OpenSpiel checks its observation
+structs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Bid, contract_name
+from .cards import card_code, codes
+from .observation import EcartShown, Observation
+from .record import choice_to_json
+
+
+def observation_to_json(obs: Observation) -> dict[str, Any]:
+    """The viewer's DealView (docs/protocol.md): its own hand, public cards, its legal choices."""
+    bids = []
+    for seat, action in obs.history:
+        if isinstance(action, Bid):
+            bid = {"seat": seat, "bid": "pass" if action.contract == 0 else contract_name(action.contract)}
+            if action.chelem:
+                bid["chelem"] = True
+            bids.append(bid)
+    tricks_won = [0] * obs.players
+    for trick in obs.tricks:
+        tricks_won[trick.winner] += 1
+    last = obs.tricks[-1] if obs.tricks else None
+    return {
+        "phase": obs.phase,
+        "dealer": obs.dealer,
+        "to_act": obs.to_act,
+        "seats": list(obs.seats),
+        "hand": codes(obs.hand),
+        "hand_sizes": list(obs.hand_sizes),
+        "bids": bids,
+        "contract": obs.contract_name,
+        "taker": obs.taker,
+        "called": None if obs.called is None else card_code(obs.called),
+        "partner": obs.partner,
+        "dog": None if obs.dog is None else codes(obs.dog),
+        "ecart": None if obs.ecart is None else codes(obs.ecart),
+        "ecart_laid": obs.ecart is not None or any(isinstance(a, EcartShown) for _, a in obs.history),
+        "ecart_trumps": codes(obs.ecart_trumps),
+        "chelem": obs.chelem_announced,
+        "poignees": [
+            {"seat": seat, "size": size, "cards": codes(cards), "bonus": bonus}
+            for seat, cards, size, bonus in obs.poignees
+        ],
+        "trick": [{"seat": seat, "card": card_code(card)} for seat, card in obs.trick],
+        "last_trick": None
+        if last is None
+        else {
+            "leader": last.leader,
+            "cards": [{"seat": seat, "card": card_code(card)} for seat, card in last.plays],
+            "winner": last.winner,
+        },
+        "tricks_won": tricks_won,
+        "legal": [choice_to_json(choice) for choice in obs.legal],
+        "result": None if obs.result is None else obs.result.to_json(),
+        "void": obs.void,
+    }
+
+
+__all__ = ["observation_to_json"]
