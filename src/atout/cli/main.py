@@ -29,6 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     from .arena import add_arguments
 
     add_arguments(sub.add_parser("arena", help="robots against robots on duplicate deals"))
+    from .serve import add_arguments as add_serve_arguments
+
+    add_serve_arguments(sub.add_parser("serve", help="the online tables and the browser client"))
     return parser
 
 
@@ -47,6 +50,10 @@ def main(argv: list[str] | None = None) -> int:
         from .arena import arena
 
         return arena(args)
+    if args.command == "serve":
+        from .serve import serve
+
+        return serve(args)
     if args.command is None:
         from .play import play
 

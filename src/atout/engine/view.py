@@ -15,6 +15,20 @@ from .observation import EcartShown, Observation
 from .record import choice_to_json
 
 
+PRIVATE = ("hand", "ecart", "partner", "legal")
+"""The DealView fields that differ between seats; all the others are the same for every viewer."""
+
+
+def private_json(obs: Observation) -> dict[str, Any]:
+    """The fields of ``obs``'s DealView that only its seat sees (the rest is the spectator's view)."""
+    return {
+        "hand": codes(obs.hand),
+        "ecart": None if obs.ecart is None else codes(obs.ecart),
+        "partner": obs.partner,
+        "legal": [choice_to_json(choice) for choice in obs.legal],
+    }
+
+
 def observation_to_json(obs: Observation) -> dict[str, Any]:
     """The viewer's DealView (docs/protocol.md): its own hand, public cards, its legal choices."""
     bids = []
@@ -64,4 +78,4 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
     }
 
 
-__all__ = ["observation_to_json"]
+__all__ = ["PRIVATE", "observation_to_json", "private_json"]

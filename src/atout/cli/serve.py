@@ -1,0 +1,67 @@
+"""``atout serve``: the online tables and the browser client, on one address."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import secrets
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="the store: sqlite:///PATH or postgresql://USER@HOST/DB "
+                             "(default: an SQLite file in your data folder; env ATOUT_DB)")
+    parser.add_argument("--robot-pace", type=float, default=0.8, metavar="SECONDS",
+                        help="how long a robot waits before it plays, so people can follow (default 0.8)")
+    parser.add_argument("--deal-pause", type=float, default=5.0, metavar="SECONDS",
+                        help="pause between two deals, to read the result (default 5)")
+    parser.add_argument("--abandon-after", type=float, default=180.0, metavar="SECONDS",
+                        help="how long a player who lost the connection keeps the seat (default 180)")
+    parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning"),
+                        help="structured log lines on stderr (default info: one line per table event)")
+
+
+def _secret(data_dir: Path) -> bytes:
+    """The key that signs guests' tokens: ATOUT_SECRET, or a file kept beside the default store."""
+    if os.environ.get("ATOUT_SECRET"):
+        return os.environ["ATOUT_SECRET"].encode()
+    path = data_dir / "secret"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip().encode()
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+    from platformdirs import user_data_dir
+
+    from ..server.app import MAX_FRAME, create_app
+    from ..server.hub import Config
+    from ..server.paths import default_db_url
+    from ..server.table import Timing
+
+    for name in ("robot_pace", "deal_pause", "abandon_after"):
+        if getattr(args, name) < 0:
+            print(f"atout serve: --{name.replace('_', '-')} must be 0 or more", file=sys.stderr)
+            return 2
+    if not 0 < args.port < 65536:
+        print(f"atout serve: --port must be from 1 to 65535, not {args.port}", file=sys.stderr)
+        return 2
+    db = args.db or os.environ.get("ATOUT_DB") or default_db_url()
+    logging.basicConfig(level=args.log_level.upper(), format="%(message)s", stream=sys.stderr)
+    timing = Timing(deal_pause=args.deal_pause, robot_pace=args.robot_pace, abandon_after=args.abandon_after)
+    config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing)
+    app = create_app(db, config)
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
+    print(f"Atout is open at http://{shown}:{args.port}/ (store: {db.split('@')[-1]}). Ctrl-C stops it.",
+          flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=MAX_FRAME,
+                ws_ping_interval=20, ws_ping_timeout=20)
+    return 0

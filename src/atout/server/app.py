@@ -1,0 +1,97 @@
+"""The web application: the WebSocket at ``/ws``, the browser client's files, ``/health``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .clock import Clock
+from .hub import Config, Hub
+from .protocol import MAX_MESSAGE_BYTES
+from .store import Store
+
+MAX_FRAME = 64 * 1024
+"""Frames above this close the connection (1009); between MAX_MESSAGE_BYTES and this, an error answers."""
+
+
+def static_dir() -> Path | None:
+    """The browser client's files (``atout.web``), when installed."""
+    try:
+        folder = Path(str(resources.files("atout.web") / "static"))
+    except ModuleNotFoundError:
+        return None
+    return folder if folder.is_dir() else None
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    hub: Hub = websocket.app.state.hub
+    await websocket.accept()
+    conn = hub.connect(websocket.send_text, websocket.close)
+    pump = asyncio.create_task(conn.pump())
+    try:
+        while not conn.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                text = frame.get("bytes") or b""
+            await hub.receive(conn, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await hub.disconnect(conn)
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(pump, 1.0)
+
+
+async def health(request: Request) -> Response:
+    hub: Hub = request.app.state.hub
+    return JSONResponse({"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections)})
+
+
+async def index(request: Request) -> Response:
+    folder = static_dir()
+    if folder is None or not (folder / "index.html").is_file():
+        return PlainTextResponse("Atout server: the browser client is not installed; the WebSocket is at /ws.\n")
+    return FileResponse(folder / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+def create_app(db_url: str, config: Config | None = None, clock: Clock | None = None) -> Starlette:
+    """The application on the store at ``db_url`` (migrated on start-up)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = Store(db_url)
+        await asyncio.to_thread(store.migrate)
+        hub = Hub(store, config, clock)
+        await hub.start()
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    routes = [
+        Route("/", index),
+        Route("/health", health),
+        WebSocketRoute("/ws", websocket_endpoint),
+    ]
+    folder = static_dir()
+    if folder is not None:
+        routes.append(Mount("/static", StaticFiles(directory=folder), name="static"))
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+__all__ = ["MAX_FRAME", "MAX_MESSAGE_BYTES", "create_app", "static_dir"]

@@ -1,0 +1,577 @@
+"""The server's runtime: connections, rooms (a table with its lock, robots and timer), the lobby.
+
+A request for a table is handled under that table's lock: the table makes its
+events, the store commits them, and only then does anyone hear of them, each
+connection getting what its viewer may see.  Robots and clocks are tasks that
+send the table requests like anybody else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import re
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import make_bot
+from ..bots.random_bot import RandomBot
+from ..engine.record import action_to_json
+from .clock import Clock, SystemClock
+from .options import OptionError, TableOptions
+from .protocol import PROTOCOL_VERSION, ProtocolError, dumps, parse_message
+from .store import Append, Store, StoredEvent, StoreError, StoreWriter
+from .table import Table, Timing
+
+log = logging.getLogger("atout.server")
+
+NAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+HISTORY_KEPT = 2000
+SNAPSHOT_EVERY = 64
+OUTBOX_LIMIT = 5000
+
+
+@dataclass
+class Config:
+    """Server settings (``atout serve`` options); tests shorten the times."""
+
+    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    timing: Timing = field(default_factory=Timing)
+    rate: float = 20.0  # messages per second a connection may send, on average
+    burst: float = 40.0
+    chat_per_10s: int = 5
+
+
+def event_log(**fields: Any) -> None:
+    """One structured log line (JSON) per table event or incident, on stderr."""
+    log.info(json.dumps(fields, separators=(",", ":"), ensure_ascii=False, default=str))
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+
+
+class Bucket:
+    """A token bucket: ``rate`` per second, up to ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Connection:
+    """One WebSocket: who it is, which tables it follows, and its outbox (a slow reader never blocks a table)."""
+
+    def __init__(self, send_text, close, config: Config) -> None:
+        self._send_text = send_text
+        self._close = close
+        self.player: Player | None = None
+        self.tables: set[str] = set()
+        self.lobby = False
+        self.bucket = Bucket(config.rate, config.burst)
+        self.chats: deque[float] = deque()
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.sent: list[str] | None = None  # tests record every frame sent here
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
+        text = message if isinstance(message, str) else dumps(message)
+        if self.outbox.qsize() > OUTBOX_LIMIT:
+            self.closed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(text)
+
+    async def pump(self) -> None:
+        """Send the outbox in order until the connection closes."""
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self._close()
+                return
+            if self.sent is not None:
+                self.sent.append(text)
+            await self._send_text(text)
+
+
+class Room:
+    """A table at run time: its lock, its followers, its recent events, its robots and timer."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.followers: set[Connection] = set()
+        self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY_KEPT)
+        self.wake = asyncio.Event()
+        self.tasks: list[asyncio.Task] = []
+        self.robot_for: tuple[int, int] | None = None  # (seq, seat) a robot is thinking about
+        self.bots: dict[tuple[int, str], Any] = {}
+        self.seen_options: dict[str, int] = {}
+        self.snapshot_seq = 0
+
+    def spectators(self) -> int:
+        return sum(1 for c in self.followers if c.player is None or self.table.seat_of(c.player.id) is None)
+
+    def viewer(self, conn: Connection) -> int | None:
+        return None if conn.player is None else self.table.seat_of(conn.player.id)
+
+
+class Hub:
+    """Every room and connection of this server process."""
+
+    def __init__(self, store: Store, config: Config | None = None, clock: Clock | None = None) -> None:
+        self.store = store
+        self.config = config or Config()
+        self.clock = clock or SystemClock()
+        self.writer = StoreWriter(store)
+        self.rooms: dict[str, Room] = {}
+        self.connections: set[Connection] = set()
+        self.handlers = {
+            "hello": self.on_hello, "lobby": self.on_lobby, "create": self.on_create, "join": self.on_join,
+            "sit": self.on_sit, "leave": self.on_leave, "robot": self.on_robot, "unrobot": self.on_unrobot,
+            "options": self.on_options, "start": self.on_start, "act": self.on_act, "back": self.on_back,
+            "seen": self.on_seen, "chat": self.on_chat, "cancel": self.on_cancel, "vote": self.on_vote,
+            "invite": self.on_invite, "ping": self.on_ping,
+        }  # fmt: skip
+        self.actions = 0
+
+    # ------------------------------------------------------------ life
+    async def start(self) -> None:
+        await self.writer.start()
+        stored = await asyncio.to_thread(self.store.open_tables)
+        now = self.clock.now()
+        for item in stored:
+            table = Table.from_snapshot(item.snapshot, self.config.timing)
+            room = Room(table)
+            room.snapshot_seq = item.snapshot_seq
+            for event in item.events:
+                table.evolve(event.data)
+                room.history.append(event.data)
+            table.restarted(now)
+            self.rooms[table.id] = room
+            self._run(room)
+            event_log(event="resumed", table=table.id, seq=table.seq, status=table.status)
+
+    async def stop(self) -> None:
+        for room in self.rooms.values():
+            for task in room.tasks:
+                task.cancel()
+        for room in self.rooms.values():
+            for task in room.tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        await self.writer.stop()
+
+    def _run(self, room: Room) -> None:
+        room.tasks.append(asyncio.create_task(self._timer(room)))
+        self._schedule_robot(room)
+
+    # ------------------------------------------------------------ connections
+    def connect(self, send_text, close) -> Connection:
+        conn = Connection(send_text, close, self.config)
+        self.connections.add(conn)
+        return conn
+
+    async def disconnect(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        conn.closed = True
+        conn.outbox.put_nowait(None)
+        for table_id in list(conn.tables):
+            room = self.rooms.get(table_id)
+            if room is None:
+                continue
+            room.followers.discard(conn)
+            seat = room.viewer(conn)
+            still = any(c.player and conn.player and c.player.id == conn.player.id for c in room.followers)
+            if seat is not None and not still:
+                room.table.connection_lost(seat, self.clock.now())
+                event_log(event="connection_lost", table=table_id, seat=seat)
+                room.wake.set()
+            self._lobby_update(room)
+
+    async def receive(self, conn: Connection, text: str | bytes) -> None:
+        """One frame from a client: parsed, rate-limited, dispatched; errors answered, never raised."""
+        ref = None
+        try:
+            if not conn.bucket.take():
+                raise ProtocolError("rate_limited", "too many messages: slow down")
+            message = parse_message(text)
+            ref = message.ref
+            if conn.player is None and message.type != "hello":
+                raise ProtocolError("hello_first", "say hello first: {\"type\": \"hello\", \"protocol\": 1}")
+            await self.handlers[message.type](conn, message)
+        except ProtocolError as err:
+            conn.send(err.to_json(ref))
+        except StoreError as err:
+            event_log(event="store_error", error=str(err))
+            conn.send(ProtocolError("unavailable", "the table could not be saved; try again").to_json(ref))
+
+    # ------------------------------------------------------------ identity
+    def token_for(self, player_id: str) -> str:
+        mac = hmac.new(self.config.secret, player_id.encode(), hashlib.sha256).hexdigest()[:32]
+        return f"{player_id}.{mac}"
+
+    def player_from_token(self, token: str) -> str | None:
+        player_id = token.rpartition(".")[0]
+        if player_id and hmac.compare_digest(self.token_for(player_id), token):
+            return player_id
+        return None
+
+    async def on_hello(self, conn: Connection, m) -> None:
+        if m.protocol != PROTOCOL_VERSION:
+            raise ProtocolError("protocol", f"this server speaks protocol {PROTOCOL_VERSION}, not {m.protocol}")
+        if conn.player is not None:
+            raise ProtocolError("hello_again", "you said hello already")
+        if m.name is not None and not NAME.match(m.name):
+            raise ProtocolError("bad_name", "a name has 3 to 20 letters, digits, _ or -")
+        player_id = self.player_from_token(m.token) if m.token else None
+        if m.token and player_id is None:
+            raise ProtocolError("bad_token", "that token was not given by this server")
+        if player_id is None:
+            player_id = "g" + secrets.token_hex(6)
+        name = m.name or self._known_name(player_id) or f"Guest-{int(player_id[1:7], 16) % 10000:04d}"
+        conn.player = Player(player_id, name)
+        conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "you": {"id": player_id, "name": name},
+                   "token": self.token_for(player_id)})
+
+    def _known_name(self, player_id: str) -> str | None:
+        for room in self.rooms.values():
+            seat = room.table.seat_of(player_id)
+            if seat is not None:
+                return room.table.seats[seat].name
+        return None
+
+    # ------------------------------------------------------------ lobby
+    def _admits(self, table: Table, conn: Connection) -> bool:
+        return conn.player is not None and table.admits(conn.player.id, conn.player.name)
+
+    async def on_lobby(self, conn: Connection, m) -> None:
+        conn.lobby = True
+        tables = [r.table.summary(r.spectators()) for r in self.rooms.values()
+                  if r.table.status != "closed" and self._admits(r.table, conn)]
+        conn.send({"type": "lobby", "tables": tables})
+
+    def _lobby_update(self, room: Room) -> None:
+        table = room.table
+        for conn in self.connections:
+            if not conn.lobby:
+                continue
+            if table.status == "closed" or not self._admits(table, conn):
+                conn.send({"type": "lobby_remove", "table": table.id})
+            else:
+                conn.send({"type": "lobby_table", "table": table.summary(room.spectators())})
+
+    # ------------------------------------------------------------ tables
+    def _room(self, table_id: str) -> Room:
+        room = self.rooms.get(table_id)
+        if room is None or room.table.status == "closed":
+            raise ProtocolError("no_table", f"no open table {table_id!r}")
+        return room
+
+    async def on_create(self, conn: Connection, m) -> None:
+        try:
+            options = TableOptions.from_json(m.options)
+        except OptionError as err:
+            raise ProtocolError("bad_option", str(err)) from None
+        table = Table(secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"), m.players, options,
+                      self.config.timing)
+        room = Room(table)
+        now = self.clock.now()
+        async with room.lock:
+            events = table.create(conn.player.id, conn.player.name, now)
+            await asyncio.to_thread(self.store.create_table, table.id, now, table.snapshot(), table.players)
+            self.rooms[table.id] = room
+            room.followers.add(conn)
+            conn.tables.add(table.id)
+            await self._commit(room, events, force_snapshot=True)
+        self._run(room)
+
+    async def on_join(self, conn: Connection, m) -> None:
+        room = self._room(m.table)
+        table = room.table
+        if not self._admits(table, conn):
+            raise ProtocolError("private", "this table is private: only invited people may watch or sit")
+        seat = room.viewer(conn)
+        if seat is None and not table.options.spectators:
+            raise ProtocolError("no_spectators", "this table does not allow spectators")
+        async with room.lock:
+            room.followers.add(conn)
+            conn.tables.add(table.id)
+            if m.last_seq is not None and m.last_seq < table.seq:
+                for event in await self._events_after(room, m.last_seq):
+                    conn.send({"type": "event", "table": table.id, "seq": event["seq"],
+                               "event": table.public_event(event, seat)})
+            events = table.connection_back(conn.player.id, self.clock.now()) if seat is not None else []
+            if events:
+                await self._commit(room, events)
+            else:
+                conn.send(self._state(room, conn))
+        self._lobby_update(room)
+
+    async def _events_after(self, room: Room, seq: int) -> list[dict[str, Any]]:
+        if room.history and room.history[0]["seq"] <= seq + 1:
+            return [e for e in room.history if e["seq"] > seq]
+        stored = await asyncio.to_thread(self.store.events_after, room.table.id, seq, HISTORY_KEPT)
+        if len(stored) == HISTORY_KEPT:
+            return []  # too far behind: the state alone
+        return [e.data for e in stored]
+
+    def _state(self, room: Room, conn: Connection) -> dict[str, Any]:
+        table = room.table
+        seen = room.seen_options.get(conn.player.id, -1) if conn.player else -1
+        return {"type": "table", "table": table.id, "seq": table.seq,
+                "state": table.view(room.viewer(conn), self.clock.now(), room.spectators(), seen)}
+
+    async def _table_request(self, conn: Connection, m, make) -> None:
+        room = self._room(m.table)
+        async with room.lock:
+            events = make(room.table, self.clock.now())
+            await self._commit(room, events)
+
+    async def on_sit(self, conn: Connection, m) -> None:
+        room = self._room(m.table)
+        following = conn in room.followers
+        room.followers.add(conn)  # so the sitter hears of its own seat
+        try:
+            await self._table_request(conn, m, lambda t, now: t.sit(conn.player.id, conn.player.name, m.seat, m.seq, now))
+        except ProtocolError:
+            if not following:
+                room.followers.discard(conn)
+            raise
+        conn.tables.add(m.table)
+
+    async def on_leave(self, conn: Connection, m) -> None:
+        await self._table_request(conn, m, lambda t, now: t.leave(conn.player.id, m.seq, now))
+
+    async def on_robot(self, conn: Connection, m) -> None:
+        await self._table_request(conn, m, lambda t, now: t.add_robot(conn.player.id, m.seat, m.level, m.seq, now))
+
+    async def on_unrobot(self, conn: Connection, m) -> None:
+        await self._table_request(conn, m, lambda t, now: t.remove_robot(conn.player.id, m.seat, m.seq, now))
+
+    async def on_options(self, conn: Connection, m) -> None:
+        await self._table_request(conn, m, lambda t, now: t.set_options(conn.player.id, m.options, m.seq, now))
+
+    async def on_start(self, conn: Connection, m) -> None:
+        await self._table_request(conn, m, lambda t, now: t.start(conn.player.id, m.seq, now))
+
+    async def on_act(self, conn: Connection, m) -> None:
+        await self._table_request(conn, m, lambda t, now: t.act(conn.player.id, m.action, m.seq, now))
+
+    async def on_back(self, conn: Connection, m) -> None:
+        await self._table_request(conn, m, lambda t, now: t.back(conn.player.id, now))
+
+    async def on_cancel(self, conn: Connection, m) -> None:
+        await self._table_request(conn, m, lambda t, now: t.propose_cancel(conn.player.id, m.seq, now))
+
+    async def on_vote(self, conn: Connection, m) -> None:
+        await self._table_request(conn, m, lambda t, now: t.cast_vote(conn.player.id, m.accept, m.seq, now))
+
+    async def on_seen(self, conn: Connection, m) -> None:
+        room = self._room(m.table)
+        room.seen_options[conn.player.id] = room.table.changed_seq
+        conn.send(self._state(room, conn))
+
+    async def on_chat(self, conn: Connection, m) -> None:
+        room = self._room(m.table)
+        if conn not in room.followers:
+            raise ProtocolError("not_here", "join the table before you chat there")
+        now = time.monotonic()
+        while conn.chats and conn.chats[0] < now - 10:
+            conn.chats.popleft()
+        if len(conn.chats) >= self.config.chat_per_10s:
+            raise ProtocolError("rate_limited", f"at most {self.config.chat_per_10s} chat messages in 10 seconds")
+        conn.chats.append(now)
+        await self._table_request(conn, m, lambda t, now: t.say(conn.player.id, conn.player.name, m.text, now))
+
+    async def on_invite(self, conn: Connection, m) -> None:
+        await self._table_request(conn, m, lambda t, now: t.invite(conn.player.id, m.name, now))
+        for other in self.connections:
+            if other.player is not None and other.player.name.lower() == m.name.lower():
+                other.send({"type": "invitation", "table": m.table, "from": conn.player.name})
+        room = self.rooms[m.table]
+        self._lobby_update(room)
+
+    async def on_ping(self, conn: Connection, m) -> None:
+        conn.send({"type": "pong"})
+
+    # ------------------------------------------------------------ committing and telling
+    async def _commit(self, room: Room, events: list[dict[str, Any]], force_snapshot: bool = False) -> None:
+        """Store the events, then tell every follower what its viewer may see. Called under the room's lock."""
+        if not events:
+            return
+        table = room.table
+        stored = [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events]
+        snapshot = None
+        kinds = {e["type"] for e in events}
+        if force_snapshot or table.seq - room.snapshot_seq >= SNAPSHOT_EVERY or kinds & {"game_end", "cancel_end", "closed"}:
+            snapshot = (table.seq, table.snapshot())
+        game = self._game_row(table, events)
+        try:
+            await self.writer.write(Append(table.id, stored, snapshot,
+                                           status="closed" if "closed" in kinds else None, game=game))
+        except Exception:
+            await self._reload(room)
+            raise
+        if snapshot is not None:
+            room.snapshot_seq = table.seq
+        room.history.extend(events)
+        self.actions += sum(1 for e in events if e["type"] == "action")
+        for e in events:
+            event_log(event=e["type"], table=table.id, seq=e["seq"], seat=e.get("seat"))
+        self._tell(room, events)
+        if kinds & {"sat", "left", "robot", "unrobot", "options", "game_start", "game_end", "cancel_end", "closed",
+                    "abandon", "master", "created", "invited"}:
+            self._lobby_update(room)
+        if table.status == "closed":
+            for task in room.tasks:
+                task.cancel()
+        room.wake.set()
+        self._schedule_robot(room)
+
+    def _tell(self, room: Room, events: list[dict[str, Any]]) -> None:
+        """Send each follower the events as its viewer may see them, the last with its whole state."""
+        table = room.table
+        followers = [(conn, room.viewer(conn)) for conn in room.followers]
+        viewers = {v for _, v in followers}
+        shared = table.shared_view(self.clock.now(), room.spectators())
+        deals = table.deal_views(viewers)
+        seen_by: dict[int | None, list[dict[str, Any]]] = {
+            v: [table.public_event(e, v) for e in events] for v in viewers}
+        last = len(events) - 1
+        for conn, viewer in followers:
+            seen = room.seen_options.get(conn.player.id, -1) if conn.player else -1
+            state = {**shared, "you": viewer, "changed": table.changed if table.changed_seq > seen else [],
+                     "deal": deals[viewer]}
+            for i, (e, public) in enumerate(zip(events, seen_by[viewer], strict=True)):
+                message: dict[str, Any] = {"type": "event", "table": table.id, "seq": e["seq"], "event": public}
+                if i == last:
+                    message["state"] = state
+                conn.send(message)
+
+    def _game_row(self, table: Table, events: list[dict[str, Any]]):
+        from .store import GameRow
+
+        end = next((e for e in events if e["type"] == "game_end"
+                    or (e["type"] == "cancel_end" and e["cancelled"])), None)
+        if end is None or table.game is None:
+            return None
+        seats = [{"seat": i, "kind": s.kind, "player": s.player, "name": s.name, "level": s.level}
+                 for i, s in enumerate(table.seats)]
+        data = {
+            "seats": seats,
+            "options": table.options.to_json(),
+            "sheet": [line.to_json() for line in table.game.sheet],
+            "totals": table.game.totals,
+            "ranking": end.get("ranking"),
+            "abandoned": end.get("abandoned", []),
+            "abandoned_players": [e for e in events if e["type"] == "abandon"],
+        }
+        status = "finished" if end["type"] == "game_end" else "cancelled"
+        return GameRow(end["game"], table.id, table.players, status, table.game_started_at or end["at"], end["at"], data)
+
+    async def _reload(self, room: Room) -> None:
+        """The store refused a batch: the table goes back to what is stored."""
+        item = await asyncio.to_thread(self.store.table, room.table.id)
+        if item is None:
+            return
+        table = Table.from_snapshot(item.snapshot, self.config.timing)
+        for event in item.events:
+            table.evolve(event.data)
+        table.restarted(self.clock.now())
+        room.table = table
+        event_log(event="reloaded", table=table.id, seq=table.seq)
+
+    # ------------------------------------------------------------ robots and clocks
+    def _bot(self, room: Room, seat: int):
+        table = room.table
+        level = table.robot_level(seat)
+        key = (seat, level)
+        if key not in room.bots:
+            room.bots[key] = make_bot(level, f"{table.id}/{seat}/{level}")
+        return room.bots[key]
+
+    def _schedule_robot(self, room: Room) -> None:
+        table = room.table
+        seat = table.robot_turn()
+        if seat is None or room.robot_for == (table.seq, seat):
+            return
+        room.robot_for = (table.seq, seat)
+        room.tasks = [t for t in room.tasks if not t.done()]
+        room.tasks.append(asyncio.create_task(self._robot(room, seat, table.seq)))
+
+    async def _robot(self, room: Room, seat: int, seq: int) -> None:
+        table = room.table
+        await self.clock.sleep_until(table.last_event_at + self.config.timing.robot_pace)
+        if room.table is not table or table.seq != seq or table.robot_turn() != seat:
+            return
+        observation = table.deal.observation(seat)
+        bot = self._bot(room, seat)
+        try:
+            action = await asyncio.to_thread(bot.choose, observation)
+        except Exception as err:  # a failing robot must not stop the table: a legal move instead
+            event_log(event="robot_failed", table=table.id, seat=seat, error=repr(err))
+            action = RandomBot(f"{table.id}/{seq}").choose(observation)
+        body = action_to_json(seat, action)
+        del body["seat"]
+        async with room.lock:
+            if room.table is not table or table.seq != seq:
+                return
+            try:
+                events = table.play(seat, body, self.clock.now(), by="robot")
+            except ProtocolError as err:
+                event_log(event="robot_refused", table=table.id, seat=seat, error=err.message)
+                fallback = RandomBot(f"{table.id}/{seq}/fallback").choose(observation)
+                body = action_to_json(seat, fallback)
+                del body["seat"]
+                events = table.play(seat, body, self.clock.now(), by="robot")
+            await self._commit(room, events)
+
+    async def _timer(self, room: Room) -> None:
+        """Wake at the table's next deadline (turn clock, absence, vote, next deal) and let it act."""
+        while room.table.status != "closed":
+            room.wake.clear()
+            deadlines = room.table.deadlines()
+            waiters = [asyncio.create_task(room.wake.wait())]
+            if deadlines:
+                waiters.append(asyncio.create_task(self.clock.sleep_until(deadlines[0][0])))
+            try:
+                await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waiters:
+                    w.cancel()
+            if room.wake.is_set():
+                continue
+            events: list[dict[str, Any]] = []
+            async with room.lock:
+                try:
+                    events = room.table.tick(self.clock.now())
+                    await self._commit(room, events)
+                except Exception as err:  # a clock must keep running whatever one tick did
+                    event_log(event="tick_failed", table=room.table.id, error=repr(err))
+                    await asyncio.sleep(0.5)
+            if not events:  # nothing was due after all: wait for the table to change
+                await room.wake.wait()
+
+
+__all__ = ["Config", "Connection", "Hub", "Player"]

@@ -1,0 +1,186 @@
+"""The WebSocket protocol's client messages, typed (docs/protocol.md is their description).
+
+One pydantic model per ``type``; ``parse_message`` turns a frame into one of
+them or a ``ProtocolError`` whose code and message say what was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 8192
+MAX_CHAT = 300
+
+TableId = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+Seq = Annotated[int, Field(ge=0)]
+Ref = Annotated[str, Field(max_length=64)]
+
+
+class ProtocolError(Exception):
+    """A refused message: ``code`` for programs, ``message`` for people."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def to_json(self, ref: str | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message, **self.extra}
+        if ref is not None:
+            out["ref"] = ref
+        return out
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    ref: Ref | None = None
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    protocol: int = PROTOCOL_VERSION
+    name: str | None = Field(default=None, max_length=20)
+    token: str | None = Field(default=None, max_length=200)
+
+
+class Lobby(_Message):
+    type: Literal["lobby"]
+
+
+class Create(_Message):
+    type: Literal["create"]
+    players: Literal[3, 4, 5]
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Join(_Message):
+    type: Literal["join"]
+    table: TableId
+    last_seq: Seq | None = None
+
+
+class _TableAction(_Message):
+    table: TableId
+    seq: Seq
+
+
+class Sit(_TableAction):
+    type: Literal["sit"]
+    seat: Annotated[int, Field(ge=0, le=4)]
+
+
+class Leave(_TableAction):
+    type: Literal["leave"]
+
+
+class Robot(_TableAction):
+    type: Literal["robot"]
+    seat: Annotated[int, Field(ge=0, le=4)]
+    level: str | None = Field(default=None, max_length=32)
+
+
+class Unrobot(_TableAction):
+    type: Literal["unrobot"]
+    seat: Annotated[int, Field(ge=0, le=4)]
+
+
+class Options(_TableAction):
+    type: Literal["options"]
+    options: dict[str, Any]
+
+
+class Start(_TableAction):
+    type: Literal["start"]
+
+
+class Act(_TableAction):
+    type: Literal["act"]
+    action: dict[str, Any]
+
+
+class Cancel(_TableAction):
+    type: Literal["cancel"]
+
+
+class Vote(_TableAction):
+    type: Literal["vote"]
+    accept: bool
+
+
+class Back(_Message):
+    type: Literal["back"]
+    table: TableId
+
+
+class Seen(_Message):
+    type: Literal["seen"]
+    table: TableId
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    table: TableId
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT)]
+
+
+class Invite(_Message):
+    type: Literal["invite"]
+    table: TableId
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Lobby | Create | Join | Sit | Leave | Robot | Unrobot | Options | Start | Act | Cancel | Vote
+    | Back | Seen | Chat | Invite | Ping,
+    Field(discriminator="type"),
+]
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = (
+    "hello", "lobby", "create", "join", "sit", "leave", "robot", "unrobot", "options", "start", "act",
+    "cancel", "vote", "back", "seen", "chat", "invite", "ping",
+)  # fmt: skip
+
+
+def _describe(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+    return f"{where}: {first['msg']}"
+
+
+def parse_message(text: str | bytes) -> Any:
+    """One client frame as its typed message; ProtocolError names what is wrong."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes, not {len(text)}")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ProtocolError("malformed", f"not JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", "a message is a JSON object with a type")
+    kind = data.get("type")
+    if kind not in MESSAGE_TYPES:
+        raise ProtocolError(
+            "unknown_type", f"no message type {str(kind)[:40]!r}; types are {', '.join(MESSAGE_TYPES)}"
+        )
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as err:
+        raise ProtocolError("malformed", f"{kind}: {_describe(err)}") from None
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A server frame: compact JSON (orjson: the server sends a state per viewer per event)."""
+    return orjson.dumps(message).decode()
+
+
+__all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "ProtocolError", "dumps", "parse_message"]

@@ -1,0 +1,744 @@
+"""One table: the only code that changes it (a lichess-style round actor, without the I/O).
+
+Every change is an event (a dict with a ``type``); ``evolve(event)`` applies one,
+and is all a restarted server needs to rebuild a table from its log.  The
+request methods check a request against the table and the engine, then evolve
+the events they make and return them: a refused request raises ``ProtocolError``
+before any event, so it changes nothing.  Keys that start with ``_`` (the deal's
+secret seed) are stored and never sent.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..engine import IllegalAction
+from ..engine.fairness import commitment as seed_commitment
+from ..engine.game import Game
+from ..engine.record import RecordError, action_to_json, parse_action, to_record
+from ..engine.view import observation_to_json, private_json
+from .options import OptionError, TableOptions
+from .protocol import ProtocolError
+
+ABSENT_AFTER = 10.0
+"""Seconds without a connection before a robot plays for a seated person."""
+ABANDON_AFTER = 180.0
+"""Seconds without a connection before the seat is abandoned (PLATFORM: 3 minutes, a server setting)."""
+VOTE_SECONDS = 60.0
+CHAT_KEPT = 40
+
+
+@dataclass
+class Seat:
+    """Who sits in a seat, and whether a robot plays for them now."""
+
+    kind: str = "empty"  # "empty" | "person" | "robot"
+    player: str | None = None
+    name: str | None = None
+    level: str | None = None
+    absent: bool = False  # the connection was lost for a while: a robot plays for the person
+    automatic: bool = False  # the turn clock ran out: the robot plays until the person is back
+    abandoned: bool = False
+
+    @property
+    def robot_plays(self) -> bool:
+        return self.kind == "robot" or self.absent or self.automatic or self.abandoned
+
+    def public(self, seat: int) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "name": self.name,
+            "kind": self.kind,
+            "level": self.level,
+            "present": self.kind != "person" or not self.absent,
+            "automatic": self.automatic,
+            "abandoned": self.abandoned,
+        }
+
+
+@dataclass
+class Timing:
+    """Server settings for a table's pace; tests set them to zero or small values."""
+
+    absent_after: float = ABSENT_AFTER
+    abandon_after: float = ABANDON_AFTER
+    vote_seconds: float = VOTE_SECONDS
+    deal_pause: float = 5.0
+    robot_pace: float = 0.8
+
+
+class Table:
+    """A table's state: seats, master, options, the game, the vote, the chat, the event number."""
+
+    def __init__(self, table_id: str, players: int, options: TableOptions | None = None,
+                 timing: Timing | None = None) -> None:
+        if players not in (3, 4, 5):
+            raise ProtocolError("bad_option", f"players: a table has 3, 4 or 5 seats, not {players!r}")
+        self.id = table_id
+        self.players = players
+        self.options = options or TableOptions()
+        self.timing = timing or Timing()
+        self.seats = [Seat() for _ in range(players)]
+        self.master: int | None = None
+        self.seq = 0
+        self.status = "waiting"  # "waiting" | "playing" | "closed"
+        self.game: Game | None = None
+        self.game_id: str | None = None
+        self.game_started_at: float | None = None
+        self.game_outcome: str | None = None  # "finished" | "cancelled" for the last game
+        self.abandoned: list[int] = []
+        self.commitment: str | None = None
+        self.vote: dict[str, Any] | None = None
+        self.proposed: dict[int, int] = {}  # seat -> deal_index when it last proposed to cancel
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self.invited: set[str] = set()
+        self.changed: list[str] = []
+        self.changed_seq = 0
+        # Runtime, never stored: clock times (a restarted server gives the clocks their time back).
+        self.turn_started: float | None = None
+        self.deal_ended_at: float | None = None
+        self.gone_since: dict[int, float] = {}
+        self.last_event_at = 0.0
+
+    # ------------------------------------------------------------ queries
+    def seat_of(self, player: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "person" and seat.player == player and not seat.abandoned:
+                return i
+        return None
+
+    @property
+    def deal(self):
+        return None if self.game is None else self.game.deal
+
+    @property
+    def in_deal(self) -> bool:
+        return self.status == "playing" and self.deal is not None and not self.deal.is_over
+
+    def to_act(self) -> int | None:
+        return self.deal.to_act if self.in_deal else None
+
+    def robot_turn(self) -> int | None:
+        """The seat a robot must play for now, if any."""
+        seat = self.to_act()
+        if seat is not None and self.seats[seat].robot_plays and self.vote is None:
+            return seat
+        return None
+
+    def robot_level(self, seat: int) -> str:
+        return self.seats[seat].level or self.options.robot_level
+
+    def present_people(self) -> list[int]:
+        """Seats whose person is here and playing for themselves: those who vote."""
+        return [i for i, s in enumerate(self.seats)
+                if s.kind == "person" and not (s.absent or s.automatic or s.abandoned) and i not in self.gone_since]
+
+    def admits(self, player: str, name: str) -> bool:
+        """Whether this person may see, watch or sit at the table (private tables: invited only)."""
+        if not self.options.private:
+            return True
+        return self.seat_of(player) is not None or name.lower() in self.invited
+
+    # ------------------------------------------------------------ evolving
+    def evolve(self, event: dict[str, Any]) -> None:
+        """Apply one stored event; the only place the table changes."""
+        self.seq = event["seq"]
+        self.last_event_at = event.get("at", self.last_event_at)
+        getattr(self, "_on_" + event["type"])(event)
+
+    def _on_created(self, e: dict[str, Any]) -> None:
+        pass
+
+    def _on_sat(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]] = Seat("person", e["player"], e["name"])
+        if self.master is None:
+            self.master = e["seat"]
+
+    def _on_left(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]] = Seat()
+        self.gone_since.pop(e["seat"], None)
+
+    def _on_master(self, e: dict[str, Any]) -> None:
+        self.master = e["seat"]
+
+    def _on_robot(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]] = Seat("robot", None, e["name"], e["level"])
+
+    def _on_unrobot(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]] = Seat()
+
+    def _on_options(self, e: dict[str, Any]) -> None:
+        self.options = TableOptions.from_json(e["options"])
+        self.changed = list(e["changed"])
+        self.changed_seq = e["seq"]
+
+    def _on_invited(self, e: dict[str, Any]) -> None:
+        self.invited.add(e["name"].lower())
+
+    def _on_game_start(self, e: dict[str, Any]) -> None:
+        self.game = Game(players=self.players, deals=e["deals"], seed=e["_seed"],
+                         rules=TableOptions.from_json(e["options"]).ruleset(self.players))
+        self.game_id = e["game"]
+        self.game_started_at = e.get("at")
+        self.game_outcome = None
+        self.abandoned = []
+        self.proposed = {}
+        self.status = "playing"
+
+    def _on_deal_start(self, e: dict[str, Any]) -> None:
+        assert self.game is not None
+        self.game.start_deal(e["_seed"])
+        self.commitment = e["commitment"]
+        self.turn_started = e.get("at")
+        self.deal_ended_at = None
+
+    def _on_action(self, e: dict[str, Any]) -> None:
+        assert self.game is not None
+        seat, action = parse_action({"seat": e["seat"], **e["action"]}, 0, self.players)
+        self.game.apply(action, seat)
+        self.turn_started = e.get("at")
+        if self.seats[seat].automatic and e.get("by") == "person":
+            self.seats[seat].automatic = False
+
+    def _on_deal_end(self, e: dict[str, Any]) -> None:
+        self.deal_ended_at = e.get("at")
+        self.turn_started = None
+
+    def _on_game_end(self, e: dict[str, Any]) -> None:
+        self._close_game("finished")
+
+    def _on_cancel_end(self, e: dict[str, Any]) -> None:
+        self.vote = None
+        if e["cancelled"]:
+            self._close_game("cancelled")
+
+    def _close_game(self, outcome: str) -> None:
+        self.status = "waiting"
+        self.game_outcome = outcome
+        self.commitment = None
+        self.vote = None
+        self.turn_started = None
+        self.deal_ended_at = None
+        for i, seat in enumerate(self.seats):
+            if seat.abandoned:
+                self.seats[i] = Seat()
+            else:
+                seat.automatic = False
+
+    def _on_absent(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]].absent = True
+
+    def _on_present(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]].absent = False
+
+    def _on_automatic(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]].automatic = e["on"]
+
+    def _on_timeout(self, e: dict[str, Any]) -> None:
+        pass
+
+    def _on_abandon(self, e: dict[str, Any]) -> None:
+        seat = self.seats[e["seat"]]
+        seat.abandoned = True
+        seat.absent = False
+        self.abandoned.append(e["seat"])
+        self.gone_since.pop(e["seat"], None)
+
+    def _on_chat(self, e: dict[str, Any]) -> None:
+        self.chat.append({"seq": e["seq"], "name": e["name"], "seat": e.get("seat"), "text": e["text"]})
+
+    def _on_cancel_proposed(self, e: dict[str, Any]) -> None:
+        self.vote = {"by": e["by"], "votes": {e["by"]: True}, "started": e.get("at"), "voters": e["voters"]}
+        self.proposed[e["by"]] = self.game.deal_index if self.game else 0
+
+    def _on_vote(self, e: dict[str, Any]) -> None:
+        if self.vote is not None:
+            self.vote["votes"][e["seat"]] = e["accept"]
+
+    def _on_closed(self, e: dict[str, Any]) -> None:
+        self.status = "closed"
+
+    # ------------------------------------------------------------ making events
+    def _emit(self, out: list[dict[str, Any]], kind: str, now: float, **fields: Any) -> dict[str, Any]:
+        event = {"type": kind, "seq": self.seq + 1, "at": now, **fields}
+        self.evolve(event)
+        out.append(event)
+        return event
+
+    def _check_seq(self, seq: int) -> None:
+        if seq != self.seq:
+            raise ProtocolError("stale", f"this answers event {seq}, but the table is at event {self.seq}: "
+                                         "look at the new state and try again", seq=self.seq)
+
+    def _check_master(self, player: str) -> None:
+        if self.master is None or self.seats[self.master].player != player:
+            raise ProtocolError("not_master", "only the table's master may do that")
+
+    def _check_waiting(self, what: str) -> None:
+        if self.status == "playing":
+            raise ProtocolError("game_running", f"{what} only before or between games")
+        if self.status == "closed":
+            raise ProtocolError("no_table", "this table is closed")
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.players:
+            raise ProtocolError("no_seat", f"seat {seat}: this table's seats are 0 to {self.players - 1}")
+
+    def create(self, player: str, name: str, now: float) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        self._emit(out, "created", now, players=self.players, options=self.options.to_json())
+        self._emit(out, "sat", now, seat=0, player=player, name=name)
+        self._emit(out, "master", now, seat=0)
+        return out
+
+    def sit(self, player: str, name: str, seat: int, seq: int, now: float) -> list[dict[str, Any]]:
+        self._check_seq(seq)
+        self._check_waiting("sitting down")
+        self._check_seat(seat)
+        if not self.admits(player, name):
+            raise ProtocolError("private", "this table is private: only invited people may sit")
+        if self.seat_of(player) is not None:
+            raise ProtocolError("seated", f"you already sit at seat {self.seat_of(player)}")
+        if self.seats[seat].kind != "empty":
+            raise ProtocolError("seat_taken", f"seat {seat} is taken by {self.seats[seat].name}")
+        out: list[dict[str, Any]] = []
+        self._emit(out, "sat", now, seat=seat, player=player, name=name)
+        if self.master == seat:
+            self._emit(out, "master", now, seat=seat)
+        return out
+
+    def leave(self, player: str, seq: int | None, now: float) -> list[dict[str, Any]]:
+        """Stand up: before a game the seat is freed; during one it is an abandonment."""
+        if seq is not None:
+            self._check_seq(seq)
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError("not_seated", "you do not sit at this table")
+        out: list[dict[str, Any]] = []
+        if self.status == "playing":
+            self._emit(out, "abandon", now, seat=seat, player=player, why="left the table")
+            self._after_vote_change(out, now)
+        else:
+            self._emit(out, "left", now, seat=seat)
+        self._succeed_master(out, now, seat)
+        return out
+
+    def _succeed_master(self, out: list[dict[str, Any]], now: float, gone: int) -> None:
+        if self.master != gone:
+            return
+        for k in range(1, self.players + 1):
+            i = (gone + k) % self.players
+            s = self.seats[i]
+            if s.kind == "person" and not s.abandoned:
+                if i != gone:
+                    self._emit(out, "master", now, seat=i)
+                return
+        self._emit(out, "master", now, seat=None)
+        self._emit(out, "closed", now, why="nobody is left at the table")
+
+    def add_robot(self, player: str, seat: int, level: str | None, seq: int, now: float) -> list[dict[str, Any]]:
+        self._check_seq(seq)
+        self._check_master(player)
+        self._check_waiting("adding a robot")
+        self._check_seat(seat)
+        if self.seats[seat].kind != "empty":
+            raise ProtocolError("seat_taken", f"seat {seat} is taken by {self.seats[seat].name}")
+        level = level or self.options.robot_level
+        try:
+            self.options.changed(robot_level=level)
+        except OptionError as err:
+            raise ProtocolError("bad_option", str(err).replace("robot_level", "level")) from None
+        out: list[dict[str, Any]] = []
+        self._emit(out, "robot", now, seat=seat, level=level, name=f"Robot {seat + 1} ({level})")
+        return out
+
+    def remove_robot(self, player: str, seat: int, seq: int, now: float) -> list[dict[str, Any]]:
+        self._check_seq(seq)
+        self._check_master(player)
+        self._check_waiting("removing a robot")
+        self._check_seat(seat)
+        if self.seats[seat].kind != "robot":
+            raise ProtocolError("not_robot", f"seat {seat} has no robot")
+        out: list[dict[str, Any]] = []
+        self._emit(out, "unrobot", now, seat=seat)
+        return out
+
+    def set_options(self, player: str, values: dict[str, Any], seq: int, now: float) -> list[dict[str, Any]]:
+        self._check_seq(seq)
+        self._check_master(player)
+        self._check_waiting("changing the options")
+        try:
+            options = self.options.changed(**values)
+        except OptionError as err:
+            raise ProtocolError("bad_option", str(err)) from None
+        before, after = self.options.to_json(), options.to_json()
+        changed = [k for k in after if after[k] != before[k]]
+        if not changed:
+            raise ProtocolError("bad_option", "those are the options already in force")
+        out: list[dict[str, Any]] = []
+        self._emit(out, "options", now, options=after, changed=changed)
+        return out
+
+    def invite(self, player: str, name: str, now: float) -> list[dict[str, Any]]:
+        self._check_master(player)
+        out: list[dict[str, Any]] = []
+        self._emit(out, "invited", now, name=name)
+        return out
+
+    def start(self, player: str, seq: int, now: float) -> list[dict[str, Any]]:
+        self._check_seq(seq)
+        self._check_master(player)
+        self._check_waiting("starting a game")
+        empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+        if empty:
+            raise ProtocolError("seats_empty", f"every seat must be filled first; empty: {', '.join(map(str, empty))}")
+        out: list[dict[str, Any]] = []
+        self._emit(out, "game_start", now, game=secrets.token_hex(8), deals=self.options.deals,
+                   options=self.options.to_json(), _seed=secrets.token_hex(16))
+        assert self.game is not None
+        self._emit(out, "game_dealer", now, dealer=self.game.dealer)
+        self._start_deal(out, now)
+        return out
+
+    def _on_game_dealer(self, e: dict[str, Any]) -> None:
+        pass
+
+    def _start_deal(self, out: list[dict[str, Any]], now: float) -> None:
+        assert self.game is not None
+        seed = secrets.token_hex(16)
+        self._emit(out, "deal_start", now, number=self.game.deals_played + 1, dealer=self.game.next_dealer,
+                   commitment=seed_commitment(seed), _seed=seed)
+        self._after_change(out, now)
+
+    def act(self, player: str, action: dict[str, Any], seq: int, now: float) -> list[dict[str, Any]]:
+        """A person's own game action."""
+        self._check_seq(seq)
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError("not_seated", "only a seated player may play")
+        return self.play(seat, action, now, by="person")
+
+    def play(self, seat: int, action: dict[str, Any], now: float, by: str) -> list[dict[str, Any]]:
+        """``seat``'s action (by its person or its robot), checked by the engine."""
+        if not self.in_deal:
+            raise ProtocolError("no_deal", "no deal is being played at this table")
+        if self.vote is not None:
+            raise ProtocolError("vote_running", "a vote to cancel the game is running: vote first")
+        if self.deal.to_act != seat:
+            raise ProtocolError("not_your_turn", f"it is seat {self.deal.to_act}'s turn, not seat {seat}'s")
+        if not isinstance(action, dict) or "seat" in action:
+            raise ProtocolError("malformed", "an action is an object such as {\"play\": \"7H\"}, without a seat")
+        try:
+            parsed_seat, parsed = parse_action({"seat": seat, **action}, 0, self.players)
+            self.deal.clone().apply(parsed, parsed_seat)
+        except RecordError as err:
+            raise ProtocolError("malformed", err.message) from None
+        except IllegalAction as err:
+            raise ProtocolError("illegal", err.message, rule=err.rule) from None
+        out: list[dict[str, Any]] = []
+        stored = action_to_json(seat, parsed)
+        del stored["seat"]
+        self._emit(out, "action", now, seat=seat, action=stored, by=by)
+        if self.deal.is_over:
+            self._end_deal(out, now)
+        else:
+            self._after_change(out, now)
+        return out
+
+    def _end_deal(self, out: list[dict[str, Any]], now: float) -> None:
+        assert self.game is not None and self.deal is not None
+        line = self.game.sheet[-1].to_json()
+        line.pop("record", None)
+        self._emit(out, "deal_end", now, seed=self.deal.seed, commitment=self.commitment,
+                   record=to_record(self.deal), line=line)
+        if self.game.is_over:
+            self._end_game(out, now)
+
+    def _end_game(self, out: list[dict[str, Any]], now: float) -> None:
+        assert self.game is not None
+        ranking = [{"place": p, "seat": s, "total": t} for p, s, t in self.game.ranking()]
+        self._emit(out, "game_end", now, game=self.game_id, totals=self.game.totals, ranking=ranking,
+                   abandoned=list(self.abandoned))
+
+    def next_deal(self, now: float) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        if self.status == "playing" and self.deal is not None and self.deal.is_over and not self.game.is_over:
+            self._start_deal(out, now)
+        return out
+
+    def back(self, player: str, now: float) -> list[dict[str, Any]]:
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError("not_seated", "you do not sit at this table")
+        out: list[dict[str, Any]] = []
+        if self.seats[seat].automatic:
+            self._emit(out, "automatic", now, seat=seat, on=False)
+            self._after_change(out, now)
+        return out
+
+    def say(self, player: str, name: str, text: str, now: float) -> list[dict[str, Any]]:
+        text = text.strip()
+        if not text:
+            raise ProtocolError("malformed", "chat: the message is empty")
+        out: list[dict[str, Any]] = []
+        self._emit(out, "chat", now, name=name, seat=self.seat_of(player), text=text)
+        return out
+
+    def propose_cancel(self, player: str, seq: int, now: float) -> list[dict[str, Any]]:
+        self._check_seq(seq)
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError("not_seated", "only a seated player may propose to cancel")
+        if self.status != "playing":
+            raise ProtocolError("no_game", "no game is being played")
+        if self.vote is not None:
+            raise ProtocolError("vote_running", "a vote is already running")
+        if self.proposed.get(seat) == self.game.deal_index:
+            raise ProtocolError("vote_again", "you may propose again after the next deal")
+        out: list[dict[str, Any]] = []
+        voters = sorted(set(self.present_people()) | {seat})
+        self._emit(out, "cancel_proposed", now, by=seat, voters=voters)
+        self._after_vote_change(out, now)
+        return out
+
+    def cast_vote(self, player: str, accept: bool, seq: int, now: float) -> list[dict[str, Any]]:
+        self._check_seq(seq)
+        seat = self.seat_of(player)
+        if self.vote is None:
+            raise ProtocolError("no_vote", "no vote is running")
+        if seat is None or seat not in self.vote["voters"]:
+            raise ProtocolError("not_voter", "only the people present at the table vote")
+        if seat in self.vote["votes"]:
+            raise ProtocolError("voted", "you have voted already")
+        out: list[dict[str, Any]] = []
+        self._emit(out, "vote", now, seat=seat, accept=accept)
+        self._after_vote_change(out, now)
+        return out
+
+    def _after_vote_change(self, out: list[dict[str, Any]], now: float) -> None:
+        vote = self.vote
+        if vote is None:
+            return
+        voters = [s for s in vote["voters"] if s in self.present_people() or s == vote["by"]]
+        if any(v is False for v in vote["votes"].values()):
+            refused = next(s for s, v in vote["votes"].items() if v is False)
+            self._emit(out, "cancel_end", now, cancelled=False, why=f"{self.seats[refused].name} refused")
+        elif all(vote["votes"].get(s) for s in voters):
+            self._emit(out, "cancel_end", now, cancelled=True, why="everyone present accepted",
+                       game=self.game_id, abandoned=list(self.abandoned))
+        if self.vote is None and self.status == "playing":
+            self._after_change(out, now)
+
+    def _after_change(self, out: list[dict[str, Any]], now: float) -> None:
+        """Nothing to do here today: robots and clocks are the runtime's (they read robot_turn/deadlines)."""
+
+    # ------------------------------------------------------------ presence and clocks
+    def connection_lost(self, seat: int, now: float) -> None:
+        """The seat's person has no connection left: the absence clock starts (runtime only)."""
+        self.gone_since.setdefault(seat, now)
+
+    def connection_back(self, player: str, now: float) -> list[dict[str, Any]]:
+        seat = self.seat_of(player)
+        out: list[dict[str, Any]] = []
+        if seat is None:
+            return out
+        self.gone_since.pop(seat, None)
+        if self.seats[seat].absent:
+            self._emit(out, "present", now, seat=seat)
+        return out
+
+    def deadlines(self) -> list[tuple[float, str, int | None]]:
+        """(when, what, seat) for everything that will happen by itself."""
+        t = self.timing
+        out: list[tuple[float, str, int | None]] = []
+        seat = self.to_act()
+        turn = self.options.turn_seconds
+        if (seat is not None and turn and self.turn_started is not None and self.vote is None
+                and not self.seats[seat].robot_plays):
+            out.append((self.turn_started + turn, "timeout", seat))
+        for s, since in self.gone_since.items():
+            person = self.seats[s]
+            if person.kind != "person" or person.abandoned:
+                continue
+            if self.status == "playing":
+                if not person.absent:
+                    out.append((since + t.absent_after, "absent", s))
+                out.append((since + t.abandon_after, "abandon", s))
+            else:
+                out.append((since + t.abandon_after, "gone", s))
+        if self.vote is not None and self.vote.get("started") is not None:
+            out.append((self.vote["started"] + t.vote_seconds, "vote_over", None))
+        if self.status == "playing" and self.deal_ended_at is not None and self.deal.is_over:
+            out.append((self.deal_ended_at + t.deal_pause, "next_deal", None))
+        return sorted(out, key=lambda d: d[0])
+
+    def tick(self, now: float) -> list[dict[str, Any]]:
+        """Everything whose time has come."""
+        out: list[dict[str, Any]] = []
+        for when, what, seat in self.deadlines():
+            if when > now:
+                break
+            if what == "timeout" and seat == self.to_act():
+                self._emit(out, "timeout", now, seat=seat)
+                self._emit(out, "automatic", now, seat=seat, on=True)
+            elif what == "absent":
+                self._emit(out, "absent", now, seat=seat)
+            elif what == "abandon":
+                self._emit(out, "abandon", now, seat=seat, player=self.seats[seat].player, why="did not come back")
+                self._succeed_master(out, now, seat)
+                self._after_vote_change(out, now)
+            elif what == "gone":
+                self._emit(out, "left", now, seat=seat)
+                self._succeed_master(out, now, seat)
+            elif what == "vote_over" and self.vote is not None:
+                self._emit(out, "cancel_end", now, cancelled=False, why="the time to vote ran out")
+            elif what == "next_deal":
+                out.extend(self.next_deal(now))
+            if out:  # one deadline at a time: the next ones are computed from the new state
+                break
+        return out
+
+    def restarted(self, now: float) -> None:
+        """After loading: clocks start afresh (nobody loses the time the server was away)."""
+        if self.in_deal:
+            self.turn_started = now
+        if self.status == "playing" and self.deal is not None and self.deal.is_over:
+            self.deal_ended_at = now
+        if self.vote is not None:
+            self.vote["started"] = now
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "person" and not seat.abandoned:
+                self.gone_since[i] = now
+
+    # ------------------------------------------------------------ views
+    def public_event(self, event: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """What ``viewer`` (a seat, or None for a spectator) may see of an event."""
+        out = {k: v for k, v in event.items() if not k.startswith("_") and k not in ("seq", "player")}
+        if event["type"] == "action" and "discard" in event["action"] and viewer != event["seat"]:
+            cards = event["action"]["discard"]
+            trumps = [c for c in cards if c.startswith("T")]
+            out["action"] = {"ecart": {"trumps": trumps, "count": len(cards)}}
+        return out
+
+    def shared_view(self, now: float, spectators: int = 0) -> dict[str, Any]:
+        """The parts of the TableView that are the same for every viewer."""
+        game = self.game
+        clock = None
+        seat = self.to_act()
+        if seat is not None and self.turn_started is not None and self.options.turn_seconds:
+            left = self.turn_started + self.options.turn_seconds - now
+            clock = {"seat": seat, "seconds_left": max(0.0, round(left, 1)), "turn_seconds": self.options.turn_seconds}
+        vote = None
+        if self.vote is not None:
+            started = self.vote.get("started") or now
+            vote = {"by": self.vote["by"], "voters": self.vote["voters"],
+                    "votes": {str(k): v for k, v in self.vote["votes"].items()},
+                    "seconds_left": max(0.0, round(started + self.timing.vote_seconds - now, 1))}
+        return {
+            "id": self.id,
+            "players": self.players,
+            "seq": self.seq,
+            "status": self.status,
+            "master": self.master,
+            "options": self.options.to_json(),
+            "seats": [s.public(i) for i, s in enumerate(self.seats)],
+            "spectators": spectators,
+            "game": None if game is None else {
+                "id": self.game_id,
+                "deals": game.deals,
+                "deal_number": game.deal_number,
+                "dealer": game.dealer,
+                "sheet": [{k: v for k, v in line.to_json().items() if k not in ("record", "seed")}
+                          for line in game.sheet],
+                "totals": game.totals,
+                "over": self.game_outcome is not None,
+                "outcome": self.game_outcome,
+                "ranking": [{"place": p, "seat": s, "total": t} for p, s, t in game.ranking()]
+                if self.game_outcome == "finished" else None,
+            },
+            "commitment": self.commitment,
+            "clock": clock,
+            "vote": vote,
+            "chat": list(self.chat),
+        }
+
+    def deal_views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any] | None]:
+        """Each viewer's DealView: the spectator's view once, and each seat's own private fields."""
+        deal = self.deal
+        if deal is None:
+            return dict.fromkeys(viewers)
+        public = observation_to_json(deal.observation(None))
+        return {v: public if v is None else {**public, **private_json(deal.observation(v))} for v in viewers}
+
+    def view(self, viewer: int | None, now: float, spectators: int = 0,
+             seen_options: int = -1) -> dict[str, Any]:
+        """The whole table as ``viewer`` (a seat, or None for a spectator) may see it: a TableView."""
+        return {**self.shared_view(now, spectators), "you": viewer,
+                "changed": self.changed if self.changed_seq > seen_options else [],
+                "deal": self.deal_views({viewer})[viewer]}
+
+    def summary(self, spectators: int = 0) -> dict[str, Any]:
+        """The lobby's line for this table."""
+        return {
+            "id": self.id,
+            "players": self.players,
+            "seats": [s.name for s in self.seats],
+            "robots": sum(s.kind == "robot" for s in self.seats),
+            "free": sum(s.kind == "empty" for s in self.seats),
+            "status": self.status,
+            "options": self.options.to_json(),
+            "spectators": spectators,
+            "private": self.options.private,
+        }
+
+    # ------------------------------------------------------------ stored form
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "players": self.players,
+            "options": self.options.to_json(),
+            "seats": [asdict(s) for s in self.seats],
+            "master": self.master,
+            "seq": self.seq,
+            "status": self.status,
+            "game": None if self.game is None else self.game.to_json(),
+            "game_id": self.game_id,
+            "game_started_at": self.game_started_at,
+            "game_outcome": self.game_outcome,
+            "abandoned": self.abandoned,
+            "commitment": self.commitment,
+            "vote": None if self.vote is None else {**self.vote, "votes": [[k, v] for k, v in self.vote["votes"].items()]},
+            "proposed": [[k, v] for k, v in self.proposed.items()],
+            "chat": list(self.chat),
+            "invited": sorted(self.invited),
+            "changed": self.changed,
+            "changed_seq": self.changed_seq,
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any], timing: Timing | None = None) -> Table:
+        table = cls(data["id"], data["players"], TableOptions.from_json(data["options"]), timing)
+        table.seats = [Seat(**s) for s in data["seats"]]
+        table.master = data["master"]
+        table.seq = data["seq"]
+        table.status = data["status"]
+        table.game = None if data["game"] is None else Game.from_json(data["game"])
+        table.game_id = data["game_id"]
+        table.game_started_at = data["game_started_at"]
+        table.game_outcome = data["game_outcome"]
+        table.abandoned = list(data["abandoned"])
+        table.commitment = data["commitment"]
+        vote = data["vote"]
+        table.vote = None if vote is None else {**vote, "votes": {k: v for k, v in vote["votes"]}}
+        table.proposed = {k: v for k, v in data["proposed"]}
+        table.chat = deque(data["chat"], maxlen=CHAT_KEPT)
+        table.invited = set(data["invited"])
+        table.changed = list(data["changed"])
+        table.changed_seq = data["changed_seq"]
+        return table
+
+
+__all__ = ["ABANDON_AFTER", "ABSENT_AFTER", "Seat", "Table", "Timing"]
