@@ -1,0 +1,1 @@
+"""The online server: tables, their protocol, their store (docs/protocol.md)."""
