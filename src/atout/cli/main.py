@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     from .serve import add_arguments as add_serve_arguments
 
     add_serve_arguments(sub.add_parser("serve", help="the online tables and the browser client"))
+    from .verify import add_arguments as add_verify_arguments
+
+    add_verify_arguments(sub.add_parser("verify", help="check a deal's fair shuffle: seed, commitment, actions, hands"))
     return parser
 
 
@@ -54,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
         from .serve import serve
 
         return serve(args)
+    if args.command == "verify":
+        from .verify import run as run_verify
+
+        return run_verify(args)
     if args.command is None:
         from .play import play
 
