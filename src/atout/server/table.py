@@ -411,6 +411,8 @@ class Table:
         seed = secrets.token_hex(16)
         self._emit(out, "deal_start", now, number=self.game.deals_played + 1, dealer=self.game.next_dealer,
                    commitment=seed_commitment(seed), _seed=seed)
+        if self.deal is not None and self.deal.is_over:  # a petit sec voided it as it was dealt
+            self._end_deal(out, now)
         self._after_change(out, now)
 
     def act(self, player: str, action: dict[str, Any], seq: int, now: float) -> list[dict[str, Any]]:
