@@ -65,3 +65,17 @@ def test_short_arena_run_per_table_size(players, tmp_path, capsys):
 def test_heuristic_beats_random_clearly():
     s = summarize(run_arena(4, "heuristic", "random", 12, "strength"))
     assert s["points_per_deal"]["low"] > 0
+
+
+def test_decision_kinds_are_recorded_with_times():
+    from atout.arena.duplicate import DECISION_KINDS
+
+    rec = play_duplicate(4, "heuristic", "random", "kinds", 1)
+    for s in rec["seats"]:
+        assert len(s["kinds"]) == len(s["times"]) > 0
+        assert set(s["kinds"]) <= set(DECISION_KINDS)
+        assert s["kinds"][0] == "bid"
+    played = [s for s in rec["seats"] if s["role"] != "void"]
+    assert all(s["kinds"].count("card") == 18 for s in played)
+    s = summarize([rec])
+    assert "bid" in s["decision_by_kind"] and s["decision_by_kind"]["bid"]["p99"] is not None

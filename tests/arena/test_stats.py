@@ -55,3 +55,42 @@ def test_summary_pairs_seats_within_a_deal():
     assert s["taker_success"]["baseline"] == 0.0
     assert s["decision_seconds"]["median"] == 0.02
     assert s["decision_seconds"]["max"] == 0.03
+
+
+def test_percentile_nearest_rank():
+    from atout.arena.stats import percentile
+
+    values = list(range(1, 101))  # 1..100
+    assert percentile(values, 99) == 99
+    assert percentile(values, 100) == 100
+    assert percentile(values, 50) == 50
+    assert percentile([5.0], 99) == 5.0
+    assert percentile([], 99) is None
+    with pytest.raises(ValueError, match="between 0 and 100"):
+        percentile(values, 101)
+
+
+def test_decision_times_split_by_kind():
+    from atout.arena.stats import decision_times_by_kind
+
+    seat = _seat(0, times=[0.5, 0.01, 0.03, 0.02])
+    seat["kinds"] = ["bid", "card", "card", "card"]
+    old = _seat(0, times=[0.2])  # a record from before kinds were kept
+    out = decision_times_by_kind([{"seats": [seat, old]}])
+    assert out["bid"] == {"count": 1, "median": 0.5, "p99": 0.5, "max": 0.5}
+    assert out["card"]["count"] == 3 and out["card"]["median"] == 0.02 and out["card"]["max"] == 0.03
+    assert out["unknown"]["count"] == 1
+
+
+def test_contract_table_counts_takes_and_success():
+    from atout.arena.stats import contract_table
+
+    taker = _seat(10, "taker", True, "taker", False)
+    taker["contract"] = "garde"
+    records = [
+        {"baseline_contract": "prise", "seats": [taker, _seat(0)]},
+        {"baseline_contract": None, "seats": [_seat(0), _seat(0)]},
+    ]
+    t = contract_table(records)
+    assert t["candidate"] == {"garde": {"takes": 1, "made": 1, "share": 1.0, "success": 1.0}}
+    assert t["baseline"] == {"prise": {"takes": 1, "made": 0, "share": 1.0, "success": 0.0}}

@@ -55,11 +55,12 @@ def test_heuristic_among_random_players_stays_legal(players):
         play_out(players, levels, f"mixed/{i}", dealer=i % players)
 
 
+@pytest.mark.parametrize("level", ["expert", "expert-1"])
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_expert_never_plays_illegally(players):
+def test_expert_never_plays_illegally(players, level):
     for i in range(6):
         levels = ["random"] * players
-        levels[i % players] = "expert"
+        levels[i % players] = level
         levels[(i + 1) % players] = "heuristic"
         play_out(players, levels, f"expert/{players}/{i}", dealer=i % players)
 
@@ -88,12 +89,14 @@ def test_a_seed_fixes_the_play(level, monkeypatch):
 
     The expert's safety stop is lifted: on a loaded test machine it could bind.
     """
-    monkeypatch.setattr("atout.bots.expert.SAFETY_SECONDS", 1e9)
-    monkeypatch.setattr("atout.bots.expert.CARD_SAMPLES", {3: 4, 4: 4, 5: 4})
-    monkeypatch.setattr("atout.bots.expert.BID_SAMPLES", 4)
-    monkeypatch.setattr("atout.bots.expert.ECART_SAMPLES", 4)
+    for module in ("atout.bots.expert", "atout.bots.expert1.expert"):
+        monkeypatch.setattr(f"{module}.SAFETY_SECONDS", 1e9)
+        monkeypatch.setattr(f"{module}.CARD_SAMPLES", {3: 4, 4: 4, 5: 4})
+        monkeypatch.setattr(f"{module}.BID_SAMPLES", 4)
+        monkeypatch.setattr(f"{module}.ECART_SAMPLES", 4)
+    searching = level.startswith("expert")
     for players in (3, 4, 5):
-        levels = [level] * players if level != "expert" else ["expert"] + ["heuristic"] * (players - 1)
+        levels = [level] + ["heuristic"] * (players - 1) if searching else [level] * players
         _, first = play_out(players, levels, f"det/{players}", budget=None)
         _, second = play_out(players, levels, f"det/{players}", budget=None)
         assert first == second
@@ -119,3 +122,19 @@ def test_expert_answers_within_a_small_budget():
 def test_unknown_level_is_refused():
     with pytest.raises(ValueError, match="unknown robot level"):
         make_bot("grandmaster")
+
+
+def test_expert_1_is_frozen_apart_from_the_live_expert():
+    """expert-1 imports nothing from the live expert's modules, so editing them cannot change it."""
+    import atout.bots.expert1 as frozen
+
+    modules = [m for name, m in vars(frozen).items() if hasattr(m, "__file__") and name != "__builtins__"]
+    assert modules, "expert1 exposes its submodules"
+    for m in modules:
+        assert "/bots/expert1/" in m.__file__
+    from atout.bots.expert1 import expert as e1
+
+    assert e1.rollout.__module__ == "atout.bots.expert1.rollout"
+    assert e1.sample_world.__module__ == "atout.bots.expert1.sampling"
+    assert e1.heuristic_card.__module__ == "atout.bots.expert1.heuristic"
+    assert make_bot("expert-1", 1).name == "expert-1"

@@ -12,7 +12,32 @@ import time
 from dataclasses import dataclass, field
 
 from ..bots import make_bot
-from ..engine import RuleSet, new_deal
+from ..engine import (
+    Bid,
+    Call,
+    Chelem,
+    DiscardFrom,
+    Observation,
+    PetitSecDecision,
+    Play,
+    PoigneeFrom,
+    RuleSet,
+    new_deal,
+)
+
+DECISION_KINDS = ("bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card")
+"""The kinds of decision the arena times separately (the issue's targets are per kind)."""
+
+_KIND_OF = {Bid: "bid", Call: "call", DiscardFrom: "ecart", Chelem: "chelem", PoigneeFrom: "poignee",
+            PetitSecDecision: "petit_sec", Play: "card"}
+
+
+def decision_kind(observation: Observation) -> str:
+    """What the seat is asked to decide: one of ``DECISION_KINDS`` (a poignée offer beats the card)."""
+    legal = observation.legal
+    if any(type(a) is PoigneeFrom for a in legal):
+        return "poignee"
+    return _KIND_OF.get(type(legal[0]), "other")
 
 
 @dataclass(slots=True)
@@ -26,6 +51,7 @@ class Game:
     made: bool | None
     void: str | None
     times: list[float] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
 
     def role(self, seat: int) -> str:
         if self.void:
@@ -53,6 +79,7 @@ def play_game(
     deal = new_deal(rules, dealer, seed)
     bots = [make_bot(level, f"{seed}/seat/{s}/{level}") for s, level in enumerate(levels)]
     times: list[float] = []
+    kinds: list[str] = []
     while not deal.is_over:
         seat = deal.to_act
         obs = deal.observation(seat)
@@ -61,9 +88,10 @@ def play_game(
         elapsed = time.perf_counter() - start
         if seat == watch:
             times.append(elapsed)
+            kinds.append(decision_kind(obs))
         deal.apply(action, seat=seat)
     r = deal.result
-    return Game(list(r.scores), r.taker, r.partner, r.contract, r.made, r.void, times)
+    return Game(list(r.scores), r.taker, r.partner, r.contract, r.made, r.void, times, kinds)
 
 
 def play_duplicate(
@@ -77,7 +105,8 @@ def play_duplicate(
     """Deal ``index``: once all-baseline, then the candidate in each seat in turn.
 
     Returns a JSON-ready record with, per seat, the candidate's score, the
-    baseline's score in that seat, their difference and the roles.
+    baseline's score in that seat, their difference, the roles, and the
+    candidate's decision times with their kinds (``DECISION_KINDS``).
     """
     rules = RuleSet(players)
     dealer = index % players
@@ -100,6 +129,7 @@ def play_duplicate(
                 "baseline_made": base.made,
                 "contract": game.contract,
                 "times": [round(t, 6) for t in game.times],
+                "kinds": game.kinds,
             }
         )
     return {

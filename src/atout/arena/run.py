@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import partial
 
 from .duplicate import play_duplicate
-from .stats import mean_ci, median, rate
+from .stats import contract_table, decision_times_by_kind, mean_ci, median, rate
 
 
 def summarize(records: list[dict]) -> dict:
@@ -46,6 +46,8 @@ def summarize(records: list[dict]) -> dict:
             "max": max(times) if times else None,
             "mean": sum(times) / len(times) if times else None,
         },
+        "decision_by_kind": decision_times_by_kind(records),
+        "contracts": contract_table(records),
     }
 
 
@@ -75,6 +77,9 @@ def report(summary: dict, config: dict) -> str:
     if d["count"]:
         lines.append(f"candidate decisions: {d['count']}, median {d['median'] * 1000:.2f} ms, "
                      f"max {d['max'] * 1000:.1f} ms")  # fmt: skip
+    for kind, k in summary.get("decision_by_kind", {}).items():
+        lines.append(f"  {kind}: {k['count']}, median {k['median'] * 1000:.1f} ms, "
+                     f"p99 {k['p99'] * 1000:.1f} ms, max {k['max'] * 1000:.1f} ms")  # fmt: skip
     return "\n".join(lines)
 
 

@@ -35,3 +35,57 @@ def median(values: Sequence[float]) -> float | None:
 
 def rate(hits: int, total: int) -> float | None:
     return hits / total if total else None
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The ``q``-th percentile (0-100) by the nearest-rank method: a value that occurred."""
+    if not values:
+        return None
+    if not 0 <= q <= 100:
+        raise ValueError(f"percentile must be between 0 and 100, not {q}")
+    s = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(s)))
+    return s[rank - 1]
+
+
+def decision_times_by_kind(records: Sequence[dict]) -> dict[str, dict]:
+    """Median, 99th percentile and maximum of the candidate's decision seconds, per kind of decision.
+
+    Records written before the arena kept kinds count as kind ``"unknown"``.
+    """
+    by_kind: dict[str, list[float]] = {}
+    for r in records:
+        for s in r["seats"]:
+            kinds = s.get("kinds") or ["unknown"] * len(s["times"])
+            for kind, t in zip(kinds, s["times"], strict=True):
+                by_kind.setdefault(kind, []).append(t)
+    return {
+        kind: {"count": len(v), "median": median(v), "p99": percentile(v, 99), "max": max(v)}
+        for kind, v in sorted(by_kind.items())
+    }
+
+
+def contract_table(records: Sequence[dict]) -> dict[str, dict[str, dict]]:
+    """How often the candidate and the baseline took each contract, and how often they made it.
+
+    The candidate's takes are its seats where it took; the baseline's are the
+    all-baseline game's taker (one seat per deal).
+    """
+    out: dict[str, dict[str, dict]] = {"candidate": {}, "baseline": {}}
+    for r in records:
+        for s in r["seats"]:
+            for who, role, made, contract in (
+                ("candidate", s["role"], s["made"], s.get("contract")),
+                ("baseline", s["baseline_role"], s["baseline_made"], r.get("baseline_contract")),
+            ):
+                if role != "taker" or contract is None:
+                    continue
+                row = out[who].setdefault(contract, {"takes": 0, "made": 0})
+                row["takes"] += 1
+                row["made"] += bool(made)
+    for rows in out.values():
+        total = sum(row["takes"] for row in rows.values())
+        for row in rows.values():
+            row["share"] = rate(row["takes"], total)
+            row["success"] = rate(row["made"], row["takes"])
+    return out

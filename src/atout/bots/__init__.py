@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from .base import Bot
 from .expert import ExpertBot
+from .expert1 import Expert1Bot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
-LEVELS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertBot}
+LEVELS: dict[str, type] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "expert": ExpertBot,
+    "expert-1": Expert1Bot,  # the expert before issue 12, frozen: the yardstick for later changes
+}
 
 
 def make_bot(level: str, seed: int | str | None = None) -> Bot:
@@ -19,4 +25,4 @@ def make_bot(level: str, seed: int | str | None = None) -> Bot:
     return cls(seed)
 
 
-__all__ = ["LEVELS", "Bot", "ExpertBot", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "Expert1Bot", "ExpertBot", "HeuristicBot", "RandomBot", "make_bot"]
