@@ -159,11 +159,12 @@ def _describe(err: ValidationError) -> str:
 
 def parse_message(text: str | bytes) -> Any:
     """One client frame as its typed message; ProtocolError names what is wrong."""
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes, not {len(text)}")
+    size = len(text.encode(errors="surrogatepass")) if isinstance(text, str) else len(text)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes, not {size}")
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as err:
+    except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError; RecursionError: too deep
         raise ProtocolError("malformed", f"not JSON: {err}") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message is a JSON object with a type")
