@@ -50,7 +50,7 @@ class TableOptions:
     def ruleset(self, players: int) -> RuleSet:
         return RuleSet.make(players, **self.rules)
 
-    def changed(self, **values: Any) -> TableOptions:
+    def changed(self, /, **values: Any) -> TableOptions:
         """A copy with ``values`` checked and set; OptionError names the first bad one."""
         checked: dict[str, Any] = {}
         for name, value in values.items():
@@ -89,7 +89,7 @@ def _whole(name: str, low: int, high: int):
 
 
 def _level(value: Any) -> str:
-    if value not in LEVELS:
+    if not isinstance(value, str) or value not in LEVELS:
         raise OptionError(f"robot_level: {value!r} is not one of {', '.join(LEVELS)}")
     return value
 
@@ -98,7 +98,7 @@ def _rules(value: Any) -> dict[str, str]:
     if not isinstance(value, dict):
         raise OptionError("rules: a JSON object of rule option: value")
     try:
-        RuleSet.make(4, **value)
+        RuleSet(4, value)  # not make(4, **value): a rule named "players" would clash with its argument
     except RuleError as err:
         raise OptionError(f"rules: {err}") from None
     defaults = {k: v[0] for k, v in RULE_OPTIONS.items()}
