@@ -232,6 +232,8 @@ class Hub:
         return f"{player_id}.{mac}"
 
     def player_from_token(self, token: str) -> str | None:
+        if not token.isascii():  # no token of ours is; compare_digest would raise TypeError
+            return None
         player_id = token.rpartition(".")[0]
         if player_id and hmac.compare_digest(self.token_for(player_id), token):
             return player_id
