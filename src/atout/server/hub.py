@@ -391,6 +391,8 @@ class Hub:
 
     async def on_seen(self, conn: Connection, m) -> None:
         room = self._room(m.table)
+        if conn not in room.followers:  # the answer is the table's state: only for those who may watch it
+            raise ProtocolError("not_here", "join the table first")
         room.seen_options[conn.player.id] = room.table.changed_seq
         conn.send(self._state(room, conn))
 
