@@ -5,7 +5,11 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
+import re
 import struct
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -224,3 +228,26 @@ def test_any_random_legal_deal_verifies_and_any_flipped_commitment_fails(seed, p
     flipped = digest[:position] + HEX[(HEX.index(digest[position]) + shift) % 16] + digest[position + 1:]
     result = verify(record, flipped, seen)
     assert [c.name for c in result.failures] == ["commitment"]
+
+
+def _documented_program() -> str:
+    text = (Path(__file__).parents[2] / "docs" / "fairness.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    assert len(blocks) == 1, "docs/fairness.md should hold one Python program"
+    return blocks[0]
+
+
+@pytest.mark.parametrize("players, dealer, extra", [(3, 2, []), (4, 1, []), (5, 0, []), (5, 3, ["sits_out"]),
+                                                    (4, 0, ["uniform"])])
+def test_the_program_in_the_docs_deals_what_the_engine_deals(tmp_path, players, dealer, extra):
+    program = tmp_path / "deal.py"
+    program.write_text(_documented_program())
+    for seed in ("3f1c9a", "seed with spaces é"):
+        out = subprocess.run([sys.executable, str(program), seed, str(players), str(dealer), *extra],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+        options = {"five_players": "dealer_sits_out"} if "sits_out" in extra else {}
+        if "uniform" in extra:
+            options["deal_emulation"] = "uniform"
+        hands, dog = deal_cards(seed, dealer, RuleSet.make(players, **options))
+        want = [f"seat {s}: {' '.join(codes(h))}".rstrip() for s, h in enumerate(hands)]
+        assert [line.rstrip() for line in out] == [*want, f"dog: {' '.join(codes(dog))}"]
