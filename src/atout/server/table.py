@@ -150,7 +150,7 @@ class Table:
         getattr(self, "_on_" + event["type"])(event)
 
     def _on_created(self, e: dict[str, Any]) -> None:
-        pass
+        self.options = TableOptions.from_json(e["options"])
 
     def _on_sat(self, e: dict[str, Any]) -> None:
         self.seats[e["seat"]] = Seat("person", e["player"], e["name"])

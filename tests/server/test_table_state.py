@@ -1,0 +1,100 @@
+"""The table actor without a network: events rebuild the same table, snapshots round-trip, refusals change nothing."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from atout.bots import make_bot
+from atout.engine.record import action_to_json
+from atout.server.options import TableOptions
+from atout.server.protocol import ProtocolError
+from atout.server.table import Table, Timing
+
+
+def rebuilt(events: list[dict], players: int) -> Table:
+    """A table made again from nothing but its stored events, as a restarted server does."""
+    table = Table("t", players, TableOptions(), Timing())
+    for event in events:
+        table.evolve(event)
+    return table
+
+
+def robot_table(players: int, deals: int, rules: dict) -> tuple[Table, list[dict]]:
+    table = Table("t", players, TableOptions(deals=deals, rules=rules), Timing())
+    events = table.create("p0", "Ann", 0.0)
+    for seat in range(1, players):
+        events += table.add_robot("p0", seat, "random", table.seq, 0.0)
+    events += table.start("p0", table.seq, 1.0)
+    return table, events
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.sampled_from([3, 4, 5]), deals=st.integers(1, 3),
+       rules=st.fixed_dictionaries({"petit_sec": st.sampled_from(["redeal", "holder_may_play"]),
+                                    "five_players": st.sampled_from(["call_king", "dealer_sits_out"])}),
+       seed=st.integers(0, 10_000))
+def test_events_and_snapshots_rebuild_the_same_table(players: int, deals: int, rules: dict, seed: int) -> None:
+    table, events = robot_table(players, deals, rules)
+    bots = [make_bot("random", seed + s) for s in range(players)]
+    steps = 0
+    while table.status == "playing":
+        if table.deal.is_over:
+            events += table.tick(1e12)
+            continue
+        seat = table.deal.to_act
+        body = action_to_json(seat, bots[seat].choose(table.deal.observation(seat)))
+        del body["seat"]
+        events += table.play(seat, body, 2.0, by="robot")
+        steps += 1
+        if steps % 17 == 0:  # a snapshot taken now, plus nothing, is the same table
+            again = Table.from_snapshot(table.snapshot())
+            assert again.snapshot() == table.snapshot()
+            again.restarted(2.0)  # the clocks start afresh, here at the last action's time
+            assert again.view(seat, 5.0) == table.view(seat, 5.0)
+    assert [e["seq"] for e in events] == list(range(1, table.seq + 1))
+    assert rebuilt(events, players).snapshot() == table.snapshot()
+    assert table.game_outcome == "finished" and sum(table.game.totals) == 0
+    assert table.game.deals_played == deals
+
+
+def test_refused_requests_change_nothing() -> None:
+    table, _ = robot_table(4, 2, {})
+    before = table.snapshot()
+    seat = table.deal.to_act
+    attempts = [
+        lambda: table.act("p0", {"play": "KS"}, table.seq, 3.0) if seat != 0 else table.act("p0", {"bid": "x"}, table.seq, 3.0),
+        lambda: table.act("p0", {"bid": "garde"}, table.seq - 1, 3.0),
+        lambda: table.act("nobody", {"bid": "pass"}, table.seq, 3.0),
+        lambda: table.set_options("p0", {"deals": 3}, table.seq, 3.0),
+        lambda: table.add_robot("p0", 1, "random", table.seq, 3.0),
+        lambda: table.start("p0", table.seq, 3.0),
+        lambda: table.play(seat, {"seat": seat, "bid": "pass"}, 3.0, by="robot"),
+        lambda: table.play(seat, {"play": "T21", "bid": "pass"}, 3.0, by="robot"),
+        lambda: table.cast_vote("p0", True, table.seq, 3.0),
+    ]
+    for attempt in attempts:
+        with pytest.raises(ProtocolError):
+            attempt()
+        assert table.snapshot() == before
+
+
+def test_secret_fields_never_leave_in_events() -> None:
+    table, events = robot_table(4, 1, {})
+    starts = [e for e in events if e["type"] in ("deal_start", "game_start")]
+    assert starts and all("_seed" in e for e in starts)
+    for viewer in (None, 0, 1, 2, 3):
+        for e in starts:
+            public = table.public_event(e, viewer)
+            assert not any(k.startswith("_") for k in public)
+            assert e["_seed"] not in str(public)
+
+
+def test_an_ecart_is_shown_to_others_as_its_trumps_and_size() -> None:
+    event = {"type": "action", "seq": 9, "at": 0.0, "seat": 2, "by": "person",
+             "action": {"discard": ["2C", "3C", "T4", "5D", "6D", "7D"]}}
+    table = Table("t", 4)
+    assert table.public_event(event, 2)["action"] == event["action"]
+    for viewer in (None, 0, 1, 3):
+        assert table.public_event(event, viewer)["action"] == {"ecart": {"trumps": ["T4"], "count": 6}}
