@@ -348,7 +348,7 @@ class Hub:
         room = self._room(m.table)
         async with room.lock:
             events = make(room.table, self.clock.now())
-            await self._commit(room, events)
+            await self._commit(room, events, origin=conn, ref=m.ref)
 
     async def on_sit(self, conn: Connection, m) -> None:
         room = self._room(m.table)
@@ -420,7 +420,8 @@ class Hub:
         conn.send({"type": "pong"})
 
     # ------------------------------------------------------------ committing and telling
-    async def _commit(self, room: Room, events: list[dict[str, Any]], force_snapshot: bool = False) -> None:
+    async def _commit(self, room: Room, events: list[dict[str, Any]], force_snapshot: bool = False,
+                      origin: Connection | None = None, ref: str | None = None) -> None:
         """Store the events, then tell every follower what its viewer may see. Called under the room's lock."""
         if not events:
             return
@@ -443,7 +444,7 @@ class Hub:
         self.actions += sum(1 for e in events if e["type"] == "action")
         for e in events:
             event_log(event=e["type"], table=table.id, seq=e["seq"], seat=e.get("seat"))
-        self._tell(room, events)
+        self._tell(room, events, origin, ref)
         if kinds & {"sat", "left", "robot", "unrobot", "options", "game_start", "game_end", "cancel_end", "closed",
                     "abandon", "master", "created", "invited"}:
             self._lobby_update(room)
@@ -453,8 +454,10 @@ class Hub:
         room.wake.set()
         self._schedule_robot(room)
 
-    def _tell(self, room: Room, events: list[dict[str, Any]]) -> None:
-        """Send each follower the events as its viewer may see them, the last with its whole state."""
+    def _tell(self, room: Room, events: list[dict[str, Any]], origin: Connection | None = None,
+              ref: str | None = None) -> None:
+        """Send each follower the events as its viewer may see them, the last with its whole state;
+        the requester's first event echoes its request's ``ref``."""
         table = room.table
         followers = [(conn, room.viewer(conn)) for conn in room.followers]
         viewers = {v for _, v in followers}
@@ -471,6 +474,8 @@ class Hub:
                 message: dict[str, Any] = {"type": "event", "table": table.id, "seq": e["seq"], "event": public}
                 if i == last:
                     message["state"] = state
+                if i == 0 and ref is not None and conn is origin:
+                    message["ref"] = ref
                 conn.send(message)
 
     def _game_row(self, table: Table, events: list[dict[str, Any]]):

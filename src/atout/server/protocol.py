@@ -34,6 +34,8 @@ class ProtocolError(Exception):
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message, **self.extra}
         if ref is not None:
             out["ref"] = ref
+        elif out.get("ref") is None:
+            out.pop("ref", None)
         return out
 
 
@@ -169,14 +171,15 @@ def parse_message(text: str | bytes) -> Any:
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message is a JSON object with a type")
     kind = data.get("type")
+    ref = data.get("ref") if isinstance(data.get("ref"), str) and len(data["ref"]) <= 64 else None
     if kind not in MESSAGE_TYPES:
         raise ProtocolError(
-            "unknown_type", f"no message type {str(kind)[:40]!r}; types are {', '.join(MESSAGE_TYPES)}"
+            "unknown_type", f"no message type {str(kind)[:40]!r}; types are {', '.join(MESSAGE_TYPES)}", ref=ref
         )
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as err:
-        raise ProtocolError("malformed", f"{kind}: {_describe(err)}") from None
+        raise ProtocolError("malformed", f"{kind}: {_describe(err)}", ref=ref) from None
 
 
 def dumps(message: dict[str, Any]) -> str:

@@ -475,10 +475,11 @@ class Table:
         seat = self.seat_of(player)
         if seat is None:
             raise ProtocolError("not_seated", "you do not sit at this table")
+        if not self.seats[seat].automatic:
+            raise ProtocolError("not_automatic", "your seat is not in automatic mode")
         out: list[dict[str, Any]] = []
-        if self.seats[seat].automatic:
-            self._emit(out, "automatic", now, seat=seat, on=False)
-            self._after_change(out, now)
+        self._emit(out, "automatic", now, seat=seat, on=False)
+        self._after_change(out, now)
         return out
 
     def say(self, player: str, name: str, text: str, now: float) -> list[dict[str, Any]]:

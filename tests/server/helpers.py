@@ -1,0 +1,176 @@
+"""A real server in the test's event loop (uvicorn on a free loopback port) and WebSocket clients for it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import uvicorn
+import websockets
+
+from atout.server.app import MAX_FRAME, create_app
+from atout.server.clock import FakeClock
+from atout.server.hub import Config, Hub
+from atout.server.table import Timing
+
+RECV_TIMEOUT = 10.0
+
+
+def quick_config(**timing: float) -> Config:
+    """Robots play at once and deals follow each other at once, unless a test says otherwise."""
+    values = {"robot_pace": 0.0, "deal_pause": 0.0, **timing}
+    return Config(secret=b"test-secret", timing=Timing(**values), rate=1000.0, burst=1000.0)
+
+
+class Server:
+    """A running server: its URL, its hub (to look at tables directly) and its fake clock."""
+
+    def __init__(self, server: uvicorn.Server, app, clock: FakeClock) -> None:
+        self._server = server
+        self.app = app
+        self.clock = clock
+
+    @property
+    def port(self) -> int:
+        return self._server.servers[0].sockets[0].getsockname()[1]
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def hub(self) -> Hub:
+        return self.app.state.hub
+
+
+@contextlib.asynccontextmanager
+async def running_server(db_url: str, config: Config | None = None,
+                         clock: FakeClock | None = None) -> AsyncIterator[Server]:
+    clock = clock or FakeClock()
+    app = create_app(db_url, config or quick_config(), clock)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
+                                           ws_max_size=MAX_FRAME, lifespan="on"))
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    try:
+        yield Server(server, app, clock)
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)
+
+
+class Client:
+    """One WebSocket client that remembers every frame it received and the latest table state."""
+
+    def __init__(self, ws, name: str) -> None:
+        self.ws = ws
+        self.name = name
+        self.frames: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.state: dict[str, Any] | None = None
+        self.seq = 0
+        self.token: str | None = None
+        self.id: str | None = None
+        self._refs = 0
+        self.batch: list[dict[str, Any]] = []  # the event frames of the last request's batch
+
+    @classmethod
+    async def connect(cls, url: str, name: str, token: str | None = None) -> Client:
+        ws = await websockets.connect(url, max_size=None)
+        client = cls(ws, name)
+        hello: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}
+        if token:
+            hello["token"] = token
+        await client.send(hello)
+        welcome = await client.expect("welcome")
+        client.token = welcome["token"]
+        client.id = welcome["you"]["id"]
+        return client
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def recv(self, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.raw.append(text)
+        message = json.loads(text)
+        self.frames.append(message)
+        if message.get("type") in ("table", "event"):
+            self.seq = max(self.seq, message["seq"])
+            if "state" in message:
+                self.state = message["state"]
+        return message
+
+    async def expect(self, kind: str, timeout: float = RECV_TIMEOUT, **match: Any) -> dict[str, Any]:
+        """Read until a message of ``kind`` (an event type for events) whose fields match."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            message = await self.recv(max(0.01, end - loop.time()))
+            body = message.get("event", message) if message["type"] == "event" else message
+            if (message["type"] == kind or (message["type"] == "event" and body.get("type") == kind)) and all(
+                body.get(k) == v for k, v in match.items()
+            ):
+                return message
+            if message["type"] == "error" and kind != "error":
+                raise AssertionError(f"{self.name} got an error while waiting for {kind}: {message}")
+
+    async def settle(self, timeout: float = 0.2) -> None:
+        """Read whatever arrives until the line is quiet."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            while True:
+                await self.recv(timeout)
+
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send a table request answering the latest event; return the error, or the first event it made
+        (having read on to the last, which carries the new state)."""
+        self._refs += 1
+        ref = f"r{self._refs}"
+        message = {**message, "ref": ref}
+        if message["type"] not in ("back", "seen", "chat", "invite"):
+            message.setdefault("seq", self.seq)
+        await self.send(message)
+        first = None
+        self.batch = []
+        while True:
+            answer = await self.recv()
+            if answer.get("ref") == ref:
+                if answer["type"] == "error":
+                    return answer
+                first = answer
+            if first is not None and answer["type"] == "event":
+                self.batch.append(answer)
+                if "state" in answer:
+                    return first
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def concrete(choice: dict[str, Any]) -> dict[str, Any]:
+    """A playable action from a legal choice: the first cards of a discard or poignée, the first bid."""
+    if "discard_from" in choice:
+        return {"discard": choice["discard_from"][: choice["count"]]}
+    if "poignee_from" in choice:
+        size = min(choice["sizes"].values())
+        return {"poignee": choice["poignee_from"][:size]}
+    key, value = next(iter(choice.items()))
+    return {key: value}
+
+
+def first_legal(state: dict[str, Any]) -> dict[str, Any]:
+    """A legal action for the viewer to act, preferring to pass and to skip the poignée (short deals)."""
+    legal = state["deal"]["legal"]
+    for choice in legal:
+        if choice.get("bid") == "pass":
+            return {"bid": "pass"}
+    plays = [c for c in legal if "play" in c]
+    if plays:
+        return plays[0]
+    return concrete(legal[0])

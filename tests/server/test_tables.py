@@ -1,0 +1,367 @@
+"""Tables through real WebSocket clients on a real server and store (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from atout.engine.fairness import verify
+
+from .helpers import Client, first_legal, quick_config, running_server
+
+
+async def play_until(client: Client, done, limit: int = 2000) -> None:
+    """Answer every turn of ``client``'s seat with a legal action until ``done(client)``."""
+    for _ in range(limit):
+        if done(client):
+            return
+        state = client.state
+        deal = state and state["deal"]
+        if deal and deal["to_act"] == state["you"] and deal["legal"] and state["vote"] is None:
+            answer = await client.request({"type": "act", "table": state["id"], "action": first_legal(state)})
+            assert answer["type"] != "error", answer
+        else:
+            await client.recv()
+    raise AssertionError("the game did not end")
+
+
+def game_over(client: Client) -> bool:
+    return any(f.get("event", {}).get("type") == "game_end" for f in client.frames)
+
+
+async def table_with_robots(client: Client, players: int = 4, level: str = "heuristic", **options) -> str:
+    await client.send({"type": "create", "players": players, "options": options})
+    created = await client.expect("master")
+    table = created["table"]
+    await client.settle(0.05)
+    for seat in range(1, players):
+        answer = await client.request({"type": "robot", "table": table, "seat": seat, "level": level})
+        assert answer["event"]["type"] == "robot", answer
+    return table
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+async def test_a_whole_game_against_robots(db_url: str, players: int) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, players, deals=2)
+        await ann.request({"type": "start", "table": table})
+        await play_until(ann, game_over)
+        end = next(f for f in ann.frames if f.get("event", {}).get("type") == "game_end")["event"]
+        sheet = ann.state["game"]["sheet"]
+        counted = [line for line in sheet if not line["void"]]
+        assert len(counted) == 2
+        assert sum(end["totals"]) == 0
+        assert end["totals"] == [sum(line["scores"][s] for line in counted) for s in range(players)]
+        assert ann.state["status"] == "waiting" and ann.state["game"]["outcome"] == "finished"
+        # every deal was committed to before it was dealt, and its revealed seed checks out
+        starts = [f["event"] for f in ann.frames if f.get("event", {}).get("type") == "deal_start"]
+        ends = [f["event"] for f in ann.frames if f.get("event", {}).get("type") == "deal_end"]
+        assert len(starts) == len(ends) == len(sheet)
+        for start, finish in zip(starts, ends, strict=True):
+            assert "seed" not in start and "_seed" not in start
+            assert hashlib.sha256(finish["seed"].encode()).hexdigest() == start["commitment"]
+            assert verify(finish["record"], start["commitment"]).passed
+        # and the game is stored once, finished
+        games = server.hub.store.games(table)
+        assert [g.status for g in games] == ["finished"]
+        # another game may start at the same table
+        answer = await ann.request({"type": "start", "table": table})
+        assert answer["event"]["type"] == "game_start"
+
+
+async def test_stale_and_repeated_actions_are_refused(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, level="random")
+        await ann.request({"type": "start", "table": table})
+        while ann.state["deal"]["to_act"] != 0:
+            await ann.recv()
+        await ann.settle(0.1)
+        seq = ann.seq
+        action = first_legal(ann.state)
+        before = server.hub.rooms[table].table.snapshot()
+        stale = await ann.request({"type": "act", "table": table, "action": action, "seq": seq - 1})
+        assert stale["type"] == "error" and stale["code"] == "stale" and stale["seq"] == seq
+        assert server.hub.rooms[table].table.snapshot() == before
+        ok = await ann.request({"type": "act", "table": table, "action": action, "seq": seq})
+        assert ok["type"] == "event" and ok["event"]["type"] == "action" and ok["seq"] == seq + 1
+        again = await ann.request({"type": "act", "table": table, "action": action, "seq": seq})
+        assert again["type"] == "error" and again["code"] == "stale"
+
+
+async def test_illegal_card_named_and_nothing_changes(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, level="random")
+        await ann.request({"type": "start", "table": table})
+        while not (ann.state["deal"]["to_act"] == 0 and ann.state["deal"]["phase"] == "play"):
+            if ann.state["deal"]["to_act"] == 0:
+                await ann.request({"type": "act", "table": table, "action": first_legal(ann.state)})
+            else:
+                await ann.recv()
+            if game_over(ann):
+                pytest.skip("the deal ended before the person played a card")
+        await ann.settle(0.1)
+        legal = {c["play"] for c in ann.state["deal"]["legal"]}
+        held = set(ann.state["deal"]["hand"])
+        before = server.hub.rooms[table].table.snapshot()
+        not_mine = next(c for c in ("KS", "KH", "KD", "KC", "T21", "T1", "EX", "1S", "1C") if c not in held)
+        answer = await ann.request({"type": "act", "table": table, "action": {"play": not_mine}})
+        assert answer["type"] == "error" and answer["code"] == "illegal" and answer["rule"]
+        assert not_mine in answer["message"] or "hand" in answer["message"]
+        if held - legal:
+            refused = sorted(held - legal)[0]
+            answer = await ann.request({"type": "act", "table": table, "action": {"play": refused}})
+            assert answer["type"] == "error" and answer["code"] == "illegal"
+        assert server.hub.rooms[table].table.snapshot() == before
+
+
+async def test_reconnection_gets_what_was_missed(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, level="random")
+        bob = await Client.connect(server.url, "Bob")
+        await bob.send({"type": "join", "table": table})
+        await bob.expect("table")
+        last = bob.seq
+        token = bob.token
+        await bob.close()
+        await ann.request({"type": "start", "table": table})
+        await ann.settle(0.1)
+        bob = await Client.connect(server.url, "Bob", token=token)
+        await bob.send({"type": "join", "table": table, "last_seq": last})
+        await bob.expect("table")
+        missed = [f["seq"] for f in bob.frames if f["type"] == "event"]
+        assert missed == list(range(last + 1, ann.seq + 1))
+        assert bob.state["seq"] == ann.seq
+        assert bob.state["deal"]["hand"] == []  # a spectator holds no hand
+
+
+async def test_master_succession_and_seats(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        await ann.send({"type": "create", "players": 3})
+        table = (await ann.expect("master"))["table"]
+        await ann.settle(0.05)
+        bob = await Client.connect(server.url, "Bob")
+        await bob.send({"type": "join", "table": table})
+        await bob.expect("table")
+        answer = await bob.request({"type": "sit", "table": table, "seat": 0})
+        assert answer["type"] == "error" and answer["code"] == "seat_taken"
+        answer = await bob.request({"type": "sit", "table": table, "seat": 2})
+        assert answer["event"]["type"] == "sat"
+        answer = await bob.request({"type": "robot", "table": table, "seat": 1, "level": "random"})
+        assert answer["type"] == "error" and answer["code"] == "not_master"
+        await ann.settle(0.05)
+        await ann.request({"type": "leave", "table": table})
+        await bob.expect("master", seat=2)
+        assert bob.state["master"] == 2
+
+
+async def test_options_checked_and_marked_changed(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        await ann.send({"type": "create", "players": 4, "options": {"turn_seconds": 7}})
+        error = await ann.expect("error")
+        assert error["code"] == "bad_option" and "turn_seconds" in error["message"]
+        await ann.send({"type": "create", "players": 4})
+        table = (await ann.expect("master"))["table"]
+        await ann.settle(0.05)
+        answer = await ann.request({"type": "options", "table": table,
+                                    "options": {"deals": 3, "rules": {"petit_sec": "holder_may_play"}}})
+        assert answer["event"]["changed"] == ["deals", "rules"]
+        await ann.settle(0.05)
+        assert ann.state["changed"] == ["deals", "rules"] and ann.state["options"]["deals"] == 3
+        await ann.send({"type": "seen", "table": table})
+        state = await ann.expect("table")
+        assert state["state"]["changed"] == []
+        for bad in ({"deals": 0}, {"bet": 5, "competitive": False}, {"rules": {"petit_sec": "never"}}, {"colour": 1}):
+            answer = await ann.request({"type": "options", "table": table, "options": bad})
+            assert answer["type"] == "error" and answer["code"] == "bad_option", bad
+
+
+async def test_turn_clock_plays_for_the_seat_and_automatic_mode(db_url: str) -> None:
+    async with running_server(db_url, quick_config(robot_pace=1.0)) as server:  # robots wait for the clock
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, level="random", turn_seconds=15)
+        await ann.request({"type": "start", "table": table})
+        while ann.state["deal"]["to_act"] != 0:
+            server.clock.advance(1)
+            await ann.settle(0.05)
+        assert ann.state["clock"]["seat"] == 0 and ann.state["clock"]["turn_seconds"] == 15
+        seq = ann.seq
+        server.clock.advance(14)
+        await ann.settle(0.1)
+        assert ann.seq == seq  # not yet
+        server.clock.advance(2)
+        await ann.expect("timeout", seat=0)
+        await ann.expect("automatic", seat=0, on=True)
+        server.clock.advance(1)
+        await ann.expect("action", seat=0, by="robot")
+        assert ann.state["seats"][0]["automatic"]
+        await ann.settle(0.1)
+        answer = await ann.request({"type": "back", "table": table})
+        assert answer["type"] == "event" and answer["event"] == {"type": "automatic", "at": answer["event"]["at"],
+                                                                  "seat": 0, "on": False}
+
+
+async def test_absence_robot_then_return_then_abandonment(db_url: str) -> None:
+    config = quick_config(absent_after=10, abandon_after=180, robot_pace=1.0)  # robots wait for the clock
+    async with running_server(db_url, config) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, level="random", turn_seconds=0)
+        await ann.request({"type": "start", "table": table})
+        await ann.settle(0.1)
+        token = ann.token
+        await ann.close()
+        watcher = await Client.connect(server.url, "Watcher")
+        await watcher.send({"type": "join", "table": table})
+        await watcher.expect("table")
+        server.clock.advance(9)
+        await watcher.settle(0.1)
+        assert watcher.state["seats"][0]["present"]
+        server.clock.advance(2)
+        await watcher.expect("absent", seat=0)
+        await watcher.settle(0.2)
+        assert not watcher.state["seats"][0]["present"]
+        ann = await Client.connect(server.url, "Ann", token=token)
+        await ann.send({"type": "join", "table": table, "last_seq": 0})
+        await ann.expect("present", seat=0)
+        assert ann.state["you"] == 0 and ann.state["seats"][0]["present"]
+        await ann.close()
+        server.clock.advance(181)
+        await watcher.expect("abandon", seat=0)
+        await watcher.settle(0.2)
+
+
+async def test_amicable_cancel(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        await ann.send({"type": "create", "players": 3, "options": {"turn_seconds": 0}})
+        table = (await ann.expect("master"))["table"]
+        await ann.settle(0.05)
+        bob = await Client.connect(server.url, "Bob")
+        await bob.send({"type": "join", "table": table})
+        await bob.expect("table")
+        await bob.request({"type": "sit", "table": table, "seat": 1})
+        await ann.settle(0.05)
+        await ann.request({"type": "robot", "table": table, "seat": 2, "level": "random"})
+        await ann.request({"type": "start", "table": table})
+        await ann.settle(0.1)
+        await bob.settle(0.1)
+        # a refusal ends the vote
+        answer = await ann.request({"type": "cancel", "table": table})
+        assert answer["event"]["type"] == "cancel_proposed"
+        await bob.settle(0.1)
+        answer = await bob.request({"type": "vote", "table": table, "accept": False})
+        assert answer["event"]["type"] == "vote"
+        await ann.expect("cancel_end", cancelled=False)
+        # the same person may not propose again in the same deal; the other may; time runs out after 60 s
+        await ann.settle(0.1)
+        again = await ann.request({"type": "cancel", "table": table})
+        assert again["type"] == "error" and again["code"] == "vote_again"
+        await bob.settle(0.1)
+        await bob.request({"type": "cancel", "table": table})
+        server.clock.advance(61)
+        await ann.expect("cancel_end", cancelled=False)
+        # Bob too must wait for the next deal
+        await bob.settle(0.1)
+        answer = await bob.request({"type": "cancel", "table": table})
+        assert answer["type"] == "error" and answer["code"] == "vote_again"
+
+
+async def test_unanimous_cancel_records_a_cancelled_game(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, level="random", turn_seconds=0)
+        await ann.request({"type": "start", "table": table})
+        await ann.settle(0.1)
+        answer = await ann.request({"type": "cancel", "table": table})
+        assert answer["event"]["type"] == "cancel_proposed"
+        # alone among robots, the proposer's own vote is unanimity: cancelled in the same batch
+        assert [f["event"]["type"] for f in ann.batch] == ["cancel_proposed", "cancel_end"]
+        assert ann.batch[-1]["event"]["cancelled"]
+        assert ann.state["status"] == "waiting" and ann.state["game"]["outcome"] == "cancelled"
+        assert [g.status for g in server.hub.store.games(table)] == ["cancelled"]
+
+
+async def test_chat_is_text_and_rate_limited(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        await ann.send({"type": "create", "players": 4})
+        table = (await ann.expect("master"))["table"]
+        await ann.settle(0.05)
+        await ann.send({"type": "chat", "table": table, "text": "<b>hi</b> & <script>x()</script>"})
+        said = await ann.expect("chat")
+        assert said["event"]["text"] == "<b>hi</b> & <script>x()</script>"
+        for _ in range(4):
+            await ann.send({"type": "chat", "table": table, "text": "again"})
+            await ann.expect("chat")
+        await ann.send({"type": "chat", "table": table, "text": "one too many"})
+        error = await ann.expect("error")
+        assert error["code"] == "rate_limited"
+        await ann.send({"type": "chat", "table": table, "text": "x" * 301})
+        error = await ann.expect("error")
+        assert error["code"] == "malformed" and "text" in error["message"]
+
+
+async def test_private_tables_and_invitations(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        bob = await Client.connect(server.url, "Bob")
+        eve = await Client.connect(server.url, "Eve")
+        for c in (bob, eve):
+            await c.send({"type": "lobby"})
+            await c.expect("lobby")
+        await ann.send({"type": "create", "players": 3, "options": {"private": True}})
+        table = (await ann.expect("master"))["table"]
+        await ann.settle(0.05)
+        await eve.settle(0.1)
+        assert not any(f.get("table", {}).get("id") == table for f in eve.frames if f["type"] == "lobby_table")
+        await eve.send({"type": "join", "table": table})
+        assert (await eve.expect("error"))["code"] == "private"
+        await ann.send({"type": "invite", "table": table, "name": "bob"})
+        invitation = await bob.expect("invitation")
+        assert invitation == {"type": "invitation", "table": table, "from": "Ann"}
+        await bob.send({"type": "join", "table": table})
+        await bob.expect("table")
+        answer = await bob.request({"type": "sit", "table": table, "seat": 1})
+        assert answer["event"]["type"] == "sat"
+        await eve.send({"type": "join", "table": table})
+        assert (await eve.expect("error"))["code"] == "private"
+
+
+async def test_spectators_may_be_refused(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        await ann.send({"type": "create", "players": 3, "options": {"spectators": False}})
+        table = (await ann.expect("master"))["table"]
+        eve = await Client.connect(server.url, "Eve")
+        await eve.send({"type": "join", "table": table})
+        assert (await eve.expect("error"))["code"] == "no_spectators"
+
+
+async def test_the_lobby_is_live(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        eve = await Client.connect(server.url, "Eve")
+        await eve.send({"type": "lobby"})
+        assert (await eve.expect("lobby"))["tables"] == []
+        ann = await Client.connect(server.url, "Ann")
+        await ann.send({"type": "create", "players": 5, "options": {"deals": 3}})
+        table = (await ann.expect("master"))["table"]
+        line = await eve.expect("lobby_table")
+        assert line["table"]["id"] == table and line["table"]["players"] == 5
+        assert line["table"]["options"]["deals"] == 3 and line["table"]["seats"][0] == "Ann"
+        await ann.settle(0.05)
+        await ann.request({"type": "robot", "table": table, "seat": 3, "level": "random"})
+        while True:
+            line = await eve.expect("lobby_table")
+            if line["table"]["robots"] == 1:
+                break
+        assert line["table"]["free"] == 3
+        await ann.settle(0.05)
+        await ann.request({"type": "leave", "table": table})
+        removed = await eve.expect("lobby_remove")
+        assert removed["table"] == table
