@@ -40,7 +40,7 @@ class ProtocolError(Exception):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # strict: "seq": true is no 1
     ref: Ref | None = None
 
 
