@@ -180,8 +180,10 @@ def half_points(mask: int) -> int:
 
 
 def codes(mask: int) -> list[str]:
-    """Canonical codes of ``mask`` in card order."""
-    return [card_code(c) for c in iter_cards(mask)]
+    """Canonical codes of ``mask`` in card order (the server writes a hand per viewer per event)."""
+    if not 0 <= mask <= FULL_DECK:
+        raise ValueError(f"a set of cards is a mask of 78 bits, not {mask}")
+    return list(compress(_CODES, _digits(mask)))
 
 
 def parse_cards(texts: Iterable[str]) -> list[int]:
@@ -197,3 +199,5 @@ def display_order(mask: int) -> list[int]:
     for s in (SPADES, HEARTS, CLUBS, DIAMONDS):  # alternate colours
         suits += sorted(iter_cards(mask & SUIT_MASKS[s]), reverse=True)
     return trumps + excuse + suits
+
+_CODES = tuple(card_code(c) for c in range(DECK_SIZE))

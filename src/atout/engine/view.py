@@ -14,7 +14,6 @@ from .cards import card_code, codes
 from .observation import EcartShown, Observation
 from .record import choice_to_json
 
-
 PRIVATE = ("hand", "ecart", "partner", "legal")
 """The DealView fields that differ between seats; all the others are the same for every viewer."""
 

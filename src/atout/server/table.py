@@ -102,6 +102,7 @@ class Table:
         self.deal_ended_at: float | None = None
         self.gone_since: dict[int, float] = {}
         self.last_event_at = 0.0
+        self._sheet_cache: list[tuple[Any, dict[str, Any]]] = []
 
     # ------------------------------------------------------------ queries
     def seat_of(self, player: str) -> int | None:
@@ -654,8 +655,7 @@ class Table:
                 "deals": game.deals,
                 "deal_number": game.deal_number,
                 "dealer": game.dealer,
-                "sheet": [{k: v for k, v in line.to_json().items() if k not in ("record", "seed")}
-                          for line in game.sheet],
+                "sheet": self._sheet(),
                 "totals": game.totals,
                 "over": self.game_outcome is not None,
                 "outcome": self.game_outcome,
@@ -667,6 +667,16 @@ class Table:
             "vote": vote,
             "chat": list(self.chat),
         }
+
+    def _sheet(self) -> list[dict[str, Any]]:
+        """The score sheet as viewers see it (no seeds: those go with each deal's end); cached per line."""
+        sheet = self.game.sheet
+        cache = self._sheet_cache
+        if len(cache) > len(sheet) or (cache and cache[-1][0] is not sheet[len(cache) - 1]):
+            cache.clear()
+        for line in sheet[len(cache):]:
+            cache.append((line, {k: v for k, v in line.to_json().items() if k not in ("record", "seed")}))
+        return [view for _, view in cache]
 
     def deal_views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any] | None]:
         """Each viewer's DealView: the spectator's view once, and each seat's own private fields."""
