@@ -25,8 +25,24 @@ ALL_CARDS = frozenset(codes(FULL_DECK))
 """The 78 card codes."""
 FACE_CARDS = frozenset(c for c in ALL_CARDS if c[0] in "KQNJ")
 """What a 5-player taker may be offered to call (kings, then queens, knights, jacks): a superset."""
-FREE_TEXT = frozenset({"name", "text", "message", "why", "from", "id", "token", "table", "game", "commitment",
-                       "seed", "ref", "level", "invited"})
+FREE_TEXT = frozenset(
+    {
+        "name",
+        "text",
+        "message",
+        "why",
+        "from",
+        "id",
+        "token",
+        "table",
+        "game",
+        "commitment",
+        "seed",
+        "ref",
+        "level",
+        "invited",
+    }
+)
 """Keys whose strings are names, ids or prose, never card codes (a name may look like one: "T21")."""
 SHOWN_CONTRACTS = ("prise", "garde")
 """The contracts whose dog is turned face up for all to see, then taken by the taker."""
@@ -66,13 +82,20 @@ class DealKnowledge:
         dog = frozenset(codes(deal.initial_dog))
         calls_king = players == 5 and self.record["options"].get("five_players", "call_king") == "call_king"
         assert [dict(a) for a in self.record["actions"]] == self.actions, (
-            "the deal's action events are not the actions of its revealed record")
+            "the deal's action events are not the actions of its revealed record"
+        )
         for viewer in viewers:
             walked = self._walk(viewer, hands, dog, len(deal.seats), calls_king)
             self.known[viewer], self.callable[viewer] = walked
 
-    def _walk(self, viewer: Viewer, hands: list[frozenset[str]], dog: frozenset[str], seats_in: int,
-              calls_king: bool) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+    def _walk(
+        self,
+        viewer: Viewer,
+        hands: list[frozenset[str]],
+        dog: frozenset[str],
+        seats_in: int,
+        calls_king: bool,
+    ) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
         """``viewer``'s cards, and the cards it may be offered to call, after each of the deal's actions."""
         public: set[str] = set()
         private: set[str] = set(hands[viewer]) if viewer is not None else set()
@@ -205,8 +228,13 @@ def leaks(raw: list[str], viewer: Viewer, model: TableKnowledge) -> list[Leak]:
         if frame.get("type") in ("event", "table"):
             seq = frame["seq"]
         known, callable_ = model.allowed(viewer, seq)
-        extra = sorted({card for key, card in card_strings(frame)
-                        if card not in known and not (key == "call" and card in callable_)})
+        extra = sorted(
+            {
+                card
+                for key, card in card_strings(frame)
+                if card not in known and not (key == "call" and card in callable_)
+            }
+        )
         if extra:
             found.append(Leak(viewer, seq, index, f"cards it may not know: {' '.join(extra)}"))
         if "_seed" in text:
