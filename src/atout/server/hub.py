@@ -352,14 +352,14 @@ class Hub:
 
     async def on_sit(self, conn: Connection, m) -> None:
         room = self._room(m.table)
-        following = conn in room.followers
-        room.followers.add(conn)  # so the sitter hears of its own seat
-        try:
-            await self._table_request(conn, m, lambda t, now: t.sit(conn.player.id, conn.player.name, m.seat, m.seq, now))
-        except ProtocolError:
-            if not following:
-                room.followers.discard(conn)
-            raise
+
+        def sit(table: Table, now: float) -> list[dict[str, Any]]:
+            events = table.sit(conn.player.id, conn.player.name, m.seat, m.seq, now)
+            # under the lock and only once accepted: the sitter hears of its own seat, a refused one hears nothing
+            room.followers.add(conn)
+            return events
+
+        await self._table_request(conn, m, sit)
         conn.tables.add(m.table)
 
     async def on_leave(self, conn: Connection, m) -> None:
