@@ -688,3 +688,26 @@ async def test_frame_size_limits(db_url: str) -> None:
         await ann.send({"type": "ping"})
         assert (await ann.recv())["type"] == "pong"
         assert server.hub.rooms[table].table.snapshot() == before
+
+
+async def test_a_refused_sit_hears_nothing_of_a_private_table(db_url: str) -> None:
+    """A sit that is refused must not have made its sender a follower, even while it waited for the table."""
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        await ann.send({"type": "create", "players": 3, "options": {"private": True}})
+        table = (await ann.expect("master"))["table"]
+        await ann.settle(0.05)
+        eve = await Client.connect(server.url, "Eve")
+        room = server.hub.rooms[table]
+        async with room.lock:  # the table is busy: both requests wait for it, Ann's chat first
+            await ann.send({"type": "chat", "table": table, "text": "a secret"})
+            await asyncio.sleep(0.05)
+            await eve.send(
+                {"type": "sit", "table": table, "seat": 1, "seq": room.table.seq + 1}
+            )  # after the chat
+            await asyncio.sleep(0.05)
+        await ann.expect("chat")
+        refused = await eve.recv()
+        assert refused["type"] == "error" and refused["code"] == "private", refused
+        await eve.settle(0.1)
+        assert [f for f in eve.frames if f["type"] != "welcome"] == [refused]
