@@ -547,12 +547,32 @@ async def test_ten_thousand_bad_messages_change_nothing(db_url: str) -> None:
             answer = (await answers(ws, 1))[0]
             expected = "pong" if name != "stranger" else "error"
             assert answer["type"] == expected, (name, answer)
-        # and the game plays on: Ann's legal action is taken, then the robots'
+        # and the game plays on to its end: Ann's legal action is taken, then everyone's
         ann = people["ann"]
         answer = await ann.request({"type": "act", "table": scene.table, "action": first_legal(ann.state)})
         assert answer["type"] == "event" and answer["event"]["type"] == "action", answer
-        assert room.table.seq > scene.seq
+        await asyncio.gather(*(play_on(people[name], scene.table) for name in ("ann", "bob")))
+        assert room.table.game_outcome == "finished" and room.table.game.deals_played == 2
         await stranger.close()
+
+
+async def play_on(client: Client, table: str) -> None:
+    """Answer each of ``client``'s turns with a legal action until the game ends."""
+    acted_at = -1
+    while not any(f.get("type") == "event" and f["event"]["type"] == "game_end" for f in client.frames):
+        state = client.state
+        deal = state["deal"]
+        if (
+            deal
+            and deal["to_act"] == state["you"]
+            and deal["legal"]
+            and state["seq"] == client.seq != acted_at
+        ):
+            acted_at = client.seq
+            action = first_legal(state)
+            await client.send({"type": "act", "table": table, "seq": client.seq, "action": action})
+        frame = await client.recv()
+        assert frame["type"] != "error", frame
 
 
 def judge(case: Case, answer: dict[str, Any]) -> str | None:
