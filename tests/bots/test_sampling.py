@@ -75,3 +75,51 @@ def test_inferred_voids_and_ceilings_are_true(players):
                 found += bool(banned)
             assert not k.unseen & obs.hand
     assert found > 100
+
+
+def _true_hidden(deal: Deal, obs) -> dict[int, int]:
+    """The hidden places of ``obs`` as they truly are in ``deal``."""
+    from atout.bots.sampling import DOG, ECART
+
+    hidden = {s: deal.hands[s] for s in deal.seats if s != obs.seat}
+    if obs.dog is None:
+        hidden[DOG] = deal.dog
+    elif obs.seat != obs.taker and obs.phase != "discard":
+        hidden[ECART] = deal.ecart & ~obs.ecart_trumps
+    return hidden
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_club_players_never_surprise_in_the_true_world(players):
+    """Replaying the true deal, the rules of thumb seen from each seat predict every heuristic card."""
+    from atout.bots.sampling import replay_world
+
+    judged = 0
+    for g in range(10):
+        for true, obs in observed_states(players, f"surprise/{players}/{g}", every=5):
+            if obs.phase != "play" or not obs.tricks:
+                continue
+            world, surprises = replay_world(obs, _true_hidden(true, obs))
+            assert world is not None and world.hands == true.hands
+            assert surprises == 0
+            judged += 1
+    assert judged > 30
+
+
+def test_random_players_surprise_and_their_worlds_still_count():
+    """Cards a club player would not play are counted, and resampling still returns worlds."""
+    from atout.bots.sampling import replay_world, sample_worlds
+
+    deal = new_deal(RuleSet(4), 0, "surprise/random")
+    bots = [make_bot("random", s) for s in range(4)]
+    while not deal.is_over and len(deal.tricks) < 8:
+        seat = deal.to_act
+        deal.apply(bots[seat].choose(deal.observation(seat)), seat=seat)
+    if deal.is_over:
+        pytest.skip("this deal was void")
+    obs = deal.observation(deal.to_act)
+    _, surprises = replay_world(obs, _true_hidden(deal, obs))
+    assert surprises > 3
+    worlds = sample_worlds(obs, random.Random(1), 10)
+    assert sum(c for _, c in worlds) == 10
+    assert all(w.phase == "play" and w.hands[obs.seat] == obs.hand for w, _ in worlds)

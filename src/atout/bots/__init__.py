@@ -1,8 +1,15 @@
-"""Computer players.  ``make_bot(level, seed)`` builds one by name."""
+"""Computer players.  ``make_bot(level, seed)`` builds one by name.
+
+``LEVELS`` holds every level a saved game or a table may name (``random``,
+``heuristic`` and ``expert`` are kept forever; ``expert-1`` is the frozen
+yardstick).  ``OFFERED_LEVELS`` are the ones to show people, by names they
+understand, each measured against the next (see benchmarks/results/).
+"""
 
 from __future__ import annotations
 
 from .base import Bot
+from .beginner import BeginnerBot
 from .expert import ExpertBot
 from .expert1 import Expert1Bot
 from .heuristic import HeuristicBot
@@ -13,7 +20,16 @@ LEVELS: dict[str, type] = {
     "heuristic": HeuristicBot,
     "expert": ExpertBot,
     "expert-1": Expert1Bot,  # the expert before issue 12, frozen: the yardstick for later changes
+    "beginner": BeginnerBot,
+    "club": HeuristicBot,  # the same robot as "heuristic", by a name people understand
 }
+
+OFFERED_LEVELS: dict[str, str] = {
+    "beginner": "plays by rules of thumb, with a slip one card in four",
+    "club": "a sound club player: counts its hand, follows the rules of thumb",
+    "expert": "searches each decision over the deals the cards seen allow",
+}
+"""The levels to offer people (terminal game, online tables), weakest first, with a line each."""
 
 
 def make_bot(level: str, seed: int | str | None = None) -> Bot:
@@ -25,4 +41,7 @@ def make_bot(level: str, seed: int | str | None = None) -> Bot:
     return cls(seed)
 
 
-__all__ = ["LEVELS", "Bot", "Expert1Bot", "ExpertBot", "HeuristicBot", "RandomBot", "make_bot"]
+from .explain import explain  # noqa: E402  (it builds robots with make_bot)
+
+__all__ = ["LEVELS", "OFFERED_LEVELS", "BeginnerBot", "Bot", "Expert1Bot", "ExpertBot", "HeuristicBot",
+           "RandomBot", "explain", "make_bot"]

@@ -1,12 +1,16 @@
 """The ``expert`` level: sampling search over worlds consistent with what the seat saw.
 
-For a decision it draws worlds (``sampling.sample_world``), plays each
-candidate action in each world to the end (``rollout``: the heuristic's rules
-of thumb; an exact minimax once two cards or fewer are left), and keeps the
-action with the best mean score for its seat.  Every candidate is tried in the
-same worlds, so luck cancels between candidates.  The bid, the call and the
-écart are searched the same way; the heuristic's own choice is always a
-candidate and wins ties.
+For a decision it draws worlds (``sampling.sample_worlds``: consistent with
+every fact seen, then resampled by how likely they make the others' bids and
+cards under the club rules of thumb), plays each candidate action in each
+world to the end (``rollout``: the heuristic's rules of thumb; an exact
+minimax once two cards or fewer are left), and keeps the action with the best
+mean score for its seat.  Every candidate is tried in the same worlds, so luck
+cancels between candidates.  The bid (passing included), the call, the écart,
+the poignée (each size, or hidden), the chelem (for strong hands) and the
+petit sec are searched the same way; the heuristic's own choice is always a
+candidate and wins ties.  ``last_search`` keeps the candidates and their
+means, for hints that explain themselves (``explain``).
 
 Determinism: the worlds come from a seeded generator and the number of worlds
 is fixed, so without a time budget a seed fixes every choice (a safety stop at
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 
 from ..engine import (
     GARDE_CONTRE,
@@ -36,6 +41,7 @@ from ..engine import (
     Observation,
     PetitSecDecision,
     Play,
+    Poignee,
     PoigneeFrom,
 )
 from ..engine.actions import PLAYS
@@ -43,17 +49,26 @@ from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .knowledge import infer
 from .rollout import rollout
-from .sampling import NoWorld, sample_world
-from .tactics import choose_bid, choose_call, choose_ecart, complete_ecart
+from .sampling import NoWorld, sample_worlds
+from .tactics import (
+    choose_bid,
+    choose_call,
+    choose_ecart,
+    choose_poignee_cards,
+    complete_ecart,
+    hand_strength,
+)
 
 SAFETY_SECONDS = 0.8
 """Without a budget the search runs its fixed number of worlds (deterministic), stopping
 early only past this many seconds, so that no decision ever takes much over a second."""
 
-CARD_SAMPLES = {3: 14, 4: 14, 5: 14}
+CARD_SAMPLES = {3: 18, 4: 18, 5: 18}
 BID_SAMPLES = 24
 ECART_SAMPLES = 16
 EXACT_CARDS = 2
+CHELEM_STRENGTH = 100.0
+"""Hand strength (``tactics.hand_strength``) below which a chelem is not even searched."""
 TAKER_EDGE = {3: 24.0, 4: 36.0, 5: 8.0}
 """Points per unit of contract multiplier by which the expert's own play as taker beats
 its rollouts' (measured: about +100 a taken deal at 4 players); tuned in arena runs."""  # exact search once each hand holds this many cards or fewer
@@ -89,6 +104,25 @@ def exact_value(deal: Deal, me: int) -> int:
     return best
 
 
+class _NoPoignee:
+    """The search's stand-in for keeping a poignée hidden (the seat just plays its card)."""
+
+    def __repr__(self) -> str:
+        return "NO_POIGNEE"
+
+
+NO_POIGNEE = _NoPoignee()
+
+
+@dataclass(slots=True)
+class Search:
+    """The last search's candidates and their mean scores for the seat (bonus included), over ``worlds``."""
+
+    actions: list
+    means: list[float]
+    worlds: int
+
+
 class ExpertBot:
     """Sampling search with heuristic rollouts; see the module docstring."""
 
@@ -100,39 +134,48 @@ class ExpertBot:
         self.samples = samples
         self.budget = budget
         self.heuristic = HeuristicBot(seed)
+        self.last_search: Search | None = None
 
     # ------------------------------------------------------------------ search
     def _evaluate(self, obs: Observation, actions: list, samples: int, seconds: float,
                   bonus: list[float] | None = None) -> Action:
-        """The action of ``actions`` with the best mean score over sampled worlds."""
+        """The action of ``actions`` with the best mean score over sampled worlds.
+
+        The worlds are drawn by how likely they make the others' bids and cards
+        (``sampling.sample_worlds``); a world drawn several times counts as often.
+        """
         me = obs.seat
         deadline = time.perf_counter() + seconds
         totals = [0.0] * len(actions)
         k = infer(obs)
         done = 0
         exact = obs.phase == "play" and obs.hand.bit_count() <= EXACT_CARDS
-        for _ in range(samples):
-            try:
-                world = sample_world(obs, self.rng, k)
-            except NoWorld:
-                continue
+        self.last_search = None
+        try:
+            worlds = sample_worlds(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
+        except NoWorld:
+            return actions[0]
+        for world, count in worlds:
             for i, action in enumerate(actions):
                 w = world.clone()
-                w.apply(action)
+                if action is not NO_POIGNEE:
+                    w.apply(action)
                 if exact and w.phase == "play":
-                    totals[i] += exact_value(w, me)
+                    totals[i] += count * exact_value(w, me)
                 else:
                     rollout(w)
-                    totals[i] += w.result.scores[me]
-            done += 1
+                    totals[i] += count * w.result.scores[me]
+            done += count
             if time.perf_counter() > deadline:
                 break
         if not done:
+            self.last_search = None
             return actions[0]
         if bonus:
             for i, b in enumerate(bonus):
                 totals[i] += b * done
         best = max(range(len(actions)), key=lambda i: (totals[i], -i))
+        self.last_search = Search(actions, [t / done for t in totals], done)
         return actions[best]
 
     def _seconds(self, budget: float | None, factor: float = 1.0) -> float:
@@ -147,11 +190,12 @@ class ExpertBot:
         legal = obs.legal
         if not legal:
             raise ValueError(f"seat {obs.seat} has nothing to do now")
+        self.last_search = None
         kind = type(legal[0])
         if kind is Play or kind is PoigneeFrom:
             for a in legal:
                 if type(a) is PoigneeFrom:
-                    return poignee_choice(a)
+                    return self._poignee(obs, a, budget)
             return self._card(obs, budget)
         if kind is Bid:
             return self._bid(obs, budget)
@@ -160,10 +204,40 @@ class ExpertBot:
         if kind is DiscardFrom:
             return self._ecart(obs, legal[0], budget)
         if kind is Chelem:
-            return Chelem(False)
+            return self._chelem(obs, budget)
         if kind is PetitSecDecision:
-            return PetitSecDecision(True)
+            return self._petit_sec(obs, budget)
         return self.heuristic.choose(obs, budget)
+
+    def _poignee(self, obs: Observation, offer: PoigneeFrom, budget: float | None) -> Action:
+        """Show the poignée (each size the hand allows) or keep it hidden, by the searched score:
+        its bonus goes to the side that wins, so a seat likely to lose keeps it to itself."""
+        shows = [Poignee(choose_poignee_cards(offer.cards, size))
+                 for _, size in sorted(offer.sizes.items(), key=lambda kv: -kv[1])]
+        first = poignee_choice(offer)
+        order = [first] + [p for p in shows if p != first] + [NO_POIGNEE]
+        samples = self.samples or ECART_SAMPLES
+        best = self._evaluate(obs, order, samples, self._seconds(budget, 2))
+        if best is NO_POIGNEE:
+            search = self.last_search
+            card = self._card(obs, budget)
+            self.last_search = search
+            return card
+        return best
+
+    def _chelem(self, obs: Observation, budget: float | None) -> Action:
+        """Announce a chelem when the searched score says so (only hands strong enough are searched:
+        an announced chelem that fails costs 200, so weak hands never pay)."""
+        if hand_strength(obs.hand, obs.players) < CHELEM_STRENGTH:
+            return Chelem(False)
+        samples = self.samples or ECART_SAMPLES
+        return self._evaluate(obs, [Chelem(False), Chelem(True)], samples, self._seconds(budget, 4))
+
+    def _petit_sec(self, obs: Observation, budget: float | None) -> Action:
+        """Redeal or play on with the Petit alone, whichever the search scores higher (a redeal scores 0)."""
+        samples = self.samples or ECART_SAMPLES
+        return self._evaluate(obs, [PetitSecDecision(True), PetitSecDecision(False)], samples,
+                              self._seconds(budget, 4))
 
     def _card(self, obs: Observation, budget: float | None) -> Action:
         legal = 0

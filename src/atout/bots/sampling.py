@@ -12,11 +12,19 @@ from __future__ import annotations
 
 import random
 
-from ..engine import PASS, PRISE, Bid, Deal, Discard, IllegalAction, Observation
-from ..engine.cards import BOUTS, EXCUSE_BIT, KINGS, PETIT_BIT, TRUMPS
+from ..engine import PASS, PRISE, Bid, Deal, Discard, IllegalAction, Observation, Play
+from ..engine.cards import BOUTS, EXCUSE, EXCUSE_BIT, FULL_DECK, HALF_POINTS, KINGS, PETIT_BIT, TRUMPS
 from ..engine.observation import EcartShown
+from ..engine.state import PHASE_PLAY
 from .knowledge import Knowledge, infer
-from .tactics import hand_strength, threshold
+from .tactics import TRUMP_VOID, hand_strength, play_card, threshold
+
+PLAY_SURPRISE = 0.5
+"""A world's weight is multiplied by this for each card another seat played that a club player
+(the rules of thumb, seeing what that seat saw) would not have played in it."""
+
+BID_SURPRISE = 0.2
+"""A world's weight is multiplied by this when its hands fit the bids heard badly."""
 
 DOG = -1
 ECART = -2
@@ -115,6 +123,19 @@ def _played_by(obs: Observation) -> list[int]:
 
 def build_world(obs: Observation, hidden: dict[int, int]) -> Deal | None:
     """The deal at ``obs``'s moment in the world ``hidden``; None if the history cannot replay."""
+    return replay_world(obs, hidden, judge=False)[0]
+
+
+def replay_world(obs: Observation, hidden: dict[int, int], judge: bool = True) -> tuple[Deal | None, int]:
+    """The world ``hidden`` replayed to ``obs``'s moment, and how many of the others' cards surprise.
+
+    With ``judge``, before each card another seat played, the rules of thumb are
+    asked which card that seat would play seeing what it saw then (its hand in
+    this world, the cards gone, the voids shown, the allies it knew); a
+    different card (other than an equally small one of the same suit) counts
+    as one surprise.  Worlds where the others played as club players would are
+    the likelier ones.
+    """
     n = obs.players
     me = obs.seat
     taker = obs.taker
@@ -137,16 +158,83 @@ def build_world(obs: Observation, hidden: dict[int, int]) -> Deal | None:
         for seat in obs.seats:
             h = hands[seat]
             if h & TRUMPS == PETIT_BIT and not h & EXCUSE_BIT:
-                return None
+                return None, 0
+    surprises = 0
+    gone = 0
+    voids = [0] * n
+    shown_trumps = obs.ecart_trumps
     try:
         deal = Deal(obs.rules, obs.dealer, hands, dog)
         for seat, action in obs.history:
             if isinstance(action, EcartShown):
                 action = Discard(ecart)
+            if type(action) is Play and deal.phase == PHASE_PLAY:
+                card = action.card
+                trick = deal.trick
+                if judge and seat != me:
+                    guess = _club_card(deal, seat, gone, voids, shown_trumps)
+                    if guess != card and not _alike(guess, card):
+                        surprises += 1
+                _note_void(voids, trick, seat, card)
+                gone |= 1 << card
             deal.apply(action, seat)
     except (IllegalAction, ValueError):
-        return None
-    return deal
+        return None, 0
+    return deal, surprises
+
+
+def _note_void(voids: list[int], trick: list[tuple[int, int]], seat: int, card: int) -> None:
+    """Record the void ``seat`` shows by playing ``card`` to ``trick`` (as ``knowledge.infer`` reads it)."""
+    if card == EXCUSE:
+        return
+    led = -1
+    for _, c in trick:
+        if c != EXCUSE:
+            led = 4 if c >= 56 else c // 14
+            break
+    if led < 0:
+        return
+    if led < 4 and not (card < 56 and card // 14 == led):
+        voids[seat] |= 1 << led
+        if card < 56:
+            voids[seat] |= 1 << TRUMP_VOID
+    elif led == 4 and card < 56:
+        voids[seat] |= 1 << TRUMP_VOID
+
+
+def _alike(a: int, b: int) -> bool:
+    """Two small cards of one plain suit: which one a player gives away tells nothing."""
+    return a < 56 and b < 56 and a // 14 == b // 14 and HALF_POINTS[a] == HALF_POINTS[b] == 1
+
+
+def _club_card(deal: Deal, seat: int, gone: int, voids: list[int], shown_trumps: int) -> int:
+    """The card the rules of thumb play for ``seat`` in ``deal``, knowing only what ``seat`` knew."""
+    taker = deal.taker
+    hand = deal.hands[seat]
+    mine = 1 << seat
+    if deal.players != 5 or deal.called is None:
+        friends = mine if seat == taker else sum(1 << s for s in deal.seats if s != taker)
+    else:
+        partner = deal.partner
+        alone = deal.dog_shown and deal.initial_dog >> deal.called & 1
+        if seat == taker:
+            friends = mine | (1 << partner if deal.partner_revealed and partner is not None else 0)
+        elif seat == partner:
+            friends = mine | 1 << taker
+        elif deal.partner_revealed or alone:
+            friends = sum(1 << s for s in deal.seats if s != taker and s != partner)
+        else:
+            friends = mine
+    out = FULL_DECK & ~gone & ~hand & ~shown_trumps
+    if seat == taker:
+        out &= ~deal.ecart
+    trick = deal.trick
+    after = []
+    s = seat
+    for _ in range(deal.settings.active - len(trick) - 1):
+        s = deal._next[s]
+        after.append(s)
+    return play_card(hand, deal.legal_play_mask(), list(trick), seat, friends, tuple(after), out, taker, voids)
 
 
 def bids_plausible(obs: Observation, deal: Deal, slack: float = 8.0) -> bool:
@@ -191,3 +279,52 @@ def sample_world(obs: Observation, rng: random.Random, k: Knowledge | None = Non
     if fallback is not None:
         return fallback
     raise NoWorld("no world replays this observation's history")
+
+
+def sample_worlds(obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None,
+                  pool: int | None = None, deadline: float | None = None) -> list[tuple[Deal, int]]:
+    """``count`` worlds drawn by how likely they make what the others did, as (world, times drawn).
+
+    Draws ``pool`` candidate worlds consistent with ``obs`` (hard facts: voids,
+    cards shown), weighs each by ``PLAY_SURPRISE`` per surprising card and
+    ``BID_SURPRISE`` if it fits the bids badly, and resamples ``count`` of them
+    by weight (importance resampling).  A world drawn twice is returned once
+    with its count, so it is played out once.
+    """
+    import time
+
+    k = k or infer(obs)
+    pool = pool or 2 * count
+    worlds: list[Deal] = []
+    weights: list[float] = []
+    for _ in range(pool * 3):
+        if len(worlds) >= pool or (deadline is not None and worlds and time.perf_counter() > deadline):
+            break
+        try:
+            hidden = sample_hidden(obs, rng, k)
+        except NoWorld:
+            break
+        deal, surprises = replay_world(obs, hidden)
+        if deal is None:
+            continue
+        w = PLAY_SURPRISE**surprises
+        if not bids_plausible(obs, deal):
+            w *= BID_SURPRISE
+        worlds.append(deal)
+        weights.append(w)
+    if not worlds:
+        raise NoWorld("no world replays this observation's history")
+    total = sum(weights)
+    counts = [0] * len(worlds)
+    # Systematic resampling: low variance, and a seeded generator keeps it deterministic.
+    step = total / count
+    u = rng.random() * step
+    acc = 0.0
+    i = 0
+    for j in range(count):
+        target = u + j * step
+        while acc + weights[i] < target and i < len(worlds) - 1:
+            acc += weights[i]
+            i += 1
+        counts[i] += 1
+    return [(w, c) for w, c in zip(worlds, counts, strict=True) if c]

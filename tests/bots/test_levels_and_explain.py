@@ -1,0 +1,101 @@
+"""Levels for people, and the hint that explains itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from atout.bots import LEVELS, OFFERED_LEVELS, explain, make_bot
+from atout.bots.expert import NO_POIGNEE, ExpertBot, Search
+from atout.bots.explain import action_words, explain_search
+from atout.engine import PASS, Bid, Chelem, Play, Poignee, RuleSet, new_deal
+from atout.engine.actions import GARDE, PRISE
+
+
+def test_kept_level_names_stay_and_offered_levels_exist():
+    for name in ("random", "heuristic", "expert", "expert-1"):
+        assert name in LEVELS
+    assert list(OFFERED_LEVELS) == ["beginner", "club", "expert"]
+    for name, line in OFFERED_LEVELS.items():
+        assert name in LEVELS and line
+
+
+def test_beginner_slips_but_only_sometimes():
+    """Over many card decisions the beginner differs from the club player, but mostly agrees."""
+    same = differ = 0
+    for i in range(30):
+        deal = new_deal(RuleSet(4), i % 4, f"slips/{i}")
+        beginner, club = make_bot("beginner", f"b{i}"), make_bot("club")
+        while not deal.is_over:
+            seat = deal.to_act
+            obs = deal.observation(seat)
+            a, b = beginner.choose(obs), club.choose(obs)
+            if type(a) is Play and len(obs.legal) > 1:
+                same += a == b
+                differ += a != b
+            deal.apply(b, seat=seat)
+    assert differ > 0.05 * (same + differ)
+    assert same > 0.5 * (same + differ)
+
+
+def test_explain_says_what_the_choice_is_worth():
+    deal = new_deal(RuleSet(4), 0, "explain/deal")
+    lines = []
+    while not deal.is_over and len(lines) < 12:
+        seat = deal.to_act
+        obs = deal.observation(seat)
+        action, text = explain(obs, seed="x", budget=0.05)
+        assert action in obs.legal or type(action) is not Play or Play(action.card) in obs.legal
+        assert "\n" not in text and text.startswith(action_words(action).split(",")[0])
+        lines.append(text)
+        deal.apply(action, seat=seat)
+    assert any("expected" in line or "as good as" in line for line in lines)
+
+
+def test_explain_search_compares_a_contract_with_passing():
+    search = Search([Bid(GARDE), Bid(PASS), Bid(PRISE)], [40.0, -22.0, 55.0], 24)
+    assert explain_search(Bid(GARDE), search, 4) == "Garde: expected +62 over passing (24 deals searched)"
+    search = Search([Bid(PASS), Bid(PRISE)], [0.0, -30.0], 24)
+    assert explain_search(Bid(PASS), search, 3) == "Pass: expected +30 over prise (24 deals searched)"
+    assert explain_search(Chelem(False), None, 2) == "No chelem: the hand is far from one"
+    assert explain_search(Play(3), None, 1).endswith("the only legal choice")
+
+
+def test_explain_search_for_a_hidden_poignee_names_the_card():
+    search = Search([Poignee(0b111), NO_POIGNEE], [-10.0, 5.0], 16)
+    text = explain_search(Play(13), search, 5)
+    assert text.startswith("Keep the poignée hidden, then play R♠: expected +15 over show a poignée of 3")
+
+
+@pytest.mark.parametrize("level", ["beginner", "club"])
+def test_new_levels_are_deterministic(level):
+    def play(seed):
+        deal = new_deal(RuleSet(4), 1, "det-new")
+        bots = [make_bot(level, f"{seed}/{s}") for s in range(4)]
+        out = []
+        while not deal.is_over:
+            seat = deal.to_act
+            a = bots[seat].choose(deal.observation(seat))
+            deal.apply(a, seat=seat)
+            out.append(a)
+        return out
+
+    assert play("a") == play("a")
+
+
+def test_expert_records_its_last_search():
+    bot = ExpertBot("rec", samples=4)
+    searched = 0
+    for i in range(3):
+        deal = new_deal(RuleSet(4), i, f"rec-deal/{i}")
+        while not deal.is_over:
+            seat = deal.to_act
+            obs = deal.observation(seat)
+            action = bot.choose(obs) if seat == 0 else make_bot("heuristic").choose(obs)
+            if seat == 0 and bot.last_search is not None:
+                s = bot.last_search
+                searched += 1
+                assert len(s.actions) == len(s.means) >= 2 and s.worlds >= 1
+                best = max(range(len(s.means)), key=lambda i: (s.means[i], -i))
+                assert s.actions[best] == action or s.actions[best] is NO_POIGNEE
+            deal.apply(action, seat=seat)
+    assert searched > 0
