@@ -141,6 +141,7 @@ async def watch(client: Client, table: str, last_seq: int | None = None) -> Clie
 
 
 async def connect(server: Server, name: str) -> Client:
+    """A guest connection to ``server`` that has said hello."""
     return await Client.connect(server.url, name)
 
 
@@ -172,6 +173,7 @@ def stored_events(server: Server, table: str) -> list[dict[str, Any]]:
 
 
 def check(server: Server, table: str, players: int, viewers: list[tuple[Client, Viewer]]) -> TableKnowledge:
+    """Fail with every leak found in what ``viewers`` received; the model, for more checks."""
     model = TableKnowledge(stored_events(server, table), players)
     assert model.deals and all(d.record is not None for d in model.deals)
     found = [str(leak) for client, viewer in viewers for leak in leaks(client.raw, viewer, model)]
@@ -187,6 +189,7 @@ def check(server: Server, table: str, players: int, viewers: list[tuple[Client, 
 )
 @given(data=st.data())
 async def test_no_frame_tells_anyone_a_card_they_may_not_know(db_url: str, data: st.DataObject) -> None:
+    """People (some reconnecting, one timing out), robots and two spectators; every frame checked."""
     players = data.draw(st.sampled_from([3, 4, 5]), label="players")
     rules = data.draw(RULES, label="rules")
     people = data.draw(st.integers(1, players), label="people")
