@@ -1,0 +1,45 @@
+"""The store's tables (SQLAlchemy Core); Alembic's migrations create and change them."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+
+metadata = sa.MetaData()
+
+JSONType = sa.JSON().with_variant(JSONB(), "postgresql")
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("snapshot", JSONType, nullable=False),
+    sa.Column("snapshot_seq", sa.Integer, nullable=False),
+)
+
+table_events = sa.Table(
+    "table_events",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),  # (table_id, seq) unique: no event is stored twice
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("data", JSONType, nullable=False),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False, index=True),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("ended_at", sa.Float, nullable=False),
+    sa.Column("data", JSONType, nullable=False),
+)
+
+__all__ = ["games", "metadata", "table_events", "tables"]

@@ -1,0 +1,24 @@
+"""Alembic's environment: migrations run on the connection the store hands over (no alembic.ini)."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import create_engine
+
+from atout.server.db import metadata
+
+
+def _run(connection) -> None:
+    context.configure(connection=connection, target_metadata=metadata, render_as_batch=True,
+                      compare_type=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+connection = context.config.attributes.get("connection")
+if connection is not None:
+    _run(connection)
+else:
+    engine = create_engine(context.config.get_main_option("sqlalchemy.url"))
+    with engine.connect() as conn:
+        _run(conn)

@@ -1,0 +1,271 @@
+"""The store: tables as a snapshot plus numbered events, and finished games (SQLite or PostgreSQL).
+
+``Store`` is plain synchronous SQLAlchemy; ``StoreWriter`` commits from one thread
+for the event loop, many tables' events sharing one transaction under load
+(group commit), and answers each write only once its transaction is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from .db import games, metadata, table_events, tables
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class StoreError(RuntimeError):
+    """What could not be stored or read, named."""
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    at: float
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A finished or cancelled game, written with the events that ended it."""
+
+    game_id: str
+    table_id: str
+    players: int
+    status: str  # "finished" | "cancelled"
+    started_at: float
+    ended_at: float
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    table_id: str
+    status: str
+    snapshot: dict[str, Any]
+    snapshot_seq: int
+    events: list[StoredEvent] = field(default_factory=list)  # those after the snapshot, in order
+
+
+@dataclass(frozen=True)
+class Append:
+    """What one table adds in one go: events, and maybe a new snapshot, a status, a game."""
+
+    table_id: str
+    events: list[StoredEvent]
+    snapshot: tuple[int, dict[str, Any]] | None = None
+    status: str | None = None
+    game: GameRow | None = None
+
+
+def engine_url(url: str) -> str:
+    """``postgresql://`` URLs use psycopg 3 (SQLAlchemy would look for psycopg2)."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = engine_url(url)
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection, _record) -> None:  # durable on a crash, readers never blocked
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """Tables, their events and their games, on the database at ``url``."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            self.engine = make_engine(url)
+        except (SQLAlchemyError, ValueError) as err:
+            raise StoreError(f"cannot use the database {url.split('@')[-1]!r}: {err}") from None
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (Alembic); harmless when it is there already."""
+        config = AlembicConfig()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def create_table(self, table_id: str, at: float, snapshot: dict[str, Any], players: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(tables.insert().values(id=table_id, players=players, status="open", created_at=at,
+                                                snapshot=snapshot, snapshot_seq=snapshot.get("seq", 0)))
+
+    def append(self, items: list[Append]) -> None:
+        """Every item in one transaction: all stored, or none (StoreError names the first refusal)."""
+        try:
+            with self.engine.begin() as conn:
+                for item in items:
+                    self._append(conn, item)
+        except IntegrityError as err:
+            raise StoreError(f"refused by the database: {_first_line(err)}") from None
+
+    @staticmethod
+    def _append(conn, item: Append) -> None:
+        if item.events:
+            conn.execute(table_events.insert(), [
+                {"table_id": item.table_id, "seq": e.seq, "at": e.at, "kind": e.kind, "data": e.data}
+                for e in item.events])
+        values: dict[str, Any] = {}
+        if item.snapshot is not None:
+            values["snapshot_seq"], values["snapshot"] = item.snapshot
+        if item.status is not None:
+            values["status"] = item.status
+        if values:
+            done = conn.execute(tables.update().where(tables.c.id == item.table_id).values(**values))
+            if done.rowcount != 1:
+                raise IntegrityError("update", {}, Exception(f"no table {item.table_id!r}"))
+        if item.game is not None:
+            g = item.game
+            conn.execute(games.insert().values(id=g.game_id, table_id=g.table_id, players=g.players,
+                                               status=g.status, started_at=g.started_at, ended_at=g.ended_at,
+                                               data=g.data))
+
+    def _events(self, conn, table_id: str, seq: int, limit: int | None = None) -> list[StoredEvent]:
+        query = (sa.select(table_events.c.seq, table_events.c.at, table_events.c.kind, table_events.c.data)
+                 .where(table_events.c.table_id == table_id, table_events.c.seq > seq)
+                 .order_by(table_events.c.seq))
+        if limit is not None:
+            query = query.limit(limit)
+        return [StoredEvent(*row) for row in conn.execute(query)]
+
+    def _tables(self, where) -> list[StoredTable]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(tables.c.id, tables.c.status, tables.c.snapshot, tables.c.snapshot_seq)
+                                .where(where).order_by(tables.c.created_at)).all()
+            return [StoredTable(r.id, r.status, r.snapshot, r.snapshot_seq, self._events(conn, r.id, r.snapshot_seq))
+                    for r in rows]
+
+    def open_tables(self) -> list[StoredTable]:
+        """Every open table: its snapshot and the events after it."""
+        return self._tables(tables.c.status == "open")
+
+    def table(self, table_id: str) -> StoredTable | None:
+        found = self._tables(tables.c.id == table_id)
+        return found[0] if found else None
+
+    def events_after(self, table_id: str, seq: int, limit: int | None = None) -> list[StoredEvent]:
+        with self.engine.connect() as conn:
+            return self._events(conn, table_id, seq, limit)
+
+    def games(self, table_id: str | None = None) -> list[GameRow]:
+        query = sa.select(games).order_by(games.c.ended_at)
+        if table_id is not None:
+            query = query.where(games.c.table_id == table_id)
+        with self.engine.connect() as conn:
+            return [GameRow(r.id, r.table_id, r.players, r.status, r.started_at, r.ended_at, r.data)
+                    for r in conn.execute(query)]
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _first_line(err: Exception) -> str:
+    return str(getattr(err, "orig", err)).splitlines()[0]
+
+
+class StoreWriter:
+    """Group commit for the event loop: whatever is queued when the writer thread is free is one
+    transaction; each ``write`` returns once its item is committed, or raises StoreError for it alone."""
+
+    def __init__(self, store: Store, max_batch: int = 500) -> None:
+        self.store = store
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
+            queue.SimpleQueue())
+        self._thread: threading.Thread | None = None
+        self.commits = 0
+        self.items = 0
+
+    async def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="atout-store-writer", daemon=True)
+        self._thread.start()
+
+    async def write(self, item: Append) -> None:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.put((item, future, loop))
+        await future
+
+    async def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            await asyncio.to_thread(self._thread.join)
+            self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stopping = False
+            while len(batch) < self.max_batch:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stopping = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+            if stopping:
+                return
+
+    def _commit(self, batch) -> None:
+        try:
+            self.store.append([item for item, _, _ in batch])
+            results: list[BaseException | None] = [None] * len(batch)
+            self.commits += 1
+        except Exception:
+            results = []
+            for item, _, _ in batch:  # find the bad item: the others still commit
+                try:
+                    self.store.append([item])
+                    results.append(None)
+                    self.commits += 1
+                except Exception as err:
+                    results.append(err if isinstance(err, StoreError) else StoreError(str(err)))
+        self.items += len(batch)
+        for (_, future, loop), error in zip(batch, results, strict=True):
+            loop.call_soon_threadsafe(_settle, future, error)
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
+__all__ = ["Append", "GameRow", "Store", "StoreError", "StoreWriter", "StoredEvent", "StoredTable", "metadata"]

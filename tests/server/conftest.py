@@ -1,0 +1,72 @@
+"""Every server test runs on a fresh SQLite file and on a fresh database of a real PostgreSQL.
+
+PostgreSQL comes from ``ATOUT_TEST_POSTGRES`` (default: the local server, user postgres). Where it
+cannot be reached the PostgreSQL half is skipped with the reason — except in CI (``CI`` set), where
+that is a failure: CI's machine has PostgreSQL and must run both halves.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+
+from atout.server.store import Store, engine_url
+
+POSTGRES = os.environ.get("ATOUT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def _admin() -> sa.Engine:
+    return sa.create_engine(engine_url(POSTGRES), isolation_level="AUTOCOMMIT")
+
+
+@pytest.fixture(scope="session")
+def postgres_reachable() -> str | None:
+    """None when PostgreSQL answers, else why not."""
+    try:
+        engine = _admin()
+        with engine.connect() as conn:
+            conn.execute(sa.text("select 1"))
+        engine.dispose()
+        return None
+    except Exception as err:  # any reason at all: say it
+        return f"{type(err).__name__}: {str(err).splitlines()[0]}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path, postgres_reachable) -> Iterator[str]:
+    """A fresh, empty database: an SQLite file, or a new PostgreSQL database dropped afterwards."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'atout.db'}"
+        return
+    if postgres_reachable is not None:
+        message = (f"PostgreSQL not reachable at {POSTGRES.split('@')[-1]} ({postgres_reachable}); "
+                   "the PostgreSQL half of the server suite did not run")
+        if os.environ.get("CI"):
+            pytest.fail(message + " — start it: pg_ctlcluster --skip-systemctl-redirect 15 main start")
+        pytest.skip(message)
+    name = f"atout_test_{secrets.token_hex(6)}"
+    admin = _admin()
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    base = POSTGRES.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    """A migrated store on a fresh database."""
+    store = Store(db_url)
+    store.migrate()
+    try:
+        yield store
+    finally:
+        store.close()

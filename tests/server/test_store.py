@@ -1,0 +1,125 @@
+"""The store on SQLite and PostgreSQL: round trips, no event twice, group commit, migrations, a SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from atout.server.store import Append, GameRow, Store, StoredEvent, StoreError, StoreWriter, metadata
+
+
+def ev(seq: int, kind: str = "action") -> StoredEvent:
+    return StoredEvent(seq, 1000.0 + seq, kind, {"type": kind, "seq": seq, "note": "é"})
+
+
+def test_round_trip_snapshot_and_later_events(store: Store) -> None:
+    store.create_table("t1", 1.0, {"seq": 0, "x": 1}, 4)
+    store.create_table("t2", 2.0, {"seq": 0}, 3)
+    store.append([Append("t1", [ev(1), ev(2)]), Append("t2", [ev(1)])])
+    store.append([Append("t1", [ev(3)], snapshot=(3, {"seq": 3, "x": 2})), Append("t1", [ev(4), ev(5)])])
+    t1 = store.table("t1")
+    assert t1.snapshot == {"seq": 3, "x": 2} and t1.snapshot_seq == 3
+    assert [e.seq for e in t1.events] == [4, 5] and t1.events[0].data == ev(4).data
+    assert [e.seq for e in store.events_after("t1", 1)] == [2, 3, 4, 5]
+    assert [e.seq for e in store.events_after("t1", 1, limit=2)] == [2, 3]
+    store.append([Append("t2", [ev(2, "closed")], status="closed")])
+    assert [t.table_id for t in store.open_tables()] == ["t1"]
+    game = GameRow("g1", "t1", 4, "finished", 10.0, 20.0, {"totals": [1, -1, 0, 0]})
+    store.append([Append("t1", [ev(6, "game_end")], game=game)])
+    assert store.games("t1") == [game] and store.games() == [game]
+    assert store.table("nope") is None
+
+
+def test_an_event_is_never_stored_twice_and_a_refused_batch_changes_nothing(store: Store) -> None:
+    store.create_table("t1", 1.0, {"seq": 0}, 4)
+    store.append([Append("t1", [ev(1), ev(2)])])
+    with pytest.raises(StoreError):
+        store.append([Append("t1", [ev(3)]), Append("t1", [ev(2)])])
+    assert [e.seq for e in store.events_after("t1", 0)] == [1, 2]
+    game = GameRow("g1", "t1", 4, "finished", 1.0, 2.0, {})
+    store.append([Append("t1", [ev(3)], game=game)])
+    with pytest.raises(StoreError):  # a game is settled once
+        store.append([Append("t1", [ev(4)], game=game)])
+    with pytest.raises(StoreError):
+        store.append([Append("ghost", [ev(1)], snapshot=(1, {}))])
+
+
+async def test_writer_commits_before_answering_and_isolates_a_bad_item(store: Store, db_url: str) -> None:
+    writer = StoreWriter(store)
+    await writer.start()
+    reader = Store(db_url)
+    for t in range(50):
+        store.create_table(f"t{t}", 1.0, {"seq": 0}, 4)
+
+    async def table(t: int) -> None:
+        for seq in range(1, 41):
+            await writer.write(Append(f"t{t}", [ev(seq)]))
+            if seq % 13 == 0:  # answered means committed: another connection sees it
+                assert reader.events_after(f"t{t}", seq - 1)[0].seq == seq
+
+    await asyncio.gather(*(table(t) for t in range(50)))
+    assert all([e.seq for e in reader.events_after(f"t{t}", 0)] == list(range(1, 41)) for t in range(50))
+    assert writer.commits < writer.items  # many tables shared a transaction
+    good, bad = writer.write(Append("t0", [ev(41)])), writer.write(Append("t1", [ev(40)]))
+    results = await asyncio.gather(good, bad, return_exceptions=True)
+    assert results[0] is None and isinstance(results[1], StoreError)
+    assert reader.events_after("t0", 40)[0].seq == 41
+    await writer.stop()
+    reader.close()
+
+
+def test_migrations_give_the_models_schema_and_run_twice(db_url: str) -> None:
+    store = Store(db_url)
+    store.migrate()
+    store.migrate()
+    with store.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata)
+    assert diff == []
+    store.close()
+
+
+WRITER = textwrap.dedent("""
+    import asyncio, sys
+    from atout.server.store import Append, Store, StoredEvent, StoreWriter
+
+    async def main(url):
+        store = Store(url)
+        writer = StoreWriter(store)
+        await writer.start()
+        seq = 0
+        while True:
+            seq += 1
+            await writer.write(Append("k", [StoredEvent(seq, 0.0, "action", {"seq": seq, "pad": "x" * 200})]))
+            print(seq, flush=True)
+
+    asyncio.run(main(sys.argv[1]))
+""")
+
+
+def test_every_answered_write_survives_a_sigkill(store: Store, db_url: str, tmp_path) -> None:
+    store.create_table("k", 1.0, {"seq": 0}, 4)
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER)
+    child = subprocess.Popen([sys.executable, str(script), db_url], stdout=subprocess.PIPE, text=True)
+    answered = 0
+    deadline = time.monotonic() + 30
+    while answered < 300 and time.monotonic() < deadline:
+        line = child.stdout.readline()
+        if not line:
+            break
+        answered = int(line)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    assert answered >= 300, "the writer did not get going"
+    stored = [e.seq for e in Store(db_url).events_after("k", 0)]
+    assert len(stored) >= answered  # every answered write is there (one more may have committed unanswered)
+    assert stored == list(range(1, len(stored) + 1))  # in order, none twice, none missing
