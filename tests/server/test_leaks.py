@@ -322,7 +322,7 @@ async def test_the_check_catches_another_seats_card(db_url: str) -> None:
         assert len(found) == 1 and hidden in str(found[0])
 
 
-@settings(max_examples=25, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(max_examples=15, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(players=st.sampled_from([3, 4, 5]), rules=RULES, seed=st.integers(0, 10**6))
 def test_the_tables_views_over_many_robot_deals_tell_nothing_hidden(
     players: int, rules: dict[str, str], seed: int
