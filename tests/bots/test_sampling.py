@@ -123,3 +123,27 @@ def test_random_players_surprise_and_their_worlds_still_count():
     worlds = sample_worlds(obs, random.Random(1), 10)
     assert sum(c for _, c in worlds) == 10
     assert all(w.phase == "play" and w.hands[obs.seat] == obs.hand for w, _ in worlds)
+
+
+def test_weighted_worlds_weigh_by_surprise():
+    """Every world is distinct and weighted in (0, 1]; a world explaining every card weighs most."""
+    from atout.bots.sampling import PLAY_SURPRISE, replay_world, weighted_worlds
+
+    checked = 0
+    states = [obs for g in range(6) for _, obs in observed_states(4, f"weights/4/{g}", every=7)]
+    for obs in states:
+        if obs.phase != "play" or len(obs.tricks) < 4:
+            continue
+        worlds = weighted_worlds(obs, random.Random(3), 12)
+        assert len(worlds) == 12
+        assert len({id(w) for w, _ in worlds}) == 12
+        for world, weight in worlds:
+            assert 0 < weight <= 1
+            assert world.hands[obs.seat] == obs.hand
+        # Recomputing one world's surprises gives its weight back (bids aside).
+        world, weight = worlds[0]
+        hidden = {s: world.hands[s] for s in world.seats if s != obs.seat}
+        _, surprises = replay_world(obs, {**hidden, **_true_hidden(world, obs)})
+        assert weight in (PLAY_SURPRISE**surprises, PLAY_SURPRISE**surprises * 0.2)
+        checked += 1
+    assert checked >= 2

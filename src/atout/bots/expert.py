@@ -49,7 +49,7 @@ from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .knowledge import infer
 from .rollout import rollout
-from .sampling import NoWorld, sample_worlds
+from .sampling import NoWorld, weighted_worlds
 from .tactics import (
     choose_bid,
     choose_call,
@@ -141,31 +141,33 @@ class ExpertBot:
                   bonus: list[float] | None = None) -> Action:
         """The action of ``actions`` with the best mean score over sampled worlds.
 
-        The worlds are drawn by how likely they make the others' bids and cards
-        (``sampling.sample_worlds``); a world drawn several times counts as often.
+        Each world counts by how likely it makes the others' bids and cards
+        (``sampling.weighted_worlds``).
         """
         me = obs.seat
         deadline = time.perf_counter() + seconds
         totals = [0.0] * len(actions)
         k = infer(obs)
-        done = 0
+        done = 0.0
+        searched = 0
         exact = obs.phase == "play" and obs.hand.bit_count() <= EXACT_CARDS
         self.last_search = None
         try:
-            worlds = sample_worlds(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
+            worlds = weighted_worlds(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
         except NoWorld:
             return actions[0]
-        for world, count in worlds:
+        for world, weight in worlds:
             for i, action in enumerate(actions):
                 w = world.clone()
                 if action is not NO_POIGNEE:
                     w.apply(action)
                 if exact and w.phase == "play":
-                    totals[i] += count * exact_value(w, me)
+                    totals[i] += weight * exact_value(w, me)
                 else:
                     rollout(w)
-                    totals[i] += count * w.result.scores[me]
-            done += count
+                    totals[i] += weight * w.result.scores[me]
+            done += weight
+            searched += 1
             if time.perf_counter() > deadline:
                 break
         if not done:
@@ -175,7 +177,7 @@ class ExpertBot:
             for i, b in enumerate(bonus):
                 totals[i] += b * done
         best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-        self.last_search = Search(actions, [t / done for t in totals], done)
+        self.last_search = Search(actions, [t / done for t in totals], searched)
         return actions[best]
 
     def _seconds(self, budget: float | None, factor: float = 1.0) -> float:

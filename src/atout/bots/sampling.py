@@ -281,24 +281,22 @@ def sample_world(obs: Observation, rng: random.Random, k: Knowledge | None = Non
     raise NoWorld("no world replays this observation's history")
 
 
-def sample_worlds(obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None,
-                  pool: int | None = None, deadline: float | None = None) -> list[tuple[Deal, int]]:
-    """``count`` worlds drawn by how likely they make what the others did, as (world, times drawn).
+def weighted_worlds(obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None,
+                    deadline: float | None = None) -> list[tuple[Deal, float]]:
+    """``count`` worlds consistent with ``obs``, each with its weight: how likely it makes what
+    the others did (``PLAY_SURPRISE`` per surprising card, ``BID_SURPRISE`` if it fits the
+    bids badly).
 
-    Draws ``pool`` candidate worlds consistent with ``obs`` (hard facts: voids,
-    cards shown), weighs each by ``PLAY_SURPRISE`` per surprising card and
-    ``BID_SURPRISE`` if it fits the bids badly, and resamples ``count`` of them
-    by weight (importance resampling).  A world drawn twice is returned once
-    with its count, so it is played out once.
+    Weighing every world (rather than resampling them) keeps all of them
+    distinct, so the search's estimates lose no variety; ``deadline`` (a
+    ``time.perf_counter()`` value) stops the drawing early, once one world is in.
     """
     import time
 
     k = k or infer(obs)
-    pool = pool or 2 * count
-    worlds: list[Deal] = []
-    weights: list[float] = []
-    for _ in range(pool * 3):
-        if len(worlds) >= pool or (deadline is not None and worlds and time.perf_counter() > deadline):
+    out: list[tuple[Deal, float]] = []
+    for _ in range(count * 3):
+        if len(out) >= count or (deadline is not None and out and time.perf_counter() > deadline):
             break
         try:
             hidden = sample_hidden(obs, rng, k)
@@ -310,12 +308,20 @@ def sample_worlds(obs: Observation, rng: random.Random, count: int, k: Knowledge
         w = PLAY_SURPRISE**surprises
         if not bids_plausible(obs, deal):
             w *= BID_SURPRISE
-        worlds.append(deal)
-        weights.append(w)
-    if not worlds:
+        out.append((deal, w))
+    if not out:
         raise NoWorld("no world replays this observation's history")
+    return out
+
+
+def sample_worlds(obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None,
+                  pool: int | None = None, deadline: float | None = None) -> list[tuple[Deal, int]]:
+    """``count`` worlds drawn by weight (see ``weighted_worlds``) from ``pool`` candidates, as
+    (world, times drawn): importance resampling, a world drawn twice returned once."""
+    drawn = weighted_worlds(obs, rng, pool or 2 * count, k, deadline)
+    weights = [w for _, w in drawn]
     total = sum(weights)
-    counts = [0] * len(worlds)
+    counts = [0] * len(drawn)
     # Systematic resampling: low variance, and a seeded generator keeps it deterministic.
     step = total / count
     u = rng.random() * step
@@ -323,8 +329,8 @@ def sample_worlds(obs: Observation, rng: random.Random, count: int, k: Knowledge
     i = 0
     for j in range(count):
         target = u + j * step
-        while acc + weights[i] < target and i < len(worlds) - 1:
+        while acc + weights[i] < target and i < len(drawn) - 1:
             acc += weights[i]
             i += 1
         counts[i] += 1
-    return [(w, c) for w, c in zip(worlds, counts, strict=True) if c]
+    return [(d, c) for (d, _), c in zip(drawn, counts, strict=True) if c]
