@@ -56,6 +56,7 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     db = args.db or os.environ.get("ATOUT_DB") or default_db_url()
     logging.basicConfig(level=args.log_level.upper(), format="%(message)s", stream=sys.stderr)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     timing = Timing(deal_pause=args.deal_pause, robot_pace=args.robot_pace, abandon_after=args.abandon_after)
     config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing)
     app = create_app(db, config)
