@@ -365,3 +365,20 @@ async def test_the_lobby_is_live(db_url: str) -> None:
         await ann.request({"type": "leave", "table": table})
         removed = await eve.expect("lobby_remove")
         assert removed["table"] == table
+
+
+async def test_a_failing_robot_is_replaced_by_a_legal_move_and_logged(db_url: str, monkeypatch, caplog) -> None:
+    from atout.bots.heuristic import HeuristicBot
+
+    def broken(self, observation, budget=None):
+        raise RuntimeError("robot crashed")
+
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, level="heuristic", deals=1)
+        monkeypatch.setattr(HeuristicBot, "choose", broken)
+        caplog.set_level("INFO", logger="atout.server")
+        await ann.request({"type": "start", "table": table})
+        await play_until(ann, game_over)
+        assert any('"robot_failed"' in r.getMessage() and "robot crashed" in r.getMessage() for r in caplog.records)
+        assert ann.state["game"]["outcome"] == "finished"
