@@ -365,3 +365,57 @@ def test_the_tables_views_over_many_robot_deals_tell_nothing_hidden(
     assert len(model.deals) >= 3 and all(d.record is not None for d in model.deals)
     for viewer in viewers:
         assert not leaks(frames[viewer], viewer, model), viewer
+
+
+def ecart_then_plays(client: Client) -> bool:
+    """Whether the deal being played has had its écart laid and two cards played since."""
+    events = [f["event"] for f in client.frames if f["type"] == "event"]
+    starts = [i for i, e in enumerate(events) if e["type"] == "deal_start"]
+    since = events[starts[-1] + 1 :] if starts else []
+    actions = [e["action"] for e in since if e["type"] == "action"]
+    laid = [i for i, a in enumerate(actions) if "discard" in a or "ecart" in a]
+    return bool(laid) and sum("play" in a for a in actions[laid[0] :]) >= 2
+
+
+async def play_as_ann(ann: Client, table: str, until) -> None:
+    """Ann's turns: a Garde when she may bid it, else her first legal action; until ``until(ann)``."""
+    acted_at = -1
+    while not until(ann) and not game_over(ann):
+        state = ann.state
+        deal = state["deal"]
+        if deal and deal["to_act"] == 0 and deal["legal"] and state["seq"] == ann.seq != acted_at:
+            acted_at = ann.seq
+            action = {"bid": "garde"} if {"bid": "garde"} in deal["legal"] else first_legal(state)
+            await ann.send({"type": "act", "table": table, "seq": ann.seq, "action": action})
+        frame = await ann.recv()
+        assert frame["type"] != "error", frame
+
+
+async def test_after_a_restart_events_resent_from_the_store_hide_the_same(db_url: str) -> None:
+    """A server stopped mid-deal, after an écart, and started again on the same store: the events it
+    re-sends from the store to returning viewers hide what they hid the first time."""
+    async with running_server(db_url) as server:
+        table, (ann,) = await seat_table(server, 4, 1, "heuristic", {"deals": 3, "turn_seconds": 0})
+        watcher = await connect(server, "Watcher")
+        await watcher.send({"type": "join", "table": table})
+        await watcher.expect("table")
+        await ann.request({"type": "start", "table": table})
+        await play_as_ann(ann, table, ecart_then_plays)
+        assert ecart_then_plays(ann), "no écart was laid in three deals"
+        await ann.settle(0.1)
+        await watcher.settle(0.1)
+        await ann.close()
+        await watcher.close()
+    async with running_server(db_url) as server:
+        again = await Client.connect(server.url, "Ann", token=ann.token)
+        late = await connect(server, "Late")
+        for client in (again, late):
+            await client.send({"type": "join", "table": table, "last_seq": 0})
+            await client.expect("table")
+        resent = [f["event"] for f in late.frames if f["type"] == "event"]
+        assert any({"ecart", "discard"} & set(e.get("action", {})) for e in resent)  # re-sent from the store
+        await asyncio.gather(play_as_ann(again, table, lambda c: False), watch(late, table))
+        await again.settle(0.1)
+        await late.settle(0.1)
+        again.raw = ann.raw + again.raw
+        check(server, table, 4, [(again, 0), (watcher, None), (late, None)])
