@@ -26,6 +26,7 @@ from atout.engine import IllegalAction
 from atout.engine.cards import FULL_DECK, codes
 from atout.engine.record import RecordError, parse_action
 from atout.server import hub as hub_module
+from atout.server.app import MAX_FRAME
 from atout.server.hub import Config
 from atout.server.protocol import MAX_CHAT, MAX_MESSAGE_BYTES, MESSAGE_TYPES
 from atout.server.table import Timing
@@ -731,3 +732,44 @@ async def test_a_refused_sit_hears_nothing_of_a_private_table(db_url: str) -> No
         assert refused["type"] == "error" and refused["code"] == "private", refused
         await eve.settle(0.1)
         assert [f for f in eve.frames if f["type"] != "welcome"] == [refused]
+
+
+async def test_during_a_cancel_vote_actions_are_refused_and_change_nothing(db_url: str) -> None:
+    async with running_server(db_url, fuzz_config()) as server:
+        scene, people, stranger = await make_scene(server)
+        await stranger.close()
+        ann, bob, eve = people["ann"], people["bob"], people["eve"]
+        proposed = await bob.request({"type": "cancel", "table": scene.table})
+        assert proposed["type"] == "event" and proposed["event"]["type"] == "cancel_proposed", proposed
+        for client in (ann, bob, eve):
+            await client.settle(0.05)
+        room = server.hub.rooms[scene.table]
+        before, events_before = room.table.snapshot(), stored(server, scene.table)
+        refusals = [
+            (ann, {"type": "act", "action": first_legal(ann.state)}, "vote_running"),
+            (ann, {"type": "cancel"}, "vote_running"),
+            (bob, {"type": "vote", "accept": True}, "voted"),
+            (bob, {"type": "vote", "accept": False}, "voted"),
+            (eve, {"type": "vote", "accept": False}, "not_voter"),
+            (ann, {"type": "vote", "accept": True, "seq": ann.seq - 1}, "stale"),
+        ]
+        for client, message, code in refusals:
+            answer = await client.request({"table": scene.table, **message})
+            assert answer["type"] == "error" and answer["code"] == code, (message, answer)
+        server.clock.advance(30)  # robots do not play while the vote runs, nor does a clock run out
+        await ann.settle(0.1)
+        assert room.table.snapshot() == before and stored(server, scene.table) == events_before
+        answer = await ann.request({"type": "vote", "table": scene.table, "accept": False})
+        assert answer["type"] == "event" and answer["event"]["type"] == "vote", answer
+        assert [f["event"]["type"] for f in ann.batch] == ["vote", "cancel_end"]
+        assert ann.batch[-1]["event"]["cancelled"] is False
+        answer = await ann.request({"type": "act", "table": scene.table, "action": first_legal(ann.state)})
+        assert answer["type"] == "event" and answer["event"]["type"] == "action", answer
+
+
+def test_the_documented_limits() -> None:
+    """The limits docs/protocol.md gives: 8 and 64 KB frames, 20 a second in bursts of 40, 5 chats."""
+    config = Config()
+    assert (MAX_MESSAGE_BYTES, MAX_FRAME) == (8192, 65536)
+    assert (config.rate, config.burst, config.chat_per_10s) == (20.0, 40.0, 5)
+    assert MAX_CHAT == 300
