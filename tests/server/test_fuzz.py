@@ -509,6 +509,8 @@ async def test_ten_thousand_bad_messages_change_nothing(db_url: str) -> None:
         events_before = stored(server, scene.table)
         waiting_before = server.hub.rooms[scene.waiting].table.snapshot()
         tables_before = set(server.hub.rooms)
+        stored_tables = sorted(t.table_id for t in server.hub.store.open_tables())
+        games_before = server.hub.store.games()
 
         cases = Generator(scene, seed=20261122)
         sent: dict[str, int] = dict.fromkeys(sockets, 0)
@@ -539,6 +541,8 @@ async def test_ten_thousand_bad_messages_change_nothing(db_url: str) -> None:
         # nothing changed: the tables, what is stored, the tables there are
         assert room.table.snapshot() == before
         assert stored(server, scene.table) == events_before
+        assert sorted(t.table_id for t in server.hub.store.open_tables()) == stored_tables
+        assert server.hub.store.games() == games_before
         assert server.hub.rooms[scene.waiting].table.snapshot() == waiting_before
         assert set(server.hub.rooms) == tables_before
         # every connection is still open and answers
