@@ -10,6 +10,7 @@ from typing import Any
 
 import uvicorn
 import websockets
+from argon2 import PasswordHasher
 
 from atout.server.app import MAX_FRAME, create_app
 from atout.server.clock import FakeClock
@@ -17,12 +18,14 @@ from atout.server.hub import Config, Hub
 from atout.server.table import Timing
 
 RECV_TIMEOUT = 10.0
+LIGHT_ARGON2 = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
+"""Real argon2id, at costs that keep the tests quick."""
 
 
 def quick_config(**timing: float) -> Config:
     """Robots play at once and deals follow each other at once, unless a test says otherwise."""
     values = {"robot_pace": 0.0, "deal_pause": 0.0, **timing}
-    return Config(secret=b"test-secret", timing=Timing(**values), rate=1000.0, burst=1000.0)
+    return Config(secret=b"test-secret", timing=Timing(**values), rate=1000.0, burst=1000.0, hasher=LIGHT_ARGON2)
 
 
 class Server:
@@ -81,15 +84,16 @@ class Client:
         self.batch: list[dict[str, Any]] = []  # the event frames of the last request's batch
 
     @classmethod
-    async def connect(cls, url: str, name: str, token: str | None = None) -> Client:
-        ws = await websockets.connect(url, max_size=None)
+    async def connect(cls, url: str, name: str, token: str | None = None, cookie: str | None = None) -> Client:
+        headers = {"Cookie": f"atout_session={cookie}"} if cookie else None
+        ws = await websockets.connect(url, max_size=None, additional_headers=headers)
         client = cls(ws, name)
         hello: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}
         if token:
             hello["token"] = token
         await client.send(hello)
         welcome = await client.expect("welcome")
-        client.token = welcome["token"]
+        client.token = welcome.get("token")
         client.id = welcome["you"]["id"]
         return client
 

@@ -15,6 +15,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .accounts import Accounts
+from .api import COOKIE, AccountRoutes
 from .clock import Clock
 from .hub import Config, Hub
 from .protocol import MAX_MESSAGE_BYTES
@@ -35,8 +37,9 @@ def static_dir() -> Path | None:
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     hub: Hub = websocket.app.state.hub
+    account = await asyncio.to_thread(hub.accounts.session, websocket.cookies.get(COOKIE)) if hub.accounts else None
     await websocket.accept()
-    conn = hub.connect(websocket.send_text, websocket.close)
+    conn = hub.connect(websocket.send_text, websocket.close, account)
     pump = asyncio.create_task(conn.pump())
     try:
         while not conn.closed:
@@ -70,11 +73,14 @@ async def index(request: Request) -> Response:
 def create_app(db_url: str, config: Config | None = None, clock: Clock | None = None) -> Starlette:
     """The application on the store at ``db_url`` (migrated on start-up)."""
 
+    config = config or Config()
+    store = Store(db_url)
+    accounts = Accounts(store, config.hasher)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(db_url)
         await asyncio.to_thread(store.migrate)
-        hub = Hub(store, config, clock)
+        hub = Hub(store, config, clock, accounts)
         await hub.start()
         app.state.hub = hub
         try:
@@ -84,6 +90,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
             store.close()
 
     routes = [
+        *AccountRoutes(accounts).routes(),
         Route("/", index),
         Route("/health", health),
         WebSocketRoute("/ws", websocket_endpoint),

@@ -42,4 +42,24 @@ games = sa.Table(
     sa.Column("data", JSONType, nullable=False),
 )
 
-__all__ = ["games", "metadata", "table_events", "tables"]
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(20), nullable=False),
+    sa.Column("name_key", sa.String(20), nullable=False, unique=True),  # the name in lower case: names are unique
+    sa.Column("password_hash", sa.String(200), nullable=False),
+    sa.Column("avatar", sa.String(32), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),  # sha256 of the cookie: a stolen table opens nothing
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+__all__ = ["games", "metadata", "players", "sessions", "table_events", "tables"]

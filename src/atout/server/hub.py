@@ -44,6 +44,7 @@ class Config:
 
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     timing: Timing = field(default_factory=Timing)
+    hasher: Any = None  # argon2's PasswordHasher; None for its recommended costs (tests make it cheaper)
     rate: float = 20.0  # messages per second a connection may send, on average
     burst: float = 40.0
     chat_per_10s: int = 5
@@ -58,6 +59,7 @@ def event_log(**fields: Any) -> None:
 class Player:
     id: str
     name: str
+    registered: bool = False
 
 
 class Bucket:
@@ -79,9 +81,10 @@ class Bucket:
 class Connection:
     """One WebSocket: who it is, which tables it follows, and its outbox (a slow reader never blocks a table)."""
 
-    def __init__(self, send_text, close, config: Config) -> None:
+    def __init__(self, send_text, close, config: Config, account=None) -> None:
         self._send_text = send_text
         self._close = close
+        self.account = account  # the registered player whose session cookie opened this connection
         self.player: Player | None = None
         self.tables: set[str] = set()
         self.lobby = False
@@ -139,8 +142,10 @@ class Room:
 class Hub:
     """Every room and connection of this server process."""
 
-    def __init__(self, store: Store, config: Config | None = None, clock: Clock | None = None) -> None:
+    def __init__(self, store: Store, config: Config | None = None, clock: Clock | None = None,
+                 accounts=None) -> None:
         self.store = store
+        self.accounts = accounts
         self.config = config or Config()
         self.clock = clock or SystemClock()
         self.writer = StoreWriter(store)
@@ -187,8 +192,8 @@ class Hub:
         self._schedule_robot(room)
 
     # ------------------------------------------------------------ connections
-    def connect(self, send_text, close) -> Connection:
-        conn = Connection(send_text, close, self.config)
+    def connect(self, send_text, close, account=None) -> Connection:
+        conn = Connection(send_text, close, self.config, account)
         self.connections.add(conn)
         return conn
 
@@ -244,8 +249,15 @@ class Hub:
             raise ProtocolError("protocol", f"this server speaks protocol {PROTOCOL_VERSION}, not {m.protocol}")
         if conn.player is not None:
             raise ProtocolError("hello_again", "you said hello already")
+        if conn.account is not None:  # a registered player: the session says who
+            conn.player = Player(conn.account.id, conn.account.name, registered=True)
+            conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
+                       "you": {"id": conn.account.id, "name": conn.account.name, "registered": True}})
+            return
         if m.name is not None and not NAME.match(m.name):
             raise ProtocolError("bad_name", "a name has 3 to 20 letters, digits, _ or -")
+        if m.name is not None and self.accounts is not None and await asyncio.to_thread(self.accounts.find, m.name):
+            raise ProtocolError("name_taken", f"{m.name!r} is a registered player's name: log in, or choose another")
         player_id = self.player_from_token(m.token) if m.token else None
         if m.token and player_id is None:
             raise ProtocolError("bad_token", "that token was not given by this server")
@@ -253,8 +265,8 @@ class Hub:
             player_id = "g" + secrets.token_hex(6)
         name = m.name or self._known_name(player_id) or f"Guest-{int(player_id[1:7], 16) % 10000:04d}"
         conn.player = Player(player_id, name)
-        conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "you": {"id": player_id, "name": name},
-                   "token": self.token_for(player_id)})
+        conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
+                   "you": {"id": player_id, "name": name, "registered": False}, "token": self.token_for(player_id)})
 
     def _known_name(self, player_id: str) -> str | None:
         for room in self.rooms.values():

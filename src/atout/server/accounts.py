@@ -1,0 +1,157 @@
+"""Registered players: names, argon2id passwords, sessions, and the limits on guessing.
+
+Hashing is slow on purpose, so it runs off the event loop (the callers use
+``asyncio.to_thread``). A wrong name and a wrong password get the same answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.exc import IntegrityError
+
+from .db import players, sessions
+from .store import Store
+
+NAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 200
+SESSION_DAYS = 30
+AVATARS = ("fox", "owl", "bear", "cat", "stag", "hare", "boar", "heron")
+WRONG = "wrong name or password"
+
+
+class AccountError(ValueError):
+    """A refused account request: ``code`` for programs, the message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Account:
+    id: str
+    name: str
+    avatar: str
+
+
+def check_name(name: object) -> str:
+    if not isinstance(name, str) or not NAME.match(name):
+        raise AccountError("bad_name", "a name has 3 to 20 letters, digits, _ or -")
+    return name
+
+
+def check_password(password: object, name: str) -> str:
+    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
+        raise AccountError("weak_password", f"a password has at least {MIN_PASSWORD} characters")
+    if len(password) > MAX_PASSWORD:
+        raise AccountError("weak_password", f"a password has at most {MAX_PASSWORD} characters")
+    if password.lower() == name.lower():
+        raise AccountError("weak_password", "the password may not be the name")
+    return password
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Accounts:
+    """Players and sessions in the store."""
+
+    def __init__(self, store: Store, hasher: PasswordHasher | None = None, clock=time.time) -> None:
+        self.store = store
+        self.hasher = hasher or PasswordHasher()  # argon2id with the library's recommended costs
+        self.clock = clock
+        self._dummy = self.hasher.hash(secrets.token_hex(8))  # so an unknown name costs a verify too
+
+    def register(self, name: object, password: object, avatar: str | None = None) -> Account:
+        name = check_name(name)
+        password = check_password(password, name)
+        if avatar is not None and avatar not in AVATARS:
+            raise AccountError("bad_avatar", f"an avatar is one of {', '.join(AVATARS)}")
+        account = Account("p" + secrets.token_hex(8), name, avatar or secrets.choice(AVATARS))
+        digest = self.hasher.hash(password)
+        try:
+            with self.store.engine.begin() as conn:
+                conn.execute(players.insert().values(id=account.id, name=name, name_key=name.lower(),
+                                                     password_hash=digest, avatar=account.avatar,
+                                                     created_at=self.clock()))
+        except IntegrityError:
+            raise AccountError("name_taken", f"the name {name!r} is taken") from None
+        return account
+
+    def find(self, name: str) -> Account | None:
+        with self.store.engine.connect() as conn:
+            row = conn.execute(sa.select(players.c.id, players.c.name, players.c.avatar)
+                               .where(players.c.name_key == name.lower())).first()
+        return None if row is None else Account(row.id, row.name, row.avatar)
+
+    def login(self, name: object, password: object) -> tuple[Account, str]:
+        """The account and a new session token; AccountError ``wrong`` for any bad pair."""
+        row = None
+        if isinstance(name, str) and NAME.match(name) and isinstance(password, str) and len(password) <= MAX_PASSWORD:
+            with self.store.engine.connect() as conn:
+                row = conn.execute(sa.select(players).where(players.c.name_key == name.lower())).first()
+        try:
+            self.hasher.verify(row.password_hash if row else self._dummy, password if isinstance(password, str) else "")
+        except (VerificationError, InvalidHashError):
+            raise AccountError("wrong", WRONG) from None
+        if row is None:
+            raise AccountError("wrong", WRONG)
+        token = secrets.token_urlsafe(32)
+        now = self.clock()
+        with self.store.engine.begin() as conn:
+            conn.execute(sessions.insert().values(token_hash=_token_hash(token), player_id=row.id, created_at=now,
+                                                  expires_at=now + SESSION_DAYS * 86400))
+        return Account(row.id, row.name, row.avatar), token
+
+    def session(self, token: str | None) -> Account | None:
+        """The account a session cookie belongs to, if it is valid and not expired."""
+        if not token or len(token) > 100:
+            return None
+        with self.store.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(players.c.id, players.c.name, players.c.avatar, sessions.c.expires_at)
+                .join(sessions, sessions.c.player_id == players.c.id)
+                .where(sessions.c.token_hash == _token_hash(token))).first()
+        if row is None or row.expires_at < self.clock():
+            return None
+        return Account(row.id, row.name, row.avatar)
+
+    def logout(self, token: str | None) -> None:
+        if token:
+            with self.store.engine.begin() as conn:
+                conn.execute(sessions.delete().where(sessions.c.token_hash == _token_hash(token)))
+
+
+class Limiter:
+    """At most ``count`` attempts per ``seconds`` for each key (a name, an address)."""
+
+    def __init__(self, count: int, seconds: float, clock=time.monotonic) -> None:
+        self.count, self.seconds, self.clock = count, seconds, clock
+        self._seen: dict[str, deque[float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = self.clock()
+        seen = self._seen.setdefault(key, deque())
+        while seen and seen[0] <= now - self.seconds:
+            seen.popleft()
+        if len(seen) >= self.count:
+            return False
+        seen.append(now)
+        if len(self._seen) > 100_000:  # bounded memory under a flood of names
+            self._seen = {k: v for k, v in self._seen.items() if v}
+        return True
+
+
+__all__ = ["AVATARS", "Account", "AccountError", "Accounts", "Limiter", "check_name", "check_password"]

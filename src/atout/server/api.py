@@ -1,0 +1,110 @@
+"""The HTTP side of accounts: register, log in, log out, who am I (sessions in HttpOnly cookies)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .accounts import SESSION_DAYS, AccountError, Accounts, Limiter
+
+COOKIE = "atout_session"
+MAX_BODY = 4096
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise AccountError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise AccountError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError:
+        raise AccountError("malformed", "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise AccountError("malformed", "the body is a JSON object")
+    return data
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _with_session(response: Response, request: Request, token: str) -> Response:
+    response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https", path="/")
+    return response
+
+
+class AccountRoutes:
+    """The routes, sharing one Accounts and the guessing limits."""
+
+    def __init__(self, accounts: Accounts) -> None:
+        self.accounts = accounts
+        self.by_name = Limiter(5, 60.0)
+        self.by_address = Limiter(20, 60.0)
+        self.registrations = Limiter(10, 3600.0)
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/register", self.register, methods=["POST"]),
+            Route("/api/login", self.login, methods=["POST"]),
+            Route("/api/logout", self.logout, methods=["POST"]),
+            Route("/api/me", self.me, methods=["GET"]),
+        ]
+
+    async def register(self, request: Request) -> Response:
+        try:
+            data = await _body(request)
+            if not self.registrations.allow(_address(request)):
+                return _error(429, "rate_limited", "too many new accounts from this address; try again later")
+            account = await asyncio.to_thread(self.accounts.register, data.get("name"), data.get("password"),
+                                              data.get("avatar"))
+            _, token = await asyncio.to_thread(self.accounts.login, data["name"], data["password"])
+        except AccountError as err:
+            return _error(409 if err.code == "name_taken" else 400, err.code, err.message)
+        response = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar}, status_code=201)
+        return _with_session(response, request, token)
+
+    async def login(self, request: Request) -> Response:
+        try:
+            data = await _body(request)
+        except AccountError as err:
+            return _error(400, err.code, err.message)
+        name = data.get("name")
+        key = name.lower() if isinstance(name, str) else "?"
+        if not self.by_address.allow(_address(request)) or not self.by_name.allow(key[:40]):
+            return _error(429, "rate_limited", "too many attempts; wait a minute")
+        try:
+            account, token = await asyncio.to_thread(self.accounts.login, name, data.get("password"))
+        except AccountError as err:
+            return _error(401, err.code, err.message)
+        response = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar})
+        return _with_session(response, request, token)
+
+    async def logout(self, request: Request) -> Response:
+        await asyncio.to_thread(self.accounts.logout, request.cookies.get(COOKIE))
+        response = Response(status_code=204)
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+        return response
+
+    async def me(self, request: Request) -> Response:
+        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
+        if account is None:
+            return _error(401, "not_logged_in", "not logged in")
+        return JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar})
+
+
+__all__ = ["COOKIE", "AccountRoutes"]

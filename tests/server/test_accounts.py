@@ -1,0 +1,100 @@
+"""Accounts over real HTTP and WebSocket: register, log in, log out, sessions, limits, same answers."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+import sqlalchemy as sa
+import websockets
+
+from atout.server.accounts import AccountError, Accounts, Limiter
+from atout.server.db import players
+
+from .helpers import LIGHT_ARGON2, Client, running_server
+
+
+async def test_register_login_logout_and_the_websocket_knows_who(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        base = f"http://127.0.0.1:{server.port}"
+        async with httpx.AsyncClient(base_url=base) as http:
+            made = await http.post("/api/register", json={"name": "Ann_1", "password": "correct horse"})
+            assert made.status_code == 201 and made.json()["name"] == "Ann_1"
+            cookie = made.cookies["atout_session"]
+            header = made.headers["set-cookie"].lower()
+            assert "httponly" in header and "samesite=lax" in header
+            assert (await http.get("/api/me")).json()["name"] == "Ann_1"
+            ann = await Client.connect(server.url, "Whatever", cookie=cookie)
+            welcome = ann.frames[-1]
+            assert welcome["you"]["name"] == "Ann_1" and welcome["you"]["registered"] and "token" not in welcome
+            assert (await http.post("/api/logout")).status_code == 204
+            async with httpx.AsyncClient(base_url=base, cookies={"atout_session": cookie}) as stale:
+                assert (await stale.get("/api/me")).status_code == 401
+            guest = await Client.connect(server.url, "Guest1", cookie=cookie)  # a dead session: a guest
+            assert guest.frames[-1]["you"]["registered"] is False
+            # a guest may not take a registered player's name, in any case
+            async with websockets.connect(server.url) as ws:
+                await ws.send('{"type": "hello", "protocol": 1, "name": "ann_1"}')
+                assert '"name_taken"' in await ws.recv()
+            login = await http.post("/api/login", json={"name": "ANN_1", "password": "correct horse"})
+            assert login.status_code == 200 and login.cookies["atout_session"] != cookie
+
+
+async def test_bad_registrations_are_refused_by_name_and_change_nothing(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+            assert (await http.post("/api/register", json={"name": "Bob", "password": "long enough"})).status_code == 201
+            cases = [
+                ({"name": "bob", "password": "another one"}, 409, "name_taken"),
+                ({"name": "b", "password": "long enough"}, 400, "bad_name"),
+                ({"name": "<script>", "password": "long enough"}, 400, "bad_name"),
+                ({"name": "Carl", "password": "short"}, 400, "weak_password"),
+                ({"name": "Carl", "password": "carl"}, 400, "weak_password"),
+                ({"name": "Carl", "password": "long enough", "avatar": "dragon"}, 400, "bad_avatar"),
+            ]
+            for body, status, code in cases:
+                answer = await http.post("/api/register", json=body)
+                assert (answer.status_code, answer.json()["error"]["code"]) == (status, code), body
+            answer = await http.post("/api/register", content=b"x" * 5000)
+            assert answer.json()["error"]["code"] == "too_large"
+            answer = await http.post("/api/register", content=b"[1, 2]")
+            assert answer.json()["error"]["code"] == "malformed"
+        with server.hub.store.engine.connect() as conn:
+            assert [r.name for r in conn.execute(sa.select(players.c.name))] == ["Bob"]
+
+
+async def test_wrong_name_and_wrong_password_get_the_same_answer_and_are_limited(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+            await http.post("/api/register", json={"name": "Dora", "password": "right password"})
+            http.cookies.clear()
+            no_name = await http.post("/api/login", json={"name": "Nobody", "password": "right password"})
+            bad_pass = await http.post("/api/login", json={"name": "Dora", "password": "wrong password"})
+            assert no_name.status_code == bad_pass.status_code == 401
+            assert no_name.json() == bad_pass.json()
+            answers = [(await http.post("/api/login", json={"name": "Dora", "password": f"guess {i}"})).status_code
+                       for i in range(6)]
+            assert answers[-1] == 429  # five a minute for one name
+            assert "atout_session" not in http.cookies
+
+
+def test_sessions_expire_and_hashes_are_argon2id(store) -> None:
+    now = [1000.0]
+    accounts = Accounts(store, LIGHT_ARGON2, clock=lambda: now[0])
+    account = accounts.register("Eve", "a good password")
+    _, token = accounts.login("eve", "a good password")
+    assert accounts.session(token) == account
+    with store.engine.connect() as conn:
+        digest = conn.execute(sa.select(players.c.password_hash)).scalar_one()
+    assert digest.startswith("$argon2id$") and "a good password" not in digest
+    now[0] += 31 * 86400
+    assert accounts.session(token) is None
+    with pytest.raises(AccountError, match="wrong name or password"):
+        accounts.login("eve", "not it at all")
+
+
+def test_limiter_forgets_after_its_window() -> None:
+    t = [0.0]
+    limiter = Limiter(2, 10.0, clock=lambda: t[0])
+    assert limiter.allow("a") and limiter.allow("a") and not limiter.allow("a") and limiter.allow("b")
+    t[0] = 10.5
+    assert limiter.allow("a")
