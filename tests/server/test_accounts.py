@@ -63,18 +63,17 @@ async def test_bad_registrations_are_refused_by_name_and_change_nothing(db_url: 
 
 
 async def test_wrong_name_and_wrong_password_get_the_same_answer_and_are_limited(db_url: str) -> None:
-    async with running_server(db_url) as server:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
-            await http.post("/api/register", json={"name": "Dora", "password": "right password"})
-            http.cookies.clear()
-            no_name = await http.post("/api/login", json={"name": "Nobody", "password": "right password"})
-            bad_pass = await http.post("/api/login", json={"name": "Dora", "password": "wrong password"})
-            assert no_name.status_code == bad_pass.status_code == 401
-            assert no_name.json() == bad_pass.json()
-            answers = [(await http.post("/api/login", json={"name": "Dora", "password": f"guess {i}"})).status_code
-                       for i in range(6)]
-            assert answers[-1] == 429  # five a minute for one name
-            assert "atout_session" not in http.cookies
+    async with running_server(db_url) as server, httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+        await http.post("/api/register", json={"name": "Dora", "password": "right password"})
+        http.cookies.clear()
+        no_name = await http.post("/api/login", json={"name": "Nobody", "password": "right password"})
+        bad_pass = await http.post("/api/login", json={"name": "Dora", "password": "wrong password"})
+        assert no_name.status_code == bad_pass.status_code == 401
+        assert no_name.json() == bad_pass.json()
+        answers = [(await http.post("/api/login", json={"name": "Dora", "password": f"guess {i}"})).status_code
+                   for i in range(6)]
+        assert answers[-1] == 429  # five a minute for one name
+        assert "atout_session" not in http.cookies
 
 
 def test_sessions_expire_and_hashes_are_argon2id(store) -> None:
