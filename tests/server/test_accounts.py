@@ -97,3 +97,62 @@ def test_limiter_forgets_after_its_window() -> None:
     assert limiter.allow("a") and limiter.allow("a") and not limiter.allow("a") and limiter.allow("b")
     t[0] = 10.5
     assert limiter.allow("a")
+
+
+async def register(http: httpx.AsyncClient, name: str) -> str:
+    answer = await http.post("/api/register", json={"name": name, "password": f"{name} password"})
+    assert answer.status_code == 201, answer.text
+    return answer.cookies["atout_session"]
+
+
+async def test_friends_requests_and_private_tables_for_friends(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        base = f"http://127.0.0.1:{server.port}"
+        clients = {}
+        cookies = {}
+        for name in ("Master", "Pal", "Stranger"):
+            clients[name] = httpx.AsyncClient(base_url=base)
+            cookies[name] = await register(clients[name], name)
+        master, pal = clients["Master"], clients["Pal"]
+        ws_pal = await Client.connect(server.url, "x", cookie=cookies["Pal"])
+        answer = await master.post("/api/friends", json={"action": "request", "name": "pal"})
+        assert answer.json() == {"friends": [], "incoming": [], "outgoing": ["Pal"]}
+        assert (await ws_pal.expect("friend"))["name"] == "Master"
+        for body, code in (({"action": "request", "name": "Master"}, "friend_self"),
+                           ({"action": "request", "name": "Pal"}, "already_requested"),
+                           ({"action": "request", "name": "Ghost"}, "no_player"),
+                           ({"action": "accept", "name": "Stranger"}, "no_request"),
+                           ({"action": "hug", "name": "Pal"}, "malformed")):
+            answer = await master.post("/api/friends", json=body)
+            assert answer.json()["error"]["code"] == code, body
+        assert (await pal.get("/api/friends")).json()["incoming"] == ["Master"]
+        assert (await pal.post("/api/friends", json={"action": "accept", "name": "Master"})).json()["friends"] == ["Master"]
+        assert (await master.get("/api/friends")).json()["friends"] == ["Pal"]
+        # a private table: the master's friend sees it, watches and sits; a stranger does none of it
+        ws_master = await Client.connect(server.url, "x", cookie=cookies["Master"])
+        ws_stranger = await Client.connect(server.url, "x", cookie=cookies["Stranger"])
+        for ws in (ws_pal, ws_stranger):
+            await ws.send({"type": "lobby"})
+            await ws.expect("lobby")
+        await ws_master.send({"type": "create", "players": 3, "options": {"private": True}})
+        table = (await ws_master.expect("master"))["table"]
+        seen = await ws_pal.expect("lobby_table")
+        assert seen["table"]["id"] == table and seen["table"]["private"]
+        await ws_stranger.settle(0.2)
+        assert not any(f.get("type") == "lobby_table" for f in ws_stranger.frames)
+        for request in ({"type": "join", "table": table}, {"type": "sit", "table": table, "seat": 1, "seq": 3}):
+            await ws_stranger.send(request)
+            assert (await ws_stranger.expect("error"))["code"] == "private"
+        await ws_pal.send({"type": "join", "table": table})
+        await ws_pal.expect("table")
+        answer = await ws_pal.request({"type": "sit", "table": table, "seat": 1})
+        assert answer["event"]["type"] == "sat"
+        # friendship removed: no longer admitted to the master's next private table
+        assert (await pal.post("/api/friends", json={"action": "remove", "name": "Master"})).json()["friends"] == []
+        await ws_master.settle(0.1)
+        await ws_master.send({"type": "create", "players": 3, "options": {"private": True}})
+        second = (await ws_master.expect("master"))["table"]
+        await ws_pal.send({"type": "join", "table": second})
+        assert (await ws_pal.expect("error"))["code"] == "private"
+        for http in clients.values():
+            await http.aclose()

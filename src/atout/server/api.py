@@ -63,6 +63,7 @@ class AccountRoutes:
             Route("/api/login", self.login, methods=["POST"]),
             Route("/api/logout", self.logout, methods=["POST"]),
             Route("/api/me", self.me, methods=["GET"]),
+            Route("/api/friends", self.friends, methods=["GET", "POST"]),
         ]
 
     async def register(self, request: Request) -> Response:
@@ -105,6 +106,34 @@ class AccountRoutes:
         if account is None:
             return _error(401, "not_logged_in", "not logged in")
         return JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar})
+
+
+    async def friends(self, request: Request) -> Response:
+        """GET: your friends and requests. POST {action: request|accept|refuse|remove, name}."""
+        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
+        if account is None:
+            return _error(401, "not_logged_in", "log in to have friends")
+        hub = request.app.state.hub
+        friends = hub.friends
+        if request.method == "POST":
+            try:
+                data = await _body(request)
+                action, name = data.get("action"), data.get("name")
+                if action == "request":
+                    other, status = await asyncio.to_thread(friends.request, account, name)
+                    hub.tell_player(other.id, {"type": "friend", "event": status, "name": account.name})
+                elif action in ("accept", "refuse"):
+                    other = await asyncio.to_thread(friends.answer, account, name, action == "accept")
+                    hub.tell_player(other.id, {"type": "friend", "event": action + "ed", "name": account.name})
+                elif action == "remove":
+                    other = await asyncio.to_thread(friends.remove, account, name)
+                else:
+                    raise AccountError("malformed", "action is request, accept, refuse or remove")
+            except AccountError as err:
+                status_code = 404 if err.code == "no_player" else 400
+                return _error(status_code, err.code, err.message)
+            hub.forget_friends(account.id, other.id)
+        return JSONResponse(await asyncio.to_thread(friends.of, account.id))
 
 
 __all__ = ["COOKIE", "AccountRoutes"]

@@ -62,4 +62,14 @@ sessions = sa.Table(
     sa.Column("expires_at", sa.Float, nullable=False),
 )
 
-__all__ = ["games", "metadata", "players", "sessions", "table_events", "tables"]
+friendships = sa.Table(
+    "friendships",
+    metadata,
+    sa.Column("requester", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("addressee", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),  # "requested" | "friends"
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Index("ix_friendships_addressee", "addressee"),
+)
+
+__all__ = ["friendships", "games", "metadata", "players", "sessions", "table_events", "tables"]

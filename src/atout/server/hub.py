@@ -25,6 +25,7 @@ from ..bots import make_bot
 from ..bots.random_bot import RandomBot
 from ..engine.record import action_to_json
 from .clock import Clock, SystemClock
+from .friends import Friends
 from .options import OptionError, TableOptions
 from .protocol import PROTOCOL_VERSION, ProtocolError, dumps, parse_message
 from .store import Append, Store, StoredEvent, StoreError, StoreWriter
@@ -146,6 +147,8 @@ class Hub:
                  accounts=None) -> None:
         self.store = store
         self.accounts = accounts
+        self.friends = None if accounts is None else Friends(store, accounts)
+        self.friend_ids: dict[str, set[str]] = {}
         self.config = config or Config()
         self.clock = clock or SystemClock()
         self.writer = StoreWriter(store)
@@ -276,8 +279,31 @@ class Hub:
         return None
 
     # ------------------------------------------------------------ lobby
+    def _master_friends(self, table: Table) -> set[str]:
+        """The ids of the master's friends (a private table admits them), cached until a friendship changes."""
+        master = table.master_player
+        if master is None or not table.options.private or self.friends is None or master.startswith("g"):
+            return set()
+        if master not in self.friend_ids:
+            self.friend_ids[master] = self.friends.ids(master)
+        return self.friend_ids[master]
+
+    def forget_friends(self, *player_ids: str) -> None:
+        """A friendship changed: private tables' lists are shown again to whom they now admit."""
+        for player_id in player_ids:
+            self.friend_ids.pop(player_id, None)
+        for room in self.rooms.values():
+            if room.table.options.private and room.table.master_player in player_ids:
+                self._lobby_update(room)
+
+    def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to every connection of ``player_id``, wherever they are on the site."""
+        for conn in self.connections:
+            if conn.player is not None and conn.player.id == player_id:
+                conn.send(message)
+
     def _admits(self, table: Table, conn: Connection) -> bool:
-        return conn.player is not None and table.admits(conn.player.id, conn.player.name)
+        return conn.player is not None and table.admits(conn.player.id, conn.player.name, self._master_friends(table))
 
     async def on_lobby(self, conn: Connection, m) -> None:
         conn.lobby = True
@@ -366,7 +392,7 @@ class Hub:
         room = self._room(m.table)
 
         def sit(table: Table, now: float) -> list[dict[str, Any]]:
-            events = table.sit(conn.player.id, conn.player.name, m.seat, m.seq, now)
+            events = table.sit(conn.player.id, conn.player.name, m.seat, m.seq, now, self._master_friends(table))
             # under the lock and only once accepted: the sitter hears of its own seat, a refused one hears nothing
             room.followers.add(conn)
             return events

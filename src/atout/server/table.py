@@ -137,11 +137,16 @@ class Table:
         return [i for i, s in enumerate(self.seats)
                 if s.kind == "person" and not (s.absent or s.automatic or s.abandoned) and i not in self.gone_since]
 
-    def admits(self, player: str, name: str) -> bool:
-        """Whether this person may see, watch or sit at the table (private tables: invited only)."""
+    def admits(self, player: str, name: str, master_friends: set[str] = frozenset()) -> bool:
+        """Whether this person may see, watch or sit at the table (private tables: the invited and
+        the master's friends, whose ids the caller knows)."""
         if not self.options.private:
             return True
-        return self.seat_of(player) is not None or name.lower() in self.invited
+        return self.seat_of(player) is not None or name.lower() in self.invited or player in master_friends
+
+    @property
+    def master_player(self) -> str | None:
+        return None if self.master is None else self.seats[self.master].player
 
     # ------------------------------------------------------------ evolving
     def evolve(self, event: dict[str, Any]) -> None:
@@ -295,11 +300,12 @@ class Table:
         self._emit(out, "master", now, seat=0)
         return out
 
-    def sit(self, player: str, name: str, seat: int, seq: int, now: float) -> list[dict[str, Any]]:
+    def sit(self, player: str, name: str, seat: int, seq: int, now: float,
+            master_friends: set[str] = frozenset()) -> list[dict[str, Any]]:
         self._check_seq(seq)
         self._check_waiting("sitting down")
         self._check_seat(seat)
-        if not self.admits(player, name):
+        if not self.admits(player, name, master_friends):
             raise ProtocolError("private", "this table is private: only invited people may sit")
         if self.seat_of(player) is not None:
             raise ProtocolError("seated", f"you already sit at seat {self.seat_of(player)}")
