@@ -25,7 +25,7 @@ LEVELS: dict[str, type] = {
 }
 
 OFFERED_LEVELS: dict[str, str] = {
-    "beginner": "plays by rules of thumb, with a slip one card in four",
+    "beginner": "misjudges its hand now and then, and one card in three is a slip",
     "club": "a sound club player: counts its hand, follows the rules of thumb",
     "expert": "searches each decision over the deals the cards seen allow",
 }
