@@ -122,7 +122,9 @@ def table(invocation: str) -> str:
     out += ["", "## Commands", ""]
     for name, data in found:
         c = data["config"]
-        out.append(f"- `{command(name, c['jobs'], c['deals'], c['seed'])}`" + (f" (code {c['commit']})" if c.get("commit") else ""))
+        made_by = f", made by `{c['invocation']}`" if c.get("invocation") else ""
+        code = f" (code {c['commit']}{made_by})" if c.get("commit") else ""
+        out.append(f"- `{command(name, c['jobs'], c['deals'], c['seed'])}`{code}")
     return "\n".join(out) + "\n"
 
 
@@ -156,7 +158,8 @@ def main() -> int:
         records = run_arena(players, cand, base, deals, seed, jobs=args.jobs, progress=stderr_progress)
         config = {"players": players, "candidate": cand, "baseline": base, "deals": deals, "start": 0,
                   "seed": seed, "budget": None, "jobs": args.jobs, "cpus": os.cpu_count(),
-                  "python": sys.version.split()[0], "machine": platform.machine(), "commit": _commit()}
+                  "python": sys.version.split()[0], "machine": platform.machine(), "commit": _commit(),
+                  "invocation": invocation}
         summary = summarize(records)
         write_json(str(RESULTS / f"strength-{name}.json"), config, summary, records)
         print(report(summary, config), flush=True)
