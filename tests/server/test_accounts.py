@@ -156,3 +156,35 @@ async def test_friends_requests_and_private_tables_for_friends(db_url: str) -> N
         assert (await ws_pal.expect("error"))["code"] == "private"
         for http in clients.values():
             await http.aclose()
+
+
+async def test_profiles_count_finished_games_and_games_replay(db_url: str) -> None:
+    from atout.engine.record import replay
+
+    from .test_tables import game_over, play_until, table_with_robots
+
+    async with running_server(db_url) as server:
+        base = f"http://127.0.0.1:{server.port}"
+        async with httpx.AsyncClient(base_url=base) as http:
+            cookie = await register(http, "Rita")
+            rita = await Client.connect(server.url, "x", cookie=cookie)
+            table = await table_with_robots(rita, 4, level="random", deals=2)
+            await rita.request({"type": "start", "table": table})
+            await play_until(rita, game_over)
+            end = next(f for f in rita.frames if f.get("event", {}).get("type") == "game_end")["event"]
+            profile = (await http.get("/api/players/rita")).json()
+            stats = profile["stats"]["4"]
+            assert profile["stats"]["all"]["games"] == stats["games"] == 1
+            assert stats["deals"] == 2 and stats["wins"] == (1 if end["ranking"][0]["seat"] == 0 else 0)
+            sheet = rita.state["game"]["sheet"]
+            counted = [line for line in sheet if not line["void"]]
+            assert stats["taker_deals"] == sum(1 for line in counted if line["taker"] == 0)
+            assert stats["average_per_deal"] == round(end["totals"][0] / 2, 1)
+            recent = profile["recent"]
+            assert [g["total"] for g in recent] == [end["totals"][0]]
+            game = (await http.get(f"/api/games/{recent[0]['game']}")).json()
+            assert game["totals"] == end["totals"] and len(game["records"]) == len(sheet)
+            for record, line in zip(game["records"], sheet, strict=True):
+                assert list(replay(record).deal.result.scores) == line["scores"]
+            assert (await http.get("/api/players/nobody")).status_code == 404
+            assert (await http.get("/api/games/nothing")).status_code == 404

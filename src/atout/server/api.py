@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from . import profiles
 from .accounts import SESSION_DAYS, AccountError, Accounts, Limiter
 
 COOKIE = "atout_session"
@@ -64,7 +65,25 @@ class AccountRoutes:
             Route("/api/logout", self.logout, methods=["POST"]),
             Route("/api/me", self.me, methods=["GET"]),
             Route("/api/friends", self.friends, methods=["GET", "POST"]),
+            Route("/api/players/{name}", self.player, methods=["GET"]),
+            Route("/api/games/{game_id}", self.game, methods=["GET"]),
         ]
+
+    async def player(self, request: Request) -> Response:
+        """A player's profile: statistics by player count and recent games (anyone may look)."""
+        name = request.path_params["name"]
+        found = await asyncio.to_thread(profiles.profile, self.accounts.store, self.accounts, name[:40])
+        if found is None:
+            return _error(404, "no_player", f"no registered player is called {name[:40]!r}")
+        return JSONResponse(found)
+
+    async def game(self, request: Request) -> Response:
+        """A finished or cancelled game with every deal record, to replay."""
+        game_id = request.path_params["game_id"][:40]
+        found = await asyncio.to_thread(profiles.game, self.accounts.store, game_id)
+        if found is None:
+            return _error(404, "no_game", f"no stored game {game_id!r}")
+        return JSONResponse(found)
 
     async def register(self, request: Request) -> Response:
         try:

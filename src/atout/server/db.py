@@ -72,4 +72,25 @@ friendships = sa.Table(
     sa.Index("ix_friendships_addressee", "addressee"),
 )
 
-__all__ = ["friendships", "games", "metadata", "players", "sessions", "table_events", "tables"]
+game_players = sa.Table(
+    "game_players",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.String(32), nullable=False),
+    sa.Column("name", sa.String(20), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("ended_at", sa.Float, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("abandoned", sa.Boolean, nullable=False),
+    sa.Column("deals", sa.Integer, nullable=False),
+    sa.Column("taker_deals", sa.Integer, nullable=False),
+    sa.Column("taker_made", sa.Integer, nullable=False),
+    sa.Column("competitive", sa.Boolean, nullable=False),
+    sa.Index("ix_game_players_player", "player_id", "ended_at"),  # a profile: one player's games, newest first
+    sa.Index("ix_game_players_board", "players", "ended_at"),  # a leaderboard: a player count over a period
+)
+
+__all__ = ["friendships", "game_players", "games", "metadata", "players", "sessions", "table_events", "tables"]

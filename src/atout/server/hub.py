@@ -523,19 +523,41 @@ class Hub:
                     or (e["type"] == "cancel_end" and e["cancelled"])), None)
         if end is None or table.game is None:
             return None
+        game = table.game
         seats = [{"seat": i, "kind": s.kind, "player": s.player, "name": s.name, "level": s.level}
                  for i, s in enumerate(table.seats)]
+        for gone in table.abandoners:  # their seats were emptied as the game ended
+            seats[gone["seat"]].update(kind="person", player=gone["player"], name=gone["name"])
+        abandoned = set(end.get("abandoned", []))
         data = {
             "seats": seats,
             "options": table.options.to_json(),
-            "sheet": [line.to_json() for line in table.game.sheet],
-            "totals": table.game.totals,
+            "sheet": [line.to_json() for line in game.sheet],
+            "records": table.records,
+            "totals": game.totals,
             "ranking": end.get("ranking"),
-            "abandoned": end.get("abandoned", []),
-            "abandoned_players": [e for e in events if e["type"] == "abandon"],
+            "abandoned": sorted(abandoned),
+            "abandoners": table.abandoners,
         }
         status = "finished" if end["type"] == "game_end" else "cancelled"
-        return GameRow(end["game"], table.id, table.players, status, table.game_started_at or end["at"], end["at"], data)
+        participants: list[dict[str, Any]] = []
+        if status == "finished":
+            places = {r["seat"]: r["place"] for r in end["ranking"]}
+            counted = game.counted
+            for seat in seats:
+                i = seat["seat"]
+                if seat["player"] is None:
+                    continue
+                place = table.players if i in abandoned else places[i]  # an abandoner is ranked last
+                participants.append({
+                    "seat": i, "player_id": seat["player"], "name": seat["name"], "total": game.totals[i],
+                    "place": place, "won": place == 1 and i not in abandoned, "abandoned": i in abandoned,
+                    "deals": len(counted), "taker_deals": sum(1 for line in counted if line.taker == i),
+                    "taker_made": sum(1 for line in counted if line.taker == i and line.made),
+                    "competitive": table.options.competitive,
+                })
+        return GameRow(end["game"], table.id, table.players, status, table.game_started_at or end["at"], end["at"],
+                       data, tuple(participants))
 
     async def _reload(self, room: Room) -> None:
         """The store refused a batch: the table goes back to what is stored."""

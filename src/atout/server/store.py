@@ -21,7 +21,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from .db import games, metadata, table_events, tables
+from .db import game_players, games, metadata, table_events, tables
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -49,6 +49,7 @@ class GameRow:
     started_at: float
     ended_at: float
     data: dict[str, Any]
+    participants: tuple[dict[str, Any], ...] = ()  # one line per person of a finished game (game_players)
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,9 @@ class Store:
             conn.execute(games.insert().values(id=g.game_id, table_id=g.table_id, players=g.players,
                                                status=g.status, started_at=g.started_at, ended_at=g.ended_at,
                                                data=g.data))
+            if g.participants:
+                conn.execute(game_players.insert(), [
+                    {**p, "game_id": g.game_id, "players": g.players, "ended_at": g.ended_at} for p in g.participants])
 
     def _events(self, conn, table_id: str, seq: int, limit: int | None = None) -> list[StoredEvent]:
         query = (sa.select(table_events.c.seq, table_events.c.at, table_events.c.kind, table_events.c.data)
@@ -182,6 +186,11 @@ class Store:
         with self.engine.connect() as conn:
             return [GameRow(r.id, r.table_id, r.players, r.status, r.started_at, r.ended_at, r.data)
                     for r in conn.execute(query)]
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
+        return None if r is None else GameRow(r.id, r.table_id, r.players, r.status, r.started_at, r.ended_at, r.data)
 
     def close(self) -> None:
         self.engine.dispose()

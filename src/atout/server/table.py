@@ -90,6 +90,8 @@ class Table:
         self.game_started_at: float | None = None
         self.game_outcome: str | None = None  # "finished" | "cancelled" for the last game
         self.abandoned: list[int] = []
+        self.abandoners: list[dict[str, Any]] = []  # who left this game: seat, player, name, why
+        self.records: list[dict[str, Any]] = []  # the current game's deal records, void deals included
         self.commitment: str | None = None
         self.vote: dict[str, Any] | None = None
         self.proposed: dict[int, int] = {}  # seat -> deal_index when it last proposed to cancel
@@ -191,6 +193,8 @@ class Table:
         self.game_started_at = e.get("at")
         self.game_outcome = None
         self.abandoned = []
+        self.abandoners = []
+        self.records = []
         self.proposed = {}
         self.status = "playing"
 
@@ -211,6 +215,7 @@ class Table:
 
     def _on_deal_end(self, e: dict[str, Any]) -> None:
         self.deal_ended_at = e.get("at")
+        self.records.append(e["record"])
         self.turn_started = None
 
     def _on_game_end(self, e: dict[str, Any]) -> None:
@@ -251,6 +256,7 @@ class Table:
         seat.abandoned = True
         seat.absent = False
         self.abandoned.append(e["seat"])
+        self.abandoners.append({"seat": e["seat"], "player": seat.player, "name": seat.name, "why": e.get("why")})
         self.gone_since.pop(e["seat"], None)
 
     def _on_chat(self, e: dict[str, Any]) -> None:
@@ -728,6 +734,8 @@ class Table:
             "game_started_at": self.game_started_at,
             "game_outcome": self.game_outcome,
             "abandoned": self.abandoned,
+            "records": self.records,
+            "abandoners": self.abandoners,
             "commitment": self.commitment,
             "vote": None if self.vote is None else {**self.vote, "votes": [[k, v] for k, v in self.vote["votes"].items()]},
             "proposed": [[k, v] for k, v in self.proposed.items()],
@@ -749,6 +757,8 @@ class Table:
         table.game_started_at = data["game_started_at"]
         table.game_outcome = data["game_outcome"]
         table.abandoned = list(data["abandoned"])
+        table.records = list(data.get("records", []))
+        table.abandoners = list(data.get("abandoners", []))
         table.commitment = data["commitment"]
         vote = data["vote"]
         table.vote = None if vote is None else {**vote, "votes": {k: v for k, v in vote["votes"]}}

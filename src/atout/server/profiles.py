@@ -1,0 +1,83 @@
+"""Profiles: a registered player's statistics and recent games, read from the stored games.
+
+The statistics are sums over ``game_players`` (indexed by player), so a profile
+costs one grouped query however many games the site has stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from .accounts import Accounts
+from .db import game_players as gp
+from .store import Store
+
+RECENT = 10
+
+
+def _stats(row: Any) -> dict[str, Any]:
+    return {
+        "games": row.games,
+        "wins": int(row.wins or 0),
+        "abandoned": int(row.abandoned or 0),
+        "deals": int(row.deals or 0),
+        "taker_deals": int(row.taker_deals or 0),
+        "taker_success": None if not row.taker_deals else round(row.taker_made / row.taker_deals, 3),
+        "average_per_deal": None if not row.deals else round(row.points / row.deals, 1),
+    }
+
+
+def profile(store: Store, accounts: Accounts, name: str) -> dict[str, Any] | None:
+    """What anyone may see of ``name``: avatar, statistics by player count, recent games."""
+    account = accounts.find(name)
+    if account is None:
+        return None
+    totals = [
+        sa.func.count().label("games"),
+        sa.func.sum(sa.cast(gp.c.won, sa.Integer)).label("wins"),
+        sa.func.sum(sa.cast(gp.c.abandoned, sa.Integer)).label("abandoned"),
+        sa.func.sum(gp.c.deals).label("deals"),
+        sa.func.sum(gp.c.taker_deals).label("taker_deals"),
+        sa.func.sum(gp.c.taker_made).label("taker_made"),
+        sa.func.sum(gp.c.total).label("points"),
+    ]
+    with store.engine.connect() as conn:
+        by_count = conn.execute(sa.select(gp.c.players, *totals).where(gp.c.player_id == account.id)
+                                .group_by(gp.c.players)).all()
+        overall = conn.execute(sa.select(*totals).where(gp.c.player_id == account.id)).one()
+        recent = conn.execute(sa.select(gp).where(gp.c.player_id == account.id)
+                              .order_by(gp.c.ended_at.desc()).limit(RECENT)).all()
+    return {
+        "id": account.id,
+        "name": account.name,
+        "avatar": account.avatar,
+        "stats": {"all": _stats(overall), **{str(r.players): _stats(r) for r in by_count}},
+        "recent": [{"game": r.game_id, "ended_at": r.ended_at, "players": r.players, "seat": r.seat,
+                    "place": r.place, "total": r.total, "won": r.won, "abandoned": r.abandoned,
+                    "competitive": r.competitive} for r in recent],
+    }
+
+
+def game(store: Store, game_id: str) -> dict[str, Any] | None:
+    """A stored game as anyone may see it once it is over: names, sheet, ranking and every deal record."""
+    row = store.game(game_id)
+    if row is None:
+        return None
+    data = row.data
+    return {
+        "id": row.game_id,
+        "players": row.players,
+        "status": row.status,
+        "started_at": row.started_at,
+        "ended_at": row.ended_at,
+        "seats": [{"seat": s["seat"], "name": s["name"], "kind": s["kind"], "level": s["level"]} for s in data["seats"]],
+        "sheet": data["sheet"],
+        "totals": data["totals"],
+        "ranking": data["ranking"],
+        "records": data.get("records", []),
+    }
+
+
+__all__ = ["game", "profile"]
