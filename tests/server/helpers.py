@@ -81,6 +81,7 @@ class Client:
         self.token: str | None = None
         self.id: str | None = None
         self._refs = 0
+        self.seqs: dict[str, int] = {}  # the last event number seen, per table
         self.batch: list[dict[str, Any]] = []  # the event frames of the last request's batch
 
     @classmethod
@@ -106,7 +107,8 @@ class Client:
         message = json.loads(text)
         self.frames.append(message)
         if message.get("type") in ("table", "event"):
-            self.seq = max(self.seq, message["seq"])
+            self.seqs[message["table"]] = max(self.seqs.get(message["table"], 0), message["seq"])
+            self.seq = self.seqs[message["table"]]
             if "state" in message:
                 self.state = message["state"]
         return message
@@ -138,7 +140,7 @@ class Client:
         ref = f"r{self._refs}"
         message = {**message, "ref": ref}
         if message["type"] not in ("back", "seen", "chat", "invite"):
-            message.setdefault("seq", self.seq)
+            message.setdefault("seq", self.seqs.get(message.get("table"), self.seq))
         await self.send(message)
         first = None
         self.batch = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import pytest
 import sqlalchemy as sa
@@ -188,3 +190,43 @@ async def test_profiles_count_finished_games_and_games_replay(db_url: str) -> No
                 assert list(replay(record).deal.result.scores) == line["scores"]
             assert (await http.get("/api/players/nobody")).status_code == 404
             assert (await http.get("/api/games/nothing")).status_code == 404
+
+
+async def test_leaderboard_ranks_registered_players_of_competitive_games(db_url: str) -> None:
+    from .test_tables import game_over, play_until
+
+    async with running_server(db_url) as server:
+        base = f"http://127.0.0.1:{server.port}"
+        async with httpx.AsyncClient(base_url=base) as http_a, httpx.AsyncClient(base_url=base) as http_b:
+            alba = await Client.connect(server.url, "x", cookie=await register(http_a, "Alba"))
+            bruno = await Client.connect(server.url, "x", cookie=await register(http_b, "Bruno"))
+            guest = await Client.connect(server.url, "Guesty")
+            totals = {}
+            for competitive in (True, False):  # a practice game is never ranked
+                await alba.send({"type": "create", "players": 4, "options": {"deals": 1, "competitive": competitive}})
+                table = (await alba.expect("master"))["table"]
+                await alba.settle(0.05)
+                for client, seat in ((bruno, 1), (guest, 2)):
+                    await client.send({"type": "join", "table": table})
+                    await client.expect("table")
+                    answer = await client.request({"type": "sit", "table": table, "seat": seat})
+                    assert answer["event"]["type"] == "sat"
+                await alba.settle(0.1)
+                await alba.request({"type": "robot", "table": table, "seat": 3, "level": "random"})
+                await alba.request({"type": "start", "table": table})
+                await asyncio.gather(*(play_until(c, game_over) for c in (alba, bruno, guest)))
+                end = next(f for f in alba.frames[::-1] if f.get("event", {}).get("type") == "game_end")["event"]
+                if competitive:
+                    totals = {"Alba": end["totals"][0], "Bruno": end["totals"][1]}
+                for client in (alba, bruno, guest):
+                    client.frames.clear()
+            board = (await http_a.get("/api/leaderboard", params={"players": 4, "period": "week"})).json()
+            assert {r["name"]: r["points"] for r in board["rows"]} == totals
+            assert board["total"] == 2 and all(r["games"] == 1 and r["rating"]["sigma"] < 8.34 for r in board["rows"])
+            assert [r["points"] for r in board["rows"]] == sorted(totals.values(), reverse=True)
+            for period in ("month", "all"):
+                again = (await http_a.get("/api/leaderboard", params={"players": 4, "period": period})).json()
+                assert [(r["name"], r["points"]) for r in again["rows"]] == [(r["name"], r["points"]) for r in board["rows"]]
+            assert (await http_a.get("/api/leaderboard", params={"players": 3})).json()["rows"] == []
+            bad = await http_a.get("/api/leaderboard", params={"players": 4, "period": "year"})
+            assert bad.status_code == 400 and "period" in bad.json()["error"]["message"]

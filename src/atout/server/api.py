@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from . import profiles
+from . import profiles, standings
 from .accounts import SESSION_DAYS, AccountError, Accounts, Limiter
 
 COOKIE = "atout_session"
@@ -67,7 +67,23 @@ class AccountRoutes:
             Route("/api/friends", self.friends, methods=["GET", "POST"]),
             Route("/api/players/{name}", self.player, methods=["GET"]),
             Route("/api/games/{game_id}", self.game, methods=["GET"]),
+            Route("/api/leaderboard", self.leaderboard, methods=["GET"]),
         ]
+
+    async def leaderboard(self, request: Request) -> Response:
+        """?players=3|4|5&period=week|month|all&page=N: a page of the standings, best first."""
+        query = request.query_params
+        try:
+            players = int(query.get("players", "4"))
+            page = int(query.get("page", "1"))
+            period = query.get("period", "week")
+            if period not in standings.PERIODS:
+                raise ValueError(f"period: one of {', '.join(standings.PERIODS)}, not {period[:20]!r}")
+            board = await asyncio.to_thread(standings.leaderboard, self.accounts.store.engine, players, period,
+                                            request.app.state.hub.clock.now(), page)
+        except ValueError as err:
+            return _error(400, "bad_query", str(err))
+        return JSONResponse(board)
 
     async def player(self, request: Request) -> Response:
         """A player's profile: statistics by player count and recent games (anyone may look)."""

@@ -93,4 +93,27 @@ game_players = sa.Table(
     sa.Index("ix_game_players_board", "players", "ended_at"),  # a leaderboard: a player count over a period
 )
 
-__all__ = ["friendships", "game_players", "games", "metadata", "players", "sessions", "table_events", "tables"]
+standings = sa.Table(
+    "standings",
+    metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("players", sa.Integer, primary_key=True),
+    sa.Column("period", sa.String(8), primary_key=True),  # "week" | "month" | "all"
+    sa.Column("period_start", sa.Float, primary_key=True),  # UTC start of the week or month; 0 for all time
+    sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Index("ix_standings_board", "players", "period", "period_start", "points"),  # a page is an index range
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("players", sa.Integer, primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)
+
+__all__ = ["friendships", "game_players", "games", "metadata", "players", "ratings", "sessions", "standings", "table_events", "tables"]

@@ -21,6 +21,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from . import standings
 from .db import game_players, games, metadata, table_events, tables
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -151,6 +152,8 @@ class Store:
             if g.participants:
                 conn.execute(game_players.insert(), [
                     {**p, "game_id": g.game_id, "players": g.players, "ended_at": g.ended_at} for p in g.participants])
+                if g.status == "finished":
+                    standings.record(conn, g.players, g.ended_at, list(g.participants))
 
     def _events(self, conn, table_id: str, seq: int, limit: int | None = None) -> list[StoredEvent]:
         query = (sa.select(table_events.c.seq, table_events.c.at, table_events.c.kind, table_events.c.data)
