@@ -331,6 +331,30 @@ async def test_private_tables_and_invitations(db_url: str) -> None:
         assert answer["event"]["type"] == "sat"
         await eve.send({"type": "join", "table": table})
         assert (await eve.expect("error"))["code"] == "private"
+        # the invitation went to that Bob: another guest taking the name later is not admitted
+        impostor = await Client.connect(server.url, "bob")
+        await impostor.send({"type": "join", "table": table})
+        assert (await impostor.expect("error"))["code"] == "private"
+        await ann.send({"type": "invite", "table": table, "name": "Nobody_here"})
+        assert (await ann.expect("error"))["code"] == "no_player"
+
+
+async def test_a_chat_line_does_not_make_a_card_on_its_way_stale(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, level="random", turn_seconds=0)
+        await ann.request({"type": "start", "table": table})
+        while ann.state["deal"]["to_act"] != 0:
+            await ann.recv()
+        await ann.settle(0.1)
+        seq = ann.seq
+        eve = await Client.connect(server.url, "Eve")
+        await eve.send({"type": "join", "table": table})
+        await eve.expect("table")
+        await eve.send({"type": "chat", "table": table, "text": "hello all"})
+        await ann.expect("chat")
+        answer = await ann.request({"type": "act", "table": table, "action": first_legal(ann.state), "seq": seq})
+        assert answer["type"] == "event" and answer["event"]["type"] == "action"
 
 
 async def test_spectators_may_be_refused(db_url: str) -> None:

@@ -233,6 +233,10 @@ class Hub:
         except StoreError as err:
             event_log(event="store_error", error=str(err))
             conn.send(ProtocolError("unavailable", "the table could not be saved; try again").to_json(ref))
+        except Exception as err:  # a bug must cost one answer, never the connection
+            log.exception("request failed")
+            event_log(event="request_failed", error=repr(err))
+            conn.send(ProtocolError("internal", "the server failed on this request (it is in the server's log)").to_json(ref))
 
     # ------------------------------------------------------------ identity
     def token_for(self, player_id: str) -> str:
@@ -447,12 +451,20 @@ class Hub:
         await self._table_request(conn, m, lambda t, now: t.say(conn.player.id, conn.player.name, m.text, now))
 
     async def on_invite(self, conn: Connection, m) -> None:
-        await self._table_request(conn, m, lambda t, now: t.invite(conn.player.id, m.name, now))
+        """Invite by name: the registered player of that name, or the guests online under it."""
+        if self._room(m.table).table.master_player != conn.player.id:  # before saying who is online
+            raise ProtocolError("not_master", "only the table's master may do that")
+        account = await asyncio.to_thread(self.accounts.find, m.name) if self.accounts is not None else None
+        targets = {account.id} if account is not None else {
+            c.player.id for c in self.connections
+            if c.player is not None and not c.player.registered and c.player.name.lower() == m.name.lower()}
+        if not targets:
+            raise ProtocolError("no_player", f"no player called {m.name!r} is registered or online")
+        await self._table_request(conn, m, lambda t, now: t.invite(conn.player.id, m.name, sorted(targets), now))
         for other in self.connections:
-            if other.player is not None and other.player.name.lower() == m.name.lower():
+            if other.player is not None and other.player.id in targets:
                 other.send({"type": "invitation", "table": m.table, "from": conn.player.name})
-        room = self.rooms[m.table]
-        self._lobby_update(room)
+        self._lobby_update(self.rooms[m.table])
 
     async def on_ping(self, conn: Connection, m) -> None:
         conn.send({"type": "pong"})

@@ -29,6 +29,9 @@ ABANDON_AFTER = 180.0
 """Seconds without a connection before the seat is abandoned (PLATFORM: 3 minutes, a server setting)."""
 VOTE_SECONDS = 60.0
 CHAT_KEPT = 40
+ASIDES = frozenset({"chat", "absent", "present", "automatic", "invited", "vote"})
+"""Events that change nothing a request answers: a request made before them is not stale (a chat line
+must not make a card on its way stale, nor another person's vote mine)."""
 
 
 @dataclass
@@ -84,6 +87,7 @@ class Table:
         self.seats = [Seat() for _ in range(players)]
         self.master: int | None = None
         self.seq = 0
+        self.guard_seq = 0  # the last event that a request must have seen (not a chat line or the like)
         self.status = "waiting"  # "waiting" | "playing" | "closed"
         self.game: Game | None = None
         self.game_id: str | None = None
@@ -144,7 +148,7 @@ class Table:
         the master's friends, whose ids the caller knows)."""
         if not self.options.private:
             return True
-        return self.seat_of(player) is not None or name.lower() in self.invited or player in master_friends
+        return self.seat_of(player) is not None or player in self.invited or player in master_friends
 
     @property
     def master_player(self) -> str | None:
@@ -154,6 +158,8 @@ class Table:
     def evolve(self, event: dict[str, Any]) -> None:
         """Apply one stored event; the only place the table changes."""
         self.seq = event["seq"]
+        if event["type"] not in ASIDES:
+            self.guard_seq = event["seq"]
         self.last_event_at = event.get("at", self.last_event_at)
         getattr(self, "_on_" + event["type"])(event)
 
@@ -184,7 +190,7 @@ class Table:
         self.changed_seq = e["seq"]
 
     def _on_invited(self, e: dict[str, Any]) -> None:
-        self.invited.add(e["name"].lower())
+        self.invited.update(e["players"])
 
     def _on_game_start(self, e: dict[str, Any]) -> None:
         self.game = Game(players=self.players, deals=e["deals"], seed=e["_seed"],
@@ -281,7 +287,8 @@ class Table:
         return event
 
     def _check_seq(self, seq: int) -> None:
-        if seq != self.seq:
+        """A request answers the table as of event ``seq``: stale if anything it answers changed since."""
+        if not self.guard_seq <= seq <= self.seq:
             raise ProtocolError("stale", f"this answers event {seq}, but the table is at event {self.seq}: "
                                          "look at the new state and try again", seq=self.seq)
 
@@ -395,10 +402,11 @@ class Table:
         self._emit(out, "options", now, options=after, changed=changed)
         return out
 
-    def invite(self, player: str, name: str, now: float) -> list[dict[str, Any]]:
+    def invite(self, player: str, name: str, invitees: list[str], now: float) -> list[dict[str, Any]]:
+        """Invite the player(s) called ``name`` (their ids, found by the caller): they may see, watch and sit."""
         self._check_master(player)
         out: list[dict[str, Any]] = []
-        self._emit(out, "invited", now, name=name)
+        self._emit(out, "invited", now, name=name, players=sorted(invitees))
         return out
 
     def start(self, player: str, seq: int, now: float) -> list[dict[str, Any]]:
@@ -743,6 +751,7 @@ class Table:
             "invited": sorted(self.invited),
             "changed": self.changed,
             "changed_seq": self.changed_seq,
+            "guard_seq": self.guard_seq,
         }
 
     @classmethod
@@ -767,6 +776,7 @@ class Table:
         table.invited = set(data["invited"])
         table.changed = list(data["changed"])
         table.changed_seq = data["changed_seq"]
+        table.guard_seq = data.get("guard_seq", data["seq"])
         return table
 
 
