@@ -123,3 +123,22 @@ def test_every_answered_write_survives_a_sigkill(store: Store, db_url: str, tmp_
     stored = [e.seq for e in Store(db_url).events_after("k", 0)]
     assert len(stored) >= answered  # every answered write is there (one more may have committed unanswered)
     assert stored == list(range(1, len(stored) + 1))  # in order, none twice, none missing
+
+
+def test_a_first_release_database_with_tables_in_play_upgrades_to_head(db_url: str) -> None:
+    """The first release's schema (migration 0001) with a table mid-game in it: the upgrade keeps every row."""
+    old = Store(db_url)
+    old.migrate("0001")
+    old.create_table("t1", 1.0, {"seq": 0, "note": "before"}, 4)
+    old.append([Append("t1", [ev(1), ev(2)], snapshot=(2, {"seq": 2, "note": "mid-game"}))])
+    old.append([Append("t1", [ev(3, "game_end")], game=GameRow("g1", "t1", 4, "finished", 1.0, 3.0, {"x": 1}))])
+    old.close()
+    new = Store(db_url)
+    new.migrate()
+    table = new.open_tables()[0]
+    assert (table.table_id, table.snapshot, [e.seq for e in table.events]) == ("t1", {"seq": 2, "note": "mid-game"}, [3])
+    assert new.games("t1")[0].data == {"x": 1}
+    with new.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata)
+    assert diff == []
+    new.close()

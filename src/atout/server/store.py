@@ -107,13 +107,13 @@ class Store:
         except (SQLAlchemyError, ValueError) as err:
             raise StoreError(f"cannot use the database {url.split('@')[-1]!r}: {err}") from None
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest migration (Alembic); harmless when it is there already."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema to ``revision``, the newest by default (Alembic); harmless when it is there."""
         config = AlembicConfig()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(config, revision)
 
     def create_table(self, table_id: str, at: float, snapshot: dict[str, Any], players: int) -> None:
         with self.engine.begin() as conn:
