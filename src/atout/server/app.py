@@ -60,7 +60,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
 
 async def health(request: Request) -> Response:
     hub: Hub = request.app.state.hub
-    return JSONResponse({"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections)})
+    return JSONResponse({"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections),
+                         "actions": hub.actions})
 
 
 async def index(request: Request) -> Response:

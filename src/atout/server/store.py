@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config as AlembicConfig
@@ -80,10 +81,15 @@ def engine_url(url: str) -> str:
     return url
 
 
+def _json(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def make_engine(url: str) -> Engine:
     url = engine_url(url)
+    codec = {"json_serializer": _json, "json_deserializer": orjson.loads}
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **codec)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection, _record) -> None:  # durable on a crash, readers never blocked
@@ -94,7 +100,7 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    return sa.create_engine(url, pool_pre_ping=True, **codec)
 
 
 class Store:
@@ -122,8 +128,12 @@ class Store:
 
     def append(self, items: list[Append]) -> None:
         """Every item in one transaction: all stored, or none (StoreError names the first refusal)."""
+        rows = [{"table_id": item.table_id, "seq": e.seq, "at": e.at, "kind": e.kind, "data": e.data}
+                for item in items for e in item.events]
         try:
             with self.engine.begin() as conn:
+                if rows:  # every table's events in one statement: the batch's cost is one round trip
+                    conn.execute(table_events.insert(), rows)
                 for item in items:
                     self._append(conn, item)
         except IntegrityError as err:
@@ -131,10 +141,6 @@ class Store:
 
     @staticmethod
     def _append(conn, item: Append) -> None:
-        if item.events:
-            conn.execute(table_events.insert(), [
-                {"table_id": item.table_id, "seq": e.seq, "at": e.at, "kind": e.kind, "data": e.data}
-                for e in item.events])
         values: dict[str, Any] = {}
         if item.snapshot is not None:
             values["snapshot_seq"], values["snapshot"] = item.snapshot

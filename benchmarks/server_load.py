@@ -1,0 +1,258 @@
+"""Load on one server process: many tables of WebSocket clients answering each turn at once.
+
+    python benchmarks/server_load.py [--tables 10,25,50] [--seconds 20] [--client-processes 1] [--db URL]
+
+Starts ``atout serve`` (a fresh SQLite file unless --db names an empty
+database), then, for each table count, client processes that each drive some
+tables: every seat is a person's connection (no robots, so robot thinking is
+not measured) that plays a legal card the moment its turn comes. Prints the
+actions accepted per second (counted by the server) and the time from an
+action being sent to the last seat of its table hearing of it (p50, p99, max),
+and the server process's CPU use. Results: benchmarks/results/server_load.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import orjson
+import websockets
+
+
+def first_legal(legal: list[dict]) -> dict:
+    for choice in legal:
+        if choice.get("bid") == "pass":
+            return {"bid": "pass"}
+    for choice in legal:
+        if "play" in choice:
+            return choice
+    choice = legal[0]
+    if "discard_from" in choice:
+        return {"discard": choice["discard_from"][: choice["count"]]}
+    if "poignee_from" in choice:
+        return {"poignee": choice["poignee_from"][: min(choice["sizes"].values())]}
+    return choice
+
+
+class Seat:
+    def __init__(self, ws, table_run: TableRun, index: int) -> None:
+        self.ws, self.run, self.index = ws, table_run, index
+        self.state: dict | None = None
+
+    async def listen(self) -> None:
+        async for text in self.ws:
+            now = time.perf_counter()
+            message = orjson.loads(text)
+            kind = message["type"]
+            if kind == "event":
+                seq = message["seq"]
+                if message["event"]["type"] == "action":
+                    self.run.heard(seq, now)
+                    if message.get("ref"):
+                        self.run.acked(message["ref"], seq)
+                if "state" in message:
+                    self.state = message["state"]
+                    await self.maybe_play()
+            elif kind == "table":
+                self.state = message["state"]
+                await self.maybe_play()
+
+    async def maybe_play(self) -> None:
+        state = self.state
+        if self.run.stop:
+            return
+        deal = state["deal"]
+        if state["status"] == "waiting" and state["game"] and state["master"] == state["you"]:
+            await self.ws.send(json.dumps({"type": "start", "table": state["id"], "seq": state["seq"]}))
+        elif deal and deal["to_act"] == state["you"] and deal["legal"]:
+            ref = self.run.sent()
+            await self.ws.send(orjson.dumps({"type": "act", "table": state["id"], "seq": state["seq"], "ref": ref,
+                                             "action": first_legal(deal["legal"])}).decode())
+
+
+class TableRun:
+    """One table's seats and the times of its actions."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.stop = False
+        self.measure = False
+        self._refs = 0
+        self.sent_at: dict[str, float] = {}
+        self.seq_sent: dict[int, float] = {}
+        self.arrivals: dict[int, list[float]] = {}
+        self.latencies: list[float] = []
+
+    def sent(self) -> str:
+        self._refs += 1
+        ref = f"a{self._refs}"
+        self.sent_at[ref] = time.perf_counter()
+        return ref
+
+    def acked(self, ref: str, seq: int) -> None:
+        self.seq_sent[seq] = self.sent_at.pop(ref)
+        self._settle(seq)
+
+    def heard(self, seq: int, at: float) -> None:
+        self.arrivals.setdefault(seq, []).append(at)
+        self._settle(seq)
+
+    def _settle(self, seq: int) -> None:
+        arrivals = self.arrivals.get(seq, [])
+        if seq in self.seq_sent and len(arrivals) == self.players:
+            if self.measure:
+                self.latencies.append((max(arrivals) - self.seq_sent.pop(seq)) * 1000)
+            else:
+                self.seq_sent.pop(seq)
+            del self.arrivals[seq]
+
+
+async def drive_tables(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str) -> list[float]:
+    runs = []
+    listeners = []
+    for t in range(tables):
+        run = TableRun(players)
+        seats = []
+        for s in range(players):
+            ws = await websockets.connect(url, max_size=None, compression=None)
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": f"L{tag}t{t}s{s}"[:20]}))
+            await ws.recv()
+            seats.append(Seat(ws, run, s))
+        master = seats[0]
+        await master.ws.send(json.dumps({"type": "create", "players": players,
+                                         "options": {"deals": 20, "turn_seconds": 0, "competitive": False}}))
+        table_id, seq = None, 0
+        while True:
+            message = orjson.loads(await master.ws.recv())
+            if message["type"] == "event":
+                table_id, seq = message["table"], message["seq"]
+                if "state" in message:
+                    break
+        for seat in seats[1:]:
+            await seat.ws.send(json.dumps({"type": "join", "table": table_id}))
+            await seat.ws.recv()
+        for i, seat in enumerate(seats[1:], start=1):
+            await seat.ws.send(json.dumps({"type": "sit", "table": table_id, "seat": i, "seq": seq + i - 1}))
+            while True:
+                message = orjson.loads(await seat.ws.recv())
+                if message["type"] == "event" and "state" in message:
+                    break
+        listeners += [asyncio.create_task(seat.listen()) for seat in seats]
+        await asyncio.sleep(0.05)
+        await master.ws.send(json.dumps({"type": "start", "table": table_id, "seq": seq + players - 1}))
+        runs.append((run, seats))
+    await asyncio.sleep(warmup)
+    for run, _ in runs:
+        run.measure = True
+    await asyncio.sleep(seconds)
+    for run, _ in runs:
+        run.stop = True
+        run.measure = False
+    for _, seats in runs:
+        for seat in seats:
+            await seat.ws.close()
+    for task in listeners:
+        task.cancel()
+    return [x for run, _ in runs for x in run.latencies]
+
+
+def client_process(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str, out) -> None:
+    latencies = asyncio.run(drive_tables(url, tables, players, warmup, seconds, tag))
+    out.put(latencies)
+
+
+def health(port: int) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_level(port: int, pid: int, tables: int, args, round_no: int) -> dict:
+    url = f"ws://127.0.0.1:{port}/ws"
+    out: mp.Queue = mp.Queue()
+    per = [tables // args.client_processes + (1 if i < tables % args.client_processes else 0)
+           for i in range(args.client_processes)]
+    procs = [mp.Process(target=client_process, args=(url, n, args.players, args.warmup, args.seconds,
+                                                     f"{round_no}p{i}", out)) for i, n in enumerate(per) if n]
+    for p in procs:
+        p.start()
+    setup = max(2.0, tables * 0.02)
+    time.sleep(setup + args.warmup)
+    before, cpu_before, t0 = health(port)["actions"], cpu_seconds(pid), time.perf_counter()
+    time.sleep(args.seconds)
+    after, cpu_after, t1 = health(port)["actions"], cpu_seconds(pid), time.perf_counter()
+    latencies = [x for _ in procs for x in out.get(timeout=120)]
+    for p in procs:
+        p.join(30)
+    rate = (after - before) / (t1 - t0)
+    result = {"tables": tables, "actions_per_s": round(rate), "measured": len(latencies),
+              "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
+              "p99_ms": round(percentile(latencies, 0.99), 2) if latencies else None,
+              "max_ms": round(max(latencies), 2) if latencies else None,
+              "server_cpu": round((cpu_after - cpu_before) / (t1 - t0), 2)}
+    print(f"{tables:4d} tables: {result['actions_per_s']:6,} actions/s   p50 {result['p50_ms']} ms   "
+          f"p99 {result['p99_ms']} ms   max {result['max_ms']} ms   server CPU {result['server_cpu']:.0%}", flush=True)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", default="10,25,50", help="table counts to run, comma-separated")
+    parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per table count")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--client-processes", type=int, default=1)
+    parser.add_argument("--db", default=None, help="an empty database URL (default: a fresh SQLite file)")
+    parser.add_argument("--out", default=None, help="write the figures as JSON here")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp())
+    db = args.db or f"sqlite:///{folder / 'load.db'}"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "load"}
+    server = subprocess.Popen([sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
+                               "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning"],
+                              env=env, stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                health(port)
+                break
+            except OSError:
+                time.sleep(0.1)
+        print(f"server: one process, store {'SQLite' if db.startswith('sqlite') else 'PostgreSQL'}; "
+              f"{args.players} people per table, {args.client_processes} client process(es); "
+              f"{os.cpu_count()} cores", flush=True)
+        results = [run_level(port, server.pid, int(n), args, i) for i, n in enumerate(args.tables.split(","))]
+    finally:
+        server.terminate()
+        server.wait(10)
+    if args.out:
+        Path(args.out).write_text(json.dumps({"command": " ".join(sys.argv), "results": results}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
