@@ -106,6 +106,8 @@ def main() -> int:
     store = Store(url)
     store.migrate()
     took = fill(store, args.games, args.players)
+    with store.engine.begin() as conn:  # fresh statistics, as PostgreSQL's autovacuum would soon have
+        conn.execute(sa.text("ANALYZE"))
     accounts = Accounts(store)
     now = time.time()
     print(f"store: {'SQLite' if url.startswith('sqlite') else 'PostgreSQL'}; {args.games:,} games of 4, {args.players:,} players; "
