@@ -53,7 +53,8 @@ class Config:
 
 def event_log(**fields: Any) -> None:
     """One structured log line (JSON) per table event or incident, on stderr."""
-    log.info(json.dumps(fields, separators=(",", ":"), ensure_ascii=False, default=str))
+    if log.isEnabledFor(logging.INFO):
+        log.info(json.dumps(fields, separators=(",", ":"), ensure_ascii=False, default=str))
 
 
 @dataclass
@@ -492,8 +493,9 @@ class Hub:
             room.snapshot_seq = table.seq
         room.history.extend(events)
         self.actions += sum(1 for e in events if e["type"] == "action")
-        for e in events:
-            event_log(event=e["type"], table=table.id, seq=e["seq"], seat=e.get("seat"))
+        if log.isEnabledFor(logging.INFO):
+            for e in events:
+                event_log(event=e["type"], table=table.id, seq=e["seq"], seat=e.get("seat"))
         self._tell(room, events, origin, ref)
         if kinds & {"sat", "left", "robot", "unrobot", "options", "game_start", "game_end", "cancel_end", "closed",
                     "abandon", "master", "created", "invited"}:
