@@ -66,12 +66,11 @@ def observe(deal: Deal, seat: int | None) -> Observation:
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < deal.players):
         raise ValueError(f"no seat {seat!r} at a {deal.players}-player table")
     is_taker = seat is not None and seat == deal.taker
-    history = []
-    for s, action in deal.history:
-        if isinstance(action, Discard) and not is_taker:
-            history.append((s, EcartShown(action.cards & TRUMPS)))
-        else:
-            history.append((s, action))
+    if is_taker or not deal.ecart:  # nothing hidden in the history: it is seen as it is
+        history = tuple(deal.history)
+    else:
+        history = tuple((s, EcartShown(a.cards & TRUMPS)) if isinstance(a, Discard) else (s, a)
+                        for s, a in deal.history)
     partner = None
     if deal.partner_revealed or deal.phase == "end" or (seat is not None and seat == deal.partner):
         partner = deal.partner
@@ -85,7 +84,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         to_act=deal.to_act,
         hand=deal.hands[seat] if seat is not None else 0,
         hand_sizes=tuple(h.bit_count() for h in deal.hands),
-        history=tuple(history),
+        history=history,
         contract=deal.contract,
         taker=deal.taker,
         called=deal.called,
