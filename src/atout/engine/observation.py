@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action, Choice, Discard, contract_name
 from .cards import TRUMPS
@@ -61,19 +61,41 @@ class Observation:
         return self.rules.players
 
 
+class Private(NamedTuple):
+    """The parts of an observation that differ from seat to seat (a spectator's are empty)."""
+
+    hand: int
+    ecart: int | None
+    partner: int | None
+    legal: tuple[Choice, ...]
+
+
+def private_parts(deal: Deal, seat: int | None) -> Private:
+    """What only ``seat`` may know beyond the public view: its hand, its own écart, the partner
+    if it knows who that is, its legal choices.  ``observe`` uses this too: one place decides."""
+    is_taker = seat is not None and seat == deal.taker
+    partner = None
+    if deal.partner_revealed or deal.phase == "end" or (seat is not None and seat == deal.partner):
+        partner = deal.partner
+    return Private(
+        hand=deal.hands[seat] if seat is not None else 0,
+        ecart=deal.ecart if is_taker else None,
+        partner=partner,
+        legal=tuple(deal.legal_actions()) if seat is not None and seat == deal.to_act else (),
+    )
+
+
 def observe(deal: Deal, seat: int | None) -> Observation:
     """Build ``seat``'s observation of ``deal``; hidden cards never enter it."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < deal.players):
         raise ValueError(f"no seat {seat!r} at a {deal.players}-player table")
+    mine = private_parts(deal, seat)
     is_taker = seat is not None and seat == deal.taker
     if is_taker or not deal.ecart:  # nothing hidden in the history: it is seen as it is
         history = tuple(deal.history)
     else:
         history = tuple((s, EcartShown(a.cards & TRUMPS)) if isinstance(a, Discard) else (s, a)
                         for s, a in deal.history)
-    partner = None
-    if deal.partner_revealed or deal.phase == "end" or (seat is not None and seat == deal.partner):
-        partner = deal.partner
     dog = deal.dog if deal.dog_shown else None
     return Observation(
         seat=seat,
@@ -82,21 +104,21 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         seats=deal.seats,
         phase=deal.phase,
         to_act=deal.to_act,
-        hand=deal.hands[seat] if seat is not None else 0,
+        hand=mine.hand,
         hand_sizes=tuple(h.bit_count() for h in deal.hands),
         history=history,
         contract=deal.contract,
         taker=deal.taker,
         called=deal.called,
-        partner=partner,
+        partner=mine.partner,
         dog=dog,
-        ecart=deal.ecart if is_taker else None,
+        ecart=mine.ecart,
         ecart_trumps=deal.ecart & TRUMPS,
         chelem_announced=deal.chelem_announced,
         poignees=tuple(deal.poignees),
         tricks=tuple(deal.tricks),
         trick=tuple(deal.trick),
-        legal=tuple(deal.legal_actions()) if seat is not None and seat == deal.to_act else (),
+        legal=mine.legal,
         result=deal.result,
         void=deal.void,
     )

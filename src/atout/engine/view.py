@@ -11,15 +11,16 @@ from typing import Any
 
 from .actions import Bid, contract_name
 from .cards import card_code, codes
-from .observation import EcartShown, Observation
+from .observation import EcartShown, Observation, Private
 from .record import choice_to_json
 
 PRIVATE = ("hand", "ecart", "partner", "legal")
 """The DealView fields that differ between seats; all the others are the same for every viewer."""
 
 
-def private_json(obs: Observation) -> dict[str, Any]:
-    """The fields of ``obs``'s DealView that only its seat sees (the rest is the spectator's view)."""
+def private_json(obs: Observation | Private) -> dict[str, Any]:
+    """The fields of a seat's DealView that only it sees (the rest is the spectator's view), from its
+    observation or from the same ``private_parts`` the observation is made of."""
     return {
         "hand": codes(obs.hand),
         "ecart": None if obs.ecart is None else codes(obs.ecart),

@@ -18,6 +18,7 @@ from typing import Any
 from ..engine import IllegalAction
 from ..engine.fairness import commitment as seed_commitment
 from ..engine.game import Game
+from ..engine.observation import private_parts
 from ..engine.record import RecordError, action_to_json, parse_action, to_record
 from ..engine.view import observation_to_json, private_json
 from .options import OptionError, TableOptions
@@ -704,7 +705,7 @@ class Table:
         if deal is None:
             return dict.fromkeys(viewers)
         public = observation_to_json(deal.observation(None))
-        return {v: public if v is None else {**public, **private_json(deal.observation(v))} for v in viewers}
+        return {v: public if v is None else {**public, **private_json(private_parts(deal, v))} for v in viewers}
 
     def view(self, viewer: int | None, now: float, spectators: int = 0,
              seen_options: int = -1) -> dict[str, Any]:
