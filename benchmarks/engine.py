@@ -1,7 +1,7 @@
 """Engine speed: complete random legal deals per second, on one core.
 
 Every deal goes through every phase with the full rules: a seeded deal (the
-SHA-256 stream of RECORD.md), bidding, the call at five, the écart, the chelem
+SHA-256 stream of docs/record-format.md), bidding, the call at five, the écart, the chelem
 decision, poignées when offered, every card, the Excuse exchange and the
 score.  Two random players are timed:
 

@@ -1,4 +1,4 @@
-"""A plain, rule-by-rule reading of RULES.md, independent of the engine's bitmask code.
+"""A plain, rule-by-rule reading of docs/rules.md, independent of the engine's bitmask code.
 
 Cards are handled by their canonical codes (``"KS"``, ``"T21"``, ``"EX"``), never by
 the engine's numbering, so a numbering slip in the engine cannot hide here.
@@ -44,7 +44,7 @@ def half_points(code: str) -> int:
 
 
 def legal(hand: list[str], trick: list[str], called: str | None = None, first_trick: bool = False) -> set[str]:
-    """The cards of ``hand`` that RULES.md section 7 (and 5) allow on ``trick``."""
+    """The cards of ``hand`` that docs/rules.md section 7 (and 5) allow on ``trick``."""
     hand = list(hand)
     if not trick:
         if called is not None and first_trick:

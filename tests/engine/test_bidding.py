@@ -1,4 +1,4 @@
-"""RULES.md sections 3 (petit sec, all pass) and 4 (bidding)."""
+"""docs/rules.md sections 3 (petit sec, all pass) and 4 (bidding)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md section 5: the call at five players."""
+"""docs/rules.md section 5: the call at five players."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md section 1: the 78 cards, their order, codes and points."""
+"""docs/rules.md section 1: the 78 cards, their order, codes and points."""
 
 import pytest
 

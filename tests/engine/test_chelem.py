@@ -1,4 +1,4 @@
-"""RULES.md section 11: the chelem."""
+"""docs/rules.md section 11: the chelem."""
 
 import pytest
 

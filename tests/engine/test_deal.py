@@ -1,4 +1,4 @@
-"""RULES.md section 3: dealing, a pure function of (seed, dealer, player count)."""
+"""docs/rules.md section 3: dealing, a pure function of (seed, dealer, player count)."""
 
 import hashlib
 import json

@@ -1,4 +1,4 @@
-"""RULES.md sections 4 and 6: the dog and the écart."""
+"""docs/rules.md sections 4 and 6: the dog and the écart."""
 
 import pytest
 

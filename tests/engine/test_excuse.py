@@ -1,4 +1,4 @@
-"""RULES.md section 8: the Excuse (four players, dealer 3: seat 0 leads)."""
+"""docs/rules.md section 8: the Excuse (four players, dealer 3: seat 0 leads)."""
 
 import pytest
 

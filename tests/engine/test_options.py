@@ -1,4 +1,4 @@
-"""RULES.md section 14: options not covered by their own rule's tests.
+"""docs/rules.md section 14: options not covered by their own rule's tests.
 
 Covered elsewhere: excuse_last_trick (test_excuse), petit_sec (test_bidding),
 chelem_announce (test_chelem), deal_emulation (test_deal).

@@ -1,4 +1,4 @@
-"""RULES.md section 7: playing the cards (four players, dealer 3, so seat 0 leads; seat 0 takes)."""
+"""docs/rules.md section 7: playing the cards (four players, dealer 3, so seat 0 leads; seat 0 takes)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md section 9: the poignée (four players unless said; dealer 3, seat 0 leads)."""
+"""docs/rules.md section 9: the poignée (four players unless said; dealer 3, seat 0 leads)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RECORD.md: the deal record, ``atout replay FILE --json`` and ``atout legal FILE --json``."""
+"""docs/record-format.md: the deal record, ``atout replay FILE --json`` and ``atout legal FILE --json``."""
 
 import json
 import random

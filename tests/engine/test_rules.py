@@ -1,4 +1,4 @@
-"""RULES.md sections 2 and 14: settings by player count and the named options."""
+"""docs/rules.md sections 2 and 14: settings by player count and the named options."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md sections 10 and 12: counting and scoring."""
+"""docs/rules.md sections 10 and 12: counting and scoring."""
 
 import pytest
 

@@ -25,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     for name, text in (("replay", "replay a deal record"), ("legal", "what the next player may do")):
         p = sub.add_parser(name, help=text)
         p.add_argument("file", help="deal record (JSON), or - for standard input")
-        p.add_argument("--json", action="store_true", help="print JSON as RECORD.md says")
+        p.add_argument("--json", action="store_true", help="print JSON as docs/record-format.md says")
     from .arena import add_arguments
 
     add_arguments(sub.add_parser("arena", help="robots against robots on duplicate deals"))

@@ -1,4 +1,4 @@
-"""``atout replay`` and ``atout legal`` with ``--json``: exactly as RECORD.md says."""
+"""``atout replay`` and ``atout legal`` with ``--json``: exactly as docs/record-format.md says."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rules engine: pure Python, no I/O.  See RULES.md for the rules it implements."""
+"""The rules engine: pure Python, no I/O.  See docs/rules.md for the rules it implements."""
 
 from .actions import (
     CONTRACTS,

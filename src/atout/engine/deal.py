@@ -98,7 +98,7 @@ def deal_cards(seed: str, dealer: int, rules: RuleSet) -> tuple[list[int], int]:
 
 
 def draw_first_dealer(seed: str, players: int) -> int:
-    """Emulate the draw for the first dealer: lowest card deals (RULES.md section 3).
+    """Emulate the draw for the first dealer: lowest card deals (docs/rules.md section 3).
 
     Suit cards rank below trumps; among equal ranks spades > hearts >
     diamonds > clubs break the tie (clubs draw lowest); the Excuse draws again.

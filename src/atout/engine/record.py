@@ -1,4 +1,4 @@
-"""The deal record (RECORD.md, format ``atout-deal`` version 1): read, write, replay."""
+"""The deal record (docs/record-format.md, format ``atout-deal`` version 1): read, write, replay."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rule set: player count, the named options of RULES.md section 14, and table settings."""
+"""The rule set: player count, the named options of docs/rules.md section 14, and table settings."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ DEFAULTS = MappingProxyType({name: values[0] for name, values in OPTIONS.items()
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
-    """What depends on how many players take part (RULES.md section 2)."""
+    """What depends on how many players take part (docs/rules.md section 2)."""
 
     active: int
     hand_size: int

@@ -1,4 +1,4 @@
-"""Counting and scoring a finished deal (RULES.md sections 10 to 12)."""
+"""Counting and scoring a finished deal (docs/rules.md sections 10 to 12)."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def chelem_bonus(announced: bool, taker_tricks: int, defence_tricks: int) -> tup
 
 
 def shares(players: int, active: tuple[int, ...], taker: int, partner: int | None, u: int) -> list[int]:
-    """Each seat's score: defenders −U, the taker the rest (RULES.md section 12)."""
+    """Each seat's score: defenders −U, the taker the rest (docs/rules.md section 12)."""
     scores = [0] * players
     for seat in active:
         scores[seat] = -u
