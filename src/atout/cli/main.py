@@ -6,8 +6,18 @@ import argparse
 import sys
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("atout")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="atout", description="French Tarot for 3, 4 and 5 players.")
+    parser.add_argument("--version", action="version", version=f"atout {_version()}")
     sub = parser.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="play a game against the computer in the terminal")
