@@ -282,7 +282,10 @@ async def test_unanimous_cancel_records_a_cancelled_game(db_url: str) -> None:
         assert answer["event"]["type"] == "cancel_proposed"
         # alone among robots, the proposer's own vote is unanimity: cancelled in the same batch
         assert [f["event"]["type"] for f in ann.batch] == ["cancel_proposed", "cancel_end"]
-        assert ann.batch[-1]["event"]["cancelled"]
+        end = ann.batch[-1]["event"]
+        assert end["cancelled"]
+        start = next(f["event"] for f in ann.frames if f.get("event", {}).get("type") == "deal_start")
+        assert verify(end["record"], start["commitment"]).passed  # the unfinished deal's seed is revealed
         assert ann.state["status"] == "waiting" and ann.state["game"]["outcome"] == "cancelled"
         assert [g.status for g in server.hub.store.games(table)] == ["cancelled"]
 

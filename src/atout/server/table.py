@@ -552,8 +552,11 @@ class Table:
             refused = next(s for s, v in vote["votes"].items() if v is False)
             self._emit(out, "cancel_end", now, cancelled=False, why=f"{self.seats[refused].name} refused")
         elif all(vote["votes"].get(s) for s in voters):
+            unfinished = self.deal if self.deal is not None and not self.deal.is_over else None
+            reveal = {} if unfinished is None else {  # the shuffle stays checkable: its seed is revealed too
+                "seed": unfinished.seed, "commitment": self.commitment, "record": to_record(unfinished)}
             self._emit(out, "cancel_end", now, cancelled=True, why="everyone present accepted",
-                       game=self.game_id, abandoned=list(self.abandoned))
+                       game=self.game_id, abandoned=list(self.abandoned), **reveal)
         if self.vote is None and self.status == "playing":
             self._after_change(out, now)
 
