@@ -163,3 +163,12 @@ def test_a_failing_save_does_not_end_the_game(tmp_path):
     game = Game(players=3, level="random", deals=1, seed="nosave", save_dir=blocker / "sub")
     play_game(game)
     assert game.is_over and game.save_error
+
+
+def test_the_start_screen_offers_levels_by_their_peoples_names() -> None:
+    from atout.tui.app import offered_levels
+
+    assert offered_levels("heuristic") == (["beginner", "club", "expert"], "club")
+    assert offered_levels("expert") == (["beginner", "club", "expert"], "expert")
+    assert offered_levels("random") == (["random", "beginner", "club", "expert"], "random")
+    assert "expert-1" not in offered_levels("club")[0]  # the frozen yardstick is for the arena, not people

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, RichLog, Static
 
-from ..bots import LEVELS
+from ..bots import OFFERED_LEVELS
 from ..engine import (
     Bid,
     Chelem,
@@ -72,6 +72,16 @@ def _button(label: str, fn, variant: str = "default", disabled: bool = False) ->
     button.action_fn = fn  # type: ignore[attr-defined]
     return button
 
+
+
+def offered_levels(current: str) -> tuple[list[str], str]:
+    """The levels the start screen offers (beginner, club, expert), with ``current`` among them:
+    ``heuristic`` is shown by its people's name, club, and any other level asked for is added."""
+    current = "club" if current == "heuristic" else current
+    levels = list(OFFERED_LEVELS)
+    if current not in levels:
+        levels.insert(0, current)
+    return levels, current
 
 class HelpScreen(ModalScreen):
     BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "Close")]
@@ -153,8 +163,9 @@ class StartScreen(Screen):
                     for n in (3, 4, 5):
                         yield RadioButton(f"{n} players", value=n == self.players)
                 with RadioSet(id="level"):
-                    for level in LEVELS:
-                        yield RadioButton(f"robots: {level}", value=level == self.level)
+                    levels, current = offered_levels(self.level)
+                    for level in levels:
+                        yield RadioButton(f"robots: {level}", value=level == current)
             with Horizontal():
                 with Vertical(classes="field"):
                     yield Label("Number of deals")
@@ -174,7 +185,7 @@ class StartScreen(Screen):
 
     def settings(self) -> dict:
         players = (3, 4, 5)[max(0, self.query_one("#players", RadioSet).pressed_index)]
-        levels = list(LEVELS)
+        levels, _ = offered_levels(self.level)
         index = self.query_one("#level", RadioSet).pressed_index
         level = levels[index] if index >= 0 else default_level()
         text = self.query_one("#deals", Input).value.strip() or "4"
