@@ -221,7 +221,7 @@ async def test_absence_robot_then_return_then_abandonment(db_url: str) -> None:
         await watcher.expect("table")
         server.clock.advance(9)
         await watcher.settle(0.1)
-        assert watcher.state["seats"][0]["present"]
+        assert watcher.state["seats"][0]["present"] and not watcher.state["seats"][0]["connected"]
         server.clock.advance(2)
         await watcher.expect("absent", seat=0)
         await watcher.settle(0.2)
@@ -229,7 +229,7 @@ async def test_absence_robot_then_return_then_abandonment(db_url: str) -> None:
         ann = await Client.connect(server.url, "Ann", token=token)
         await ann.send({"type": "join", "table": table, "last_seq": 0})
         await ann.expect("present", seat=0)
-        assert ann.state["you"] == 0 and ann.state["seats"][0]["present"]
+        assert ann.state["you"] == 0 and ann.state["seats"][0]["present"] and ann.state["seats"][0]["connected"]
         await ann.close()
         server.clock.advance(181)
         await watcher.expect("abandon", seat=0)

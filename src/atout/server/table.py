@@ -672,7 +672,8 @@ class Table:
             "status": self.status,
             "master": self.master,
             "options": self.options.to_json(),
-            "seats": [s.public(i) for i, s in enumerate(self.seats)],
+            "seats": [{**s.public(i), "connected": s.kind != "person" or i not in self.gone_since}
+                      for i, s in enumerate(self.seats)],
             "spectators": spectators,
             "game": None if game is None else {
                 "id": self.game_id,
