@@ -52,6 +52,7 @@ def test_events_and_snapshots_rebuild_the_same_table(players: int, deals: int, r
             again = Table.from_snapshot(table.snapshot())
             assert again.snapshot() == table.snapshot()
             again.restarted(2.0)  # the clocks start afresh, here at the last action's time
+            again.gone_since.clear()  # and everyone has reconnected
             assert again.view(seat, 5.0) == table.view(seat, 5.0)
     assert [e["seq"] for e in events] == list(range(1, table.seq + 1))
     assert rebuilt(events, players).snapshot() == table.snapshot()
