@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 
 from ..arena.run import report, run_arena, stderr_progress, summarize, write_json
 from ..bots import LEVELS
@@ -13,13 +15,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
     p.add_argument("--candidate", default="expert", help=f"robot level tested ({', '.join(LEVELS)})")
     p.add_argument("--baseline", default="heuristic", help="robot level it is compared with")
-    p.add_argument("--deals", type=int, default=100)
-    p.add_argument("--seed", default="arena")
+    p.add_argument("--deals", type=int, default=100, help="duplicate deals to play (default 100)")
+    p.add_argument("--seed", default="arena", help="names the deals: the same seed, the same deals (default arena)")
     p.add_argument("--budget", type=float, default=None, help="seconds per decision (robot default if unset)")
-    p.add_argument("--jobs", type=int, default=1, help="processes (decision times are per process)")
-    p.add_argument("--start", type=int, default=0, help="first deal number (to split a long run)")
-    p.add_argument("--out", default="arena.json", help="JSON results file")
+    p.add_argument("--jobs", type=int, default=1, help="processes (decision times are per process; default 1)")
+    p.add_argument("--start", type=int, default=0, help="first deal number, to split a long run (default 0)")
+    p.add_argument("--out", default=None, metavar="PATH",
+                   help="also write every deal and the summary as JSON to PATH (default: no file)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _writable(path: str) -> str | None:
+    """Why ``path`` cannot be written, or None; checked before a long run, leaving nothing behind."""
+    target = Path(path)
+    existed = target.exists()
+    try:
+        with open(target, "a", encoding="utf-8"):
+            pass
+    except OSError as err:
+        return err.strerror or str(err)
+    if not existed:
+        target.unlink()
+    return None
 
 
 def arena(args: argparse.Namespace) -> int:
@@ -27,8 +44,14 @@ def arena(args: argparse.Namespace) -> int:
         if level not in LEVELS:
             print(f"unknown robot level {level!r}; levels are {', '.join(LEVELS)}", file=sys.stderr)
             return 2
-    if args.deals < 1:
-        print("--deals must be at least 1", file=sys.stderr)
+    for name, bad, rule in (("deals", args.deals < 1, "at least 1"), ("jobs", args.jobs < 1, "at least 1"),
+                            ("start", args.start < 0, "0 or more"),
+                            ("budget", args.budget is not None and not args.budget > 0, "more than 0 seconds")):
+        if bad:
+            print(f"atout arena: --{name} must be {rule}", file=sys.stderr)
+            return 2
+    if args.out is not None and (why := _writable(args.out)) is not None:
+        print(f"atout arena: cannot write --out {args.out}: {why}", file=sys.stderr)
         return 2
     config = {
         "players": args.players,
@@ -46,7 +69,15 @@ def arena(args: argparse.Namespace) -> int:
         progress=None if args.quiet else stderr_progress,
     )  # fmt: skip
     summary = summarize(records)
-    write_json(args.out, config, summary, records)
     print(report(summary, config))
+    if args.out is None:
+        return 0
+    try:
+        write_json(args.out, config, summary, records)
+    except OSError as err:
+        print(json.dumps({"config": config, "summary": summary, "deals": records}, indent=1))
+        print(f"atout arena: could not write {args.out} ({err.strerror or err}); the JSON results are printed "
+              "above instead", file=sys.stderr)
+        return 1
     print(f"results written to {args.out}")
     return 0
