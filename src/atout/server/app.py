@@ -64,6 +64,26 @@ async def health(request: Request) -> Response:
                          "actions": hub.actions})
 
 
+async def table_options(request: Request) -> Response:
+    """Every table option with its values (default first), the robot levels to offer, and the poignée
+    sizes per player count: what a client needs to build its forms without repeating the server's rules."""
+    return JSONResponse(options_catalogue(), headers={"Cache-Control": "max-age=3600"})
+
+
+def options_catalogue() -> dict:
+    from ..bots import OFFERED_LEVELS
+    from ..engine.rules import SETTINGS
+    from .options import OPTION_VALUES, TableOptions
+
+    return {
+        "values": OPTION_VALUES,
+        "defaults": TableOptions().to_json(),
+        "levels": OFFERED_LEVELS,
+        "level_aliases": {"heuristic": "club"},
+        "poignees": {n: {name: size for name, size, _ in s.poignees} for n, s in SETTINGS.items()},
+    }
+
+
 async def index(request: Request) -> Response:
     folder = static_dir()
     if folder is None or not (folder / "index.html").is_file():
@@ -94,6 +114,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         *AccountRoutes(accounts).routes(),
         Route("/", index),
         Route("/health", health),
+        Route("/api/options", table_options),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     folder = static_dir()

@@ -348,7 +348,7 @@ class Hub:
             self.rooms[table.id] = room
             room.followers.add(conn)
             conn.tables.add(table.id)
-            await self._commit(room, events, force_snapshot=True)
+            await self._commit(room, events, force_snapshot=True, origin=conn, ref=m.ref)
         self._run(room)
 
     async def on_join(self, conn: Connection, m) -> None:
