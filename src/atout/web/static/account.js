@@ -1,0 +1,166 @@
+// Accounts over HTTP: log in or register, a player's profile and recent games, friends, and the
+// leaderboard. Chips, XP and badges appear on the profile when the server sends them.
+
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+import { contractWord } from "./result.js";
+
+async function api(path, body) {
+  const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw (data.error || { code: String(response.status), message: response.statusText });
+  return data;
+}
+
+export function accountDialog(app) {
+  const name = h("input", { id: "account-name", name: "name", required: true, minlength: 3, maxlength: 20, autocomplete: "username" });
+  const password = h("input", { id: "account-password", name: "password", type: "password", required: true, minlength: 8, maxlength: 200, autocomplete: "current-password" });
+  const message = h("p", { class: "refusal", role: "alert" });
+  const submit = async (path) => {
+    if (!name.reportValidity() || !password.reportValidity()) return;
+    try {
+      await api(path, { name: name.value.trim(), password: password.value });
+      localStorage.removeItem("atout.name");
+      app.restart();
+    } catch (err) {
+      message.textContent = app.errorText(err);
+    }
+  };
+  const dialog = h("dialog", { class: "account", "aria-labelledby": "account-title" },
+    h("form", { method: "dialog", onsubmit: (e) => { e.preventDefault(); submit("/api/login"); } },
+      h("h2", { id: "account-title" }, t("account.title")),
+      h("p", { class: "hint" }, t("account.why")),
+      h("label", { for: "account-name" }, t("account.name")), name,
+      h("label", { for: "account-password" }, t("account.password")), password,
+      message,
+      h("div", { class: "row" },
+        h("button", { type: "submit", class: "primary" }, t("account.login")),
+        h("button", { type: "button", onclick: () => submit("/api/register") }, t("account.register")),
+        h("button", { type: "button", class: "quiet", onclick: () => dialog.close() }, t("close")))));
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+  name.focus();
+}
+
+export async function renderProfile(app, main, name) {
+  replace(main, h("p", { class: "hint" }, t("loading")));
+  let p;
+  try {
+    p = await api(`/api/players/${encodeURIComponent(name)}`);
+  } catch (err) {
+    replace(main, h("section", { class: "card-box" }, h("h1", {}, name),
+      h("p", {}, app.me && app.me.name === name && !app.me.registered ? t("profile.guest") : app.errorText(err))));
+    return;
+  }
+  const stats = Object.entries(p.stats || {}).map(([key, s]) => h("tr", {},
+    h("th", { scope: "row" }, key === "all" ? t("profile.all") : t("lobby.players", { n: key })),
+    h("td", {}, String(s.games)), h("td", {}, String(s.wins)), h("td", {}, String(s.deals)),
+    h("td", {}, s.taker_success === null ? "—" : `${Math.round(s.taker_success * 100)} %`),
+    h("td", {}, s.average_per_deal === null ? "—" : String(s.average_per_deal))));
+  const facts = [];
+  for (const key of ["chips", "xp", "level"]) if (p[key] !== undefined && p[key] !== null) facts.push(h("li", {}, t(`profile.${key}`), " ", h("strong", {}, String(p[key]))));
+  const badges = (p.badges || []).map((b) => h("li", { class: "badge-item" }, "🏅 ", t(`badge.${b.badge || b}`, {}, b.badge || b)));
+  const recent = (p.recent || []).map((g) => h("li", {},
+    h("button", { class: "linklike", onclick: () => showGame(app, main, g.game) }, new Date(g.ended_at * 1000).toLocaleString()), " — ",
+    t("profile.place", { place: g.place, n: g.players }), " ", h("strong", {}, g.total > 0 ? `+${g.total}` : String(g.total)),
+    g.abandoned ? ` (${t("seat.abandoned")})` : "", g.competitive ? "" : ` (${t("lobby.practice")})`));
+  const friendButton = app.registered && app.me && app.me.name !== p.name
+    ? h("button", { onclick: async () => { try { await api("/api/friends", { action: "request", name: p.name }); app.toast(t("friends.sent", { name: p.name })); } catch (err) { app.toast(app.errorText(err), "error"); } } }, t("friends.add"))
+    : "";
+  replace(main, h("section", { class: "card-box profile" },
+    h("h1", {}, p.name), friendButton,
+    facts.length ? h("ul", { class: "facts" }, facts) : "",
+    badges.length ? h("ul", { class: "badges", "aria-label": t("profile.badges") }, badges) : "",
+    h("table", { class: "stats" }, h("caption", {}, t("profile.stats")),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), ["games", "wins", "deals", "taker_success", "average"].map((k) => h("th", { scope: "col" }, t(`profile.${k}`))))),
+      h("tbody", {}, stats)),
+    h("h2", {}, t("profile.recent")),
+    recent.length ? h("ol", { class: "recent" }, recent) : h("p", { class: "hint" }, t("profile.no_games"))));
+}
+
+async function showGame(app, main, id) {
+  let g;
+  try {
+    g = await api(`/api/games/${encodeURIComponent(id)}`);
+  } catch (err) {
+    app.toast(app.errorText(err), "error");
+    return;
+  }
+  const nameOf = (seat) => (g.seats[seat] ? g.seats[seat].name : "?");
+  const rows = g.sheet.map((line) => h("tr", {}, h("td", {}, String(line.number)),
+    h("td", {}, line.void ? t("sheet.void") : `${nameOf(line.taker)} ${contractWord(line.contract)} ${line.made ? "✓" : "✗"}`),
+    (line.scores || []).map((s) => h("td", { class: "num" }, String(s)))));
+  const records = (g.records || []).map((r, i) => h("li", {}, h("a", {
+    href: URL.createObjectURL(new Blob([JSON.stringify(r, null, 1)], { type: "application/json" })), download: `atout-${g.id}-${i + 1}.json`,
+  }, t("game.record", { n: i + 1 }))));
+  replace(main, h("section", { class: "card-box" },
+    h("h1", {}, t("game.title", { id: g.id })),
+    h("table", { class: "sheet" }, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("sheet.contract")), g.seats.map((s) => h("th", {}, s.name)))),
+      h("tbody", {}, rows)),
+    h("p", { class: "hint" }, t("game.replay_hint")),
+    h("ul", {}, records)));
+}
+
+export async function renderLeaderboard(app, main, query = { players: 4, period: "week", page: 1 }) {
+  let board;
+  try {
+    board = await api(`/api/leaderboard?players=${query.players}&period=${query.period}&page=${query.page}`);
+  } catch (err) {
+    replace(main, h("p", {}, app.errorText(err)));
+    return;
+  }
+  const pick = (key, values, words) => h("div", { class: "row", role: "group", "aria-label": t(`board.${key}`) },
+    values.map((v) => h("button", { class: v === query[key] ? "primary" : "quiet", "aria-pressed": String(v === query[key]), onclick: () => renderLeaderboard(app, main, { ...query, [key]: v, page: 1 }) }, words(v))));
+  const rows = board.rows.map((r) => h("tr", {},
+    h("td", {}, String(r.rank)), h("td", {}, h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name)),
+    h("td", { class: "num" }, String(r.points)), h("td", { class: "num" }, String(r.games)), h("td", { class: "num" }, String(r.wins)),
+    h("td", { class: "num" }, r.level !== undefined ? String(r.level) : "—"),
+    h("td", { class: "num" }, r.rating ? `${r.rating.mu.toFixed(1)} ± ${(3 * r.rating.sigma).toFixed(1)}` : "—")));
+  const pages = Math.max(1, Math.ceil(board.total / board.per_page));
+  replace(main, h("section", { class: "card-box" },
+    h("h1", {}, t("board.title")),
+    pick("players", [3, 4, 5], (n) => t("lobby.players", { n })),
+    pick("period", ["week", "month", "all"], (p) => t(`board.${p}`)),
+    h("table", { class: "board" },
+      h("thead", {}, h("tr", {}, ["rank", "name", "points", "games", "wins", "level", "rating"].map((k) => h("th", { scope: "col" }, t(`board.${k}`))))),
+      h("tbody", {}, rows)),
+    board.rows.length ? "" : h("p", { class: "hint" }, t("board.empty")),
+    h("div", { class: "row" },
+      h("button", { class: "quiet", disabled: query.page <= 1, onclick: () => renderLeaderboard(app, main, { ...query, page: query.page - 1 }) }, t("board.previous")),
+      h("span", {}, t("board.page", { page: query.page, pages })),
+      h("button", { class: "quiet", disabled: query.page >= pages, onclick: () => renderLeaderboard(app, main, { ...query, page: query.page + 1 }) }, t("board.next")))));
+}
+
+export async function renderFriends(app, main) {
+  let f;
+  try {
+    f = await api("/api/friends");
+  } catch (err) {
+    replace(main, h("p", {}, app.errorText(err)));
+    return;
+  }
+  const act = async (action, name) => {
+    try {
+      await api("/api/friends", { action, name });
+      renderFriends(app, main);
+    } catch (err) {
+      app.toast(app.errorText(err), "error");
+    }
+  };
+  const input = h("input", { name: "friend", maxlength: 20, "aria-label": t("friends.name"), placeholder: t("friends.name") });
+  replace(main, h("section", { class: "card-box friends" },
+    h("h1", {}, t("friends.title")),
+    h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) act("request", input.value.trim()); } },
+      input, h("button", { type: "submit" }, t("friends.add"))),
+    h("h2", {}, t("friends.incoming")),
+    f.incoming.length ? h("ul", {}, f.incoming.map((n) => h("li", {}, n, " ",
+      h("button", { onclick: () => act("accept", n) }, t("friends.accept")),
+      h("button", { class: "quiet", onclick: () => act("refuse", n) }, t("friends.refuse"))))) : h("p", { class: "hint" }, t("friends.none")),
+    h("h2", {}, t("friends.list")),
+    f.friends.length ? h("ul", {}, f.friends.map((n) => h("li", {}, h("a", { href: `#/p/${encodeURIComponent(n)}` }, n), " ",
+      h("button", { class: "quiet", onclick: () => act("remove", n) }, t("friends.remove"))))) : h("p", { class: "hint" }, t("friends.none")),
+    h("h2", {}, t("friends.outgoing")),
+    f.outgoing.length ? h("ul", {}, f.outgoing.map((n) => h("li", {}, n))) : h("p", { class: "hint" }, t("friends.none"))));
+}

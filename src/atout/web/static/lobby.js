@@ -1,0 +1,85 @@
+// The lobby: the open tables, live, and the form that creates one with every option.
+
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+import { levelLabel, optionControls, readOptions } from "./options.js";
+
+let draft = { players: 4 }; // the create form survives live lobby updates
+
+export function renderLobby(app, main) {
+  let list = main.querySelector("#lobby-tables");
+  if (!list) {
+    list = h("section", { id: "lobby-tables", "aria-labelledby": "lobby-title" });
+    replace(main,
+      h("div", { class: "lobby" },
+        h("section", { class: "card-box", "aria-labelledby": "lobby-title" },
+          h("h1", { id: "lobby-title" }, t("lobby.title")), list),
+        createForm(app)));
+  }
+  const tables = [...app.tables.values()].sort((a, b) => (a.status === b.status ? 0 : a.status === "waiting" ? -1 : 1));
+  if (!tables.length) {
+    replace(list, h("p", { class: "hint" }, t("lobby.empty")));
+    return;
+  }
+  replace(list, h("ul", { class: "tables" }, tables.map((x) => tableItem(app, x))));
+}
+
+function tableItem(app, x) {
+  const seats = x.seats.map((name) => h("li", { class: name ? "taken" : "free" }, name || t("lobby.free")));
+  const o = x.options || {};
+  const facts = [
+    t("lobby.players", { n: x.players }),
+    t("lobby.deals", { n: o.deals }),
+    o.turn_seconds ? t("lobby.seconds", { n: o.turn_seconds }) : t("lobby.untimed"),
+    o.competitive ? t("lobby.competitive") : t("lobby.practice"),
+    o.bet ? t("lobby.bet", { n: o.bet }) : "",
+    x.private ? t("lobby.private") : "",
+  ].filter(Boolean).join(" · ");
+  const status = x.status === "playing" ? t("lobby.playing") : t("lobby.waiting");
+  return h("li", { class: `table-item ${x.status}`, dataset: { table: x.id } },
+    h("div", { class: "table-head" },
+      h("strong", {}, t("lobby.table", { id: x.id })), " ",
+      h("span", { class: `badge ${x.status}` }, status),
+      x.robots ? h("span", { class: "hint" }, " ", t("lobby.robots", { n: x.robots })) : "",
+      x.spectators ? h("span", { class: "hint" }, " · ", t("lobby.spectators", { n: x.spectators })) : ""),
+    h("div", { class: "hint" }, facts),
+    h("ul", { class: "seat-names" }, seats),
+    h("div", { class: "row" },
+      x.free > 0 && x.status === "waiting"
+        ? h("button", { onclick: () => app.go(`t/${x.id}`), "aria-label": t("lobby.open_label", { id: x.id }) }, t("lobby.open"))
+        : "",
+      x.options && x.options.spectators !== false
+        ? h("button", { class: "quiet", onclick: () => app.go(`t/${x.id}`), "aria-label": t("lobby.watch_label", { id: x.id }) }, t("lobby.watch"))
+        : ""));
+}
+
+function createForm(app) {
+  const cat = app.catalogue;
+  const players = h("fieldset", { class: "players" }, h("legend", {}, t("create.players")),
+    [3, 4, 5].map((n) => h("label", {},
+      h("input", { type: "radio", name: "players", value: n, checked: draft.players === n, onchange: () => { draft.players = n; } }),
+      ` ${n}`)));
+  const controls = optionControls(cat, cat.defaults, { editable: true, draft });
+  const form = h("form", {
+    class: "card-box create", id: "create-form", "aria-labelledby": "create-title",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const options = readOptions(form, cat);
+      const button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      try {
+        const answer = await app.net.request({ type: "create", players: draft.players, options });
+        app.go(`t/${answer.table}`);
+      } catch (err) {
+        app.toast(app.errorText(err), "error");
+      } finally {
+        button.disabled = false;
+      }
+    },
+  },
+  h("h2", { id: "create-title" }, t("create.title")),
+  players, controls,
+  h("p", { class: "hint" }, t("create.level_hint", { level: levelLabel(cat, cat.defaults.robot_level) })),
+  h("button", { type: "submit" }, t("create.submit")));
+  return form;
+}

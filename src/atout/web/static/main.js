@@ -1,0 +1,230 @@
+// The page: who you are, the connection, the route (#/ lobby, #/t/ID a table, #/p/NAME a profile,
+// #/leaderboard, #/friends), and the messages that keep each view live.
+
+import { $, h, replace } from "./dom.js";
+import { lang, setLang, t } from "./i18n.js";
+import { Net } from "./net.js";
+import { renderLobby } from "./lobby.js";
+import { TableView } from "./table.js";
+import { renderFriends, renderLeaderboard, renderProfile, accountDialog } from "./account.js";
+
+const app = {
+  me: null, // {id, name, registered}
+  registered: false,
+  catalogue: null, // GET /api/options
+  tables: new Map(), // the lobby's TableSummary by id
+  invitations: [],
+  status: "connecting",
+  view: null, // the TableView while a table is open
+  net: null,
+};
+window.atout = app; // for the curious, and for the browser tests' timing probes
+
+export function toast(text, kind = "info") {
+  const box = $("#toasts");
+  const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  box.append(item);
+  setTimeout(() => item.remove(), kind === "error" ? 7000 : 4000);
+}
+app.toast = toast;
+
+export function errorText(err) {
+  if (!err) return "";
+  const known = t(`error.${err.code}`, err, null);
+  return known || err.message || String(err.code);
+}
+app.errorText = errorText;
+
+function route() {
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [kind, ...rest] = hash.split("/");
+  return { kind: kind || "lobby", arg: decodeURIComponent(rest.join("/")) };
+}
+
+export function go(path) {
+  if (location.hash !== `#/${path}`) location.hash = `#/${path}`;
+  else show();
+}
+app.go = go;
+
+function hello() {
+  const message = { type: "hello", protocol: 1 };
+  if (!app.registered) {
+    const token = localStorage.getItem("atout.token");
+    const name = localStorage.getItem("atout.name");
+    if (token) message.token = token;
+    if (name) message.name = name;
+  }
+  return message;
+}
+
+function onMessage(m) {
+  switch (m.type) {
+    case "welcome":
+      app.me = m.you;
+      if (m.token) localStorage.setItem("atout.token", m.token);
+      app.status = "online";
+      renderTop();
+      show();
+      break;
+    case "error":
+      if (m.code === "name_taken" || m.code === "bad_name") {
+        localStorage.removeItem("atout.name");
+        toast(errorText(m), "error");
+        welcomeScreen();
+      } else if (m.code === "bad_token") {
+        localStorage.removeItem("atout.token");
+        location.reload();
+      } else if (app.view && m.code === "no_table") {
+        toast(errorText(m), "error");
+        go("");
+      } else {
+        toast(errorText(m), "error");
+      }
+      break;
+    case "lobby":
+      app.tables = new Map(m.tables.map((x) => [x.id, x]));
+      if (route().kind === "lobby") renderLobby(app, $("#main"));
+      break;
+    case "lobby_table":
+      app.tables.set(m.table.id, m.table);
+      if (route().kind === "lobby") renderLobby(app, $("#main"));
+      break;
+    case "lobby_remove":
+      app.tables.delete(m.table);
+      if (route().kind === "lobby") renderLobby(app, $("#main"));
+      break;
+    case "table":
+    case "event":
+      if (app.view && app.view.id === m.table) app.view.receive(m);
+      break;
+    case "invitation":
+      invitation(m);
+      break;
+    case "friend":
+      toast(t(`friend.${m.event}`, { name: m.name }));
+      break;
+    default:
+      break;
+  }
+}
+
+function invitation(m) {
+  const item = h("div", { class: "toast invite", role: "alert" },
+    t("invite.from", { name: m.from }), " ",
+    h("button", { onclick: () => { item.remove(); go(`t/${m.table}`); } }, t("invite.join")),
+    h("button", { class: "quiet", onclick: () => item.remove() }, t("close")));
+  $("#toasts").append(item);
+}
+
+function onStatus(status) {
+  app.status = status;
+  document.body.dataset.connection = status;
+  renderTop();
+  if (status === "offline" && app.view) app.view.offline();
+}
+
+function renderTop() {
+  const who = app.me
+    ? h("span", { class: "who" },
+      h("a", { href: `#/p/${encodeURIComponent(app.me.name)}`, title: t("top.profile") }, app.me.name),
+      app.me.registered ? "" : h("span", { class: "tag" }, t("top.guest")))
+    : "";
+  const status = app.status === "online" ? "" : h("span", { class: `netstatus ${app.status}`, role: "status" },
+    t(`net.${app.status}`));
+  const account = app.registered
+    ? h("button", { class: "quiet", onclick: logout }, t("top.logout"))
+    : h("button", { class: "quiet", onclick: () => accountDialog(app) }, t("top.login"));
+  replace($("#top"),
+    h("a", { class: "brand", href: "#/" }, "Atout"),
+    h("nav", { "aria-label": t("top.nav") },
+      h("a", { href: "#/" }, t("top.tables")),
+      h("a", { href: "#/leaderboard" }, t("top.leaderboard")),
+      app.registered ? h("a", { href: "#/friends" }, t("top.friends")) : ""),
+    h("span", { class: "spacer" }),
+    status, who, account,
+    h("button", {
+      class: "quiet lang", "aria-label": t("top.language"), onclick: () => {
+        setLang(lang() === "fr" ? "en" : "fr");
+        renderTop();
+        show();
+      },
+    }, lang() === "fr" ? "EN" : "FR"));
+}
+
+async function logout() {
+  await fetch("/api/logout", { method: "POST" });
+  localStorage.removeItem("atout.name");
+  location.reload();
+}
+
+function welcomeScreen() {
+  const input = h("input", {
+    id: "guest-name", name: "name", required: true, minlength: 3, maxlength: 20, pattern: "[A-Za-z0-9_\\-]{3,20}",
+    autocomplete: "nickname", placeholder: t("welcome.placeholder"),
+  });
+  const form = h("form", {
+    class: "card-box welcome", onsubmit: (e) => {
+      e.preventDefault();
+      localStorage.setItem("atout.name", input.value.trim());
+      start();
+    },
+  },
+  h("h1", {}, t("welcome.title")),
+  h("p", {}, t("welcome.intro")),
+  h("label", { for: "guest-name" }, t("welcome.name")),
+  h("div", { class: "row" }, input, h("button", { type: "submit" }, t("welcome.play"))),
+  h("p", { class: "hint" }, t("welcome.or"), " ",
+    h("button", { type: "button", class: "linklike", onclick: () => accountDialog(app) }, t("welcome.login"))));
+  replace($("#main"), form);
+  input.focus();
+}
+
+function show() {
+  if (!app.me) return;
+  const r = route();
+  const main = $("#main");
+  if (r.kind !== "t" && app.view) {
+    app.view.close();
+    app.view = null;
+  }
+  document.body.dataset.view = r.kind;
+  if (r.kind === "t" && r.arg) {
+    if (!app.view || app.view.id !== r.arg) {
+      if (app.view) app.view.close();
+      app.view = new TableView(app, r.arg, main);
+    }
+    app.view.open();
+    return;
+  }
+  if (r.kind === "p") return renderProfile(app, main, r.arg);
+  if (r.kind === "leaderboard") return renderLeaderboard(app, main);
+  if (r.kind === "friends") return renderFriends(app, main);
+  app.net.send({ type: "lobby" });
+  renderLobby(app, main);
+}
+
+async function start() {
+  if (!app.net) {
+    app.net = new Net({ hello, onMessage, onStatus });
+    app.net.connect();
+  }
+}
+
+async function boot() {
+  document.documentElement.lang = lang();
+  renderTop();
+  const [me, catalogue] = await Promise.all([
+    fetch("/api/me").then((r) => (r.ok ? r.json() : null)).catch(() => null),
+    fetch("/api/options").then((r) => r.json()),
+  ]);
+  app.catalogue = catalogue;
+  app.registered = Boolean(me && (me.name || (me.player && me.player.name)));
+  window.addEventListener("hashchange", show);
+  window.addEventListener("online", () => app.net && app.net.nudge());
+  if (app.registered || localStorage.getItem("atout.token") || localStorage.getItem("atout.name")) start();
+  else welcomeScreen();
+}
+
+app.restart = () => location.reload();
+boot();

@@ -1,0 +1,99 @@
+// The one WebSocket of this tab: hello, requests matched to answers by `ref`, and reconnection with
+// backoff that the page lives through without a click.
+
+const PING_EVERY = 15000;
+const PONG_WITHIN = 6000;
+
+export class Net {
+  constructor({ hello, onMessage, onStatus }) {
+    this.hello = hello; // () => the hello message to send on each (re)connection
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.pending = new Map();
+    this.counter = 0;
+    this.attempt = 0;
+    this.ws = null;
+    this.lastHeard = 0;
+    this.timer = null;
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.ws = ws;
+    this.onStatus("connecting");
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.lastHeard = Date.now();
+      ws.send(JSON.stringify(this.hello()));
+      clearInterval(this.timer);
+      this.timer = setInterval(() => this.keepAlive(), PING_EVERY / 3);
+    };
+    ws.onmessage = (e) => {
+      this.lastHeard = Date.now();
+      let m;
+      try {
+        m = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (m.type === "pong") return;
+      if (m.ref && this.pending.has(m.ref)) {
+        const { resolve, reject } = this.pending.get(m.ref);
+        this.pending.delete(m.ref);
+        (m.type === "error" ? reject : resolve)(m);
+        if (m.type === "error") return; // the caller shows it
+      }
+      this.onMessage(m);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      clearInterval(this.timer);
+      for (const { reject } of this.pending.values()) reject({ code: "offline", message: "connection lost" });
+      this.pending.clear();
+      this.onStatus("offline");
+      const delay = Math.min(5000, 300 * 2 ** this.attempt++) + Math.random() * 200;
+      setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  keepAlive() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    const quiet = Date.now() - this.lastHeard;
+    if (quiet > PING_EVERY + PONG_WITHIN) {
+      this.ws.close(); // the network is gone without a word: start again
+    } else if (quiet > PING_EVERY) {
+      this.ws.send(JSON.stringify({ type: "ping" }));
+    }
+  }
+
+  /** A reconnection now (the network came back): no waiting for the backoff. */
+  nudge() {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "ping" }));
+  }
+
+  get open() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  send(message) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Send with a `ref`; resolves with the first event it made, rejects with its error. */
+  request(message) {
+    const ref = `r${++this.counter}`;
+    return new Promise((resolve, reject) => {
+      if (!this.send({ ...message, ref })) {
+        reject({ code: "offline", message: "not connected" });
+        return;
+      }
+      this.pending.set(ref, { resolve, reject });
+      setTimeout(() => {
+        if (this.pending.delete(ref)) reject({ code: "timeout", message: "no answer" });
+      }, 15000);
+    });
+  }
+}

@@ -1,0 +1,76 @@
+// A table's options as form controls: editable for the master (and in the create form), read-only
+// with their "changed" marks for everyone else. Values come from GET /api/options.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function levelLabel(cat, level) {
+  const name = (cat.level_aliases && cat.level_aliases[level]) || level;
+  return t(`level.${name}`, {}, name);
+}
+
+function levels(cat, current) {
+  const offered = Object.keys(cat.levels);
+  const name = (cat.level_aliases && cat.level_aliases[current]) || current;
+  return offered.includes(name) ? offered : [...offered, current];
+}
+
+function field(name, label, control, changed) {
+  return h("div", { class: `option ${changed ? "changed" : ""}`, dataset: { option: name } },
+    h("label", { for: `opt-${name}` }, label, changed ? h("span", { class: "changed-mark", title: t("options.changed") }, " ●") : ""),
+    control);
+}
+
+function valueWords(name, value) {
+  if (name === "turn_seconds") return value ? t("options.seconds", { n: value }) : t("options.unlimited");
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
+  return String(value);
+}
+
+/** The option fields; `values` are the table's current options (`rules` in full). */
+export function optionControls(cat, values, { editable = false, changed = [], onchange = null } = {}) {
+  const dis = !editable;
+  const mark = (name) => changed.includes(name);
+  const changedRule = (name) => changed.includes("rules") && values.rules[name] !== cat.defaults.rules[name];
+  const notify = () => onchange && onchange();
+  const select = (name, options, current, words) => h("select", { id: `opt-${name}`, name, disabled: dis, onchange: notify },
+    options.map((v) => h("option", { value: JSON.stringify(v), selected: v === current }, words(v))));
+  const check = (name) => h("input", { id: `opt-${name}`, name, type: "checkbox", checked: values[name], disabled: dis, onchange: notify });
+  const number = (name, [low, high]) => h("input", {
+    id: `opt-${name}`, name, type: "number", min: low, max: high, step: 1, value: values[name], disabled: dis, onchange: notify,
+    inputmode: "numeric",
+  });
+  const v = cat.values;
+  const rules = Object.entries(v.rules).map(([name, opts]) => field(`rules.${name}`, t(`rule.${name}`),
+    h("select", { id: `opt-rules.${name}`, name: `rules.${name}`, disabled: dis, onchange: notify },
+      opts.map((o) => h("option", { value: JSON.stringify(o), selected: o === values.rules[name] }, t(`rule.${name}.${o}`, {}, o)))),
+    changedRule(name)));
+  return h("div", { class: "options" },
+    field("turn_seconds", t("options.turn_seconds"), select("turn_seconds", v.turn_seconds, values.turn_seconds, (x) => valueWords("turn_seconds", x)), mark("turn_seconds")),
+    field("deals", t("options.deals"), number("deals", v.deals), mark("deals")),
+    field("competitive", t("options.competitive"), check("competitive"), mark("competitive")),
+    field("bet", t("options.bet"), number("bet", v.bet), mark("bet")),
+    field("private", t("options.private"), check("private"), mark("private")),
+    field("spectators", t("options.spectators"), check("spectators"), mark("spectators")),
+    field("robot_level", t("options.robot_level"),
+      select("robot_level", levels(cat, values.robot_level), (cat.level_aliases[values.robot_level] || values.robot_level), (x) => levelLabel(cat, x)),
+      mark("robot_level")),
+    h("details", { class: "rules" }, h("summary", {}, t("options.rules")), rules));
+}
+
+/** The options the form says, as the protocol's `options` object. */
+export function readOptions(form, cat) {
+  const out = { rules: {} };
+  for (const el of form.querySelectorAll("[id^=opt-]")) {
+    const name = el.name;
+    let value;
+    if (el.type === "checkbox") value = el.checked;
+    else if (el.type === "number") value = Number(el.value);
+    else value = JSON.parse(el.value);
+    if (name.startsWith("rules.")) out.rules[name.slice(6)] = value;
+    else out[name] = value;
+  }
+  if (!out.competitive) out.bet = 0;
+  void cat;
+  return out;
+}

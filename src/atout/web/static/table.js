@@ -1,0 +1,699 @@
+// One table: seats around the felt (you at the bottom), your hand, what you may do now, the clock,
+// the score sheet, the chat and the log. Everything is drawn from the TableView the server sends;
+// the only state kept here is what the person is choosing (an écart, a poignée) and the log.
+
+import { $, clear, h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+import * as cards from "./cards.js";
+import { optionControls, readOptions, levelLabel } from "./options.js";
+import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
+
+const CONTRACTS = ["pass", "prise", "garde", "garde_sans", "garde_contre"];
+const POSITIONS = {
+  3: ["bottom", "topright", "topleft"],
+  4: ["bottom", "right", "top", "left"],
+  5: ["bottom", "right", "topright", "topleft", "left"],
+};
+
+export class TableView {
+  constructor(app, id, main) {
+    this.app = app;
+    this.id = id;
+    this.main = main;
+    this.seq = null;
+    this.state = null;
+    this.receivedAt = 0;
+    this.ecart = new Set();
+    this.poignee = null; // {size, n, cards: Set} while choosing a poignée
+    this.log = [];
+    this.overlay = null; // "last" | "shown" | null
+    this.lastRecord = null;
+    this.tricksSeen = 0;
+    this.optionsKey = "";
+    this.ticker = null;
+    this.built = false;
+    this.keys = (e) => this.onKey(e);
+    this.names = {}; // the last name known at each seat, for log lines about people who just left
+  }
+
+  // ------------------------------------------------------------------ life
+  open() {
+    if (!this.built || !this.main.contains(this.root)) this.build();
+    const join = { type: "join", table: this.id };
+    if (this.seq !== null) join.last_seq = this.seq;
+    this.app.net.send(join);
+  }
+
+  close() {
+    clearInterval(this.ticker);
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  offline() {
+    if (this.root) this.root.classList.add("offline");
+  }
+
+  build() {
+    this.bar = h("header", { class: "table-bar" });
+    this.felt = h("section", { class: "felt", "aria-label": t("table.felt") });
+    this.actions = h("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions") });
+    this.hand = h("section", { class: "hand", "aria-label": t("table.hand") });
+    this.sheet = h("section", { class: "panel sheet-panel", "aria-label": t("table.sheet") });
+    this.optionsBox = h("section", { class: "panel options-panel", "aria-label": t("table.options") });
+    this.chatList = h("ol", { class: "chat-list", "aria-live": "polite", "aria-label": t("chat.title") });
+    const input = h("input", { name: "chat", maxlength: 300, autocomplete: "off", "aria-label": t("chat.say"), placeholder: t("chat.placeholder") });
+    const chatForm = h("form", {
+      class: "chat-form", onsubmit: async (e) => {
+        e.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        try {
+          await this.app.net.request({ type: "chat", table: this.id, text });
+          input.value = "";
+        } catch (err) {
+          this.app.toast(this.app.errorText(err), "error");
+        }
+      },
+    }, input, h("button", { type: "submit" }, t("chat.send")));
+    this.logList = h("ol", { class: "log-list", "aria-label": t("log.title") });
+    this.side = h("aside", { class: "side" },
+      this.optionsBox, this.sheet,
+      h("section", { class: "panel chat" }, h("h2", {}, t("chat.title")), this.chatList, chatForm),
+      h("details", { class: "panel log", open: true }, h("summary", {}, t("log.title")), this.logList));
+    this.overlayBox = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "false" });
+    this.announce = h("div", { class: "sr-only", "aria-live": "assertive" });
+    this.root = h("div", { class: "table-page", dataset: { table: this.id } },
+      this.bar, h("div", { class: "play-area" }, this.felt, this.actions, this.hand), this.side, this.overlayBox, this.announce);
+    replace(this.main, this.root);
+    this.built = true;
+    clearInterval(this.ticker);
+    this.ticker = setInterval(() => this.tick(), 250);
+    document.addEventListener("keydown", this.keys);
+  }
+
+  // ------------------------------------------------------------------ messages
+  receive(m) {
+    if (m.type === "table") {
+      this.seq = m.seq;
+      this.setState(m.state);
+      return;
+    }
+    if (this.seq !== null && m.seq <= this.seq && !m.state) return; // already seen
+    this.seq = Math.max(this.seq ?? 0, m.seq);
+    this.onEvent(m.event);
+    if (m.state) this.setState(m.state);
+  }
+
+  setState(state) {
+    const before = this.state;
+    this.state = state;
+    for (const seat of state.seats) if (seat.name) this.names[seat.seat] = seat.name;
+    if (typeof state.seq === "number") this.seq = Math.max(this.seq ?? 0, state.seq);
+    this.receivedAt = performance.now();
+    this.root.classList.remove("offline");
+    const deal = state.deal;
+    if (!deal || !before || !before.deal || deal.phase !== before.deal.phase || state.game?.deal_number !== before.game?.deal_number) {
+      this.ecart.clear();
+      if (!deal || deal.phase !== "play") this.poignee = null;
+    }
+    const won = deal ? deal.tricks_won.reduce((a, b) => a + b, 0) : 0;
+    if (deal && won > this.tricksSeen && deal.last_trick && this.log.length) {
+      const lt = deal.last_trick;
+      this.addLog(t("log.trick_won", {
+        name: this.nameOf(lt.winner), cards: lt.cards.map((c) => `${this.nameOf(c.seat)} ${cards.word(c.card)}`).join(", "),
+      }), "trick");
+    }
+    this.tricksSeen = won;
+    if (this.isMyTurn() && !(before && before.deal && before.deal.to_act === deal.to_act && before.deal.phase === deal.phase)) {
+      this.announce.textContent = t("table.your_turn");
+    }
+    this.render();
+  }
+
+  onEvent(e) {
+    const name = (seat) => this.nameOf(seat);
+    switch (e.type) {
+      case "sat": this.names[e.seat] = e.name; this.addLog(t("log.sat", { name: e.name })); break;
+      case "left": this.addLog(t("log.left", { name: name(e.seat) })); break;
+      case "robot": this.names[e.seat] = e.name; this.addLog(t("log.robot", { name: e.name, level: levelLabel(this.app.catalogue, e.level) })); break;
+      case "master": this.addLog(t("log.master", { name: name(e.seat) })); break;
+      case "game_start": this.log = []; this.addLog(t("log.game_start", { n: e.deals })); break;
+      case "deal_start": this.lastRecord = null; this.addLog(t("log.deal_start", { n: e.number, name: name(e.dealer) }), "deal"); break;
+      case "action": this.addLog(this.actionWords(e.seat, e.action, e.by)); break;
+      case "deal_end": this.lastRecord = e.record; this.addLog(t("log.deal_end"), "deal"); break;
+      case "game_end": this.addLog(t("log.game_end"), "deal"); break;
+      case "timeout": this.addLog(t("log.timeout", { name: name(e.seat) })); break;
+      case "automatic": this.addLog(t(e.on ? "log.auto_on" : "log.auto_off", { name: name(e.seat) })); break;
+      case "absent": this.addLog(t("log.absent", { name: name(e.seat) })); break;
+      case "present": this.addLog(t("log.present", { name: name(e.seat) })); break;
+      case "abandon": this.addLog(t("log.abandon", { name: name(e.seat) })); break;
+      case "cancel_proposed": this.addLog(t("log.cancel_proposed", { name: name(e.by) })); break;
+      case "vote": this.addLog(t(e.accept ? "log.vote_yes" : "log.vote_no", { name: name(e.seat) })); break;
+      case "cancel_end": this.addLog(t(e.cancelled ? "log.cancelled" : "log.not_cancelled")); if (e.record) this.lastRecord = e.record; break;
+      case "invited": this.addLog(t("log.invited", { name: e.name })); break;
+      case "closed": this.addLog(t("log.closed")); break;
+      default: break;
+    }
+  }
+
+  actionWords(seat, a, by) {
+    const who = this.nameOf(seat);
+    const robot = by === "robot" && this.state && this.state.seats[seat] && this.state.seats[seat].kind === "person" ? ` ${t("log.by_robot")}` : "";
+    let text;
+    if (a.bid !== undefined) text = a.bid === "pass" ? t("log.pass", { name: who }) : t("log.bid", { name: who, contract: contractWord(a.bid) }) + (a.chelem ? ` + chelem` : "");
+    else if (a.call !== undefined) text = t("log.call", { name: who, card: cards.word(a.call) });
+    else if (a.discard !== undefined) text = t("log.ecart_all", { name: who, cards: a.discard.map(cards.word).join(" ") });
+    else if (a.ecart !== undefined) text = a.ecart.trumps && a.ecart.trumps.length
+      ? t("log.ecart_trumps", { name: who, cards: a.ecart.trumps.map(cards.word).join(" ") }) : t("log.ecart", { name: who });
+    else if (a.chelem !== undefined) text = t(a.chelem ? "log.chelem_yes" : "log.chelem_no", { name: who });
+    else if (a.poignee !== undefined) text = t("log.poignee", { name: who, cards: a.poignee.map(cards.word).join(" ") });
+    else if (a.play !== undefined) text = t("log.play", { name: who, card: cards.word(a.play) });
+    else if (a.petit_sec !== undefined) text = t(a.petit_sec === "redeal" ? "log.petit_sec_redeal" : "log.petit_sec_play", { name: who });
+    else text = `${who}: ${JSON.stringify(a)}`;
+    return text + robot;
+  }
+
+  addLog(text, kind = "") {
+    this.log.push({ text, kind });
+    if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
+    if (this.logList) {
+      this.logList.append(h("li", { class: kind }, text));
+      while (this.logList.childElementCount > 300) this.logList.firstElementChild.remove();
+      this.logList.scrollTop = this.logList.scrollHeight;
+    }
+  }
+
+  // ------------------------------------------------------------------ helpers
+  get me() {
+    return this.state ? this.state.you : null;
+  }
+
+  nameOf(seat) {
+    if (seat === null || seat === undefined || !this.state) return "?";
+    if (seat === this.state.you) return t("table.you");
+    const s = this.state.seats[seat];
+    return (s && s.name) || this.names[seat] || t("table.seat_n", { n: seat + 1 });
+  }
+
+  isMyTurn() {
+    const d = this.state && this.state.deal;
+    return Boolean(d && this.me !== null && d.to_act === this.me && d.legal && d.legal.length);
+  }
+
+  legal(kind) {
+    const d = this.state.deal;
+    return d && d.legal ? d.legal.filter((c) => c[kind] !== undefined) : [];
+  }
+
+  position(seat) {
+    const n = this.state.players;
+    const base = this.me === null ? 0 : this.me;
+    return POSITIONS[n][(seat - base + n) % n];
+  }
+
+  secondsLeft() {
+    const c = this.state && this.state.clock;
+    if (!c) return null;
+    return Math.max(0, c.seconds_left - (performance.now() - this.receivedAt) / 1000);
+  }
+
+  async send(message) {
+    try {
+      return await this.app.net.request({ table: this.id, seq: this.seq, ...message });
+    } catch (err) {
+      this.refused(err, message);
+      return null;
+    }
+  }
+
+  refused(err, message) {
+    const text = err.code === "illegal" ? this.reason(err, message) : this.app.errorText(err);
+    this.app.toast(text, "error");
+    this.announce.textContent = text;
+    const box = this.actions.querySelector(".refusal");
+    if (box) box.textContent = text;
+  }
+
+  /** A refusal in the person's words: the rule the engine named, with the cards as the screen shows them. */
+  reason(err, message) {
+    const card = message && message.action && message.action.play;
+    const d = this.state.deal;
+    const led = d && d.trick.map((x) => cards.parse(x.card)).find((c) => c.kind !== "excuse");
+    const top = d && d.trick.map((x) => cards.parse(x.card)).filter((c) => c.kind === "trump").reduce((a, c) => Math.max(a, c.n), 0);
+    const params = {
+      card: card ? cards.word(card) : "", suit: led && led.kind === "suit" ? cards.suitWord(led.suit) : "",
+      top: top ? cards.word(`T${top}`) : "", called: d && d.called ? cards.word(d.called) : "",
+    };
+    return t(`refusal.${err.rule}`, params, null) || err.message;
+  }
+
+  // ------------------------------------------------------------------ drawing
+  render() {
+    if (!this.state) return;
+    const s = this.state;
+    this.root.dataset.status = s.status;
+    this.root.dataset.phase = s.deal ? s.deal.phase : "";
+    this.root.dataset.seat = s.you === null ? "spectator" : String(s.you);
+    this.root.dataset.players = String(s.players);
+    this.renderBar();
+    this.renderFelt();
+    this.renderActions();
+    this.renderHand();
+    this.renderSide();
+    this.renderOverlay();
+  }
+
+  renderBar() {
+    const s = this.state;
+    const d = s.deal;
+    const g = s.game;
+    const facts = [];
+    if (g && !g.over) facts.push(t("table.deal_of", { n: g.deal_number, of: g.deals }));
+    if (d && d.contract) {
+      facts.push(t("table.contract_by", { contract: contractWord(d.contract), name: this.nameOf(d.taker) }));
+      if (d.called) facts.push(t("table.called", { card: cards.word(d.called) }));
+    }
+    const seated = s.you !== null;
+    const playing = s.status === "playing" && g && !g.over;
+    replace(this.bar,
+      h("a", { href: "#/", class: "back", "aria-label": t("table.to_lobby") }, "←"),
+      h("h1", {}, t("lobby.table", { id: s.id })),
+      h("span", { class: "facts" }, facts.join(" · ")),
+      s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
+      s.commitment ? h("span", { class: "commitment", title: t("table.commitment_title", { hash: s.commitment }) }, `#${s.commitment.slice(0, 8)}`) : "",
+      h("span", { class: "spacer" }),
+      d && d.last_trick ? h("button", { class: "quiet", onclick: () => this.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
+      d ? h("button", { class: "quiet", onclick: () => this.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
+      playing && seated && !s.vote ? h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel")) : "",
+      seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : "");
+  }
+
+  renderFelt() {
+    const s = this.state;
+    const d = s.deal;
+    clear(this.felt);
+    this.felt.dataset.players = String(s.players);
+    for (const seat of s.seats) this.felt.append(this.seatBox(seat));
+    const centre = h("div", { class: "centre" });
+    if (s.status === "waiting" || !s.game) {
+      centre.append(h("p", { class: "waiting" }, s.seats.some((x) => x.kind === "empty") ? t("table.waiting_players") : t("table.waiting_start")));
+    } else if (d) {
+      if (d.dog && ["call", "discard", "chelem"].includes(d.phase)) {
+        centre.append(h("div", { class: "dog" }, h("span", { class: "caption" }, t("table.dog")), h("div", { class: "cards" }, d.dog.map((c) => this.cardFace(c)))));
+      }
+      const trick = d.trick.length ? d.trick : (d.phase === "play" || d.phase === "end") && d.last_trick ? d.last_trick.cards : [];
+      const done = !d.trick.length && trick.length;
+      const trickBox = h("div", { class: `trick ${done ? "done" : ""}`, "aria-label": t("table.trick") });
+      for (const x of trick) {
+        trickBox.append(h("div", { class: `played pos-${this.position(x.seat)}`, dataset: { card: x.card, seat: x.seat } },
+          this.cardFace(x.card), h("span", { class: "sr-only" }, `${this.nameOf(x.seat)}: ${cards.fullName(x.card)}`)));
+      }
+      if (done && d.last_trick && d.phase !== "end") trickBox.append(h("div", { class: "trick-caption" }, t("table.trick_won", { name: this.nameOf(d.last_trick.winner) })));
+      centre.append(trickBox);
+      if (d.phase === "bidding") centre.append(h("p", { class: "phase-note" }, t("table.bidding")));
+      if (d.phase === "call" && d.to_act !== this.me) centre.append(h("p", { class: "phase-note" }, t("table.calling", { name: this.nameOf(d.taker) })));
+      if (d.phase === "discard" && d.to_act !== this.me) centre.append(h("p", { class: "phase-note" }, t("table.discarding", { name: this.nameOf(d.taker) })));
+    }
+    this.felt.append(centre);
+    if (d && d.result) centre.append(h("div", { class: "deal-end" }, resultBlock(d.result, (x) => this.nameOf(x), s.players),
+      this.lastRecord ? reviewBlock(this.lastRecord, (x) => this.nameOf(x)) : ""));
+    if (s.game && s.game.over) centre.append(this.gameOver());
+  }
+
+  seatBox(seat) {
+    const s = this.state;
+    const d = s.deal;
+    const i = seat.seat;
+    const mine = i === s.you;
+    const toAct = d && d.to_act === i && d.phase !== "end";
+    const classes = ["seat", `pos-${this.position(i)}`, seat.kind];
+    if (mine) classes.push("mine");
+    if (toAct) classes.push("to-act");
+    if (!seat.present || seat.connected === false) classes.push("absent");
+    if (seat.automatic) classes.push("automatic");
+    if (d && d.seats && !d.seats.includes(i)) classes.push("sitting-out");
+    const tags = [];
+    if (s.master === i) tags.push(h("span", { class: "star", title: t("seat.master"), "aria-label": t("seat.master") }, "★"));
+    if (seat.kind === "robot") tags.push(h("span", { class: "tag robot", title: levelLabel(this.app.catalogue, seat.level) }, t("seat.robot_tag")));
+    if (seat.kind === "person" && seat.connected === false) tags.push(h("span", { class: "tag warn" }, seat.present ? t("seat.disconnected") : t("seat.absent")));
+    if (seat.automatic) tags.push(h("span", { class: "tag warn" }, t("seat.automatic")));
+    if (seat.abandoned) tags.push(h("span", { class: "tag bad" }, t("seat.abandoned")));
+    if (d && d.dealer === i) tags.push(h("span", { class: "tag", title: t("seat.dealer") }, t("seat.dealer_short")));
+    if (d && d.taker === i && d.contract) tags.push(h("span", { class: "tag taker" }, contractWord(d.contract)));
+    if (d && d.partner !== null && d.partner !== undefined && d.partner === i && d.partner !== d.taker) tags.push(h("span", { class: "tag taker" }, t("seat.partner")));
+    if (d && d.phase === "bidding") {
+      const bid = [...d.bids].reverse().find((b) => b.seat === i);
+      if (bid) tags.push(h("span", { class: "bubble" }, contractWord(bid.bid)));
+    }
+    const info = [];
+    if (d && d.hand_sizes) info.push(t("seat.cards", { n: d.hand_sizes[i] }));
+    if (d && d.tricks_won && d.phase === "play") info.push(t("seat.tricks", { n: d.tricks_won[i] }));
+    const buttons = [];
+    if (s.status === "waiting" || (s.game && s.game.over) || !s.game) {
+      if (seat.kind === "empty" && s.you === null) buttons.push(h("button", { onclick: () => this.sit(i), "aria-label": t("seat.sit_label", { n: i + 1 }) }, t("seat.sit")));
+      if (seat.kind === "empty" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.addRobot(i), "aria-label": t("seat.robot_label", { n: i + 1 }) }, t("seat.robot")));
+      if (seat.kind === "robot" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.send({ type: "unrobot", seat: i }), "aria-label": t("seat.unrobot_label", { name: seat.name }) }, t("seat.unrobot")));
+    }
+    const clock = toAct && s.clock && s.clock.seat === i ? h("span", { class: "clock", role: "timer", "aria-label": t("seat.clock") }, "") : "";
+    return h("div", { class: classes.join(" "), dataset: { seat: i } },
+      h("div", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : (mine ? `${seat.name} (${t("table.you")})` : seat.name), " ", tags),
+      info.length ? h("div", { class: "seat-info" }, info.join(" · ")) : "",
+      clock, buttons);
+  }
+
+  cardFace(code, extra = "") {
+    return h("span", { class: `card ${extra}`, "aria-label": cards.fullName(code), title: cards.fullName(code), dataset: { card: code } }, cards.face(code));
+  }
+
+  gameOver() {
+    const s = this.state;
+    const g = s.game;
+    const master = s.master === s.you && s.you !== null;
+    return h("div", { class: "game-over", role: "region", "aria-label": t("game.over") },
+      h("h2", {}, g.outcome === "cancelled" ? t("game.cancelled") : t("game.over")),
+      g.outcome === "finished" ? rankingList(g, (x) => this.nameOf(x)) : "",
+      h("div", { class: "row" },
+        master ? h("button", { onclick: () => this.send({ type: "start" }) }, t("game.again")) : h("p", { class: "hint" }, t("game.again_wait")),
+        h("button", { class: "quiet", onclick: () => this.app.go("") }, t("table.to_lobby"))));
+  }
+
+  renderActions() {
+    const s = this.state;
+    const d = s.deal;
+    const box = this.actions;
+    clear(box);
+    const me = s.you;
+    const mySeat = me !== null ? s.seats[me] : null;
+    if (s.changed && s.changed.length) {
+      box.append(h("div", { class: "notice" }, t("options.changed_notice", { list: s.changed.map((n) => t(`options.${n}`, {}, n)).join(", ") }), " ",
+        h("button", { class: "quiet", onclick: () => this.app.net.send({ type: "seen", table: this.id }) }, t("options.seen"))));
+    }
+    if (s.vote) box.append(this.voteBox());
+    if (mySeat && mySeat.automatic && s.game && !s.game.over) {
+      box.append(h("div", { class: "notice warn" }, t("table.automatic"), " ",
+        h("button", { onclick: () => this.send({ type: "back" }) }, t("table.back"))));
+    }
+    const waiting = s.status === "waiting" || !s.game || s.game.over;
+    if (waiting) {
+      if (me !== null && s.master === me) {
+        const empty = s.seats.filter((x) => x.kind === "empty").length;
+        box.append(h("div", { class: "row" },
+          empty ? h("button", { class: "quiet", onclick: () => this.fillRobots() }, t("table.fill_robots")) : "",
+          !s.game || !s.game.over ? h("button", { class: "primary", disabled: empty > 0, onclick: () => this.send({ type: "start" }) }, t("table.start")) : ""));
+        box.append(this.inviteForm());
+      } else if (me !== null) {
+        box.append(h("p", { class: "hint" }, t("table.wait_master")));
+      } else {
+        box.append(h("p", { class: "hint" }, s.seats.some((x) => x.kind === "empty") ? t("table.pick_seat") : t("table.watching")));
+      }
+      return;
+    }
+    if (!d) return;
+    if (d.phase === "end") {
+      box.append(h("p", { class: "hint" }, s.game && s.game.deal_number >= s.game.deals ? t("table.game_ending") : t("table.next_deal")));
+      return;
+    }
+    if (!this.isMyTurn()) {
+      box.append(h("p", { class: "waiting-for" }, t(me === null ? "table.to_act" : "table.waiting_for", { name: this.nameOf(d.to_act) }), " ", this.clockText()));
+      return;
+    }
+    box.append(h("div", { class: "turn" }, h("strong", {}, t("table.your_turn")), " ", this.clockText()));
+    const bids = this.legal("bid");
+    const calls = this.legal("call");
+    const discard = this.legal("discard_from")[0];
+    const chelem = this.legal("chelem");
+    const poignee = this.legal("poignee_from")[0];
+    const petit = this.legal("petit_sec");
+    if (bids.length) {
+      const withChelem = bids.some((b) => b.chelem);
+      const chelemBox = withChelem ? h("input", { type: "checkbox", id: "bid-chelem" }) : null;
+      box.append(h("div", { class: "row bids", role: "group", "aria-label": t("bid.title") },
+        CONTRACTS.map((c) => {
+          const ok = bids.some((b) => b.bid === c && !b.chelem);
+          return h("button", {
+            class: c === "pass" ? "quiet" : "", disabled: !ok, dataset: { bid: c },
+            onclick: () => this.send({ type: "act", action: chelemBox && chelemBox.checked && c !== "pass" ? { bid: c, chelem: true } : { bid: c } }),
+          }, contractWord(c));
+        }),
+        chelemBox ? h("label", {}, chelemBox, " ", t("bid.chelem")) : ""));
+    } else if (calls.length) {
+      box.append(h("div", { class: "row calls", role: "group", "aria-label": t("call.title") }, h("span", {}, t("call.title")),
+        calls.map((c) => h("button", { class: "card-button", dataset: { call: c.call }, "aria-label": t("call.label", { card: cards.fullName(c.call) }), onclick: () => this.send({ type: "act", action: { call: c.call } }) },
+          this.cardFace(c.call, "small")))));
+    } else if (discard) {
+      const n = discard.count;
+      box.append(h("div", { class: "row" },
+        h("span", {}, t("ecart.choose", { n, k: this.ecart.size })),
+        h("button", { class: "primary", disabled: this.ecart.size !== n, dataset: { confirm: "ecart" }, onclick: () => this.send({ type: "act", action: { discard: [...this.ecart] } }) }, t("ecart.confirm")),
+        this.ecart.size ? h("button", { class: "quiet", onclick: () => { this.ecart.clear(); this.render(); } }, t("ecart.clear")) : ""),
+      h("p", { class: "refusal", role: "alert" }));
+    } else if (chelem.length) {
+      box.append(h("div", { class: "row", role: "group", "aria-label": t("chelem.title") }, h("span", {}, t("chelem.title")),
+        chelem.map((c) => h("button", { class: c.chelem ? "" : "quiet", dataset: { chelem: String(c.chelem) }, onclick: () => this.send({ type: "act", action: { chelem: c.chelem } }) }, t(c.chelem ? "chelem.yes" : "chelem.no")))));
+    } else if (petit.length) {
+      box.append(h("div", { class: "row" }, h("span", {}, t("petit_sec.title")),
+        petit.map((c) => h("button", { dataset: { petit: c.petit_sec }, onclick: () => this.send({ type: "act", action: { petit_sec: c.petit_sec } }) }, t(`petit_sec.${c.petit_sec}`)))));
+    } else {
+      if (this.poignee) {
+        box.append(h("div", { class: "row" },
+          h("span", {}, t("poignee.choose", { size: t(`poignee.${this.poignee.size}`), n: this.poignee.n, k: this.poignee.cards.size })),
+          h("button", { class: "primary", disabled: this.poignee.cards.size !== this.poignee.n, onclick: () => this.showPoignee() }, t("poignee.show")),
+          h("button", { class: "quiet", onclick: () => { this.poignee = null; this.render(); } }, t("poignee.cancel"))));
+      } else {
+        box.append(h("p", {}, t("play.title")));
+        if (poignee) {
+          box.append(h("div", { class: "row", role: "group", "aria-label": t("poignee.offer") }, h("span", {}, t("poignee.offer")),
+            Object.entries(poignee.sizes).map(([size, n]) => h("button", { class: "quiet", dataset: { poignee: size }, onclick: () => this.startPoignee(poignee, size, n) },
+              t("poignee.size_button", { size: t(`poignee.${size}`), n })))));
+        }
+      }
+      box.append(h("p", { class: "refusal", role: "alert" }));
+    }
+  }
+
+  clockText() {
+    const left = this.secondsLeft();
+    return left === null ? "" : h("span", { class: "clock", role: "timer" }, `${Math.ceil(left)} s`);
+  }
+
+  tick() {
+    const left = this.secondsLeft();
+    if (left === null) return;
+    for (const el of this.root.querySelectorAll(".clock")) {
+      el.textContent = `${Math.ceil(left)} s`;
+      el.classList.toggle("hurry", left < 6);
+    }
+  }
+
+  voteBox() {
+    const v = this.state.vote;
+    const me = this.state.you;
+    const mine = me !== null && v.voters.includes(me) && v.votes[String(me)] === undefined && v.by !== me;
+    const count = Object.values(v.votes).filter(Boolean).length;
+    return h("div", { class: "notice vote", role: "alert" },
+      t("vote.proposed", { name: this.nameOf(v.by), yes: count, n: v.voters.length, s: Math.ceil(v.seconds_left) }), " ",
+      mine ? h("button", { dataset: { vote: "yes" }, onclick: () => this.send({ type: "vote", accept: true }) }, t("vote.accept")) : "",
+      mine ? h("button", { class: "quiet", dataset: { vote: "no" }, onclick: () => this.send({ type: "vote", accept: false }) }, t("vote.refuse")) : "");
+  }
+
+  inviteForm() {
+    const input = h("input", { name: "invite", maxlength: 20, "aria-label": t("invite.name"), placeholder: t("invite.name") });
+    return h("form", {
+      class: "row invite", onsubmit: async (e) => {
+        e.preventDefault();
+        if (!input.value.trim()) return;
+        try {
+          await this.app.net.request({ type: "invite", table: this.id, name: input.value.trim() });
+          this.app.toast(t("invite.sent", { name: input.value.trim() }));
+          input.value = "";
+        } catch (err) {
+          this.app.toast(this.app.errorText(err), "error");
+        }
+      },
+    }, input, h("button", { type: "submit", class: "quiet" }, t("invite.send")));
+  }
+
+  renderHand() {
+    const s = this.state;
+    const d = s.deal;
+    clear(this.hand);
+    if (!d || s.you === null) {
+      this.hand.hidden = true;
+      return;
+    }
+    this.hand.hidden = false;
+    const plays = new Set(this.legal("play").map((c) => c.play));
+    const discard = this.legal("discard_from")[0];
+    const myTurn = this.isMyTurn();
+    const choosing = discard ? this.ecart : this.poignee ? this.poignee.cards : null;
+    const hand = cards.sortHand(d.hand);
+    const row = h("div", { class: "hand-cards", role: "group", "aria-label": t("table.hand_n", { n: hand.length }) });
+    hand.forEach((code, index) => {
+      const classes = ["card", "in-hand"];
+      if (plays.has(code) && !this.poignee) classes.push("playable");
+      else if (myTurn && plays.size && !this.poignee) classes.push("unplayable");
+      if (choosing && choosing.has(code)) classes.push("selected");
+      if (cards.isTrump(code) || code === "EX") classes.push("trump");
+      const label = cards.fullName(code) + (plays.has(code) ? `, ${t("card.playable")}` : "") + (choosing && choosing.has(code) ? `, ${t("card.selected")}` : "");
+      row.append(h("button", {
+        class: classes.join(" "), dataset: { card: code, index }, "aria-label": label, "aria-pressed": choosing ? String(choosing.has(code)) : null,
+        onclick: () => this.clickCard(code),
+      }, cards.face(code)));
+    });
+    this.hand.append(row);
+    if (d.ecart && d.ecart.length && d.phase !== "discard") {
+      this.hand.append(h("div", { class: "my-ecart hint" }, t("table.my_ecart", { cards: d.ecart.map(cards.word).join(" ") })));
+    }
+  }
+
+  clickCard(code) {
+    const d = this.state.deal;
+    if (!this.isMyTurn()) {
+      this.app.toast(t("play.not_your_turn"), "error");
+      return;
+    }
+    const discard = this.legal("discard_from")[0];
+    if (discard) {
+      if (this.ecart.has(code)) this.ecart.delete(code);
+      else if (!discard.discard_from.includes(code)) return this.refused({ code: "local", message: this.ecartReason(code) });
+      else if (this.ecart.size >= discard.count) return this.refused({ code: "local", message: t("ecart.full", { n: discard.count }) });
+      else this.ecart.add(code);
+      this.render();
+      return;
+    }
+    if (this.poignee) {
+      const set = this.poignee.cards;
+      if (set.has(code)) set.delete(code);
+      else if (!this.poignee.from.includes(code)) return this.refused({ code: "local", message: t("poignee.only_trumps") });
+      else if (set.size >= this.poignee.n) return this.refused({ code: "local", message: t("poignee.full", { n: this.poignee.n }) });
+      else set.add(code);
+      this.render();
+      return;
+    }
+    if (this.legal("play").length) {
+      this.send({ type: "act", action: { play: code } });
+      return;
+    }
+    void d;
+    this.app.toast(t("play.not_now"), "error");
+  }
+
+  ecartReason(code) {
+    if (cards.isKing(code)) return t("ecart.king");
+    if (cards.isBout(code)) return t("ecart.bout");
+    if (cards.isTrump(code)) return t("ecart.trump");
+    return t("ecart.no");
+  }
+
+  startPoignee(choice, size, n) {
+    const from = choice.poignee_from;
+    const trumps = cards.sortHand(from.filter((c) => c !== "EX"));
+    const pick = trumps.length >= n ? trumps.slice(0, n) : [...trumps, "EX"];
+    this.poignee = { size, n, from, cards: new Set(pick) };
+    this.render();
+  }
+
+  async showPoignee() {
+    const chosen = [...this.poignee.cards];
+    const answer = await this.send({ type: "act", action: { poignee: chosen } });
+    if (answer) this.poignee = null;
+    this.render();
+  }
+
+  renderSide() {
+    const s = this.state;
+    const key = JSON.stringify([s.options, s.changed, s.master === s.you && s.you !== null, s.status, s.game && s.game.over]);
+    const editable = s.master === s.you && s.you !== null && (s.status === "waiting" || !s.game || s.game.over);
+    if (key !== this.optionsKey) {
+      this.optionsKey = key;
+      const form = h("form", { class: "table-options", onsubmit: (e) => e.preventDefault() });
+      form.append(optionControls(this.app.catalogue, s.options, {
+        editable, changed: s.changed || [],
+        onchange: () => this.send({ type: "options", options: readOptions(form, this.app.catalogue) }),
+      }));
+      const showOptions = s.status === "waiting" || !s.game || s.game.over;
+      replace(this.optionsBox, h("details", { open: showOptions }, h("summary", {}, t("table.options")), form));
+    }
+    if (s.game) replace(this.sheet, sheetTable(s.game, (x) => this.nameOf(x), s.players));
+    else clear(this.sheet);
+    const chat = s.chat || [];
+    replace(this.chatList, chat.map((c) => h("li", {}, h("strong", {}, c.name), ": ", h("span", { class: "chat-text" }, c.text))));
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+  }
+
+  renderOverlay() {
+    const d = this.state.deal;
+    const box = this.overlayBox;
+    if (!this.overlay || !d) {
+      box.hidden = true;
+      return;
+    }
+    const closeButton = h("button", { class: "quiet close", onclick: () => this.toggle(null), "aria-label": t("close") }, "×");
+    if (this.overlay === "last") {
+      const lt = d.last_trick;
+      if (!lt) { box.hidden = true; return; }
+      replace(box, closeButton, h("h2", {}, t("table.last_trick")),
+        h("div", { class: "cards" }, lt.cards.map((c) => h("figure", {}, this.cardFace(c.card), h("figcaption", {}, this.nameOf(c.seat))))),
+        h("p", {}, t("table.trick_won", { name: this.nameOf(lt.winner) })));
+    } else {
+      const parts = [];
+      if (d.dog) parts.push(h("h3", {}, t("table.dog")), h("div", { class: "cards" }, d.dog.map((c) => this.cardFace(c))));
+      if (d.ecart_trumps && d.ecart_trumps.length) parts.push(h("h3", {}, t("table.ecart_trumps")), h("div", { class: "cards" }, d.ecart_trumps.map((c) => this.cardFace(c))));
+      if (d.ecart && d.ecart.length) parts.push(h("h3", {}, t("table.your_ecart")), h("div", { class: "cards" }, d.ecart.map((c) => this.cardFace(c))));
+      for (const p of d.poignees) parts.push(h("h3", {}, t("table.poignee_of", { name: this.nameOf(p.seat), size: t(`poignee.${p.size}`) })), h("div", { class: "cards" }, p.cards.map((c) => this.cardFace(c))));
+      if (!parts.length) parts.push(h("p", {}, t("table.nothing_shown")));
+      replace(box, closeButton, h("h2", {}, t("table.shown")), parts);
+    }
+    box.hidden = false;
+  }
+
+  toggle(which) {
+    this.overlay = this.overlay === which ? null : which;
+    this.renderOverlay();
+  }
+
+  onKey(e) {
+    if (e.target && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+    if (e.key === "Escape") this.toggle(null);
+    else if (e.key === "l" || e.key === "L") this.toggle("last");
+    else if (e.key === "s" || e.key === "S") this.toggle("shown");
+    else if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      const buttons = [...this.hand.querySelectorAll("button.card")];
+      const at = buttons.indexOf(document.activeElement);
+      if (!buttons.length) return;
+      const next = at < 0 ? 0 : (at + (e.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length;
+      buttons[next].focus();
+      e.preventDefault();
+    }
+  }
+
+  // ------------------------------------------------------------------ requests
+  async sit(seat) {
+    await this.send({ type: "sit", seat });
+  }
+
+  async addRobot(seat) {
+    await this.send({ type: "robot", seat, level: this.state.options.robot_level });
+  }
+
+  async fillRobots() {
+    for (const seat of this.state.seats.filter((x) => x.kind === "empty").map((x) => x.seat)) {
+      const answer = await this.send({ type: "robot", seat, level: this.state.options.robot_level });
+      if (!answer) break;
+    }
+  }
+
+  async leave() {
+    const s = this.state;
+    const during = s.status === "playing" && s.game && !s.game.over;
+    if (during && !window.confirm(t("table.leave_confirm"))) return;
+    const answer = await this.send({ type: "leave" });
+    if (answer) this.app.go("");
+  }
+
+  async proposeCancel() {
+    await this.send({ type: "cancel" });
+  }
+}
+
+export { $ };

@@ -1,0 +1,87 @@
+"""Browser tests: Playwright drives Debian's Chromium (``/usr/bin/chromium``; nothing is downloaded)
+against a real ``atout serve`` in a child process, on its own SQLite file.
+
+Where Chromium is missing the browser tests are skipped with the reason, except in CI (``CI`` set),
+where that is a failure: ``.ci/run`` installs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+CHROMIUM = os.environ.get("ATOUT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        message = (f"Chromium not found at {CHROMIUM}: the browser tests did not run "
+                   "(apt-get install chromium, or set ATOUT_CHROMIUM)")
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+class Site:
+    """``atout serve`` on a free port: robots without pause, a short pause between deals."""
+
+    def __init__(self, tmp_path: Path, deal_pause: float = 0.3) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(tmp_path / "serve.log", "w")  # noqa: SIM115 (closed in stop)
+        env = {**os.environ, "ATOUT_SECRET": "web-test-secret", "XDG_DATA_HOME": str(tmp_path)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port),
+             "--db", f"sqlite:///{tmp_path / 'web.db'}", "--robot-pace", "0", "--deal-pause", str(deal_pause),
+             "--log-level", "warning"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/health").status_code == 200:
+                    return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        self.stop()
+        raise AssertionError(f"atout serve did not start: {(tmp_path / 'serve.log').read_text()[-2000:]}")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(10)
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.log.close()
+
+
+@pytest.fixture
+def site(tmp_path) -> Iterator[Site]:
+    server = Site(tmp_path)
+    try:
+        yield server
+    finally:
+        server.stop()

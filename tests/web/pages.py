@@ -1,0 +1,104 @@
+"""Driving the browser client as people do: a guest arrives, creates or joins a table, plays."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page
+
+AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
+
+
+class Person:
+    """One person in their own browser context (own storage, own cookies), with every WebSocket
+    frame their page received."""
+
+    def __init__(self, browser: Browser, site_url: str, name: str, lang: str = "en-GB",
+                 viewport: dict | None = None) -> None:
+        self.context = browser.new_context(locale=lang, viewport=viewport or {"width": 1280, "height": 820})
+        self.site = site_url
+        self.name = name
+        self.frames: list[dict] = []
+        self.page = self.new_page()
+
+    def new_page(self) -> Page:
+        page = self.context.new_page()
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        page.on("pageerror", lambda err: self.frames.append({"type": "pageerror", "error": str(err)}))
+        return page
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, (bytes, bytearray)):
+            payload = payload.decode()
+        self.frames.append(json.loads(payload))
+
+    def arrive(self) -> Person:
+        page = self.page
+        page.goto(self.site)
+        page.fill("#guest-name", self.name)
+        page.click("form.welcome button[type=submit]")
+        page.wait_for_selector("#create-form")
+        return self
+
+    def create(self, players: int, deals: int = 1, turn_seconds: int = 0) -> str:
+        page = self.page
+        page.check(f"#create-form input[name=players][value='{players}']")
+        page.fill("#opt-deals", str(deals))
+        page.select_option("#opt-turn_seconds", json.dumps(turn_seconds))
+        page.click("#create-form button[type=submit]")
+        page.wait_for_selector(".table-page .seat")
+        return page.eval_on_selector(".table-page", "el => el.dataset.table")
+
+    def sit_at(self, table: str) -> None:
+        page = self.page
+        page.goto(f"{self.site}/#/t/{table}")
+        page.locator(".seat button", has_text="Sit here").first.click()
+        page.wait_for_function("() => window.atout.view && window.atout.view.state && window.atout.view.state.you !== null")
+
+    def fill_and_start(self) -> None:
+        page = self.page
+        page.click("text=Fill empty seats with robots")
+        page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
+        page.click("text=Start the game")
+        page.wait_for_function("() => window.atout.view.state.status === 'playing'")
+
+    def seq(self) -> int:
+        return self.page.evaluate("() => window.atout.view ? window.atout.view.seq : null")
+
+    def state(self) -> dict:
+        return self.page.evaluate("() => window.atout.view.state")
+
+    def step(self) -> str | None:
+        """One click if this page has something to do; waits until the table has moved on."""
+        before = self.seq()
+        done = self.page.evaluate(AUTOPLAY)
+        if done is None or done.startswith("pick"):
+            return done
+        self.page.wait_for_function(f"() => window.atout.view.seq > {before} || document.querySelector('.toast.error')",
+                                    timeout=10_000)
+        return done
+
+    def game_over(self) -> bool:
+        return self.page.evaluate("() => Boolean(window.atout.view && window.atout.view.state"
+                                  " && window.atout.view.state.game && window.atout.view.state.game.over)")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def play_until_over(people: list[Person], timeout: float = 120.0) -> int:
+    """Every person clicks whenever it is their turn until the game is over; the number of clicks."""
+    deadline = time.monotonic() + timeout
+    clicks = 0
+    while not all(p.game_over() for p in people):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        moved = False
+        for person in people:
+            if person.step() is not None:
+                clicks += 1
+                moved = True
+        if not moved:
+            time.sleep(0.02)
+    return clicks
