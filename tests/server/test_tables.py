@@ -236,6 +236,29 @@ async def test_absence_robot_then_return_then_abandonment(db_url: str) -> None:
         await watcher.settle(0.2)
 
 
+async def test_a_lost_connection_is_seen_at_once_and_its_return_too(db_url: str) -> None:
+    """Before the absence clock runs out, the others see the seat's person disconnected, then back."""
+    config = quick_config(absent_after=10, abandon_after=180, robot_pace=1.0)
+    async with running_server(db_url, config) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, level="random", turn_seconds=0)
+        watcher = await Client.connect(server.url, "Watcher")
+        await watcher.send({"type": "join", "table": table})
+        await watcher.expect("table")
+        assert watcher.state["seats"][0]["connected"]
+        token = ann.token
+        await ann.close()
+        await watcher.expect("table")  # no clock advanced: the news is immediate
+        assert not watcher.state["seats"][0]["connected"] and watcher.state["seats"][0]["present"]
+        ann = await Client.connect(server.url, "Ann", token=token)
+        await ann.send({"type": "join", "table": table})
+        await watcher.expect("table")
+        assert watcher.state["seats"][0]["connected"]
+        await ann.expect("table")
+        assert ann.state["you"] == 0
+        await ann.close()
+
+
 async def test_amicable_cancel(db_url: str) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")

@@ -216,7 +216,14 @@ class Hub:
                 room.table.connection_lost(seat, self.clock.now())
                 event_log(event="connection_lost", table=table_id, seat=seat)
                 room.wake.set()
+                self._tell_state(room)  # everyone sees at once that the seat's person is gone
             self._lobby_update(room)
+
+    def _tell_state(self, room: Room) -> None:
+        """A ``table`` message to every follower: for runtime changes that make no numbered event
+        (a connection lost or back before the absence clock ran out)."""
+        for conn in list(room.followers):
+            conn.send(self._state(room, conn))
 
     async def receive(self, conn: Connection, text: str | bytes) -> None:
         """One frame from a client: parsed, rate-limited, dispatched; errors answered, never raised."""
@@ -366,9 +373,12 @@ class Hub:
                 for event in await self._events_after(room, m.last_seq):
                     conn.send({"type": "event", "table": table.id, "seq": event["seq"],
                                "event": table.public_event(event, seat)})
+            was_gone = seat is not None and seat in table.gone_since
             events = table.connection_back(conn.player.id, self.clock.now()) if seat is not None else []
             if events:
                 await self._commit(room, events)
+            elif was_gone:
+                self._tell_state(room)  # connected again: everyone sees it, the returning page included
             else:
                 conn.send(self._state(room, conn))
         self._lobby_update(room)
