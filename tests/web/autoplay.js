@@ -27,6 +27,10 @@
   const petit = q(".actions [data-petit=play]") || q(".actions [data-petit]");
   if (petit) { petit.click(); return `petit_sec ${petit.dataset.petit}`; }
   const card = q(".hand-cards .card.playable");
-  if (card) { card.click(); return `play ${card.dataset.card}`; }
+  if (card) {
+    (window.__clicked = window.__clicked || {})[card.dataset.card] = performance.timeOrigin + performance.now();
+    card.click();
+    return `play ${card.dataset.card}`;
+  }
   return null;
 }

@@ -8,6 +8,16 @@ from .pages import Person, play_until_over
 
 pytestmark = pytest.mark.slow
 
+WATCH_TRICK = """() => {
+  window.__seen = {};
+  new MutationObserver(() => {
+    for (const el of document.querySelectorAll('.trick .played[data-card]')) {
+      const card = el.dataset.card;
+      if (!(card in window.__seen)) window.__seen[card] = performance.timeOrigin + performance.now();
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
 
 def sheet_totals(person: Person) -> list[int]:
     return person.state()["game"]["totals"]
@@ -41,8 +51,25 @@ def test_four_pages_play_a_whole_deal_together(browser, site):
         person.sit_at(table)
     host = people[0].page
     host.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind === 'person')")
+    for person in people:
+        person.page.evaluate(WATCH_TRICK)
     host.click("text=Start the game")
     play_until_over(people)
+    # how long a played card took to show on the three other pages (loopback, the whole deal)
+    clicked = [p.page.evaluate("() => window.__clicked || {}") for p in people]
+    seen = [p.page.evaluate("() => window.__seen") for p in people]
+    missing = [(i, j, card) for i, mine in enumerate(clicked) for card in mine for j in range(len(people))
+               if j != i and card not in seen[j]]
+    assert not missing, f"never shown on the other pages: {missing}"
+    assert not [f for p in people for f in p.frames if f.get("type") in ("error", "pageerror")]
+    delays = sorted(seen[j][card] - at for i, mine in enumerate(clicked) for card, at in mine.items()
+                    for j in range(len(people)) if j != i)
+    assert len(delays) == 3 * 72, len(delays)
+    assert delays[0] > 0
+    median, p95, worst = delays[len(delays) // 2], delays[int(len(delays) * 0.95)], delays[-1]
+    print(f"card shown on the other pages: median {median:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms "
+          f"over {len(delays)} sightings")
+    assert median < 100, f"median {median:.1f} ms"
     states = [p.state() for p in people]
     assert {s["you"] for s in states} == {0, 1, 2, 3}
     totals = states[0]["game"]["totals"]

@@ -333,7 +333,8 @@ export function t(key, params = {}, fallback) {
   let text = WORDS[current][key];
   if (text === undefined) text = en[key];
   if (text === undefined) return fallback === undefined ? key : fallback;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (params && params[name] !== undefined ? String(params[name]) : ""));
+  const out = text.replace(/\{(\w+)\}/g, (_, name) => (params && params[name] !== undefined ? String(params[name]) : ""));
+  return text.startsWith("{") ? out.charAt(0).toUpperCase() + out.slice(1) : out; // a sentence starts with a capital
 }
 
 export const KEYS = { en, fr }; // the tests check both languages have the same keys

@@ -50,8 +50,9 @@ export function resultBlock(result, nameOf, players) {
 }
 
 export function sheetTable(game, nameOf, players) {
+  const short = (name) => (name.length > 8 ? `${name.slice(0, 7)}…` : name);
   const head = h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("sheet.contract")),
-    Array.from({ length: players }, (_, i) => h("th", { scope: "col" }, nameOf(i))));
+    Array.from({ length: players }, (_, i) => h("th", { scope: "col", class: "num", title: nameOf(i) }, short(nameOf(i)))));
   const rows = game.sheet.map((line) => line.void
     ? h("tr", { class: "void" }, h("td", {}, ""), h("td", {}, t("sheet.void")), Array.from({ length: players }, () => h("td", {}, "")))
     : h("tr", {}, h("td", {}, String(line.number)),

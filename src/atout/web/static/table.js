@@ -190,7 +190,6 @@ export class TableView {
 
   nameOf(seat) {
     if (seat === null || seat === undefined || !this.state) return "?";
-    if (seat === this.state.you) return t("table.you");
     const s = this.state.seats[seat];
     return (s && s.name) || this.names[seat] || t("table.seat_n", { n: seat + 1 });
   }
@@ -295,9 +294,9 @@ export class TableView {
     this.felt.dataset.players = String(s.players);
     for (const seat of s.seats) this.felt.append(this.seatBox(seat));
     const centre = h("div", { class: "centre" });
-    if (s.status === "waiting" || !s.game) {
+    if (!d || !s.game) {
       centre.append(h("p", { class: "waiting" }, s.seats.some((x) => x.kind === "empty") ? t("table.waiting_players") : t("table.waiting_start")));
-    } else if (d) {
+    } else {
       if (d.dog && ["call", "discard", "chelem"].includes(d.phase)) {
         centre.append(h("div", { class: "dog" }, h("span", { class: "caption" }, t("table.dog")), h("div", { class: "cards" }, d.dog.map((c) => this.cardFace(c)))));
       }
@@ -315,9 +314,10 @@ export class TableView {
       if (d.phase === "discard" && d.to_act !== this.me) centre.append(h("p", { class: "phase-note" }, t("table.discarding", { name: this.nameOf(d.taker) })));
     }
     this.felt.append(centre);
-    if (d && d.result) centre.append(h("div", { class: "deal-end" }, resultBlock(d.result, (x) => this.nameOf(x), s.players),
+    if (s.game && s.game.over) this.felt.append(h("div", { class: "felt-panel" }, this.gameOver(),
+      d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players) : ""));
+    else if (d && d.result) this.felt.append(h("div", { class: "felt-panel deal-end" }, resultBlock(d.result, (x) => this.nameOf(x), s.players),
       this.lastRecord ? reviewBlock(this.lastRecord, (x) => this.nameOf(x)) : ""));
-    if (s.game && s.game.over) centre.append(this.gameOver());
   }
 
   seatBox(seat) {

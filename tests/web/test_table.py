@@ -1,0 +1,196 @@
+"""The table page as a person lives it: refusals with their reason, a reload mid-deal, a spectator who
+never holds a hidden card, the interface's two languages and the keyboard."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from .pages import Person
+
+pytestmark = pytest.mark.slow
+
+MY_TURN_WITH_UNPLAYABLE = ("() => { const v = window.atout.view; return Boolean(v && v.isMyTurn()"
+                           " && document.querySelector('.hand-cards .card.unplayable')); }")
+
+
+def advance_until(person: Person, predicate: str, limit: float = 60.0) -> None:
+    """Play on (robots at the other seats) until ``predicate`` holds on the page."""
+    deadline = time.monotonic() + limit
+    while not person.page.evaluate(predicate):
+        assert not person.game_over(), "the game ended first"
+        assert time.monotonic() < deadline, f"never reached: {predicate}"
+        if person.step() is None:
+            person.page.wait_for_timeout(20)
+
+
+def robot_table(browser, site, players: int = 4, deals: int = 5, name: str = "Alice") -> tuple[Person, str]:
+    person = Person(browser, site.url, name).arrive()
+    table = person.create(players, deals=deals)
+    person.fill_and_start()
+    return person, table
+
+
+def test_an_illegal_card_is_refused_with_its_reason_and_nothing_changes(browser, site):
+    alice, _ = robot_table(browser, site)
+    advance_until(alice, MY_TURN_WITH_UNPLAYABLE)
+    page = alice.page
+    before = alice.state()
+    seq = alice.seq()
+    card = page.eval_on_selector(".hand-cards .card.unplayable", "el => el.dataset.card")
+    page.click(f".hand-cards .card[data-card='{card}']")
+    toast = page.wait_for_selector(".toast.error")
+    text = toast.inner_text()
+    assert any(words in text for words in ("does not follow suit", "too low", "must trump", "called suit")), text
+    page.wait_for_timeout(300)
+    after = alice.state()
+    assert alice.seq() == seq
+    assert after["deal"]["hand"] == before["deal"]["hand"] and after["deal"]["trick"] == before["deal"]["trick"]
+    assert page.locator(f".hand-cards .card[data-card='{card}']").count() == 1
+    refusals = [f for f in alice.frames if f.get("type") == "error"]
+    assert refusals and refusals[-1]["code"] == "illegal"
+    alice.close()
+
+
+def test_a_page_reloaded_mid_deal_comes_back_to_the_same_seat_and_state(browser, site):
+    alice, table = robot_table(browser, site)
+    advance_until(alice, "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'"
+                         " && d.tricks_won.reduce((a, b) => a + b, 0) >= 2 && window.atout.view.isMyTurn(); }")
+    before = alice.state()
+    alice.page.reload()
+    alice.page.wait_for_function("() => window.atout.view && window.atout.view.state && window.atout.view.state.deal")
+    after = alice.state()
+    assert after["you"] == before["you"]
+    assert after["deal"]["hand"] == before["deal"]["hand"]
+    assert after["deal"]["tricks_won"] == before["deal"]["tricks_won"]
+    assert alice.page.locator(".hand-cards .card").count() == len(before["deal"]["hand"])
+    assert alice.page.url.endswith(f"#/t/{table}")
+    # and the game goes on from the reloaded page
+    assert alice.step() is not None
+    alice.close()
+
+
+def test_a_closed_tab_shows_absent_and_the_seat_comes_back_without_a_click(browser, site):
+    alice, table = robot_table(browser, site)
+    advance_until(alice, "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'; }")
+    watcher = Person(browser, site.url, "Watcher").arrive()
+    watcher.page.goto(f"{site.url}/#/t/{table}")
+    seat = alice.state()["you"]
+    hand = alice.state()["deal"]["hand"]
+    alice.page.close()
+    watcher.page.wait_for_selector(f".seat[data-seat='{seat}'].absent")
+    alice.page = alice.new_page()  # same browser context: same stored identity, like a reopened tab
+    alice.page.goto(f"{site.url}/#/t/{table}")
+    alice.page.wait_for_function("() => window.atout.view && window.atout.view.state && window.atout.view.state.deal")
+    assert alice.state()["you"] == seat
+    assert alice.state()["deal"]["hand"] == hand  # back before the absence clock ran out: nothing played for her
+    watcher.page.wait_for_selector(f".seat[data-seat='{seat}']:not(.absent)")
+    alice.close()
+    watcher.close()
+
+
+def public_cards(deal: dict) -> set[str]:
+    """Cards everyone may see while they are still in a hand: the dog shown, écart trumps, poignées."""
+    shown = set(deal.get("dog") or []) | set(deal.get("ecart_trumps") or [])
+    for p in deal.get("poignees") or []:
+        shown |= set(p["cards"])
+    return shown
+
+
+def test_a_spectator_never_holds_a_hidden_card_in_its_page_or_its_messages(browser, site):
+    alice, table = robot_table(browser, site, players=4, deals=1)
+    spy = Person(browser, site.url, "Spy").arrive()
+    spy.page.goto(f"{site.url}/#/t/{table}")
+    spy.page.wait_for_selector(".felt .seat")
+    checks = 0
+    while not alice.game_over():
+        state = alice.state()
+        deal = state.get("deal")
+        if deal and deal["phase"] != "end":
+            hidden = set(deal["hand"]) - public_cards(deal)
+            in_dom = set(spy.page.eval_on_selector_all("[data-card]", "els => els.map((e) => e.dataset.card)"))
+            in_text = spy.page.inner_text("body")
+            assert not hidden & in_dom, f"the spectator's page holds {hidden & in_dom}"
+            assert not (deal.get("ecart") and set(deal["ecart"]) - public_cards(deal) & in_dom)
+            assert spy.page.locator(".hand-cards").count() == 0
+            assert "Your écart" not in in_text
+            checks += 1
+        if alice.step() is None:
+            alice.page.wait_for_timeout(20)
+    assert checks > 10
+    # every message the spectator's page received before the deal's end
+    received = 0
+    for frame in spy.frames:
+        assert frame.get("type") != "pageerror", frame
+        if frame.get("type") == "event" and frame["event"]["type"] == "deal_end":
+            break
+        text = json.dumps(frame)
+        assert '"seed"' not in text and '"record"' not in text
+        deal = (frame.get("state") or {}).get("deal")
+        if deal:
+            assert deal["hand"] == [] and deal["ecart"] is None and deal["legal"] == []
+            received += 1
+        event = frame.get("event") or {}
+        assert "discard" not in (event.get("action") or {})
+    assert received > 10
+    alice.close()
+    spy.close()
+
+
+def test_french_and_english_interface_and_card_names(browser, site):
+    alice = Person(browser, site.url, "Alice", lang="fr-FR")
+    alice.page.goto(site.url)
+    assert alice.page.locator("form.welcome button[type=submit]").inner_text() == "Jouer en invité"
+    keys = alice.page.evaluate("async () => { const m = await import('/static/i18n.js');"
+                               " return [Object.keys(m.KEYS.en).sort(), Object.keys(m.KEYS.fr).sort()]; }")
+    missing_fr = set(keys[0]) - set(keys[1]) - {"net.online"}
+    assert not missing_fr, f"no French for {sorted(missing_fr)}"
+    assert not set(keys[1]) - set(keys[0])
+    alice.page.fill("#guest-name", "Alice")
+    alice.page.click("form.welcome button[type=submit]")
+    alice.page.wait_for_selector("#create-form")
+    alice.page.check("#create-form input[name=players][value='4']")
+    alice.page.click("#create-form button[type=submit]")
+    alice.page.wait_for_selector(".table-page .seat")
+    alice.page.click("text=Compléter avec des robots")
+    alice.page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
+    alice.page.click("text=Lancer la partie")
+    alice.page.wait_for_selector(".hand-cards .card")
+    labels = alice.page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.getAttribute('aria-label'))")
+    assert any(" de " in x or x.startswith("atout") or x == "Excuse" for x in labels), labels
+    alice.page.click("button.lang")  # to English: the interface and the cards follow
+    alice.page.wait_for_selector("text=Your turn", timeout=2000) if alice.page.evaluate(
+        "() => window.atout.view.isMyTurn()") else None
+    labels = alice.page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.getAttribute('aria-label'))")
+    assert any(" of " in x or x.startswith("trump") or x == "Excuse" for x in labels), labels
+    assert alice.page.locator("text=Leave the seat").count() == 1
+    alice.close()
+
+
+def test_the_keyboard_plays_a_card(browser, site):
+    alice, _ = robot_table(browser, site)
+    advance_until(alice, "() => { const v = window.atout.view; return v.isMyTurn()"
+                         " && v.state.deal.phase === 'play' && !v.legal('poignee_from').length; }")
+    page = alice.page
+    seq = alice.seq()
+    playable = page.eval_on_selector_all(".hand-cards .card.playable", "els => els.map((e) => e.dataset.card)")
+    page.focus(f".hand-cards .card[data-card='{playable[0]}']")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.atout.view.seq > {seq}")
+    assert playable[0] not in alice.state()["deal"]["hand"]
+    alice.close()
+
+
+def test_first_load_is_small(browser, site):
+    person = Person(browser, site.url, "Light")
+    sizes: dict[str, int] = {}
+    person.page.on("response", lambda r: sizes.__setitem__(r.url, len(r.body()) if r.status == 200 else 0))
+    person.page.goto(site.url)
+    person.page.wait_for_load_state("networkidle")
+    total = sum(sizes.values())
+    print(f"first load: {total} bytes in {len(sizes)} responses")
+    assert any(u.endswith("/static/table.js") for u in sizes), "every module is loaded at once"
+    assert total < 200_000
+    person.close()
