@@ -121,7 +121,7 @@ export class TableView {
       const lt = deal.last_trick;
       this.addLog(t("log.trick_won", {
         name: this.nameOf(lt.winner), cards: lt.cards.map((c) => `${this.nameOf(c.seat)} ${cards.word(c.card)}`).join(", "),
-      }), "trick");
+      }), "log-trick");
     }
     this.tricksSeen = won;
     if (this.isMyTurn() && !(before && before.deal && before.deal.to_act === deal.to_act && before.deal.phase === deal.phase)) {

@@ -1,0 +1,96 @@
+"""The rest of the site in a browser: invitations, chat shown as text, the vote to cancel, the turn
+clock, and accounts with their profile, friends and leaderboard pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .pages import Person, play_until_over
+
+pytestmark = pytest.mark.slow
+
+ATTACK = '<img src=x onerror="window.__xss = 1"><b>bold</b>'
+
+
+def test_invitation_chat_as_text_and_the_vote_to_cancel(browser, site):
+    anna = Person(browser, site.url, "Anna").arrive()
+    bruno = Person(browser, site.url, "Bruno").arrive()
+    table = anna.create(4, deals=3)
+    anna.page.fill(".invite input", "Bruno")
+    anna.page.click(".invite button")
+    invite = bruno.page.wait_for_selector(".toast.invite")
+    assert "Anna" in invite.inner_text()
+    bruno.page.click(".toast.invite >> text=Go there")
+    bruno.page.wait_for_selector(f".table-page[data-table='{table}']")
+    bruno.page.locator(".seat button", has_text="Sit here").first.click()
+    anna.page.wait_for_function("() => window.atout.view.state.seats.filter((s) => s.kind === 'person').length === 2")
+    anna.fill_and_start()
+
+    bruno.page.fill(".chat-form input", ATTACK)
+    bruno.page.click(".chat-form button")
+    line = anna.page.wait_for_selector(".chat-list li >> text=bold")
+    assert ATTACK in line.inner_text()
+    assert anna.page.locator(".chat-list img, .chat-list b").count() == 0
+    assert anna.page.evaluate("() => window.__xss") is None
+
+    anna.page.click("text=Propose to cancel")
+    bruno.page.wait_for_selector("[data-vote=yes]")
+    assert "Anna proposes to cancel" in bruno.page.inner_text(".actions")
+    bruno.page.click("[data-vote=yes]")
+    for person in (anna, bruno):
+        person.page.wait_for_selector("text=The game was cancelled")
+        assert person.state()["game"]["outcome"] == "cancelled"
+    anna.close()
+    bruno.close()
+
+
+def test_the_turn_clock_counts_down_on_the_page(browser, site):
+    alice = Person(browser, site.url, "Alice").arrive()
+    alice.create(3, deals=1, turn_seconds=30)
+    alice.fill_and_start()
+    alice.page.wait_for_function("() => window.atout.view.isMyTurn()")
+    first = int(re.search(r"(\d+) s", alice.page.inner_text(".actions .clock")).group(1))
+    alice.page.wait_for_timeout(2300)
+    later = int(re.search(r"(\d+) s", alice.page.inner_text(".actions .clock")).group(1))
+    assert 0 < first <= 30 and later <= first - 2
+    assert alice.page.locator(".seat.to-act .clock").count() == 1
+    alice.close()
+
+
+def test_an_account_plays_then_finds_its_game_on_its_profile_and_the_leaderboard(browser, site):
+    carol = Person(browser, site.url, "Carol")
+    page = carol.page
+    page.goto(site.url)
+    page.click("text=Log in or register")
+    page.fill("#account-name", "Carol")
+    page.fill("#account-password", "short")
+    page.click("dialog button:text-is('Register')")
+    assert page.locator("#account-password:invalid").count() == 1  # the form refuses it before sending
+    page.fill("#account-password", "a long enough secret")
+    page.click("dialog button:text-is('Register')")
+    page.wait_for_selector("#create-form")
+    assert page.inner_text(".top .who") == "Carol"  # no "guest" tag
+    assert "atout_session" not in page.evaluate("() => document.cookie")  # HttpOnly
+    carol.create(3, deals=1)
+    carol.fill_and_start()
+    play_until_over([carol])
+    total = carol.state()["game"]["totals"][carol.state()["you"]]
+
+    page.goto(f"{site.url}/#/p/Carol")
+    page.wait_for_selector(".profile .stats")
+    assert page.locator(".recent li").count() == 1
+    assert (f"+{total}" if total > 0 else str(total)) in page.inner_text(".recent li")
+
+    page.goto(f"{site.url}/#/leaderboard")
+    page.wait_for_selector(".board")
+    page.click("[aria-label=Players] >> text=3 players")
+    page.wait_for_selector(".board td >> text=Carol")
+
+    page.goto(f"{site.url}/#/friends")
+    page.wait_for_selector(".friends")
+    page.fill(".friends input", "Nobody")
+    page.click(".friends form button")
+    assert "Nobody" in page.wait_for_selector(".toast.error").inner_text()
+    carol.close()
