@@ -7,6 +7,7 @@ import hashlib
 import pytest
 
 from atout.engine.fairness import verify
+from atout.server.clock import FakeClock
 
 from .helpers import Client, first_legal, quick_config, running_server
 
@@ -69,6 +70,28 @@ async def test_a_whole_game_against_robots(db_url: str, players: int) -> None:
         # another game may start at the same table
         answer = await ann.request({"type": "start", "table": table})
         assert answer["event"]["type"] == "game_start"
+
+
+class EarlyClock(FakeClock):
+    """A clock whose sleepers wake a little before their time, as an event loop's timers may."""
+
+    async def sleep_until(self, when: float) -> None:
+        await super().sleep_until(when - 0.01)
+
+
+async def test_a_clock_that_wakes_early_still_starts_the_next_deal(db_url: str) -> None:
+    config = quick_config(deal_pause=5.0)
+    async with running_server(db_url, config, clock=EarlyClock()) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, level="random", deals=2, turn_seconds=0)
+        await ann.request({"type": "start", "table": table})
+        await play_until(ann, lambda c: any(f.get("event", {}).get("type") == "deal_end" for f in c.frames))
+        await ann.settle(0.1)
+        server.clock.advance(4.995)  # the timer wakes (early) and finds nothing due yet
+        await ann.settle(0.1)
+        assert ann.state["game"]["deal_number"] == 1
+        server.clock.advance(0.01)  # now the pause is over: the timer must still be watching
+        await ann.expect("deal_start", timeout=2.0)
 
 
 async def test_stale_and_repeated_actions_are_refused(db_url: str) -> None:

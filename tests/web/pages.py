@@ -93,7 +93,13 @@ def play_until_over(people: list[Person], timeout: float = 120.0) -> int:
     deadline = time.monotonic() + timeout
     clicks = 0
     while not all(p.game_over() for p in people):
-        assert time.monotonic() < deadline, "the game did not end in time"
+        if time.monotonic() > deadline:
+            where = [p.page.evaluate("() => { const v = window.atout.view; const d = v.state.deal;"
+                                     " return {you: v.state.you, status: v.state.status, game: v.state.game,"
+                                     " phase: d && d.phase, to_act: d && d.to_act, legal: d && d.legal,"
+                                     " seats: v.state.seats, actions: document.querySelector('.actions').innerText}; }")
+                     for p in people]
+            raise AssertionError(f"the game did not end in time: {where}")
         moved = False
         for person in people:
             if person.step() is not None:

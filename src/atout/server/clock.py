@@ -15,9 +15,10 @@ class SystemClock:
         return time.time()
 
     async def sleep_until(self, when: float) -> None:
-        delay = when - time.time()
-        if delay > 0:
-            await asyncio.sleep(delay)
+        # the loop's timers (uvloop's are whole milliseconds) may fire a little before wall-clock
+        # ``when``: sleep again until it has truly come
+        while (delay := when - time.time()) > 0:
+            await asyncio.sleep(delay + 0.0005)
 
 
 class FakeClock:

@@ -663,8 +663,13 @@ class Hub:
                 except Exception as err:  # a clock must keep running whatever one tick did
                     event_log(event="tick_failed", table=room.table.id, error=repr(err))
                     await asyncio.sleep(0.5)
-            if not events:  # nothing was due after all: wait for the table to change
-                await room.wake.wait()
+            if not events and not self._deadline_ahead(room):
+                await room.wake.wait()  # nothing was due after all, nor is anything coming: wait for a change
+
+    def _deadline_ahead(self, room: Room) -> bool:
+        """Whether the table's next deadline is still to come (a sleeper woke early: sleep again)."""
+        deadlines = room.table.deadlines()
+        return bool(deadlines) and deadlines[0][0] > self.clock.now()
 
 
 __all__ = ["Config", "Connection", "Hub", "Player"]
