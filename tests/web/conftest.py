@@ -52,11 +52,17 @@ class Site:
     def __init__(self, tmp_path: Path, deal_pause: float = 0.3) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(tmp_path / "serve.log", "w")  # noqa: SIM115 (closed in stop)
+        self.tmp_path = tmp_path
+        self.deal_pause = deal_pause
+        self.start()
+
+    def start(self) -> None:
+        tmp_path = self.tmp_path
+        self.log = open(tmp_path / "serve.log", "a")  # noqa: SIM115 (closed in stop)
         env = {**os.environ, "ATOUT_SECRET": "web-test-secret", "XDG_DATA_HOME": str(tmp_path)}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port),
-             "--db", f"sqlite:///{tmp_path / 'web.db'}", "--robot-pace", "0", "--deal-pause", str(deal_pause),
+             "--db", f"sqlite:///{tmp_path / 'web.db'}", "--robot-pace", "0", "--deal-pause", str(self.deal_pause),
              "--log-level", "warning"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -69,7 +75,15 @@ class Site:
         self.stop()
         raise AssertionError(f"atout serve did not start: {(tmp_path / 'serve.log').read_text()[-2000:]}")
 
+    def kill(self) -> None:
+        """SIGKILL: the server vanishes mid-game, as on a crash or a cut network."""
+        self.proc.kill()
+        self.proc.wait(10)
+        self.log.close()
+
     def stop(self) -> None:
+        if self.proc.poll() is not None:
+            return
         self.proc.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(10)

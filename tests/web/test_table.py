@@ -194,3 +194,21 @@ def test_first_load_is_small(browser, site):
     assert any(u.endswith("/static/table.js") for u in sizes), "every module is loaded at once"
     assert total < 200_000
     person.close()
+
+
+def test_the_page_reconnects_by_itself_after_the_server_was_killed(browser, site):
+    alice, table = robot_table(browser, site)
+    advance_until(alice, "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'"
+                         " && window.atout.view.isMyTurn(); }")
+    before = alice.state()
+    site.kill()
+    alice.page.wait_for_selector("body[data-connection=offline]")
+    assert "reconnecting" in alice.page.inner_text(".top").lower()
+    site.start()  # same port, same database: the table is loaded from the store
+    alice.page.wait_for_selector("body[data-connection=online]", timeout=20_000)
+    alice.page.wait_for_function("() => !document.querySelector('.table-page.offline')")
+    after = alice.state()
+    assert after["you"] == before["you"] and after["id"] == table
+    assert after["deal"]["hand"] == before["deal"]["hand"]
+    assert alice.step() is not None  # and the game goes on without a click on anything else
+    alice.close()

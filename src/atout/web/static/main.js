@@ -63,8 +63,7 @@ function onMessage(m) {
     case "welcome":
       app.me = m.you;
       if (m.token) localStorage.setItem("atout.token", m.token);
-      app.status = "online";
-      renderTop();
+      onStatus("online");
       show();
       break;
     case "error":
