@@ -212,3 +212,39 @@ def test_the_page_reconnects_by_itself_after_the_server_was_killed(browser, site
     assert after["deal"]["hand"] == before["deal"]["hand"]
     assert alice.step() is not None  # and the game goes on without a click on anything else
     alice.close()
+
+
+def test_the_poignee_is_offered_preselected_changeable_and_sent(browser, site):
+    """A hand with enough trumps is rare: the page is given a state offering one (its own real state,
+    with the offer added) and the message it would send is caught before the server."""
+    alice, _ = robot_table(browser, site)
+    advance_until(alice, "() => { const v = window.atout.view; return v.isMyTurn() && v.state.deal.phase === 'play'"
+                         " && v.state.deal.hand.filter((c) => c.startsWith('T')).length >= 2; }")
+    page = alice.page
+    sent = page.evaluate("""async () => {
+      const v = window.atout.view;
+      const state = structuredClone(v.state);
+      const trumps = state.deal.hand.filter((c) => c.startsWith('T'));
+      state.deal.legal = [{ poignee_from: trumps, sizes: { simple: trumps.length - 1 } }, ...state.deal.legal];
+      v.setState(state);
+      const caught = [];
+      window.atout.net.request = async (m) => { caught.push(m); return { type: 'event' }; };
+      document.querySelector('[data-poignee=simple]').click();
+      const chosen = [...document.querySelectorAll('.hand-cards .card.selected')].map((e) => e.dataset.card);
+      const other = document.querySelector('.hand-cards .card:not(.selected):not(.trump)');
+      other && other.click();  // a suit card is refused: only trumps in a poignée
+      const refusal = document.querySelector('.toast.error') && document.querySelector('.toast.error').innerText;
+      document.querySelector('.hand-cards .card.selected').click();  // one taken back, one put in
+      const free = [...document.querySelectorAll('.hand-cards .card.trump:not(.selected)')].map((e) => e.dataset.card);
+      document.querySelector(`.hand-cards .card[data-card='${free[0]}']`).click();
+      [...document.querySelectorAll('.actions button')].find((b) => b.textContent === 'Show them').click();
+      await new Promise((r) => setTimeout(r, 50));
+      return { trumps, chosen, refusal, caught };
+    }""")
+    n = len(sent["trumps"]) - 1
+    assert len(sent["chosen"]) == n and set(sent["chosen"]) <= set(sent["trumps"])
+    assert sent["refusal"] and "only trumps" in sent["refusal"]
+    [message] = sent["caught"]
+    assert message["type"] == "act" and len(message["action"]["poignee"]) == n
+    assert set(message["action"]["poignee"]) <= set(sent["trumps"])
+    alice.close()
