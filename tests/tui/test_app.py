@@ -12,7 +12,7 @@ from rich.console import Console
 from atout.engine import GARDE, PASS, PRISE, Bid, Deal, Poignee
 from atout.engine.cards import KINGS, TRUMPS, parse_card
 from atout.engine.record import replay
-from atout.tui.app import AtoutApp, GameScreen, HelpScreen, InfoScreen, ResultScreen, StartScreen
+from atout.tui.app import AtoutApp, GameScreen, HelpScreen, InfoScreen, LeaveScreen, ResultScreen, StartScreen
 from atout.tui.game import HUMAN, Game
 from atout.tui.widgets import HandView
 
@@ -220,6 +220,8 @@ async def test_save_and_resume(tmp_path):
         assert "saved" in message(app)
         history = list(game.deal.history)
         await pilot.press("q")
+        assert isinstance(app.screen, LeaveScreen)
+        await pilot.press("y")
     saved = json.loads((tmp_path / "game.json").read_text())
     assert saved["format"] == "atout-game"
     resumed = Game.load(tmp_path / "game.json")
@@ -472,7 +474,7 @@ async def test_ecart_with_trumps_when_too_few_other_cards():
             await choose_card(pilot, hand, card)
         assert screen.ecart.bit_count() == 3
         await choose_card(pilot, hand, parse_card("T5"))
-        assert "only 3 trump(s) may be laid aside" in message(app)
+        assert "trump 5: only 3 trumps may be laid aside" in message(app)
         await choose_card(pilot, hand, parse_card("KS"))
         assert "a king may never be laid aside" in message(app)
         for card in (0, 1, 2):
@@ -481,7 +483,7 @@ async def test_ecart_with_trumps_when_too_few_other_cards():
         await settle(app, pilot)
         assert game.deal.ecart == mask_of([*picks, 0, 1, 2])
         table = str(app.screen.query_one("#table").render())
-        assert "Écart trumps: 4 3 2" in table
+        assert "Écart trumps: trumps 4 3 2" in table
 
 
 async def test_nobody_is_called_taker_while_the_bidding_is_open():
@@ -506,3 +508,36 @@ async def test_nobody_is_called_taker_while_the_bidding_is_open():
         assert obs.phase == "discard"
         assert "TAKER" in plain(screen.table_text(obs))
         assert "best bid so far" not in plain(screen.status_text(obs))
+
+
+async def test_q_asks_before_leaving_and_says_where_the_game_is_saved(tmp_path):
+    game = Game(players=4, level="random", deals=2, seed="leave", save_dir=tmp_path)
+    app = AtoutApp(game, delay=0, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("q")
+        assert isinstance(app.screen, LeaveScreen)
+        where = str(app.screen.query_one("#where").render())
+        assert str(tmp_path / "game.json") in where and "atout play --resume" in where
+        await pilot.press("n")  # stay: the game goes on
+        assert isinstance(app.screen, GameScreen) and app.is_running
+        await pilot.press("q")
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
+    assert Game.load(tmp_path / "game.json").deal.seed == game.deal.seed
+
+
+async def test_leaving_after_a_failed_save_says_it_could_not_be_saved(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    game = Game(players=4, level="random", deals=2, seed="leave", save_dir=blocker / "atout")
+    app = AtoutApp(game, delay=0, save_dir=blocker / "atout")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("q")
+        assert isinstance(app.screen, LeaveScreen)
+        where = str(app.screen.query_one("#where").render())
+        assert "could not be saved" in where and "saved in" not in where.replace("could not be saved in", "")
+        await pilot.press("y")
+    assert game.save_error

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
+
+from rich.console import Console
 
 from atout.cli import main as cli
 from atout.engine import RuleSet, new_deal
 from atout.engine.choices import random_action
 from atout.engine.record import to_record
 from atout.tui.replay import ReplayApp, replay_steps
+from atout.tui.widgets import cards_text
 
 from .helpers import SIZE
 
@@ -55,10 +59,31 @@ async def test_viewer_steps_with_keys():
         assert app.index == 2
         await pilot.press("end")
         assert app.index == len(app.states) - 1
-        view = str(app.query_one("#view").render())
+        view = rendered(app.view(app.states[-1]))
         assert "points with" in view and "Seat 0" in view
         await pilot.press("home")
         assert app.index == 0
+
+
+def rendered(renderable, width: int = 78) -> str:
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+async def test_viewer_uses_the_players_names_and_fits_80_columns():
+    record = finished_record(3)  # 24 cards a hand: the longest lines
+    record["names"] = ["You", "Anna", "Basile"]
+    app = ReplayApp(record, name="deal.json")
+    async with app.run_test(size=SIZE):
+        for state in app.states:
+            text = rendered(app.view(state))
+            assert "Seat" not in text and "seat" not in text
+            assert all(len(line) <= 78 for line in text.splitlines())
+            for seat in range(3):  # every card of every hand is there, none cut off
+                for word in cards_text(state.hands[seat]).plain.replace(",", "").split():
+                    assert word in text
+        assert "Anna" in rendered(app.view(app.states[1]))
 
 
 def test_replay_without_json_opens_the_viewer(tmp_path, monkeypatch):
@@ -66,6 +91,8 @@ def test_replay_without_json_opens_the_viewer(tmp_path, monkeypatch):
     path.write_text(json.dumps(finished_record()))
     opened = []
     monkeypatch.setattr(ReplayApp, "run", lambda self: opened.append(self))
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     assert cli.main(["replay", str(path)]) == 0
     assert len(opened) == 1 and opened[0].file_name == "deal.json"
 
@@ -76,7 +103,7 @@ def test_replay_of_a_bad_record_fails(tmp_path, capsys):
     record["actions"][0] = {"seat": 3, "bid": "garde"}
     path.write_text(json.dumps(record))
     assert cli.main(["replay", str(path)]) == 2
-    assert "error at action 0" in capsys.readouterr().err
+    assert "bad.json: action 0: " in capsys.readouterr().err
 
 
 def test_play_options_reach_the_app(tmp_path, monkeypatch):
@@ -130,4 +157,4 @@ def test_play_prints_the_final_ranking(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(AtoutApp, "run", run)
     assert cli.main(["play", "--players", "3", "--save-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "Final ranking after 1 deal(s)" in out and "You" in out and "Deal records" in out
+    assert "Final ranking after 1 deal:" in out and "You" in out and "Deal records" in out

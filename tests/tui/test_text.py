@@ -35,9 +35,11 @@ def test_the_shown_formula_gives_the_unit(players):
             continue
         line = next(x for x in text.splitlines() if x.startswith("Unit U = "))
         expression, value = line[len("Unit U = "):].split(" = ")
-        assert int(value.split(":")[0]) == result.unit
-        expression = re.sub(r"petit au bout|poignée\(s\)|chelem", "", expression)
+        assert int(value.split(":")[0].replace("−", "-")) == result.unit
+        expression = re.sub(r"petit au bout|poignées?|chelem", "", expression)
         assert eval(expression.replace("×", "*").replace("−", "-")) == result.unit
         assert f"needed {result.target}" in text and f"by {result.margin}" in text
         for score in result.scores:
-            assert f"{score:+d}" in text
+            assert f"{score:+d}".replace("-", "−") in text
+        assert "-" not in text  # one minus sign kind: −
+        assert "bout(s)" not in text and ("1 bouts" not in text)

@@ -12,9 +12,9 @@ from ..bots import LEVELS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
-    p.add_argument("--candidate", default="expert", help=f"robot level tested ({', '.join(LEVELS)})")
-    p.add_argument("--baseline", default="heuristic", help="robot level it is compared with")
+    p.add_argument("--players", type=int, choices=(3, 4, 5), default=4, help="players at each table (default 4)")
+    p.add_argument("--candidate", default="expert", help=f"robot level tested ({', '.join(LEVELS)}; default expert)")
+    p.add_argument("--baseline", default="heuristic", help="robot level it is compared with (default heuristic)")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals to play (default 100)")
     p.add_argument("--seed", default="arena", help="names the deals: the same seed, the same deals (default arena)")
     p.add_argument("--budget", type=float, default=None, help="seconds per decision (robot default if unset)")
@@ -22,7 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start", type=int, default=0, help="first deal number, to split a long run (default 0)")
     p.add_argument("--out", default=None, metavar="PATH",
                    help="also write every deal and the summary as JSON to PATH (default: no file)")
-    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--quiet", action="store_true", help="no progress line on stderr (default: progress shown)")
 
 
 def _writable(path: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 
@@ -20,22 +21,35 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"atout {_version()}")
     sub = parser.add_subparsers(dest="command")
 
-    play = sub.add_parser("play", help="play a game against the computer in the terminal")
-    play.add_argument("--players", type=int, choices=(3, 4, 5), default=None)
-    play.add_argument("--level", default=None, help="robots' level")
-    play.add_argument("--deals", type=int, default=None, help="number of deals in the game")
-    play.add_argument("--seed", default=None)
-    play.add_argument("--robots-only", action="store_true", help="print a game between robots instead")
-    play.add_argument("--delay", type=float, default=0.6, help="seconds each robot pauses before its move")
+    play = sub.add_parser("play", help="play a game against the computer in the terminal",
+                          description="A game against robots in the terminal (docs/terminal-game.md). "
+                                      "Any of --players, --level, --deals, --seed skips the start screen.")
+    play.add_argument("--players", type=int, choices=(3, 4, 5), default=None,
+                      help="players at the table, you included (default 4)")
+    play.add_argument("--level", default=None, metavar="LEVEL",
+                      help="the robots' level: beginner, club (the same as heuristic), expert or random "
+                           "(default heuristic)")
+    play.add_argument("--deals", type=int, default=None,
+                      help="deals that count in the game; void deals are redealt (default 4; 3 with --robots-only)")
+    play.add_argument("--seed", default=None, help="the same seed deals the same cards (default: a new shuffle)")
+    play.add_argument("--robots-only", action="store_true",
+                      help="print a game between robots, deal by deal, instead of playing (default off)")
+    play.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
+                      help="seconds each robot pauses before its move, so you can follow (default 0.6)")
     play.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
-                      help="resume a saved game (default: the save directory's game.json)")
-    play.add_argument("--save-dir", default=None,
-                      help="where games and deal records are saved (default ~/.local/share/atout)")
+                      help="resume a saved game: FILE, or without FILE the save directory's game.json "
+                           "(default: a new game)")
+    play.add_argument("--save-dir", default=None, metavar="DIR",
+                      help="where games and deal records are saved (default $XDG_DATA_HOME/atout, "
+                           "else ~/.local/share/atout)")
 
     for name, text in (("replay", "replay a deal record"), ("legal", "what the next player may do")):
         p = sub.add_parser(name, help=text)
         p.add_argument("file", help="deal record (JSON), or - for standard input")
-        p.add_argument("--json", action="store_true", help="print JSON as docs/record-format.md says")
+        p.add_argument("--json", action="store_true",
+                       help="print JSON as docs/record-format.md says (default: "
+                            + ("a trick-by-trick viewer, or plain text without a terminal)"
+                               if name == "replay" else "off; legal always prints JSON)"))
     from .arena import add_arguments
 
     add_arguments(sub.add_parser("arena", help="robots against robots on duplicate deals"))
@@ -49,6 +63,26 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; a reader that closes the pipe early (``| head``) ends it quietly."""
+    try:
+        code = _run(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's own flush at exit does not raise again."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _run(argv: list[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command in ("replay", "legal"):

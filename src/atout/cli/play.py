@@ -19,6 +19,9 @@ def play(args: argparse.Namespace) -> int:
     if args.deals is not None and args.deals < 1:
         print("atout play: --deals must be at least 1", file=sys.stderr)
         return 2
+    if not args.delay >= 0:  # also refuses nan
+        print(f"atout play: --delay must be 0 seconds or more, not {args.delay:g}", file=sys.stderr)
+        return 2
     game = None
     if args.resume is not None:
         path = Path(args.resume) if args.resume else save_dir / "game.json"
@@ -27,41 +30,62 @@ def play(args: argparse.Namespace) -> int:
         except (OSError, ValueError, KeyError, TypeError) as err:
             print(f"atout play: cannot resume {path}: {err}", file=sys.stderr)
             return 2
+        if game.is_over:
+            played = f"its {game.deals} deal was" if game.deals == 1 else f"all {game.deals} deals were"
+            print(f"The game in {path} is finished: {played} played.")
+            _ranking(game)
+            print("Start a new game with: atout play")
+            return 0
     # Any game setting on the command line skips the start screen.
     chosen = any(v is not None for v in (args.players, args.level, args.deals, args.seed))
     app = AtoutApp(game, players=args.players, level=args.level, deals=args.deals, seed=args.seed,
-                   delay=max(0.0, args.delay), save_dir=save_dir, start_screen=game is None and not chosen)
+                   delay=args.delay, save_dir=save_dir, start_screen=game is None and not chosen)
     app.run()
     _farewell(app.game)
     return 0
 
 
+def _ranking(game) -> None:
+    from ..tui.game import seat_name
+    from ..tui.widgets import plural, signed
+
+    print(f"Final ranking after {plural(game.deals_played, 'deal')}:")
+    for place, seat, total in game.ranking():
+        print(f"  {place}. {seat_name(seat):<8} {signed(total):>6}")
+
+
 def _farewell(game) -> None:
-    """What the terminal keeps once the game's screen is gone."""
+    """What the terminal keeps once the game's screen is gone; "saved" only when the last save worked."""
     if game is None:
         return
-    from ..tui.game import seat_name
-
     if game.is_over:
-        print(f"Final ranking after {game.deals_played} deal(s):")
-        for place, seat, total in game.ranking():
-            print(f"  {place}. {seat_name(seat):<8} {total:+d}")
+        _ranking(game)
     elif game.save_dir is not None:
-        print(f"Game saved in {game.save_path()}; continue it with: atout play --resume")
-    if game.save_dir is not None and game.sheet:
+        if game.save_error is None and game.save_path().exists():
+            print(f"Game saved in {game.save_path()}; continue it with: atout play --resume")
+        else:
+            why = f" ({game.save_error})" if game.save_error else ""
+            print(f"The game could not be saved in {game.save_path()}{why}: it is lost.")
+    if game.save_dir is not None and any(line.record for line in game.sheet):
         print(f"Deal records: {game.records_dir()} (view one with: atout replay FILE)")
 
 
 def replay_viewer(path: str) -> int:
+    """The trick-by-trick viewer in a terminal; without one, the deal told in plain text."""
     from ..engine.record import RecordError
-    from ..tui.replay import ReplayApp
+    from ..tui.replay import ReplayApp, replay_text
     from .records import _read
 
+    name = Path(path).name if path != "-" else "stdin"
     try:
         record = _read(path)
-        app = ReplayApp(record, name=Path(path).name if path != "-" else "stdin")
+        if not (sys.stdout.isatty() and sys.stdin.isatty()) or path == "-":
+            print(replay_text(record, title=name))
+            return 0
+        app = ReplayApp(record, name=name)
     except RecordError as err:
-        print(f"atout replay: error at action {err.action}: {err.rule}: {err.message}", file=sys.stderr)
+        where = "" if err.action is None else f"action {err.action}: "
+        print(f"atout replay: {path}: {where}{err.rule}: {err.message}", file=sys.stderr)
         return 2
     app.run()
     return 0

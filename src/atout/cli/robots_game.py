@@ -1,4 +1,4 @@
-"""A game between robots, printed deal by deal (the stand-in for the terminal game)."""
+"""``atout play --robots-only``: a game between robots, told deal by deal in words."""
 
 from __future__ import annotations
 
@@ -6,18 +6,30 @@ import argparse
 
 from ..bots import make_bot
 from ..engine import RuleSet, new_deal
-from ..engine.cards import french_name
+
+
+def seat_label(seat: int) -> str:
+    """Robots-only seats are all robots: named by their seat, as in deal records."""
+    return f"Seat {seat}"
 
 
 def robots_game(args: argparse.Namespace) -> int:
+    """Play ``--deals`` counted deals at ``--level`` (the documented default) and print each result."""
+    from ..tui.game import default_level
+    from ..tui.text import result_text
+    from ..tui.widgets import plural, signed
+
     players = args.players or 4
     rules = RuleSet(players)
     deals = args.deals or 3
-    bots = [make_bot(args.level or "random", f"{args.seed}/{s}") for s in range(players)]
+    level = args.level or default_level()
+    bots = [make_bot(level, f"{args.seed}/{s}") for s in range(players)]
     totals = [0] * players
     dealer = 0
     played = 0
     n = 0
+    print(f"{players} robots at level {level}, {plural(deals, 'counted deal')}"
+          + (f", seed {args.seed}" if args.seed is not None else ""))
     while played < deals:
         seed = None if args.seed is None else f"{args.seed}/{n}"
         deal = new_deal(rules, dealer, seed)
@@ -26,19 +38,13 @@ def robots_game(args: argparse.Namespace) -> int:
             seat = deal.to_act
             deal.apply(bots[seat].choose(deal.observation(seat)), seat=seat)
         result = deal.result
-        print(f"Deal {n} (seed {deal.seed}, dealer {dealer})")
-        if result.void:
-            print(f"  void: {result.void}")
-        else:
-            print(f"  seat {result.taker} takes a {result.contract}; "
-                  f"{result.points:g} points with {result.bouts} bouts (needs {result.target}): "
-                  f"{'made' if result.made else 'failed'} by {result.margin}")
-            for trick in deal.tricks:
-                plays = "  ".join(f"{s}:{french_name(c)}" for s, c in trick.plays)
-                print(f"    {plays}   → seat {trick.winner}")
+        counted = "" if result.void else f", counted deal {played + 1} of {deals}"
+        print(f"\nDeal {n}{counted}: {seat_label(dealer)} deals (seed {deal.seed})")
+        for line in result_text(players, result, name=seat_label).plain.splitlines():
+            print("  " + line.rstrip())
+        if not result.void:
             totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
             played += 1
-            print("  scores: " + "  ".join(f"{s:+d}" for s in result.scores))
         dealer = (dealer + 1) % players
-    print("Totals: " + "  ".join(f"seat {i}: {t:+d}" for i, t in enumerate(totals)))
+    print("\nTotals: " + "  ".join(f"{seat_label(i)} {signed(t)}" for i, t in enumerate(totals)))
     return 0

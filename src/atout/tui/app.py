@@ -27,19 +27,19 @@ from ..engine import (
     Poignee,
     PoigneeFrom,
 )
-from ..engine.cards import BOUTS, EXCUSE_BIT, KINGS, TRUMPS, display_order, french_name
+from ..engine.cards import BOUTS, EXCUSE_BIT, KINGS, TRUMPS, display_order
 from .game import HUMAN, Game, default_level, hint_level, seat_name
 from .text import (
     CONTRACT_LABELS,
-    card_word,
     contract_label,
     describe,
     hint_words,
     ranking_text,
     result_text,
+    rule_words,
     sheet_table,
 )
-from .widgets import HandView, card_text, cards_text
+from .widgets import HandView, card_text, card_word, cards_text, plural
 
 HELP = """\
 [b]Atout — French Tarot against the computer[/b]
@@ -129,6 +129,45 @@ class InfoScreen(ModalScreen):
         if not self.closing:
             self.closing = True
             self.dismiss(True)
+
+
+class LeaveScreen(ModalScreen[bool]):
+    """Asked before leaving a game: says where it is saved, or that it could not be saved."""
+
+    BINDINGS = [Binding("y,q,enter", "leave", "Leave"), Binding("n,escape", "stay", "Stay")]
+    DEFAULT_CSS = """
+    LeaveScreen { align: center middle; }
+    LeaveScreen > Vertical { width: 70; height: auto; background: $panel; border: round $warning;
+                             padding: 0 1; }
+    LeaveScreen Horizontal { height: auto; margin-top: 1; }
+    LeaveScreen Button { margin-right: 2; }
+    """
+
+    def __init__(self, where: str, saved: bool) -> None:
+        super().__init__()
+        self.where = where
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text("Leave the game?", style="bold"))
+            yield Static(Text(self.where, style="" if self.saved else "bold red"), id="where")
+            with Horizontal():
+                leave = Button("Leave (y)", variant="primary" if self.saved else "error", compact=True, id="leave")
+                stay = Button("Stay (n)", compact=True, id="stay")
+                for button in (leave, stay):
+                    button.can_focus = False  # y/n/Enter/Escape are the box's keys
+                    yield button
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "leave")
+
+    def action_leave(self) -> None:
+        self.dismiss(True)
+
+    def action_stay(self) -> None:
+        self.dismiss(False)
 
 
 class StartScreen(Screen):
@@ -369,9 +408,8 @@ class GameScreen(Screen):
             fn()
 
     def _show_result(self) -> None:
-        if self.game.save_error:
+        if self.game.save_error:  # kept on the game: leaving must not claim the game was saved
             self.app.notify(f"Could not save: {self.game.save_error}", severity="error")
-            self.game.save_error = None
         self.when_active(lambda: self.app.push_screen(ResultScreen(self.game), self._after_result))
 
     def _after_result(self, _=None) -> None:
@@ -439,7 +477,7 @@ class GameScreen(Screen):
         try:
             self.game.apply(action, seat=HUMAN)
         except IllegalAction as err:
-            self.refuse(err.message)
+            self.refuse(rule_words(err.message))
             return False
         self.mode = ""
         self.token += 1
@@ -496,7 +534,7 @@ class GameScreen(Screen):
             out.append(f"{seat_name(obs.taker)}: {contract_label(obs.contract)}")
             if obs.called is not None:
                 out.append(" · called ")
-                out.append(french_name(obs.called))
+                out.append(card_word(obs.called))
                 if obs.partner is not None:
                     out.append(f" · partner {seat_name(obs.partner)}"
                                if obs.partner != obs.taker else " · taker alone")
@@ -604,7 +642,7 @@ class GameScreen(Screen):
             self.mode = "call"
             hand.marked = obs.hand
             self.say("Call a card: its holder will be your secret partner.")
-            self.set_actions([_button(f"Call {french_name(c.card)}", lambda c=c: self.human_acts(c))
+            self.set_actions([_button(f"Call {card_word(c.card)}", lambda c=c: self.human_acts(c))
                               for c in legal])
         elif phase == "discard":
             self.mode = "ecart"
@@ -684,7 +722,7 @@ class GameScreen(Screen):
             if plain.bit_count() >= count:
                 return f"{card_word(card)}: a trump may be laid aside only when too few other cards may be"
             if (self.ecart & TRUMPS).bit_count() >= count - plain.bit_count():
-                return (f"{card_word(card)}: only {count - plain.bit_count()} trump(s) may be laid aside; "
+                return (f"{card_word(card)}: only {plural(count - plain.bit_count(), 'trump')} may be laid aside; "
                         "lay aside your other allowed cards")
         return None
 
@@ -937,11 +975,27 @@ class AtoutApp(App):
             self.push_screen(GameScreen(game))
 
     def action_quit_game(self) -> None:
+        """Save, then ask before leaving a game in progress, saying where it is (or that it is not)."""
         game = self.game
-        if game is not None and game.save_dir is not None and not game.is_over:
-            with contextlib.suppress(OSError):
-                game.save()
-        self.exit()
+        if isinstance(self.screen, LeaveScreen):
+            return
+        if game is None or game.is_over or isinstance(self.screen, StartScreen):
+            self.exit()
+            return
+        where, saved = self.save_before_leaving(game)
+        self.push_screen(LeaveScreen(where, saved), lambda leave: self.exit() if leave else None)
+
+    @staticmethod
+    def save_before_leaving(game: Game) -> tuple[str, bool]:
+        """Save ``game`` now; the sentence that tells the person where it is, and whether it was saved."""
+        if game.save_dir is None:
+            return "This game has no save directory (--save-dir): leaving ends it.", False
+        try:
+            path = game.save()
+        except OSError as err:
+            return (f"The game could not be saved in {game.save_path()} ({err.strerror or err}): "
+                    "leaving loses it."), False
+        return f"The game is saved in {path}. Continue it later with: atout play --resume", True
 
 
 def run(game: Game | None = None, **kwargs) -> int:

@@ -105,7 +105,7 @@ class Game(EngineGame):
         except OSError as err:  # a full disk must not end the game: the app says so
             if summary not in self.sheet:
                 self.sheet.append(summary)
-            self.save_error = str(err)
+            self.save_error = err.strerror or str(err)
         return summary
 
     # ---------------------------------------------------------- saving
@@ -117,7 +117,8 @@ class Game(EngineGame):
         folder = self.records_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.game_id}-{self.deal_index:02d}.json"
-        path.write_text(json.dumps(to_record(deal), indent=1) + "\n", encoding="utf-8")
+        record = {**to_record(deal), "names": [seat_name(seat) for seat in range(deal.players)]}
+        path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         return path
 
     def save_path(self) -> Path:
@@ -133,10 +134,15 @@ class Game(EngineGame):
                 raise ValueError("no save directory")
             path = self.save_path()
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+            tmp.replace(path)
+        except OSError as err:  # remembered, so nobody is told the game was saved when it was not
+            self.save_error = err.strerror or str(err)
+            raise
+        self.save_error = None
         return path
 
     @classmethod

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -51,8 +53,50 @@ def replay_steps(record: dict) -> tuple[list[Deal], list[str]]:
     return states, titles
 
 
-def _name(seat: int) -> str:
-    return f"Seat {seat}"
+def record_names(record: dict) -> list[str]:
+    """The players' names a record carries (``atout play`` writes them), else ``Seat 0``...
+
+    Names are optional in a record (docs/record-format.md); a list of the wrong length or
+    kind is ignored rather than refused, so any valid record still replays."""
+    players = record.get("players") if isinstance(record.get("players"), int) else 0
+    names = record.get("names")
+    if isinstance(names, list) and len(names) == players and all(isinstance(n, str) and n for n in names):
+        return list(names)
+    return [f"Seat {seat}" for seat in range(max(players, 0))]
+
+
+def replay_text(record: dict, title: str = "") -> str:
+    """A plain-text account of a whole deal record: hands, dog, every action, each trick
+    with who played what, and the result; what ``atout replay FILE`` prints without a terminal."""
+    states, _ = replay_steps(record)
+    names = record_names(record)
+    deal = states[-1]
+    lines = []
+    head = f"{deal.players} players, {names[deal.dealer]} deals"
+    if deal.seed is not None:
+        head += f", seed {deal.seed}"
+    lines.append(f"{title}: {head}" if title else head)
+    lines.append("Hands as dealt:")
+    width = max(len(n) for n in names)
+    for seat in range(deal.players):
+        lines.append(f"  {names[seat]:<{width}}  {cards_text(deal.initial_hands[seat]).plain}")
+    lines.append(f"  {'Dog':<{width}}  {cards_text(deal.initial_dog).plain}")
+    trick_no = 0
+    for seat, action in deal.history:
+        if not isinstance(action, Play):
+            lines.append(describe(seat, action, name=names.__getitem__).plain)
+    for trick in deal.tricks:
+        trick_no += 1
+        plays = ", ".join(f"{names[s]} {card_text(c).plain}" for s, c in trick.plays)
+        lines.append(f"Trick {trick_no}: {plays} → {names[trick.winner]}")
+    if deal.trick:
+        plays = ", ".join(f"{names[s]} {card_text(c).plain}" for s, c in deal.trick)
+        lines.append(f"Trick {trick_no + 1} (unfinished): {plays}")
+    if deal.is_over and deal.result is not None:
+        lines.extend(result_text(deal.players, deal.result, name=names.__getitem__).plain.splitlines())
+    else:
+        lines.append(f"The record stops here: {names[deal.to_act]} is to act.")
+    return "\n".join(line.rstrip() for line in lines)
 
 
 class ReplayApp(App):
@@ -76,6 +120,7 @@ class ReplayApp(App):
         super().__init__()
         self.record = record
         self.file_name = name
+        self.names = record_names(record)
         self.states, self.titles = replay_steps(record)
         self.index = 0
 
@@ -98,57 +143,60 @@ class ReplayApp(App):
         self.query_one("#title", Static).update(Text(title, style="bold"))
         self.query_one("#view", Static).update(self.view(deal))
 
-    def view(self, deal: Deal) -> Text:
+    def seat_label(self, seat: int) -> str:
+        return self.names[seat]
+
+    def view(self, deal: Deal) -> Group:
+        """One step of the deal, in the players' names; long hands wrap inside 80 columns."""
+        name = self.seat_label
         out = Text()
-        out.append(f"{deal.players} players · dealer seat {deal.dealer}")
+        out.append(f"{deal.players} players · {name(deal.dealer)} deals")
         if deal.seed is not None:
             out.append(f" · seed {deal.seed}")
         if deal.taker is not None:
-            out.append(f" · seat {deal.taker} {contract_label(deal.contract)}")
+            out.append(f" · {name(deal.taker)}: {contract_label(deal.contract)}")
         if deal.called is not None:
             out.append(" · called ")
             out.append_text(card_text(deal.called))
             if deal.partner_revealed or deal.is_over:
-                out.append(f" (seat {deal.partner})" if deal.partner is not None else " (alone)")
+                out.append(f" ({name(deal.partner)})" if deal.partner is not None else " (alone)")
         out.append("\n")
-        bids = Text("Bids: ")
-        for seat, action in deal.history:
-            if isinstance(action, Bid):
-                bids.append(f"{seat}:{contract_label(action.contract)}  ")
-        out.append_text(bids)
-        out.append("\n")
+        bids = [f"{name(seat)} {contract_label(action.contract).lower() if action.contract else 'passes'}"
+                for seat, action in deal.history if isinstance(action, Bid)]
+        out.append("Bids: " + (", ".join(bids) if bids else "none yet"))
         trick = dict(deal.tricks[-1].plays) if deal.tricks and not deal.trick else dict(deal.trick)
         if deal.tricks and not deal.trick:
             last = deal.tricks[-1]
-            out.append(f"Trick {len(deal.tricks)}: led by seat {last.leader}, won by seat {last.winner}\n",
+            out.append(f"\nTrick {len(deal.tricks)}: led by {name(last.leader)}, won by {name(last.winner)}",
                        style="bold yellow")
+        hands = Table(box=None, show_header=True, header_style="dim", padding=(0, 1), expand=False)
+        hands.add_column("player", no_wrap=True, style="bold")
+        if trick:
+            hands.add_column("played", no_wrap=True)
+        hands.add_column("hand", ratio=1)
         for seat in range(deal.players):
-            role = "taker" if seat == deal.taker else (
-                "partner" if seat == deal.partner and (deal.partner_revealed or deal.is_over) else "")
-            out.append(f"{_name(seat)} {role}".ljust(15), style="bold")
-            if seat in trick:
-                played = card_text(trick[seat])
-                out.append("[")
-                out.append_text(played)
-                out.append("]" + " " * (4 - len(played.plain)))
-            else:
-                out.append(" " * 7 if deal.tricks or deal.trick else "")
-            out.append_text(cards_text(deal.hands[seat]))
-            out.append("\n")
-        if deal.dog:
-            out.append("Dog: ", style="bold")
-            out.append_text(cards_text(deal.dog if not deal.ecart else deal.initial_dog))
+            role = " (taker)" if seat == deal.taker else (
+                " (partner)" if seat == deal.partner and (deal.partner_revealed or deal.is_over) else "")
+            cells = [Text(name(seat) + role)]
+            if trick:
+                cells.append(card_text(trick[seat]) if seat in trick else Text(""))
+            cells.append(cards_text(deal.hands[seat]) if deal.hands[seat] else Text("(no cards)", style="dim"))
+            hands.add_row(*cells)
+        rest = Text()
+        if deal.dog or deal.ecart:
+            rest.append("Dog: ", style="bold")
+            rest.append_text(cards_text(deal.initial_dog))
             if deal.ecart:
-                out.append("   Écart: ", style="bold")
-                out.append_text(cards_text(deal.ecart))
-            out.append("\n")
+                rest.append("   Écart: ", style="bold")
+                rest.append_text(cards_text(deal.ecart))
+            rest.append("\n")
         for seat, action in deal.history:
             if not isinstance(action, (Bid, Play)):
-                out.append_text(describe(seat, action, name=_name))
-                out.append("\n")
+                rest.append_text(describe(seat, action, name=name))
+                rest.append("\n")
         if deal.is_over and deal.result is not None:
-            out.append_text(result_text(deal.players, deal.result, name=_name))
-        return out
+            rest.append_text(result_text(deal.players, deal.result, name=name))
+        return Group(out, hands, rest)
 
 
-__all__ = ["ReplayApp", "replay_steps"]
+__all__ = ["ReplayApp", "record_names", "replay_steps", "replay_text"]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.table import Table
 from rich.text import Text
 
 from ..engine import Bid, Call, Chelem, Discard, EcartShown, PetitSecDecision, Play, Poignee
-from ..engine.cards import french_name
+from ..engine.cards import parse_card
 from ..engine.scoring import Result
 from .game import Game, seat_name
-from .widgets import card_text, cards_text
+from .widgets import card_text, card_word, cards_text, plural, signed
 
 CONTRACT_LABELS = {
     "pass": "Pass",
@@ -48,13 +50,13 @@ def describe(seat: int, action, name=seat_name) -> Text:
         else:
             out.append("pass" if you else "passes", style="cyan")
     elif isinstance(action, Call):
-        out.append("calls ")
+        out.append("call " if you else "calls ")
         out.append_text(card_text(action.card))
     elif isinstance(action, Discard):
         out.append("lay aside " if you else "lays aside ")
         out.append_text(cards_text(action.cards))
     elif isinstance(action, EcartShown):
-        out.append("lays aside the écart")
+        out.append("lay aside the écart" if you else "lays aside the écart")
         if action.trumps:
             out.append(", showing trumps ")
             out.append_text(cards_text(action.trumps))
@@ -69,28 +71,30 @@ def describe(seat: int, action, name=seat_name) -> Text:
         out.append("play " if you else "plays ")
         out.append_text(card_text(action.card))
     elif isinstance(action, PetitSecDecision):
-        out.append("has the petit sec: " + ("redeal" if action.redeal else "plays on"))
+        out.append(("have" if you else "has") + " the petit sec: " + ("redeal" if action.redeal else "play on"))
     else:
         out.append(str(action))
     return out
 
 
-def card_word(card: int) -> str:
-    """A card in a sentence: ``R♠``, ``trump 17``, ``the Excuse``."""
-    if card == 77:
-        return "the Excuse"
-    if card >= 56:
-        return f"trump {card - 55}"
-    return french_name(card)
+_CODE = re.compile(r"\b(?:T(?:2[01]|1\d|[1-9])|EX|(?:10|[1-9JNQK])[SHDC])\b")
+_SEAT = re.compile(r"\bseat (\d)('s)?")
+
+
+def rule_words(message: str, name=seat_name) -> str:
+    """The engine's reason for a refusal in the screen's words: its record codes (T18, KS, EX)
+    become the cards as the table shows them, and seat numbers the players' names."""
+    message = _CODE.sub(lambda m: card_word(parse_card(m.group(0))), message)
+    return _SEAT.sub(lambda m: name(int(m.group(1))) + (m.group(2) or ""), message)
 
 
 def hint_words(action) -> str:
     if isinstance(action, Play):
-        return f"play {french_name(action.card)}"
+        return f"play {card_word(action.card)}"
     if isinstance(action, Bid):
         return f"bid {contract_label(action.contract)}"
     if isinstance(action, Call):
-        return f"call {french_name(action.card)}"
+        return f"call {card_word(action.card)}"
     if isinstance(action, Discard):
         return "lay aside " + cards_text(action.cards).plain
     if isinstance(action, Chelem):
@@ -117,7 +121,8 @@ def result_text(players: int, result: Result, name=seat_name) -> Text:
     elif players == 5:
         out.append(" alone")
     out.append(".\n")
-    out.append(f"Taker's side: {result.points:g} points with {result.bouts} bout(s); needed {result.target}. ")
+    out.append(f"Taker's side: {result.points:g} points with {plural(result.bouts, 'bout')}; "
+               f"needed {result.target}. ")
     verdict = "MADE" if result.made else "FAILED"
     out.append(f"{verdict} by {result.margin}.\n", style="bold green" if result.made else "bold red")
     w = 1 if result.made else -1
@@ -128,13 +133,13 @@ def result_text(players: int, result: Result, name=seat_name) -> Text:
     line = f"Unit U = {core} × {k}"
     bonus = sum(p["bonus"] for p in result.poignees)
     if bonus:
-        line += f" {'+' if w > 0 else '−'} {bonus} poignée(s)"
+        line += f" {'+' if w > 0 else '−'} {bonus} {'poignée' if len(result.poignees) == 1 else 'poignées'}"
     chelem_bonus = {"announced_made": 400, "made": 200, "announced_failed": -200, "defence": -200}.get(
         result.chelem or "", 0
     )
     if chelem_bonus:
         line += f" {'+' if chelem_bonus > 0 else '−'} {abs(chelem_bonus)} chelem"
-    line += f" = {result.unit}: each defender scores −U\n"
+    line += f" = {signed(result.unit).lstrip('+')}: each defender scores −U\n"
     out.append(line)
     pab_words = {None: "none", "taker": "won by the taker's side", "defence": "won by the defence"}
     out.append(f"Petit au bout: {pab_words[result.petit_au_bout]}.  ")
@@ -146,7 +151,7 @@ def result_text(players: int, result: Result, name=seat_name) -> Text:
     out.append(f"Chelem: {CHELEM_WORDS.get(result.chelem, result.chelem)}.\n")
     out.append("This deal: ")
     for seat, score in enumerate(result.scores):
-        out.append(f"{seat_name(seat)} {score:+d}", style="green" if score > 0 else "red" if score < 0 else "")
+        out.append(f"{seat_name(seat)} {signed(score)}", style="green" if score > 0 else "red" if score < 0 else "")
         out.append("  ")
     return out
 
@@ -163,13 +168,13 @@ def sheet_table(game: Game) -> Table:
             table.add_row("", "void", *["" for _ in range(game.players)], style="dim")
             continue
         what = f"{seat_name(line.taker)} {contract_label(line.contract)} {'✓' if line.made else '✗'}"
-        table.add_row(str(line.number), what, *[f"{s:+d}" for s in line.scores])
-    table.add_row("", "Total", *[f"{t:+d}" for t in game.totals], style="bold")
+        table.add_row(str(line.number), what, *[signed(s) for s in line.scores])
+    table.add_row("", "Total", *[signed(t) for t in game.totals], style="bold")
     return table
 
 
 def ranking_text(game: Game) -> Text:
     out = Text()
     for place, seat, total in game.ranking():
-        out.append(f"{place}. {seat_name(seat):<8} {total:+6d}\n", style="bold" if seat == 0 else "")
+        out.append(f"{place}. {seat_name(seat):<8} {signed(total):>6}\n", style="bold" if seat == 0 else "")
     return out

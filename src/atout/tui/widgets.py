@@ -22,19 +22,53 @@ def card_style(card: int) -> str:
     return "bold red" if card // 14 in (1, 2) else "bold white"
 
 
+def card_word(card: int) -> str:
+    """A card as every sentence, the table and the log name it: ``R♠``, ``trump 19``, ``Excuse``.
+
+    The hand shows trumps by their number alone (on a yellow tile, in their own group), so
+    the words here are what a person reads there, and refusals never use record codes (T19)."""
+    if card == EXCUSE:
+        return "Excuse"
+    if card >= 56:
+        return f"trump {card - 55}"
+    return french_name(card)
+
+
 def card_text(card: int, style: str | None = None) -> Text:
-    """A card's French label in its colour (trumps yellow, red suits red)."""
-    return Text(french_name(card), style=style or card_style(card))
+    """A card's words (:func:`card_word`) in its colour: trumps yellow, red suits red."""
+    return Text(card_word(card), style=style or card_style(card))
 
 
 def cards_text(mask_or_cards, sep: str = " ") -> Text:
+    """Several cards, trumps grouped: ``trumps 21 5, Excuse, 1♠ C♦`` (one ``trump 7`` alone).
+
+    Grouping keeps a poignée of ten trumps short while each card reads as in the log."""
     cards = display_order(mask_or_cards) if isinstance(mask_or_cards, int) else list(mask_or_cards)
+    trumps = [c for c in cards if 56 <= c < EXCUSE]
+    others = [c for c in cards if not 56 <= c < EXCUSE]
     out = Text()
-    for i, card in enumerate(cards):
-        if i:
-            out.append(sep)
+    if trumps:
+        out.append("trump " if len(trumps) == 1 else "trumps ", style=card_style(trumps[0]))
+        for i, card in enumerate(trumps):
+            if i:
+                out.append(sep)
+            out.append(str(card - 55), style=card_style(card))
+    for i, card in enumerate(others):
+        if i or trumps:
+            out.append("," + sep if (i == 0 and trumps) or card == EXCUSE or (i and others[i - 1] == EXCUSE)
+                       else sep)
         out.append_text(card_text(card))
     return out
+
+
+def signed(number: int) -> str:
+    """A score with its sign, ``+12`` or ``−12``: one minus sign everywhere, the formula's −."""
+    return f"{number:+d}".replace("-", "−")
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 bout``, ``2 bouts``: counts in sentences agree with their noun."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 class HandView(Widget, can_focus=True):

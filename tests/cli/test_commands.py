@@ -1,0 +1,136 @@
+"""The ``atout`` command as a person meets it: options, help, pipes and plain text without a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from atout.cli.main import _parser, main
+from atout.engine import RuleSet, new_deal
+from atout.engine.choices import random_action
+from atout.engine.record import to_record
+from atout.tui.game import Game
+
+ATOUT = [sys.executable, "-m", "atout.cli.main"]
+
+
+def atout(*args: str, stdin: str | None = None, **kwargs) -> subprocess.CompletedProcess:
+    """Run the command in a child process: no terminal, piped stdout, empty stdin."""
+    return subprocess.run([*ATOUT, *args], capture_output=True, text=True, input=stdin or "", timeout=120, **kwargs)
+
+
+def finished_record(players: int = 4) -> dict:
+    for i in range(50):
+        deal = new_deal(RuleSet(players), 0, f"cmd{i}")
+        rng = random.Random(i)
+        while not deal.is_over:
+            deal.apply(random_action(deal.legal_actions(), rng))
+        if not deal.void:
+            return to_record(deal)
+    raise RuntimeError
+
+
+def test_every_option_in_help_has_a_line_and_its_default() -> None:
+    parser = _parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = []
+    for name, command in sub.choices.items():
+        for action in command._actions:
+            if not action.option_strings or isinstance(action, argparse._HelpAction):
+                continue
+            if not action.help or "default" not in action.help:
+                missing.append(f"atout {name} {action.option_strings[0]}")
+    assert missing == []
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["play", "--delay", "-1"], "--delay"),
+    (["play", "--deals", "0"], "--deals"),
+    (["play", "--level", "nobody"], "robot level"),
+    (["arena", "--jobs", "0", "--quiet"], "--jobs"),
+    (["arena", "--budget", "-1", "--quiet"], "--budget"),
+    (["arena", "--start", "-1", "--quiet"], "--start"),
+])
+def test_bad_options_exit_2_naming_the_option(args, named) -> None:
+    out = atout(*args)
+    assert out.returncode == 2, out
+    assert named in out.stderr and "Traceback" not in out.stderr
+
+
+def test_replay_without_a_terminal_tells_the_deal_in_plain_text(tmp_path) -> None:
+    record = finished_record()
+    record["names"] = ["You", "Anna", "Basile", "Chloé"]
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record))
+    out = atout("replay", str(path))
+    assert out.returncode == 0 and out.stderr == ""
+    text = out.stdout
+    assert "\x1b" not in text  # no screen codes: plain text
+    assert text.startswith("deal.json: 4 players, You deal")
+    assert "Trick 18:" in text and "Anna" in text and "This deal:" in text
+    assert "Trick 1: " in text and " → " in text
+
+
+def test_a_closed_pipe_ends_any_command_quietly(tmp_path) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(finished_record()))
+    for args in (["replay", str(path)], ["replay", str(path), "--json"], ["--help"],
+                 ["play", "--robots-only", "--deals", "20", "--level", "random", "--seed", "p"]):
+        shell = " ".join([*ATOUT, *args]) + " | head -c 1"
+        out = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True, timeout=120)
+        assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr, (args, out.stderr)
+
+
+def test_replay_of_a_malformed_record_names_no_action_none(tmp_path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"format": "atout-deal", "version": 1, "players": 7, "dealer": 0}))
+    out = atout("replay", str(path))
+    assert out.returncode == 2
+    assert "None" not in out.stderr and "bad.json" in out.stderr and "players" in out.stderr
+
+
+def test_robots_only_uses_the_default_level_and_tells_each_deal_in_words() -> None:
+    out = atout("play", "--robots-only", "--players", "5", "--deals", "3", "--seed", "w")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "level heuristic" in text  # the documented default, not random
+    assert text.count("This deal:") == 3
+    assert "took a" in text and "Poignées:" in text and "Chelem:" in text
+    assert "MADE by" in text or "FAILED by" in text
+    assert "-" not in text.split("Totals:")[1]  # one minus sign: −
+
+
+def test_resuming_a_finished_game_says_so_and_how_to_start_anew(tmp_path) -> None:
+    game = Game(players=3, level="random", deals=1, seed="done", save_dir=tmp_path)
+    while not game.is_over:
+        game.start_deal()
+        while not game.deal.is_over:
+            seat = game.deal.to_act
+            game.apply(game.robot(seat).choose(game.deal.observation(seat)), seat=seat)
+    game.save()
+    out = atout("play", "--resume", "--save-dir", str(tmp_path))
+    assert out.returncode == 0
+    assert "is finished: its 1 deal was played" in out.stdout
+    assert "Start a new game with: atout play" in out.stdout
+    assert "Final ranking after 1 deal:" in out.stdout
+
+
+def test_play_farewell_never_claims_a_failed_save(tmp_path, monkeypatch, capsys) -> None:
+    from atout.tui.app import AtoutApp
+
+    def run(self):
+        game = Game(players=4, level="random", deals=2, seed="full", save_dir=tmp_path / "gone")
+        game.start_deal()
+        game.save_error = "No space left on device"
+        self.game = game
+
+    monkeypatch.setattr(AtoutApp, "run", run)
+    assert main(["play", "--players", "4", "--save-dir", str(tmp_path / "gone")]) == 0
+    out = capsys.readouterr().out
+    assert "Game saved" not in out
+    assert "could not be saved" in out and "No space left" in out
