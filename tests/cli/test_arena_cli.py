@@ -40,3 +40,15 @@ def test_a_write_that_fails_at_the_end_prints_the_results(tmp_path, monkeypatch,
     out, err = capsys.readouterr()
     assert json.loads(out[out.index("{"):])["config"]["players"] == 3
     assert "could not write" in err and "No space left" in err and "Traceback" not in err
+
+
+def test_the_report_reads_as_words() -> None:
+    from atout.arena.run import report
+
+    ci = {"mean": 1.0, "low": None, "high": None, "n": 1}
+    summary = {"deals": 1, "points_per_deal": ci, "by_role": {"taker": ci, "void": ci},
+               "taker_success": {"candidate": None}, "decision_seconds": {"count": 0}}
+    config = {"candidate": "expert", "baseline": "heuristic", "players": 4, "seed": "s"}
+    text = report(summary, config)
+    assert "1 duplicate deal," in text and "deals" not in text.splitlines()[0]
+    assert "  as void:" not in text and "where the deal was void (all passed" in text

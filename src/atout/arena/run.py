@@ -59,15 +59,26 @@ def _fmt(ci: dict) -> str:
     return f"{ci['mean']:+.1f}  [95% CI {ci['low']:+.1f} .. {ci['high']:+.1f}]  (n={ci['n']})"
 
 
+ROLE_WORDS = {
+    "taker": "as taker",
+    "partner": "as the taker's partner",
+    "defender": "as defender",
+    # The candidate's seat in a deal that was void with it seated (all passed, or a petit sec):
+    # it scores 0 there, so this is minus what the baseline scored in that seat on the same cards.
+    "void": "where the deal was void (all passed: 0, against the baseline's score there)",
+}
+"""The summary's roles in words: "as void" alone said nothing to a reader."""
+
+
 def report(summary: dict, config: dict) -> str:
     """The human-readable summary printed at the end of a run."""
     lines = [
         f"{config['candidate']} vs {config['baseline']}, {config['players']} players, "
-        f"{summary['deals']} duplicate deals, seed {config['seed']}",
+        f"{summary['deals']} duplicate deal{'' if summary['deals'] == 1 else 's'}, seed {config['seed']}",
         f"points per deal: {_fmt(summary['points_per_deal'])}",
     ]
     for role, ci in summary["by_role"].items():
-        lines.append(f"  as {role}: {_fmt(ci)}")
+        lines.append(f"  {ROLE_WORDS.get(role, 'as ' + role)}: {_fmt(ci)}")
     ts = summary["taker_success"]
     if ts["candidate"] is not None:
         lines.append(f"taker success: candidate {ts['candidate']:.1%} of {ts['candidate_takes']}"
