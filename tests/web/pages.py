@@ -73,11 +73,16 @@ class Person:
     def step(self) -> str | None:
         """One click if this page has something to do; waits until the table has moved on."""
         before = self.seq()
+        errors = sum(1 for f in self.frames if f.get("type") == "error")
         done = self.page.evaluate(AUTOPLAY)
         if done is None or done.startswith("pick"):
             return done
-        self.page.wait_for_function(f"() => window.atout.view.seq > {before} || document.querySelector('.toast.error')",
-                                    timeout=10_000)
+        deadline = time.monotonic() + 10
+        while self.seq() <= before:  # until the table moved on, or this click was refused
+            if sum(1 for f in self.frames if f.get("type") == "error") > errors:
+                break
+            assert time.monotonic() < deadline, f"no answer to {done}"
+            time.sleep(0.005)
         return done
 
     def game_over(self) -> bool:
