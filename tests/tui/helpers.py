@@ -72,8 +72,8 @@ async def play_through(app: AtoutApp, pilot, rng: random.Random, bid: str = "ran
         seen.add(mode)
         hand = screen.query_one(HandView)
         if mode == "bid":
-            n = len(buttons(app))
-            key = {"pass": 1, "take": 2 if n > 1 else 1}.get(bid, rng.randint(1, n))
+            open_keys = [i for i, b in enumerate(buttons(app), 1) if not b.disabled]
+            key = {"pass": 1, "take": open_keys[1] if len(open_keys) > 1 else 1}.get(bid, rng.choice(open_keys))
             await pilot.press(str(key))
         elif mode in ("call", "chelem", "petit_sec"):
             await pilot.press("1")

@@ -29,8 +29,8 @@ from ..engine import (
 )
 from ..engine.cards import BOUTS, EXCUSE_BIT, KINGS, TRUMPS, display_order
 from .game import HUMAN, Game, default_level, hint_level, seat_name
+from .table import TableView, table_picture
 from .text import (
-    CONTRACT_LABELS,
     contract_label,
     describe,
     hint_words,
@@ -311,9 +311,10 @@ class GameScreen(Screen):
     DEFAULT_CSS = """
     #status { height: 1; background: $primary; color: $text; padding: 0 1; }
     #main { height: 1fr; }
-    #table { width: 44; padding: 0 1; }
-    #log { width: 1fr; border-left: vkey $primary; scrollbar-size: 1 1; }
-    #message { height: 2; padding: 0 1; background: $surface; }
+    #left { width: 3fr; padding: 0 1; }
+    #notes { height: auto; }
+    #log { width: 2fr; min-width: 28; border-left: vkey $primary; scrollbar-size: 1 1; }
+    #message { height: auto; min-height: 1; max-height: 4; padding: 0 1; background: $surface; }
     #actions { height: 1; padding: 0 1; }
     #actions Button { margin-right: 1; min-width: 0; width: auto; padding: 0 1; }
     """
@@ -337,7 +338,9 @@ class GameScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="main"):
-            yield Static(id="table")
+            with Vertical(id="left"):
+                yield TableView(id="table")
+                yield Static(id="notes")
             yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Static(id="message")
         yield HandView(id="hand")
@@ -517,7 +520,8 @@ class GameScreen(Screen):
     def refresh_view(self) -> None:
         obs = self.game.observation()
         self.query_one("#status", Static).update(self.status_text(obs))
-        self.query_one("#table", Static).update(self.table_text(obs))
+        self.query_one("#table", TableView).show(obs)
+        self.query_one("#notes", Static).update(self.notes_text(obs))
         hand = self.query_one(HandView)
         hand.hand = obs.hand
         hand.tagged = obs.dog if (obs.dog is not None and obs.phase == "discard" and obs.taker == HUMAN) else 0
@@ -525,7 +529,7 @@ class GameScreen(Screen):
 
     def status_text(self, obs) -> Text:
         game = self.game
-        out = Text(f"Deal {game.deal_number}/{game.deals} · {game.players} players · ")
+        out = Text(f"Deal {game.deal_number}/{game.deals} · ")
         if obs.phase in ("petit_sec", "bidding"):
             out.append("bidding")
             if obs.taker is not None:  # the best bid so far: nobody takes until all have spoken
@@ -550,46 +554,16 @@ class GameScreen(Screen):
             out.append(f" · trick {min(len(obs.tricks) + 1, obs.rules.settings.hand_size)}")
         return out
 
-    def table_text(self, obs) -> Text:
-        n = self.game.players
-        bids: dict[int, str] = {}
-        for seat, action in obs.history:
-            if isinstance(action, Bid):
-                bids[seat] = contract_label(action.contract)
-        trick = dict(obs.trick)
-        last = None
-        if not obs.trick and obs.tricks:
-            last = obs.tricks[-1]
-            trick = dict(last.plays)
-        out = Text()
-        header = "Last trick" if last else ("Trick" if obs.phase == "play" else "Bid")
-        won = [0] * n
-        for t in obs.tricks:
-            won[t.winner] += 1
-        out.append(f"  {'player':<8} {'role':<8}{'cards':>5}{'won':>4}  {header}\n", style="dim")
-        for seat in range(n):
-            arrow = "►" if obs.to_act == seat else " "
-            role = []
-            if seat == obs.dealer:
-                role.append("dealer")
-            if seat == obs.taker and obs.phase != "bidding":
-                role = ["TAKER"]
-            elif obs.partner is not None and seat == obs.partner:
-                role = ["partner"]
-            style = "bold" if seat == HUMAN else ""
-            out.append(f"{arrow} ", style="bold yellow")
-            out.append(f"{seat_name(seat):<8} ", style=style)
-            out.append(f"{' '.join(role):<8}", style="cyan" if role and role[0] != "dealer" else "dim")
-            out.append(f"{obs.hand_sizes[seat]:>5}{won[seat] if obs.phase in ('play', 'end') else '':>4}  ")
-            if obs.phase == "play" or last is not None:
-                if seat in trick:
-                    out.append_text(card_text(trick[seat], None if last is None else "dim"))
-                    if last is not None and seat == last.winner:
-                        out.append("  ★ wins", style="yellow")
-            else:
-                out.append(bids.get(seat, ""), style="cyan")
-            out.append("\n")
+    def table_text(self, obs, width: int = 46, height: int = 14) -> Text:
+        """The table as drawn at ``width``×``height``, then its notes (for tests and screenshots)."""
+        out = table_picture(obs, width, height).text()
         out.append("\n")
+        out.append_text(self.notes_text(obs))
+        return out
+
+    def notes_text(self, obs) -> Text:
+        """Under the table: the cards shown to all (dog, écart trumps, poignées) and your side."""
+        out = Text()
         if obs.dog is not None:
             out.append("Dog: ", style="dim")
             out.append_text(cards_text(obs.dog))
@@ -600,9 +574,10 @@ class GameScreen(Screen):
             out.append("\n")
         for seat, cards, size, _bonus in obs.poignees:
             out.append(f"Poignée {size}, {seat_name(seat)}: ", style="dim")
-            out.append(f"{cards.bit_count()} trumps (c to see)\n")
+            out.append(f"{plural(cards.bit_count(), 'card')} (c to see)\n")
         if obs.partner == HUMAN and obs.taker != HUMAN:
             out.append("You hold the called card: you are the taker's partner.\n", style="cyan")
+        out.rstrip()
         return out
 
     def log_new(self, obs) -> None:
@@ -615,12 +590,13 @@ class GameScreen(Screen):
         self.logged = len(history)
         for i in range(self.tricks_logged, len(obs.tricks)):
             trick = obs.tricks[i]
-            line = Text(f"Trick {i + 1}: ")
-            for j, (_seat, card) in enumerate(trick.plays):
+            line = Text(f"Trick {i + 1}: ", style="bold")
+            for j, (seat, card) in enumerate(trick.plays):
                 if j:
-                    line.append(" ")
+                    line.append(", ")
+                line.append(seat_name(seat) + " ")
                 line.append_text(card_text(card))
-            line.append(f"  → {seat_name(trick.winner)}", style="bold" if trick.winner == HUMAN else "")
+            line.append(f" → {seat_name(trick.winner)}", style="bold yellow" if trick.winner == HUMAN else "yellow")
             log.write(line)
         self.tricks_logged = len(obs.tricks)
 
@@ -634,10 +610,16 @@ class GameScreen(Screen):
         if phase == "bidding":
             self.mode = "bid"
             hand.marked = obs.hand
-            self.say("Your bid: choose one of the contracts still open (or pass).")
-            self.set_actions([_button(CONTRACT_LABELS[("pass", "prise", "garde", "garde_sans", "garde_contre")
-                                                      [b.contract]], lambda b=b: self.human_acts(b),
-                                      variant="primary" if b.contract else "default") for b in legal])
+            self.say("Your bid: 1 passes, 2 to 5 bid a contract; the greyed ones are no higher than the "
+                     "best bid so far.")
+            # One key per contract, the same all through the auction: unavailable ones are greyed.
+            open_bids = {b.contract: b for b in legal if isinstance(b, Bid) and not b.chelem}
+            buttons = [_button(contract_label(contract), lambda c=contract: self.human_acts(open_bids[c]),
+                               variant="primary" if contract else "default", disabled=contract not in open_bids)
+                       for contract in range(5)]
+            buttons += [_button(f"{contract_label(b.contract)} + chelem", lambda b=b: self.human_acts(b))
+                        for b in legal if isinstance(b, Bid) and b.chelem]
+            self.set_actions(buttons)
         elif phase == "call":
             self.mode = "call"
             hand.marked = obs.hand

@@ -12,6 +12,7 @@ from textual.widget import Widget
 from ..engine.cards import EXCUSE, display_order, french_name
 
 CELL = 4  # columns per card in the hand
+BOX_CELL = 6  # columns per drawn card (frame of 5 and a gap) in a large terminal
 
 
 def card_style(card: int) -> str:
@@ -71,16 +72,23 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else many or word + 's'}"
 
 
-class HandView(Widget, can_focus=True):
-    """The person's hand, sorted (trumps, Excuse, suits).
+def group_of(card: int) -> int:
+    """The hand's groups, each apart from the next: trumps, the Excuse, then each suit."""
+    return 4 if 56 <= card < EXCUSE else 5 if card == EXCUSE else card // 14 + 6
 
-    Playable (or selectable) cards are bright, the others dim; selected cards
-    are highlighted; the cursor is reversed.  Enter, space or a click chooses
-    the card under the cursor: the screen decides what that means.
+
+class HandView(Widget, can_focus=True):
+    """The person's hand, sorted (trumps, Excuse, suits), each group a little apart.
+
+    Trumps are yellow tiles (number on a filled block), so they stand apart from the suit cards
+    by shape as well as colour; in a terminal of 100×32 or more every card is drawn as a small
+    card (a double frame for trumps).  Playable (or selectable) cards are bright, the others
+    dim; selected cards are highlighted; the cursor is reversed.  Enter, space or a click
+    chooses the card under the cursor: the screen decides what that means.
     """
 
     DEFAULT_CSS = """
-    HandView { height: 3; padding: 0 1; }
+    HandView { height: auto; min-height: 2; }
     HandView:focus { background: $boost; }
     """
 
@@ -94,7 +102,7 @@ class HandView(Widget, can_focus=True):
         Binding("enter,space", "choose", "Choose card"),
     ]
 
-    hand: reactive[int] = reactive(0)
+    hand: reactive[int] = reactive(0, layout=True)
     marked: reactive[int] = reactive(0)  # bright cards
     selected: reactive[int] = reactive(0)  # highlighted cards
     tagged: reactive[int] = reactive(0)  # cards from the dog (underlined)
@@ -109,33 +117,93 @@ class HandView(Widget, can_focus=True):
     def cards(self) -> list[int]:
         return display_order(self.hand)
 
+    def boxed(self) -> bool:
+        """Small drawn cards when the terminal has room for them (100×32 or more)."""
+        screen = self.screen.size if self.is_attached else self.size
+        return screen.width >= 100 and screen.height >= 32
+
+    def layout_cards(self, width: int | None = None) -> list[tuple[int, int, int]]:
+        """(card, x, row) of every card: rows wrap at the widget's width, groups a column apart."""
+        width = width or self.size.width or 80
+        cell = BOX_CELL if self.boxed() else CELL
+        out = []
+        x, row, last = 1, 0, None
+        for card in self.cards:
+            gap = 1 if last is not None and group_of(card) != group_of(last) else 0
+            if x + gap + cell > width and x > 1:
+                x, row, gap = 1, row + 1, 0
+            x += gap
+            out.append((card, x, row))
+            x += cell
+            last = card
+        return out
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        rows = max((row for _, _, row in self.layout_cards(width)), default=0) + 1
+        return rows * (3 if self.boxed() else 1)
+
     def per_row(self) -> int:
-        return max(1, (self.size.width - 2) // CELL)
+        """Cards in the first row (kept for callers that page by rows)."""
+        layout = self.layout_cards()
+        return max(1, sum(1 for _, _, row in layout if row == 0))
 
     def watch_hand(self) -> None:
         self.cursor = min(self.cursor, max(0, len(self.cards) - 1))
 
+    def card_style_now(self, index: int, card: int) -> str:
+        style = card_style(card)
+        if card >= 56 and card != EXCUSE:
+            style = "bold black on yellow" if self.marked >> card & 1 else "black on #8a7a2a"
+        elif not self.marked >> card & 1:
+            style = "dim " + style.replace("bold ", "")
+        if self.tagged >> card & 1:
+            style += " underline"
+        if self.selected >> card & 1:
+            style += " on dark_green"
+        if index == self.cursor and self.has_focus:
+            style += " reverse"
+        return style
+
     def render(self) -> Text:
         cards = self.cards
-        per_row = self.per_row()
-        out = Text(no_wrap=True)
         if not cards:
-            out.append("(no cards)", style="dim")
-            return out
-        for i, card in enumerate(cards):
-            if i and i % per_row == 0:
+            return Text("(no cards)", style="dim")
+        layout = self.layout_cards()
+        boxed = self.boxed()
+        rows = max(row for _, _, row in layout) + 1
+        height = 3 if boxed else 1
+        lines = [[Text(), 0] for _ in range(rows * height)]  # text, columns used
+
+        def put(line: int, x: int, text: Text) -> None:
+            entry = lines[line]
+            if x > entry[1]:
+                entry[0].append(" " * (x - entry[1]))
+                entry[1] = x
+            entry[0].append_text(text)
+            entry[1] += text.cell_len
+
+        for index, (card, x, row) in enumerate(layout):
+            style = self.card_style_now(index, card)
+            label = french_name(card)
+            if not boxed:
+                put(row, x, Text(label.rjust(3), style=style))
+                continue
+            trump = 56 <= card < EXCUSE
+            frame = "dim" if not self.marked >> card & 1 else card_style(card).replace("bold ", "")
+            if index == self.cursor and self.has_focus:
+                frame = "bold reverse"
+            top, side, bottom = ("╔═══╗", "║", "╚═══╝") if trump else ("┌───┐", "│", "└───┘")
+            put(row * 3, x, Text(top, style=frame))
+            middle = Text(side, style=frame)
+            middle.append(label.rjust(3), style=style)
+            middle.append(side, style=frame)
+            put(row * 3 + 1, x, middle)
+            put(row * 3 + 2, x, Text(bottom, style=frame))
+        out = Text(no_wrap=True, overflow="crop")
+        for i, (text, _) in enumerate(lines):
+            if i:
                 out.append("\n")
-            style = card_style(card)
-            if not self.marked >> card & 1:
-                style = "dim " + style.replace("bold ", "")
-            if self.tagged >> card & 1:
-                style += " underline"
-            if self.selected >> card & 1:
-                style += " on dark_green"
-            if i == self.cursor and self.has_focus:
-                style += " reverse"
-            out.append(french_name(card).rjust(3), style=style)
-            out.append(" ")
+            out.append_text(text)
         return out
 
     def action_move(self, step: int) -> None:
@@ -144,20 +212,36 @@ class HandView(Widget, can_focus=True):
             self.cursor = max(0, min(n - 1, self.cursor + step))
 
     def action_move_row(self, step: int) -> None:
-        self.action_move(step * self.per_row())
+        """Up and down go to the nearest card in the row above or below."""
+        layout = self.layout_cards()
+        if not layout:
+            return
+        _, x, row = layout[self.cursor]
+        others = [(abs(cx - x), i) for i, (_, cx, r) in enumerate(layout) if r == row + step]
+        if others:
+            self.cursor = min(others)[1]
 
     def action_choose(self) -> None:
         cards = self.cards
         if cards:
             self.post_message(self.Chosen(cards[self.cursor]))
 
+    def position_of(self, card: int) -> tuple[int, int]:
+        """Where to click for ``card`` (the middle of its label)."""
+        height = 3 if self.boxed() else 1
+        for c, x, row in self.layout_cards():
+            if c == card:
+                return x + 2, row * height + height // 2
+        raise ValueError(f"card {card} is not in the hand")
+
     def card_at(self, x: int, y: int) -> int | None:
-        col = (x - 1) // CELL
-        if x < 1 or col >= self.per_row():
-            return None
-        index = y * self.per_row() + col
-        cards = self.cards
-        return cards[index] if 0 <= index < len(cards) else None
+        boxed = self.boxed()
+        cell = BOX_CELL if boxed else CELL
+        row = y // (3 if boxed else 1)
+        for card, cx, r in self.layout_cards():
+            if r == row and cx <= x < cx + cell:
+                return card
+        return None
 
     def on_click(self, event: events.Click) -> None:
         card = self.card_at(event.x, event.y)
