@@ -2,7 +2,8 @@
 
 Run:  python docs/make_screenshots.py
 Each game state is reached deterministically (fixed seeds, robots at level
-random, no delay), then the Textual app is driven headless at 80×24.
+random, no delay), then the Textual app is driven headless at 80×24 (NAME.svg)
+and again at 120×40 (NAME-120x40.svg), where the table and the hand grow.
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ from atout.tui.replay import ReplayApp
 from atout.tui.widgets import HandView
 
 OUT = Path(__file__).parent / "screenshots"
-SIZE = (80, 24)
+SIZES = ((80, 24), (120, 40))
+
+
+def out_path(name: str, size: tuple[int, int]) -> Path:
+    return OUT / (f"{name}.svg" if size == SIZES[0] else f"{name}-{size[0]}x{size[1]}.svg")
 
 
 def bid_to(game: Game, contract: int) -> None:
@@ -74,14 +79,17 @@ async def settle(app, pilot, steps: int = 400) -> None:
             return
 
 
-async def shoot(game: Game | None, name: str, script=None, **kwargs) -> None:
-    app = AtoutApp(game, delay=0, save_dir=kwargs.pop("save_dir", None), **kwargs)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        if script is not None:
-            await script(app, pilot)
-        await pilot.pause()
-        app.save_screenshot(str(OUT / f"{name}.svg"))
+async def shoot(make, name: str, script=None, **kwargs) -> None:
+    """Screenshot the game ``make()`` builds (a fresh copy per size) after ``script``."""
+    for size in SIZES:
+        game = make() if callable(make) else make
+        app = AtoutApp(game, delay=0, save_dir=kwargs.get("save_dir"), start_screen=kwargs.get("start_screen"))
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            if script is not None:
+                await script(app, pilot)
+            await pilot.pause()
+            app.save_screenshot(str(out_path(name, size)))
     print("wrote", name)
 
 
@@ -108,6 +116,56 @@ def poignee_seed() -> Game:
     return game
 
 
+def bidding_game() -> Game:
+    """A 4-player auction where a robot bid a garde before you: the lower keys are greyed."""
+    for i in range(200):
+        game = Game(players=4, level="random", deals=3, seed=f"shot-bid{i}")
+        game.start_deal()
+        deal = game.deal
+        if deal.is_over or deal.to_act == HUMAN:
+            continue
+        first = True
+        while deal.to_act != HUMAN:
+            game.apply(Bid(GARDE if first else PASS), seat=deal.to_act)
+            first = False
+        return game
+    raise RuntimeError("no deal found")
+
+
+def chelem_game() -> Game:
+    import random
+
+    game = human_taker(4, "shot-chelem", GARDE)
+    game.apply(random_discard(game.deal.legal_actions()[0], random.Random(1)), seat=HUMAN)
+    return game
+
+
+def mid_deal(seed: str = "shot-play") -> Game:
+    for i in range(200):
+        game = Game(players=4, level="random", deals=2, seed=f"{seed}{i}")
+        game.start_deal()
+        robots_until(game, lambda d: d.is_over or (len(d.tricks) >= 4 and d.to_act == HUMAN and d.trick))
+        if not game.deal.is_over:
+            return game
+    raise RuntimeError("no deal found")
+
+
+def result_game() -> tuple[Game, object]:
+    """A game at the last card of its second deal (the person to play it), and its first deal."""
+    for i in range(100):
+        game = Game(players=4, level="random", deals=3, seed=f"shot-result{i}")
+        game.start_deal()
+        robots_until(game, lambda d: d.is_over)
+        if game.deal.void:
+            continue
+        first = game.deal
+        game.start_deal()
+        robots_until(game, lambda d: d.is_over or (len(d.tricks) == d.hand_size - 1 and d.to_act == HUMAN))
+        if not game.deal.is_over:
+            return game, first
+    raise RuntimeError("no deal found")
+
+
 async def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp())
@@ -115,18 +173,14 @@ async def main() -> None:
     # 1. Start screen.
     await shoot(None, "01-start", start_screen=True)
 
-    # 2. Bidding.
-    game = Game(players=4, level="random", deals=3, seed="shot-bid")
-    game.start_deal()
-    await shoot(game, "02-bidding")
+    # 2. Bidding: a garde before you, so Prise and Garde are greyed.
+    await shoot(bidding_game, "02-bidding")
 
     # 3. The 5-player call.
-    game = human_taker(5, "shot-call", GARDE)
-    await shoot(game, "03-call")
+    await shoot(lambda: human_taker(5, "shot-call", GARDE), "03-call")
 
     # 4. The dog shown to all, then the écart with a refused pick.
-    game = human_taker(4, "shot-dog", PRISE)
-    await shoot(game, "04-dog")
+    await shoot(lambda: human_taker(4, "shot-dog", PRISE), "04-dog")
 
     async def ecart(app, pilot):
         await pilot.press("enter")  # close the dog
@@ -142,35 +196,21 @@ async def main() -> None:
             hand.post_message(HandView.Chosen(refused[0]))
             await pilot.pause()
 
-    game = human_taker(4, "shot-dog", PRISE)
-    await shoot(game, "05-ecart", ecart)
+    await shoot(lambda: human_taker(4, "shot-dog", PRISE), "05-ecart", ecart)
 
     # 5. Chelem announcement.
-    game = human_taker(4, "shot-chelem", GARDE)
-    import random
-
-    game.apply(random_discard(game.deal.legal_actions()[0], random.Random(1)), seat=HUMAN)
-    await shoot(game, "06-chelem")
+    await shoot(chelem_game, "06-chelem")
 
     # 6. Poignée offer, then the choice of trumps to show.
-    await shoot(poignee_seed(), "07-poignee")
+    await shoot(poignee_seed, "07-poignee")
 
     async def poignee_choice(app, pilot):
         await pilot.press("1")
         await pilot.pause()
 
-    await shoot(poignee_seed(), "08-poignee-choice", poignee_choice)
+    await shoot(poignee_seed, "08-poignee-choice", poignee_choice)
 
-    # 7. Play, with a refused card and the previous trick.
-    def mid_deal(seed: str) -> Game:
-        for i in range(200):
-            game = Game(players=4, level="random", deals=2, seed=f"{seed}{i}")
-            game.start_deal()
-            robots_until(game, lambda d: d.is_over or (len(d.tricks) >= 4 and d.to_act == HUMAN and d.trick))
-            if not game.deal.is_over:
-                return game
-        raise RuntimeError("no deal found")
-
+    # 7. Play, with a refused card, and the previous trick.
     async def refuse(app, pilot):
         screen = app.screen
         hand = screen.query_one(HandView)
@@ -179,26 +219,14 @@ async def main() -> None:
             hand.post_message(HandView.Chosen(bad[0]))
             await pilot.pause()
 
-    await shoot(mid_deal("shot-play"), "09-play", refuse)
+    await shoot(mid_deal, "09-play", refuse)
 
     async def previous(app, pilot):
         await pilot.press("p")
 
-    await shoot(mid_deal("shot-play"), "10-previous-trick", previous)
+    await shoot(mid_deal, "10-previous-trick", previous)
 
     # 8. The end of a deal: result and score sheet.
-    for i in range(100):
-        game = Game(players=4, level="random", deals=3, seed=f"shot-result{i}")
-        game.start_deal()
-        robots_until(game, lambda d: d.is_over)
-        if game.deal.void:
-            continue
-        first = game.deal
-        game.start_deal()
-        robots_until(game, lambda d: d.is_over or (len(d.tricks) == d.hand_size - 1 and d.to_act == HUMAN))
-        if not game.deal.is_over:
-            break
-
     async def last_card(app, pilot):
         screen = app.screen
         if isinstance(screen, GameScreen):
@@ -206,26 +234,37 @@ async def main() -> None:
             hand.post_message(HandView.Chosen(hand.cards[0]))
             await settle(app, pilot)
 
-    await shoot(game, "11-result", last_card)
+    await shoot(lambda: result_game()[0], "11-result", last_card)
 
     # 9. Help.
     async def help_screen(app, pilot):
         await pilot.press("question_mark")
 
-    game = Game(players=4, level="random", deals=3, seed="shot-bid")
-    game.start_deal()
-    await shoot(game, "12-help", help_screen)
+    await shoot(bidding_game, "12-help", help_screen)
 
-    # 10. Replay viewer.
-    record = to_record(first)
+    # 10. Replay viewer, with the names atout play writes in its records.
+    record = {**to_record(result_game()[1]), "names": ["You", "Anna", "Basile", "Chloé"]}
     (tmp / "deal.json").write_text(json.dumps(record))
-    app = ReplayApp(record, name="deal.json")
-    async with app.run_test(size=SIZE) as pilot:
-        for _ in range(5):
-            await pilot.press("right")
-        await pilot.pause()
-        app.save_screenshot(str(OUT / "13-replay.svg"))
+    for size in SIZES:
+        app = ReplayApp(record, name="deal.json")
+        async with app.run_test(size=size) as pilot:
+            for _ in range(5):
+                await pilot.press("right")
+            await pilot.pause()
+            app.save_screenshot(str(out_path("13-replay", size)))
     print("wrote 13-replay")
+
+    # 11. Leaving: q asks first and says where the game is saved.
+    async def leave(app, pilot):
+        await pilot.press("q")
+        await pilot.pause()
+
+    def saved_mid_deal() -> Game:
+        game = mid_deal()
+        game.save_dir = Path(tempfile.gettempdir()) / "atout"  # a short path to show
+        return game
+
+    await shoot(saved_mid_deal, "14-leave", leave)
 
 
 if __name__ == "__main__":

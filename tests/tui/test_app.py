@@ -538,3 +538,18 @@ async def test_leaving_after_a_failed_save_says_it_could_not_be_saved(tmp_path):
         assert "could not be saved" in where and "saved in" not in where.replace("could not be saved in", "")
         await pilot.press("y")
     assert game.save_error
+
+
+async def test_help_spells_out_the_card_letters_and_points():
+    game = poignee_game()
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        from rich.text import Text
+
+        text = Text.from_markup(str(app.screen.query_one("Static").content)).plain
+        for words in ("R (Roi, king)", "D (Dame, queen)", "C (Cavalier, knight)", "V (Valet, jack)",
+                      "a bout or a king 4½", "a queen 3½", "a knight 2½", "a jack 1½", "any other card ½",
+                      "1 Pass, 2 Prise, 3 Garde, 4 Garde sans, 5 Garde contre"):
+            assert words in " ".join(text.split()), words

@@ -47,11 +47,12 @@ HELP = """\
 
 [b]Keys[/b]
 • ←/→ ↑/↓ Home End: move in your hand; Enter or Space: choose the card (or click it).
-• 1…9: the numbered buttons (bids, call, chelem, poignée, lay aside), or Tab to them, or click.
-• h: hint, what the expert robot would do · p: the previous trick · c: cards shown to all (dog, trumps of the écart, poignées) · s: save · q: save and quit · ?: this help.
+• 1…9: the numbered buttons, or Tab to them, or click. At the auction the keys never change: 1 Pass, 2 Prise, 3 Garde, 4 Garde sans, 5 Garde contre (greyed when no higher than the best bid).
+• h: hint, what the expert robot would do · p: the previous trick · c: cards shown to all (dog, trumps of the écart, poignées) · s: save · q: leave (asks first, and says where the game is saved) · ?: this help.
 
 [b]Cards[/b]
-Four suits of 14 (R D C V 10…1), the trumps 1…21 (in yellow), the Excuse (Ex). The bouts are the 21, the Petit (trump 1) and the Excuse.
+Four suits, ♠ ♥ ♦ ♣, of 14 cards: R (Roi, king), D (Dame, queen), C (Cavalier, knight), V (Valet, jack), then 10 down to 1. The 21 trumps, numbered 1 to 21, are yellow tiles in your hand ("trump 19" in sentences); the Excuse (Ex in your hand) is neither suit nor trump. The three bouts are the 21, the Petit (trump 1) and the Excuse.
+Card points: a bout or a king 4½, a queen 3½, a knight 2½, a jack 1½, any other card ½ (91 in all).
 
 [b]Bidding[/b]
 Each player speaks once, higher than the last bid or passes: Prise ×1, Garde ×2 (the dog is shown, taken, and an écart laid aside), Garde sans ×4, Garde contre ×6 (nobody sees the dog). At 5 players the taker calls a King: its holder is the secret partner.
@@ -87,7 +88,8 @@ class HelpScreen(ModalScreen):
     BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "Close")]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 80; height: 24; background: $panel; padding: 0 1; }
+    HelpScreen > VerticalScroll { width: 100%; max-width: 100; height: 100%; max-height: 34;
+                                  background: $panel; padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:

@@ -3,6 +3,9 @@ trick in front of the player who played it.  Sizes itself to its space, from 80Ã
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
@@ -118,7 +121,7 @@ def seat_lines(obs, seat: int, won: list[int], bids: dict[int, str], wide: bool 
     if seat == obs.dealer:
         roles.append(Text("dealer", style="dim"))
     if obs.phase in ("bidding", "petit_sec"):
-        info = Text(f"bid: {bids[seat]}" if seat in bids else "", style="cyan")
+        info = Text(f"bid {bids[seat]}" if seat in bids else "", style="cyan")
     else:
         info = Text(plural(obs.hand_sizes[seat], "card"), style="dim")
         if obs.phase in ("play", "end"):
@@ -177,6 +180,9 @@ def table_picture(obs, width: int, height: int) -> Canvas:
         canvas.put(row, felt_right, "â”‚", "green")
     middle_col = (felt_left + felt_right) // 2
     middle_row = (felt_top + felt_bottom) // 2
+    # On a big felt the cards come in from the edges, towards the middle, as on a real table.
+    inset_rows = max(0, (felt_bottom - felt_top - 10) // 4)
+    inset_cols = max(0, (inner - 30) // 4)
     # The seats and their cards.
     for seat, place in enumerate(places):
         wide = place in ("bottom", "top") or ("corner" if place.startswith("top-") else False)
@@ -190,7 +196,7 @@ def table_picture(obs, width: int, height: int) -> Canvas:
             for i, line in enumerate(lines):
                 canvas.centre(felt_bottom + 1 + i, middle_col, line)
             if card is not None:
-                canvas.centre(felt_bottom - 1, middle_col, card)
+                canvas.centre(felt_bottom - 1 - inset_rows, middle_col, card)
         elif place in ("top", "top-left", "top-right"):
             col = {"top": middle_col, "top-left": width // 4, "top-right": width - width // 4}[place]
             if len(lines) > top_rows:  # a small terminal: the dealer's mark is in the log already
@@ -199,26 +205,29 @@ def table_picture(obs, width: int, height: int) -> Canvas:
             for i, line in enumerate(lines):
                 canvas.centre(first + i, col, line if place == "top" else _fit(line, width // 2 - 1))
             if card is not None:  # under its player, inside the felt
+                if place != "top":
+                    col = (felt_left + middle_col) // 2 if place == "top-left" else (middle_col + felt_right) // 2
                 col = max(felt_left + 2 + card.cell_len // 2, min(felt_right - 1 - (card.cell_len + 1) // 2, col))
-                canvas.centre(felt_top + 1, col, card)
+                canvas.centre(felt_top + 1 + inset_rows, col, card)
         else:
             first = middle_row  # the name level with the card, the rest below
-            for i, line in enumerate(lines):
-                line = _fit(line, side_w - 1)
+            wrapped = [part for line in lines for part in _wrap(line, side_w - 1)]
+            first = min(first, felt_bottom + 2 - len(wrapped))
+            for i, line in enumerate(wrapped):
                 if place == "left":
                     canvas.put(first + i, 0, line)
                 else:
                     canvas.put(first + i, felt_right + 2, line)
             if card is not None:
                 if place == "left":
-                    canvas.put(middle_row, felt_left + 2, card)
+                    canvas.put(middle_row, felt_left + 2 + inset_cols, card)
                 else:
-                    canvas.put(middle_row, felt_right - 1 - card.cell_len, card)
+                    canvas.put(middle_row, felt_right - 1 - inset_cols - card.cell_len, card)
     # What the felt says in its middle.
     centre = Text()
     if obs.phase in ("bidding", "petit_sec"):
         if obs.taker is not None:
-            centre = Text(f"best bid: {seat_name(obs.taker)}, {contract_label(obs.contract)}", style="dim")
+            centre = Text(f"best bid so far: {seat_name(obs.taker)}, {contract_label(obs.contract)}", style="dim")
         else:
             centre = Text("bidding", style="dim")
     elif last is not None and obs.phase in ("play", "end"):
@@ -228,8 +237,22 @@ def table_picture(obs, width: int, height: int) -> Canvas:
         centre = Text(f"trick {len(obs.tricks) + 1}", style="dim")
     if centre.plain:
         row = middle_row - 2
-        canvas.centre(max(felt_top + 2, row), middle_col, _fit(centre, inner - 2))
+        for i, line in enumerate(_wrap(centre, inner - 2)):
+            canvas.centre(max(felt_top + 2, row) + i, middle_col, line)
     return canvas
+
+
+def _wrap(text: Text, width: int) -> list[Text]:
+    """A side seat's line over as many lines as its narrow room needs ("Garde" / "contre")."""
+    if text.cell_len <= width:
+        return [text]
+    lines = list(text.wrap(_CONSOLE, width))
+    for line in lines:
+        line.rstrip()
+    return lines
+
+
+_CONSOLE = Console(file=io.StringIO(), width=200)
 
 
 def _fit(text: Text, width: int) -> Text:
