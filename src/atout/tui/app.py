@@ -472,7 +472,7 @@ class GameScreen(Screen):
 
             from ..engine.choices import random_action
 
-            self.app.notify(f"{seat_name(seat)}'s robot chose an illegal move ({err.message}); "
+            self.app.notify(f"{seat_name(seat)}'s robot chose an illegal move ({rule_words(err.message)}); "
                             "it plays a random legal move instead", severity="warning")
             self.game.apply(random_action(self.game.deal.legal_actions(), random.Random(0)), seat=seat)
         self.call_later(self.advance)
