@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 
 import pytest
 from rich.console import Console
@@ -127,6 +128,8 @@ async def test_illegal_card_refused_with_reason_and_mouse_play():
                         text = message(app)
                         assert "Refused" in text
                         assert any(w in text for w in ("follow suit", "trump", "called"))
+                        # Cards as the screen names them (R♠, trump 18), never record codes (KS, T18).
+                        assert not re.search(r"\b(?:T\d{1,2}|EX|(?:10|[1-9JNQK])[SHDC])\b", text), text
                         assert game.deal.history == before  # nothing changed
                         # Now play a playable card with the mouse.
                         good = next(c for c in hand.cards if hand.marked >> c & 1)
