@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -25,7 +26,8 @@ LIGHT_ARGON2 = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
 def quick_config(**timing: float) -> Config:
     """Robots play at once and deals follow each other at once, unless a test says otherwise."""
     values = {"robot_pace": 0.0, "deal_pause": 0.0, **timing}
-    return Config(secret=b"test-secret", timing=Timing(**values), rate=1000.0, burst=1000.0, hasher=LIGHT_ARGON2)
+    return Config(secret=b"test-secret", timing=Timing(**values), rate=1000.0, burst=1000.0, hasher=LIGHT_ARGON2,
+                  trusted_proxy=True)  # every test client comes from 127.0.0.1: X-Forwarded-For tells them apart
 
 
 class Server:
@@ -68,6 +70,14 @@ async def running_server(db_url: str, config: Config | None = None,
         await asyncio.wait_for(task, 10)
 
 
+_addresses = itertools.count(1)
+
+
+def _next_address() -> str:
+    n = next(_addresses)
+    return f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
+
+
 class Client:
     """One WebSocket client that remembers every frame it received and the latest table state."""
 
@@ -85,8 +95,13 @@ class Client:
         self.batch: list[dict[str, Any]] = []  # the event frames of the last request's batch
 
     @classmethod
-    async def connect(cls, url: str, name: str, token: str | None = None, cookie: str | None = None) -> Client:
-        headers = {"Cookie": f"atout_session={cookie}"} if cookie else None
+    async def connect(cls, url: str, name: str, token: str | None = None, cookie: str | None = None,
+                      address: str | None = None) -> Client:
+        """``address``: the client's IP address as the server sees it (X-Forwarded-For); each client its own
+        unless a test gives two the same."""
+        headers = {"X-Forwarded-For": address or _next_address()}
+        if cookie:
+            headers["Cookie"] = f"atout_session={cookie}"
         ws = await websockets.connect(url, max_size=None, additional_headers=headers)
         client = cls(ws, name)
         hello: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}

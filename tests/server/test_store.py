@@ -142,3 +142,40 @@ def test_a_first_release_database_with_tables_in_play_upgrades_to_head(db_url: s
         diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata)
     assert diff == []
     new.close()
+
+
+def test_a_database_before_the_ledger_upgrades_and_its_accounts_get_their_chips(db_url: str) -> None:
+    """Migration 0005's schema with accounts, a finished game and standings in it: at head every row is
+    kept, each account holds the 1,000 chips of a new account (as a ledger row), and settling works."""
+    import sqlalchemy as sa
+
+    from atout.server import ledger
+    from atout.server.db import game_players, players, standings
+
+    old = Store(db_url)
+    old.migrate("0005")
+    with old.engine.begin() as conn:
+        for pid, name in (("pa", "Ann"), ("pb", "Bob")):
+            conn.execute(players.insert().values(id=pid, name=name, name_key=name.lower(), password_hash="x",
+                                                 avatar="fox", created_at=5.0))
+        conn.execute(standings.insert().values(player_id="pa", players=4, period="all", period_start=0.0, points=30,
+                                               games=1, wins=1))
+    old.create_table("t1", 1.0, {"seq": 0}, 4)
+    old.append([Append("t1", [ev(1, "game_end")], game=GameRow("g1", "t1", 4, "finished", 1.0, 3.0, {"x": 1}))])
+    old.close()
+    new = Store(db_url)
+    new.migrate()
+    with new.engine.connect() as conn:
+        assert ledger.balances(conn, ["pa", "pb"]) == {"pa": 1000, "pb": 1000}
+        assert ledger.totals(conn) == {"players": 2000, "bank": 0, "pots": 0, "granted": 2000}
+        assert conn.execute(sa.select(standings.c.points)).scalar_one() == 30
+        assert conn.execute(sa.select(sa.func.count()).select_from(game_players)).scalar_one() == 0
+        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata)
+    assert diff == [] and new.games("t1")[0].data == {"x": 1}
+    with new.engine.begin() as conn:  # the new tables work on the upgraded database
+        ledger.take_bets(conn, ledger.Bets("g2", (("pa", 10), ("pb", 10)), 4.0))
+        ledger.settle(conn, ledger.GameEnd("g2", 2, "cancelled", True, 1, (
+            ledger.SeatResult(0, "pa", 0, stake=10), ledger.SeatResult(1, "pb", 0, stake=10)), 5.0))
+    with new.engine.connect() as conn:
+        assert ledger.balances(conn, ["pa", "pb"]) == {"pa": 1000, "pb": 1000}
+    new.close()

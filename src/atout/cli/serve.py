@@ -22,6 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="pause between two deals, to read the result (default 5)")
     parser.add_argument("--abandon-after", type=float, default=180.0, metavar="SECONDS",
                         help="how long a player who lost the connection keeps the seat (default 180)")
+    parser.add_argument("--behind-proxy", action="store_true",
+                        help="a proxy of yours forwards the connections: take each client's address from "
+                             "X-Forwarded-For (two registered players from one address make a game unranked); "
+                             "never set it when clients reach the server directly (default: off)")
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning"),
                         help="structured log lines on stderr (default info: one line per table event)")
 
@@ -58,11 +62,11 @@ def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(message)s", stream=sys.stderr)
     logging.getLogger("alembic").setLevel(logging.WARNING)
     timing = Timing(deal_pause=args.deal_pause, robot_pace=args.robot_pace, abandon_after=args.abandon_after)
-    config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing)
+    config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing, trusted_proxy=args.behind_proxy)
     app = create_app(db, config)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     print(f"Atout is open at http://{shown}:{args.port}/ (store: {db.split('@')[-1]}). Ctrl-C stops it.",
           flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=MAX_FRAME,
-                ws_ping_interval=20, ws_ping_timeout=20)
+                ws_ping_interval=20, ws_ping_timeout=20, proxy_headers=False)  # --behind-proxy decides
     return 0

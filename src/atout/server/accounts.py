@@ -18,6 +18,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
 
+from . import ledger
 from .db import players, sessions
 from .store import Store
 
@@ -86,6 +87,7 @@ class Accounts:
                 conn.execute(players.insert().values(id=account.id, name=name, name_key=name.lower(),
                                                      password_hash=digest, avatar=account.avatar,
                                                      created_at=self.clock()))
+                ledger.grant_new_account(conn, account.id, self.clock())  # the account and its chips, together
         except IntegrityError:
             raise AccountError("name_taken", f"the name {name!r} is taken") from None
         return account

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from . import profiles, standings
+from . import ledger, profiles, standings
 from .accounts import SESSION_DAYS, AccountError, Accounts, Limiter
 
 COOKIE = "atout_session"
@@ -64,6 +64,7 @@ class AccountRoutes:
             Route("/api/login", self.login, methods=["POST"]),
             Route("/api/logout", self.logout, methods=["POST"]),
             Route("/api/me", self.me, methods=["GET"]),
+            Route("/api/claim", self.claim, methods=["POST"]),
             Route("/api/friends", self.friends, methods=["GET", "POST"]),
             Route("/api/players/{name}", self.player, methods=["GET"]),
             Route("/api/games/{game_id}", self.game, methods=["GET"]),
@@ -140,7 +141,24 @@ class AccountRoutes:
         account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
         if account is None:
             return _error(401, "not_logged_in", "not logged in")
-        return JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar})
+        chips = await asyncio.to_thread(self._standing, account.id)
+        return JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar, **chips})
+
+    def _standing(self, player_id: str) -> dict[str, Any]:
+        with self.accounts.store.engine.connect() as conn:
+            return ledger.standing(conn, player_id)
+
+    async def claim(self, request: Request) -> Response:
+        """The daily chips: 200 for an account below 200, once per UTC day (a ledger row)."""
+        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
+        if account is None:
+            return _error(401, "not_logged_in", "log in to claim chips")
+        try:
+            chips = await asyncio.to_thread(ledger.claim, self.accounts.store.engine, account.id,
+                                            request.app.state.hub.clock.now())
+        except ledger.LedgerError as err:
+            return _error(409, err.code, err.message)
+        return JSONResponse({"claimed": ledger.CLAIM_CHIPS, "chips": chips})
 
 
     async def friends(self, request: Request) -> Response:

@@ -39,7 +39,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     hub: Hub = websocket.app.state.hub
     account = await asyncio.to_thread(hub.accounts.session, websocket.cookies.get(COOKIE)) if hub.accounts else None
     await websocket.accept()
-    conn = hub.connect(websocket.send_text, websocket.close, account)
+    conn = hub.connect(websocket.send_text, websocket.close, account, client_address(websocket, hub.config.trusted_proxy))
     pump = asyncio.create_task(conn.pump())
     try:
         while not conn.closed:
@@ -56,6 +56,16 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await hub.disconnect(conn)
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(pump, 1.0)
+
+
+def client_address(connection: WebSocket | Request, trusted_proxy: bool) -> str | None:
+    """The client's IP address: the socket's peer, or behind a trusted proxy the first X-Forwarded-For
+    entry (never honoured otherwise: anyone can send the header)."""
+    if trusted_proxy:
+        forwarded = connection.headers.get("x-forwarded-for", "").split(",")[0].strip()
+        if forwarded:
+            return forwarded[:64]
+    return connection.client.host if connection.client else None
 
 
 async def health(request: Request) -> Response:

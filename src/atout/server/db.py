@@ -116,4 +116,39 @@ ratings = sa.Table(
     sa.Column("games", sa.Integer, nullable=False),
 )
 
-__all__ = ["friendships", "game_players", "games", "metadata", "players", "ratings", "sessions", "standings", "table_events", "tables"]
+ledger = sa.Table(
+    "ledger",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("holder", sa.String(40), nullable=False),  # a player's id, "bank", or "pot:GAME" while a game runs
+    sa.Column("kind", sa.String(8), nullable=False),  # "chips" | "xp"
+    sa.Column("amount", sa.BigInteger, nullable=False),  # signed: a transfer is rows summing to zero
+    sa.Column("reason", sa.String(16), nullable=False),  # grant, claim, bet, pot, prize, refund, forfeit, cut, ...
+    sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("ref", sa.String(100), nullable=False, unique=True),  # what the row is for: never written twice
+    sa.Index("ix_ledger_holder", "holder", "kind"),  # a balance is a sum over one holder's rows
+    sa.Index("ix_ledger_game", "game_id"),
+)
+
+settlements = sa.Table(
+    "settlements",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),  # a game is settled once
+    sa.Column("outcome", sa.String(16), nullable=False),  # "finished" | "cancelled" | "deserted"
+    sa.Column("ranked", sa.Boolean, nullable=False),
+    sa.Column("pot", sa.BigInteger, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("data", JSONType, nullable=False),  # who got what and why, as shown with the game
+)
+
+badges = sa.Table(
+    "badges",
+    metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("badge", sa.String(32), primary_key=True),  # once per player per badge
+    sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+__all__ = ["badges", "friendships", "game_players", "games", "ledger", "metadata", "players", "ratings", "sessions", "settlements", "standings", "table_events", "tables"]

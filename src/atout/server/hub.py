@@ -24,6 +24,7 @@ from typing import Any
 from ..bots import make_bot
 from ..bots.random_bot import RandomBot
 from ..engine.record import action_to_json
+from . import ledger
 from .clock import Clock, SystemClock
 from .friends import Friends
 from .options import OptionError, TableOptions
@@ -49,6 +50,7 @@ class Config:
     rate: float = 20.0  # messages per second a connection may send, on average
     burst: float = 40.0
     chat_per_10s: int = 5
+    trusted_proxy: bool = False  # behind a proxy of ours: a connection's address is its X-Forwarded-For
 
 
 def event_log(**fields: Any) -> None:
@@ -83,10 +85,11 @@ class Bucket:
 class Connection:
     """One WebSocket: who it is, which tables it follows, and its outbox (a slow reader never blocks a table)."""
 
-    def __init__(self, send_text, close, config: Config, account=None) -> None:
+    def __init__(self, send_text, close, config: Config, account=None, address: str | None = None) -> None:
         self._send_text = send_text
         self._close = close
         self.account = account  # the registered player whose session cookie opened this connection
+        self.address = address  # the client's IP address: two registered people from one make a game unranked
         self.player: Player | None = None
         self.tables: set[str] = set()
         self.lobby = False
@@ -155,6 +158,7 @@ class Hub:
         self.writer = StoreWriter(store)
         self.rooms: dict[str, Room] = {}
         self.connections: set[Connection] = set()
+        self.addresses: dict[str, set[str]] = {}  # registered player -> every address seen this run
         self.handlers = {
             "hello": self.on_hello, "lobby": self.on_lobby, "create": self.on_create, "join": self.on_join,
             "sit": self.on_sit, "leave": self.on_leave, "robot": self.on_robot, "unrobot": self.on_unrobot,
@@ -196,8 +200,8 @@ class Hub:
         self._schedule_robot(room)
 
     # ------------------------------------------------------------ connections
-    def connect(self, send_text, close, account=None) -> Connection:
-        conn = Connection(send_text, close, self.config, account)
+    def connect(self, send_text, close, account=None, address: str | None = None) -> Connection:
+        conn = Connection(send_text, close, self.config, account, address)
         self.connections.add(conn)
         return conn
 
@@ -266,6 +270,10 @@ class Hub:
             raise ProtocolError("hello_again", "you said hello already")
         if conn.account is not None:  # a registered player: the session says who
             conn.player = Player(conn.account.id, conn.account.name, registered=True)
+            if conn.address is not None:
+                seen = self.addresses.setdefault(conn.account.id, set())
+                if len(seen) < 50:  # bounded: a roaming phone's addresses, not a flood
+                    seen.add(conn.address)
             conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
                        "you": {"id": conn.account.id, "name": conn.account.name, "registered": True}})
             return
@@ -345,6 +353,7 @@ class Hub:
             options = TableOptions.from_json(m.options)
         except OptionError as err:
             raise ProtocolError("bad_option", str(err)) from None
+        await self._check_chips(options, [(conn.player.id, conn.player.name)])
         table = Table(secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"), m.players, options,
                       self.config.timing)
         room = Room(table)
@@ -375,9 +384,10 @@ class Hub:
                                "event": table.public_event(event, seat)})
             was_gone = seat is not None and seat in table.gone_since
             events = table.connection_back(conn.player.id, self.clock.now()) if seat is not None else []
+            moved = seat is not None and self._same_address(table) != table.same_address
             if events:
                 await self._commit(room, events)
-            elif was_gone:
+            elif was_gone or moved:  # moved: a seat now shares an address, and everyone is told before a game
                 self._tell_state(room)  # connected again: everyone sees it, the returning page included
             else:
                 conn.send(self._state(room, conn))
@@ -393,6 +403,7 @@ class Hub:
 
     def _state(self, room: Room, conn: Connection) -> dict[str, Any]:
         table = room.table
+        table.same_address = self._same_address(table)
         seen = room.seen_options.get(conn.player.id, -1) if conn.player else -1
         return {"type": "table", "table": table.id, "seq": table.seq,
                 "state": table.view(room.viewer(conn), self.clock.now(), room.spectators(), seen)}
@@ -405,6 +416,7 @@ class Hub:
 
     async def on_sit(self, conn: Connection, m) -> None:
         room = self._room(m.table)
+        await self._check_chips(room.table.options, [(conn.player.id, conn.player.name)])
 
         def sit(table: Table, now: float) -> list[dict[str, Any]]:
             events = table.sit(conn.player.id, conn.player.name, m.seat, m.seq, now, self._master_friends(table))
@@ -428,7 +440,15 @@ class Hub:
         await self._table_request(conn, m, lambda t, now: t.set_options(conn.player.id, m.options, m.seq, now))
 
     async def on_start(self, conn: Connection, m) -> None:
-        await self._table_request(conn, m, lambda t, now: t.start(conn.player.id, m.seq, now))
+        room = self._room(m.table)
+        async with room.lock:
+            table = room.table
+            same = self._same_address(table)
+            if not same and table.status == "waiting" and table.master_player == conn.player.id:
+                await self._check_chips(table.options, [(s.player, s.name) for s in table.seats
+                                                        if s.kind == "person" and s.player is not None])
+            events = table.start(conn.player.id, m.seq, self.clock.now(), same)
+            await self._commit(room, events, origin=conn, ref=m.ref)
 
     async def on_act(self, conn: Connection, m) -> None:
         await self._table_request(conn, m, lambda t, now: t.act(conn.player.id, m.action, m.seq, now))
@@ -493,9 +513,11 @@ class Hub:
         if force_snapshot or table.seq - room.snapshot_seq >= SNAPSHOT_EVERY or kinds & {"game_end", "cancel_end", "closed"}:
             snapshot = (table.seq, table.snapshot())
         game = self._game_row(table, events)
+        table.same_address = self._same_address(table)
         try:
             await self.writer.write(Append(table.id, stored, snapshot,
-                                           status="closed" if "closed" in kinds else None, game=game))
+                                           status="closed" if "closed" in kinds else None, game=game,
+                                           bets=self._bets(table, events), settlement=self._settlement(table, events)))
         except Exception:
             await self._reload(room)
             raise
@@ -562,11 +584,17 @@ class Hub:
             "ranking": end.get("ranking"),
             "abandoned": sorted(abandoned),
             "abandoners": table.abandoners,
+            "ranked": table.game_ranked,
+            "unranked": table.game_unranked,
         }
         status = "finished" if end["type"] == "game_end" else "cancelled"
         participants: list[dict[str, Any]] = []
         if status == "finished":
-            places = {r["seat"]: r["place"] for r in end["ranking"]}
+            places: dict[int, int] = {}  # an abandoner is ranked last: the others move up
+            stayed = [r for r in end["ranking"] if r["seat"] not in abandoned]
+            for k, r in enumerate(stayed):
+                same = k and r["total"] == stayed[k - 1]["total"]
+                places[r["seat"]] = places[stayed[k - 1]["seat"]] if same else k + 1
             counted = game.counted
             for seat in seats:
                 i = seat["seat"]
@@ -581,7 +609,76 @@ class Hub:
                     "competitive": table.options.competitive,
                 })
         return GameRow(end["game"], table.id, table.players, status, table.game_started_at or end["at"], end["at"],
-                       data, tuple(participants))
+                       data, tuple(participants), ranked=table.game_ranked)
+
+    # ------------------------------------------------------------ chips
+    def _same_address(self, table: Table) -> list[int]:
+        """Seats of registered people who share an address with another seated registered person."""
+        people = [(i, self.addresses.get(s.player, set())) for i, s in enumerate(table.seats)
+                  if s.kind == "person" and not s.abandoned and ledger.registered(s.player)]
+        out: set[int] = set()
+        for k, (i, mine) in enumerate(people):
+            for j, theirs in people[k + 1:]:
+                if mine & theirs:
+                    out |= {i, j}
+        return sorted(out)
+
+    async def _check_chips(self, options: TableOptions, people: list[tuple[str, str]]) -> None:
+        """At a betting table everyone must hold the bet (guests are refused by the table itself)."""
+        if not options.bet or not options.competitive:
+            return
+        ids = [p for p, _ in people if ledger.registered(p)]
+        if not ids:
+            return
+
+        def read() -> dict[str, int]:
+            with self.store.engine.connect() as conn:
+                return ledger.balances(conn, ids)
+
+        held = await asyncio.to_thread(read)
+        for player, name in people:
+            if player in held and held[player] < options.bet:
+                raise ProtocolError("not_enough_chips", f"{name} holds {held[player]} chips, less than this "
+                                    f"table's bet of {options.bet}", bet=options.bet, balance=held[player], name=name)
+
+    @staticmethod
+    def _bets(table: Table, events: list[dict[str, Any]]) -> ledger.Bets | None:
+        """A starting game's bets, taken into its pot in the transaction that stores its start."""
+        start = next((e for e in events if e["type"] == "game_start"), None)
+        if start is None or not any(start.get("stakes") or ()):
+            return None
+        stakes = tuple((table.seats[i].player, bet) for i, bet in enumerate(start["stakes"]) if bet)
+        return ledger.Bets(start["game"], stakes, start["at"])
+
+    @staticmethod
+    def _settlement(table: Table, events: list[dict[str, Any]]) -> ledger.GameEnd | None:
+        """The game's settlement, when these events end it: finished, cancelled, or deserted (the table
+        closed with the game unfinished, every person gone)."""
+        kinds = {e["type"]: e for e in events}
+        game = table.game
+        if game is None or table.game_id is None:
+            return None
+        if "game_end" in kinds:
+            outcome, at = "finished", kinds["game_end"]["at"]
+        elif "cancel_end" in kinds and kinds["cancel_end"]["cancelled"]:
+            outcome, at = "cancelled", kinds["cancel_end"]["at"]
+        elif "closed" in kinds and table.game_outcome is None:
+            outcome, at = "deserted", kinds["closed"]["at"]
+        else:
+            return None
+        players = [s.player if s.kind == "person" else None for s in table.seats]
+        for gone in table.abandoners:  # their seats were emptied as the game ended
+            players[gone["seat"]] = gone["player"]
+        counted = game.counted
+        single = None
+        if game.deals == 1 and counted:
+            line = counted[0]
+            single = {"taker": line.taker, "partner": line.partner, "made": line.made}
+        totals = game.totals
+        seats = tuple(ledger.SeatResult(i, players[i], totals[i], i in table.abandoned, table.stakes[i])
+                      for i in range(table.players))
+        return ledger.GameEnd(table.game_id, table.players, outcome, table.game_ranked, game.deals, seats, at,
+                              single, tuple(table.records), table.game_unranked)
 
     async def _reload(self, room: Room) -> None:
         """The store refused a batch: the table goes back to what is stored."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from . import ledger
 from .accounts import Accounts
 from .db import game_players as gp
 from .store import Store
@@ -49,10 +50,12 @@ def profile(store: Store, accounts: Accounts, name: str) -> dict[str, Any] | Non
         overall = conn.execute(sa.select(*totals).where(gp.c.player_id == account.id)).one()
         recent = conn.execute(sa.select(gp).where(gp.c.player_id == account.id)
                               .order_by(gp.c.ended_at.desc()).limit(RECENT)).all()
+        chips = ledger.standing(conn, account.id)
     return {
         "id": account.id,
         "name": account.name,
         "avatar": account.avatar,
+        **chips,  # chips, xp, level, level_xp, next_level_xp, badges
         "stats": {"all": _stats(overall), **{str(r.players): _stats(r) for r in by_count}},
         "recent": [{"game": r.game_id, "ended_at": r.ended_at, "players": r.players, "seat": r.seat,
                     "place": r.place, "total": r.total, "won": r.won, "abandoned": r.abandoned,
@@ -77,6 +80,8 @@ def game(store: Store, game_id: str) -> dict[str, Any] | None:
         "totals": data["totals"],
         "ranking": data["ranking"],
         "records": data.get("records", []),
+        "ranked": data.get("ranked", True),
+        "unranked": data.get("unranked"),
     }
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
+from . import ledger
 from .db import players as players_table
 from .db import ratings, standings
 
@@ -81,7 +82,7 @@ def leaderboard(engine, players: int, period: str, at: float, page: int = 1, per
     if page < 1 or not 1 <= per_page <= 100:
         raise ValueError("page from 1, per_page from 1 to 100")
     query = (
-        sa.select(players_table.c.name, players_table.c.avatar, standings.c.points, standings.c.games,
+        sa.select(players_table.c.id, players_table.c.name, players_table.c.avatar, standings.c.points, standings.c.games,
                   standings.c.wins, ratings.c.mu, ratings.c.sigma)
         .join(players_table, players_table.c.id == standings.c.player_id)
         .outerjoin(ratings, sa.and_(ratings.c.player_id == standings.c.player_id,
@@ -95,11 +96,12 @@ def leaderboard(engine, players: int, period: str, at: float, page: int = 1, per
     with engine.connect() as conn:
         rows = conn.execute(query).all()
         total = conn.execute(count).scalar_one()
+        xp = ledger.balances(conn, [r.id for r in rows], "xp")  # the level column: from the ledger's XP
     first = (page - 1) * per_page
     return {
         "players": players, "period": period, "since": start, "page": page, "per_page": per_page, "total": total,
         "rows": [{"rank": first + i + 1, "name": r.name, "avatar": r.avatar, "points": r.points, "games": r.games,
-                  "wins": r.wins,
+                  "wins": r.wins, "xp": xp[r.id], "level": ledger.level_for(xp[r.id]),
                   "rating": None if r.mu is None else {"mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
                                                         "shown": round(r.mu - 3 * r.sigma, 2)}}
                  for i, r in enumerate(rows)],

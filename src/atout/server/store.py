@@ -22,7 +22,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from . import standings
+from . import ledger, standings
 from .db import game_players, games, metadata, table_events, tables
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -52,6 +52,7 @@ class GameRow:
     ended_at: float
     data: dict[str, Any]
     participants: tuple[dict[str, Any], ...] = ()  # one line per person of a finished game (game_players)
+    ranked: bool = True  # False: practice, or two registered people from one address (no standings)
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,8 @@ class Append:
     snapshot: tuple[int, dict[str, Any]] | None = None
     status: str | None = None
     game: GameRow | None = None
+    bets: ledger.Bets | None = None  # a starting game's bets, taken into its pot
+    settlement: ledger.GameEnd | None = None  # a game's end: its pot shared out, XP, badges (once per game)
 
 
 def engine_url(url: str) -> str:
@@ -139,6 +142,8 @@ class Store:
                     self._append(conn, item)
         except IntegrityError as err:
             raise StoreError(f"refused by the database: {_first_line(err)}") from None
+        except ledger.LedgerError as err:
+            raise StoreError(f"refused by the ledger: {err.message}") from None
 
     @staticmethod
     def _append(conn, item: Append) -> None:
@@ -159,8 +164,12 @@ class Store:
             if g.participants:
                 conn.execute(game_players.insert(), [
                     {**p, "game_id": g.game_id, "players": g.players, "ended_at": g.ended_at} for p in g.participants])
-                if g.status == "finished":
+                if g.status == "finished" and g.ranked:
                     standings.record(conn, g.players, g.ended_at, list(g.participants))
+        if item.bets is not None:
+            ledger.take_bets(conn, item.bets)
+        if item.settlement is not None:  # in the game row's transaction: both or neither
+            ledger.settle(conn, item.settlement)
 
     def _events(self, conn, table_id: str, seq: int, limit: int | None = None) -> list[StoredEvent]:
         query = (sa.select(table_events.c.seq, table_events.c.at, table_events.c.kind, table_events.c.data)

@@ -97,6 +97,9 @@ class Table:
         self.abandoned: list[int] = []
         self.abandoners: list[dict[str, Any]] = []  # who left this game: seat, player, name, why
         self.records: list[dict[str, Any]] = []  # the current game's deal records, void deals included
+        self.game_ranked = False  # the current game counts: competitive, and nobody shares an address
+        self.game_unranked: str | None = None  # why it does not: "practice" | "same_address"
+        self.stakes: list[int] = [0] * players  # the chips each seat put in the current game's pot
         self.commitment: str | None = None
         self.vote: dict[str, Any] | None = None
         self.proposed: dict[int, int] = {}  # seat -> deal_index when it last proposed to cancel
@@ -108,6 +111,7 @@ class Table:
         self.turn_started: float | None = None
         self.deal_ended_at: float | None = None
         self.gone_since: dict[int, float] = {}
+        self.same_address: list[int] = []  # seats of registered people sharing an address (the runtime says)
         self.last_event_at = 0.0
         self._sheet_cache: list[tuple[Any, dict[str, Any]]] = []
 
@@ -194,14 +198,17 @@ class Table:
         self.invited.update(e["players"])
 
     def _on_game_start(self, e: dict[str, Any]) -> None:
-        self.game = Game(players=self.players, deals=e["deals"], seed=e["_seed"],
-                         rules=TableOptions.from_json(e["options"]).ruleset(self.players))
+        options = TableOptions.from_json(e["options"])
+        self.game = Game(players=self.players, deals=e["deals"], seed=e["_seed"], rules=options.ruleset(self.players))
         self.game_id = e["game"]
         self.game_started_at = e.get("at")
         self.game_outcome = None
         self.abandoned = []
         self.abandoners = []
         self.records = []
+        self.game_ranked = bool(e.get("ranked", options.competitive))  # games started before the ledger: as set
+        self.game_unranked = e.get("unranked")
+        self.stakes = list(e.get("stakes") or [0] * self.players)
         self.proposed = {}
         self.status = "playing"
 
@@ -307,7 +314,14 @@ class Table:
         if not 0 <= seat < self.players:
             raise ProtocolError("no_seat", f"seat {seat}: this table's seats are 0 to {self.players - 1}")
 
+    def _check_may_bet(self, player: str) -> None:
+        """Chips belong to registered players: a guest does not sit at a betting table."""
+        if self.options.bet and not player.startswith("p"):
+            raise ProtocolError("registered_only", f"this table bets {self.options.bet} chips a game: "
+                                                   "log in (or register) to sit at a betting table")
+
     def create(self, player: str, name: str, now: float) -> list[dict[str, Any]]:
+        self._check_may_bet(player)
         out: list[dict[str, Any]] = []
         self._emit(out, "created", now, players=self.players, options=self.options.to_json())
         self._emit(out, "sat", now, seat=0, player=player, name=name)
@@ -325,6 +339,7 @@ class Table:
             raise ProtocolError("seated", f"you already sit at seat {self.seat_of(player)}")
         if self.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", f"seat {seat} is taken by {self.seats[seat].name}")
+        self._check_may_bet(player)
         out: list[dict[str, Any]] = []
         self._emit(out, "sat", now, seat=seat, player=player, name=name)
         if self.master == seat:
@@ -395,6 +410,10 @@ class Table:
             options = self.options.changed(**values)
         except OptionError as err:
             raise ProtocolError("bad_option", str(err)) from None
+        guests = [i for i, s in enumerate(self.seats) if s.kind == "person" and not (s.player or "").startswith("p")]
+        if options.bet and guests:
+            raise ProtocolError("bad_option", f"bet: a guest sits at seat {guests[0]}; a betting table is for "
+                                              "registered players")
         before, after = self.options.to_json(), options.to_json()
         changed = [k for k in after if after[k] != before[k]]
         if not changed:
@@ -410,16 +429,22 @@ class Table:
         self._emit(out, "invited", now, name=name, players=sorted(invitees))
         return out
 
-    def start(self, player: str, seq: int, now: float) -> list[dict[str, Any]]:
+    def start(self, player: str, seq: int, now: float, same_address: list[int] | None = None) -> list[dict[str, Any]]:
+        """Start a game; ``same_address`` (the runtime's): seats of registered people sharing an address,
+        which makes the game unranked (no bets taken, nothing won)."""
         self._check_seq(seq)
         self._check_master(player)
         self._check_waiting("starting a game")
         empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
         if empty:
             raise ProtocolError("seats_empty", f"every seat must be filled first; empty: {', '.join(map(str, empty))}")
+        unranked = "practice" if not self.options.competitive else "same_address" if same_address else None
+        stakes = [self.options.bet if unranked is None and s.kind == "person" and (s.player or "").startswith("p")
+                  else 0 for s in self.seats]
         out: list[dict[str, Any]] = []
         self._emit(out, "game_start", now, game=secrets.token_hex(8), deals=self.options.deals,
-                   options=self.options.to_json(), _seed=secrets.token_hex(16))
+                   options=self.options.to_json(), ranked=unranked is None, unranked=unranked, stakes=stakes,
+                   _seed=secrets.token_hex(16))
         assert self.game is not None
         self._emit(out, "game_dealer", now, dealer=self.game.dealer)
         self._start_deal(out, now)
@@ -686,7 +711,11 @@ class Table:
                 "outcome": self.game_outcome,
                 "ranking": [{"place": p, "seat": s, "total": t} for p, s, t in game.ranking()]
                 if self.game_outcome == "finished" else None,
+                "ranked": self.game_ranked,
+                "unranked": self.game_unranked,
+                "pot": sum(self.stakes),
             },
+            "same_address": self.same_address,
             "commitment": self.commitment,
             "clock": clock,
             "vote": vote,
@@ -749,6 +778,9 @@ class Table:
             "abandoned": self.abandoned,
             "records": self.records,
             "abandoners": self.abandoners,
+            "game_ranked": self.game_ranked,
+            "game_unranked": self.game_unranked,
+            "stakes": self.stakes,
             "commitment": self.commitment,
             "vote": None if self.vote is None else {**self.vote, "votes": [[k, v] for k, v in self.vote["votes"].items()]},
             "proposed": [[k, v] for k, v in self.proposed.items()],
@@ -773,6 +805,9 @@ class Table:
         table.abandoned = list(data["abandoned"])
         table.records = list(data.get("records", []))
         table.abandoners = list(data.get("abandoners", []))
+        table.game_ranked = bool(data.get("game_ranked", table.options.competitive))
+        table.game_unranked = data.get("game_unranked")
+        table.stakes = list(data.get("stakes") or [0] * table.players)
         table.commitment = data["commitment"]
         vote = data["vote"]
         table.vote = None if vote is None else {**vote, "votes": {k: v for k, v in vote["votes"]}}
