@@ -409,3 +409,25 @@ async def test_an_amicable_cancel_gives_every_bet_back(db_url: str) -> None:
             assert any(f["event"]["type"] == "cancel_end" and f["event"]["cancelled"] for f in bob.batch), answer
             assert [(await h.get("/api/me")).json()["chips"] for h in (http_a, http_b)] == [1000, 1000]
             assert held(server.hub.store, "bank") == 0
+
+
+async def test_a_restarted_server_settles_the_pot_of_a_game_it_resumed(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+            cookie = await register(http, "Ann")
+        ann = await Client.connect(server.url, "x", cookie=cookie)
+        table = await table_with_robots(ann, 3, level="random", deals=2, bet=100)
+        await ann.request({"type": "start", "table": table})
+        await ann.close()
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "x", cookie=cookie)
+        await ann.send({"type": "join", "table": table})
+        await ann.expect("table")
+        assert ann.state["game"]["pot"] == 100 and ann.state["game"]["ranked"]
+        await play_until(ann, game_over)
+        totals = last_event(ann, "game_end")["totals"]
+        share = 75 // totals.count(max(totals)) if totals[0] == max(totals) else 0
+        store = server.hub.store
+        assert (held(store, ann.id), held(store, "bank")) == (900 + share, 100 - share)
+        with store.engine.connect() as conn:
+            assert ledger.totals(conn) == {"players": 900 + share, "bank": 100 - share, "pots": 0, "granted": 1000}
