@@ -92,5 +92,5 @@ def test_an_account_plays_then_finds_its_game_on_its_profile_and_the_leaderboard
     page.wait_for_selector(".friends")
     page.fill(".friends input", "Nobody")
     page.click(".friends form button")
-    assert "Nobody" in page.wait_for_selector(".toast.error").inner_text()
+    assert "Nobody" in page.wait_for_selector(".toast.error >> text=Nobody").inner_text()
     carol.close()

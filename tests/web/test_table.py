@@ -231,6 +231,7 @@ def test_the_poignee_is_offered_preselected_changeable_and_sent(browser, site):
       window.atout.net.request = async (m) => { caught.push(m); return { type: 'event' }; };
       document.querySelector('[data-poignee=simple]').click();
       const chosen = [...document.querySelectorAll('.hand-cards .card.selected')].map((e) => e.dataset.card);
+      for (const old of document.querySelectorAll('.toast')) old.remove();
       const other = document.querySelector('.hand-cards .card:not(.selected):not(.trump)');
       other && other.click();  // a suit card is refused: only trumps in a poignée
       const refusal = document.querySelector('.toast.error') && document.querySelector('.toast.error').innerText;
