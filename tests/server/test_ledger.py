@@ -403,7 +403,10 @@ async def test_an_amicable_cancel_gives_every_bet_back(db_url: str) -> None:
             assert ann.state["same_address"] == [] and ann.state["game"]["pot"] == 500
             assert [(await h.get("/api/me")).json()["chips"] for h in (http_a, http_b)] == [750, 750]
             await bob.settle(0.1)
-            await ann.request({"type": "cancel", "table": table})
+            await ann.settle(0.1)  # robots may have moved since the start: the proposal answers the latest seq
+            proposed = await ann.request({"type": "cancel", "table": table})
+            assert proposed["type"] == "event" and proposed["event"]["type"] == "cancel_proposed", proposed
+            await bob.expect("cancel_proposed")
             await bob.settle(0.1)
             answer = await bob.request({"type": "vote", "table": table, "accept": True})
             assert any(f["event"]["type"] == "cancel_end" and f["event"]["cancelled"] for f in bob.batch), answer
