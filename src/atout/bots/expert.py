@@ -67,6 +67,8 @@ CARD_SAMPLES = {3: 18, 4: 18, 5: 18}
 BID_SAMPLES = 24
 ECART_SAMPLES = 16
 EXACT_CARDS = 2
+PASS_MARGIN = 12.0
+"""Hands this many club-count points below the heuristic's Prise pass without search."""
 CHELEM_STRENGTH = 100.0
 """Hand strength (``tactics.hand_strength``) below which a chelem is not even searched."""
 TAKER_EDGE = {3: 24.0, 4: 36.0, 5: 8.0}
@@ -164,7 +166,7 @@ class ExpertBot:
                 if exact and w.phase == "play":
                     totals[i] += weight * exact_value(w, me)
                 else:
-                    rollout(w)
+                    rollout(w, action is NO_POIGNEE)
                     totals[i] += weight * w.result.scores[me]
             done += weight
             searched += 1
@@ -267,7 +269,7 @@ class ExpertBot:
         if hint not in contracts:
             hint = PASS
         # Hopeless hands pass without search.
-        if hint == PASS and choose_bid(obs.hand, obs.players, obs.contract, margin=12) == PASS:
+        if hint == PASS and choose_bid(obs.hand, obs.players, obs.contract, margin=PASS_MARGIN) == PASS:
             return Bid(PASS)
         order = [hint] + [c for c in contracts if c != hint]
         samples = self.samples or BID_SAMPLES

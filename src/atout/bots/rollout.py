@@ -16,12 +16,14 @@ from ..engine.actions import (
     Discard,
     PetitSecDecision,
 )
-from ..engine.cards import FULL_DECK
+from ..engine.cards import EXCUSE, FULL_DECK, TRUMPS
 from ..engine.state import PHASE_PLAY
-from .tactics import choose_bid, choose_call, choose_ecart, play_card
+from .heuristic import poignee_choice
+from .tactics import TRUMP_VOID, choose_bid, choose_call, choose_ecart, play_card
 
 _NO_CHELEM = Chelem(False)
 _BIDS = tuple(Bid(c) for c in range(5))
+_NO_TRUMP = 1 << TRUMP_VOID
 
 
 def policy_card(deal: Deal) -> int:
@@ -67,13 +69,51 @@ def other_phase_action(deal: Deal):
     raise ValueError(f"no rollout action in phase {phase}")
 
 
-def rollout(deal: Deal) -> None:
+def shown_voids(deal: Deal) -> list[int]:
+    """Each seat's voids shown so far in ``deal`` (as ``knowledge.infer`` reads them: bits 0-3 a
+    suit, bit 4 no trump)."""
+    voids = [0] * deal.players
+    tricks = [t.plays for t in deal.tricks]
+    if deal.trick:
+        tricks.append(deal.trick)
+    for plays in tricks:
+        led = -1
+        for seat, card in plays:
+            if card == EXCUSE:
+                continue
+            if led < 0:
+                led = 4 if card >= 56 else card // 14
+            elif led < 4:
+                if not (card < 56 and card // 14 == led):
+                    voids[seat] |= 1 << led if card >= 56 else (1 << led) | _NO_TRUMP
+            elif card < 56:
+                voids[seat] |= _NO_TRUMP
+    return voids
+
+
+def _known_friends(deal: Deal, seat: int) -> int:
+    """At five players before the called card shows: the allies ``seat`` knows (as ``knowledge.friends_of``)."""
+    taker = deal.taker
+    partner = deal.partner
+    if seat == taker:
+        return 1 << seat
+    if seat == partner:
+        return 1 << seat | 1 << taker
+    if deal.dog_shown and deal.initial_dog >> deal.called & 1:
+        return sum(1 << s for s in deal.seats if s != taker)
+    return 1 << seat
+
+
+def rollout(deal: Deal, declined: bool = False) -> None:
     """Play ``deal`` to its end in place.
 
-    The card play is ``policy_card``'s, with what does not change during the
-    play worked out once per rollout: each seat's allies, the seats after it at
-    each place in a trick, and the cards seen (kept up to date card by card).
-    Same cards as calling ``policy_card`` each time, at about two thirds of its cost.
+    The card play (and the poignées) are the rules of thumb (``tactics.play_card``) with what each
+    seat would know at the table: the cards gone, the voids shown so far (kept
+    up to date card by card) and, at five players until the called card falls,
+    only the allies it knows.  So in a world the others play exactly as the
+    heuristic robot would.  What does not change during the play is worked
+    out once per rollout: each seat's allies and the seats after it at each
+    place in a trick.
     """
     while deal.phase != PHASE_PLAY:
         if deal.is_over:
@@ -85,6 +125,10 @@ def rollout(deal: Deal) -> None:
     active = deal.settings.active
     friends = [0] * deal.players
     after: list[list[tuple[int, ...]]] = [[] for _ in range(deal.players)]
+    # What each seat knows is not out besides its hand: the taker its écart, the others its shown trumps.
+    known = [deal.ecart & TRUMPS] * deal.players
+    if deal.taker is not None:
+        known[deal.taker] = deal.ecart
     for seat in seats:
         for s in seats:
             if side[s] == side[seat]:
@@ -104,11 +148,39 @@ def rollout(deal: Deal) -> None:
     apply = deal.apply
     legal_mask = deal.legal_play_mask
     unseen = FULL_DECK & ~seen
+    voids = shown_voids(deal)
+    hidden_partner = deal.called is not None and not deal.partner_revealed
+    # Poignées are shown as the heuristic shows them, at each seat's first card; with ``declined``
+    # the seat to act now keeps its own hidden (that is the choice being searched).
+    first_trick = not deal.tricks
+    skip = deal.to_act if declined else -1
     while not deal.is_over:
         seat = deal.to_act
+        if first_trick:
+            if deal.tricks:
+                first_trick = False
+            elif seat != skip:
+                offer = deal.poignee_offer()
+                if offer is not None:
+                    apply(poignee_choice(offer))
         trick = deal.trick
         hand = hands[seat]
-        card = play_card(hand, legal_mask(), trick, seat, friends[seat], after[seat][len(trick)],
-                         unseen & ~hand, taker)  # fmt: skip
+        if hidden_partner:
+            if deal.partner_revealed:
+                hidden_partner = False
+                mine = friends[seat]
+            else:
+                mine = _known_friends(deal, seat)
+        else:
+            mine = friends[seat]
+        card = play_card(hand, legal_mask(), trick, seat, mine, after[seat][len(trick)],
+                         unseen & ~hand & ~known[seat], taker, voids)  # fmt: skip
+        led = deal._led
+        if led >= 0 and card != EXCUSE:
+            if led < 4:
+                if not (card < 56 and card // 14 == led):
+                    voids[seat] |= 1 << led if card >= 56 else (1 << led) | _NO_TRUMP
+            elif card < 56:
+                voids[seat] |= _NO_TRUMP
         apply(PLAYS[card])
         unseen &= ~(1 << card)

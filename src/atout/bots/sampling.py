@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import PASS, PRISE, Bid, Deal, Discard, IllegalAction, Observation, Play
+from ..engine import GARDE_CONTRE, PASS, PRISE, Bid, Deal, Discard, IllegalAction, Observation, Play
 from ..engine.cards import BOUTS, EXCUSE, EXCUSE_BIT, FULL_DECK, HALF_POINTS, KINGS, PETIT_BIT, TRUMPS
 from ..engine.observation import EcartShown
 from ..engine.state import PHASE_PLAY
@@ -25,6 +25,12 @@ PLAY_SURPRISE = 0.5
 
 BID_SURPRISE = 0.2
 """A world's weight is multiplied by this when its hands fit the bids heard badly."""
+
+BID_SLACK = 8.0
+"""Club-count points by which a hand may miss the range its bid suggests before it fits badly."""
+
+BID_CEILING = False
+"""Whether a contract from a hand far above the next contract's threshold also fits badly."""
 
 DOG = -1
 ECART = -2
@@ -237,12 +243,14 @@ def _club_card(deal: Deal, seat: int, gone: int, voids: list[int], shown_trumps:
     return play_card(hand, deal.legal_play_mask(), list(trick), seat, friends, tuple(after), out, taker, voids)
 
 
-def bids_plausible(obs: Observation, deal: Deal, slack: float = 8.0) -> bool:
+def bids_plausible(obs: Observation, deal: Deal, slack: float | None = None) -> bool:
     """Whether the world's initial hands fit the bids heard, by the club count.
 
     A pass from a hand far above the taking threshold, or a contract from a hand
     far below its threshold, makes the world unlikely (not impossible).
     """
+    if slack is None:
+        slack = BID_SLACK
     current = PASS
     players = obs.players
     for seat, action in obs.history:
@@ -250,11 +258,15 @@ def bids_plausible(obs: Observation, deal: Deal, slack: float = 8.0) -> bool:
             continue
         if seat != obs.seat:
             strength = hand_strength(deal.initial_hands[seat], players)
-            if action.contract == PASS:
+            contract = action.contract
+            if contract == PASS:
                 if current < PRISE and strength > threshold(PRISE) + slack:
                     return False
-            elif strength < threshold(action.contract) - slack:
-                return False
+            else:
+                low = strength < threshold(contract) - slack
+                high = BID_CEILING and contract < GARDE_CONTRE and strength > threshold(contract + 1) + slack
+                if low or high:
+                    return False
         if action.contract != PASS:
             current = action.contract
     return True
