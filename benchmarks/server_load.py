@@ -31,10 +31,16 @@ import orjson
 import websockets
 
 
-def first_legal(legal: list[dict]) -> dict:
-    for choice in legal:
-        if choice.get("bid") == "pass":
-            return {"bid": "pass"}
+def first_legal(deal: dict) -> dict:
+    """A legal action at once: the first speaker takes (the smallest contract), the others pass, so every
+    deal is played to its end as at a real table (had everyone passed, every deal would be void)."""
+    legal = deal["legal"]
+    bids = [choice for choice in legal if "bid" in choice]
+    if bids:
+        takes = [choice for choice in bids if choice["bid"] != "pass"]
+        if not deal["bids"] and takes:
+            return {"bid": takes[0]["bid"]}
+        return {"bid": "pass"}
     for choice in legal:
         if "play" in choice:
             return choice
@@ -46,10 +52,33 @@ def first_legal(legal: list[dict]) -> dict:
     return choice
 
 
+def apply_patch(state: dict, message: dict) -> dict:
+    """The state after an event that carries what changed (the client said hello with patches)."""
+    state = {**state, **message["patch"]}
+    if "deal_patch" in message:
+        state["deal"] = {**state["deal"], **message["deal_patch"]}
+    return state
+
+
 class Seat:
     def __init__(self, ws, table_run: TableRun, index: int) -> None:
         self.ws, self.run, self.index = ws, table_run, index
         self.state: dict | None = None
+
+    def absorb(self, message: dict) -> None:
+        """Keep this seat's state up to date from a ``table`` or ``event`` message."""
+        if "state" in message:
+            self.state = message["state"]
+        elif "patch" in message:
+            self.state = apply_patch(self.state, message)
+
+    async def read_until(self, done) -> dict:
+        """Read (keeping the state) until a message for which ``done`` is true: the table's set-up."""
+        while True:
+            message = orjson.loads(await self.ws.recv())
+            self.absorb(message)
+            if done(message):
+                return message
 
     async def listen(self) -> None:
         async for text in self.ws:
@@ -65,6 +94,9 @@ class Seat:
                 if "state" in message:
                     self.state = message["state"]
                     await self.maybe_play()
+                elif "patch" in message:
+                    self.state = apply_patch(self.state, message)
+                    await self.maybe_play()
             elif kind == "table":
                 self.state = message["state"]
                 await self.maybe_play()
@@ -79,7 +111,7 @@ class Seat:
         elif deal and deal["to_act"] == state["you"] and deal["legal"]:
             ref = self.run.sent()
             await self.ws.send(orjson.dumps({"type": "act", "table": state["id"], "seq": state["seq"], "ref": ref,
-                                             "action": first_legal(deal["legal"])}).decode())
+                                             "action": first_legal(deal)}).decode())
 
 
 class TableRun:
@@ -119,7 +151,8 @@ class TableRun:
             del self.arrivals[seq]
 
 
-async def drive_tables(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str) -> list[float]:
+async def drive_tables(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str,
+                       patches: bool) -> list[float]:
     runs = []
     listeners = []
     for t in range(tables):
@@ -127,28 +160,22 @@ async def drive_tables(url: str, tables: int, players: int, warmup: float, secon
         seats = []
         for s in range(players):
             ws = await websockets.connect(url, max_size=None, compression=None)
-            await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": f"L{tag}t{t}s{s}"[:20]}))
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": f"L{tag}t{t}s{s}"[:20],
+                                      "patches": patches}))
             await ws.recv()
             seats.append(Seat(ws, run, s))
         master = seats[0]
         await master.ws.send(json.dumps({"type": "create", "players": players,
                                          "options": {"deals": 20, "turn_seconds": 0, "competitive": False}}))
-        table_id, seq = None, 0
-        while True:
-            message = orjson.loads(await master.ws.recv())
-            if message["type"] == "event":
-                table_id, seq = message["table"], message["seq"]
-                if "state" in message:
-                    break
+        await master.read_until(lambda m: m["type"] == "event" and "state" in m)
+        table_id, seq = master.state["id"], master.state["seq"]
         for seat in seats[1:]:
             await seat.ws.send(json.dumps({"type": "join", "table": table_id}))
-            await seat.ws.recv()
+            await seat.read_until(lambda m: m["type"] == "table")
         for i, seat in enumerate(seats[1:], start=1):
             await seat.ws.send(json.dumps({"type": "sit", "table": table_id, "seat": i, "seq": seq + i - 1}))
-            while True:
-                message = orjson.loads(await seat.ws.recv())
-                if message["type"] == "event" and "state" in message:
-                    break
+            await seat.read_until(lambda m, i=i: m["type"] == "event" and m["event"]["type"] == "sat"
+                                  and m["event"]["seat"] == i)
         listeners += [asyncio.create_task(seat.listen()) for seat in seats]
         await asyncio.sleep(0.05)
         await master.ws.send(json.dumps({"type": "start", "table": table_id, "seq": seq + players - 1}))
@@ -168,8 +195,9 @@ async def drive_tables(url: str, tables: int, players: int, warmup: float, secon
     return [x for run, _ in runs for x in run.latencies]
 
 
-def client_process(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str, out) -> None:
-    latencies = asyncio.run(drive_tables(url, tables, players, warmup, seconds, tag))
+def client_process(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str, patches: bool,
+                   out) -> None:
+    latencies = asyncio.run(drive_tables(url, tables, players, warmup, seconds, tag, patches))
     out.put(latencies)
 
 
@@ -194,7 +222,7 @@ def run_level(port: int, pid: int, tables: int, args, round_no: int) -> dict:
     per = [tables // args.client_processes + (1 if i < tables % args.client_processes else 0)
            for i in range(args.client_processes)]
     procs = [mp.Process(target=client_process, args=(url, n, args.players, args.warmup, args.seconds,
-                                                     f"{round_no}p{i}", out)) for i, n in enumerate(per) if n]
+                                                     f"{round_no}p{i}", not args.whole_states, out)) for i, n in enumerate(per) if n]
     for p in procs:
         p.start()
     setup = max(2.0, tables * 0.02)
@@ -210,9 +238,11 @@ def run_level(port: int, pid: int, tables: int, args, round_no: int) -> dict:
               "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
               "p99_ms": round(percentile(latencies, 0.99), 2) if latencies else None,
               "max_ms": round(max(latencies), 2) if latencies else None,
-              "server_cpu": round((cpu_after - cpu_before) / (t1 - t0), 2)}
+              "server_cpu": round((cpu_after - cpu_before) / (t1 - t0), 2),
+              "server_cpu_us_per_action": round((cpu_after - cpu_before) / max(1, after - before) * 1e6)}
     print(f"{tables:4d} tables: {result['actions_per_s']:6,} actions/s   p50 {result['p50_ms']} ms   "
-          f"p99 {result['p99_ms']} ms   max {result['max_ms']} ms   server CPU {result['server_cpu']:.0%}", flush=True)
+          f"p99 {result['p99_ms']} ms   max {result['max_ms']} ms   server CPU {result['server_cpu']:.0%} "
+          f"({result['server_cpu_us_per_action']} µs an action)", flush=True)
     return result
 
 
@@ -223,6 +253,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per table count")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--client-processes", type=int, default=1)
+    parser.add_argument("--whole-states", action="store_true",
+                        help="clients ask for the whole state on every event instead of patches")
     parser.add_argument("--db", default=None, help="an empty database URL (default: a fresh SQLite file)")
     parser.add_argument("--out", default=None, help="write the figures as JSON here")
     args = parser.parse_args()

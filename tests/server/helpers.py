@@ -78,6 +78,15 @@ def _next_address() -> str:
     return f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
 
 
+def apply_patch(state: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+    """The state after an event that carries a patch (docs/protocol.md, "Patches")."""
+    assert state is not None, "a patch came before any whole state"
+    state = {**state, **message["patch"]}
+    if "deal_patch" in message:
+        state["deal"] = {**state["deal"], **message["deal_patch"]}
+    return state
+
+
 class Client:
     """One WebSocket client that remembers every frame it received and the latest table state."""
 
@@ -93,10 +102,11 @@ class Client:
         self._refs = 0
         self.seqs: dict[str, int] = {}  # the last event number seen, per table
         self.batch: list[dict[str, Any]] = []  # the event frames of the last request's batch
+        self.patches = False  # asked for patches instead of whole states
 
     @classmethod
     async def connect(cls, url: str, name: str, token: str | None = None, cookie: str | None = None,
-                      address: str | None = None) -> Client:
+                      address: str | None = None, patches: bool = False) -> Client:
         """``address``: the client's IP address as the server sees it (X-Forwarded-For); each client its own
         unless a test gives two the same."""
         headers = {"X-Forwarded-For": address or _next_address()}
@@ -104,9 +114,12 @@ class Client:
             headers["Cookie"] = f"atout_session={cookie}"
         ws = await websockets.connect(url, max_size=None, additional_headers=headers)
         client = cls(ws, name)
+        client.patches = patches
         hello: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}
         if token:
             hello["token"] = token
+        if patches:
+            hello["patches"] = True
         await client.send(hello)
         welcome = await client.expect("welcome")
         client.token = welcome.get("token")
@@ -126,6 +139,8 @@ class Client:
             self.seq = self.seqs[message["table"]]
             if "state" in message:
                 self.state = message["state"]
+            elif "patch" in message:
+                self.state = apply_patch(self.state, message)
         return message
 
     async def expect(self, kind: str, timeout: float = RECV_TIMEOUT, **match: Any) -> dict[str, Any]:
@@ -167,7 +182,7 @@ class Client:
                 first = answer
             if first is not None and answer["type"] == "event":
                 self.batch.append(answer)
-                if "state" in answer:
+                if "state" in answer or "patch" in answer:
                     return first
 
     async def close(self) -> None:

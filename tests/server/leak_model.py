@@ -205,6 +205,17 @@ def deal_views(frame: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield state["deal"]
 
 
+def rebuilt(state: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any] | None:
+    """The viewer's state after ``frame``: a whole state, or the last one with the frame's patch applied."""
+    if isinstance(frame.get("state"), dict):
+        return frame["state"]
+    if "patch" in frame and state is not None:
+        state = {**state, **frame["patch"]}
+        if "deal_patch" in frame:
+            state["deal"] = {**state["deal"], **frame["deal_patch"]}
+    return state
+
+
 @dataclass
 class Leak:
     """One frame that told a viewer more than it may know."""
@@ -223,10 +234,12 @@ def leaks(raw: list[str], viewer: Viewer, model: TableKnowledge) -> list[Leak]:
     """Every way the frames ``raw`` (as they left the server, in order) told ``viewer`` too much."""
     found: list[Leak] = []
     seq = 0
+    state: dict[str, Any] | None = None
     for index, text in enumerate(raw):
         frame = json.loads(text)
         if frame.get("type") in ("event", "table"):
             seq = frame["seq"]
+            state = rebuilt(state, frame)
         known, callable_ = model.allowed(viewer, seq)
         extra = sorted(
             {
@@ -243,7 +256,10 @@ def leaks(raw: list[str], viewer: Viewer, model: TableKnowledge) -> list[Leak]:
             deal = next((d for d in model.deals if d.seed == secret), None)
             if secret in text and (deal is None or deal.end_seq is None or seq < deal.end_seq):
                 found.append(Leak(viewer, seq, index, f"the secret seed {secret} before its deal's end"))
-        for view in deal_views(frame):
+        views = list(deal_views(frame))
+        if "patch" in frame and state is not None and isinstance(state.get("deal"), dict):
+            views.append(state["deal"])  # what a patched client holds after this frame
+        for view in views:
             if viewer is None and view.get("hand"):
                 found.append(Leak(viewer, seq, index, f"a spectator's hand: {view['hand']}"))
             if view.get("legal") and view.get("to_act") != viewer:

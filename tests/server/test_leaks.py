@@ -117,7 +117,7 @@ async def person(
 async def reconnect(client: Client, url: str, table: str, last_seq: int | None) -> Client:
     """The same person on a new connection (its token), joining with ``last_seq``; its frames carried over."""
     await client.close()
-    again = await Client.connect(url, client.name, token=client.token)
+    again = await Client.connect(url, client.name, token=client.token, patches=client.patches)
     again.raw = client.raw + again.raw
     again.frames = client.frames + again.frames
     join: dict[str, Any] = {"type": "join", "table": table}
@@ -140,21 +140,21 @@ async def watch(client: Client, table: str, last_seq: int | None = None) -> Clie
     return client
 
 
-async def connect(server: Server, name: str) -> Client:
-    """A guest connection to ``server`` that has said hello."""
-    return await Client.connect(server.url, name)
+async def connect(server: Server, name: str, patches: bool = False) -> Client:
+    """A guest connection to ``server`` that has said hello (asking for patches, or whole states)."""
+    return await Client.connect(server.url, name, patches=patches)
 
 
 async def seat_table(
-    server: Server, players: int, people: int, level: str, options: dict[str, Any]
+    server: Server, players: int, people: int, level: str, options: dict[str, Any], patches: bool = False
 ) -> tuple[str, list[Client]]:
     """A table with people in seats 0 … people-1 and robots after them; returns it and the people."""
-    ann = await connect(server, "Ann")
+    ann = await connect(server, "Ann", patches)
     await ann.send({"type": "create", "players": players, "options": options})
     table = (await ann.expect("master"))["table"]
     seated = [ann]
     for seat in range(1, people):
-        other = await connect(server, f"Person{seat}")
+        other = await connect(server, f"Person{seat}", patches)
         await other.send({"type": "join", "table": table})
         await other.expect("table")
         answer = await other.request({"type": "sit", "table": table, "seat": seat})
@@ -202,11 +202,13 @@ async def test_no_frame_tells_anyone_a_card_they_may_not_know(db_url: str, data:
     # the people's choices: from one generator hypothesis seeds (the deals are the server's secret, so draws
     # made turn by turn would differ from run to run, which hypothesis refuses)
     rng = data.draw(st.randoms(use_true_random=True), label="the people's choices")
+    patches = data.draw(st.booleans(), label="clients ask for patches")
     async with running_server(db_url) as server:
         table, seated = await seat_table(
-            server, players, people, level, {"deals": deals, "turn_seconds": TURN_SECONDS, "rules": rules}
+            server, players, people, level, {"deals": deals, "turn_seconds": TURN_SECONDS, "rules": rules},
+            patches,
         )
-        watcher = await connect(server, "Watcher")
+        watcher = await connect(server, "Watcher", patches)
         await watcher.send({"type": "join", "table": table})
         await watcher.expect("table")
         await seated[0].settle(0.05)
@@ -218,7 +220,7 @@ async def test_no_frame_tells_anyone_a_card_they_may_not_know(db_url: str, data:
                 await asyncio.sleep(0.005)
             if game_over(watcher):
                 return None
-            return await watch(await connect(server, "Late"), table, late_from)
+            return await watch(await connect(server, "Late", not patches), table, late_from)
 
         tasks = [
             person(c, server, table, rng, *((rejoin_after, sleep_on) if i == 0 else ()))
@@ -238,10 +240,10 @@ async def test_no_frame_tells_anyone_a_card_they_may_not_know(db_url: str, data:
             await client.close()
 
 
-async def short_game(server: Server) -> tuple[str, list[tuple[Client, Viewer]]]:
+async def short_game(server: Server, patches: bool = False) -> tuple[str, list[tuple[Client, Viewer]]]:
     """One deal at three seats: a person in seat 0 (first legal actions), two robots, a spectator."""
-    table, (ann,) = await seat_table(server, 3, 1, "random", {"deals": 1, "turn_seconds": 0})
-    watcher = await connect(server, "Watcher")
+    table, (ann,) = await seat_table(server, 3, 1, "random", {"deals": 1, "turn_seconds": 0}, patches)
+    watcher = await connect(server, "Watcher", patches)
     await watcher.send({"type": "join", "table": table})
     await watcher.expect("table")
     await ann.request({"type": "start", "table": table})
@@ -261,20 +263,21 @@ async def short_game(server: Server) -> tuple[str, list[tuple[Client, Viewer]]]:
     return table, [(ann, 0), (watcher, None)]
 
 
+@pytest.mark.parametrize("patches", [False, True])
 async def test_the_check_catches_a_spectator_shown_a_hand(
-    db_url: str, monkeypatch: pytest.MonkeyPatch
+    db_url: str, monkeypatch: pytest.MonkeyPatch, patches: bool
 ) -> None:
-    honest = Table.deal_views
+    honest = Table.deal_parts
 
-    def leaky(self: Table, viewers: set[int | None]) -> dict[int | None, Any]:
-        views = honest(self, viewers | {0})
-        if None in views and views[None] is not None:
-            views[None] = {**views[None], "hand": views[0]["hand"]}
-        return views
+    def leaky(self: Table, viewers: set[int | None]) -> tuple[Any, dict[int, Any]]:
+        public, private = honest(self, viewers | {0})
+        if public is not None:
+            public = {**public, "hand": private[0]["hand"]}
+        return public, private
 
-    monkeypatch.setattr(Table, "deal_views", leaky)
+    monkeypatch.setattr(Table, "deal_parts", leaky)
     async with running_server(db_url) as server:
-        table, viewers = await short_game(server)
+        table, viewers = await short_game(server, patches)
         model = TableKnowledge(stored_events(server, table), 3)
         spectator = leaks(viewers[1][0].raw, None, model)
         assert any("a spectator's hand" in str(leak) for leak in spectator)

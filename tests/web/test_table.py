@@ -122,13 +122,20 @@ def test_a_spectator_never_holds_a_hidden_card_in_its_page_or_its_messages(brows
     assert checks > 10
     # every message the spectator's page received before the deal's end
     received = 0
+    state = None  # the page asks for patches: the state it holds after each frame, rebuilt
     for frame in spy.frames:
         assert frame.get("type") != "pageerror", frame
         if frame.get("type") == "event" and frame["event"]["type"] == "deal_end":
             break
         text = json.dumps(frame)
         assert '"seed"' not in text and '"record"' not in text
-        deal = (frame.get("state") or {}).get("deal")
+        if frame.get("state"):
+            state = frame["state"]
+        elif frame.get("patch") is not None and state is not None:
+            state = {**state, **frame["patch"]}
+            if frame.get("deal_patch"):
+                state["deal"] = {**state["deal"], **frame["deal_patch"]}
+        deal = (state or {}).get("deal") if frame.get("state") or frame.get("patch") is not None else None
         if deal:
             assert deal["hand"] == [] and deal["ecart"] is None and deal["legal"] == []
             received += 1

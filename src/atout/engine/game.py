@@ -70,7 +70,15 @@ class Game:
     # ------------------------------------------------------------ the deals
     @property
     def counted(self) -> list[DealSummary]:
-        return [s for s in self.sheet if not s.void]
+        """The sheet's lines that count (void deals left out); read-only, cached until a line is added
+        (a server asks for it several times per card)."""
+        sheet = self.sheet
+        key = (len(sheet), id(sheet[-1]) if sheet else None)
+        cached = self.__dict__.get("_counted")
+        if cached is None or cached[0] != key:
+            cached = (key, [s for s in sheet if not s.void])
+            self.__dict__["_counted"] = cached
+        return cached[1]
 
     @property
     def deals_played(self) -> int:
@@ -85,7 +93,7 @@ class Game:
         totals = [0] * self.players
         for line in self.counted:
             totals = [t + s for t, s in zip(totals, line.scores, strict=True)]
-        return totals
+        return totals  # a new list each time: callers may keep or change it
 
     def ranking(self) -> list[tuple[int, int, int]]:
         """(place, seat, total), best first; equal totals share a place."""

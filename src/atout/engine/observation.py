@@ -94,8 +94,11 @@ def observe(deal: Deal, seat: int | None) -> Observation:
     if is_taker or not deal.ecart:  # nothing hidden in the history: it is seen as it is
         history = tuple(deal.history)
     else:
-        history = tuple((s, EcartShown(a.cards & TRUMPS)) if isinstance(a, Discard) else (s, a)
-                        for s, a in deal.history)
+        history = tuple(deal.history)
+        for i, (s, a) in enumerate(history):  # one écart per deal, early in it: replaced where it lies
+            if isinstance(a, Discard):
+                history = (*history[:i], (s, EcartShown(a.cards & TRUMPS)), *history[i + 1:])
+                break
     dog = deal.dog if deal.dog_shown else None
     return Observation(
         seat=seat,

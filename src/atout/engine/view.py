@@ -18,14 +18,43 @@ PRIVATE = ("hand", "ecart", "partner", "legal")
 """The DealView fields that differ between seats; all the others are the same for every viewer."""
 
 
+_CACHE_LIMIT = 20_000
+_hand_codes: dict[int, list[str]] = {}
+_choice_json: dict[Any, dict[str, Any]] = {}
+
+
+def _codes(mask: int) -> list[str]:
+    """``codes(mask)``, remembered: a server writes every seat's hand after every card, and a hand
+    changes only when its own seat plays.  The lists are shared: read them, never change them."""
+    out = _hand_codes.get(mask)
+    if out is None:
+        if len(_hand_codes) >= _CACHE_LIMIT:
+            _hand_codes.clear()
+        out = _hand_codes[mask] = codes(mask)
+    return out
+
+
+def _choice(choice: Any) -> dict[str, Any]:
+    """``choice_to_json(choice)``, remembered (choices are frozen values; the dicts are shared)."""
+    try:
+        out = _choice_json.get(choice)
+    except TypeError:  # an unhashable choice: not remembered
+        return choice_to_json(choice)
+    if out is None:
+        if len(_choice_json) >= _CACHE_LIMIT:
+            _choice_json.clear()
+        out = _choice_json[choice] = choice_to_json(choice)
+    return out
+
+
 def private_json(obs: Observation | Private) -> dict[str, Any]:
     """The fields of a seat's DealView that only it sees (the rest is the spectator's view), from its
     observation or from the same ``private_parts`` the observation is made of."""
     return {
-        "hand": codes(obs.hand),
-        "ecart": None if obs.ecart is None else codes(obs.ecart),
+        "hand": _codes(obs.hand),
+        "ecart": None if obs.ecart is None else _codes(obs.ecart),
         "partner": obs.partner,
-        "legal": [choice_to_json(choice) for choice in obs.legal],
+        "legal": [_choice(choice) for choice in obs.legal],
     }
 
 
@@ -33,11 +62,14 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
     """The viewer's DealView (docs/protocol.md): its own hand, public cards, its legal choices."""
     bids = []
     for seat, action in obs.history:
-        if isinstance(action, Bid):
-            bid = {"seat": seat, "bid": "pass" if action.contract == 0 else contract_name(action.contract)}
-            if action.chelem:
-                bid["chelem"] = True
-            bids.append(bid)
+        if not isinstance(action, Bid):
+            if bids:
+                break  # the bids come together (after any petit sec decisions): none after them
+            continue
+        bid = {"seat": seat, "bid": "pass" if action.contract == 0 else contract_name(action.contract)}
+        if action.chelem:
+            bid["chelem"] = True
+        bids.append(bid)
     tricks_won = [0] * obs.players
     for trick in obs.tricks:
         tricks_won[trick.winner] += 1
@@ -47,7 +79,7 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "dealer": obs.dealer,
         "to_act": obs.to_act,
         "seats": list(obs.seats),
-        "hand": codes(obs.hand),
+        "hand": _codes(obs.hand),
         "hand_sizes": list(obs.hand_sizes),
         "bids": bids,
         "contract": obs.contract_name,
@@ -72,7 +104,7 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
             "winner": last.winner,
         },
         "tricks_won": tricks_won,
-        "legal": [choice_to_json(choice) for choice in obs.legal],
+        "legal": [_choice(choice) for choice in obs.legal],
         "result": None if obs.result is None else obs.result.to_json(),
         "void": obs.void,
     }

@@ -71,7 +71,7 @@ def client_address(connection: WebSocket | Request, trusted_proxy: bool) -> str 
 async def health(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     return JSONResponse({"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections),
-                         "actions": hub.actions})
+                         "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items})
 
 
 async def table_options(request: Request) -> Response:

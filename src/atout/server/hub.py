@@ -24,12 +24,13 @@ from typing import Any
 from ..bots import make_bot
 from ..bots.random_bot import RandomBot
 from ..engine.record import action_to_json
+from ..engine.view import PRIVATE
 from . import ledger
 from .clock import Clock, SystemClock
 from .friends import Friends
 from .options import OptionError, TableOptions
 from .protocol import PROTOCOL_VERSION, ProtocolError, dumps, parse_message
-from .store import Append, Store, StoredEvent, StoreError, StoreWriter
+from .store import Append, GameRow, Store, StoredEvent, StoreError, StoreWriter
 from .table import Table, Timing
 
 log = logging.getLogger("atout.server")
@@ -38,6 +39,7 @@ NAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 HISTORY_KEPT = 2000
 SNAPSHOT_EVERY = 64
 OUTBOX_LIMIT = 5000
+_NOTHING = object()
 
 
 @dataclass
@@ -98,10 +100,15 @@ class Connection:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.sent: list[str] | None = None  # tests record every frame sent here
+        self.patches = False  # the client asked for patches instead of whole states on events (hello)
+        self.views: dict[str, Parts] = {}  # table -> the last state it was sent or patched to, as parts
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
+        if self.patches and not isinstance(message, str) and "state" in message:
+            state = message["state"]
+            self.views[message["table"]] = (state, state["you"], state["changed"], state["deal"], None)
         text = message if isinstance(message, str) else dumps(message)
         if self.outbox.qsize() > OUTBOX_LIMIT:
             self.closed = True
@@ -122,6 +129,65 @@ class Connection:
             await self._send_text(text)
 
 
+def _changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``after`` that differ from ``before``'s."""
+    return {k: v for k, v in after.items() if (old := before.get(k, _NOTHING)) is not v and old != v}
+
+
+def state_patch(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What changed from one TableView to the next, for a client that asked for patches: ``patch`` holds
+    the top-level fields that changed (a new value replaces the old), ``deal_patch`` the DealView's
+    fields that changed when both states have a deal (docs/protocol.md, "Patches")."""
+    patch = _changed(before, after)
+    out: dict[str, Any] = {"patch": patch}
+    old_deal, new_deal = before.get("deal"), after.get("deal")
+    if "deal" in patch and old_deal is not None and new_deal is not None:
+        del patch["deal"]
+        out["deal_patch"] = _changed(old_deal, new_deal)
+    return out
+
+
+Parts = tuple[dict[str, Any], Any, Any, Any, Any]
+"""A TableView as its parts: the shared view (or the whole state), you, changed, the deal view, and
+the public deal view that deal view was made from (None if unknown)."""
+
+
+def _patch(basis: Parts, parts: Parts, last_shared: Any, shared_changed: dict[str, Any] | None,
+           public_changed: dict[str, Any] | None) -> dict[str, Any]:
+    """``state_patch`` from the client's last state to this one; quick when the last state was made from
+    the table's last telling: the shared and public fields' changes are then the same for every viewer,
+    worked out once."""
+    its_shared, its_you, its_changed, old_deal, its_public = basis
+    _, you, changed, new_deal, _ = parts
+    if shared_changed is None or its_shared is not last_shared:
+        return state_patch(_whole(basis), _whole(parts))
+    patch = dict(shared_changed)
+    if its_you != you:
+        patch["you"] = you
+    if its_changed != changed:
+        patch["changed"] = changed
+    out: dict[str, Any] = {"patch": patch}
+    if old_deal is None or new_deal is None:
+        if old_deal is not new_deal:
+            patch["deal"] = new_deal
+        return out
+    if public_changed is not None and its_public is not None:
+        deal_patch = dict(public_changed)
+        for key in PRIVATE:
+            if old_deal[key] != new_deal[key]:
+                deal_patch[key] = new_deal[key]
+    else:
+        deal_patch = _changed(old_deal, new_deal)
+    if deal_patch:
+        out["deal_patch"] = deal_patch
+    return out
+
+
+def _whole(parts: Parts) -> dict[str, Any]:
+    shared, you, changed, deal, _ = parts
+    return {**shared, "you": you, "changed": changed, "deal": deal}
+
+
 class Room:
     """A table at run time: its lock, its followers, its recent events, its robots and timer."""
 
@@ -136,6 +202,8 @@ class Room:
         self.bots: dict[tuple[int, str], Any] = {}
         self.seen_options: dict[str, int] = {}
         self.snapshot_seq = 0
+        self.told: tuple[Any, Any] = (None, None)  # the shared and public views of the last telling
+        self.armed: Any = None  # the deadline the timer sleeps until (None: none); changes wake it
 
     def spectators(self) -> int:
         return sum(1 for c in self.followers if c.player is None or self.table.seat_of(c.player.id) is None)
@@ -268,6 +336,7 @@ class Hub:
             raise ProtocolError("protocol", f"this server speaks protocol {PROTOCOL_VERSION}, not {m.protocol}")
         if conn.player is not None:
             raise ProtocolError("hello_again", "you said hello already")
+        conn.patches = m.patches
         if conn.account is not None:  # a registered player: the session says who
             conn.player = Player(conn.account.id, conn.account.name, registered=True)
             if conn.address is not None:
@@ -535,36 +604,47 @@ class Hub:
         if table.status == "closed":
             for task in room.tasks:
                 task.cancel()
-        room.wake.set()
+        self._rearm(room)
         self._schedule_robot(room)
 
     def _tell(self, room: Room, events: list[dict[str, Any]], origin: Connection | None = None,
               ref: str | None = None) -> None:
-        """Send each follower the events as its viewer may see them, the last with its whole state;
-        the requester's first event echoes its request's ``ref``."""
+        """Send each follower the events as its viewer may see them, the last with its whole state (or,
+        to a client that asked for patches, what changed in it); the requester's first event echoes its
+        request's ``ref``."""
         table = room.table
         followers = [(conn, room.viewer(conn)) for conn in room.followers]
         viewers = {v for _, v in followers}
         shared = table.shared_view(self.clock.now(), room.spectators())
-        deals = table.deal_views(viewers)
-        seen_by: dict[int | None, list[dict[str, Any]]] = {
-            v: [table.public_event(e, v) for e in events] for v in viewers}
+        public, private = table.deal_parts(viewers)
+        seen_by = table.public_events(events, viewers)
+        # what changed since the last telling, worked out once for every client that had that one
+        last_shared, last_public = room.told
+        shared_changed = None if last_shared is None else _changed(last_shared, shared)
+        public_changed = None if last_public is None or public is None else _changed(last_public, public)
+        room.told = (shared, public)
         last = len(events) - 1
         for conn, viewer in followers:
             seen = room.seen_options.get(conn.player.id, -1) if conn.player else -1
-            state = {**shared, "you": viewer, "changed": table.changed if table.changed_seq > seen else [],
-                     "deal": deals[viewer]}
-            for i, (e, public) in enumerate(zip(events, seen_by[viewer], strict=True)):
-                message: dict[str, Any] = {"type": "event", "table": table.id, "seq": e["seq"], "event": public}
+            deal = None if public is None else public if viewer is None else {**public, **private[viewer]}
+            changed = table.changed if table.changed_seq > seen else []
+            basis = conn.views.get(table.id) if conn.patches else None
+            for i, (e, public_event) in enumerate(zip(events, seen_by[viewer], strict=True)):
+                message: dict[str, Any] = {"type": "event", "table": table.id, "seq": e["seq"],
+                                           "event": public_event}
                 if i == last:
-                    message["state"] = state
+                    if basis is None:
+                        message["state"] = {**shared, "you": viewer, "changed": changed, "deal": deal}
+                    else:
+                        parts = (shared, viewer, changed, deal, public)
+                        public_ok = public_changed if basis[4] is last_public else None
+                        message.update(_patch(basis, parts, last_shared, shared_changed, public_ok))
+                        conn.views[table.id] = parts
                 if i == 0 and ref is not None and conn is origin:
                     message["ref"] = ref
                 conn.send(message)
 
     def _game_row(self, table: Table, events: list[dict[str, Any]]):
-        from .store import GameRow
-
         end = next((e for e in events if e["type"] == "game_end"
                     or (e["type"] == "cancel_end" and e["cancelled"])), None)
         if end is None or table.game is None:
@@ -742,6 +822,7 @@ class Hub:
         while room.table.status != "closed":
             room.wake.clear()
             deadlines = room.table.deadlines()
+            room.armed = deadlines[0] if deadlines else None
             waiters = [asyncio.create_task(room.wake.wait())]
             if deadlines:
                 waiters.append(asyncio.create_task(self.clock.sleep_until(deadlines[0][0])))
@@ -761,7 +842,16 @@ class Hub:
                     event_log(event="tick_failed", table=room.table.id, error=repr(err))
                     await asyncio.sleep(0.5)
             if not events and not self._deadline_ahead(room):
+                room.armed = _NOTHING  # any change wakes it
                 await room.wake.wait()  # nothing was due after all, nor is anything coming: wait for a change
+
+    @staticmethod
+    def _rearm(room: Room) -> None:
+        """Wake the table's timer only if its next deadline moved (most cards change none: waking a
+        sleeping timer per card cost a tenth of the server's time)."""
+        deadlines = room.table.deadlines()
+        if (deadlines[0] if deadlines else None) != room.armed or room.table.status == "closed":
+            room.wake.set()
 
     def _deadline_ahead(self, room: Room) -> bool:
         """Whether the table's next deadline is still to come (a sleeper woke early: sleep again)."""

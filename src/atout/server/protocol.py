@@ -49,6 +49,7 @@ class Hello(_Message):
     protocol: int = PROTOCOL_VERSION
     name: str | None = Field(default=None, max_length=20)
     token: str | None = Field(default=None, max_length=200)
+    patches: bool = False  # events carry what changed (patch, deal_patch) instead of the whole state
 
 
 class Lobby(_Message):

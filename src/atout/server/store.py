@@ -8,6 +8,7 @@ for the event loop, many tables' events sharing one transaction under load
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 from dataclasses import dataclass, field
@@ -131,11 +132,17 @@ class Store:
             conn.execute(tables.insert().values(id=table_id, players=players, status="open", created_at=at,
                                                 snapshot=snapshot, snapshot_seq=snapshot.get("seq", 0)))
 
-    def append(self, items: list[Append]) -> None:
-        """Every item in one transaction: all stored, or none (StoreError names the first refusal)."""
+    def append(self, items: list[Append], connection: sa.Connection | None = None) -> None:
+        """Every item in one transaction: all stored, or none (StoreError names the first refusal).
+        ``connection``: a connection the caller keeps open (the writer thread's), else one from the pool."""
         rows = [(item.table_id, e.seq, e.at, e.kind, _json(e.data)) for item in items for e in item.events]
         try:
-            with self.engine.begin() as conn:
+            with contextlib.ExitStack() as stack:
+                if connection is None:
+                    conn = stack.enter_context(self.engine.begin())
+                else:
+                    conn = connection
+                    stack.enter_context(conn.begin())
                 if rows:  # every table's events in one driver-level executemany: the hot path of the server
                     conn.exec_driver_sql(self._insert_events, rows)
                 for item in items:
@@ -231,6 +238,7 @@ class StoreWriter:
         self._thread: threading.Thread | None = None
         self.commits = 0
         self.items = 0
+        self._conn: sa.Connection | None = None
 
     async def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="atout-store-writer", daemon=True)
@@ -252,6 +260,7 @@ class StoreWriter:
         while True:
             first = self._queue.get()
             if first is None:
+                self._drop_connection()
                 return
             batch = [first]
             stopping = False
@@ -266,14 +275,29 @@ class StoreWriter:
                 batch.append(more)
             self._commit(batch)
             if stopping:
+                self._drop_connection()
                 return
+
+    def _connection(self) -> sa.Connection:
+        """The writer's own connection, kept open (a pool checkout, and its reset, per batch cost more
+        than the batch's SQL); opened again after a failure."""
+        if self._conn is None or self._conn.closed or self._conn.invalidated:
+            self._conn = self.store.engine.connect()
+        return self._conn
+
+    def _drop_connection(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+        self._conn = None
 
     def _commit(self, batch) -> None:
         try:
-            self.store.append([item for item, _, _ in batch])
+            self.store.append([item for item, _, _ in batch], self._connection())
             results: list[BaseException | None] = [None] * len(batch)
             self.commits += 1
         except Exception:
+            self._drop_connection()
             results = []
             for item, _, _ in batch:  # find the bad item: the others still commit
                 try:

@@ -667,6 +667,20 @@ class Table:
                 self.gone_since[i] = now
 
     # ------------------------------------------------------------ views
+    def public_events(self, events: list[dict[str, Any]], viewers: set[int | None]
+                      ) -> dict[int | None, list[dict[str, Any]]]:
+        """``public_event`` for each viewer; an event every viewer sees alike is made once and shared."""
+        out: dict[int | None, list[dict[str, Any]]] = {v: [] for v in viewers}
+        for event in events:
+            if event["type"] == "action" and "discard" in event["action"]:
+                for v in viewers:
+                    out[v].append(self.public_event(event, v))
+            else:
+                same = self.public_event(event, None)
+                for v in viewers:
+                    out[v].append(same)
+        return out
+
     def public_event(self, event: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         """What ``viewer`` (a seat, or None for a spectator) may see of an event."""
         out = {k: v for k, v in event.items() if not k.startswith("_") and k not in ("seq", "player")}
@@ -732,13 +746,20 @@ class Table:
             cache.append((line, {k: v for k, v in line.to_json().items() if k not in ("record", "seed")}))
         return [view for _, view in cache]
 
-    def deal_views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any] | None]:
-        """Each viewer's DealView: the spectator's view once, and each seat's own private fields."""
+    def deal_parts(self, viewers: set[int | None]) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
+        """The spectator's DealView (None without a deal) and each seated viewer's private fields."""
         deal = self.deal
         if deal is None:
-            return dict.fromkeys(viewers)
+            return None, {}
         public = observation_to_json(deal.observation(None))
-        return {v: public if v is None else {**public, **private_json(private_parts(deal, v))} for v in viewers}
+        return public, {v: private_json(private_parts(deal, v)) for v in viewers if v is not None}
+
+    def deal_views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any] | None]:
+        """Each viewer's DealView: the spectator's view once, and each seat's own private fields."""
+        public, private = self.deal_parts(viewers)
+        if public is None:
+            return dict.fromkeys(viewers)
+        return {v: public if v is None else {**public, **private[v]} for v in viewers}
 
     def view(self, viewer: int | None, now: float, spectators: int = 0,
              seen_options: int = -1) -> dict[str, Any]:

@@ -48,7 +48,7 @@ export function go(path) {
 app.go = go;
 
 function hello() {
-  const message = { type: "hello", protocol: 1 };
+  const message = { type: "hello", protocol: 1, patches: true };
   if (!app.registered) {
     const token = localStorage.getItem("atout.token");
     const name = localStorage.getItem("atout.name");

@@ -15,6 +15,13 @@ const POSITIONS = {
   5: ["bottom", "right", "topright", "topleft", "left"],
 };
 
+// The state after an event that carries only what changed (the hello asked for patches; docs/protocol.md).
+export function applyPatch(state, m) {
+  const next = { ...state, ...m.patch };
+  if (m.deal_patch) next.deal = { ...state.deal, ...m.deal_patch };
+  return next;
+}
+
 export class TableView {
   constructor(app, id, main) {
     this.app = app;
@@ -98,10 +105,15 @@ export class TableView {
       this.setState(m.state);
       return;
     }
-    if (this.seq !== null && m.seq <= this.seq && !m.state) return; // already seen
+    if (m.patch && !this.state) {
+      this.open(); // a patch with nothing to patch: ask for the whole state again (join)
+      return;
+    }
+    if (this.seq !== null && m.seq <= this.seq && !m.state && !m.patch) return; // already seen
     this.seq = Math.max(this.seq ?? 0, m.seq);
     this.onEvent(m.event);
     if (m.state) this.setState(m.state);
+    else if (m.patch) this.setState(applyPatch(this.state, m));
   }
 
   setState(state) {
