@@ -59,7 +59,7 @@ from .tactics import (
     hand_strength,
 )
 
-SAFETY_SECONDS = 0.8
+SAFETY_SECONDS = 0.7
 """Without a budget the search runs its fixed number of worlds (deterministic), stopping
 early only past this many seconds, so that no decision ever takes much over a second."""
 
