@@ -2,6 +2,7 @@
 
     nice -n 10 python benchmarks/strength.py --jobs 2   # the full set (about an hour on 2 idle cores)
     python benchmarks/strength.py --only 4-heuristic-random --deals-scale 0.1   # a quick look
+    python benchmarks/strength.py --compare before.json after.json   # two versions on the same deals
 
 Each run is ``atout arena`` with the arguments listed in RUNS; its JSON goes to
 benchmarks/results/strength-<name>.json and a table of all runs found there to
@@ -23,6 +24,7 @@ import sys
 from pathlib import Path
 
 from atout.arena.run import report, run_arena, stderr_progress, summarize, write_json
+from atout.arena.stats import paired
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -30,17 +32,19 @@ RESULTS = Path(__file__).parent / "results"
 # issue 3 is kept as level expert-1; its own figures are in git history under bench-*).
 RUNS = {
     "4-club-beginner": (4, "club", "beginner", 1000, "i12-4cb"),
-    "4-expert-heuristic": (4, "expert", "heuristic", 1000, "i12-4eh"),
-    "4-expert-expert1": (4, "expert", "expert-1", 150, "i12-4ee"),
-    "5-expert-heuristic": (5, "expert", "heuristic", 300, "i12-5eh"),
-    "3-expert-heuristic": (3, "expert", "heuristic", 300, "i12-3eh"),
-    "5-expert-expert1": (5, "expert", "expert-1", 80, "i12-5ee"),
-    "3-expert-expert1": (3, "expert", "expert-1", 80, "i12-3ee"),
+    "4-expert-heuristic": (4, "expert", "heuristic", 1000, "i12b-4eh"),
+    "4-expert-expert1": (4, "expert", "expert-1", 200, "i12b-4ee"),
+    "3-expert-heuristic": (3, "expert", "heuristic", 500, "i12b-3eh"),
+    "5-expert-heuristic": (5, "expert", "heuristic", 500, "i12b-5eh"),
+    "3-expert-expert1": (3, "expert", "expert-1", 150, "i12b-3ee"),
+    "5-expert-expert1": (5, "expert", "expert-1", 150, "i12b-5ee"),
     "4-heuristic-random": (4, "heuristic", "random", 1000, "bench-4hr"),
 }
-"""Most important first.  Expert against expert-1 costs about five times a run against the
-heuristic (every seat searches), hence fewer deals there; the deal counts fit the hour of a
-shared 2-core machine that issue 12's session had (the issue asks 500 at 3 and 5 players)."""
+"""Most important first.  Fresh seeds (``i12b-*``) for the second issue-12 session; the first
+session's runs (seeds ``i12-*``) and issue 3's (``bench-*``) are in git history.  Expert against
+expert-1 costs about five times a run against the heuristic (every seat searches), hence fewer
+deals there (the issue asks 500 at 3 and 5 players and a long run against expert-1; a shared
+2-core machine for two hours allows these)."""
 KINDS = ("bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card")
 
 
@@ -128,6 +132,17 @@ def table(invocation: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def compare(before: str, after: str) -> str:
+    """The paired difference of two runs on the same deals (``atout.arena.stats.paired``), as text."""
+    a, b = (json.loads(Path(p).read_text()) for p in (before, after))
+    p = paired(a["deals"], b["deals"])
+    lines = [f"{after} minus {before}, {p['deals']} deals in common",
+             f"  per deal: {_ci(p['per_deal'])}"]
+    for role, ci in p["roles"].items():
+        lines.append(f"  {role} in both: {_ci(ci)}")
+    return "\n".join(lines)
+
+
 def _commit() -> str | None:
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
@@ -142,7 +157,12 @@ def main() -> int:
     ap.add_argument("--only", nargs="*", default=None, help=f"runs among {', '.join(RUNS)}")
     ap.add_argument("--deals-scale", type=float, default=1.0)
     ap.add_argument("--table-only", action="store_true", help="rewrite strength-table.md from the JSON files")
+    ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
+                    help="two arena JSON files on the same seed: AFTER minus BEFORE, paired by deal and seat")
     args = ap.parse_args()
+    if args.compare:
+        print(compare(*args.compare))
+        return 0
     unknown = [n for n in args.only or [] if n not in RUNS]
     if unknown:
         ap.error(f"unknown run(s) {', '.join(unknown)}; runs are {', '.join(RUNS)}")

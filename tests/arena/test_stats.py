@@ -94,3 +94,21 @@ def test_contract_table_counts_takes_and_success():
     t = contract_table(records)
     assert t["candidate"] == {"garde": {"takes": 1, "made": 1, "share": 1.0, "success": 1.0}}
     assert t["baseline"] == {"prise": {"takes": 1, "made": 0, "share": 1.0, "success": 0.0}}
+
+
+def test_paired_runs_on_the_same_deals():
+    from atout.arena.stats import paired
+
+    def deal(i, diffs, roles):
+        return {"index": i, "seats": [{"diff": d, "role": r} for d, r in zip(diffs, roles, strict=True)]}
+
+    before = [deal(0, [4, 0], ["taker", "defender"]), deal(1, [0, 2], ["defender", "defender"]),
+              deal(2, [9, 9], ["void", "void"])]
+    after = [deal(0, [8, 2], ["taker", "defender"]), deal(1, [6, 2], ["taker", "defender"])]
+    p = paired(before, after)
+    assert p["deals"] == 2  # deal 2 was played by one run only
+    # Per deal: (5 - 2) and (4 - 1).
+    assert p["per_deal"]["mean"] == 3
+    # Seat-deals where the role stayed: deal 0 taker +4, defender +2; deal 1 seat 1 defender 0.
+    assert p["roles"]["taker"]["mean"] == 4 and p["roles"]["taker"]["n"] == 1
+    assert p["roles"]["defender"]["mean"] == 1 and p["roles"]["defender"]["n"] == 2

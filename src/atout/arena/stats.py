@@ -89,3 +89,27 @@ def contract_table(records: Sequence[dict]) -> dict[str, dict[str, dict]]:
             row["share"] = rate(row["takes"], total)
             row["success"] = rate(row["made"], row["takes"])
     return out
+
+
+def paired(before: Sequence[dict], after: Sequence[dict]) -> dict:
+    """Two runs on the same deals (same seed), ``after`` minus ``before``.
+
+    ``per_deal``: the difference of the per-deal figures (mean over seats) on
+    the deals both runs played.  ``roles``: per seat-deal, where the candidate
+    had the same role in both runs (``taker``, ``defender``, ``partner``), the
+    difference of its scores; a change that moves who takes leaves those
+    seat-deals out of the role figures but not out of ``per_deal``.
+    """
+    a = {d["index"]: d for d in before}
+    b = {d["index"]: d for d in after}
+    common = sorted(set(a) & set(b))
+    per_deal = []
+    roles: dict[str, list[float]] = {}
+    for i in common:
+        sa, sb = a[i]["seats"], b[i]["seats"]
+        per_deal.append(sum(s["diff"] for s in sb) / len(sb) - sum(s["diff"] for s in sa) / len(sa))
+        for x, y in zip(sa, sb, strict=True):
+            if x["role"] == y["role"] and x["role"] != "void":
+                roles.setdefault(x["role"], []).append(y["diff"] - x["diff"])
+    return {"deals": len(common), "per_deal": mean_ci(per_deal),
+            "roles": {r: mean_ci(v) for r, v in sorted(roles.items())}}
