@@ -7,6 +7,7 @@ that is a failure: CI's machine has PostgreSQL and must run both halves.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Iterator
@@ -36,12 +37,9 @@ def postgres_reachable() -> str | None:
         return f"{type(err).__name__}: {str(err).splitlines()[0]}"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path, postgres_reachable) -> Iterator[str]:
-    """A fresh, empty database: an SQLite file, or a new PostgreSQL database dropped afterwards."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'atout.db'}"
-        return
+@contextlib.contextmanager
+def fresh_postgres(postgres_reachable: str | None) -> Iterator[str]:
+    """A new PostgreSQL database, dropped afterwards; skipped (failed under CI) when none answers."""
     if postgres_reachable is not None:
         message = (f"PostgreSQL not reachable at {POSTGRES.split('@')[-1]} ({postgres_reachable}); "
                    "the PostgreSQL half of the server suite did not run")
@@ -59,6 +57,23 @@ def db_url(request, tmp_path, postgres_reachable) -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path, postgres_reachable) -> Iterator[str]:
+    """A fresh, empty database: an SQLite file, or a new PostgreSQL database dropped afterwards."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'atout.db'}"
+        return
+    with fresh_postgres(postgres_reachable) as url:
+        yield url
+
+
+@pytest.fixture
+def pg_url(postgres_reachable) -> Iterator[str]:
+    """A fresh PostgreSQL database (several server processes share one)."""
+    with fresh_postgres(postgres_reachable) as url:
+        yield url
 
 
 @pytest.fixture

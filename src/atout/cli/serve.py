@@ -16,6 +16,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=None, metavar="URL",
                         help="the store: sqlite:///PATH or postgresql://USER@HOST/DB "
                              "(default: an SQLite file in your data folder; env ATOUT_DB)")
+    parser.add_argument("--redis", default=None, metavar="URL",
+                        help="share the site with other server processes through Redis, redis://HOST:PORT/0 "
+                             "(needs a PostgreSQL --db that they all use; env ATOUT_REDIS; default: none)")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="server processes on this address (more than 1 needs --redis; default 1)")
     parser.add_argument("--robot-pace", type=float, default=0.8, metavar="SECONDS",
                         help="how long a robot waits before it plays, so people can follow (default 0.8)")
     parser.add_argument("--deal-pause", type=float, default=5.0, metavar="SECONDS",
@@ -43,13 +48,12 @@ def _secret(data_dir: Path) -> bytes:
 
 
 def serve(args: argparse.Namespace) -> int:
-    import uvicorn
-    from platformdirs import user_data_dir
+    import json
 
-    from ..server.app import MAX_FRAME, create_app
-    from ..server.hub import Config
+    import uvicorn
+
+    from ..server.app import MAX_FRAME
     from ..server.paths import default_db_url
-    from ..server.table import Timing
 
     for name in ("robot_pace", "deal_pause", "abandon_after"):
         if getattr(args, name) < 0:
@@ -59,14 +63,48 @@ def serve(args: argparse.Namespace) -> int:
         print(f"atout serve: --port must be from 1 to 65535, not {args.port}", file=sys.stderr)
         return 2
     db = args.db or os.environ.get("ATOUT_DB") or default_db_url()
-    logging.basicConfig(level=args.log_level.upper(), format="%(message)s", stream=sys.stderr)
-    logging.getLogger("alembic").setLevel(logging.WARNING)
-    timing = Timing(deal_pause=args.deal_pause, robot_pace=args.robot_pace, abandon_after=args.abandon_after)
-    config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing, trusted_proxy=args.behind_proxy)
-    app = create_app(db, config)
+    redis = args.redis or os.environ.get("ATOUT_REDIS") or None
+    if args.workers < 1:
+        print(f"atout serve: --workers must be 1 or more, not {args.workers}", file=sys.stderr)
+        return 2
+    if (args.workers > 1 or redis) and not db.startswith(("postgresql://", "postgres://")):
+        print("atout serve: several server processes share one PostgreSQL store: give --db postgresql://… "
+              "(SQLite is for one process)", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not redis:
+        print("atout serve: several server processes talk through Redis: give --redis redis://HOST:PORT/0",
+              file=sys.stderr)
+        return 2
+    settings = {"db": db, "redis": redis, "robot_pace": args.robot_pace, "deal_pause": args.deal_pause,
+                "abandon_after": args.abandon_after, "behind_proxy": args.behind_proxy,
+                "log_level": args.log_level}
+    os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
-    print(f"Atout is open at http://{shown}:{args.port}/ (store: {db.split('@')[-1]}). Ctrl-C stops it.",
-          flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=MAX_FRAME,
-                ws_ping_interval=20, ws_ping_timeout=20, proxy_headers=False)  # --behind-proxy decides
+    processes = f", {args.workers} processes" if args.workers > 1 else ""
+    bus = f", bus: {redis.split('@')[-1]}" if redis else ""
+    print(f"Atout is open at http://{shown}:{args.port}/ (store: {db.split('@')[-1]}{bus}{processes}). "
+          "Ctrl-C stops it.", flush=True)
+    uvicorn.run("atout.cli.serve:app_from_settings", factory=True, workers=args.workers, host=args.host,
+                port=args.port, log_level="warning", ws_max_size=MAX_FRAME, ws_ping_interval=20, ws_ping_timeout=20,
+                proxy_headers=False)  # --behind-proxy decides
     return 0
+
+
+def app_from_settings():
+    """The application of one server process, from the settings ``atout serve`` left in the environment."""
+    import json
+
+    from platformdirs import user_data_dir
+
+    from ..server.app import create_app
+    from ..server.hub import Config
+    from ..server.table import Timing
+
+    settings = json.loads(os.environ["ATOUT_SERVE_SETTINGS"])
+    logging.basicConfig(level=settings["log_level"].upper(), format="%(message)s", stream=sys.stderr)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    timing = Timing(deal_pause=settings["deal_pause"], robot_pace=settings["robot_pace"],
+                    abandon_after=settings["abandon_after"])
+    config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing,
+                    trusted_proxy=settings["behind_proxy"])
+    return create_app(settings["db"], config, redis_url=settings["redis"])

@@ -69,9 +69,45 @@ def client_address(connection: WebSocket | Request, trusted_proxy: bool) -> str 
 
 
 async def health(request: Request) -> Response:
+    """Whether this process serves: 200 ``ok``, or 503 ``degraded`` when its bus is down."""
     hub: Hub = request.app.state.hub
-    return JSONResponse({"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections),
-                         "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items})
+    body = {"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections),
+            "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items}
+    if hub.cluster is not None:
+        body.update(process=hub.cluster.process, bus="up" if hub.cluster.bus.up else "down",
+                    table_ids=sorted(hub.rooms), takeovers=hub.cluster.takeovers)
+        if not hub.cluster.bus.up:
+            body["status"] = "degraded"
+    return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
+
+
+async def metrics(request: Request) -> Response:
+    """Prometheus' text format: tables, connections, actions, store commits, request latency."""
+    hub: Hub = request.app.state.hub
+    lines = [
+        "# HELP atout_tables Tables this process runs.", "# TYPE atout_tables gauge", f"atout_tables {len(hub.rooms)}",
+        "# HELP atout_connections WebSocket connections to this process.", "# TYPE atout_connections gauge",
+        f"atout_connections {len(hub.connections)}",
+        "# HELP atout_actions_total Game actions accepted.", "# TYPE atout_actions_total counter",
+        f"atout_actions_total {hub.actions}",
+        "# HELP atout_store_commits_total Store transactions committed.", "# TYPE atout_store_commits_total counter",
+        f"atout_store_commits_total {hub.writer.commits}",
+        "# HELP atout_store_items_total Table writes committed.", "# TYPE atout_store_items_total counter",
+        f"atout_store_items_total {hub.writer.items}",
+        "# HELP atout_act_seconds From a game action read to every follower's frame queued.",
+        "# TYPE atout_act_seconds histogram",
+    ]
+    running = 0
+    for bound, count in zip((*hub.latency.BOUNDS, "+Inf"), hub.latency.counts, strict=True):
+        running += count
+        lines.append(f'atout_act_seconds_bucket{{le="{bound}"}} {running}')
+    lines += [f"atout_act_seconds_sum {hub.latency.total:.6f}", f"atout_act_seconds_count {running}"]
+    if hub.cluster is not None:
+        lines += ["# HELP atout_bus_up Whether this process reaches Redis.", "# TYPE atout_bus_up gauge",
+                  f"atout_bus_up {int(hub.cluster.bus.up)}",
+                  "# HELP atout_takeovers_total Tables this process took over from another.",
+                  "# TYPE atout_takeovers_total counter", f"atout_takeovers_total {hub.cluster.takeovers}"]
+    return PlainTextResponse("\n".join(lines) + "\n", media_type="text/plain; version=0.0.4")
 
 
 async def table_options(request: Request) -> Response:
@@ -101,8 +137,10 @@ async def index(request: Request) -> Response:
     return FileResponse(folder / "index.html", headers={"Cache-Control": "no-cache"})
 
 
-def create_app(db_url: str, config: Config | None = None, clock: Clock | None = None) -> Starlette:
-    """The application on the store at ``db_url`` (migrated on start-up)."""
+def create_app(db_url: str, config: Config | None = None, clock: Clock | None = None,
+               redis_url: str | None = None) -> Starlette:
+    """The application on the store at ``db_url`` (migrated on start-up); with ``redis_url``, one process
+    of several that share the site."""
 
     config = config or Config()
     store = Store(db_url)
@@ -112,6 +150,8 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
         hub = Hub(store, config, clock, accounts)
+        if redis_url:
+            hub.use_redis(redis_url)
         await hub.start()
         app.state.hub = hub
         try:
@@ -124,6 +164,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         *AccountRoutes(accounts).routes(),
         Route("/", index),
         Route("/health", health),
+        Route("/metrics", metrics),
         Route("/api/options", table_options),
         WebSocketRoute("/ws", websocket_endpoint),
     ]

@@ -151,4 +151,14 @@ badges = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
-__all__ = ["badges", "friendships", "game_players", "games", "ledger", "metadata", "players", "ratings", "sessions", "settlements", "standings", "table_events", "tables"]
+table_leases = sa.Table(
+    "table_leases",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("owner", sa.String(64), nullable=False),  # the server process running the table
+    sa.Column("token", sa.BigInteger, nullable=False),  # fencing: one more at every change of owner
+    sa.Column("expires_at", sa.Float, nullable=False),  # wall-clock seconds; renewed while the owner lives
+    sa.Index("table_leases_expiry", "expires_at"),
+)
+
+__all__ = ["badges", "friendships", "game_players", "games", "ledger", "metadata", "players", "ratings", "sessions", "settlements", "standings", "table_events", "table_leases", "tables"]

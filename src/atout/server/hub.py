@@ -19,6 +19,7 @@ import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from time import perf_counter  # the latency histogram (tests may replace the module time)
 from typing import Any
 
 from ..bots import make_bot
@@ -68,6 +69,24 @@ class Player:
     registered: bool = False
 
 
+class Histogram:
+    """Counts of durations under each bound, for /metrics (Prometheus' cumulative buckets)."""
+
+    BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+    def __init__(self) -> None:
+        self.counts = [0] * (len(self.BOUNDS) + 1)
+        self.total = 0.0
+
+    def observe(self, seconds: float) -> None:
+        self.total += seconds
+        for i, bound in enumerate(self.BOUNDS):
+            if seconds <= bound:
+                self.counts[i] += 1
+                return
+        self.counts[-1] += 1
+
+
 class Bucket:
     """A token bucket: ``rate`` per second, up to ``burst`` at once."""
 
@@ -87,9 +106,15 @@ class Bucket:
 class Connection:
     """One WebSocket: who it is, which tables it follows, and its outbox (a slow reader never blocks a table)."""
 
-    def __init__(self, send_text, close, config: Config, account=None, address: str | None = None) -> None:
+    def __init__(self, send_text, close, config: Config, account=None, address: str | None = None,
+                 process: str | None = None, deliver=None) -> None:
         self._send_text = send_text
         self._close = close
+        self.id = secrets.token_hex(8)
+        self.process = process  # None: a connection of this process; else another process's, served here
+        self.remote_tables: set[str] = set()  # tables this connection follows that another process runs
+        if deliver is not None:
+            self.deliver = deliver
         self.account = account  # the registered player whose session cookie opened this connection
         self.address = address  # the client's IP address: two registered people from one make a game unranked
         self.player: Player | None = None
@@ -109,7 +134,12 @@ class Connection:
         if self.patches and not isinstance(message, str) and "state" in message:
             state = message["state"]
             self.views[message["table"]] = (state, state["you"], state["changed"], state["deal"], None)
-        text = message if isinstance(message, str) else dumps(message)
+        self.deliver(message if isinstance(message, str) else dumps(message))
+
+    def deliver(self, text: str) -> None:
+        """Queue a frame as it leaves (another process's connection is given one that sends it there)."""
+        if self.closed:
+            return
         if self.outbox.qsize() > OUTBOX_LIMIT:
             self.closed = True
             self.outbox.put_nowait(None)
@@ -235,25 +265,53 @@ class Hub:
             "invite": self.on_invite, "ping": self.on_ping,
         }  # fmt: skip
         self.actions = 0
+        self.cluster: Any = None  # a Cluster when several processes share the site (--redis)
+        self.latency = Histogram()  # seconds from a request read to its frames queued
 
     # ------------------------------------------------------------ life
+    def use_redis(self, url: str) -> None:
+        """Share the site with other processes through Redis (the store must be one they all use)."""
+        from .cluster import Cluster
+
+        self.cluster = Cluster(self, url)
+
     async def start(self) -> None:
         await self.writer.start()
-        stored = await asyncio.to_thread(self.store.open_tables)
-        now = self.clock.now()
-        for item in stored:
-            table = Table.from_snapshot(item.snapshot, self.config.timing)
-            room = Room(table)
-            room.snapshot_seq = item.snapshot_seq
-            for event in item.events:
-                table.evolve(event.data)
-                room.history.append(event.data)
-            table.restarted(now)
-            self.rooms[table.id] = room
-            self._run(room)
-            event_log(event="resumed", table=table.id, seq=table.seq, status=table.status)
+        if self.cluster is not None:  # the tables nobody runs are taken over as leases allow
+            await self.cluster.start()
+            return
+        for item in await asyncio.to_thread(self.store.open_tables):
+            self._resume(item)
+
+    def _resume(self, item) -> Room:
+        """A table as the store holds it, running again here."""
+        table = Table.from_snapshot(item.snapshot, self.config.timing)
+        room = Room(table)
+        room.snapshot_seq = item.snapshot_seq
+        for event in item.events:
+            table.evolve(event.data)
+            room.history.append(event.data)
+        table.restarted(self.clock.now())
+        self.rooms[table.id] = room
+        self._run(room)
+        event_log(event="resumed", table=table.id, seq=table.seq, status=table.status)
+        return room
+
+    async def load_table(self, table_id: str) -> bool:
+        """Take over one table from the store (its lease is ours); False if it is closed or gone."""
+        item = await asyncio.to_thread(self.store.table, table_id)
+        if item is None or item.status != "open":
+            return False
+        self._resume(item)
+        return True
+
+    @staticmethod
+    def log_event(**fields: Any) -> None:
+        event_log(**fields)
 
     async def stop(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.stop()
         for room in self.rooms.values():
             for task in room.tasks:
                 task.cancel()
@@ -277,6 +335,8 @@ class Hub:
         self.connections.discard(conn)
         conn.closed = True
         conn.outbox.put_nowait(None)
+        if self.cluster is not None and conn.process is None:
+            self.cluster.gone(conn)
         for table_id in list(conn.tables):
             room = self.rooms.get(table_id)
             if room is None:
@@ -297,22 +357,36 @@ class Hub:
         for conn in list(room.followers):
             conn.send(self._state(room, conn))
 
-    async def receive(self, conn: Connection, text: str | bytes) -> None:
-        """One frame from a client: parsed, rate-limited, dispatched; errors answered, never raised."""
+    async def receive(self, conn: Connection, text: str | bytes, edge_checked: bool = False) -> None:
+        """One frame from a client: parsed, rate-limited, dispatched; errors answered, never raised.
+        ``edge_checked``: a request another process received (and rate-limited) for a table run here."""
         ref = None
+        started = perf_counter()
         try:
-            if not conn.bucket.take():
+            if not edge_checked and not conn.bucket.take():
                 raise ProtocolError("rate_limited", "too many messages: slow down")
             message = parse_message(text)
             ref = message.ref
             if conn.player is None and message.type != "hello":
                 raise ProtocolError("hello_first", "say hello first: {\"type\": \"hello\", \"protocol\": 1}")
+            table_id = getattr(message, "table", None)
+            if self.cluster is not None and table_id is not None and table_id not in self.rooms:
+                if edge_checked:  # sent here as the owner, but we no longer run it
+                    raise ProtocolError("unavailable", "this table is moving to another server: try again")
+                await self.cluster.forward(conn, table_id, text, ref)
+                return
             await self.handlers[message.type](conn, message)
+            if message.type == "act":
+                self.latency.observe(perf_counter() - started)
         except ProtocolError as err:
             conn.send(err.to_json(ref))
         except StoreError as err:
             event_log(event="store_error", error=str(err))
-            conn.send(ProtocolError("unavailable", "the table could not be saved; try again").to_json(ref))
+            if err.fenced is not None and self.cluster is not None:
+                await self.cluster.lose(err.fenced, "fenced")
+                conn.send(ProtocolError("unavailable", "this table moved to another server: try again").to_json(ref))
+            else:
+                conn.send(ProtocolError("unavailable", "the table could not be saved; try again").to_json(ref))
         except Exception as err:  # a bug must cost one answer, never the connection
             log.exception("request failed")
             event_log(event="request_failed", error=repr(err))
@@ -385,11 +459,13 @@ class Hub:
             if room.table.options.private and room.table.master_player in player_ids:
                 self._lobby_update(room)
 
-    def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
+    def tell_player(self, player_id: str, message: dict[str, Any], site: bool = True) -> None:
         """Send ``message`` to every connection of ``player_id``, wherever they are on the site."""
         for conn in self.connections:
             if conn.player is not None and conn.player.id == player_id:
                 conn.send(message)
+        if site and self.cluster is not None:
+            self.cluster.tell_player(player_id, message)
 
     def _admits(self, table: Table, conn: Connection) -> bool:
         return conn.player is not None and table.admits(conn.player.id, conn.player.name, self._master_friends(table))
@@ -398,6 +474,8 @@ class Hub:
         conn.lobby = True
         tables = [r.table.summary(r.spectators()) for r in self.rooms.values()
                   if r.table.status != "closed" and self._admits(r.table, conn)]
+        if self.cluster is not None:  # the public tables other processes run
+            tables += [line for table_id, line in self.cluster.lobby.items() if table_id not in self.rooms]
         conn.send({"type": "lobby", "tables": tables})
 
     def _lobby_update(self, room: Room) -> None:
@@ -409,6 +487,8 @@ class Hub:
                 conn.send({"type": "lobby_remove", "table": table.id})
             else:
                 conn.send({"type": "lobby_table", "table": table.summary(room.spectators())})
+        if self.cluster is not None:
+            self.cluster.lobby_line(room, None if table.status == "closed" else table.summary(room.spectators()))
 
     # ------------------------------------------------------------ tables
     def _room(self, table_id: str) -> Room:
@@ -430,6 +510,8 @@ class Hub:
         async with room.lock:
             events = table.create(conn.player.id, conn.player.name, now)
             await asyncio.to_thread(self.store.create_table, table.id, now, table.snapshot(), table.players)
+            if self.cluster is not None:
+                await self.cluster.lease_new_table(table.id)
             self.rooms[table.id] = room
             room.followers.add(conn)
             conn.tables.add(table.id)
@@ -561,9 +643,8 @@ class Hub:
         if not targets:
             raise ProtocolError("no_player", f"no player called {m.name!r} is registered or online")
         await self._table_request(conn, m, lambda t, now: t.invite(conn.player.id, m.name, sorted(targets), now))
-        for other in self.connections:
-            if other.player is not None and other.player.id in targets:
-                other.send({"type": "invitation", "table": m.table, "from": conn.player.name})
+        for target in targets:
+            self.tell_player(target, {"type": "invitation", "table": m.table, "from": conn.player.name})
         self._lobby_update(self.rooms[m.table])
 
     async def on_ping(self, conn: Connection, m) -> None:
@@ -586,7 +667,12 @@ class Hub:
         try:
             await self.writer.write(Append(table.id, stored, snapshot,
                                            status="closed" if "closed" in kinds else None, game=game,
-                                           bets=self._bets(table, events), settlement=self._settlement(table, events)))
+                                           bets=self._bets(table, events), settlement=self._settlement(table, events),
+                                           fence=None if self.cluster is None else self.cluster.fence(table.id)))
+        except StoreError as err:
+            if err.fenced is None:
+                await self._reload(room)
+            raise
         except Exception:
             await self._reload(room)
             raise

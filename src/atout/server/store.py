@@ -24,13 +24,17 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from . import ledger, standings
-from .db import game_players, games, metadata, table_events, tables
+from .db import game_players, games, metadata, table_events, table_leases, tables
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
 class StoreError(RuntimeError):
-    """What could not be stored or read, named."""
+    """What could not be stored or read, named; ``fenced`` names a table this process no longer runs."""
+
+    def __init__(self, message: str, fenced: str | None = None) -> None:
+        super().__init__(message)
+        self.fenced = fenced
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,22 @@ class Append:
     game: GameRow | None = None
     bets: ledger.Bets | None = None  # a starting game's bets, taken into its pot
     settlement: ledger.GameEnd | None = None  # a game's end: its pot shared out, XP, badges (once per game)
+    fence: tuple[str, int] | None = None  # (owner, token): written only while this lease still holds
+
+
+class Fenced(Exception):
+    """A write by a process whose lease on the table was taken over: nothing of it is stored."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is run by another server process now")
+        self.table_id = table_id
+
+
+@dataclass(frozen=True)
+class Lease:
+    owner: str
+    token: int
+    expires_at: float
 
 
 def engine_url(url: str) -> str:
@@ -124,6 +144,8 @@ class Store:
         config = AlembicConfig()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":  # several processes starting at once: one migrates
+                connection.execute(sa.text("SELECT pg_advisory_xact_lock(7072011)"))
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
 
@@ -143,6 +165,9 @@ class Store:
                 else:
                     conn = connection
                     stack.enter_context(conn.begin())
+                fences = {item.table_id: item.fence for item in items if item.fence is not None}
+                if fences:
+                    self._check_fences(conn, fences)
                 if rows:  # every table's events in one driver-level executemany: the hot path of the server
                     conn.exec_driver_sql(self._insert_events, rows)
                 for item in items:
@@ -151,6 +176,80 @@ class Store:
             raise StoreError(f"refused by the database: {_first_line(err)}") from None
         except ledger.LedgerError as err:
             raise StoreError(f"refused by the ledger: {err.message}") from None
+        except Fenced as err:
+            raise StoreError(str(err), fenced=err.table_id) from None
+
+    @staticmethod
+    def _check_fences(conn, fences: dict[str, tuple[str, int]]) -> None:
+        """Fencing: each table's lease must still be (owner, token), read under a share lock so a
+        takeover (an update of the lease) waits for this transaction, and loads what it wrote."""
+        query = (sa.select(table_leases.c.table_id, table_leases.c.owner, table_leases.c.token)
+                 .where(table_leases.c.table_id.in_(list(fences))).with_for_update(read=True))
+        held = {r.table_id: (r.owner, r.token) for r in conn.execute(query)}
+        for table_id, fence in fences.items():
+            if held.get(table_id) != fence:
+                raise Fenced(table_id)
+
+    # ------------------------------------------------------------ leases (several server processes)
+    def acquire_lease(self, table_id: str, owner: str, now: float, ttl: float) -> int | None:
+        """Take the table's lease if nobody holds it or its holder let it expire: the new fencing token,
+        or None when another process holds it."""
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(table_leases).where(table_leases.c.table_id == table_id)
+                               .with_for_update()).first()
+            if row is None:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(table_leases.insert().values(table_id=table_id, owner=owner, token=1,
+                                                                  expires_at=now + ttl))
+                except IntegrityError:  # another process inserted it first
+                    return None
+                return 1
+            if row.owner != owner and row.expires_at > now:
+                return None
+            token = row.token + 1
+            done = conn.execute(table_leases.update()
+                                .where(table_leases.c.table_id == table_id, table_leases.c.token == row.token)
+                                .values(owner=owner, token=token, expires_at=now + ttl))
+            return token if done.rowcount == 1 else None
+
+    def renew_leases(self, owner: str, held: dict[str, int], now: float, ttl: float) -> set[str]:
+        """Extend every lease ``owner`` holds with these tokens; the tables whose lease it lost."""
+        lost: set[str] = set()
+        if not held:
+            return lost
+        with self.engine.begin() as conn:
+            for table_id, token in held.items():
+                done = conn.execute(table_leases.update()
+                                    .where(table_leases.c.table_id == table_id, table_leases.c.owner == owner,
+                                           table_leases.c.token == token)
+                                    .values(expires_at=now + ttl))
+                if done.rowcount != 1:
+                    lost.add(table_id)
+        return lost
+
+    def release_lease(self, table_id: str, owner: str, token: int) -> None:
+        """Give the lease up at once (a process stopping cleanly): another may take the table now."""
+        with self.engine.begin() as conn:
+            conn.execute(table_leases.update()
+                         .where(table_leases.c.table_id == table_id, table_leases.c.owner == owner,
+                                table_leases.c.token == token)
+                         .values(expires_at=0.0))
+
+    def lease(self, table_id: str) -> Lease | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(table_leases).where(table_leases.c.table_id == table_id)).first()
+        return None if row is None else Lease(row.owner, row.token, row.expires_at)
+
+    def unowned_tables(self, now: float) -> list[str]:
+        """Open tables whose lease expired, or that never had one: a process may take them over."""
+        query = (sa.select(tables.c.id).select_from(tables.outerjoin(table_leases,
+                                                                    table_leases.c.table_id == tables.c.id))
+                 .where(tables.c.status == "open",
+                        sa.or_(table_leases.c.expires_at.is_(None), table_leases.c.expires_at < now))
+                 .order_by(tables.c.created_at))
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(query)]
 
     @staticmethod
     def _append(conn, item: Append) -> None:

@@ -1,0 +1,156 @@
+"""The bus between server processes: Redis publish/subscribe when several processes share the site.
+
+One process alone needs no bus (the embedded default). With ``--redis``, every process listens on
+its own channel (requests for the tables it runs, frames for its connections) and on the site's
+channels (the lobby, messages to a player wherever they are, owners changing); it publishes to the
+others'. Messages are small JSON objects (orjson); frames to one process in one loop turn go as one
+message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+
+log = logging.getLogger("atout.server")
+
+SITE = "atout:site"
+"""The channel every process hears: lobby lines, player messages, owners changing, processes leaving."""
+
+
+def inbox(process: str) -> str:
+    """The channel of one process."""
+    return f"atout:p:{process}"
+
+
+Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
+
+
+class RedisBus:
+    """Publish and subscribe over Redis; reconnects by itself and says whether it is up."""
+
+    def __init__(self, url: str, process: str) -> None:
+        import redis.asyncio as redis
+
+        self.url = url
+        self.process = process
+        self._redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5,
+                                           health_check_interval=5)
+        self._handler: Handler | None = None
+        self._task: asyncio.Task | None = None
+        self.up = False
+        self.published = 0
+        self.received = 0
+        self._pending: dict[str, list[Any]] = {}  # process -> frames queued this loop turn
+        self._outgoing: asyncio.Queue[tuple[str, dict[str, Any] | None]] = asyncio.Queue()
+        self._sender: asyncio.Task | None = None
+
+    async def start(self, handler: Handler) -> None:
+        self._handler = handler
+        await self._redis.ping()  # refuse to start on a Redis that does not answer: say so at once
+        ready = asyncio.Event()
+        self._task = asyncio.create_task(self._listen(ready))
+        await asyncio.wait_for(ready.wait(), 10)
+
+    async def stop(self) -> None:
+        if self._sender is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._sender, 2)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        """Subscribe and hand every message to the handler; after a lost connection, subscribe again."""
+        delay = 0.1
+        while True:
+            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(SITE, inbox(self.process))
+                self.up = True
+                delay = 0.1
+                ready.set()
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    self.received += 1
+                    try:
+                        body = orjson.loads(message["data"])
+                        if body.get("from") == self.process and body.get("kind") != "frames":
+                            continue  # our own site-wide message, already handled here
+                        done = self._handler(body)
+                        if done is not None:
+                            await done
+                    except Exception:  # one bad message must not stop the bus
+                        log.exception("bus message failed")
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                if self.up:
+                    log.warning('{"event":"bus_down","error":%s}', orjson.dumps(repr(err)).decode())
+                self.up = False
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    async def publish(self, channel: str, body: dict[str, Any]) -> int:
+        """Send now; the number of processes that heard it (0: nobody listens there any more, -1: Redis
+        did not answer)."""
+        body = {**body, "from": self.process}
+        try:
+            heard = await self._redis.publish(channel, orjson.dumps(body))
+        except Exception as err:
+            self.up = False
+            log.warning('{"event":"bus_publish_failed","error":%s}', orjson.dumps(repr(err)).decode())
+            return -1
+        self.published += 1
+        return heard
+
+    def post(self, channel: str, body: dict[str, Any]) -> None:
+        """Queue a message; one sender sends the queue in order (a request never overtakes another)."""
+        self._outgoing.put_nowait((channel, body))
+        self._start_sender()
+
+    def send_frame(self, process: str, connection: str, text: str) -> None:
+        """Queue a frame for a connection of another process; the frames queued for a process until
+        the sender reaches them leave as one message, in order with everything else sent."""
+        frames = self._pending.get(process)
+        if frames is None:
+            self._pending[process] = [(connection, text)]
+            self._outgoing.put_nowait((inbox(process), None))  # None: the frames pending then
+        else:
+            frames.append((connection, text))
+        self._start_sender()
+
+    def _start_sender(self) -> None:
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send_all())
+
+    async def _send_all(self) -> None:
+        while not self._outgoing.empty():
+            channel, body = self._outgoing.get_nowait()
+            if body is None:
+                body = {"kind": "frames", "frames": self._pending.pop(channel.rsplit(":", 1)[1], [])}
+            heard = await self.publish(channel, body)
+            if heard <= 0 and channel != SITE and self._handler is not None:  # nobody heard it
+                notices = [{"kind": "undelivered", "body": body, "from": self.process}]
+                if heard == 0:  # Redis answered: that process no longer listens, it is gone
+                    notices.append({"kind": "process_gone", "process": channel.rsplit(":", 1)[1],
+                                    "from": self.process})
+                for notice in notices:
+                    done = self._handler(notice)
+                    if done is not None:
+                        await done
+
+
+__all__ = ["SITE", "RedisBus", "inbox"]

@@ -1,0 +1,283 @@
+"""Several server processes on one site: which process runs each table, and reaching it from the others.
+
+Each table is run by one process at a time, the one holding its lease in the store (a row with an
+expiry and a fencing token: a process that lost its lease cannot write, because every write of a
+table checks the token in its own transaction). A connection that lands on another process is served
+through the bus: its requests go to the owner, which answers with frames made for that connection's
+viewer (hidden cards are filtered where the table is, as with a local connection) and sends them back
+to the connection's process. When an owner dies its leases expire and another process takes the
+tables over from the store; the processes holding followers of those tables join them again there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from .bus import SITE, RedisBus, inbox
+from .protocol import ProtocolError, dumps
+
+if TYPE_CHECKING:
+    from .hub import Connection, Hub, Room
+
+log = logging.getLogger("atout.server")
+
+LEASE_SECONDS = 6.0
+"""How long a lease lasts unless renewed (renewed every third of it): a dead owner's tables wait at
+most this long, plus one scan, before another process takes them over."""
+SCAN_SECONDS = 1.0
+
+
+class Cluster:
+    """This process's part of the site: its leases, its bus, and the connections of other processes
+    that follow its tables."""
+
+    def __init__(self, hub: Hub, redis_url: str, lease_seconds: float = LEASE_SECONDS,
+                 wall=time.time) -> None:
+        self.hub = hub
+        self.process = secrets.token_hex(6)
+        self.bus = RedisBus(redis_url, self.process)
+        self.lease_seconds = lease_seconds
+        self.wall = wall  # leases use wall-clock time: every process of the site must agree on it
+        self.tokens: dict[str, int] = {}  # table -> fencing token, for the tables this process runs
+        self.owners: dict[str, tuple[str, float]] = {}  # table -> (process, lease expiry), as last read
+        self.remote: dict[tuple[str, str], Connection] = {}  # (process, connection id) -> its stand-in here
+        self.local: dict[str, Connection] = {}  # connection id -> this process's connections
+        self.lobby: dict[str, dict[str, Any]] = {}  # table -> summary, for other processes' public tables
+        self.takeovers = 0
+        self._task: asyncio.Task | None = None
+
+    # ------------------------------------------------------------ life
+    async def start(self) -> None:
+        await self.bus.start(self.on_bus)
+        await self._scan()  # the tables nobody runs (all of them at a first start) before opening
+        self._task = asyncio.create_task(self._leases())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        for table_id, token in list(self.tokens.items()):  # stopping cleanly: others may take over at once
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.hub.store.release_lease, table_id, self.process, token)
+        self.bus.post(SITE, {"kind": "process_gone", "process": self.process})
+        await self.bus.stop()
+
+    def fence(self, table_id: str) -> tuple[str, int] | None:
+        token = self.tokens.get(table_id)
+        return None if token is None else (self.process, token)
+
+    async def lease_new_table(self, table_id: str) -> None:
+        """A table created here is run here."""
+        token = await asyncio.to_thread(self.hub.store.acquire_lease, table_id, self.process, self.wall(),
+                                        self.lease_seconds)
+        if token is None:
+            raise ProtocolError("unavailable", "the new table could not be given to this server; try again")
+        self.tokens[table_id] = token
+
+    async def _leases(self) -> None:
+        """Renew this process's leases; take over tables nobody runs any more."""
+        renew_every = self.lease_seconds / 3
+        last_renew = 0.0
+        while True:
+            await asyncio.sleep(SCAN_SECONDS * (0.75 + random.random() / 2))
+            try:
+                if time.monotonic() - last_renew >= renew_every:
+                    lost = await asyncio.to_thread(self.hub.store.renew_leases, self.process, dict(self.tokens),
+                                                   self.wall(), self.lease_seconds)
+                    last_renew = time.monotonic()
+                    for table_id in lost:
+                        await self.lose(table_id, "lease lost")
+                await self._scan()
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # the store unreachable: keep trying; writes say so meanwhile
+                log.warning('{"event":"lease_loop_failed","error":%s}', dumps({"e": repr(err)}))
+
+    async def _scan(self) -> None:
+        for table_id in await asyncio.to_thread(self.hub.store.unowned_tables, self.wall()):
+            if table_id in self.hub.rooms:
+                continue
+            token = await asyncio.to_thread(self.hub.store.acquire_lease, table_id, self.process, self.wall(),
+                                            self.lease_seconds)
+            if token is None:
+                continue  # another process was quicker
+            self.tokens[table_id] = token
+            if not await self.hub.load_table(table_id):
+                self.tokens.pop(table_id, None)
+                continue
+            self.takeovers += 1
+            self.owners[table_id] = (self.process, self.wall() + self.lease_seconds)
+            self.bus.post(SITE, {"kind": "owner", "table": table_id, "process": self.process})
+            await self._rejoin(table_id)
+
+    async def lose(self, table_id: str, why: str) -> None:
+        """This process no longer runs ``table_id`` (its lease went to another): stop it here; the
+        connections here that followed it will join it where it runs now."""
+        self.tokens.pop(table_id, None)
+        self.owners.pop(table_id, None)
+        room = self.hub.rooms.pop(table_id, None)
+        if room is None:
+            return
+        for task in room.tasks:
+            task.cancel()
+        for conn in list(room.followers):
+            conn.tables.discard(table_id)
+            if conn.process is None:  # a connection of this process: it follows the table elsewhere now
+                conn.remote_tables.add(table_id)
+                self.local[conn.id] = conn
+        self.hub.log_event(event="table_lost", table=table_id, why=why)
+
+    # ------------------------------------------------------------ reaching owners
+    async def owner(self, table_id: str) -> str | None:
+        """The process running ``table_id`` now, or None when nobody does (moving, or no such table)."""
+        if table_id in self.hub.rooms:
+            return self.process
+        cached = self.owners.get(table_id)
+        now = self.wall()
+        if cached is not None and cached[1] > now:
+            return cached[0]
+        lease = await asyncio.to_thread(self.hub.store.lease, table_id)
+        if lease is None or lease.expires_at <= now or lease.owner == self.process:
+            self.owners.pop(table_id, None)
+            return None
+        self.owners[table_id] = (lease.owner, lease.expires_at)
+        return lease.owner
+
+    async def forward(self, conn: Connection, table_id: str, text: str | bytes, ref: str | None) -> None:
+        """Send ``conn``'s request about a table another process runs to that process."""
+        owner = await self.owner(table_id)
+        if owner is None:
+            exists = await asyncio.to_thread(self.hub.store.lease, table_id)
+            if exists is None:
+                raise ProtocolError("no_table", f"no open table {table_id!r}")
+            raise ProtocolError("unavailable", "this table is moving to another server: try again in a few seconds")
+        self.local[conn.id] = conn
+        conn.remote_tables.add(table_id)
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "replace")
+        player = conn.player
+        self.bus.post(inbox(owner), {
+            "kind": "request", "conn": conn.id, "text": text, "ref": ref, "patches": conn.patches,
+            "player": {"id": player.id, "name": player.name, "registered": player.registered},
+            "address": conn.address,
+        })
+
+    def gone(self, conn: Connection) -> None:
+        """A connection of this process closed: the owners of the tables it followed elsewhere forget it."""
+        self.local.pop(conn.id, None)
+        owners = {self.owners.get(t, (None, 0))[0] for t in conn.remote_tables}
+        for owner in owners - {None}:
+            self.bus.post(inbox(owner), {"kind": "gone", "conn": conn.id})
+
+    # ------------------------------------------------------------ the site
+    def lobby_line(self, room: Room, summary: dict[str, Any] | None) -> None:
+        """A table of ours changed in the lobby: the other processes show it (public tables only)."""
+        table = room.table
+        if table.options.private:
+            return
+        self.bus.post(SITE, {"kind": "lobby", "table": table.id, "summary": summary})
+
+    def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
+        self.bus.post(SITE, {"kind": "player", "player": player_id, "message": message})
+
+    # ------------------------------------------------------------ the bus
+    async def on_bus(self, body: dict[str, Any]) -> None:
+        kind = body.get("kind")
+        if kind == "frames":
+            for conn_id, text in body["frames"]:
+                conn = self.local.get(conn_id)
+                if conn is not None:
+                    conn.deliver(text)
+        elif kind == "request":
+            await self._request(body)
+        elif kind == "gone":
+            conn = self.remote.pop((body["from"], body["conn"]), None)
+            if conn is not None:
+                await self.hub.disconnect(conn)
+        elif kind == "undelivered":
+            self._undelivered(body["body"])
+        elif kind == "process_gone":
+            await self._process_gone(body["process"])
+        elif kind == "owner":
+            await self._owner_moved(body["table"], body["process"])
+        elif kind == "lobby":
+            self._lobby(body["table"], body["summary"])
+        elif kind == "player":
+            self.hub.tell_player(body["player"], body["message"], site=False)
+
+    async def _request(self, body: dict[str, Any]) -> None:
+        from .hub import Connection, Player
+
+        key = (body["from"], body["conn"])
+        conn = self.remote.get(key)
+        if conn is None:
+            conn = Connection(None, None, self.hub.config, None, body.get("address"), process=body["from"],
+                              deliver=self._deliverer(body["from"], body["conn"]))
+            conn.id = body["conn"]
+            conn.patches = bool(body.get("patches"))
+            self.remote[key] = conn
+        p = body["player"]
+        if conn.player is None or conn.player.id != p["id"]:
+            conn.player = Player(p["id"], p["name"], registered=p["registered"])
+        await self.hub.receive(conn, body["text"], edge_checked=True)
+
+    def _undelivered(self, body: dict[str, Any]) -> None:
+        """A request the owner never heard (it died, or Redis is down): its sender hears so at once."""
+        if body.get("kind") != "request":
+            return
+        conn = self.local.get(body["conn"])
+        if conn is not None:
+            conn.send(ProtocolError("unavailable", "the server running this table did not answer: try again "
+                                    "in a few seconds").to_json(body.get("ref")))
+
+    def _deliverer(self, process: str, conn_id: str):
+        def deliver(text: str | None) -> None:
+            if text is not None:
+                self.bus.send_frame(process, conn_id, text)
+        return deliver
+
+    async def _process_gone(self, process: str) -> None:
+        """Another process stopped: its connections' stand-ins here go; its tables' owner is unknown."""
+        for key in [k for k in self.remote if k[0] == process]:
+            conn = self.remote.pop(key)
+            await self.hub.disconnect(conn)
+        for table_id in [t for t, (owner, _) in self.owners.items() if owner == process]:
+            del self.owners[table_id]
+
+    async def _owner_moved(self, table_id: str, process: str) -> None:
+        """A table found a new owner: this process's connections that followed it join it there."""
+        self.owners[table_id] = (process, self.wall() + self.lease_seconds)
+        if process == self.process:
+            return
+        if table_id in self.hub.rooms:  # we thought we ran it: we no longer do
+            await self.lose(table_id, f"taken over by {process}")
+        await self._rejoin(table_id)
+
+    async def _rejoin(self, table_id: str) -> None:
+        """This process's connections that followed ``table_id`` where it ran before follow it again
+        where it runs now (here or elsewhere): each gets the whole state (a ``table`` message)."""
+        for conn in list(self.local.values()):
+            if table_id in conn.remote_tables and not conn.closed:
+                conn.remote_tables.discard(table_id)
+                await self.hub.receive(conn, dumps({"type": "join", "table": table_id}), edge_checked=False)
+
+    def _lobby(self, table_id: str, summary: dict[str, Any] | None) -> None:
+        if summary is None or summary.get("status") == "closed":
+            self.lobby.pop(table_id, None)
+            message: dict[str, Any] = {"type": "lobby_remove", "table": table_id}
+        else:
+            self.lobby[table_id] = summary
+            message = {"type": "lobby_table", "table": summary}
+        for conn in self.hub.connections:
+            if conn.lobby:
+                conn.send(message)
+
+
+__all__ = ["LEASE_SECONDS", "Cluster"]
