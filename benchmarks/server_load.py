@@ -126,6 +126,7 @@ class TableRun:
         self.seq_sent: dict[int, float] = {}
         self.arrivals: dict[int, list[float]] = {}
         self.latencies: list[float] = []
+        self.accepted = 0  # actions of ours the server accepted while measuring
 
     def sent(self) -> str:
         self._refs += 1
@@ -135,6 +136,8 @@ class TableRun:
 
     def acked(self, ref: str, seq: int) -> None:
         self.seq_sent[seq] = self.sent_at.pop(ref)
+        if self.measure:
+            self.accepted += 1
         self._settle(seq)
 
     def heard(self, seq: int, at: float) -> None:
@@ -192,13 +195,12 @@ async def drive_tables(url: str, tables: int, players: int, warmup: float, secon
             await seat.ws.close()
     for task in listeners:
         task.cancel()
-    return [x for run, _ in runs for x in run.latencies]
+    return [x for run, _ in runs for x in run.latencies], sum(run.accepted for run, _ in runs)
 
 
 def client_process(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str, patches: bool,
                    out) -> None:
-    latencies = asyncio.run(drive_tables(url, tables, players, warmup, seconds, tag, patches))
-    out.put(latencies)
+    out.put(asyncio.run(drive_tables(url, tables, players, warmup, seconds, tag, patches)))
 
 
 def health(port: int) -> dict:
@@ -207,8 +209,16 @@ def health(port: int) -> dict:
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU time of the server: its process and its worker processes (``--workers``)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if stat.parent.name == str(pid) or fields[1] == str(pid):
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -227,20 +237,24 @@ def run_level(port: int, pid: int, tables: int, args, round_no: int) -> dict:
         p.start()
     setup = max(2.0, tables * 0.02)
     time.sleep(setup + args.warmup)
-    before, cpu_before, t0 = health(port)["actions"], cpu_seconds(pid), time.perf_counter()
+    cpu_before, t0 = cpu_seconds(pid), time.perf_counter()
     time.sleep(args.seconds)
-    after, cpu_after, t1 = health(port)["actions"], cpu_seconds(pid), time.perf_counter()
-    latencies = [x for _ in procs for x in out.get(timeout=120)]
+    cpu_after, t1 = cpu_seconds(pid), time.perf_counter()
+    answers = [out.get(timeout=120) for _ in procs]
+    latencies = [x for lat, _ in answers for x in lat]
+    accepted = sum(n for _, n in answers)
     for p in procs:
         p.join(30)
-    rate = (after - before) / (t1 - t0)
-    result = {"tables": tables, "actions_per_s": round(rate), "measured": len(latencies),
+    rate = accepted / args.seconds  # actions the server accepted while the clients measured
+    result = {"tables": tables, "processes": args.processes, "actions_per_s": round(rate),
+              "actions_per_s_per_process": round(rate / args.processes), "measured": len(latencies),
               "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
               "p99_ms": round(percentile(latencies, 0.99), 2) if latencies else None,
               "max_ms": round(max(latencies), 2) if latencies else None,
               "server_cpu": round((cpu_after - cpu_before) / (t1 - t0), 2),
-              "server_cpu_us_per_action": round((cpu_after - cpu_before) / max(1, after - before) * 1e6)}
-    print(f"{tables:4d} tables: {result['actions_per_s']:6,} actions/s   p50 {result['p50_ms']} ms   "
+              "server_cpu_us_per_action": round((cpu_after - cpu_before) / max(1, rate * (t1 - t0)) * 1e6)}
+    print(f"{tables:4d} tables: {result['actions_per_s']:6,} actions/s ({result['actions_per_s_per_process']:,} "
+          f"a process)   p50 {result['p50_ms']} ms   "
           f"p99 {result['p99_ms']} ms   max {result['max_ms']} ms   server CPU {result['server_cpu']:.0%} "
           f"({result['server_cpu_us_per_action']} µs an action)", flush=True)
     return result
@@ -256,6 +270,9 @@ def main() -> int:
     parser.add_argument("--whole-states", action="store_true",
                         help="clients ask for the whole state on every event instead of patches")
     parser.add_argument("--db", default=None, help="an empty database URL (default: a fresh SQLite file)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes behind the one address (atout serve --workers; more than 1 needs "
+                             "an empty PostgreSQL --db; a Redis of the benchmark's own is started on a free port)")
     parser.add_argument("--out", default=None, help="write the figures as JSON here")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
@@ -264,9 +281,20 @@ def main() -> int:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "load"}
-    server = subprocess.Popen([sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
-                               "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning"],
-                              env=env, stdout=subprocess.DEVNULL)
+    command = [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
+               "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning"]
+    redis = None
+    if args.processes > 1:
+        if not db.startswith("postgresql"):
+            parser.error("several processes share a PostgreSQL store: give --db postgresql://… (an empty database)")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            redis_port = s.getsockname()[1]
+        redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--save", "", "--appendonly", "no",
+                                  "--dir", str(folder)], stdout=subprocess.DEVNULL)
+        time.sleep(0.3)
+        command += ["--workers", str(args.processes), "--redis", f"redis://127.0.0.1:{redis_port}/0"]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     try:
         for _ in range(100):
             try:
@@ -274,13 +302,15 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        print(f"server: one process, store {'SQLite' if db.startswith('sqlite') else 'PostgreSQL'}; "
+        print(f"server: {args.processes} process(es), store {'SQLite' if db.startswith('sqlite') else 'PostgreSQL'}; "
               f"{args.players} people per table, {args.client_processes} client process(es); "
               f"{os.cpu_count()} cores", flush=True)
         results = [run_level(port, server.pid, int(n), args, i) for i, n in enumerate(args.tables.split(","))]
     finally:
         server.terminate()
         server.wait(10)
+        if redis is not None:
+            redis.terminate()
     if args.out:
         Path(args.out).write_text(json.dumps({"command": " ".join(sys.argv), "results": results}, indent=1) + "\n")
     return 0

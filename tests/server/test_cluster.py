@@ -35,27 +35,47 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class RedisServer:
+    """A Redis of the test's own, on a free port, that the test may stop and start again."""
+
+    def __init__(self, binary: str, folder: Path) -> None:
+        self.binary, self.folder = binary, folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no", "--dir", str(self.folder)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.1):
+                return
+            time.sleep(0.05)
+        raise AssertionError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+
 @pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    """A Redis of this test's own, on a free port (so a test may stop it without touching anyone's)."""
+def redis(tmp_path: Path) -> Iterator[RedisServer]:
+    """A Redis of this test's own (so a test may stop it without touching anyone's)."""
     binary = shutil.which("redis-server")
     if binary is None:
         message = "redis-server not installed (Debian's redis-server): the several-process tests did not run"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    port = free_port()
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.1):
-            break
-        time.sleep(0.05)
+    server = RedisServer(binary, tmp_path)
+    server.start()
     try:
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server
     finally:
-        proc.kill()
-        proc.wait(10)
+        server.stop()
 
 
 class Process:
@@ -106,8 +126,8 @@ class Process:
 
 
 @pytest.fixture
-def site(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[list[Process]]:
-    processes = [Process(pg_url, redis_url, tmp_path, name) for name in ("A", "B", "C")]
+def site(pg_url: str, redis: RedisServer, tmp_path: Path) -> Iterator[list[Process]]:
+    processes = [Process(pg_url, redis.url, tmp_path, name) for name in ("A", "B", "C")]
     try:
         for p in processes:
             p.wait_ready()
@@ -248,3 +268,48 @@ async def test_tables_are_reached_from_any_process_and_survive_their_owner(site:
                 assert set(accepted) <= actions, "an accepted action is not in the store"
     ends = [f["event"] for p in people for f in p.client.frames if f.get("event", {}).get("type") == "game_end"]
     assert all(sum(e["totals"]) == 0 for e in ends)
+
+
+async def test_a_redis_restart_mid_game_pauses_the_crossing_and_the_game_goes_on(
+        site: list[Process], redis: RedisServer) -> None:
+    a, b, _ = site
+    ann = await Client.connect(a.url, "Ann")
+    await ann.send({"type": "create", "players": 4, "options": {"deals": 2, "turn_seconds": 0}})
+    table = (await ann.expect("master"))["table"]
+    await ann.settle(0.05)
+    bob = await Client.connect(b.url, "Bob", patches=True)  # on another process than the table's
+    await bob.send({"type": "join", "table": table})
+    await bob.expect("table")
+    assert (await bob.request({"type": "sit", "table": table, "seat": 1}))["type"] == "event"
+    await ann.settle(0.05)
+    for seat in (2, 3):
+        assert (await ann.request({"type": "robot", "table": table, "seat": seat, "level": "heuristic"}))["type"] \
+            == "event"
+    await bob.settle(0.05)
+    assert (await ann.request({"type": "start", "table": table}))["type"] == "event"
+    people = [Person(ann, table, [a]), Person(bob, table, [b])]
+    await asyncio.gather(*(p.play(lambda p: len(p.accepted) >= 3 or game_over(p.client)) for p in people))
+
+    redis.stop()
+    for _ in range(100):
+        if b.health()["status"] == "degraded":
+            break
+        await asyncio.sleep(0.1)
+    health = b.health()
+    assert health["status"] == "degraded" and health["bus"] == "down", health
+    await asyncio.sleep(1.0)
+    redis.start()
+    for _ in range(100):
+        if b.health()["status"] == "ok":
+            break
+        await asyncio.sleep(0.1)
+    assert b.health()["bus"] == "up"
+    await asyncio.gather(*(p.play(lambda p: game_over(p.client)) for p in people))
+    totals = [next(f["event"]["totals"] for f in p.client.frames if f.get("event", {}).get("type") == "game_end")
+              for p in people]
+    assert totals[0] == totals[1] and sum(totals[0]) == 0
+    await ann.settle(0.2)
+    await bob.settle(0.2)
+    # Bob's state, rebuilt from patches across the outage, is the table's
+    assert bob.state["seq"] == ann.state["seq"] and bob.state["game"] == ann.state["game"]
+    assert bob.state["seats"] == ann.state["seats"]

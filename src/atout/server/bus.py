@@ -36,12 +36,21 @@ class RedisBus:
 
     def __init__(self, url: str, process: str) -> None:
         import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
 
         self.url = url
         self.process = process
-        self._redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5,
-                                           health_check_interval=5)
+        self._redis = redis.Redis.from_url(  # a connection broken by a Redis restart is opened again
+            url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=5,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError])
+        self.failed = 0  # publishes Redis did not take
         self._handler: Handler | None = None
+        self._on_up: Callable[[], Awaitable[None]] | None = None
+        self._up_task: asyncio.Task | None = None
         self._task: asyncio.Task | None = None
         self.up = False
         self.published = 0
@@ -50,8 +59,10 @@ class RedisBus:
         self._outgoing: asyncio.Queue[tuple[str, dict[str, Any] | None]] = asyncio.Queue()
         self._sender: asyncio.Task | None = None
 
-    async def start(self, handler: Handler) -> None:
+    async def start(self, handler: Handler, on_up: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Listen; ``on_up`` runs each time the bus is back after being down (messages were lost)."""
         self._handler = handler
+        self._on_up = on_up
         await self._redis.ping()  # refuse to start on a Redis that does not answer: say so at once
         ready = asyncio.Event()
         self._task = asyncio.create_task(self._listen(ready))
@@ -75,9 +86,14 @@ class RedisBus:
             pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(SITE, inbox(self.process))
+                back = ready.is_set() and not self.up
                 self.up = True
                 delay = 0.1
                 ready.set()
+                if back:
+                    log.warning('{"event":"bus_up"}')
+                    if self._on_up is not None:
+                        self._up_task = asyncio.create_task(self._on_up())
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
@@ -109,8 +125,8 @@ class RedisBus:
         body = {**body, "from": self.process}
         try:
             heard = await self._redis.publish(channel, orjson.dumps(body))
-        except Exception as err:
-            self.up = False
+        except Exception as err:  # whether the bus is up is the listener's to say
+            self.failed += 1
             log.warning('{"event":"bus_publish_failed","error":%s}', orjson.dumps(repr(err)).decode())
             return -1
         self.published += 1
@@ -137,20 +153,34 @@ class RedisBus:
             self._sender = asyncio.create_task(self._send_all())
 
     async def _send_all(self) -> None:
+        """Send everything queued, in order, in one pipeline per round (one round trip to Redis)."""
         while not self._outgoing.empty():
-            channel, body = self._outgoing.get_nowait()
-            if body is None:
-                body = {"kind": "frames", "frames": self._pending.pop(channel.rsplit(":", 1)[1], [])}
-            heard = await self.publish(channel, body)
-            if heard <= 0 and channel != SITE and self._handler is not None:  # nobody heard it
-                notices = [{"kind": "undelivered", "body": body, "from": self.process}]
-                if heard == 0:  # Redis answered: that process no longer listens, it is gone
-                    notices.append({"kind": "process_gone", "process": channel.rsplit(":", 1)[1],
-                                    "from": self.process})
-                for notice in notices:
-                    done = self._handler(notice)
-                    if done is not None:
-                        await done
+            batch: list[tuple[str, dict[str, Any]]] = []
+            while not self._outgoing.empty():
+                channel, body = self._outgoing.get_nowait()
+                if body is None:
+                    body = {"kind": "frames", "frames": self._pending.pop(channel.rsplit(":", 1)[1], [])}
+                batch.append((channel, {**body, "from": self.process}))
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for channel, body in batch:
+                    pipe.publish(channel, orjson.dumps(body))
+                heard = await pipe.execute()
+                self.published += len(batch)
+            except Exception as err:  # whether the bus is up is the listener's to say
+                self.failed += len(batch)
+                log.warning('{"event":"bus_publish_failed","error":%s}', orjson.dumps(repr(err)).decode())
+                heard = [-1] * len(batch)
+            for (channel, body), count in zip(batch, heard, strict=True):
+                if count <= 0 and channel != SITE and self._handler is not None:  # nobody heard it
+                    notices = [{"kind": "undelivered", "body": body, "from": self.process}]
+                    if count == 0:  # Redis answered: that process no longer listens, it is gone
+                        notices.append({"kind": "process_gone", "process": channel.rsplit(":", 1)[1],
+                                        "from": self.process})
+                    for notice in notices:
+                        done = self._handler(notice)
+                        if done is not None:
+                            await done
 
 
 __all__ = ["SITE", "RedisBus", "inbox"]

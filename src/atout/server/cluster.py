@@ -54,7 +54,7 @@ class Cluster:
 
     # ------------------------------------------------------------ life
     async def start(self) -> None:
-        await self.bus.start(self.on_bus)
+        await self.bus.start(self.on_bus, self._bus_back)
         await self._scan()  # the tables nobody runs (all of them at a first start) before opening
         self._task = asyncio.create_task(self._leases())
 
@@ -242,6 +242,18 @@ class Cluster:
             if text is not None:
                 self.bus.send_frame(process, conn_id, text)
         return deliver
+
+    async def _bus_back(self) -> None:
+        """Redis is back after an outage: frames were lost both ways. The stand-ins here get whole states
+        again, and this process's connections join their tables again (a ``table`` message each)."""
+        for conn in self.remote.values():
+            conn.views.clear()
+        for conn in list(self.local.values()):
+            for table_id in list(conn.remote_tables):
+                if not conn.closed:
+                    conn.remote_tables.discard(table_id)
+                    with contextlib.suppress(ProtocolError):
+                        await self.hub.receive(conn, dumps({"type": "join", "table": table_id}))
 
     async def _process_gone(self, process: str) -> None:
         """Another process stopped: its connections' stand-ins here go; its tables' owner is unknown."""

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from time import perf_counter  # the latency histogram (tests may replace the module time)
 from typing import Any
 
+import orjson
+
 from ..bots import make_bot
 from ..bots.random_bot import RandomBot
 from ..engine.record import action_to_json
@@ -232,6 +234,7 @@ class Room:
         self.bots: dict[tuple[int, str], Any] = {}
         self.seen_options: dict[str, int] = {}
         self.snapshot_seq = 0
+        self.base: tuple[int, bytes] | None = None  # the last snapshot stored (seq, JSON): to roll back to
         self.told: tuple[Any, Any] = (None, None)  # the shared and public views of the last telling
         self.armed: Any = None  # the deadline the timer sleeps until (None: none); changes wake it
 
@@ -288,6 +291,7 @@ class Hub:
         table = Table.from_snapshot(item.snapshot, self.config.timing)
         room = Room(table)
         room.snapshot_seq = item.snapshot_seq
+        room.base = (item.snapshot_seq, orjson.dumps(item.snapshot))
         for event in item.events:
             table.evolve(event.data)
             room.history.append(event.data)
@@ -491,6 +495,11 @@ class Hub:
             self.cluster.lobby_line(room, None if table.status == "closed" else table.summary(room.spectators()))
 
     # ------------------------------------------------------------ tables
+    @staticmethod
+    def _check_paused(room: Room) -> None:
+        if room.table.paused is not None:
+            raise ProtocolError("paused", room.table.paused)
+
     def _room(self, table_id: str) -> Room:
         room = self.rooms.get(table_id)
         if room is None or room.table.status == "closed":
@@ -562,6 +571,7 @@ class Hub:
     async def _table_request(self, conn: Connection, m, make) -> None:
         room = self._room(m.table)
         async with room.lock:
+            self._check_paused(room)
             events = make(room.table, self.clock.now())
             await self._commit(room, events, origin=conn, ref=m.ref)
 
@@ -593,6 +603,7 @@ class Hub:
     async def on_start(self, conn: Connection, m) -> None:
         room = self._room(m.table)
         async with room.lock:
+            self._check_paused(room)
             table = room.table
             same = self._same_address(table)
             if not same and table.status == "waiting" and table.master_player == conn.player.id:
@@ -670,7 +681,10 @@ class Hub:
                                            bets=self._bets(table, events), settlement=self._settlement(table, events),
                                            fence=None if self.cluster is None else self.cluster.fence(table.id)))
         except StoreError as err:
-            if err.fenced is None:
+            if err.outage:
+                self._roll_back(room)
+                self._pause(room, "the store cannot be reached: the table waits for it and resumes by itself")
+            elif err.fenced is None:
                 await self._reload(room)
             raise
         except Exception:
@@ -678,6 +692,7 @@ class Hub:
             raise
         if snapshot is not None:
             room.snapshot_seq = table.seq
+            room.base = (snapshot[0], orjson.dumps(snapshot[1]))
         room.history.extend(events)
         self.actions += sum(1 for e in events if e["type"] == "action")
         if log.isEnabledFor(logging.INFO):
@@ -846,6 +861,65 @@ class Hub:
         return ledger.GameEnd(table.game_id, table.players, outcome, table.game_ranked, game.deals, seats, at,
                               single, tuple(table.records), table.game_unranked)
 
+    def _roll_back(self, room: Room) -> None:
+        """The table as last stored, without the store: its last stored snapshot and the events after it
+        (those kept in memory are all stored). A write the store never confirmed is undone."""
+        if room.base is None:
+            return
+        base_seq, base = room.base
+        events = [e for e in room.history if e["seq"] > base_seq]
+        if base_seq + len(events) != (events[-1]["seq"] if events else base_seq):
+            return  # the memory does not reach back to the snapshot: the store will say, when it answers
+        table = Table.from_snapshot(orjson.loads(base), self.config.timing)
+        for event in events:
+            table.evolve(event)
+        table.restarted(self.clock.now())
+        for conn in room.followers:
+            seat = room.viewer(conn)
+            if seat is not None:
+                table.gone_since.pop(seat, None)
+        room.table = table
+        event_log(event="rolled_back", table=table.id, seq=table.seq)
+
+    def _pause(self, room: Room, why: str) -> None:
+        """The store did not answer: the table stops (nothing more is accepted, no clock or robot acts),
+        says why to everyone, and comes back from the store once the store answers again."""
+        if room.table.paused is not None:
+            return
+        room.table.paused = why
+        event_log(event="paused", table=room.table.id, why=why)
+        self._tell_state(room)
+        room.tasks.append(asyncio.create_task(self._resume_when_stored(room)))
+
+    async def _resume_when_stored(self, room: Room) -> None:
+        delay = 0.25
+        while True:
+            await asyncio.sleep(delay)  # real time: the store's outage, not the game's clock
+            delay = min(delay * 2, 2.0)
+            try:
+                item = await asyncio.to_thread(self.store.table, room.table.id)
+            except Exception:
+                continue
+            if item is None:
+                return
+            async with room.lock:
+                table = Table.from_snapshot(item.snapshot, self.config.timing)
+                room.base = (item.snapshot_seq, orjson.dumps(item.snapshot))
+                for event in item.events:
+                    table.evolve(event.data)
+                table.restarted(self.clock.now())
+                for conn in room.followers:  # those here are here: no absence clock for them
+                    seat = room.viewer(conn)
+                    if seat is not None:
+                        table.gone_since.pop(seat, None)
+                room.table = table
+                room.robot_for = None
+                event_log(event="resumed", table=table.id, seq=table.seq, why="the store answers again")
+                self._tell_state(room)
+                room.wake.set()
+                self._schedule_robot(room)
+            return
+
     async def _reload(self, room: Room) -> None:
         """The store refused a batch: the table goes back to what is stored."""
         item = await asyncio.to_thread(self.store.table, room.table.id)
@@ -879,7 +953,7 @@ class Hub:
     async def _robot(self, room: Room, seat: int, seq: int) -> None:
         table = room.table
         await self.clock.sleep_until(table.last_event_at + self.config.timing.robot_pace)
-        if room.table is not table or table.seq != seq or table.robot_turn() != seat:
+        if room.table is not table or table.seq != seq or table.robot_turn() != seat or table.paused:
             return
         observation = table.deal.observation(seat)
         bot = self._bot(room, seat)
@@ -891,7 +965,7 @@ class Hub:
         body = action_to_json(seat, action)
         del body["seat"]
         async with room.lock:
-            if room.table is not table or table.seq != seq:
+            if room.table is not table or table.seq != seq or table.paused:
                 return
             try:
                 events = table.play(seat, body, self.clock.now(), by="robot")
@@ -901,7 +975,10 @@ class Hub:
                 body = action_to_json(seat, fallback)
                 del body["seat"]
                 events = table.play(seat, body, self.clock.now(), by="robot")
-            await self._commit(room, events)
+            try:
+                await self._commit(room, events)
+            except StoreError as err:  # the table is paused or reloaded: the robot plays again after
+                event_log(event="robot_not_stored", table=table.id, seat=seat, error=str(err))
 
     async def _timer(self, room: Room) -> None:
         """Wake at the table's next deadline (turn clock, absence, vote, next deal) and let it act."""
@@ -920,6 +997,9 @@ class Hub:
             if room.wake.is_set():
                 continue
             events: list[dict[str, Any]] = []
+            if room.table.paused:
+                await room.wake.wait()  # woken when the table comes back
+                continue
             async with room.lock:
                 try:
                     events = room.table.tick(self.clock.now())

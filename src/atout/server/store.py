@@ -32,9 +32,10 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 class StoreError(RuntimeError):
     """What could not be stored or read, named; ``fenced`` names a table this process no longer runs."""
 
-    def __init__(self, message: str, fenced: str | None = None) -> None:
+    def __init__(self, message: str, fenced: str | None = None, outage: bool = False) -> None:
         super().__init__(message)
         self.fenced = fenced
+        self.outage = outage  # the database did not answer (as opposed to refusing what was written)
 
 
 @dataclass(frozen=True)
@@ -404,7 +405,7 @@ class StoreWriter:
                     results.append(None)
                     self.commits += 1
                 except Exception as err:
-                    results.append(err if isinstance(err, StoreError) else StoreError(str(err)))
+                    results.append(err if isinstance(err, StoreError) else StoreError(_first_line(err), outage=True))
         self.items += len(batch)
         for (_, future, loop), error in zip(batch, results, strict=True):
             loop.call_soon_threadsafe(_settle, future, error)

@@ -112,6 +112,7 @@ class Table:
         self.deal_ended_at: float | None = None
         self.gone_since: dict[int, float] = {}
         self.same_address: list[int] = []  # seats of registered people sharing an address (the runtime says)
+        self.paused: str | None = None  # why the table waits (the store unreachable; the runtime says)
         self.last_event_at = 0.0
         self._sheet_cache: list[tuple[Any, dict[str, Any]]] = []
 
@@ -730,6 +731,7 @@ class Table:
                 "pot": sum(self.stakes),
             },
             "same_address": self.same_address,
+            "paused": self.paused,
             "commitment": self.commitment,
             "clock": clock,
             "vote": vote,
