@@ -180,13 +180,19 @@ class Store:
         except Fenced as err:
             raise StoreError(str(err), fenced=err.table_id) from None
 
-    @staticmethod
-    def _check_fences(conn, fences: dict[str, tuple[str, int]]) -> None:
+    def _check_fences(self, conn, fences: dict[str, tuple[str, int]]) -> None:
         """Fencing: each table's lease must still be (owner, token), read under a share lock so a
-        takeover (an update of the lease) waits for this transaction, and loads what it wrote."""
-        query = (sa.select(table_leases.c.table_id, table_leases.c.owner, table_leases.c.token)
-                 .where(table_leases.c.table_id.in_(list(fences))).with_for_update(read=True))
-        held = {r.table_id: (r.owner, r.token) for r in conn.execute(query)}
+        takeover (an update of the lease) waits for this transaction, and loads what it wrote.
+        Driver-level SQL: it runs with every write of a table when several processes share the site."""
+        ids = list(fences)
+        if conn.dialect.name == "postgresql":
+            rows = conn.exec_driver_sql("SELECT table_id, owner, token FROM table_leases "
+                                        "WHERE table_id = ANY(%s) FOR SHARE", (ids,)).all()
+        else:  # SQLite: one writer at a time already
+            marks = ", ".join("?" * len(ids))
+            rows = conn.exec_driver_sql(f"SELECT table_id, owner, token FROM table_leases WHERE table_id IN ({marks})",
+                                        tuple(ids)).all()
+        held = {table_id: (owner, token) for table_id, owner, token in rows}
         for table_id, fence in fences.items():
             if held.get(table_id) != fence:
                 raise Fenced(table_id)
