@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 
 import pytest
@@ -460,3 +461,31 @@ async def test_a_failing_robot_is_replaced_by_a_legal_move_and_logged(db_url: st
         await play_until(ann, game_over)
         assert any('"robot_failed"' in r.getMessage() and "robot crashed" in r.getMessage() for r in caplog.records)
         assert ann.state["game"]["outcome"] == "finished"
+
+
+async def test_health_and_metrics_count_what_happened(db_url: str) -> None:
+    import json
+    import urllib.request
+
+    async with running_server(db_url) as server:
+        base = f"http://127.0.0.1:{server.port}"
+
+        def get(path: str) -> str:
+            with urllib.request.urlopen(base + path, timeout=5) as answer:
+                return answer.read().decode()
+
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, deals=1)
+        await ann.request({"type": "start", "table": table})
+        await play_until(ann, game_over)
+        health = json.loads(await asyncio.to_thread(get, "/health"))
+        assert health["status"] == "ok" and health["tables"] == 1 and health["connections"] == 1
+        assert health["actions"] == server.hub.actions > 0
+        metrics = await asyncio.to_thread(get, "/metrics")
+        lines = dict(line.rsplit(" ", 1) for line in metrics.splitlines() if not line.startswith("#"))
+        assert int(lines["atout_actions_total"]) == server.hub.actions
+        assert int(lines["atout_tables"]) == 1 and int(lines["atout_connections"]) == 1
+        acts = sum(1 for f in ann.frames if f.get("ref") and f["type"] == "event" and f["event"]["type"] == "action")
+        assert int(lines['atout_act_seconds_bucket{le="+Inf"}']) == int(lines["atout_act_seconds_count"]) == acts
+        assert float(lines["atout_act_seconds_sum"]) > 0
+        assert int(lines["atout_store_commits_total"]) > 0
