@@ -89,8 +89,10 @@ export class TableView {
       h("details", { class: "panel log", open: true }, h("summary", {}, t("log.title")), this.logList));
     this.overlayBox = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "false" });
     this.announce = h("div", { class: "sr-only", "aria-live": "assertive" });
+    this.pausedBox = h("div", { class: "paused-banner", role: "status", hidden: true }); // the table waits for its store
+    this.pausedWhy = null;
     this.root = h("div", { class: "table-page", dataset: { table: this.id } },
-      this.bar, h("div", { class: "play-area" }, this.felt, this.actions, this.hand), this.side, this.overlayBox, this.announce);
+      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand), this.side, this.overlayBox, this.announce);
     replace(this.main, this.root);
     this.built = true;
     clearInterval(this.ticker);
@@ -267,6 +269,7 @@ export class TableView {
     this.root.dataset.seat = s.you === null ? "spectator" : String(s.you);
     this.root.dataset.players = String(s.players);
     this.renderBar();
+    this.renderPaused();
     this.renderFelt();
     this.renderActions();
     this.renderHand();
@@ -286,10 +289,15 @@ export class TableView {
     }
     const seated = s.you !== null;
     const playing = s.status === "playing" && g && !g.over;
+    const stakes = [];
+    if (s.options && s.options.bet) stakes.push(t("table.bet", { n: s.options.bet }));
+    if (g && (g.pot || (s.options && s.options.bet))) stakes.push(t("table.pot", { n: g.pot || 0 }));
     replace(this.bar,
       h("a", { href: "#/", class: "back", "aria-label": t("table.to_lobby") }, "←"),
       h("h1", {}, t("lobby.table", { id: s.id })),
       h("span", { class: "facts" }, facts.join(" · ")),
+      stakes.length ? h("span", { class: "stakes" }, stakes.join(" · ")) : "",
+      g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
       s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
       s.commitment ? h("span", { class: "commitment", title: t("table.commitment_title", { hash: s.commitment }) }, `#${s.commitment.slice(0, 8)}`) : "",
       h("span", { class: "spacer" }),
@@ -297,6 +305,16 @@ export class TableView {
       d ? h("button", { class: "quiet", onclick: () => this.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
       playing && seated && !s.vote ? h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel")) : "",
       seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : "");
+  }
+
+  renderPaused() {
+    const why = this.state.paused || null;
+    if (why === this.pausedWhy) return; // a live region speaks when its text changes, not on every render
+    this.pausedWhy = why;
+    if (why) replace(this.pausedBox, h("strong", {}, t("table.paused")), " ", h("span", { class: "why" }, why));
+    else clear(this.pausedBox);
+    this.pausedBox.hidden = !why;
+    this.root.classList.toggle("paused", Boolean(why));
   }
 
   renderFelt() {
@@ -406,6 +424,11 @@ export class TableView {
         h("button", { onclick: () => this.send({ type: "back" }) }, t("table.back"))));
     }
     const waiting = s.status === "waiting" || !s.game || s.game.over;
+    const shared = waiting ? s.same_address || [] : [];
+    if (shared.length && me !== null && (s.master === me || shared.includes(me))) {
+      box.append(h("div", { class: "notice warn", dataset: { notice: "same-address" } },
+        t("table.same_address", { names: shared.map((x) => this.nameOf(x)).join(", ") })));
+    }
     if (waiting) {
       if (me !== null && s.master === me) {
         const empty = s.seats.filter((x) => x.kind === "empty").length;

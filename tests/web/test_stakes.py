@@ -1,0 +1,108 @@
+"""What a table puts at stake, in the browser: the bet and the pot in the table's bar, an unranked game
+said so, the warning before the start when two registered people share an address, a paused table's
+banner."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .pages import Person
+
+pytestmark = pytest.mark.slow
+
+
+def register(browser, site_url: str, name: str) -> Person:
+    person = Person(browser, site_url, name)
+    page = person.page
+    page.goto(site_url)
+    page.click("text=Log in or register")
+    page.fill("#account-name", name)
+    page.fill("#account-password", f"{name} has a long secret")
+    page.click("dialog button:text-is('Register')")
+    page.wait_for_selector("#create-form")
+    return person
+
+
+def create(person: Person, players: int = 3, bet: int = 0, competitive: bool = True) -> str:
+    page = person.page
+    page.check(f"#create-form input[name=players][value='{players}']")
+    page.fill("#opt-deals", "1")
+    page.select_option("#opt-turn_seconds", json.dumps(0))
+    page.set_checked("#opt-competitive", competitive)
+    if bet:
+        page.fill("#opt-bet", str(bet))
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector(".table-page .seat")
+    return page.eval_on_selector(".table-page", "el => el.dataset.table")
+
+
+def test_a_practice_game_says_it_is_unranked_and_bets_nothing(browser, site):
+    gus = Person(browser, site.url, "Gus").arrive()
+    create(gus, competitive=False)
+    gus.fill_and_start()
+    note = gus.page.wait_for_selector(".table-bar .unranked")
+    assert note.inner_text() == "unranked: practice"
+    assert gus.page.locator(".table-bar .stakes").count() == 0
+    gus.page.click("button.lang")
+    assert gus.page.inner_text(".table-bar .unranked") == "non classée : entraînement"
+    gus.close()
+
+
+def test_registered_people_sharing_an_address_are_warned_before_the_start(browser, site):
+    """Every page here comes from 127.0.0.1: two accounts at one table share an address."""
+    ann = register(browser, site.url, "Ann")
+    bob = register(browser, site.url, "Bob")
+    guest = Person(browser, site.url, "Watcher").arrive()
+    table = create(ann, players=3)
+    assert ann.page.locator("[data-notice=same-address]").count() == 0  # alone: nothing to say
+    bob.sit_at(table)
+    warning = "Ann, Bob share an address: this game will be unranked"
+    for person in (ann, bob):  # the master, and the seats concerned
+        assert warning in person.page.wait_for_selector("[data-notice=same-address]").inner_text()
+    guest.page.goto(f"{site.url}/#/t/{table}")
+    guest.page.wait_for_selector(".table-page .seat")
+    guest.page.wait_for_function("() => window.atout.view.state.same_address.length === 2")
+    assert guest.page.locator("[data-notice=same-address]").count() == 0  # a spectator is not concerned
+
+    ann.fill_and_start()
+    for person in (ann, bob):
+        note = person.page.wait_for_selector(".table-bar .unranked")
+        assert note.inner_text() == "unranked: two players share an address"
+        assert person.page.locator("[data-notice=same-address]").count() == 0  # the game has started
+    for person in (ann, bob, guest):
+        person.close()
+
+
+def test_a_paused_table_shows_a_banner_until_it_resumes(browser, site):
+    """An outage of the store cannot be made with SQLite here: the page is given the `table` messages
+    the server sends when a table pauses and when it resumes, through its own WebSocket handler."""
+    alice = Person(browser, site.url, "Alice").arrive()
+    create(alice, players=3)
+    alice.fill_and_start()
+    page = alice.page
+    page.wait_for_function("() => window.atout.view.isMyTurn()")  # the table stands still
+    banner = page.locator(".paused-banner")
+    assert banner.is_hidden()
+    why = "the store cannot be reached: the table waits for it and resumes by itself"
+    feed = """(paused) => {
+      const v = window.atout.view;
+      const m = { type: 'table', table: v.id, seq: v.seq, state: { ...structuredClone(v.state), paused } };
+      window.atout.net.ws.onmessage({ data: JSON.stringify(m) });
+    }"""
+    page.evaluate(feed, why)
+    assert banner.is_visible()
+    assert banner.get_attribute("role") == "status"
+    assert "Paused" in banner.inner_text() and why in banner.inner_text()
+    page.evaluate(feed, None)
+    assert banner.is_hidden()
+    page.evaluate(feed, "<b>not markup</b>")  # a reason is text, never markup
+    assert "<b>not markup</b>" in banner.inner_text() and page.locator(".paused-banner b").count() == 0
+    page.evaluate("""() => {  // and a patch that ends the pause hides it too
+      const v = window.atout.view;
+      const m = { type: 'event', table: v.id, seq: v.seq, event: { type: 'resumed' }, patch: { paused: null } };
+      window.atout.net.ws.onmessage({ data: JSON.stringify(m) });
+    }""")
+    assert banner.is_hidden()
+    alice.close()
