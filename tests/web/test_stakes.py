@@ -1,6 +1,6 @@
 """What a table puts at stake, in the browser: the bet and the pot in the table's bar, an unranked game
 said so, the warning before the start when two registered people share an address, a paused table's
-banner."""
+banner, and the daily chips claimed on the profile by a player who lost theirs."""
 
 from __future__ import annotations
 
@@ -36,6 +36,46 @@ def create(person: Person, players: int = 3, bet: int = 0, competitive: bool = T
     page.click("#create-form button[type=submit]")
     page.wait_for_selector(".table-page .seat")
     return page.eval_on_selector(".table-page", "el => el.dataset.table")
+
+
+def test_the_bar_shows_the_bet_and_pot_and_a_player_who_lost_them_claims_the_daily_chips(browser, site):
+    dana = register(browser, site.url, "Dana")
+    page = dana.page
+    page.goto(f"{site.url}/#/p/Dana")
+    page.wait_for_selector(".profile [data-fact=chips] strong:text-is('1000')")
+    assert page.locator("button", has_text="Claim 200 chips").count() == 0  # 1000 is not below 200
+
+    page.goto(f"{site.url}/#/")
+    page.wait_for_selector("#create-form")
+    create(dana, bet=1000)
+    assert page.inner_text(".table-bar .stakes") == "Bet 1000 chips"  # no game yet: no pot
+    dana.fill_and_start()
+    page.wait_for_selector(".table-bar .stakes >> text=pot 1000 chips")
+    assert page.inner_text(".table-bar .stakes") == "Bet 1000 chips · pot 1000 chips"
+    assert page.locator(".table-bar .unranked").count() == 0  # a ranked game says nothing more
+    page.wait_for_function("() => window.atout.view.isMyTurn()")  # nothing moves now: the leave is not stale
+    page.on("dialog", lambda dialog: dialog.accept())  # "leaving is an abandonment": yes, and the bet is lost
+    page.click(".table-bar button:text-is('Leave the seat')")
+    page.wait_for_selector("#create-form")
+
+    stale = dana.new_page()  # a second tab of the same account, opened before the claim
+    for tab in (page, stale):
+        tab.goto(f"{site.url}/#/p/Dana")
+        tab.wait_for_selector(".profile [data-fact=chips] strong:text-is('0')")
+    claim = page.get_by_role("button", name="Claim 200 chips")
+    claim.focus()
+    page.keyboard.press("Enter")  # keyboard-reachable, named by its words
+    page.wait_for_selector(".claim-message >> text=200 chips claimed")
+    assert page.inner_text(".profile [data-fact=chips] strong") == "200"
+    assert claim.count() == 0
+
+    stale.get_by_role("button", name="Claim 200 chips").click()  # the other tab still offers it: refused
+    refusal = stale.wait_for_selector(".claim-message.refusal")
+    assert "claimed your chips today" in refusal.inner_text()
+    stale.wait_for_selector(".profile [data-fact=chips] strong:text-is('200')")  # the balance as it is now
+    assert stale.locator("button", has_text="Claim 200 chips").count() == 0
+    assert [f for f in dana.frames if f.get("type") == "pageerror"] == []
+    dana.close()
 
 
 def test_a_practice_game_says_it_is_unranked_and_bets_nothing(browser, site):

@@ -44,6 +44,38 @@ export function accountDialog(app) {
   name.focus();
 }
 
+// The daily chips (docs/protocol.md): POST /api/claim gives CLAIM_CHIPS to an account below CLAIM_BELOW,
+// once a day. The page offers it only below; the server decides, and its refusal is shown.
+const CLAIM_BELOW = 200;
+const CLAIM_CHIPS = 200;
+
+function claimBox(app, chipsShown) {
+  const message = h("p", { class: "claim-message", role: "status" });
+  const button = h("button", {
+    type: "button", class: "primary", onclick: async () => {
+      button.disabled = true;
+      try {
+        const answer = await api("/api/claim", {});
+        chipsShown.textContent = String(answer.chips);
+        message.classList.remove("refusal");
+        message.textContent = t("claim.done", { n: answer.claimed, chips: answer.chips });
+        button.remove();
+      } catch (err) {
+        message.classList.add("refusal");
+        message.textContent = app.errorText(err);
+        if (err.code === "not_below" || err.code === "claimed_today") {
+          button.remove(); // not again today, or not needed: the balance says which
+          const me = await api("/api/me").catch(() => null);
+          if (me && typeof me.chips === "number") chipsShown.textContent = String(me.chips);
+        } else {
+          button.disabled = false;
+        }
+      }
+    },
+  }, t("claim.button", { n: CLAIM_CHIPS }));
+  return h("div", { class: "claim" }, h("p", { class: "hint" }, t("claim.why", { n: CLAIM_CHIPS, below: CLAIM_BELOW })), button, message);
+}
+
 export async function renderProfile(app, main, name) {
   replace(main, h("p", { class: "hint" }, t("loading")));
   let p;
@@ -60,7 +92,14 @@ export async function renderProfile(app, main, name) {
     h("td", {}, s.taker_success === null ? "—" : `${Math.round(s.taker_success * 100)} %`),
     h("td", {}, s.average_per_deal === null ? "—" : String(s.average_per_deal))));
   const facts = [];
-  for (const key of ["chips", "xp", "level"]) if (p[key] !== undefined && p[key] !== null) facts.push(h("li", {}, t(`profile.${key}`), " ", h("strong", {}, String(p[key]))));
+  const shown = {};
+  for (const key of ["chips", "xp", "level"]) {
+    if (p[key] === undefined || p[key] === null) continue;
+    shown[key] = h("strong", {}, String(p[key]));
+    facts.push(h("li", { dataset: { fact: key } }, t(`profile.${key}`), " ", shown[key]));
+  }
+  const own = app.registered && app.me && app.me.name === p.name;
+  const claim = own && shown.chips && p.chips < CLAIM_BELOW ? claimBox(app, shown.chips) : "";
   const badges = (p.badges || []).map((b) => h("li", { class: "badge-item" }, "🏅 ", t(`badge.${b.badge || b}`, {}, b.badge || b)));
   const recent = (p.recent || []).map((g) => h("li", {},
     h("button", { class: "linklike", onclick: () => showGame(app, main, g.game) }, new Date(g.ended_at * 1000).toLocaleString()), " — ",
@@ -71,7 +110,7 @@ export async function renderProfile(app, main, name) {
     : "";
   replace(main, h("section", { class: "card-box profile" },
     h("h1", {}, p.name), friendButton,
-    facts.length ? h("ul", { class: "facts" }, facts) : "",
+    facts.length ? h("ul", { class: "facts" }, facts) : "", claim,
     badges.length ? h("ul", { class: "badges", "aria-label": t("profile.badges") }, badges) : "",
     h("table", { class: "stats" }, h("caption", {}, t("profile.stats")),
       h("thead", {}, h("tr", {}, h("th", {}, ""), ["games", "wins", "deals", "taker_success", "average"].map((k) => h("th", { scope: "col" }, t(`profile.${k}`))))),
