@@ -221,19 +221,16 @@ class Store:
             return token if done.rowcount == 1 else None
 
     def renew_leases(self, owner: str, held: dict[str, int], now: float, ttl: float) -> set[str]:
-        """Extend every lease ``owner`` holds with these tokens; the tables whose lease it lost."""
-        lost: set[str] = set()
+        """Extend every lease ``owner`` holds (one statement, whatever the number of tables); the tables
+        of ``held`` whose lease it lost (another process took them: their owner is no longer ``owner``)."""
         if not held:
-            return lost
+            return set()
         with self.engine.begin() as conn:
-            for table_id, token in held.items():
-                done = conn.execute(table_leases.update()
-                                    .where(table_leases.c.table_id == table_id, table_leases.c.owner == owner,
-                                           table_leases.c.token == token)
-                                    .values(expires_at=now + ttl))
-                if done.rowcount != 1:
-                    lost.add(table_id)
-        return lost
+            rows = conn.execute(table_leases.update().where(table_leases.c.owner == owner)
+                                .values(expires_at=now + ttl)
+                                .returning(table_leases.c.table_id, table_leases.c.token)).all()
+        renewed = {table_id: token for table_id, token in rows}
+        return {table_id for table_id, token in held.items() if renewed.get(table_id) != token}
 
     def release_lease(self, table_id: str, owner: str, token: int) -> None:
         """Give the lease up at once (a process stopping cleanly): another may take the table now."""
