@@ -313,3 +313,32 @@ async def test_a_redis_restart_mid_game_pauses_the_crossing_and_the_game_goes_on
     # Bob's state, rebuilt from patches across the outage, is the table's
     assert bob.state["seq"] == ann.state["seq"] and bob.state["game"] == ann.state["game"]
     assert bob.state["seats"] == ann.state["seats"]
+
+
+async def test_the_lobby_and_invitations_are_live_across_processes(site: list[Process]) -> None:
+    a, b, c = site
+    watcher = await Client.connect(c.url, "Watcher")
+    await watcher.send({"type": "lobby"})
+    await watcher.expect("lobby")
+    invited = await Client.connect(b.url, "Invited")
+    ann = await Client.connect(a.url, "Ann")
+    await ann.send({"type": "create", "players": 3, "options": {"deals": 1}})
+    table = (await ann.expect("master"))["table"]
+    line = await watcher.expect("lobby_table")  # a table created on A appears in C's lobby at once
+    assert line["table"]["id"] == table
+    await ann.settle(0.05)
+    answer = await ann.request({"type": "robot", "table": table, "seat": 1, "level": "random"})
+    assert answer["type"] == "event"
+    while (line := await watcher.expect("lobby_table"))["table"]["robots"] != 1:
+        assert line["table"]["id"] == table
+    answer = await ann.request({"type": "invite", "table": table, "name": "Invited"})
+    assert answer["type"] == "event", answer
+    invitation = await invited.expect("invitation")  # a guest on B, invited by a master on A
+    assert invitation["table"] == table and invitation["from"] == "Ann"
+    # the invited guest sits, through its own process
+    await invited.send({"type": "join", "table": table})
+    await invited.expect("table")
+    answer = await invited.request({"type": "sit", "table": table, "seat": 2})
+    assert answer["type"] == "event" and answer["event"]["type"] == "sat", answer
+    while (line := await watcher.expect("lobby_table"))["table"]["free"] != 0:  # the lines in between
+        assert line["table"]["id"] == table

@@ -51,6 +51,7 @@ class RedisBus:
         self._handler: Handler | None = None
         self._on_up: Callable[[], Awaitable[None]] | None = None
         self._up_task: asyncio.Task | None = None
+        self._background: set[asyncio.Task] = set()
         self._task: asyncio.Task | None = None
         self.up = False
         self.published = 0
@@ -131,6 +132,27 @@ class RedisBus:
             return -1
         self.published += 1
         return heard
+
+    async def guests(self, name: str) -> set[str]:
+        """The ids of the guests online under ``name`` on any process (a name is not an account)."""
+        try:
+            members = await self._redis.smembers(f"atout:guest:{name.lower()}")
+        except Exception:
+            return set()
+        return {m.decode() if isinstance(m, bytes) else m for m in members}
+
+    def guest(self, name: str, player_id: str, online: bool) -> None:
+        """Say a guest came online (or left) under ``name`` here, for invitations from other processes."""
+        async def tell() -> None:
+            key = f"atout:guest:{name.lower()}"
+            with contextlib.suppress(Exception):
+                if online:
+                    await self._redis.sadd(key, player_id)
+                    await self._redis.expire(key, 24 * 3600)  # a process that died leaves them: not forever
+                else:
+                    await self._redis.srem(key, player_id)
+        self._background.add(task := asyncio.create_task(tell()))
+        task.add_done_callback(self._background.discard)
 
     def post(self, channel: str, body: dict[str, Any]) -> None:
         """Queue a message; one sender sends the queue in order (a request never overtakes another)."""

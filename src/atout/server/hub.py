@@ -341,6 +341,10 @@ class Hub:
         conn.outbox.put_nowait(None)
         if self.cluster is not None and conn.process is None:
             self.cluster.gone(conn)
+            player = conn.player
+            if player is not None and not player.registered and not any(
+                    c.player is not None and c.player.id == player.id for c in self.connections):
+                self.cluster.bus.guest(player.name, player.id, online=False)
         for table_id in list(conn.tables):
             room = self.rooms.get(table_id)
             if room is None:
@@ -435,6 +439,8 @@ class Hub:
             player_id = "g" + secrets.token_hex(6)
         name = m.name or self._known_name(player_id) or f"Guest-{int(player_id[1:7], 16) % 10000:04d}"
         conn.player = Player(player_id, name)
+        if self.cluster is not None:
+            self.cluster.bus.guest(name, player_id, online=True)
         conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
                    "you": {"id": player_id, "name": name, "registered": False}, "token": self.token_for(player_id)})
 
@@ -651,6 +657,8 @@ class Hub:
         targets = {account.id} if account is not None else {
             c.player.id for c in self.connections
             if c.player is not None and not c.player.registered and c.player.name.lower() == m.name.lower()}
+        if account is None and self.cluster is not None:  # guests online on the other processes too
+            targets |= await self.cluster.bus.guests(m.name)
         if not targets:
             raise ProtocolError("no_player", f"no player called {m.name!r} is registered or online")
         await self._table_request(conn, m, lambda t, now: t.invite(conn.player.id, m.name, sorted(targets), now))
