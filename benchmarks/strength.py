@@ -143,6 +143,47 @@ def compare(before: str, after: str) -> str:
     return "\n".join(lines)
 
 
+def decision_times(players: int, deals: int, seed: str, level: str = "expert",
+                   others: str = "heuristic") -> dict[str, dict]:
+    """The time of each decision of ``level`` in one seat among ``others``, per kind, in this process:
+    wall-clock and CPU time (``time.process_time``, which a shared machine's other load does not
+    inflate); seats rotate with the deal number."""
+    import time
+
+    from atout.arena.duplicate import deal_seed, decision_kind
+    from atout.arena.stats import median, percentile
+    from atout.bots import make_bot
+    from atout.engine import RuleSet, new_deal
+
+    rules = RuleSet(players)
+    wall: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    for i in range(deals):
+        dseed = deal_seed(seed, i)
+        deal = new_deal(rules, i % players, dseed)
+        me = i % players
+        bots = [make_bot(level if s == me else others, f"{dseed}/seat/{s}") for s in range(players)]
+        while not deal.is_over:
+            seat = deal.to_act
+            obs = deal.observation(seat)
+            w0, c0 = time.perf_counter(), time.process_time()
+            action = bots[seat].choose(obs)
+            w1, c1 = time.perf_counter(), time.process_time()
+            if seat == me:
+                kind = decision_kind(obs)
+                wall.setdefault(kind, []).append(w1 - w0)
+                cpu.setdefault(kind, []).append(c1 - c0)
+            deal.apply(action, seat=seat)
+    out = {}
+    for kind in KINDS:
+        if kind in cpu:
+            out[kind] = {"count": len(cpu[kind]),
+                         "cpu": {"median": median(cpu[kind]), "p99": percentile(cpu[kind], 99), "max": max(cpu[kind])},
+                         "wall": {"median": median(wall[kind]), "p99": percentile(wall[kind], 99),
+                                  "max": max(wall[kind])}}
+    return out
+
+
 def _commit() -> str | None:
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
@@ -159,7 +200,23 @@ def main() -> int:
     ap.add_argument("--table-only", action="store_true", help="rewrite strength-table.md from the JSON files")
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
                     help="two arena JSON files on the same seed: AFTER minus BEFORE, paired by deal and seat")
+    ap.add_argument("--times", nargs=2, type=int, metavar=("PLAYERS", "DEALS"),
+                    help="time the expert's decisions per kind (CPU and wall clock) in one process, one "
+                         "expert among heuristic robots; writes strength-times-<players>.json")
     args = ap.parse_args()
+    if args.times:
+        players, deals = args.times
+        seed = f"i12b-times-{players}"
+        times = decision_times(players, deals, seed)
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        data = {"players": players, "deals": deals, "seed": seed, "commit": _commit(), "load_after": load,
+                "python": sys.version.split()[0], "kinds": times}
+        (RESULTS / f"strength-times-{players}.json").write_text(json.dumps(data, indent=1) + "\n")
+        for kind, t in times.items():
+            print(f"{players}p {kind}: {t['count']} decisions; CPU median / p99 / max "
+                  f"{_ms(t['cpu']['median'])} / {_ms(t['cpu']['p99'])} / {_ms(t['cpu']['max'])} ms; wall "
+                  f"{_ms(t['wall']['median'])} / {_ms(t['wall']['p99'])} / {_ms(t['wall']['max'])} ms")
+        return 0
     if args.compare:
         print(compare(*args.compare))
         return 0
