@@ -100,6 +100,8 @@ class Seat:
             elif kind == "table":
                 self.state = message["state"]
                 await self.maybe_play()
+            elif kind == "error":
+                self.run.refused[message["code"]] = self.run.refused.get(message["code"], 0) + 1
 
     async def maybe_play(self) -> None:
         state = self.state
@@ -127,6 +129,7 @@ class TableRun:
         self.arrivals: dict[int, list[float]] = {}
         self.latencies: list[float] = []
         self.accepted = 0  # actions of ours the server accepted while measuring
+        self.refused: dict[str, int] = {}  # errors, by code (a client that plays at once should see none)
 
     def sent(self) -> str:
         self._refs += 1
@@ -195,6 +198,12 @@ async def drive_tables(url: str, tables: int, players: int, warmup: float, secon
             await seat.ws.close()
     for task in listeners:
         task.cancel()
+    refused: dict[str, int] = {}
+    for run, _ in runs:
+        for code, n in run.refused.items():
+            refused[code] = refused.get(code, 0) + n
+    if refused:
+        print(f"  client {tag}: refused {refused}", flush=True)
     return [x for run, _ in runs for x in run.latencies], sum(run.accepted for run, _ in runs)
 
 

@@ -342,3 +342,23 @@ async def test_the_lobby_and_invitations_are_live_across_processes(site: list[Pr
     assert answer["type"] == "event" and answer["event"]["type"] == "sat", answer
     while (line := await watcher.expect("lobby_table"))["table"]["free"] != 0:  # the lines in between
         assert line["table"]["id"] == table
+
+
+async def test_a_person_who_closes_on_another_process_is_seen_gone_by_the_table(site: list[Process]) -> None:
+    a, b, _ = site
+    ann = await Client.connect(a.url, "Ann")
+    await ann.send({"type": "create", "players": 3, "options": {"deals": 1}})
+    table = (await ann.expect("master"))["table"]
+    await ann.settle(0.05)
+    bob = await Client.connect(b.url, "Bob")
+    await bob.send({"type": "join", "table": table})
+    await bob.expect("table")
+    assert (await bob.request({"type": "sit", "table": table, "seat": 1}))["type"] == "event"
+    await ann.settle(0.1)
+    assert ann.state["seats"][1]["connected"] is True
+    await bob.close()
+    for _ in range(50):  # the table's process hears that Bob's connection, on B, closed
+        await ann.settle(0.1)
+        if ann.state["seats"][1]["connected"] is False:
+            break
+    assert ann.state["seats"][1]["connected"] is False

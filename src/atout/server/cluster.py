@@ -172,9 +172,8 @@ class Cluster:
     def gone(self, conn: Connection) -> None:
         """A connection of this process closed: the owners of the tables it followed elsewhere forget it."""
         self.local.pop(conn.id, None)
-        owners = {self.owners.get(t, (None, 0))[0] for t in conn.remote_tables}
-        for owner in owners - {None}:
-            self.bus.post(inbox(owner), {"kind": "gone", "conn": conn.id})
+        if conn.remote_tables:  # to every process: whichever runs those tables now drops its stand-in
+            self.bus.post(SITE, {"kind": "gone", "conn": conn.id})
 
     # ------------------------------------------------------------ the site
     def lobby_line(self, room: Room, summary: dict[str, Any] | None) -> None:
