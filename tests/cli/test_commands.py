@@ -134,3 +134,18 @@ def test_play_farewell_never_claims_a_failed_save(tmp_path, monkeypatch, capsys)
     out = capsys.readouterr().out
     assert "Game saved" not in out
     assert "could not be saved" in out and "No space left" in out
+
+
+@pytest.mark.parametrize(("args", "env", "says"), [
+    (["--workers", "2", "--db", "postgresql://x@127.0.0.1/x"], {}, "--redis"),
+    (["--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:////tmp/x.db"], {}, "PostgreSQL"),
+    ([], {"ATOUT_REDIS": "redis://127.0.0.1:1/0", "ATOUT_DB": "sqlite:////tmp/x.db"}, "PostgreSQL"),
+    (["--workers", "0"], {}, "--workers"),
+])
+def test_serve_refuses_a_site_it_cannot_run(args: list[str], env: dict[str, str], says: str, tmp_path) -> None:
+    """Several processes need PostgreSQL and Redis: said at once, by name, before anything starts."""
+    import os
+
+    done = atout("serve", "--port", "1", *args, env={**os.environ, "XDG_DATA_HOME": str(tmp_path), **env})
+    assert done.returncode == 2, done
+    assert says in done.stderr and "Traceback" not in done.stderr
