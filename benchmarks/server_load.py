@@ -291,7 +291,8 @@ def main() -> int:
         port = s.getsockname()[1]
     env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "load"}
     command = [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
-               "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning"]
+               "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning",
+               "--rate", "10000"]  # a seat of a table playing flat out sends far more than a person
     redis = None
     if args.processes > 1:
         if not db.startswith("postgresql"):

@@ -141,6 +141,7 @@ def test_play_farewell_never_claims_a_failed_save(tmp_path, monkeypatch, capsys)
     (["--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:////tmp/x.db"], {}, "PostgreSQL"),
     ([], {"ATOUT_REDIS": "redis://127.0.0.1:1/0", "ATOUT_DB": "sqlite:////tmp/x.db"}, "PostgreSQL"),
     (["--workers", "0"], {}, "--workers"),
+    (["--rate", "0"], {}, "--rate"),
 ])
 def test_serve_refuses_a_site_it_cannot_run(args: list[str], env: dict[str, str], says: str, tmp_path) -> None:
     """Several processes need PostgreSQL and Redis: said at once, by name, before anything starts."""

@@ -31,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a proxy of yours forwards the connections: take each client's address from "
                              "X-Forwarded-For (two registered players from one address make a game unranked); "
                              "never set it when clients reach the server directly (default: off)")
+    parser.add_argument("--rate", type=float, default=20.0, metavar="N",
+                        help="messages a second one connection may send on average, bursts of twice that "
+                             "(default 20; load tests raise it)")
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning"),
                         help="structured log lines on stderr (default info: one line per table event)")
 
@@ -64,6 +67,9 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     db = args.db or os.environ.get("ATOUT_DB") or default_db_url()
     redis = args.redis or os.environ.get("ATOUT_REDIS") or None
+    if args.rate <= 0:
+        print(f"atout serve: --rate must be more than 0, not {args.rate}", file=sys.stderr)
+        return 2
     if args.workers < 1:
         print(f"atout serve: --workers must be 1 or more, not {args.workers}", file=sys.stderr)
         return 2
@@ -76,7 +82,7 @@ def serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     settings = {"db": db, "redis": redis, "robot_pace": args.robot_pace, "deal_pause": args.deal_pause,
-                "abandon_after": args.abandon_after, "behind_proxy": args.behind_proxy,
+                "abandon_after": args.abandon_after, "behind_proxy": args.behind_proxy, "rate": args.rate,
                 "log_level": args.log_level}
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
@@ -106,5 +112,5 @@ def app_from_settings():
     timing = Timing(deal_pause=settings["deal_pause"], robot_pace=settings["robot_pace"],
                     abandon_after=settings["abandon_after"])
     config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing,
-                    trusted_proxy=settings["behind_proxy"])
+                    trusted_proxy=settings["behind_proxy"], rate=settings["rate"], burst=2 * settings["rate"])
     return create_app(settings["db"], config, redis_url=settings["redis"])
