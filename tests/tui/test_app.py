@@ -380,7 +380,7 @@ async def test_robots_wait_while_the_help_is_open():
     game.start_deal()
     while game.deal.is_over or game.deal.to_act == HUMAN:
         game.start_deal() if game.deal.is_over else game.apply(game.robot_choice()[1], seat=HUMAN)
-    app = AtoutApp(game, delay=0.4)
+    app = AtoutApp(game, delay=2.0)  # long enough that the help opens first on a loaded machine
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
@@ -392,7 +392,7 @@ async def test_robots_wait_while_the_help_is_open():
         assert table._pending
         assert len(game.deal.history) == 0  # ...but its move waits for the help to close
         await pilot.press("escape")
-        for _ in range(100):
+        for _ in range(200):
             await pilot.pause(0.05)
             if game.deal.history:
                 break
