@@ -247,12 +247,8 @@ class Cluster:
         again, and this process's connections join their tables again (a ``table`` message each)."""
         for conn in self.remote.values():
             conn.views.clear()
-        for conn in list(self.local.values()):
-            for table_id in list(conn.remote_tables):
-                if not conn.closed:
-                    conn.remote_tables.discard(table_id)
-                    with contextlib.suppress(ProtocolError):
-                        await self.hub.receive(conn, dumps({"type": "join", "table": table_id}))
+        for table_id in {t for conn in self.local.values() for t in conn.remote_tables}:
+            await self._rejoin(table_id)
 
     async def _process_gone(self, process: str) -> None:
         """Another process stopped: its connections' stand-ins here go; its tables' owner is unknown."""

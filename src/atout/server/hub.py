@@ -878,15 +878,7 @@ class Hub:
         events = [e for e in room.history if e["seq"] > base_seq]
         if base_seq + len(events) != (events[-1]["seq"] if events else base_seq):
             return  # the memory does not reach back to the snapshot: the store will say, when it answers
-        table = Table.from_snapshot(orjson.loads(base), self.config.timing)
-        for event in events:
-            table.evolve(event)
-        table.restarted(self.clock.now())
-        for conn in room.followers:
-            seat = room.viewer(conn)
-            if seat is not None:
-                table.gone_since.pop(seat, None)
-        room.table = table
+        room.table = table = self._rebuilt(orjson.loads(base), events, present=room)
         event_log(event="rolled_back", table=table.id, seq=table.seq)
 
     def _pause(self, room: Room, why: str) -> None:
@@ -911,16 +903,8 @@ class Hub:
             if item is None:
                 return
             async with room.lock:
-                table = Table.from_snapshot(item.snapshot, self.config.timing)
                 room.base = (item.snapshot_seq, orjson.dumps(item.snapshot))
-                for event in item.events:
-                    table.evolve(event.data)
-                table.restarted(self.clock.now())
-                for conn in room.followers:  # those here are here: no absence clock for them
-                    seat = room.viewer(conn)
-                    if seat is not None:
-                        table.gone_since.pop(seat, None)
-                room.table = table
+                room.table = table = self._rebuilt(item.snapshot, [e.data for e in item.events], present=room)
                 room.robot_for = None
                 event_log(event="resumed", table=table.id, seq=table.seq, why="the store answers again")
                 self._tell_state(room)
@@ -933,12 +917,22 @@ class Hub:
         item = await asyncio.to_thread(self.store.table, room.table.id)
         if item is None:
             return
-        table = Table.from_snapshot(item.snapshot, self.config.timing)
-        for event in item.events:
-            table.evolve(event.data)
-        table.restarted(self.clock.now())
-        room.table = table
+        room.table = table = self._rebuilt(item.snapshot, [e.data for e in item.events])
         event_log(event="reloaded", table=table.id, seq=table.seq)
+
+    def _rebuilt(self, snapshot: dict[str, Any], events: list[dict[str, Any]], present: Room | None = None) -> Table:
+        """A table from a snapshot and the events after it, its clocks started afresh; the seats of
+        ``present``'s followers (connected here all along) get no absence clock."""
+        table = Table.from_snapshot(snapshot, self.config.timing)
+        for event in events:
+            table.evolve(event)
+        table.restarted(self.clock.now())
+        if present is not None:
+            for conn in present.followers:
+                seat = present.viewer(conn)
+                if seat is not None:
+                    table.gone_since.pop(seat, None)
+        return table
 
     # ------------------------------------------------------------ robots and clocks
     def _bot(self, room: Room, seat: int):
