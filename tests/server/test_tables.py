@@ -489,3 +489,34 @@ async def test_health_and_metrics_count_what_happened(db_url: str) -> None:
         assert int(lines['atout_act_seconds_bucket{le="+Inf"}']) == int(lines["atout_act_seconds_count"]) == acts
         assert float(lines["atout_act_seconds_sum"]) > 0
         assert int(lines["atout_store_commits_total"]) > 0
+
+
+async def test_a_refused_write_reloads_the_table_and_the_people_keep_their_seats(db_url: str) -> None:
+    """The store refuses a write (here: another writer stored an event of that number first): the action
+    is refused, the table goes back to what is stored, the person connected all along gets no absence
+    clock, and the game goes on from the stored state."""
+
+    from atout.server.db import table_events
+
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, level="random")
+        await ann.request({"type": "start", "table": table})
+        while not (ann.state["deal"] and ann.state["deal"]["to_act"] == 0 and ann.state["deal"]["legal"]):
+            await ann.recv()
+        await ann.settle(0.1)
+        seq = server.hub.rooms[table].table.seq
+        foreign = {"type": "chat", "seq": seq + 1, "at": 1.0, "name": "Zed", "seat": None, "text": "first"}
+        with server.hub.store.engine.begin() as conn:
+            conn.execute(table_events.insert().values(table_id=table, seq=seq + 1, at=1.0, kind="chat", data=foreign))
+        refused = await ann.request({"type": "act", "table": table, "action": first_legal(ann.state), "seq": seq})
+        assert refused["type"] == "error" and refused["code"] == "unavailable", refused
+        reloaded = server.hub.rooms[table].table
+        assert reloaded.seq == seq + 1 and reloaded.chat[-1]["text"] == "first"
+        assert 0 not in reloaded.gone_since  # Ann never left: no absence clock, no robot for her
+        ok = await ann.request({"type": "act", "table": table, "action": first_legal(ann.state), "seq": seq + 1})
+        assert ok["type"] == "event" and ok["event"]["type"] == "action" and ok["seq"] == seq + 2
+        stored = [e.seq for e in server.hub.store.events_after(table, 0)]
+        assert stored == list(range(1, seq + 3))
+        kept = [e["seq"] for e in server.hub.rooms[table].history]  # what a reconnecting client catches up from
+        assert kept[-2:] == [seq + 1, seq + 2] and kept == list(range(kept[0], seq + 3))

@@ -108,7 +108,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         phase=deal.phase,
         to_act=deal.to_act,
         hand=mine.hand,
-        hand_sizes=tuple(h.bit_count() for h in deal.hands),
+        hand_sizes=tuple(map(int.bit_count, deal.hands)),
         history=history,
         contract=deal.contract,
         taker=deal.taker,

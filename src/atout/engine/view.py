@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import Bid, contract_name
+from .actions import Bid, Play, contract_name
 from .cards import card_code, codes
 from .observation import EcartShown, Observation, Private
 from .record import choice_to_json
@@ -21,6 +21,39 @@ PRIVATE = ("hand", "ecart", "partner", "legal")
 _CACHE_LIMIT = 20_000
 _hand_codes: dict[int, list[str]] = {}
 _choice_json: dict[Any, dict[str, Any]] = {}
+_play_json: dict[tuple[int, int], dict[str, Any]] = {}
+_trick_json: dict[Any, dict[str, Any]] = {}
+_bid_json: dict[tuple[int, int, bool], dict[str, Any]] = {}
+
+
+def _play(seat: int, card: int) -> dict[str, Any]:
+    """``{"seat": …, "card": …}``, remembered (shared: read it, never change it)."""
+    out = _play_json.get((seat, card))
+    if out is None:
+        out = _play_json[seat, card] = {"seat": seat, "card": card_code(card)}
+    return out
+
+
+def _last_trick(trick: Any) -> dict[str, Any]:
+    """A finished trick's JSON, remembered: the same object for every card of the next trick."""
+    out = _trick_json.get(trick)
+    if out is None:
+        if len(_trick_json) >= _CACHE_LIMIT:
+            _trick_json.clear()
+        out = _trick_json[trick] = {"leader": trick.leader, "cards": [_play(s, c) for s, c in trick.plays],
+                                    "winner": trick.winner}
+    return out
+
+
+def _bid(seat: int, bid: Bid) -> dict[str, Any]:
+    key = (seat, bid.contract, bid.chelem)
+    out = _bid_json.get(key)
+    if out is None:
+        out = {"seat": seat, "bid": "pass" if bid.contract == 0 else contract_name(bid.contract)}
+        if bid.chelem:
+            out["chelem"] = True
+        _bid_json[key] = out
+    return out
 
 
 def _codes(mask: int) -> list[str]:
@@ -58,6 +91,16 @@ def private_json(obs: Observation | Private) -> dict[str, Any]:
     }
 
 
+def _ecart_shown(history) -> bool:
+    """Whether an écart was laid (seen as EcartShown): it comes before the first card, if at all."""
+    for _, action in history:
+        if isinstance(action, EcartShown):
+            return True
+        if isinstance(action, Play):
+            return False
+    return False
+
+
 def observation_to_json(obs: Observation) -> dict[str, Any]:
     """The viewer's DealView (docs/protocol.md): its own hand, public cards, its legal choices."""
     bids = []
@@ -66,10 +109,7 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
             if bids:
                 break  # the bids come together (after any petit sec decisions): none after them
             continue
-        bid = {"seat": seat, "bid": "pass" if action.contract == 0 else contract_name(action.contract)}
-        if action.chelem:
-            bid["chelem"] = True
-        bids.append(bid)
+        bids.append(_bid(seat, action))
     tricks_won = [0] * obs.players
     for trick in obs.tricks:
         tricks_won[trick.winner] += 1
@@ -86,23 +126,17 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "taker": obs.taker,
         "called": None if obs.called is None else card_code(obs.called),
         "partner": obs.partner,
-        "dog": None if obs.dog is None else codes(obs.dog),
-        "ecart": None if obs.ecart is None else codes(obs.ecart),
-        "ecart_laid": obs.ecart is not None or any(isinstance(a, EcartShown) for _, a in obs.history),
-        "ecart_trumps": codes(obs.ecart_trumps),
+        "dog": None if obs.dog is None else _codes(obs.dog),
+        "ecart": None if obs.ecart is None else _codes(obs.ecart),
+        "ecart_laid": obs.ecart is not None or _ecart_shown(obs.history),
+        "ecart_trumps": _codes(obs.ecart_trumps),
         "chelem": obs.chelem_announced,
         "poignees": [
-            {"seat": seat, "size": size, "cards": codes(cards), "bonus": bonus}
+            {"seat": seat, "size": size, "cards": _codes(cards), "bonus": bonus}
             for seat, cards, size, bonus in obs.poignees
         ],
-        "trick": [{"seat": seat, "card": card_code(card)} for seat, card in obs.trick],
-        "last_trick": None
-        if last is None
-        else {
-            "leader": last.leader,
-            "cards": [{"seat": seat, "card": card_code(card)} for seat, card in last.plays],
-            "winner": last.winner,
-        },
+        "trick": [_play(seat, card) for seat, card in obs.trick],
+        "last_trick": None if last is None else _last_trick(last),
         "tricks_won": tricks_won,
         "legal": [_choice(choice) for choice in obs.legal],
         "result": None if obs.result is None else obs.result.to_json(),

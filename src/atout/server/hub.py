@@ -17,6 +17,7 @@ import logging
 import re
 import secrets
 import time
+import types
 from collections import deque
 from dataclasses import dataclass, field
 from time import perf_counter  # the latency histogram (tests may replace the module time)
@@ -124,7 +125,8 @@ class Connection:
         self.lobby = False
         self.bucket = Bucket(config.rate, config.burst)
         self.chats: deque[float] = deque()
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | _Unfinished | None] = asyncio.Queue()
+        self.busy = False  # the pump is sending: later frames queue behind it
         self.closed = False
         self.sent: list[str] | None = None  # tests record every frame sent here
         self.patches = False  # the client asked for patches instead of whole states on events (hello)
@@ -139,26 +141,86 @@ class Connection:
         self.deliver(message if isinstance(message, str) else dumps(message))
 
     def deliver(self, text: str) -> None:
-        """Queue a frame as it leaves (another process's connection is given one that sends it there)."""
+        """Send a frame as it leaves (another process's connection is given one that sends it there): at
+        once when nothing waits before it, through the outbox otherwise."""
         if self.closed:
             return
-        if self.outbox.qsize() > OUTBOX_LIMIT:
+        if self.busy or self.outbox.qsize():
+            if self.outbox.qsize() > OUTBOX_LIMIT:
+                self.closed = True
+                self.outbox.put_nowait(None)
+                return
+            self.outbox.put_nowait(text)
+            return
+        if self.sent is not None:
+            self.sent.append(text)
+        # The ASGI send is a coroutine that, unless the socket's buffer is full, finishes without ever
+        # suspending: run it here rather than through a queue and a task switch per frame (4 frames an
+        # action at a 4-seat table). If it does suspend, the pump finishes it before anything else.
+        step = self._send_text(text)
+        try:
+            waiting = step.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the socket is gone: the pump closes the connection
             self.closed = True
             self.outbox.put_nowait(None)
             return
-        self.outbox.put_nowait(text)
+        self.outbox.put_nowait(_Unfinished(step, waiting))
 
     async def pump(self) -> None:
         """Send the outbox in order until the connection closes."""
         while True:
-            text = await self.outbox.get()
-            if text is None:
+            item = await self.outbox.get()
+            if item is None:
                 with contextlib.suppress(Exception):
                     await self._close()
                 return
-            if self.sent is not None:
-                self.sent.append(text)
-            await self._send_text(text)
+            self.busy = True
+            try:
+                if isinstance(item, _Unfinished):
+                    await item.finish()
+                else:
+                    if self.sent is not None:
+                        self.sent.append(item)
+                    await self._send_text(item)
+            finally:
+                self.busy = False
+
+
+class _Unfinished:
+    """A send that suspended (a full socket buffer): the coroutine and what it waits for."""
+
+    __slots__ = ("step", "waiting")
+
+    def __init__(self, step, waiting) -> None:
+        self.step, self.waiting = step, waiting
+
+    def finish(self):
+        """The rest of the send, awaited by the pump as if it had awaited the send from the start."""
+        return _resume(self.step, self.waiting)
+
+
+@types.coroutine
+def _resume(step, waiting):
+    """``yield from`` for a coroutine already started: what it waits for goes to the awaiting task,
+    and what the task sends or throws (a cancellation) goes back in, so the send cleans up as usual."""
+    while True:
+        try:
+            sent = yield waiting
+        except GeneratorExit:
+            step.close()
+            raise
+        except BaseException as exc:  # a cancellation too: the send must see it
+            try:
+                waiting = step.throw(exc)
+            except StopIteration:
+                return
+        else:
+            try:
+                waiting = step.send(sent)
+            except StopIteration:
+                return
 
 
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
@@ -260,6 +322,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.connections: set[Connection] = set()
         self.addresses: dict[str, set[str]] = {}  # registered player -> every address seen this run
+        self.addresses_seen = 0  # counts additions to ``addresses``: _same_address's answers stand until it moves
         self.handlers = {
             "hello": self.on_hello, "lobby": self.on_lobby, "create": self.on_create, "join": self.on_join,
             "sit": self.on_sit, "leave": self.on_leave, "robot": self.on_robot, "unrobot": self.on_unrobot,
@@ -288,14 +351,9 @@ class Hub:
 
     def _resume(self, item) -> Room:
         """A table as the store holds it, running again here."""
-        table = Table.from_snapshot(item.snapshot, self.config.timing)
-        room = Room(table)
-        room.snapshot_seq = item.snapshot_seq
-        room.base = (item.snapshot_seq, orjson.dumps(item.snapshot))
-        for event in item.events:
-            table.evolve(event.data)
-            room.history.append(event.data)
-        table.restarted(self.clock.now())
+        events = [e.data for e in item.events]
+        room = Room(table := self._rebuilt(item.snapshot, events))
+        self._remember_stored(room, item, events)
         self.rooms[table.id] = room
         self._run(room)
         event_log(event="resumed", table=table.id, seq=table.seq, status=table.status)
@@ -423,8 +481,9 @@ class Hub:
             conn.player = Player(conn.account.id, conn.account.name, registered=True)
             if conn.address is not None:
                 seen = self.addresses.setdefault(conn.account.id, set())
-                if len(seen) < 50:  # bounded: a roaming phone's addresses, not a flood
+                if len(seen) < 50 and conn.address not in seen:  # bounded: a roaming phone's, not a flood
                     seen.add(conn.address)
+                    self.addresses_seen += 1
             conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
                        "you": {"id": conn.account.id, "name": conn.account.name, "registered": True}})
             return
@@ -802,7 +861,17 @@ class Hub:
 
     # ------------------------------------------------------------ chips
     def _same_address(self, table: Table) -> list[int]:
-        """Seats of registered people who share an address with another seated registered person."""
+        """Seats of registered people who share an address with another seated registered person
+        (worked out again only when the table's people or the addresses seen change)."""
+        key = (table.version, self.addresses_seen)
+        cached = table.same_address_answer
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        answer = self._same_address_now(table)
+        table.same_address_answer = (key, answer)
+        return answer
+
+    def _same_address_now(self, table: Table) -> list[int]:
         people = [(i, self.addresses.get(s.player, set())) for i, s in enumerate(table.seats)
                   if s.kind == "person" and not s.abandoned and ledger.registered(s.player)]
         out: set[int] = set()
@@ -903,8 +972,7 @@ class Hub:
             if item is None:
                 return
             async with room.lock:
-                room.base = (item.snapshot_seq, orjson.dumps(item.snapshot))
-                room.table = table = self._rebuilt(item.snapshot, [e.data for e in item.events], present=room)
+                table = self._restore(room, item)
                 room.robot_for = None
                 event_log(event="resumed", table=table.id, seq=table.seq, why="the store answers again")
                 self._tell_state(room)
@@ -917,8 +985,24 @@ class Hub:
         item = await asyncio.to_thread(self.store.table, room.table.id)
         if item is None:
             return
-        room.table = table = self._rebuilt(item.snapshot, [e.data for e in item.events])
+        table = self._restore(room, item)
         event_log(event="reloaded", table=table.id, seq=table.seq)
+
+    def _restore(self, room: Room, item) -> Table:
+        """The room as the store holds its table: the table rebuilt (the seats of people following here
+        all along get no absence clock), and the room's stored snapshot and recent events with it."""
+        events = [e.data for e in item.events]
+        room.table = table = self._rebuilt(item.snapshot, events, present=room)
+        self._remember_stored(room, item, events)
+        return table
+
+    @staticmethod
+    def _remember_stored(room: Room, item, events: list[dict[str, Any]]) -> None:
+        """What the room keeps of the store: the last snapshot (to roll back to) and the events after it
+        (to catch up a reconnecting client), exactly as stored."""
+        room.snapshot_seq = item.snapshot_seq
+        room.base = (item.snapshot_seq, orjson.dumps(item.snapshot))
+        room.history = deque(events, maxlen=HISTORY_KEPT)
 
     def _rebuilt(self, snapshot: dict[str, Any], events: list[dict[str, Any]], present: Room | None = None) -> Table:
         """A table from a snapshot and the events after it, its clocks started afresh; the seats of

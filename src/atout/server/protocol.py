@@ -6,7 +6,6 @@ them or a ``ProtocolError`` whose code and message say what was wrong.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -166,8 +165,8 @@ def parse_message(text: str | bytes) -> Any:
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes, not {size}")
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError; RecursionError: too deep
+        data = orjson.loads(text)  # strict JSON: no NaN, integers within 64 bits, nesting under 1,024
+    except (ValueError, RecursionError) as err:  # orjson.JSONDecodeError is a ValueError
         raise ProtocolError("malformed", f"not JSON: {err}") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message is a JSON object with a type")

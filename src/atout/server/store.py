@@ -331,13 +331,20 @@ def _first_line(err: Exception) -> str:
 
 class StoreWriter:
     """Group commit for the event loop: whatever is queued when the writer thread is free is one
-    transaction; each ``write`` returns once its item is committed, or raises StoreError for it alone."""
+    transaction; each ``write`` returns once its item is committed, or raises StoreError for it alone.
+
+    The writes of one turn of the event loop reach the thread together, and a transaction's answers
+    come back to the loop together: one wake-up each way, not one per table (each is a system call,
+    and a costly one on a virtual machine)."""
 
     def __init__(self, store: Store, max_batch: int = 500) -> None:
         self.store = store
         self.max_batch = max_batch
-        self._queue: queue.SimpleQueue[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
+        self._queue: queue.SimpleQueue[list[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop]] | None] = (
             queue.SimpleQueue())
+        # each loop's writes of this turn (a loop that stops before its hand-over strands no other loop's)
+        self._pending: dict[asyncio.AbstractEventLoop, list[tuple[Append, asyncio.Future[None],
+                                                                  asyncio.AbstractEventLoop]]] = {}
         self._thread: threading.Thread | None = None
         self.commits = 0
         self.items = 0
@@ -350,11 +357,23 @@ class StoreWriter:
     async def write(self, item: Append) -> None:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.put((item, future, loop))
+        batch = self._pending.get(loop)
+        if batch is None:
+            self._pending[loop] = batch = []
+            loop.call_soon(self._hand_over, loop)
+        batch.append((item, future, loop))
         await future
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        """This loop turn's writes, to the thread at once."""
+        batch = self._pending.pop(loop, None)
+        if batch:
+            self._queue.put(batch)
 
     async def stop(self) -> None:
         if self._thread is not None:
+            for loop in list(self._pending):
+                self._hand_over(loop)
             self._queue.put(None)
             await asyncio.to_thread(self._thread.join)
             self._thread = None
@@ -365,7 +384,7 @@ class StoreWriter:
             if first is None:
                 self._drop_connection()
                 return
-            batch = [first]
+            batch = list(first)
             stopping = False
             while len(batch) < self.max_batch:
                 try:
@@ -375,8 +394,9 @@ class StoreWriter:
                 if more is None:
                     stopping = True
                     break
-                batch.append(more)
-            self._commit(batch)
+                batch += more
+            for start in range(0, len(batch), self.max_batch):
+                self._commit(batch[start:start + self.max_batch])
             if stopping:
                 self._drop_connection()
                 return
@@ -410,17 +430,22 @@ class StoreWriter:
                 except Exception as err:
                     results.append(err if isinstance(err, StoreError) else StoreError(_first_line(err), outage=True))
         self.items += len(batch)
+        answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
         for (_, future, loop), error in zip(batch, results, strict=True):
-            loop.call_soon_threadsafe(_settle, future, error)
+            answers.setdefault(loop, []).append((future, error))
+        for loop, settled in answers.items():
+            with contextlib.suppress(RuntimeError):  # a loop that closed meanwhile: nobody waits any more
+                loop.call_soon_threadsafe(_settle, settled)
 
 
-def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
-    if future.done():
-        return
-    if error is None:
-        future.set_result(None)
-    else:
-        future.set_exception(error)
+def _settle(settled: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for future, error in settled:
+        if future.done():
+            continue
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
 
 
 __all__ = ["Append", "GameRow", "Store", "StoreError", "StoreWriter", "StoredEvent", "StoredTable", "metadata"]

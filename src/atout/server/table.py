@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..engine import IllegalAction
+from ..engine.actions import Play
 from ..engine.fairness import commitment as seed_commitment
 from ..engine.game import Game
 from ..engine.observation import private_parts
@@ -115,13 +116,23 @@ class Table:
         self.paused: str | None = None  # why the table waits (the store unreachable; the runtime says)
         self.last_event_at = 0.0
         self._sheet_cache: list[tuple[Any, dict[str, Any]]] = []
+        self._seat_cache: dict[str | None, int] | None = None  # seat_of's answers
+        self.version = 0  # counts the events other than game actions: what is remembered between cards
+        self.same_address_answer: tuple[Any, list[int]] | None = None  # the runtime's, remembered
+        self._lasting: tuple[Any, dict[str, Any]] | None = None  # (key, the shared view's lasting parts)
+        self._parsed: tuple[dict[str, Any], Any] | None = None  # the action being emitted, as stored and parsed
 
     # ------------------------------------------------------------ queries
     def seat_of(self, player: str) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat.kind == "person" and seat.player == player and not seat.abandoned:
-                return i
-        return None
+        """The seat ``player`` sits at (remembered until an event other than a game action: only those
+        move people; a server asks this for every follower after every card)."""
+        seats = self._seat_cache
+        if seats is None:
+            seats = self._seat_cache = {}
+            for i, seat in reversed(list(enumerate(self.seats))):
+                if seat.kind == "person" and not seat.abandoned:
+                    seats[seat.player] = i
+        return seats.get(player)
 
     @property
     def deal(self):
@@ -167,6 +178,9 @@ class Table:
         if event["type"] not in ASIDES:
             self.guard_seq = event["seq"]
         self.last_event_at = event.get("at", self.last_event_at)
+        if event["type"] != "action":
+            self._seat_cache = None
+            self.version += 1
         getattr(self, "_on_" + event["type"])(event)
 
     def _on_created(self, e: dict[str, Any]) -> None:
@@ -222,7 +236,11 @@ class Table:
 
     def _on_action(self, e: dict[str, Any]) -> None:
         assert self.game is not None
-        seat, action = parse_action({"seat": e["seat"], **e["action"]}, 0, self.players)
+        parsed, self._parsed = self._parsed, None
+        if parsed is not None and parsed[0] is e["action"]:
+            seat, action = e["seat"], parsed[1]
+        else:  # an event read from the store
+            seat, action = parse_action({"seat": e["seat"], **e["action"]}, 0, self.players)
         self.game.apply(action, seat)
         self.turn_started = e.get("at")
         if self.seats[seat].automatic and e.get("by") == "person":
@@ -483,7 +501,8 @@ class Table:
             raise ProtocolError("malformed", "an action is an object such as {\"play\": \"7H\"}, without a seat")
         try:
             parsed_seat, parsed = parse_action({"seat": seat, **action}, 0, self.players)
-            self.deal.clone().apply(parsed, parsed_seat)
+            if not isinstance(parsed, Play) or parsed not in self.deal.legal_actions():
+                self.deal.clone().apply(parsed, parsed_seat)  # checked on a copy: the engine names the broken rule
         except RecordError as err:
             raise ProtocolError("malformed", err.message) from None
         except IllegalAction as err:
@@ -491,6 +510,7 @@ class Table:
         out: list[dict[str, Any]] = []
         stored = action_to_json(seat, parsed)
         del stored["seat"]
+        self._parsed = (stored, parsed)  # the action event applies it without parsing it again
         self._emit(out, "action", now, seat=seat, action=stored, by=by)
         if self.deal.is_over:
             self._end_deal(out, now)
@@ -693,7 +713,6 @@ class Table:
 
     def shared_view(self, now: float, spectators: int = 0) -> dict[str, Any]:
         """The parts of the TableView that are the same for every viewer."""
-        game = self.game
         clock = None
         seat = self.to_act()
         if seat is not None and self.turn_started is not None and self.options.turn_seconds:
@@ -705,16 +724,26 @@ class Table:
             vote = {"by": self.vote["by"], "voters": self.vote["voters"],
                     "votes": {str(k): v for k, v in self.vote["votes"].items()},
                     "seconds_left": max(0.0, round(started + self.timing.vote_seconds - now, 1))}
-        return {
+        return {**self._lasting_view(), "seq": self.seq, "spectators": spectators, "clock": clock, "vote": vote}
+
+    def _lasting_view(self) -> dict[str, Any]:
+        """The shared view's parts that no game action changes, built again only when they change: the
+        same objects from card to card, so a patch finds them unchanged at a glance (``is``)."""
+        game = self.game
+        key = (self.version, self.paused, tuple(self.same_address), tuple(self.gone_since),
+               tuple((s.absent, s.automatic) for s in self.seats),
+               None if game is None else (len(game.sheet), game.deal_number, game.dealer))
+        cached = self._lasting
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = {
             "id": self.id,
             "players": self.players,
-            "seq": self.seq,
             "status": self.status,
             "master": self.master,
             "options": self.options.to_json(),
             "seats": [{**s.public(i), "connected": s.kind != "person" or i not in self.gone_since}
                       for i, s in enumerate(self.seats)],
-            "spectators": spectators,
             "game": None if game is None else {
                 "id": self.game_id,
                 "deals": game.deals,
@@ -733,10 +762,10 @@ class Table:
             "same_address": self.same_address,
             "paused": self.paused,
             "commitment": self.commitment,
-            "clock": clock,
-            "vote": vote,
             "chat": list(self.chat),
         }
+        self._lasting = (key, view)
+        return view
 
     def _sheet(self) -> list[dict[str, Any]]:
         """The score sheet as viewers see it (no seeds: those go with each deal's end); cached per line."""
