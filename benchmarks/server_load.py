@@ -2,8 +2,8 @@
 
     python benchmarks/server_load.py [--tables 10,25,50] [--seconds 20] [--client-processes 1] [--db URL]
 
-Starts ``atout serve`` (a fresh SQLite file unless --db names an empty
-database), then, for each table count, client processes that each drive some
+For each table count, starts ``atout serve`` afresh (on a fresh SQLite file, or
+on the PostgreSQL database --db names, emptied first), then client processes that each drive some
 tables: every seat is a person's connection (no robots, so robot thinking is
 not measured) that plays a legal card the moment its turn comes. Prints the
 actions accepted per second (counted by the server) and the time from an
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -25,6 +26,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -209,12 +211,30 @@ async def drive_tables(url: str, tables: int, players: int, warmup: float, secon
 
 def client_process(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str, patches: bool,
                    out) -> None:
-    out.put(asyncio.run(drive_tables(url, tables, players, warmup, seconds, tag, patches)))
+    try:  # the server's loop too (uvicorn picks uvloop where it is installed)
+        import uvloop
+        run = uvloop.run
+    except ImportError:
+        run = asyncio.run
+    out.put(run(drive_tables(url, tables, players, warmup, seconds, tag, patches)))
 
 
 def health(port: int) -> dict:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=10) as answer:
         return json.loads(answer.read())
+
+
+def wait_for_health(port: int, seconds: float) -> None:
+    """Until the server at ``port`` answers /health (or ``seconds`` have passed)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            health(port)
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.1)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -246,9 +266,11 @@ def run_level(port: int, pid: int, tables: int, args, round_no: int) -> dict:
         p.start()
     setup = max(2.0, tables * 0.02)
     time.sleep(setup + args.warmup)
-    cpu_before, t0 = cpu_seconds(pid), time.perf_counter()
+    cpu_before, t0, seen_before = cpu_seconds(pid), time.perf_counter(), health(port)
     time.sleep(args.seconds)
-    cpu_after, t1 = cpu_seconds(pid), time.perf_counter()
+    cpu_after, t1, seen_after = cpu_seconds(pid), time.perf_counter(), health(port)
+    commits = seen_after["store_commits"] - seen_before["store_commits"]
+    items = seen_after["store_items"] - seen_before["store_items"]
     answers = [out.get(timeout=120) for _ in procs]
     latencies = [x for lat, _ in answers for x in lat]
     accepted = sum(n for _, n in answers)
@@ -261,12 +283,61 @@ def run_level(port: int, pid: int, tables: int, args, round_no: int) -> dict:
               "p99_ms": round(percentile(latencies, 0.99), 2) if latencies else None,
               "max_ms": round(max(latencies), 2) if latencies else None,
               "server_cpu": round((cpu_after - cpu_before) / (t1 - t0), 2),
-              "server_cpu_us_per_action": round((cpu_after - cpu_before) / max(1, rate * (t1 - t0)) * 1e6)}
+              "server_cpu_us_per_action": round((cpu_after - cpu_before) / max(1, rate * (t1 - t0)) * 1e6),
+              "writes_per_commit": round(items / max(1, commits), 2)}
     print(f"{tables:4d} tables: {result['actions_per_s']:6,} actions/s ({result['actions_per_s_per_process']:,} "
           f"a process)   p50 {result['p50_ms']} ms   "
           f"p99 {result['p99_ms']} ms   max {result['max_ms']} ms   server CPU {result['server_cpu']:.0%} "
-          f"({result['server_cpu_us_per_action']} µs an action)", flush=True)
+          f"({result['server_cpu_us_per_action']} µs an action), {result['writes_per_commit']} writes a commit", flush=True)
     return result
+
+
+def empty_database(url: str) -> None:
+    """Drop whatever an earlier table count left in the PostgreSQL database the benchmark was given."""
+    import sqlalchemy as sa
+
+    from atout.server.store import engine_url
+
+    engine = sa.create_engine(engine_url(url), isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+        conn.execute(sa.text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+@contextlib.contextmanager
+def running_server(args, folder: Path) -> Iterator[tuple[int, int]]:
+    """``atout serve`` (and, for several processes, a Redis of its own) on an empty database: (port, pid)."""
+    folder.mkdir(parents=True)
+    if args.db:
+        empty_database(args.db)
+    db = args.db or f"sqlite:///{folder / 'load.db'}"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "load"}
+    command = [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
+               "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning",
+               "--rate", "10000"]  # a seat of a table playing flat out sends far more than a person
+    redis = None
+    if args.processes > 1:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            redis_port = s.getsockname()[1]
+        redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--save", "", "--appendonly", "no",
+                                  "--dir", str(folder)], stdout=subprocess.DEVNULL)
+        time.sleep(0.3)
+        command += ["--workers", str(args.processes), "--redis", f"redis://127.0.0.1:{redis_port}/0"]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    try:
+        wait_for_health(port, 10.0)
+        yield port, server.pid
+    finally:
+        server.terminate()
+        server.wait(10)
+        if redis is not None:
+            redis.terminate()
+            redis.wait(10)
 
 
 def main() -> int:
@@ -285,42 +356,17 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="write the figures as JSON here")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
-    db = args.db or f"sqlite:///{folder / 'load.db'}"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "load"}
-    command = [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
-               "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning",
-               "--rate", "10000"]  # a seat of a table playing flat out sends far more than a person
-    redis = None
-    if args.processes > 1:
-        if not db.startswith("postgresql"):
-            parser.error("several processes share a PostgreSQL store: give --db postgresql://… (an empty database)")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            redis_port = s.getsockname()[1]
-        redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--save", "", "--appendonly", "no",
-                                  "--dir", str(folder)], stdout=subprocess.DEVNULL)
-        time.sleep(0.3)
-        command += ["--workers", str(args.processes), "--redis", f"redis://127.0.0.1:{redis_port}/0"]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            try:
-                health(port)
-                break
-            except OSError:
-                time.sleep(0.1)
-        print(f"server: {args.processes} process(es), store {'SQLite' if db.startswith('sqlite') else 'PostgreSQL'}; "
-              f"{args.players} people per table, {args.client_processes} client process(es); "
-              f"{os.cpu_count()} cores", flush=True)
-        results = [run_level(port, server.pid, int(n), args, i) for i, n in enumerate(args.tables.split(","))]
-    finally:
-        server.terminate()
-        server.wait(10)
-        if redis is not None:
-            redis.terminate()
+    if args.processes > 1 and not (args.db or "").startswith("postgresql"):
+        parser.error("several processes share a PostgreSQL store: give --db postgresql://… (an empty database)")
+    print(f"server: {args.processes} process(es), store {'PostgreSQL' if args.db else 'SQLite'}; "
+          f"{args.players} people per table, {args.client_processes} client process(es); "
+          f"{os.cpu_count()} cores; a fresh server and database for each table count", flush=True)
+    results = []
+    for i, n in enumerate(args.tables.split(",")):
+        # Each table count on a server of its own: the tables of the last one, their people gone, would
+        # otherwise play on with robots and take the server's time from the next.
+        with running_server(args, folder / f"level{i}") as (port, pid):
+            results.append(run_level(port, pid, int(n), args, i))
     if args.out:
         Path(args.out).write_text(json.dumps({"command": " ".join(sys.argv), "results": results}, indent=1) + "\n")
     return 0
