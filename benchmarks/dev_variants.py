@@ -1,0 +1,161 @@
+"""Dev runs: the expert with module constants changed, on duplicate deals, in one process.
+
+    nice -n 19 python benchmarks/dev_variants.py --players 5 --baseline expert-1 --deals 100 \\
+        --seed dev5 --focus taker --set expert.TAKER_EDGE[5]=0 --out /tmp/dev5-edge0.json
+    python benchmarks/strength.py --compare /tmp/dev5-v0.json /tmp/dev5-edge0.json
+
+Like ``atout arena`` (same deals, same robot seeds, same JSON records), with two savings for
+paired comparisons of variants: the all-baseline game of each deal is cached on disk (it does not
+depend on the candidate), and ``--focus`` plays on only the seat-games that matter to the change
+being measured, decided once the bidding (and the call) is over:
+
+- ``taker``: seat-games where the candidate or the baseline in that seat took;
+- ``defender``: seat-games where the candidate defends (at five players: neither takes nor is
+  called).
+
+A seat-game left out counts 0 (role ``skipped``) in both runs, so per deal the figure is the
+contribution of the seat-games kept; paired differences (``--compare``) stay exact when the change
+cannot alter the seat-games left out (for example a change of the defenders' card play with
+``--focus defender``).  ``--set module.NAME=VALUE`` or ``module.NAME[KEY]=VALUE`` changes a
+constant of ``atout.bots.<module>`` (the expert's, never expert-1's) before the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+from atout.arena.duplicate import Game, deal_seed, decision_kind
+from atout.arena.run import summarize, write_json
+from atout.bots import make_bot
+from atout.engine import RuleSet, new_deal
+
+CACHE = Path("/tmp/atout-dev-baseline")
+
+
+def _set(spec: str) -> None:
+    target, value = spec.split("=", 1)
+    mod_name, attr = target.split(".", 1)
+    mod = importlib.import_module(f"atout.bots.{mod_name}")
+    val = ast.literal_eval(value)
+    if "[" in attr:
+        name, key = attr[:-1].split("[")
+        getattr(mod, name)[ast.literal_eval(key)] = val
+    else:
+        if not hasattr(mod, attr):
+            raise SystemExit(f"atout.bots.{mod_name} has no {attr}")
+        setattr(mod, attr, val)
+
+
+def play(rules: RuleSet, dealer: int, seed: str, levels: list[str], watch: int | None = None,
+         keep=None) -> Game | None:
+    """``duplicate.play_game``, stopping after the bidding when ``keep(deal)`` says the game does not matter."""
+    deal = new_deal(rules, dealer, seed)
+    bots = [make_bot(level, f"{seed}/seat/{s}/{level}") for s, level in enumerate(levels)]
+    times: list[float] = []
+    kinds: list[str] = []
+    checked = keep is None
+    while not deal.is_over:
+        if not checked and deal.phase not in ("petit_sec", "bidding", "call"):
+            checked = True
+            if not keep(deal):
+                return None
+        seat = deal.to_act
+        obs = deal.observation(seat)
+        t0 = time.perf_counter()
+        action = bots[seat].choose(obs)
+        if seat == watch:
+            times.append(time.perf_counter() - t0)
+            kinds.append(decision_kind(obs))
+        deal.apply(action, seat=seat)
+    r = deal.result
+    return Game(list(r.scores), r.taker, r.partner, r.contract, r.made, r.void, times, kinds)
+
+
+def baseline_game(rules: RuleSet, dealer: int, seed: str, baseline: str, cache: Path | None = CACHE) -> Game:
+    """The all-baseline game of a deal, from ``cache`` when it was played before (None: no cache)."""
+    if cache is None:
+        return play(rules, dealer, seed, [baseline] * rules.players)
+    cache.mkdir(exist_ok=True)
+    path = cache / (f"{rules.players}-{baseline}-" + seed.replace("/", "_") + ".json")
+    if path.exists():
+        return Game(**json.loads(path.read_text()))
+    g = play(rules, dealer, seed, [baseline] * rules.players)
+    path.write_text(json.dumps({k: getattr(g, k) for k in Game.__slots__}))
+    return g
+
+
+def duplicate(players: int, baseline: str, seed: str, index: int, focus: str | None,
+              candidate: str = "expert", cache: Path | None = CACHE) -> dict:
+    """``duplicate.play_duplicate``'s record of deal ``index``, the seat-games ``focus`` leaves out counted 0."""
+    rules = RuleSet(players)
+    dealer = index % players
+    dseed = deal_seed(seed, index)
+    base = baseline_game(rules, dealer, dseed, baseline, cache)
+    seats = []
+    for seat in range(players):
+        levels = [baseline] * players
+        levels[seat] = candidate
+        keep = None
+        if focus == "taker":
+            def keep(deal, seat=seat):
+                return deal.taker == seat or base.taker == seat
+        elif focus == "defender":
+            def keep(deal, seat=seat):
+                if deal.taker is None or deal.taker == seat:
+                    return False
+                return not (players == 5 and deal.hands[seat] >> deal.called & 1)
+        game = play(rules, dealer, dseed, levels, seat, keep)
+        if game is None:
+            seats.append({"seat": seat, "candidate": 0, "baseline": 0, "diff": 0, "role": "skipped",
+                          "baseline_role": base.role(seat), "made": None, "baseline_made": base.made,
+                          "contract": None, "times": [], "kinds": []})
+            continue
+        seats.append({"seat": seat, "candidate": game.scores[seat], "baseline": base.scores[seat],
+                      "diff": game.scores[seat] - base.scores[seat], "role": game.role(seat),
+                      "baseline_role": base.role(seat), "made": game.made, "baseline_made": base.made,
+                      "contract": game.contract, "times": [round(t, 6) for t in game.times],
+                      "kinds": game.kinds})
+    return {"index": index, "seed": dseed, "dealer": dealer, "baseline_scores": base.scores,
+            "baseline_contract": base.contract, "seats": seats}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--baseline", default="heuristic")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--seed", default="dev")
+    ap.add_argument("--focus", choices=("taker", "defender"))
+    ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    for spec in args.set:
+        _set(spec)
+    records = []
+    t0 = time.monotonic()
+    for i in range(args.start, args.start + args.deals):
+        records.append(duplicate(args.players, args.baseline, args.seed, i, args.focus))
+        done = len(records)
+        sys.stderr.write(f"\r  {done}/{args.deals} deals {time.monotonic() - t0:6.0f}s")
+        sys.stderr.flush()
+    sys.stderr.write("\n")
+    config = {"players": args.players, "candidate": "expert", "baseline": args.baseline,
+              "deals": args.deals, "start": args.start, "seed": args.seed, "budget": None, "jobs": 1,
+              "focus": args.focus, "set": args.set, "invocation": " ".join(sys.argv)}
+    summary = summarize(records)
+    write_json(args.out, config, summary, records)
+    s = summary["points_per_deal"]
+    print(f"{args.out}: {s['mean']:+.2f} [{s['low']:+.2f}, {s['high']:+.2f}] per deal over {args.deals}; "
+          + ", ".join(f"{r} {v['mean']:+.1f} (n={v['n']})" for r, v in summary["by_role"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
