@@ -135,8 +135,11 @@ def test_a_paused_table_shows_a_banner_until_it_resumes(browser, site):
     assert banner.is_visible()
     assert banner.get_attribute("role") == "status"
     assert "Paused" in banner.inner_text() and why in banner.inner_text()
+    playable = page.locator(".hand-cards .card.playable, .actions button[data-bid]:not([disabled])")
+    assert playable.count() == 0  # nothing to click while the table cannot take it
     page.evaluate(feed, None)
     assert banner.is_hidden()
+    assert playable.count() > 0
     page.evaluate(feed, "<b>not markup</b>")  # a reason is text, never markup
     assert "<b>not markup</b>" in banner.inner_text() and page.locator(".paused-banner b").count() == 0
     page.evaluate("""() => {  // and a patch that ends the pause hides it too

@@ -54,6 +54,34 @@ def test_an_illegal_card_is_refused_with_its_reason_and_nothing_changes(browser,
     alice.close()
 
 
+def test_a_second_click_before_the_answer_sends_nothing(browser, site):
+    """Two cards clicked at once (a double click, an impatient person): the first is played, the second
+    is not sent at all (it could only be refused as stale), and the hand waits for the answer."""
+    alice, _ = robot_table(browser, site)
+    advance_until(alice, "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'"
+                         " && window.atout.view.isMyTurn()"
+                         " && document.querySelectorAll('.hand-cards .card.playable').length >= 2; }")
+    page = alice.page
+    errors = sum(1 for f in alice.frames if f.get("type") == "error")
+    seq = alice.seq()
+    hand = alice.state()["deal"]["hand"]
+    first, second, waiting = page.evaluate("""() => {
+      const [a, b] = [...document.querySelectorAll('.hand-cards .card.playable')];
+      a.click();
+      const waiting = document.querySelectorAll('.hand-cards .card.playable').length === 0
+        && !window.atout.view.isMyTurn();
+      b.click();
+      return [a.dataset.card, b.dataset.card, waiting];
+    }""")
+    assert waiting, "the hand still offered cards after the first click"
+    page.wait_for_function(f"() => window.atout.view.seq > {seq}")
+    page.wait_for_timeout(300)  # a second act, had it been sent, would have been answered by now
+    assert [f for f in alice.frames if f.get("type") == "error"][errors:] == []
+    played = [c for c in hand if c not in alice.state()["deal"]["hand"]]
+    assert first in played and second not in played
+    alice.close()
+
+
 def test_a_page_reloaded_mid_deal_comes_back_to_the_same_seat_and_state(browser, site):
     alice, table = robot_table(browser, site)
     advance_until(alice, "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'"

@@ -28,6 +28,7 @@ export class TableView {
     this.id = id;
     this.main = main;
     this.seq = null;
+    this.actedAt = null; // the event an action was sent in answer to, until the table moves on or refuses it
     this.state = null;
     this.receivedAt = 0;
     this.ecart = new Set();
@@ -210,7 +211,8 @@ export class TableView {
 
   isMyTurn() {
     const d = this.state && this.state.deal;
-    return Boolean(d && this.me !== null && d.to_act === this.me && d.legal && d.legal.length);
+    return Boolean(d && this.me !== null && d.to_act === this.me && d.legal && d.legal.length
+      && this.actedAt !== this.seq && !this.state.paused);
   }
 
   legal(kind) {
@@ -231,9 +233,20 @@ export class TableView {
   }
 
   async send(message) {
+    const acting = message.type === "act";
+    if (acting) {
+      // One action per state of the table: a second click before the answer would only be refused as stale.
+      if (this.actedAt === this.seq) return null;
+      this.actedAt = this.seq;
+      this.render();
+    }
     try {
       return await this.app.net.request({ table: this.id, seq: this.seq, ...message });
     } catch (err) {
+      if (acting && this.actedAt !== null) {
+        this.actedAt = null;
+        this.render();
+      }
       this.refused(err, message);
       return null;
     }
@@ -449,7 +462,11 @@ export class TableView {
       return;
     }
     if (!this.isMyTurn()) {
-      box.append(h("p", { class: "waiting-for" }, t(me === null ? "table.to_act" : "table.waiting_for", { name: this.nameOf(d.to_act) }), " ", this.clockText()));
+      if (me !== null && d.to_act === me && this.actedAt === this.seq) {
+        box.append(h("p", { class: "waiting-for" }, t("table.sent")));  // the answer is on its way
+      } else {
+        box.append(h("p", { class: "waiting-for" }, t(me === null ? "table.to_act" : "table.waiting_for", { name: this.nameOf(d.to_act) }), " ", this.clockText()));
+      }
       return;
     }
     box.append(h("div", { class: "turn" }, h("strong", {}, t("table.your_turn")), " ", this.clockText()));
@@ -565,7 +582,7 @@ export class TableView {
     const row = h("div", { class: "hand-cards", role: "group", "aria-label": t("table.hand_n", { n: hand.length }) });
     hand.forEach((code, index) => {
       const classes = ["card", "in-hand"];
-      if (plays.has(code) && !this.poignee) classes.push("playable");
+      if (myTurn && plays.has(code) && !this.poignee) classes.push("playable");
       else if (myTurn && plays.size && !this.poignee) classes.push("unplayable");
       if (choosing && choosing.has(code)) classes.push("selected");
       if (cards.isTrump(code) || code === "EX") classes.push("trump");
@@ -583,6 +600,7 @@ export class TableView {
 
   clickCard(code) {
     const d = this.state.deal;
+    if (this.actedAt === this.seq) return; // a card is on its way: this click is the same person's, too soon
     if (!this.isMyTurn()) {
       this.app.toast(t("play.not_your_turn"), "error");
       return;
