@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from .pages import Person
 
@@ -85,8 +86,8 @@ def test_a_practice_game_says_it_is_unranked_and_bets_nothing(browser, site):
     note = gus.page.wait_for_selector(".table-bar .unranked")
     assert note.inner_text() == "unranked: practice"
     assert gus.page.locator(".table-bar .stakes").count() == 0
-    gus.page.click("button.lang")
-    assert gus.page.inner_text(".table-bar .unranked") == "non classée : entraînement"
+    gus.page.click("button.lang")  # the page is drawn again in French (waited for: a loaded machine is slow)
+    expect(gus.page.locator(".table-bar .unranked")).to_have_text("non classée : entraînement")
     gus.close()
 
 
