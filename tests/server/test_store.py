@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import queue
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -110,15 +112,17 @@ def test_every_answered_write_survives_a_sigkill(store: Store, db_url: str, tmp_
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     child = subprocess.Popen([sys.executable, str(script), db_url], stdout=subprocess.PIPE, text=True)
+    lines: queue.SimpleQueue[str] = queue.SimpleQueue()  # read aside: a stuck writer fails, never hangs, the test
+    threading.Thread(target=lambda: [lines.put(x) for x in child.stdout], daemon=True).start()
     answered = 0
     deadline = time.monotonic() + 30
     while answered < 300 and time.monotonic() < deadline:
-        line = child.stdout.readline()
-        if not line:
+        try:
+            answered = int(lines.get(timeout=max(0.01, deadline - time.monotonic())))
+        except queue.Empty:
             break
-        answered = int(line)
     os.kill(child.pid, signal.SIGKILL)
-    child.wait()
+    child.wait(10)
     assert answered >= 300, "the writer did not get going"
     stored = [e.seq for e in Store(db_url).events_after("k", 0)]
     assert len(stored) >= answered  # every answered write is there (one more may have committed unanswered)
