@@ -7,6 +7,7 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 
 from .duplicate import play_duplicate
@@ -111,8 +112,10 @@ def run_arena(
     records: list[dict] = []
     t0 = time.monotonic()
     if jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for rec in pool.imap(task, indices):
+        # ProcessPoolExecutor, not Pool: a worker that dies (killed, out of memory) raises BrokenProcessPool
+        # here instead of leaving the run waiting forever for its deal
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for rec in pool.map(task, indices):
                 records.append(rec)
                 if progress:
                     progress(len(records), deals, time.monotonic() - t0)
