@@ -210,3 +210,10 @@ def first_legal(state: dict[str, Any]) -> dict[str, Any]:
     if plays:
         return plays[0]
     return concrete(legal[0])
+
+
+def when_next_deal(table) -> float:
+    """When ``table`` (its deal over) deals again: the end of the pause after that deal. Not a fixed "much
+    later": a deal can be over the moment it is dealt (a petit sec under petit_sec=redeal), at the very
+    time of the tick that dealt it, and its own pause runs from then."""
+    return next(when for when, what, _ in table.deadlines() if what == "next_deal")

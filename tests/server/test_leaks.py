@@ -25,7 +25,7 @@ from atout.server.options import TableOptions
 from atout.server.protocol import dumps
 from atout.server.table import Table, Timing
 
-from .helpers import Client, Server, first_legal, running_server
+from .helpers import Client, Server, first_legal, running_server, when_next_deal
 from .leak_model import TableKnowledge, Viewer, leaks
 
 EXAMPLES = 15
@@ -357,7 +357,8 @@ def test_the_tables_views_over_many_robot_deals_tell_nothing_hidden(
     tell(table.start("p0", table.seq, 1.0))
     while table.status == "playing":
         if table.deal.is_over:
-            events = table.tick(1e12)
+            events = table.tick(when_next_deal(table))
+            assert events, "the next deal did not come"
         else:
             seat = table.deal.to_act
             body = action_to_json(seat, bots[seat].choose(table.deal.observation(seat)))
