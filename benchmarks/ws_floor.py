@@ -42,7 +42,7 @@ def serve(port: int) -> None:
             pass
 
     app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False)  # as atout serve
 
 
 async def drive(port: int, tables: int, seconds: float, out) -> None:
@@ -53,7 +53,7 @@ async def drive(port: int, tables: int, seconds: float, out) -> None:
 
     async def table(t: int) -> None:
         nonlocal done
-        seats = [await websockets.connect(f"ws://127.0.0.1:{port}/ws?table={t}", compression=None)
+        seats = [await websockets.connect(f"ws://127.0.0.1:{port}/ws?table={t}")
                  for _ in range(4)]
         await asyncio.sleep(0.5)
         turn = 0
