@@ -93,6 +93,38 @@ def test_sessions_expire_and_hashes_are_argon2id(store) -> None:
         accounts.login("eve", "not it at all")
 
 
+async def test_accented_names_are_names_and_one_name_whatever_its_case_or_accents(db_url: str) -> None:
+    """Hélène and Zoé are names (a French game); HELENE, helene or Hélène typed with a separate accent are
+    the same name, so nobody takes a look-alike of another's; other scripts stay out (a Cyrillic о)."""
+    async with running_server(db_url) as server:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+            made = await http.post("/api/register", json={"name": "Hélène", "password": "correct horse"})
+            assert made.status_code == 201 and made.json()["name"] == "Hélène"
+            for same in ("HELENE", "helene", "He\u0301le\u0300ne"):
+                answer = await http.post("/api/register", json={"name": same, "password": "another one"})
+                assert (answer.status_code, answer.json()["error"]["code"]) == (409, "name_taken"), same
+            cyrillic = await http.post("/api/register", json={"name": "Z\u043e\u00e9", "password": "long enough"})
+            assert (cyrillic.status_code, cyrillic.json()["error"]["code"]) == (400, "bad_name")
+            http.cookies.clear()
+            login = await http.post("/api/login", json={"name": "helene", "password": "correct horse"})
+            assert login.status_code == 200 and login.json()["name"] == "Hélène"
+        async with websockets.connect(server.url) as ws:  # a guest may not take it either
+            await ws.send('{"type": "hello", "protocol": 1, "name": "HÉLÈNE"}')
+            assert '"name_taken"' in await ws.recv()
+        zoe = await Client.connect(server.url, "Zoe\u0301")  # a decomposed é: one spelling, NFC
+        assert zoe.frames[-1]["you"]["name"] == "Zoé"
+        ann = await Client.connect(server.url, "Ann")
+        await ann.send({"type": "create", "players": 3, "options": {}})
+        table = (await ann.expect("master"))["table"]
+        await ann.settle(0.05)
+        await ann.send({"type": "invite", "table": table, "name": "ZOE"})  # invited by the name as typed
+        invitation = await zoe.expect("invitation")
+        assert invitation["table"] == table and invitation["from"] == "Ann"
+        with server.hub.store.engine.connect() as conn:
+            assert [(r.name, r.name_key) for r in conn.execute(sa.select(players.c.name, players.c.name_key))] == [
+                ("Hélène", "helene")]
+
+
 def test_limiter_forgets_after_its_window() -> None:
     t = [0.0]
     limiter = Limiter(2, 10.0, clock=lambda: t[0])

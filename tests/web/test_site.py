@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from .pages import Person, play_until_over
 
@@ -106,3 +107,11 @@ def test_the_site_does_not_compress_frames_even_when_the_client_offers_to(site):
         assert ws.response.headers.get("Sec-WebSocket-Extensions") is None  # and declined
         ws.send('{"type": "hello", "protocol": 1, "name": "Zoe"}')
         assert '"welcome"' in ws.recv(timeout=10)
+
+
+def test_a_guest_may_be_called_by_an_accented_name(browser, site):
+    """The page's own check lets Zoé in (the server's rule: accented Latin letters are letters)."""
+    zoe = Person(browser, site.url, "Zoé").arrive()
+    expect(zoe.page.locator(".top .who")).to_contain_text("Zoé")
+    assert zoe.page.evaluate("() => document.querySelector('#guest-name') === null")  # past the welcome form
+    zoe.close()

@@ -10,6 +10,7 @@ import hashlib
 import re
 import secrets
 import time
+import unicodedata
 from collections import deque
 from dataclasses import dataclass
 
@@ -22,7 +23,10 @@ from . import ledger
 from .db import players, sessions
 from .store import Store
 
-NAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+NAME = re.compile(r"^[A-Za-z0-9_\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF\u0152\u0153\u0178]{3,20}$")
+"""A name: 3 to 20 Latin letters, accented ones included (Zoé, Hélène, Œdipe), digits, _ or -. Other
+scripts stay out: a Cyrillic о looks like a Latin o, and a name must not pass for another's."""
+NAME_RULE = "a name has 3 to 20 letters (accents allowed), digits, _ or -"
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 SESSION_DAYS = 30
@@ -46,9 +50,20 @@ class Account:
     avatar: str
 
 
+def normal_name(name: str) -> str:
+    """One spelling of a name (NFC): a keyboard may send an é as one character or as e and an accent."""
+    return unicodedata.normalize("NFC", name)
+
+
+def name_key(name: str) -> str:
+    """What makes two names one: case and accents aside (Zoé, ZOE and zoe are one name), so nobody takes
+    a look-alike of another's. Never longer than the name (an accent dropped, nothing spelled out)."""
+    return "".join(c for c in unicodedata.normalize("NFD", name.lower()) if not unicodedata.combining(c))
+
+
 def check_name(name: object) -> str:
-    if not isinstance(name, str) or not NAME.match(name):
-        raise AccountError("bad_name", "a name has 3 to 20 letters, digits, _ or -")
+    if not isinstance(name, str) or not NAME.match(name := normal_name(name)):
+        raise AccountError("bad_name", NAME_RULE)
     return name
 
 
@@ -84,7 +99,7 @@ class Accounts:
         digest = self.hasher.hash(password)
         try:
             with self.store.engine.begin() as conn:
-                conn.execute(players.insert().values(id=account.id, name=name, name_key=name.lower(),
+                conn.execute(players.insert().values(id=account.id, name=name, name_key=name_key(name),
                                                      password_hash=digest, avatar=account.avatar,
                                                      created_at=self.clock()))
                 ledger.grant_new_account(conn, account.id, self.clock())  # the account and its chips, together
@@ -95,15 +110,16 @@ class Accounts:
     def find(self, name: str) -> Account | None:
         with self.store.engine.connect() as conn:
             row = conn.execute(sa.select(players.c.id, players.c.name, players.c.avatar)
-                               .where(players.c.name_key == name.lower())).first()
+                               .where(players.c.name_key == name_key(normal_name(name)))).first()
         return None if row is None else Account(row.id, row.name, row.avatar)
 
     def login(self, name: object, password: object) -> tuple[Account, str]:
         """The account and a new session token; AccountError ``wrong`` for any bad pair."""
         row = None
-        if isinstance(name, str) and NAME.match(name) and isinstance(password, str) and len(password) <= MAX_PASSWORD:
+        if (isinstance(name, str) and NAME.match(name := normal_name(name)) and isinstance(password, str)
+                and len(password) <= MAX_PASSWORD):
             with self.store.engine.connect() as conn:
-                row = conn.execute(sa.select(players).where(players.c.name_key == name.lower())).first()
+                row = conn.execute(sa.select(players).where(players.c.name_key == name_key(name))).first()
         try:
             self.hasher.verify(row.password_hash if row else self._dummy, password if isinstance(password, str) else "")
         except (VerificationError, InvalidHashError):
@@ -156,4 +172,5 @@ class Limiter:
         return True
 
 
-__all__ = ["AVATARS", "Account", "AccountError", "Accounts", "Limiter", "check_name", "check_password"]
+__all__ = ["AVATARS", "NAME", "NAME_RULE", "Account", "AccountError", "Accounts", "Limiter", "check_name",
+           "check_password", "name_key", "normal_name"]

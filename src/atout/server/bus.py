@@ -17,6 +17,8 @@ from typing import Any
 
 import orjson
 
+from .accounts import name_key, normal_name
+
 log = logging.getLogger("atout.server")
 
 SITE = "atout:site"
@@ -136,7 +138,7 @@ class RedisBus:
     async def guests(self, name: str) -> set[str]:
         """The ids of the guests online under ``name`` on any process (a name is not an account)."""
         try:
-            members = await self._redis.smembers(f"atout:guest:{name.lower()}")
+            members = await self._redis.smembers(f"atout:guest:{name_key(normal_name(name))}")
         except Exception:
             return set()
         return {m.decode() if isinstance(m, bytes) else m for m in members}
@@ -144,7 +146,7 @@ class RedisBus:
     def guest(self, name: str, player_id: str, online: bool) -> None:
         """Say a guest came online (or left) under ``name`` here, for invitations from other processes."""
         async def tell() -> None:
-            key = f"atout:guest:{name.lower()}"
+            key = f"atout:guest:{name_key(normal_name(name))}"
             with contextlib.suppress(Exception):
                 if online:
                     await self._redis.sadd(key, player_id)

@@ -14,7 +14,6 @@ import hashlib
 import hmac
 import json
 import logging
-import re
 import secrets
 import time
 import types
@@ -30,6 +29,7 @@ from ..bots.random_bot import RandomBot
 from ..engine.record import action_to_json
 from ..engine.view import PRIVATE
 from . import ledger
+from .accounts import NAME, NAME_RULE, name_key, normal_name
 from .clock import Clock, SystemClock
 from .friends import Friends
 from .options import OptionError, TableOptions
@@ -39,7 +39,6 @@ from .table import Table, Timing
 
 log = logging.getLogger("atout.server")
 
-NAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 HISTORY_KEPT = 2000
 SNAPSHOT_EVERY = 64
 OUTBOX_LIMIT = 5000
@@ -487,16 +486,17 @@ class Hub:
             conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
                        "you": {"id": conn.account.id, "name": conn.account.name, "registered": True}})
             return
-        if m.name is not None and not NAME.match(m.name):
-            raise ProtocolError("bad_name", "a name has 3 to 20 letters, digits, _ or -")
-        if m.name is not None and self.accounts is not None and await asyncio.to_thread(self.accounts.find, m.name):
-            raise ProtocolError("name_taken", f"{m.name!r} is a registered player's name: log in, or choose another")
+        given = None if m.name is None else normal_name(m.name)
+        if given is not None and not NAME.match(given):
+            raise ProtocolError("bad_name", NAME_RULE)
+        if given is not None and self.accounts is not None and await asyncio.to_thread(self.accounts.find, given):
+            raise ProtocolError("name_taken", f"{given!r} is a registered player's name: log in, or choose another")
         player_id = self.player_from_token(m.token) if m.token else None
         if m.token and player_id is None:
             raise ProtocolError("bad_token", "that token was not given by this server")
         if player_id is None:
             player_id = "g" + secrets.token_hex(6)
-        name = m.name or self._known_name(player_id) or f"Guest-{int(player_id[1:7], 16) % 10000:04d}"
+        name = given or self._known_name(player_id) or f"Guest-{int(player_id[1:7], 16) % 10000:04d}"
         conn.player = Player(player_id, name)
         if self.cluster is not None:
             self.cluster.bus.guest(name, player_id, online=True)
@@ -715,7 +715,7 @@ class Hub:
         account = await asyncio.to_thread(self.accounts.find, m.name) if self.accounts is not None else None
         targets = {account.id} if account is not None else {
             c.player.id for c in self.connections
-            if c.player is not None and not c.player.registered and c.player.name.lower() == m.name.lower()}
+            if c.player is not None and not c.player.registered and name_key(c.player.name) == name_key(normal_name(m.name))}
         if account is None and self.cluster is not None:  # guests online on the other processes too
             targets |= await self.cluster.bus.guests(m.name)
         if not targets:

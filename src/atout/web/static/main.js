@@ -157,9 +157,12 @@ async function logout() {
   location.reload();
 }
 
+/** The server's rule for a name (accounts.NAME): Latin letters, accented ones included, digits, _ or -. */
+const NAME_PATTERN = "[A-Za-z0-9_\\-\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u00FF\\u0152\\u0153\\u0178]{3,20}";
+
 function welcomeScreen() {
   const input = h("input", {
-    id: "guest-name", name: "name", required: true, minlength: 3, maxlength: 20, pattern: "[A-Za-z0-9_\\-]{3,20}",
+    id: "guest-name", name: "name", required: true, minlength: 3, maxlength: 20, pattern: NAME_PATTERN,
     autocomplete: "nickname", placeholder: t("welcome.placeholder"),
   });
   const form = h("form", {
