@@ -20,6 +20,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import sqlalchemy as sa
 import websockets
@@ -362,3 +363,64 @@ async def test_a_person_who_closes_on_another_process_is_seen_gone_by_the_table(
         if ann.state["seats"][1]["connected"] is False:
             break
     assert ann.state["seats"][1]["connected"] is False
+
+
+async def befriend(one: tuple[Process, str, str], other: tuple[Process, str, str]) -> None:
+    """Two registered people become friends, each through the API of the process they use."""
+    for (process, _, cookie), (_, friend, _) in ((one, other), (other, one)):
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{process.port}",
+                                     cookies={"atout_session": cookie}) as http:
+            answer = await http.post("/api/friends", json={"action": "request", "name": friend})
+            assert answer.status_code == 200, answer.text
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{one[0].port}",
+                                 cookies={"atout_session": one[2]}) as http:
+        assert other[1] in (await http.get("/api/friends")).json()["friends"]
+
+
+async def test_private_tables_and_friendships_are_seen_alike_from_every_process(site: list[Process]) -> None:
+    """A private table run on A is listed on B and C to whom it admits (the master's friends, the
+    invited), to nobody else; a friendship made through C's API is known at once on A (who lets the new
+    friend sit) and on C (whose lobby shows the table)."""
+    a, b, c = site
+    people: dict[str, tuple[Process, str, str]] = {}
+    for name, process in (("Ann", a), ("Bob", b), ("Carl", b), ("Dan", c), ("Eve", c)):
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{process.port}") as http:
+            made = await http.post("/api/register", json={"name": name, "password": f"{name} password"})
+            assert made.status_code == 201, made.text
+            people[name] = (process, name, made.cookies["atout_session"])
+    await befriend(people["Ann"], people["Bob"])
+    clients = {name: await Client.connect(p.url, name, cookie=cookie) for name, (p, _, cookie) in people.items()}
+    for name in ("Bob", "Carl", "Dan", "Eve"):
+        await clients[name].send({"type": "lobby"})
+        await clients[name].expect("lobby")
+    ann = clients["Ann"]
+    await ann.send({"type": "create", "players": 4, "options": {"deals": 1, "private": True}})
+    table = (await ann.expect("master"))["table"]
+
+    def listed(client: Client) -> bool:
+        return any(f.get("type") == "lobby_table" and f["table"]["id"] == table for f in client.frames)
+
+    line = await clients["Bob"].expect("lobby_table")  # Ann's friend, on B
+    assert line["table"]["id"] == table and line["table"]["private"] is True
+    await ann.settle(0.3)
+    for name in ("Carl", "Dan", "Eve"):
+        await clients[name].settle(0.1)
+        assert not listed(clients[name]), f"{name} saw a private table that does not admit them"
+    answer = await ann.request({"type": "invite", "table": table, "name": "eve"})
+    assert answer["type"] == "event", answer
+    line = await clients["Eve"].expect("lobby_table")  # invited: the table shows in her lobby on C
+    assert line["table"]["id"] == table
+    await befriend(people["Dan"], people["Ann"])  # made through C's API: A and B hear of it over the bus
+    line = await clients["Dan"].expect("lobby_table")
+    assert line["table"]["id"] == table
+    dan = clients["Dan"]
+    await dan.send({"type": "join", "table": table})
+    await dan.expect("table")
+    answer = await dan.request({"type": "sit", "table": table, "seat": 1})  # A lets its master's new friend sit
+    assert answer["type"] == "event" and answer["event"]["type"] == "sat", answer
+    carl = clients["Carl"]
+    await carl.send({"type": "join", "table": table})
+    refused = await carl.expect("error")
+    assert refused["code"] == "private"
+    await carl.settle(0.1)
+    assert not listed(carl)

@@ -48,7 +48,8 @@ class Cluster:
         self.owners: dict[str, tuple[str, float]] = {}  # table -> (process, lease expiry), as last read
         self.remote: dict[tuple[str, str], Connection] = {}  # (process, connection id) -> its stand-in here
         self.local: dict[str, Connection] = {}  # connection id -> this process's connections
-        self.lobby: dict[str, dict[str, Any]] = {}  # table -> summary, for other processes' public tables
+        # table -> (summary, who a private one admits) for the tables other processes run
+        self.lobby: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {}
         self.takeovers = 0
         self._task: asyncio.Task | None = None
 
@@ -177,11 +178,31 @@ class Cluster:
 
     # ------------------------------------------------------------ the site
     def lobby_line(self, room: Room, summary: dict[str, Any] | None) -> None:
-        """A table of ours changed in the lobby: the other processes show it (public tables only)."""
+        """A table of ours changed in the lobby: the other processes show it; a private one only to whom
+        it admits (its seated people, the invited, the master's friends), which each process checks."""
         table = room.table
+        admit = None
         if table.options.private:
-            return
-        self.bus.post(SITE, {"kind": "lobby", "table": table.id, "summary": summary})
+            admit = {"master": table.master_player, "invited": sorted(table.invited),
+                     "seated": sorted(s.player for s in table.seats if s.kind == "person" and not s.abandoned)}
+        self.bus.post(SITE, {"kind": "lobby", "table": table.id, "summary": summary, "admit": admit})
+
+    def admits(self, admit: dict[str, Any] | None, conn: Connection) -> bool:
+        """Whether a table another process runs, with that admission, is shown to this connection."""
+        if admit is None:
+            return True
+        player = conn.player
+        return player is not None and (player.id in admit["seated"] or player.id in admit["invited"]
+                                       or player.id in self.hub.friends_of(admit["master"]))
+
+    def friends_changed(self, player_ids, site: bool) -> None:
+        """A friendship changed (here, or on another process when ``site`` is False): the other processes'
+        caches forget it, and the private tables other processes run are shown again to whom they admit."""
+        if site:
+            self.bus.post(SITE, {"kind": "friends", "players": list(player_ids)})
+        for table_id, (summary, admit) in list(self.lobby.items()):
+            if admit is not None and admit["master"] in player_ids:
+                self._show(table_id, summary, admit)
 
     def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
         self.bus.post(SITE, {"kind": "player", "player": player_id, "message": message})
@@ -207,7 +228,9 @@ class Cluster:
         elif kind == "owner":
             await self._owner_moved(body["table"], body["process"])
         elif kind == "lobby":
-            self._lobby(body["table"], body["summary"])
+            self._lobby(body["table"], body["summary"], body.get("admit"))
+        elif kind == "friends":
+            self.hub.forget_friends(*body["players"], site=False)
         elif kind == "player":
             self.hub.tell_player(body["player"], body["message"], site=False)
 
@@ -275,16 +298,27 @@ class Cluster:
                 conn.remote_tables.discard(table_id)
                 await self.hub.receive(conn, dumps({"type": "join", "table": table_id}), edge_checked=False)
 
-    def _lobby(self, table_id: str, summary: dict[str, Any] | None) -> None:
+    def _lobby(self, table_id: str, summary: dict[str, Any] | None, admit: dict[str, Any] | None) -> None:
         if summary is None or summary.get("status") == "closed":
             self.lobby.pop(table_id, None)
-            message: dict[str, Any] = {"type": "lobby_remove", "table": table_id}
-        else:
-            self.lobby[table_id] = summary
-            message = {"type": "lobby_table", "table": summary}
+            for conn in self.hub.connections:
+                if conn.lobby:
+                    conn.send({"type": "lobby_remove", "table": table_id})
+            return
+        self.lobby[table_id] = (summary, admit)
+        self._show(table_id, summary, admit)
+
+    def _show(self, table_id: str, summary: dict[str, Any], admit: dict[str, Any] | None) -> None:
+        """The lobby line to each connection here it admits; a private table's removal to the others
+        (it may have been shown to them before: a seat left, a friendship ended)."""
+        line = {"type": "lobby_table", "table": summary}
         for conn in self.hub.connections:
-            if conn.lobby:
-                conn.send(message)
+            if not conn.lobby:
+                continue
+            if self.admits(admit, conn):
+                conn.send(line)
+            elif admit is not None:
+                conn.send({"type": "lobby_remove", "table": table_id})
 
 
 __all__ = ["LEASE_SECONDS", "Cluster"]

@@ -513,20 +513,26 @@ class Hub:
     # ------------------------------------------------------------ lobby
     def _master_friends(self, table: Table) -> set[str]:
         """The ids of the master's friends (a private table admits them), cached until a friendship changes."""
-        master = table.master_player
-        if master is None or not table.options.private or self.friends is None or master.startswith("g"):
-            return set()
-        if master not in self.friend_ids:
-            self.friend_ids[master] = self.friends.ids(master)
-        return self.friend_ids[master]
+        return self.friends_of(table.master_player) if table.options.private else set()
 
-    def forget_friends(self, *player_ids: str) -> None:
-        """A friendship changed: private tables' lists are shown again to whom they now admit."""
+    def friends_of(self, player_id: str | None) -> set[str]:
+        """A registered player's friends' ids (none for a guest), cached until a friendship changes."""
+        if player_id is None or self.friends is None or player_id.startswith("g"):
+            return set()
+        if player_id not in self.friend_ids:
+            self.friend_ids[player_id] = self.friends.ids(player_id)
+        return self.friend_ids[player_id]
+
+    def forget_friends(self, *player_ids: str, site: bool = True) -> None:
+        """A friendship changed: private tables' lists are shown again to whom they now admit, here and,
+        through the bus, on every other process (each keeps its own cache of friends)."""
         for player_id in player_ids:
             self.friend_ids.pop(player_id, None)
         for room in self.rooms.values():
             if room.table.options.private and room.table.master_player in player_ids:
                 self._lobby_update(room)
+        if self.cluster is not None:
+            self.cluster.friends_changed(player_ids, site=site)
 
     def tell_player(self, player_id: str, message: dict[str, Any], site: bool = True) -> None:
         """Send ``message`` to every connection of ``player_id``, wherever they are on the site."""
@@ -543,8 +549,9 @@ class Hub:
         conn.lobby = True
         tables = [r.table.summary(r.spectators()) for r in self.rooms.values()
                   if r.table.status != "closed" and self._admits(r.table, conn)]
-        if self.cluster is not None:  # the public tables other processes run
-            tables += [line for table_id, line in self.cluster.lobby.items() if table_id not in self.rooms]
+        if self.cluster is not None:  # the tables other processes run, private ones to whom they admit
+            tables += [summary for table_id, (summary, admit) in self.cluster.lobby.items()
+                       if table_id not in self.rooms and self.cluster.admits(admit, conn)]
         conn.send({"type": "lobby", "tables": tables})
 
     def _lobby_update(self, room: Room) -> None:
