@@ -424,3 +424,25 @@ async def test_private_tables_and_friendships_are_seen_alike_from_every_process(
     assert refused["code"] == "private"
     await carl.settle(0.1)
     assert not listed(carl)
+
+
+async def test_an_invitation_to_a_guest_whose_process_died_says_nobody_is_there(site: list[Process]) -> None:
+    """A guest online on C is invited from A; C dies (its guests could not say they left): an invitation
+    to that name now says nobody of that name is online, instead of being sent to nobody."""
+    a, _, c = site
+    gus = await Client.connect(c.url, "Gus")
+    ann = await Client.connect(a.url, "Ann")
+    await ann.send({"type": "create", "players": 3, "options": {"deals": 1}})
+    table = (await ann.expect("master"))["table"]
+    await ann.settle(0.05)
+    answer = await ann.request({"type": "invite", "table": table, "name": "gus"})
+    assert answer["type"] == "event", answer
+    assert (await gus.expect("invitation"))["table"] == table
+    c.kill()
+    for _ in range(50):
+        answer = await ann.request({"type": "invite", "table": table, "name": "Gus"})
+        if answer["type"] == "error":
+            break
+        await asyncio.sleep(0.1)
+    assert answer["type"] == "error" and answer["code"] == "no_player", answer
+    assert "Gus" in answer["message"]

@@ -136,23 +136,40 @@ class RedisBus:
         return heard
 
     async def guests(self, name: str) -> set[str]:
-        """The ids of the guests online under ``name`` on any process (a name is not an account)."""
+        """The ids of the guests online under ``name`` on any process that still runs (a name is not an
+        account). A process that died could not say its guests left: its entries are dropped here."""
+        key = f"atout:guest:{name_key(normal_name(name))}"
         try:
-            members = await self._redis.smembers(f"atout:guest:{name_key(normal_name(name))}")
+            members = [m.decode() if isinstance(m, bytes) else m for m in await self._redis.smembers(key)]
+            processes = sorted({m.split("|", 1)[0] for m in members if "|" in m})
+            listening = dict(await self._redis.pubsub_numsub(*(inbox(p) for p in processes))) if processes else {}
         except Exception:
             return set()
-        return {m.decode() if isinstance(m, bytes) else m for m in members}
+        alive: set[str] = set()
+        dead: list[str] = []
+        for member in members:
+            process, _, player_id = member.rpartition("|")
+            if not process or listening.get(inbox(process).encode(), listening.get(inbox(process), 0)) > 0:
+                alive.add(player_id)
+            else:
+                dead.append(member)
+        if dead:
+            with contextlib.suppress(Exception):
+                await self._redis.srem(key, *dead)
+        return alive
 
     def guest(self, name: str, player_id: str, online: bool) -> None:
-        """Say a guest came online (or left) under ``name`` here, for invitations from other processes."""
+        """Say a guest came online (or left) under ``name`` here, for invitations from other processes
+        (kept with this process's name, so that one that dies can be told from one that runs)."""
         async def tell() -> None:
             key = f"atout:guest:{name_key(normal_name(name))}"
+            member = f"{self.process}|{player_id}"
             with contextlib.suppress(Exception):
                 if online:
-                    await self._redis.sadd(key, player_id)
-                    await self._redis.expire(key, 24 * 3600)  # a process that died leaves them: not forever
+                    await self._redis.sadd(key, member)
+                    await self._redis.expire(key, 24 * 3600)  # and nothing is kept for ever
                 else:
-                    await self._redis.srem(key, player_id)
+                    await self._redis.srem(key, member)
         self._background.add(task := asyncio.create_task(tell()))
         task.add_done_callback(self._background.discard)
 
