@@ -446,3 +446,27 @@ async def test_an_invitation_to_a_guest_whose_process_died_says_nobody_is_there(
         await asyncio.sleep(0.1)
     assert answer["type"] == "error" and answer["code"] == "no_player", answer
     assert "Gus" in answer["message"]
+
+
+async def test_a_process_started_later_lists_the_tables_already_open(
+        site: list[Process], pg_url: str, redis: RedisServer, tmp_path: Path) -> None:
+    """A process added to the site (or restarted) after tables were opened elsewhere shows them in its
+    lobby at once, not only once each of them changes."""
+    a, _, _ = site
+    ann = await Client.connect(a.url, "Ann")
+    await ann.send({"type": "create", "players": 3, "options": {"deals": 1}})
+    table = (await ann.expect("master"))["table"]
+    await ann.settle(0.2)
+    late = Process(pg_url, redis.url, tmp_path, "D")
+    try:
+        late.wait_ready()
+        watcher = await Client.connect(late.url, "Watcher")
+        for _ in range(50):
+            await watcher.send({"type": "lobby"})
+            lobby = await watcher.expect("lobby")
+            if any(line["id"] == table for line in lobby["tables"]):
+                break
+            await asyncio.sleep(0.1)
+        assert [line["seats"][0] for line in lobby["tables"] if line["id"] == table] == ["Ann"]
+    finally:
+        late.stop()

@@ -56,6 +56,7 @@ class Cluster:
     # ------------------------------------------------------------ life
     async def start(self) -> None:
         await self.bus.start(self.on_bus, self._bus_back)
+        self.bus.post(SITE, {"kind": "lobby_sync"})  # a process that starts late hears of the tables already open
         await self._scan()  # the tables nobody runs (all of them at a first start) before opening
         self._task = asyncio.create_task(self._leases())
 
@@ -229,6 +230,11 @@ class Cluster:
             await self._owner_moved(body["table"], body["process"])
         elif kind == "lobby":
             self._lobby(body["table"], body["summary"], body.get("admit"))
+        elif kind == "lobby_sync":  # another process (started, or back from a bus outage) lists the site
+            for room in self.hub.rooms.values():
+                table = room.table
+                if table.status != "closed":
+                    self.lobby_line(room, table.summary(room.spectators()))
         elif kind == "friends":
             self.hub.forget_friends(*body["players"], site=False)
         elif kind == "player":
@@ -270,6 +276,7 @@ class Cluster:
         again, and this process's connections join their tables again (a ``table`` message each)."""
         for conn in self.remote.values():
             conn.views.clear()
+        self.bus.post(SITE, {"kind": "lobby_sync"})  # lobby lines were lost too
         for table_id in {t for conn in self.local.values() for t in conn.remote_tables}:
             await self._rejoin(table_id)
 
