@@ -57,7 +57,8 @@ def normal_name(name: str) -> str:
 
 def name_key(name: str) -> str:
     """What makes two names one: case and accents aside (Zoé, ZOE and zoe are one name), so nobody takes
-    a look-alike of another's. Never longer than the name (an accent dropped, nothing spelled out)."""
+    a look-alike of another's; any spelling of an é gives the same key (NFD), so no ``normal_name``
+    first. Never longer than the name (an accent dropped, nothing spelled out)."""
     return "".join(c for c in unicodedata.normalize("NFD", name.lower()) if not unicodedata.combining(c))
 
 
@@ -110,7 +111,7 @@ class Accounts:
     def find(self, name: str) -> Account | None:
         with self.store.engine.connect() as conn:
             row = conn.execute(sa.select(players.c.id, players.c.name, players.c.avatar)
-                               .where(players.c.name_key == name_key(normal_name(name)))).first()
+                               .where(players.c.name_key == name_key(name))).first()
         return None if row is None else Account(row.id, row.name, row.avatar)
 
     def login(self, name: object, password: object) -> tuple[Account, str]:

@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from . import ledger, profiles, standings
-from .accounts import SESSION_DAYS, AccountError, Accounts, Limiter, name_key, normal_name
+from .accounts import SESSION_DAYS, AccountError, Accounts, Limiter, name_key
 
 COOKIE = "atout_session"
 MAX_BODY = 4096
@@ -121,7 +121,7 @@ class AccountRoutes:
         except AccountError as err:
             return _error(400, err.code, err.message)
         name = data.get("name")
-        key = name_key(normal_name(name)) if isinstance(name, str) else "?"
+        key = name_key(name) if isinstance(name, str) else "?"
         if not self.by_address.allow(_address(request)) or not self.by_name.allow(key[:40]):
             return _error(429, "rate_limited", "too many attempts; wait a minute")
         try:

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from .accounts import name_key, normal_name
+from .accounts import name_key
 
 log = logging.getLogger("atout.server")
 
@@ -138,18 +138,19 @@ class RedisBus:
     async def guests(self, name: str) -> set[str]:
         """The ids of the guests online under ``name`` on any process that still runs (a name is not an
         account). A process that died could not say its guests left: its entries are dropped here."""
-        key = f"atout:guest:{name_key(normal_name(name))}"
+        key = f"atout:guest:{name_key(name)}"
         try:
             members = [m.decode() if isinstance(m, bytes) else m for m in await self._redis.smembers(key)]
             processes = sorted({m.split("|", 1)[0] for m in members if "|" in m})
-            listening = dict(await self._redis.pubsub_numsub(*(inbox(p) for p in processes))) if processes else {}
+            counts = await self._redis.pubsub_numsub(*(inbox(p) for p in processes)) if processes else []
+            listening = {c.decode() if isinstance(c, bytes) else c: n for c, n in counts}
         except Exception:
             return set()
         alive: set[str] = set()
         dead: list[str] = []
         for member in members:
             process, _, player_id = member.rpartition("|")
-            if not process or listening.get(inbox(process).encode(), listening.get(inbox(process), 0)) > 0:
+            if not process or listening.get(inbox(process), 0) > 0:
                 alive.add(player_id)
             else:
                 dead.append(member)
@@ -162,7 +163,7 @@ class RedisBus:
         """Say a guest came online (or left) under ``name`` here, for invitations from other processes
         (kept with this process's name, so that one that dies can be told from one that runs)."""
         async def tell() -> None:
-            key = f"atout:guest:{name_key(normal_name(name))}"
+            key = f"atout:guest:{name_key(name)}"
             member = f"{self.process}|{player_id}"
             with contextlib.suppress(Exception):
                 if online:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bus import SITE, RedisBus, inbox
 from .protocol import ProtocolError, dumps
+from .table import admitted
 
 if TYPE_CHECKING:
     from .hub import Connection, Hub, Room
@@ -178,23 +179,20 @@ class Cluster:
             self.bus.post(SITE, {"kind": "gone", "conn": conn.id})
 
     # ------------------------------------------------------------ the site
-    def lobby_line(self, room: Room, summary: dict[str, Any] | None) -> None:
-        """A table of ours changed in the lobby: the other processes show it; a private one only to whom
-        it admits (its seated people, the invited, the master's friends), which each process checks."""
+    def lobby_line(self, room: Room) -> None:
+        """A table of ours changed in the lobby: the other processes show it (or drop it, closed); a
+        private one only to whom it admits, which each process checks."""
         table = room.table
-        admit = None
-        if table.options.private:
-            admit = {"master": table.master_player, "invited": sorted(table.invited),
-                     "seated": sorted(s.player for s in table.seats if s.kind == "person" and not s.abandoned)}
-        self.bus.post(SITE, {"kind": "lobby", "table": table.id, "summary": summary, "admit": admit})
+        summary = None if table.status == "closed" else table.summary(room.spectators())
+        self.bus.post(SITE, {"kind": "lobby", "table": table.id, "summary": summary, "admit": table.admission()})
 
     def admits(self, admit: dict[str, Any] | None, conn: Connection) -> bool:
         """Whether a table another process runs, with that admission, is shown to this connection."""
         if admit is None:
             return True
         player = conn.player
-        return player is not None and (player.id in admit["seated"] or player.id in admit["invited"]
-                                       or player.id in self.hub.friends_of(admit["master"]))
+        return player is not None and admitted(player.id, admit["seated"], admit["invited"],
+                                               self.hub.friends_of(admit["master"]))
 
     def friends_changed(self, player_ids, site: bool) -> None:
         """A friendship changed (here, or on another process when ``site`` is False): the other processes'
@@ -232,9 +230,8 @@ class Cluster:
             self._lobby(body["table"], body["summary"], body.get("admit"))
         elif kind == "lobby_sync":  # another process (started, or back from a bus outage) lists the site
             for room in self.hub.rooms.values():
-                table = room.table
-                if table.status != "closed":
-                    self.lobby_line(room, table.summary(room.spectators()))
+                if room.table.status != "closed":
+                    self.lobby_line(room)
         elif kind == "friends":
             self.hub.forget_friends(*body["players"], site=False)
         elif kind == "player":

@@ -564,7 +564,7 @@ class Hub:
             else:
                 conn.send({"type": "lobby_table", "table": table.summary(room.spectators())})
         if self.cluster is not None:
-            self.cluster.lobby_line(room, None if table.status == "closed" else table.summary(room.spectators()))
+            self.cluster.lobby_line(room)
 
     # ------------------------------------------------------------ tables
     @staticmethod
@@ -720,9 +720,10 @@ class Hub:
         if self._room(m.table).table.master_player != conn.player.id:  # before saying who is online
             raise ProtocolError("not_master", "only the table's master may do that")
         account = await asyncio.to_thread(self.accounts.find, m.name) if self.accounts is not None else None
+        key = name_key(m.name)
         targets = {account.id} if account is not None else {
             c.player.id for c in self.connections
-            if c.player is not None and not c.player.registered and name_key(c.player.name) == name_key(normal_name(m.name))}
+            if c.player is not None and not c.player.registered and name_key(c.player.name) == key}
         if account is None and self.cluster is not None:  # guests online on the other processes too
             targets |= await self.cluster.bus.guests(m.name)
         if not targets:

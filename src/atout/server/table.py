@@ -75,6 +75,11 @@ class Timing:
     robot_pace: float = 0.8
 
 
+def admitted(player: str, seated, invited, master_friends) -> bool:
+    """The rule of a private table: its seated people, the invited and the master's friends."""
+    return player in seated or player in invited or player in master_friends
+
+
 class Table:
     """A table's state: seats, master, options, the game, the vote, the chat, the event number."""
 
@@ -126,13 +131,17 @@ class Table:
     def seat_of(self, player: str) -> int | None:
         """The seat ``player`` sits at (remembered until an event other than a game action: only those
         move people; a server asks this for every follower after every card)."""
+        return self._people().get(player)
+
+    def _people(self) -> dict[str | None, int]:
+        """Each seated person's seat (not the abandoned), remembered as ``seat_of`` says."""
         seats = self._seat_cache
         if seats is None:
             seats = self._seat_cache = {}
             for i, seat in reversed(list(enumerate(self.seats))):
                 if seat.kind == "person" and not seat.abandoned:
                     seats[seat.player] = i
-        return seats.get(player)
+        return seats
 
     @property
     def deal(self):
@@ -163,9 +172,13 @@ class Table:
     def admits(self, player: str, name: str, master_friends: set[str] = frozenset()) -> bool:
         """Whether this person may see, watch or sit at the table (private tables: the invited and
         the master's friends, whose ids the caller knows)."""
+        return not self.options.private or admitted(player, self._people(), self.invited, master_friends)
+
+    def admission(self) -> dict[str, Any] | None:
+        """Whom a private table admits, as data another process checks with ``admitted`` (None: everyone)."""
         if not self.options.private:
-            return True
-        return self.seat_of(player) is not None or player in self.invited or player in master_friends
+            return None
+        return {"master": self.master_player, "invited": sorted(self.invited), "seated": sorted(self._people())}
 
     @property
     def master_player(self) -> str | None:
