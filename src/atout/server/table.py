@@ -131,7 +131,8 @@ class Table:
     def seat_of(self, player: str) -> int | None:
         """The seat ``player`` sits at (remembered until an event other than a game action: only those
         move people; a server asks this for every follower after every card)."""
-        return self._people().get(player)
+        seats = self._seat_cache
+        return (self._people() if seats is None else seats).get(player)
 
     def _people(self) -> dict[str | None, int]:
         """Each seated person's seat (not the abandoned), remembered as ``seat_of`` says."""
