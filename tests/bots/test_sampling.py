@@ -147,3 +147,69 @@ def test_weighted_worlds_weigh_by_surprise():
         assert weight in (PLAY_SURPRISE**surprises, PLAY_SURPRISE**surprises * 0.2)
         checked += 1
     assert checked >= 2
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
+    """Seen by a defender of a club taker, a world's hidden écart is the one the rules of thumb lay
+    aside from the taker's cards in that world (so the taker's voids are where a club taker makes
+    them), the taker's hand is worth its contract by the club count, and the worlds still agree
+    with every card played; with the écart model off the écart is another one most of the time."""
+    from atout.bots import sampling
+    from atout.bots.sampling import DOG, ECART, sample_hidden
+    from atout.bots.tactics import choose_ecart, hand_strength, threshold
+    from atout.engine import GARDE_CONTRE
+    from atout.engine.cards import BOUTS, KINGS
+
+    rng = random.Random(11)
+    modelled = unmodelled = checked = fitting = 0
+    for g in range(30):
+        for _true, obs in observed_states(players, f"ecart-model/{players}/{g}", every=4):
+            if obs.phase != "play" or obs.dog is None or obs.seat == obs.taker:
+                continue
+            k = infer(obs)
+            taker = obs.taker
+            played_by_taker = 0
+            for t in [*obs.tricks]:
+                for s, c in t.plays:
+                    if s == taker:
+                        played_by_taker |= 1 << c
+            for s, c in obs.trick:
+                if s == taker:
+                    played_by_taker |= 1 << c
+            for model in (True, False):
+                sampling.ECART_MODEL = model
+                try:
+                    hidden = sample_hidden(obs, rng, k)
+                except sampling.NoWorld:  # the plain sampler can miss a tight late deal too
+                    continue
+                finally:
+                    sampling.ECART_MODEL = True
+                assert DOG not in hidden
+                if ECART not in hidden:
+                    continue
+                cards = hidden[taker] | hidden[ECART] | played_by_taker | obs.ecart_trumps
+                plain = cards & ~TRUMPS & ~KINGS & ~BOUTS
+                count = obs.rules.settings.dog_size
+                allowed = plain if plain.bit_count() >= count else plain | (cards & TRUMPS & ~BOUTS)
+                club = choose_ecart(cards, allowed, count) & ~obs.ecart_trumps
+                same = hidden[ECART] == club
+                strength = hand_strength(cards & ~obs.dog, players)
+                fits = threshold(obs.contract) - sampling.TAKER_BID_SLACK <= strength and (
+                    obs.contract == GARDE_CONTRE or strength < threshold(obs.contract + 1) + sampling.TAKER_BID_SLACK)
+                if model:
+                    fitting += fits
+                    modelled += same
+                    checked += 1
+                    world = sampling.build_world(obs, hidden)
+                    if world is None:  # only a Petit sec dealt (void under redeal) is refused
+                        assert any(hidden[s] & TRUMPS == 1 << 56 for s in obs.seats if s != obs.seat)
+                        continue
+                    assert not world.hands[taker] & k.banned(taker)
+                else:
+                    unmodelled += same
+    assert checked > 40
+    # A club taker's true world is such a world; the sampler finds one nearly always.
+    assert modelled >= 0.9 * checked
+    assert fitting >= 0.9 * checked
+    assert unmodelled < checked / 2

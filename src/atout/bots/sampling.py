@@ -17,7 +17,7 @@ from ..engine.cards import BOUTS, EXCUSE, EXCUSE_BIT, FULL_DECK, HALF_POINTS, KI
 from ..engine.observation import EcartShown
 from ..engine.state import PHASE_PLAY
 from .knowledge import Knowledge, infer
-from .tactics import TRUMP_VOID, hand_strength, play_card, threshold
+from .tactics import TRUMP_VOID, choose_ecart, hand_strength, play_card, threshold
 
 PLAY_SURPRISE = 0.5
 """A world's weight is multiplied by this for each card another seat played that a club player
@@ -28,6 +28,16 @@ BID_SURPRISE = 0.2
 
 BID_SLACK = 8.0
 """Club-count points by which a hand may miss the range its bid suggests before it fits badly."""
+
+ECART_MODEL = True
+"""Whether a defender's worlds give the taker the écart the rules of thumb would lay aside from
+its cards (a club taker voids its short suits: the defence plays into its cuts)."""
+
+TAKER_BID_MODEL = True
+"""Whether a defender's worlds give the taker a hand whose club count fits its contract (within
+``TAKER_BID_SLACK``), when one can be found."""
+
+TAKER_BID_SLACK = 4.0
 
 BID_CEILING = False
 """Whether a contract from a hand far above the next contract's threshold also fits badly."""
@@ -92,6 +102,8 @@ def sample_hidden(obs: Observation, rng: random.Random, k: Knowledge | None = No
         else:
             opts = [b for b in places if not banned[b] & bit]
         allowed[c] = opts
+    model = _taker_model(obs, size, banned)
+    fallback = None
     for _ in range(tries):
         room = {b: size[b] - fixed[b].bit_count() for b in places}
         out = dict(fixed)
@@ -113,8 +125,56 @@ def sample_hidden(obs: Observation, rng: random.Random, k: Knowledge | None = No
             out[b] |= 1 << c
             room[b] -= 1
         if ok and all(v == 0 for v in room.values()):
-            return out
+            if model is None:
+                return out
+            fallback = fallback or out
+            if _as_club_taker(out, model):
+                return out
+    if fallback is not None:
+        return fallback
     raise NoWorld("no consistent deal of the unseen cards")
+
+
+def _taker_model(obs: Observation, size: dict[int, int], banned: dict[int, int]):
+    """What ``_as_club_taker`` needs, when the seat defends against a taker; else None."""
+    taker = obs.taker
+    if taker is None or taker == obs.seat or taker not in size or not (ECART_MODEL or TAKER_BID_MODEL):
+        return None
+    played = _played_by(obs)[taker]
+    ecart = ECART_MODEL and ECART in size
+    return (taker, played | obs.ecart_trumps, obs.ecart_trumps, banned[taker], obs.rules.settings.dog_size,
+            ecart, obs.dog or 0, obs.contract, obs.players)
+
+
+def _as_club_taker(out: dict[int, int], model) -> bool:
+    """Whether the world ``out`` fits a club taker: its bid in the range its hand's club count
+    gives (``TAKER_BID_MODEL``), and its écart the one the rules of thumb lay aside from its cards
+    (``ECART_MODEL``: the hidden écart is redealt from the taker's cards in place; impossible when
+    that écart holds a card the taker played, or other trumps than those shown)."""
+    taker, also, shown_trumps, taker_banned, count, ecart_hidden, dog, contract, players = model
+    if ecart_hidden:
+        joint = out[taker] | out[ECART]
+        cards = joint | also
+        plain = cards & ~TRUMPS & ~KINGS & ~BOUTS
+        allowed = plain if plain.bit_count() >= count else plain | (cards & TRUMPS & ~BOUTS)
+        ecart = choose_ecart(cards, allowed, count)
+        if ecart & TRUMPS != shown_trumps or ecart & also & ~shown_trumps:
+            return False
+        hand = joint & ~ecart
+        if hand & taker_banned:
+            return False
+    else:
+        cards = out[taker] | also | out.get(ECART, 0)
+    if TAKER_BID_MODEL:
+        strength = hand_strength(cards & ~dog, players)
+        if strength < threshold(contract) - TAKER_BID_SLACK:
+            return False
+        if contract < GARDE_CONTRE and strength >= threshold(contract + 1) + TAKER_BID_SLACK:
+            return False
+    if ecart_hidden:
+        out[taker] = hand
+        out[ECART] = ecart & ~shown_trumps
+    return True
 
 
 def _played_by(obs: Observation) -> list[int]:

@@ -1,0 +1,99 @@
+"""What the expert's defence would gain from knowing more: the same search told part of the truth.
+
+    nice -n 19 python benchmarks/defence_information.py --players 4 --deals 300 --know taker
+
+On duplicate deals among heuristic players, one defending seat at a time is taken by the expert,
+whose worlds are then given the true hands of some seats (``--know``): ``none`` (the expert as
+it is), ``taker``, ``partners`` (the other defenders) or ``all`` (every hand: the search then
+sees the true deal and only its continuation, the rules of thumb, stands between it and perfect
+play; the dog or the hidden écart is still drawn).  The figure is the expert's score minus the heuristic's in that seat on the same deal, per
+defending seat-deal, so the gap between ``none`` and ``all`` is what better inference could still
+buy, and ``taker`` / ``partners`` say where it lies.  Seat-games where the expert's own bid
+changed who takes are left out (this measures card play only).  This is a diagnostic: the
+expert told the truth is not a level anyone plays against.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import atout.bots.expert as expert_module
+from atout.arena.duplicate import deal_seed
+from atout.bots import make_bot, sampling
+from atout.bots.knowledge import infer
+from atout.engine import RuleSet, new_deal
+
+_TRUTH: dict = {}
+
+
+def _told(obs):
+    """``knowledge.infer``, with the hands ``--know`` names added as known cards."""
+    k = infer(obs)
+    deal, know = _TRUTH.get("deal"), _TRUTH.get("know")
+    if deal is None or know == "none":
+        return k
+    for seat in obs.seats:
+        if seat == obs.seat:
+            continue
+        is_taker = seat == deal.taker
+        if know == "all" or (know == "taker" and is_taker) or (know == "partners" and not is_taker):
+            k.known[seat] = deal.hands[seat]
+    return k
+
+
+def play(rules: RuleSet, dealer: int, seed: str, expert_seat: int, know: str):
+    """One game; None if the expert's seat is not a defender once the play starts."""
+    deal = new_deal(rules, dealer, seed)
+    bots = [make_bot("heuristic", f"{seed}/seat/{s}/heuristic") for s in range(rules.players)]
+    if expert_seat >= 0:
+        bots[expert_seat] = make_bot("expert", f"{seed}/seat/{expert_seat}/expert")
+    _TRUTH["know"] = know
+    while not deal.is_over:
+        seat = deal.to_act
+        defends = deal.taker not in (None, seat) and not (rules.players == 5 and deal.partner == seat)
+        if seat == expert_seat and deal.phase == "play" and not defends:
+            return None
+        _TRUTH["deal"] = deal
+        deal.apply(bots[seat].choose(deal.observation(seat)), seat=seat)
+    return deal.result
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--seed", default="info")
+    ap.add_argument("--know", choices=("none", "taker", "partners", "all"), default="none")
+    args = ap.parse_args()
+    expert_module.infer = _told
+    if args.know in ("taker", "all"):
+        # The taker's true hand replaces the club-taker model of its hand and écart.
+        sampling.ECART_MODEL = sampling.TAKER_BID_MODEL = False
+    rules = RuleSet(args.players)
+    diffs: list[int] = []
+    t0 = time.monotonic()
+    for i in range(args.deals):
+        seed, dealer = deal_seed(args.seed, i), i % args.players
+        base = play(rules, dealer, seed, -1, "none")
+        if base.taker is None:
+            continue
+        for seat in range(args.players):
+            if seat == base.taker or (args.players == 5 and seat == base.partner):
+                continue
+            result = play(rules, dealer, seed, seat, args.know)
+            if result is not None:
+                diffs.append(result.scores[seat] - base.scores[seat])
+        sys.stderr.write(f"\r  {i + 1}/{args.deals} deals {time.monotonic() - t0:5.0f}s")
+    sys.stderr.write("\n")
+    mean = statistics.mean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
+    print(f"{args.players} players, expert defending told {args.know}: {mean:+.1f} [{mean - half:+.1f}, "
+          f"{mean + half:+.1f}] per defending seat-deal (n={len(diffs)}, {args.deals} deals, seed {args.seed})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
