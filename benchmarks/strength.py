@@ -32,17 +32,18 @@ RESULTS = Path(__file__).parent / "results"
 # issue 3 is kept as level expert-1; its own figures are in git history under bench-*).
 RUNS = {
     "4-club-beginner": (4, "club", "beginner", 1000, "i12-4cb"),
-    "4-expert-heuristic": (4, "expert", "heuristic", 1000, "i12b-4eh"),
-    "4-expert-expert1": (4, "expert", "expert-1", 200, "i12b-4ee"),
-    "3-expert-heuristic": (3, "expert", "heuristic", 500, "i12b-3eh"),
-    "5-expert-heuristic": (5, "expert", "heuristic", 500, "i12b-5eh"),
+    "4-expert-heuristic": (4, "expert", "heuristic", 1000, "i13-4eh"),
+    "4-expert-expert1": (4, "expert", "expert-1", 200, "i13-4ee"),
+    "3-expert-heuristic": (3, "expert", "heuristic", 500, "i13-3eh"),
+    "5-expert-heuristic": (5, "expert", "heuristic", 500, "i13-5eh"),
     "3-expert-expert1": (3, "expert", "expert-1", 150, "i12c-3ee"),
     "5-expert-expert1": (5, "expert", "expert-1", 200, "i12c-5ee"),
     "4-heuristic-random": (4, "heuristic", "random", 1000, "bench-4hr"),
 }
-"""Most important first.  Fresh seeds (``i12b-*``) for the second issue-12 session, and again
-(``i12c-*``) for the third session's longer runs against expert-1 at 3 and 5 players; the first
-session's runs (seeds ``i12-*``) and issue 3's (``bench-*``) are in git history.  Expert against
+"""Most important first.  Fresh seeds (``i13-*``) for the fourth issue-12 session's runs against
+the heuristic and against expert-1 at 4 players; the third session's longer runs against expert-1
+at 3 and 5 players (``i12c-*``) are its own; the earlier runs (seeds ``i12-*``, ``i12b-*``) and
+issue 3's (``bench-*``) are in git history.  Expert against
 expert-1 costs about five times a run against the heuristic (every seat searches), hence fewer
 deals there (the issue asks 500 at 3 and 5 players and a long run against expert-1; a shared
 2-core machine for two hours allows these)."""
