@@ -70,8 +70,8 @@ def main() -> int:
     args = ap.parse_args()
     expert_module.infer = _told
     if args.know in ("taker", "all"):
-        # The taker's true hand replaces the club-taker model of its hand and écart.
-        sampling.ECART_MODEL = sampling.TAKER_BID_MODEL = False
+        # The taker's true hand replaces the club-taker model of its écart.
+        sampling.ECART_MODEL = False
     rules = RuleSet(args.players)
     diffs: list[int] = []
     t0 = time.monotonic()

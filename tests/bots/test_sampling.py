@@ -195,8 +195,8 @@ def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
                 club = choose_ecart(cards, allowed, count) & ~obs.ecart_trumps
                 same = hidden[ECART] == club
                 strength = hand_strength(cards & ~obs.dog, players)
-                fits = threshold(obs.contract) - sampling.TAKER_BID_SLACK <= strength and (
-                    obs.contract == GARDE_CONTRE or strength < threshold(obs.contract + 1) + sampling.TAKER_BID_SLACK)
+                fits = threshold(obs.contract) - sampling.BID_MODEL_SLACK <= strength and (
+                    obs.contract == GARDE_CONTRE or strength < threshold(obs.contract + 1) + sampling.BID_MODEL_SLACK)
                 if model:
                     fitting += fits
                     modelled += same
@@ -213,3 +213,4 @@ def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
     assert modelled >= 0.9 * checked
     assert fitting >= 0.9 * checked
     assert unmodelled < checked / 2
+
