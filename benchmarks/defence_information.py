@@ -1,15 +1,17 @@
-"""What the expert's defence would gain from knowing more: the same search told part of the truth.
+"""What the expert's defence (or taking) would gain from knowing more: the same search told part of the truth.
 
     nice -n 19 python benchmarks/defence_information.py --players 4 --deals 300 --know taker
 
 On duplicate deals among heuristic players, one defending seat at a time is taken by the expert,
 whose worlds are then given the true hands of some seats (``--know``): ``none`` (the expert as
-it is), ``taker``, ``partners`` (the other defenders) or ``all`` (every hand: the search then
+it is), ``taker``, ``partners`` (the other seats: at five players the taker's partner too),
+``called`` (five players: only who holds the called card) or ``all`` (every hand: the search then
 sees the true deal and only its continuation, the rules of thumb, stands between it and perfect
 play; the dog or the hidden écart is still drawn).  The figure is the expert's score minus the heuristic's in that seat on the same deal, per
 defending seat-deal, so the gap between ``none`` and ``all`` is what better inference could still
 buy, and ``taker`` / ``partners`` say where it lies.  Seat-games where the expert's own bid
-changed who takes are left out (this measures card play only).  This is a diagnostic: the
+changed who takes are left out (this measures card play only).  ``--role taker`` puts the expert
+in the seat that took among heuristic players instead (``--know partners``: every other hand).  This is a diagnostic: the
 expert told the truth is not a level anyone plays against.
 """
 
@@ -41,11 +43,13 @@ def _told(obs):
         is_taker = seat == deal.taker
         if know == "all" or (know == "taker" and is_taker) or (know == "partners" and not is_taker):
             k.known[seat] = deal.hands[seat]
+        elif know == "called" and deal.called is not None and deal.hands[seat] >> deal.called & 1:
+            k.known[seat] |= 1 << deal.called
     return k
 
 
-def play(rules: RuleSet, dealer: int, seed: str, expert_seat: int, know: str):
-    """One game; None if the expert's seat is not a defender once the play starts."""
+def play(rules: RuleSet, dealer: int, seed: str, expert_seat: int, know: str, role: str = "defender"):
+    """One game; None if the expert's seat does not have ``role`` once the play starts."""
     deal = new_deal(rules, dealer, seed)
     bots = [make_bot("heuristic", f"{seed}/seat/{s}/heuristic") for s in range(rules.players)]
     if expert_seat >= 0:
@@ -54,7 +58,8 @@ def play(rules: RuleSet, dealer: int, seed: str, expert_seat: int, know: str):
     while not deal.is_over:
         seat = deal.to_act
         defends = deal.taker not in (None, seat) and not (rules.players == 5 and deal.partner == seat)
-        if seat == expert_seat and deal.phase == "play" and not defends:
+        has_role = seat == deal.taker if role == "taker" else defends
+        if seat == expert_seat and deal.phase == "play" and not has_role:
             return None
         _TRUTH["deal"] = deal
         deal.apply(bots[seat].choose(deal.observation(seat)), seat=seat)
@@ -66,7 +71,8 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--seed", default="info")
-    ap.add_argument("--know", choices=("none", "taker", "partners", "all"), default="none")
+    ap.add_argument("--role", choices=("defender", "taker"), default="defender")
+    ap.add_argument("--know", choices=("none", "taker", "partners", "called", "all"), default="none")
     args = ap.parse_args()
     expert_module.infer = _told
     if args.know in ("taker", "all"):
@@ -81,17 +87,19 @@ def main() -> int:
         if base.taker is None:
             continue
         for seat in range(args.players):
-            if seat == base.taker or (args.players == 5 and seat == base.partner):
+            if args.role == "taker" and seat != base.taker:
                 continue
-            result = play(rules, dealer, seed, seat, args.know)
+            if args.role == "defender" and (seat == base.taker or (args.players == 5 and seat == base.partner)):
+                continue
+            result = play(rules, dealer, seed, seat, args.know, args.role)
             if result is not None:
                 diffs.append(result.scores[seat] - base.scores[seat])
         sys.stderr.write(f"\r  {i + 1}/{args.deals} deals {time.monotonic() - t0:5.0f}s")
     sys.stderr.write("\n")
     mean = statistics.mean(diffs)
     half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
-    print(f"{args.players} players, expert defending told {args.know}: {mean:+.1f} [{mean - half:+.1f}, "
-          f"{mean + half:+.1f}] per defending seat-deal (n={len(diffs)}, {args.deals} deals, seed {args.seed})")
+    print(f"{args.players} players, expert as {args.role} told {args.know}: {mean:+.1f} [{mean - half:+.1f}, "
+          f"{mean + half:+.1f}] per seat-deal (n={len(diffs)}, {args.deals} deals, seed {args.seed})")
     return 0
 
 
