@@ -1,7 +1,8 @@
 """The ``expert`` level: sampling search over worlds consistent with what the seat saw.
 
-For a decision it draws worlds (``sampling.sample_worlds``: consistent with
-every fact seen, then resampled by how likely they make the others' bids and
+For a decision it draws worlds (``sampling.weighted_worlds``: consistent with
+every fact seen, a defender's giving the taker a club taker's écart and a hand
+worth its bid, then weighted by how likely they make the others' bids and
 cards under the club rules of thumb), plays each candidate action in each
 world to the end (``rollout``: the heuristic's rules of thumb; an exact
 minimax once two cards or fewer are left), and keeps the action with the best

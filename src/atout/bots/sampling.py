@@ -5,7 +5,9 @@ through the observation's history, so it agrees with everything the seat saw:
 its own hand, the cards played, the voids and trump ceilings shown, poignées,
 the dog when it was shown, the écart's shown trumps, the bids and the call.
 A replay that the engine refuses is a world that could not have happened; it
-is thrown away.
+is thrown away.  Seen by a defender, a world also gives the taker what a club
+taker would have held: a hand worth its contract, and the écart the rules of
+thumb lay aside from its cards (``_as_club``), which places the taker's voids.
 """
 
 from __future__ import annotations
