@@ -147,26 +147,14 @@ def _club_model(obs: Observation, size: dict[int, int], banned: dict[int, int]):
         ecart = (taker, played[taker] | obs.ecart_trumps, obs.ecart_trumps, banned[taker],
                  obs.rules.settings.dog_size)
     ranges = []
-    if BID_MODEL:
-        current = PASS
-        for seat, action in obs.history:
-            if type(action) is not Bid:
-                continue
-            contract = action.contract
-            if seat == taker and taker != me and seat in size:
-                # A club player bids the highest contract its count reaches, if that overcalls.
-                # (Only the taker's bid: fitting the passers' hands too cost the expert as taker
-                # 17.9 a take [-37.8, +2.0] in a paired 200-deal run, seed i13t.)
-                if contract == PASS:
-                    lo, hi = -1e9, threshold(current + 1) if current < GARDE_CONTRE else 1e9
-                else:
-                    lo = threshold(contract)
-                    hi = threshold(contract + 1) if contract < GARDE_CONTRE else 1e9
-                also = played[seat] | (obs.ecart_trumps if seat == taker else 0)
-                dog = (obs.dog or 0) if seat == taker else 0
-                ranges.append((seat, also, dog, lo - BID_MODEL_SLACK, hi + BID_MODEL_SLACK))
-            if contract != PASS:
-                current = contract
+    if BID_MODEL and taker is not None and taker != me and taker in size:
+        # A club player bids the highest contract its count reaches.  (Only the taker's bid:
+        # fitting the passers' hands too cost the expert as taker 17.9 a take [-37.8, +2.0] in a
+        # paired 200-deal run, seed i13t.)
+        contract = obs.contract
+        hi = threshold(contract + 1) if contract < GARDE_CONTRE else 1e9
+        ranges.append((taker, played[taker] | obs.ecart_trumps, obs.dog or 0,
+                       threshold(contract) - BID_MODEL_SLACK, hi + BID_MODEL_SLACK))
     if ecart is None and not ranges:
         return None
     return ecart, ranges, obs.players
@@ -192,7 +180,8 @@ def _as_club(out: dict[int, int], model) -> bool:
         if hand & taker_banned:
             return False
     for seat, also, dog, lo, hi in ranges:
-        cards = out[seat] | also | out.get(ECART, 0) if dog else out[seat] | also
+        # The hand it bid with: before the dog came in and the écart went out.
+        cards = out[seat] | also | out.get(ECART, 0)
         if not lo <= hand_strength(cards & ~dog, players) < hi:
             return False
     if ecart_model is not None:
