@@ -149,7 +149,7 @@ def test_weighted_worlds_weigh_by_surprise():
     assert checked >= 2
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", [3, 4])
 def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
     """Seen by a defender of a club taker, a world's hidden écart is the one the rules of thumb lay
     aside from the taker's cards in that world (so the taker's voids are where a club taker makes
@@ -214,3 +214,20 @@ def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
     assert fitting >= 0.9 * checked
     assert unmodelled < checked / 2
 
+
+
+def test_five_player_worlds_use_no_club_taker_model():
+    """At five players the taker's écart and bid are not modelled (``sampling.MODEL_PLAYERS``)."""
+    from atout.bots import sampling
+    from atout.bots.sampling import _buckets, _club_model
+
+    seen = 0
+    for g in range(10):
+        for _true, obs in observed_states(5, f"no-model/5/{g}", every=4):
+            if obs.phase != "play" or obs.seat == obs.taker:
+                continue
+            size, banned = _buckets(obs, infer(obs))
+            assert _club_model(obs, size, banned) is None
+            seen += 1
+    assert seen > 20
+    assert 5 not in sampling.MODEL_PLAYERS and {3, 4} <= set(sampling.MODEL_PLAYERS)

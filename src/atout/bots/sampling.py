@@ -42,6 +42,11 @@ reaches."""
 
 BID_MODEL_SLACK = 4.0
 
+MODEL_PLAYERS = (3, 4)
+"""The table sizes where ``ECART_MODEL`` and ``BID_MODEL`` apply.  Not at five players: there they
+gained nothing against club takers (+0.5 [-2.4, +3.4] a defending seat, 200 paired deals) and
+cost -10.5 [-20.8, -0.2] against expert-1 takers, who bid and lay aside otherwise (80 deals)."""
+
 BID_CEILING = False
 """Whether a contract from a hand far above the next contract's threshold also fits badly."""
 
@@ -140,6 +145,8 @@ def sample_hidden(obs: Observation, rng: random.Random, k: Knowledge | None = No
 
 def _club_model(obs: Observation, size: dict[int, int], banned: dict[int, int]):
     """What ``_as_club`` needs to fit a world to club players' bids and écart; None if nothing to fit."""
+    if obs.players not in MODEL_PLAYERS:
+        return None
     me, taker = obs.seat, obs.taker
     played = _played_by(obs)
     ecart = None
