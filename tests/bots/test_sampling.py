@@ -156,10 +156,10 @@ def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
     them), the taker's hand is worth its contract by the club count, and the worlds still agree
     with every card played; with the écart model off the écart is another one most of the time."""
     from atout.bots import sampling
-    from atout.bots.sampling import DOG, ECART, sample_hidden
+    from atout.bots.sampling import DOG, ECART, _played_by, sample_hidden
     from atout.bots.tactics import choose_ecart, hand_strength, threshold
     from atout.engine import GARDE_CONTRE
-    from atout.engine.cards import BOUTS, KINGS
+    from atout.engine.state import ecart_allowed
 
     rng = random.Random(11)
     modelled = unmodelled = checked = fitting = 0
@@ -169,14 +169,7 @@ def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
                 continue
             k = infer(obs)
             taker = obs.taker
-            played_by_taker = 0
-            for t in [*obs.tricks]:
-                for s, c in t.plays:
-                    if s == taker:
-                        played_by_taker |= 1 << c
-            for s, c in obs.trick:
-                if s == taker:
-                    played_by_taker |= 1 << c
+            played_by_taker = _played_by(obs)[taker]
             for model in (True, False):
                 sampling.ECART_MODEL = model
                 try:
@@ -189,10 +182,8 @@ def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
                 if ECART not in hidden:
                     continue
                 cards = hidden[taker] | hidden[ECART] | played_by_taker | obs.ecart_trumps
-                plain = cards & ~TRUMPS & ~KINGS & ~BOUTS
                 count = obs.rules.settings.dog_size
-                allowed = plain if plain.bit_count() >= count else plain | (cards & TRUMPS & ~BOUTS)
-                club = choose_ecart(cards, allowed, count) & ~obs.ecart_trumps
+                club = choose_ecart(cards, ecart_allowed(cards, count), count) & ~obs.ecart_trumps
                 same = hidden[ECART] == club
                 strength = hand_strength(cards & ~obs.dog, players)
                 fits = threshold(obs.contract) - sampling.BID_MODEL_SLACK <= strength and (
@@ -213,7 +204,6 @@ def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
     assert modelled >= 0.9 * checked
     assert fitting >= 0.9 * checked
     assert unmodelled < checked / 2
-
 
 
 def test_five_player_worlds_use_no_club_taker_model():

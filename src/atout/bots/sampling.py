@@ -17,7 +17,7 @@ import random
 from ..engine import GARDE_CONTRE, PASS, PRISE, Bid, Deal, Discard, IllegalAction, Observation, Play
 from ..engine.cards import BOUTS, EXCUSE, EXCUSE_BIT, FULL_DECK, HALF_POINTS, KINGS, PETIT_BIT, TRUMPS
 from ..engine.observation import EcartShown
-from ..engine.state import PHASE_PLAY
+from ..engine.state import PHASE_PLAY, ecart_allowed
 from .knowledge import Knowledge, infer
 from .tactics import TRUMP_VOID, choose_ecart, hand_strength, play_card, threshold
 
@@ -144,54 +144,45 @@ def sample_hidden(obs: Observation, rng: random.Random, k: Knowledge | None = No
 
 
 def _club_model(obs: Observation, size: dict[int, int], banned: dict[int, int]):
-    """What ``_as_club`` needs to fit a world to club players' bids and écart; None if nothing to fit."""
-    if obs.players not in MODEL_PLAYERS:
+    """What ``_as_club`` needs to fit a defender's world to a club taker; None if nothing to fit."""
+    taker = obs.taker
+    if obs.players not in MODEL_PLAYERS or taker is None or taker == obs.seat or taker not in size:
         return None
-    me, taker = obs.seat, obs.taker
-    played = _played_by(obs)
-    ecart = None
-    if ECART_MODEL and ECART in size and taker is not None and taker != me and taker in size:
-        ecart = (taker, played[taker] | obs.ecart_trumps, obs.ecart_trumps, banned[taker],
-                 obs.rules.settings.dog_size)
-    ranges = []
-    if BID_MODEL and taker is not None and taker != me and taker in size:
+    ecart_hidden = ECART_MODEL and ECART in size
+    bid = None
+    if BID_MODEL:
         # A club player bids the highest contract its count reaches.  (Only the taker's bid:
         # fitting the passers' hands too cost the expert as taker 17.9 a take [-37.8, +2.0] in a
         # paired 200-deal run, seed i13t.)
         contract = obs.contract
         hi = threshold(contract + 1) if contract < GARDE_CONTRE else 1e9
-        ranges.append((taker, played[taker] | obs.ecart_trumps, obs.dog or 0,
-                       threshold(contract) - BID_MODEL_SLACK, hi + BID_MODEL_SLACK))
-    if ecart is None and not ranges:
+        bid = (threshold(contract) - BID_MODEL_SLACK, hi + BID_MODEL_SLACK)
+    if not ecart_hidden and bid is None:
         return None
-    return ecart, ranges, obs.players
+    also = _played_by(obs)[taker] | obs.ecart_trumps
+    return (taker, also, obs.ecart_trumps, banned[taker], obs.dog or 0, obs.rules.settings.dog_size,
+            ecart_hidden, bid, obs.players)
 
 
 def _as_club(out: dict[int, int], model) -> bool:
-    """Whether the world ``out`` fits club players: each bid in the range its hand's club count
-    gives (``BID_MODEL``), and the taker's écart the one the rules of thumb lay aside from its
-    cards (``ECART_MODEL``: the hidden écart is redealt from the taker's cards, in place when the
+    """Whether the world ``out`` fits a club taker: its bid in the range its hand's club count
+    gives (``BID_MODEL``), and its écart the one the rules of thumb lay aside from its cards
+    (``ECART_MODEL``: the hidden écart is redealt from the taker's cards, in place when the
     world fits; impossible when that écart holds a card the taker played, or other trumps than
     those shown)."""
-    ecart_model, ranges, players = model
-    if ecart_model is not None:
-        taker, also, shown_trumps, taker_banned, count = ecart_model
-        joint = out[taker] | out[ECART]
-        cards = joint | also
-        plain = cards & ~TRUMPS & ~KINGS & ~BOUTS
-        allowed = plain if plain.bit_count() >= count else plain | (cards & TRUMPS & ~BOUTS)
-        ecart = choose_ecart(cards, allowed, count)
+    taker, also, shown_trumps, taker_banned, dog, count, ecart_hidden, bid, players = model
+    joint = out[taker] | out.get(ECART, 0)
+    cards = joint | also  # the taker's cards before its écart (with the dog, when it was shown)
+    if ecart_hidden:
+        ecart = choose_ecart(cards, ecart_allowed(cards, count), count)
         if ecart & TRUMPS != shown_trumps or ecart & also & ~shown_trumps:
             return False
         hand = joint & ~ecart
         if hand & taker_banned:
             return False
-    for seat, also, dog, lo, hi in ranges:
-        # The hand it bid with: before the dog came in and the écart went out.
-        cards = out[seat] | also | out.get(ECART, 0)
-        if not lo <= hand_strength(cards & ~dog, players) < hi:
-            return False
-    if ecart_model is not None:
+    if bid is not None and not bid[0] <= hand_strength(cards & ~dog, players) < bid[1]:
+        return False
+    if ecart_hidden:
         out[taker] = hand
         out[ECART] = ecart & ~shown_trumps
     return True

@@ -68,6 +68,15 @@ _TRUMPS_ABOVE[-1] = TRUMPS
 _MASK_PLAYS: dict[int, tuple[Play, ...]] = {}
 
 
+def ecart_allowed(hand: int, size: int) -> int:
+    """The cards of ``hand`` (the taker's, dog included) that may go to an écart of ``size``:
+    no king, no bout; trumps only when too few other cards may."""
+    plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
+    if plain.bit_count() >= size:
+        return plain
+    return plain | (hand & TRUMPS & ~BOUTS)
+
+
 def _mask_plays(mask: int) -> tuple[Play, ...]:
     if len(_MASK_PLAYS) > 100_000:
         _MASK_PLAYS.clear()
@@ -311,11 +320,7 @@ class Deal:
 
     def ecart_allowed(self) -> int:
         """Cards the taker may lay aside: no king, no bout; trumps only when needed."""
-        hand = self.hands[self.taker]
-        plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
-        if plain.bit_count() >= self.settings.dog_size:
-            return plain
-        return plain | (hand & TRUMPS & ~BOUTS)
+        return ecart_allowed(self.hands[self.taker], self.settings.dog_size)
 
     def _poignee_pool(self, seat: int) -> int:
         pool = self.hands[seat] & (TRUMPS | EXCUSE_BIT)
