@@ -1,4 +1,4 @@
-"""What the expert's defence (or taking) would gain from knowing more: the same search told part of the truth.
+"""What the expert's defence (or taking) would gain from knowing more: the search told part of the truth.
 
     nice -n 19 python benchmarks/defence_information.py --players 4 --deals 300 --know taker
 
@@ -7,12 +7,13 @@ whose worlds are then given the true hands of some seats (``--know``): ``none`` 
 it is), ``taker``, ``partners`` (the other seats: at five players the taker's partner too),
 ``called`` (five players: only who holds the called card) or ``all`` (every hand: the search then
 sees the true deal and only its continuation, the rules of thumb, stands between it and perfect
-play; the dog or the hidden écart is still drawn).  The figure is the expert's score minus the heuristic's in that seat on the same deal, per
-defending seat-deal, so the gap between ``none`` and ``all`` is what better inference could still
-buy, and ``taker`` / ``partners`` say where it lies.  Seat-games where the expert's own bid
-changed who takes are left out (this measures card play only).  ``--role taker`` puts the expert
-in the seat that took among heuristic players instead (``--know partners``: every other hand).  This is a diagnostic: the
-expert told the truth is not a level anyone plays against.
+play; the dog or the hidden écart is still drawn).  The figure is the expert's score minus the
+heuristic's in that seat on the same deal, per defending seat-deal, so the gap between ``none``
+and ``all`` is what better inference could still buy, and ``taker`` / ``partners`` say where it
+lies.  Seat-games where the expert's own bid changed who takes are left out (this measures card
+play only).  ``--role taker`` puts the expert in the seat that took among heuristic players
+instead (``--know partners``: every other hand).  This is a diagnostic: the expert told the
+truth is not a level anyone plays against.
 """
 
 from __future__ import annotations

@@ -42,9 +42,8 @@ RUNS = {
 }
 """Most important first.  Fresh seeds (``i13-*``) for the fourth issue-12 session's runs; the
 earlier runs (seeds ``i12-*``, ``i12b-*``, ``i12c-*``) and issue 3's (``bench-*``) are in git
-history.  Expert against
-expert-1 costs about five times a run against the heuristic (every seat searches), hence fewer
-deals there (the issue asks 500 at 3 and 5 players and a long run against expert-1; a shared
+history.  Expert against expert-1 costs about five times a run against the heuristic (every
+seat searches), hence fewer deals there (the issue asks 500 at 3 and 5 players and a long run against expert-1; a shared
 2-core machine for two hours allows these)."""
 KINDS = ("bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card")
 
