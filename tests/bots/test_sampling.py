@@ -207,7 +207,8 @@ def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
 
 
 def test_five_player_worlds_use_no_club_taker_model():
-    """At five players the taker's écart and bid are not modelled (``sampling.MODEL_PLAYERS``)."""
+    """At five players the taker's écart and bid are not modelled in the card play
+    (``sampling.MODEL_PLAYERS``)."""
     from atout.bots import sampling
     from atout.bots.sampling import _buckets, _club_model
 
@@ -221,3 +222,79 @@ def test_five_player_worlds_use_no_club_taker_model():
             seen += 1
     assert seen > 20
     assert 5 not in sampling.MODEL_PLAYERS and {3, 4} <= set(sampling.MODEL_PLAYERS)
+
+
+def test_five_player_bidding_worlds_give_the_highest_bidder_a_hand_worth_its_bid():
+    """During the bidding at five players (``sampling.BID_TIME_PLAYERS``), a seat weighing a bid
+    over the highest bidder so far draws worlds where that bidder's hand is worth its bid by the
+    club count; with the model off there, fewer of them are."""
+    from atout.bots import sampling
+    from atout.bots.sampling import BID_MODEL_SLACK, _buckets, _club_model, sample_hidden
+    from atout.bots.tactics import hand_strength, threshold
+    from atout.engine import GARDE_CONTRE
+
+    rng = random.Random(4)
+    fit = {True: 0, False: 0}
+    drawn = 0
+    for g in range(40):
+        for _true, obs in observed_states(5, f"bid-time/5/{g}", every=1):
+            if obs.phase != "bidding" or obs.taker is None or obs.taker == obs.seat:
+                continue
+            k = infer(obs)
+            size, banned = _buckets(obs, k)
+            assert _club_model(obs, size, banned) is not None
+            lo = threshold(obs.contract) - BID_MODEL_SLACK
+            hi = threshold(obs.contract + 1) + BID_MODEL_SLACK if obs.contract < GARDE_CONTRE else 1e9
+            for on in (True, False):
+                old = sampling.BID_TIME_PLAYERS
+                sampling.BID_TIME_PLAYERS = old if on else (3, 4)
+                try:
+                    for _ in range(10):
+                        hand = sample_hidden(obs, rng, k)[obs.taker]
+                        fit[on] += lo <= hand_strength(hand, 5) < hi
+                finally:
+                    sampling.BID_TIME_PLAYERS = old
+            drawn += 10
+    assert drawn >= 100
+    assert fit[True] >= 0.9 * drawn
+    assert fit[True] > fit[False] + 0.1 * drawn
+
+
+def test_a_decision_stops_fitting_a_taker_who_fits_no_club_world():
+    """Once one draw of a decision found no world fit the club taker, the next draws try only
+    ``UNFIT_TRIES`` fits (they are the same draws otherwise: same hidden places, same bans)."""
+    from atout.bots import sampling
+    from atout.bots.sampling import _buckets, _club_model, sample_hidden
+
+    calls = {"n": 0}
+    real = sampling._as_club
+
+    def counted(out, model):
+        calls["n"] += 1
+        return real(out, model)
+
+    checked = bitten = 0
+    for g in range(10):
+        for _true, obs in observed_states(4, f"unfit/4/{g}", every=3):
+            if obs.phase != "play" or obs.taker is None or obs.seat == obs.taker:
+                continue
+            k = infer(obs)
+            size, banned = _buckets(obs, k)
+            if _club_model(obs, size, banned) is None:
+                continue
+            sampling._as_club = counted
+            try:
+                calls["n"] = 0
+                sample_hidden(obs, random.Random(1), k, unfit=[1])
+                capped = calls["n"]
+                calls["n"] = 0
+                sample_hidden(obs, random.Random(1), k, unfit=[0])
+                free = calls["n"]
+            finally:
+                sampling._as_club = real
+            assert capped <= sampling.UNFIT_TRIES
+            assert capped <= free
+            bitten += capped < free
+            checked += 1
+    assert checked > 10
+    assert bitten >= 3  # positions where a free draw tried more fits than the cap allows
