@@ -27,6 +27,8 @@ import random
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..engine import (
     GARDE_CONTRE,
     GARDE_SANS,
@@ -47,9 +49,10 @@ from ..engine import (
 )
 from ..engine.actions import PLAYS
 from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
+from .fastplay import card_values, pack, warm_up
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .knowledge import infer
-from .rollout import rollout
+from .rollout import rollout_score, shown_voids
 from .sampling import NoWorld, weighted_worlds
 from .tactics import (
     choose_bid,
@@ -138,6 +141,7 @@ class ExpertBot:
         self.budget = budget
         self.heuristic = HeuristicBot(seed)
         self.last_search: Search | None = None
+        warm_up()
 
     # ------------------------------------------------------------------ search
     def _evaluate(self, obs: Observation, actions: list, samples: int, seconds: float,
@@ -159,16 +163,25 @@ class ExpertBot:
             worlds = weighted_worlds(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
         except NoWorld:
             return actions[0]
+        cards = None
+        if not exact and all(type(a) is Play for a in actions):
+            cards = np.array([a.card for a in actions], dtype=np.int64)
+            values = np.zeros(len(actions), dtype=np.int64)
         for world, weight in worlds:
-            for i, action in enumerate(actions):
-                w = world.clone()
-                if action is not NO_POIGNEE:
-                    w.apply(action)
-                if exact and w.phase == "play":
-                    totals[i] += weight * exact_value(w, me)
-                else:
-                    rollout(w, action is NO_POIGNEE)
-                    totals[i] += weight * w.result.scores[me]
+            if cards is not None:
+                # Every candidate card from one packed copy of the world, in compiled code.
+                card_values(pack(world, shown_voids(world), me), me, cards, values)
+                for i in range(len(actions)):
+                    totals[i] += weight * int(values[i])
+            else:
+                for i, action in enumerate(actions):
+                    w = world.clone()
+                    if action is not NO_POIGNEE:
+                        w.apply(action)
+                    if exact and w.phase == "play":
+                        totals[i] += weight * exact_value(w, me)
+                    else:
+                        totals[i] += weight * rollout_score(w, me, action is NO_POIGNEE)
             done += weight
             searched += 1
             if time.perf_counter() > deadline:

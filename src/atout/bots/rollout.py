@@ -18,12 +18,25 @@ from ..engine.actions import (
 )
 from ..engine.cards import EXCUSE, FULL_DECK, TRUMPS
 from ..engine.state import PHASE_PLAY
+from . import fastplay
 from .heuristic import poignee_choice
 from .tactics import TRUMP_VOID, choose_bid, choose_call, choose_ecart, play_card
 
 _NO_CHELEM = Chelem(False)
 _BIDS = tuple(Bid(c) for c in range(5))
 _NO_TRUMP = 1 << TRUMP_VOID
+
+
+def rollout_score(deal: Deal, me: int, declined: bool = False) -> int:
+    """``me``'s score once ``deal`` is played to its end as ``rollout`` plays it, the card play
+    compiled (``fastplay``: the same cards, about fifty times faster); ``deal`` is changed only
+    up to the start of the play."""
+    while deal.phase != PHASE_PLAY:
+        if deal.is_over:
+            return deal.result.scores[me]
+        deal.apply(other_phase_action(deal))
+    st = fastplay.pack(deal, shown_voids(deal), deal.to_act if declined else -1)
+    return int(fastplay.play_out(st, me))
 
 
 def policy_card(deal: Deal) -> int:
