@@ -112,3 +112,39 @@ def test_card_sets_on_two_words():
         assert fastplay.high_card(lo, hi) == cards[-1]
         assert fastplay.popcount(lo) + fastplay.popcount(hi) == len(cards)
         assert fastplay.half_points(lo, hi) == sum(HALF_POINTS[c] for c in cards)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_packed_worlds_are_the_python_worlds(players):
+    """``weighted_states`` (worlds replayed and judged in compiled code) draws the same worlds
+    with the same weights as ``weighted_worlds`` for the same generator, and every candidate
+    card scores the same from either."""
+    from atout.bots.knowledge import infer
+    from atout.bots.sampling import NoWorld, weighted_states, weighted_worlds
+
+    compared = 0
+    for g in range(6):
+        deal = new_deal(RuleSet(players), g % players, f"packed/{players}/{g}")
+        bots = [make_bot("heuristic", s) for s in range(players)]
+        while not deal.is_over:
+            seat = deal.to_act
+            obs = deal.observation(seat)
+            legal = deal.legal_actions()
+            if deal.phase == PHASE_PLAY and len(legal) > 1 and all(type(a) is Play for a in legal):
+                k = infer(obs)
+                try:
+                    worlds = weighted_worlds(obs, random.Random(len(deal.history)), 5, k)
+                except NoWorld:
+                    worlds = []
+                if worlds:
+                    states = weighted_states(obs, random.Random(len(deal.history)), 5, k)
+                    assert [w for _, w in worlds] == [w for _, w in states]
+                    cards = np.array([a.card for a in legal], dtype=np.int64)
+                    for (world, _), (state, _) in zip(worlds, states, strict=True):
+                        a, b = np.zeros(len(cards), dtype=np.int64), np.zeros(len(cards), dtype=np.int64)
+                        fastplay.card_values(fastplay.pack(world, shown_voids(world), seat), seat, cards, a)
+                        fastplay.card_values(state, seat, cards, b)
+                        assert list(a) == list(b)
+                        compared += 1
+            deal.apply(bots[seat].choose(obs), seat=seat)
+    assert compared > 100

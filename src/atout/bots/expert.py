@@ -49,11 +49,11 @@ from ..engine import (
 )
 from ..engine.actions import PLAYS
 from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
-from .fastplay import card_values, pack, warm_up
+from .fastplay import card_values, warm_up
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .knowledge import infer
-from .rollout import rollout_score, shown_voids
-from .sampling import NoWorld, weighted_worlds
+from .rollout import rollout_score
+from .sampling import NoWorld, weighted_states, weighted_worlds
 from .tactics import (
     choose_bid,
     choose_call,
@@ -159,18 +159,22 @@ class ExpertBot:
         searched = 0
         exact = obs.phase == "play" and obs.hand.bit_count() <= EXACT_CARDS
         self.last_search = None
-        try:
-            worlds = weighted_worlds(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
-        except NoWorld:
-            return actions[0]
         cards = None
         if not exact and all(type(a) is Play for a in actions):
+            # A card: the worlds are packed for the compiled rollouts, and every candidate
+            # card is played out from one packed copy of each world.
             cards = np.array([a.card for a in actions], dtype=np.int64)
             values = np.zeros(len(actions), dtype=np.int64)
+            draw = weighted_states
+        else:
+            draw = weighted_worlds
+        try:
+            worlds = draw(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
+        except NoWorld:
+            return actions[0]
         for world, weight in worlds:
             if cards is not None:
-                # Every candidate card from one packed copy of the world, in compiled code.
-                card_values(pack(world, shown_voids(world), me), me, cards, values)
+                card_values(world, me, cards, values)
                 for i in range(len(actions)):
                     totals[i] += weight * int(values[i])
             else:

@@ -586,6 +586,30 @@ def card_values(st, me: int, cards, out) -> None:
         out[i] = play_out(work, me)
 
 
+@njit(cache=True)
+def replay(st, seats, cards, me: int) -> int:
+    """Play the cards ``seats[i]`` played (``cards[i]``) from the packed ``st``, judging each card
+    of another seat than ``me`` against the rules of thumb (``sampling.replay_world``): the
+    number of surprising cards, or -1 if a card cannot be played in this world."""
+    surprises = 0
+    for i in range(len(cards)):
+        seat = seats[i]
+        card = cards[i]
+        if st[TO_ACT] != seat or st[NTRICKS] >= st[HAND_SIZE]:
+            return -1
+        l_lo, l_hi = legal_cards(st, seat)
+        if not has(l_lo, l_hi, card):
+            return -1
+        if seat != me:
+            guess = rules_card(st)
+            alike = guess < 56 and card < 56 and guess // 14 == card // 14 and HALF[guess] == 1 and HALF[card] == 1
+            if guess != card and not alike:
+                surprises += 1
+        _note_void(st, seat, card)
+        play(st, card)
+    return surprises
+
+
 _warm = False
 
 
@@ -611,21 +635,26 @@ def warm_up() -> None:
 # ------------------------------------------------------------------ packing
 def _poignee_bonus(deal: Deal, seat: int) -> int:
     """The bonus of the poignée the rules of thumb show for ``seat`` at its first card (0: none)."""
-    pool = deal._poignee_pool(seat)
+    return poignee_bonus(deal._poignee_pool(seat), deal.settings.poignees)
+
+
+def poignee_bonus(pool: int, sizes) -> int:
+    """The bonus of the largest poignée ``pool`` (a seat's trumps and Excuse) allows (0: none)."""
     trumps = (pool & ((1 << 77) - (1 << 56))).bit_count()
     has_excuse = pool >> EXCUSE & 1
     best_size, best_bonus = -1, 0
-    for _, size, bonus in deal.settings.poignees:
+    for _, size, bonus in sizes:
         if (trumps >= size or (has_excuse and trumps == size - 1)) and size > best_size:
             best_size, best_bonus = size, bonus
     return best_bonus
 
 
-def pack(deal: Deal, voids: list[int], skip: int = -1) -> np.ndarray:
+def pack(deal: Deal, voids: list[int], skip: int = -1, poignees: bool = True) -> np.ndarray:
     """The play phase of ``deal`` (phase play, not over) as the state ``play_out`` plays.
 
     ``voids`` are the voids shown so far (``rollout.shown_voids``); the seats still to play
-    their first card show their poignée as the rules of thumb do, but ``skip``.
+    their first card show their poignée as the rules of thumb do, but ``skip`` (without
+    ``poignees``, nobody: the caller counts them, see ``first_trick_poignees``).
     """
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     n = deal.players
@@ -685,7 +714,7 @@ def pack(deal: Deal, voids: list[int], skip: int = -1) -> np.ndarray:
     st[EXTRA_LO] = extra & LO_BITS
     st[EXTRA_HI] = extra >> 56
     bonus = sum(b for *_, b in deal.poignees)
-    if not deal.tricks:
+    if poignees and not deal.tricks:
         played = {s for s, _ in trick}
         for seat in deal.seats:
             if seat not in played and seat != skip and not deal._poignee_seats >> seat & 1:
@@ -703,4 +732,4 @@ def pack(deal: Deal, voids: list[int], skip: int = -1) -> np.ndarray:
     return st
 
 
-__all__ = ["STATE_SIZE", "card_values", "pack", "play_out", "warm_up"]
+__all__ = ["STATE_SIZE", "card_values", "pack", "play_out", "poignee_bonus", "replay", "warm_up"]

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from ..engine import GARDE_CONTRE, PASS, PRISE, Bid, Deal, Discard, IllegalAction, Observation, Play
 from ..engine.cards import BOUTS, EXCUSE, EXCUSE_BIT, FULL_DECK, HALF_POINTS, KINGS, PETIT_BIT, TRUMPS
 from ..engine.observation import EcartShown
 from ..engine.state import PHASE_PLAY, ecart_allowed
+from . import fastplay
 from .knowledge import Knowledge, infer
 from .tactics import TRUMP_VOID, choose_ecart, hand_strength, play_card, threshold
 
@@ -91,67 +94,98 @@ def _buckets(obs: Observation, k: Knowledge) -> tuple[dict[int, int], dict[int, 
     return size, banned
 
 
-def sample_hidden(obs: Observation, rng: random.Random, k: Knowledge | None = None,
-                  tries: int = 60, unfit: list[int] | None = None) -> dict[int, int]:
-    """Unseen cards dealt into the hidden places (seats, dog, hidden écart), as masks.
+class Deck:
+    """What every draw of one decision shares: the hidden places and their sizes, the unseen
+    cards and where each may lie, and the club-taker model (``_club_model``).
 
-    ``unfit``, shared by the draws of one decision, counts the draws where no world fitted the
-    club taker (``_as_club``); after one, a draw tries to fit only ``UNFIT_TRIES`` worlds: where
-    the taker played otherwise than a club player would, every draw would try in vain (drawing
-    a defender's 18 worlds took 69 ms on average over 40 positions of 4-player deals, 32 ms
-    with the cap).
+    A draw deals the cards that may lie in some places only first, one by one (the places
+    with more room more likely), then shuffles the cards that may lie anywhere into the room
+    left: the same law as dealing every card one by one, at a fraction of the cost.
     """
-    k = k or infer(obs)
-    fits = UNFIT_TRIES if unfit is not None and unfit[0] else tries
-    size, banned = _buckets(obs, k)
-    fixed = {b: 0 for b in size}
-    free = k.unseen
-    for seat, cards in enumerate(k.known):
-        if cards and seat in size:
-            fixed[seat] |= cards
-            free &= ~cards
-    # The shown dog went to the taker: its unseen cards are in the taker's hand or the écart.
-    dog_rest = 0
-    if obs.dog is not None and obs.taker != obs.seat:
-        dog_rest = obs.dog & free
-    cards = []
-    m = free
-    while m:
-        low = m & -m
-        cards.append(low.bit_length() - 1)
-        m ^= low
-    places = list(size)
-    allowed: dict[int, list[int]] = {}
-    for c in cards:
-        bit = 1 << c
-        if dog_rest & bit:
-            opts = [b for b in (obs.taker, ECART) if b in size and not banned[b] & bit]
-        else:
-            opts = [b for b in places if not banned[b] & bit]
-        allowed[c] = opts
-    model = _club_model(obs, size, banned)
-    fallback = None
-    for _ in range(tries):
-        room = {b: size[b] - fixed[b].bit_count() for b in places}
-        out = dict(fixed)
-        order = cards[:]
+
+    def __init__(self, obs: Observation, k: Knowledge | None = None) -> None:
+        k = k or infer(obs)
+        size, banned = _buckets(obs, k)
+        fixed = {b: 0 for b in size}
+        free = k.unseen
+        for seat, cards in enumerate(k.known):
+            if cards and seat in size:
+                fixed[seat] |= cards
+                free &= ~cards
+        # The shown dog went to the taker: its unseen cards are in the taker's hand or the écart.
+        dog_rest = 0
+        if obs.dog is not None and obs.taker != obs.seat:
+            dog_rest = obs.dog & free
+        places = list(size)
+        self.places = places
+        self.fixed = fixed
+        self.room = {b: size[b] - fixed[b].bit_count() for b in places}
+        constrained: list[tuple[int, list[int]]] = []
+        anywhere: list[int] = []
+        m = free
+        while m:
+            bit = m & -m
+            m ^= bit
+            if dog_rest & bit:
+                opts = [b for b in (obs.taker, ECART) if b in size and not banned[b] & bit]
+            else:
+                opts = [b for b in places if not banned[b] & bit]
+            if len(opts) == len(places):
+                anywhere.append(bit)
+            else:
+                constrained.append((bit, opts))
+        self.constrained = constrained
+        self.anywhere = anywhere
+        self.model = _club_model(obs, size, banned)
+
+    def deal_once(self, rng: random.Random) -> dict[int, int] | None:
+        """One random deal of the unseen cards into the hidden places; None if it got stuck."""
+        room = dict(self.room)
+        out = dict(self.fixed)
+        order = self.constrained[:]
         rng.shuffle(order)
-        order.sort(key=lambda c: len(allowed[c]))
-        ok = True
-        for c in order:
-            opts = [b for b in allowed[c] if room[b] > 0]
-            if not opts:
-                ok = False
-                break
-            total = sum(room[b] for b in opts)
+        order.sort(key=lambda item: len(item[1]))
+        for bit, opts in order:
+            total = 0
+            for b in opts:
+                total += room[b]
+            if not total:
+                return None
             r = rng.random() * total
             for b in opts:
                 r -= room[b]
-                if r < 0:
+                if r < 0 and room[b]:
                     break
-            out[b] |= 1 << c
+            out[b] |= bit
             room[b] -= 1
-        if ok and all(v == 0 for v in room.values()):
+        bits = self.anywhere[:]
+        rng.shuffle(bits)
+        at = 0
+        for b in self.places:
+            n = room[b]
+            if n:
+                out[b] |= sum(bits[at:at + n])
+                at += n
+        if at != len(bits):
+            return None
+        return out
+
+    def draw(self, rng: random.Random, tries: int = 60, unfit: list[int] | None = None) -> dict[int, int]:
+        """Unseen cards dealt into the hidden places (seats, dog, hidden écart), as masks.
+
+        ``unfit``, shared by the draws of one decision, counts the draws where no world fitted
+        the club taker (``_as_club``); after one, a draw tries to fit only ``UNFIT_TRIES``
+        worlds: where the taker played otherwise than a club player would, every draw would try
+        in vain (drawing a defender's 18 worlds took 69 ms on average over 40 positions of
+        4-player deals, 32 ms with the cap).
+        """
+        fits = UNFIT_TRIES if unfit is not None and unfit[0] else tries
+        model = self.model
+        fallback = None
+        for _ in range(tries):
+            out = self.deal_once(rng)
+            if out is None:
+                continue
             if model is None:
                 return out
             fallback = fallback or out
@@ -160,11 +194,17 @@ def sample_hidden(obs: Observation, rng: random.Random, k: Knowledge | None = No
             fits -= 1
             if not fits:
                 break
-    if fallback is not None:
-        if unfit is not None:
-            unfit[0] += 1
-        return fallback
-    raise NoWorld("no consistent deal of the unseen cards")
+        if fallback is not None:
+            if unfit is not None:
+                unfit[0] += 1
+            return fallback
+        raise NoWorld("no consistent deal of the unseen cards")
+
+
+def sample_hidden(obs: Observation, rng: random.Random, k: Knowledge | None = None,
+                  tries: int = 60, unfit: list[int] | None = None) -> dict[int, int]:
+    """One draw of ``Deck(obs, k)`` (see ``Deck.draw``)."""
+    return Deck(obs, k).draw(rng, tries, unfit)
 
 
 def _club_model(obs: Observation, size: dict[int, int], banned: dict[int, int]):
@@ -241,27 +281,10 @@ def replay_world(obs: Observation, hidden: dict[int, int], judge: bool = True) -
     """
     n = obs.players
     me = obs.seat
-    taker = obs.taker
-    played = _played_by(obs)
-    hands = [0] * n
-    for seat in obs.seats:
-        hands[seat] = (obs.hand if seat == me else hidden.get(seat, 0)) | played[seat]
-    if obs.dog is not None:
-        dog = obs.dog
-        if obs.phase == "discard":
-            ecart = 0
-            hands[taker] &= ~dog
-        else:
-            ecart = obs.ecart if me == taker else obs.ecart_trumps | hidden.get(ECART, 0)
-            hands[taker] = (hands[taker] | ecart) & ~dog
-    else:
-        dog = hidden.get(DOG, 0)
-        ecart = 0
-    if obs.rules.option("petit_sec") == "redeal":
-        for seat in obs.seats:
-            h = hands[seat]
-            if h & TRUMPS == PETIT_BIT and not h & EXCUSE_BIT:
-                return None, 0
+    built = _dealt(obs, hidden)
+    if built is None:
+        return None, 0
+    hands, dog, ecart = built
     surprises = 0
     gone = 0
     voids = [0] * n
@@ -284,6 +307,109 @@ def replay_world(obs: Observation, hidden: dict[int, int], judge: bool = True) -
     except (IllegalAction, ValueError):
         return None, 0
     return deal, surprises
+
+
+def _dealt(obs: Observation, hidden: dict[int, int]) -> tuple[list[int], int, int] | None:
+    """The world ``hidden``'s hands as dealt, its dog and the taker's écart; None if the deal
+    would have been void (a Petit sec under the redeal rule)."""
+    n = obs.players
+    me = obs.seat
+    taker = obs.taker
+    played = _played_by(obs)
+    hands = [0] * n
+    for seat in obs.seats:
+        hands[seat] = (obs.hand if seat == me else hidden.get(seat, 0)) | played[seat]
+    if obs.dog is not None:
+        dog = obs.dog
+        if obs.phase == "discard":
+            ecart = 0
+            hands[taker] &= ~dog
+        else:
+            ecart = obs.ecart if me == taker else obs.ecart_trumps | hidden.get(ECART, 0)
+            hands[taker] = (hands[taker] | ecart) & ~dog
+    else:
+        dog = hidden.get(DOG, 0)
+        ecart = 0
+    if obs.rules.option("petit_sec") == "redeal":
+        for seat in obs.seats:
+            h = hands[seat]
+            if h & TRUMPS == PETIT_BIT and not h & EXCUSE_BIT:
+                return None
+    return hands, dog, ecart
+
+
+def start_of_play(obs: Observation, hidden: dict[int, int]) -> Deal | None:
+    """The world ``hidden`` at its first card (the bids, the call, the écart and the chelem of
+    ``obs``'s history replayed); None if that cannot be."""
+    built = _dealt(obs, hidden)
+    if built is None:
+        return None
+    hands, dog, ecart = built
+    try:
+        deal = Deal(obs.rules, obs.dealer, hands, dog)
+        for seat, action in obs.history:
+            if deal.phase == PHASE_PLAY:
+                break
+            if isinstance(action, EcartShown):
+                action = Discard(ecart)
+            deal.apply(action, seat)
+    except (IllegalAction, ValueError):
+        return None
+    return deal if deal.phase == PHASE_PLAY else None
+
+
+def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None,
+                    deadline: float | None = None) -> list[tuple[np.ndarray, float]]:
+    """``weighted_worlds`` for a card of the play, each world packed for the compiled rollouts
+    (``fastplay``) at ``obs``'s moment: its cards are replayed and judged in compiled code, and
+    no ``Deal`` is built past the first card.  The same worlds and weights as
+    ``weighted_worlds`` for the same generator."""
+    import time
+
+    k = k or infer(obs)
+    deck = Deck(obs, k)
+    me = obs.seat
+    plays = [(s, a.card) for s, a in obs.history if type(a) is Play]
+    seats = np.array([s for s, _ in plays], dtype=np.int64)
+    cards = np.array([c for _, c in plays], dtype=np.int64)
+    shown = sum(p[3] for p in obs.poignees)
+    shown_seats = {p[0] for p in obs.poignees}
+    first_trick = not obs.tricks
+    in_trick = {s for s, _ in obs.trick}
+    still = [s for s in obs.seats if first_trick and s != me and s not in in_trick and s not in shown_seats]
+    sizes = obs.rules.settings.poignees
+    out: list[tuple[np.ndarray, float]] = []
+    unfit = [0]
+    voids = [0] * obs.players
+    for _ in range(count * 3):
+        if len(out) >= count or (deadline is not None and out and time.perf_counter() > deadline):
+            break
+        try:
+            hidden = deck.draw(rng, unfit=unfit)
+        except NoWorld:
+            break
+        start = start_of_play(obs, hidden)
+        if start is None:
+            continue
+        st = fastplay.pack(start, voids, poignees=False)
+        surprises = fastplay.replay(st, seats, cards, me)
+        if surprises < 0:
+            continue
+        bonus = shown
+        for seat in still:
+            # The seats yet to play their first card show their poignée in the rollouts.
+            pool = start.hands[seat] & (TRUMPS | EXCUSE_BIT)
+            if seat == start.taker:
+                pool |= start.ecart & TRUMPS
+            bonus += fastplay.poignee_bonus(pool, sizes)
+        st[fastplay.BONUS] = bonus
+        w = PLAY_SURPRISE**surprises
+        if not bids_plausible(obs, start):
+            w *= BID_SURPRISE
+        out.append((st, w))
+    if not out:
+        raise NoWorld("no world replays this observation's history")
+    return out
 
 
 def _note_void(voids: list[int], trick: list[tuple[int, int]], seat: int, card: int) -> None:
@@ -377,9 +503,10 @@ def sample_world(obs: Observation, rng: random.Random, k: Knowledge | None = Non
     five, so that an unusual bidder cannot make every world impossible).
     """
     k = k or infer(obs)
+    deck = Deck(obs, k)
     fallback = None
     for _ in range(attempts):
-        deal = build_world(obs, sample_hidden(obs, rng, k))
+        deal = build_world(obs, deck.draw(rng))
         if deal is None:
             continue
         if not bid_filter or bids_plausible(obs, deal) or rng.random() < 0.2:
@@ -403,13 +530,14 @@ def weighted_worlds(obs: Observation, rng: random.Random, count: int, k: Knowled
     import time
 
     k = k or infer(obs)
+    deck = Deck(obs, k)
     out: list[tuple[Deal, float]] = []
     unfit = [0]
     for _ in range(count * 3):
         if len(out) >= count or (deadline is not None and out and time.perf_counter() > deadline):
             break
         try:
-            hidden = sample_hidden(obs, rng, k, unfit=unfit)
+            hidden = deck.draw(rng, unfit=unfit)
         except NoWorld:
             break
         deal, surprises = replay_world(obs, hidden)
