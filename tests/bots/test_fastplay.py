@@ -148,3 +148,43 @@ def test_packed_worlds_are_the_python_worlds(players):
                         compared += 1
             deal.apply(bots[seat].choose(obs), seat=seat)
     assert compared > 100
+
+
+def minimax(deal, me: int) -> int:
+    """The reference: ``me``'s score with best play on both sides, over ``engine.Deal``."""
+    if deal.is_over:
+        return deal.result.scores[me]
+    mine = deal.side[deal.to_act] == deal.side[me]
+    values = []
+    for card in range(78):
+        if deal.legal_play_mask() >> card & 1:
+            child = deal.clone()
+            child.apply(PLAYS[card])
+            values.append(minimax(child, me))
+    return max(values) if mine else min(values)
+
+
+@pytest.mark.parametrize(("players", "options"), TABLES[:4])
+def test_the_exact_endgame_is_minimax(players, options):
+    compared = 0
+    for g in range(60):
+        rng = random.Random(g)
+        deal = position(players, options, f"exact/{players}/{sorted(options)}/{g}")
+        while deal is not None and not deal.is_over and deal.hands[deal.to_act].bit_count() > 2:
+            deal.apply(PLAYS[fastplay.rules_card(fastplay.pack(deal, shown_voids(deal), -1))]
+                       if rng.random() < 0.5 else rng.choice([a for a in deal.legal_actions() if type(a) is Play]))
+        if deal is None or deal.is_over:
+            continue
+        me = deal.to_act
+        legal = deal.legal_play_mask()
+        cards = np.array([c for c in range(78) if legal >> c & 1], dtype=np.int64)
+        values = np.zeros(len(cards), dtype=np.int64)
+        fastplay.exact_values(fastplay.pack(deal, shown_voids(deal), me), me, cards, values)
+        expected = []
+        for c in cards:
+            child = deal.clone()
+            child.apply(PLAYS[int(c)])
+            expected.append(minimax(child, me))
+        assert [int(v) for v in values] == expected
+        compared += 1
+    assert compared > 30

@@ -38,7 +38,6 @@ from ..engine import (
     Bid,
     Call,
     Chelem,
-    Deal,
     Discard,
     DiscardFrom,
     Observation,
@@ -49,7 +48,7 @@ from ..engine import (
 )
 from ..engine.actions import PLAYS
 from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
-from .fastplay import card_values, warm_up
+from .fastplay import card_values, exact_values, warm_up
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .knowledge import infer
 from .rollout import rollout_score
@@ -67,10 +66,17 @@ SAFETY_SECONDS = 0.7
 """Without a budget the search runs its fixed number of worlds (deterministic), stopping
 early only past this many seconds, so that no decision ever takes much over a second."""
 
-CARD_SAMPLES = {3: 18, 4: 18, 5: 18}
-BID_SAMPLES = 24
-ECART_SAMPLES = 16
+CARD_SAMPLES = {3: 54, 4: 54, 5: 54}
+"""Worlds per card.  Compiled rollouts (``fastplay``) made three times the worlds cheaper than 18
+were: against 18, +2.0 [+0.6, +3.5] a defending seat at 4 players (1,000 paired deals), and with
+the bid and écart counts below +4.2 [+1.2, +7.2] a deal there as taker, +5.8 [+1.3, +10.3] at 5
+players, +4.2 [+0.8, +7.6] at 3 (benchmarks/results/strength.md); 108 bought +1.2 [-0.1, +2.4]."""
+BID_SAMPLES = 72
+"""Worlds per bid (each contract played out in each); 144 bought nothing more (-0.2 a deal)."""
+ECART_SAMPLES = 48
+"""Worlds per écart, call, poignée, chelem and petit sec; 96 bought nothing more (-0.6)."""
 EXACT_CARDS = 2
+"""Once the hand holds this many cards or fewer, each world is searched exactly (``fastplay.exact``)."""
 PASS_MARGIN = 12.0
 """Hands this many club-count points below the heuristic's Prise pass without search."""
 CHELEM_STRENGTH = 100.0
@@ -90,24 +96,6 @@ def equivalent_cards(legal: int, unseen: int) -> list[int]:
             reps.append(c)
         prev = c
     return reps
-
-
-def exact_value(deal: Deal, me: int) -> int:
-    """Minimax over the last tricks of a world: ``me``'s score with best play on both sides."""
-    if deal.phase == "end":
-        return deal.result.scores[me]
-    mine = deal.side[deal.to_act] == deal.side[me]
-    best = None
-    m = deal.legal_play_mask()
-    while m:
-        low = m & -m
-        m ^= low
-        child = deal.clone()
-        child.apply(PLAYS[low.bit_length() - 1])
-        v = exact_value(child, me)
-        if best is None or (v > best if mine else v < best):
-            best = v
-    return best
 
 
 class _NoPoignee:
@@ -157,14 +145,14 @@ class ExpertBot:
         k = infer(obs)
         done = 0.0
         searched = 0
-        exact = obs.phase == "play" and obs.hand.bit_count() <= EXACT_CARDS
         self.last_search = None
         cards = None
-        if not exact and all(type(a) is Play for a in actions):
-            # A card: the worlds are packed for the compiled rollouts, and every candidate
-            # card is played out from one packed copy of each world.
+        if all(type(a) is Play for a in actions):
+            # A card: the worlds are packed for compiled code, and every candidate card is played
+            # out from one packed copy of each world (exactly, once few cards are left).
             cards = np.array([a.card for a in actions], dtype=np.int64)
             values = np.zeros(len(actions), dtype=np.int64)
+            score = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
             draw = weighted_states
         else:
             draw = weighted_worlds
@@ -174,7 +162,7 @@ class ExpertBot:
             return actions[0]
         for world, weight in worlds:
             if cards is not None:
-                card_values(world, me, cards, values)
+                score(world, me, cards, values)
                 for i in range(len(actions)):
                     totals[i] += weight * int(values[i])
             else:
@@ -182,10 +170,7 @@ class ExpertBot:
                     w = world.clone()
                     if action is not NO_POIGNEE:
                         w.apply(action)
-                    if exact and w.phase == "play":
-                        totals[i] += weight * exact_value(w, me)
-                    else:
-                        totals[i] += weight * rollout_score(w, me, action is NO_POIGNEE)
+                    totals[i] += weight * rollout_score(w, me, action is NO_POIGNEE)
             done += weight
             searched += 1
             if time.perf_counter() > deadline:

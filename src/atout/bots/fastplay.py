@@ -564,7 +564,7 @@ def score_for(st, me: int) -> int:
     return -u
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_out(st, me: int) -> int:
     """Play the packed deal ``st`` to its end in place by the rules of thumb; ``me``'s score."""
     while st[NTRICKS] < st[HAND_SIZE]:
@@ -575,7 +575,7 @@ def play_out(st, me: int) -> int:
     return score_for(st, me)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def card_values(st, me: int, cards, out) -> None:
     """``me``'s score after each card of ``cards`` (``me`` to act), then the rules of thumb: ``out[i]``."""
     work = np.empty_like(st)
@@ -587,6 +587,44 @@ def card_values(st, me: int, cards, out) -> None:
 
 
 @njit(cache=True)
+def exact(st, me: int) -> int:
+    """``me``'s score with best play on both sides from the packed ``st`` (minimax over the world's
+    true hands: for the last few cards, where it is cheap)."""
+    if st[NTRICKS] >= st[HAND_SIZE]:
+        return score_for(st, me)
+    seat = st[TO_ACT]
+    mine = st[SIDE + seat] == st[SIDE + me]
+    l_lo, l_hi = legal_cards(st, seat)
+    best = 0
+    first = True
+    child = np.empty_like(st)
+    for word in range(2):
+        m = l_lo if word == 0 else l_hi
+        while m:
+            c = lowest(m) + 56 * word
+            m &= m - 1
+            child[:] = st
+            _note_void(child, seat, c)
+            play(child, c)
+            v = exact(child, me)
+            if first or (v > best if mine else v < best):
+                best = v
+                first = False
+    return best
+
+
+@njit(cache=True, nogil=True)
+def exact_values(st, me: int, cards, out) -> None:
+    """``exact`` after each card of ``cards`` (``me`` to act): ``out[i]``."""
+    work = np.empty_like(st)
+    for i in range(len(cards)):
+        work[:] = st
+        _note_void(work, me, cards[i])
+        play(work, cards[i])
+        out[i] = exact(work, me)
+
+
+@njit(cache=True, nogil=True)
 def replay(st, seats, cards, me: int) -> int:
     """Play the cards ``seats[i]`` played (``cards[i]``) from the packed ``st``, judging each card
     of another seat than ``me`` against the rules of thumb (``sampling.replay_world``): the
@@ -628,7 +666,10 @@ def warm_up() -> None:
         if deal.taker is not None:
             break
     st = np.zeros(STATE_SIZE, dtype=np.int64)
-    card_values(st, 0, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    none = np.zeros(0, dtype=np.int64)
+    card_values(st, 0, none, none)
+    exact_values(st, 0, none, none)
+    replay(st, none, none, 0)
     _warm = True
 
 
@@ -732,4 +773,5 @@ def pack(deal: Deal, voids: list[int], skip: int = -1, poignees: bool = True) ->
     return st
 
 
-__all__ = ["STATE_SIZE", "card_values", "pack", "play_out", "poignee_bonus", "replay", "warm_up"]
+__all__ = ["STATE_SIZE", "card_values", "exact", "exact_values", "pack", "play_out", "poignee_bonus", "replay",
+           "warm_up"]

@@ -31,6 +31,9 @@ PLAY_SURPRISE = 0.5
 BID_SURPRISE = 0.2
 """A world's weight is multiplied by this when its hands fit the bids heard badly."""
 
+POOL = 0
+"""Card decisions draw this many worlds (when more than asked) and keep the likeliest."""
+
 BID_SLACK = 8.0
 """Club-count points by which a hand may miss the range its bid suggests before it fits badly."""
 
@@ -381,8 +384,9 @@ def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowled
     out: list[tuple[np.ndarray, float]] = []
     unfit = [0]
     voids = [0] * obs.players
-    for _ in range(count * 3):
-        if len(out) >= count or (deadline is not None and out and time.perf_counter() > deadline):
+    want = max(count, POOL)
+    for _ in range(want * 3):
+        if len(out) >= want or (deadline is not None and out and time.perf_counter() > deadline):
             break
         try:
             hidden = deck.draw(rng, unfit=unfit)
@@ -409,6 +413,9 @@ def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowled
         out.append((st, w))
     if not out:
         raise NoWorld("no world replays this observation's history")
+    if len(out) > count:
+        out.sort(key=lambda sw: -sw[1])
+        out = out[:count]
     return out
 
 

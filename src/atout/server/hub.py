@@ -1050,7 +1050,9 @@ class Hub:
         if room.table is not table or table.seq != seq or table.robot_turn() != seat or table.paused:
             return
         observation = table.deal.observation(seat)
-        bot = self._bot(room, seat)
+        # A robot's first move makes it off the event loop: an expert loads its compiled card
+        # play then (0.2 s, or seconds the first time on a machine).
+        bot = room.bots.get((seat, table.robot_level(seat))) or await asyncio.to_thread(self._bot, room, seat)
         try:
             action = await asyncio.to_thread(bot.choose, observation)
         except Exception as err:  # a failing robot must not stop the table: a legal move instead
