@@ -115,12 +115,15 @@ def test_card_sets_on_two_words():
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_packed_worlds_are_the_python_worlds(players):
-    """``weighted_states`` (worlds replayed and judged in compiled code) draws the same worlds
-    with the same weights as ``weighted_worlds`` for the same generator, and every candidate
-    card scores the same from either."""
+def test_packed_worlds_are_the_python_worlds(players, monkeypatch):
+    """``weighted_states`` (worlds replayed and judged in compiled code), dealing in Python, draws
+    the same worlds with the same weights as ``weighted_worlds`` for the same generator, and every
+    candidate card scores the same from either."""
+    from atout.bots import sampling
     from atout.bots.knowledge import infer
     from atout.bots.sampling import NoWorld, weighted_states, weighted_worlds
+
+    monkeypatch.setattr(sampling, "COMPILED_DEAL", False)
 
     compared = 0
     for g in range(6):

@@ -670,6 +670,12 @@ def warm_up() -> None:
     card_values(st, 0, none, none)
     exact_values(st, 0, none, none)
     replay(st, none, none, 0)
+    from . import fastdeal
+
+    fastdeal.seed(0)
+    one = np.zeros(1, dtype=np.int64)
+    fastdeal.draw(one, one, one, none, none, none, none, np.full(13, -1, dtype=np.int64), np.zeros(2), 1, 1,
+                  one.copy(), one.copy())
     _warm = True
 
 

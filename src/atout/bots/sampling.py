@@ -20,7 +20,7 @@ from ..engine import GARDE_CONTRE, PASS, PRISE, Bid, Deal, Discard, IllegalActio
 from ..engine.cards import BOUTS, EXCUSE, EXCUSE_BIT, FULL_DECK, HALF_POINTS, KINGS, PETIT_BIT, TRUMPS
 from ..engine.observation import EcartShown
 from ..engine.state import PHASE_PLAY, ecart_allowed
-from . import fastplay
+from . import fastdeal, fastplay
 from .knowledge import Knowledge, infer
 from .tactics import TRUMP_VOID, choose_ecart, hand_strength, play_card, threshold
 
@@ -33,6 +33,9 @@ BID_SURPRISE = 0.2
 
 POOL = 0
 """Card decisions draw this many worlds (when more than asked) and keep the likeliest."""
+
+COMPILED_DEAL = True
+"""Whether card decisions deal their worlds in compiled code (``fastdeal``: the same law)."""
 
 BID_SLACK = 8.0
 """Club-count points by which a hand may miss the range its bid suggests before it fits badly."""
@@ -140,6 +143,52 @@ class Deck:
         self.constrained = constrained
         self.anywhere = anywhere
         self.model = _club_model(obs, size, banned)
+        self._compiled: tuple | None = None
+
+    def compiled(self) -> tuple:
+        """The arrays ``fastdeal.draw`` deals from (places in ``self.places`` order)."""
+        if self._compiled is None:
+            index = {b: i for i, b in enumerate(self.places)}
+            lo, hi = fastplay.LO_BITS, 56
+
+            def arr(values) -> np.ndarray:
+                return np.array(list(values), dtype=np.int64)
+
+            model = np.full(13, -1, dtype=np.int64)
+            bid = np.zeros(2, dtype=np.float64)
+            if self.model is not None:
+                taker, also, shown, banned, dog, count, ecart_hidden, bid_range, players = self.model
+                model[:] = (index[taker], index.get(ECART, -1), also & lo, also >> hi, shown >> hi, banned & lo,
+                            banned >> hi, dog & lo, dog >> hi, count, int(ecart_hidden),
+                            int(bid_range is not None), players)
+                if bid_range is not None:
+                    bid[:] = bid_range
+            self._compiled = (
+                arr(self.room[b] for b in self.places),
+                arr(self.fixed[b] & lo for b in self.places),
+                arr(self.fixed[b] >> hi for b in self.places),
+                arr(bit.bit_length() - 1 for bit, _ in self.constrained),
+                arr(sum(1 << index[b] for b in opts) for _, opts in self.constrained),
+                arr(len(opts) for _, opts in self.constrained),
+                arr(bit.bit_length() - 1 for bit in self.anywhere),
+                model,
+                bid,
+            )
+        return self._compiled
+
+    def draw_compiled(self, tries: int = 60, unfit: list[int] | None = None) -> dict[int, int]:
+        """``draw`` in compiled code (``fastdeal.draw``), from numba's generator (seed it with
+        ``fastdeal.seed`` first): the same law, other draws."""
+        fits = UNFIT_TRIES if unfit is not None and unfit[0] else tries
+        n = len(self.places)
+        out_lo = np.zeros(n, dtype=np.int64)
+        out_hi = np.zeros(n, dtype=np.int64)
+        status = fastdeal.draw(*self.compiled(), tries, fits, out_lo, out_hi)
+        if status < 0:
+            raise NoWorld("no consistent deal of the unseen cards")
+        if status == 1 and unfit is not None:
+            unfit[0] += 1
+        return {b: int(out_lo[i]) | int(out_hi[i]) << 56 for i, b in enumerate(self.places)}
 
     def deal_once(self, rng: random.Random) -> dict[int, int] | None:
         """One random deal of the unseen cards into the hidden places; None if it got stuck."""
@@ -383,13 +432,15 @@ def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowled
     sizes = obs.rules.settings.poignees
     out: list[tuple[np.ndarray, float]] = []
     unfit = [0]
+    if COMPILED_DEAL:
+        fastdeal.seed(rng.getrandbits(31))
     voids = [0] * obs.players
     want = max(count, POOL)
     for _ in range(want * 3):
         if len(out) >= want or (deadline is not None and out and time.perf_counter() > deadline):
             break
         try:
-            hidden = deck.draw(rng, unfit=unfit)
+            hidden = deck.draw_compiled(unfit=unfit) if COMPILED_DEAL else deck.draw(rng, unfit=unfit)
         except NoWorld:
             break
         start = start_of_play(obs, hidden)
