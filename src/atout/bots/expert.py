@@ -66,11 +66,14 @@ SAFETY_SECONDS = 0.7
 """Without a budget the search runs its fixed number of worlds (deterministic), stopping
 early only past this many seconds, so that no decision ever takes much over a second."""
 
-CARD_SAMPLES = {3: 54, 4: 54, 5: 54}
-"""Worlds per card.  Compiled rollouts (``fastplay``) made three times the worlds cheaper than 18
-were: against 18, +2.0 [+0.6, +3.5] a defending seat at 4 players (1,000 paired deals), and with
-the bid and écart counts below +4.2 [+1.2, +7.2] a deal there as taker, +5.8 [+1.3, +10.3] at 5
-players, +4.2 [+0.8, +7.6] at 3 (benchmarks/results/strength.md); 108 bought +1.2 [-0.1, +2.4]."""
+CARD_SAMPLES = {3: 108, 4: 108, 5: 108}
+"""Worlds per card.  Compiled rollouts and dealing (``fastplay``, ``fastdeal``) made six times the
+18 worlds of before cheaper than those were.  Paired dev runs against the heuristic
+(benchmarks/results/strength.md): 54 against 18, +2.0 [+0.6, +3.5] a defending seat at 4 players
+(1,000 deals), and with the bid and écart counts below +4.2 [+1.2, +7.2] a deal as taker there,
++5.8 [+1.3, +10.3] at 5 players, +4.2 [+0.8, +7.6] at 3; 108 against 54, +1.1 [+0.1, +2.2] a
+defending seat at 4 players (1,500 deals), +1.8 [-0.4, +4.0] a deal as taker at 5 (1,000), +1.1
+[-0.6, +2.8] at 3 (800), +0.3 [-0.7, +1.2] at 4 (2,000)."""
 BID_SAMPLES = 72
 """Worlds per bid (each contract played out in each); 144 bought nothing more (-0.2 a deal)."""
 ECART_SAMPLES = 48
