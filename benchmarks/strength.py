@@ -31,20 +31,19 @@ RESULTS = Path(__file__).parent / "results"
 # name: (players, candidate, baseline, deals, seed).  Fresh seeds for issue 12 (the expert of
 # issue 3 is kept as level expert-1; its own figures are in git history under bench-*).
 RUNS = {
-    "4-club-beginner": (4, "club", "beginner", 1000, "i12-4cb"),
-    "4-expert-heuristic": (4, "expert", "heuristic", 1000, "i13-4eh"),
-    "4-expert-expert1": (4, "expert", "expert-1", 200, "i13-4ee"),
-    "3-expert-heuristic": (3, "expert", "heuristic", 500, "i13-3eh"),
-    "5-expert-heuristic": (5, "expert", "heuristic", 500, "i13-5eh"),
-    "3-expert-expert1": (3, "expert", "expert-1", 150, "i13-3ee"),
-    "5-expert-expert1": (5, "expert", "expert-1", 200, "i13-5ee"),
+    "4-club-beginner": (4, "club", "beginner", 1000, "i15-4cb"),
+    "4-expert-heuristic": (4, "expert", "heuristic", 1000, "i15-4eh"),
+    "4-expert-expert1": (4, "expert", "expert-1", 400, "i15-4ee"),
+    "3-expert-heuristic": (3, "expert", "heuristic", 500, "i15-3eh"),
+    "5-expert-heuristic": (5, "expert", "heuristic", 500, "i15-5eh"),
+    "3-expert-expert1": (3, "expert", "expert-1", 400, "i15-3ee"),
+    "5-expert-expert1": (5, "expert", "expert-1", 400, "i15-5ee"),
     "4-heuristic-random": (4, "heuristic", "random", 1000, "bench-4hr"),
 }
-"""Most important first.  Fresh seeds (``i13-*``) for the fourth issue-12 session's runs; the
-earlier runs (seeds ``i12-*``, ``i12b-*``, ``i12c-*``) and issue 3's (``bench-*``) are in git
-history.  Expert against expert-1 costs about five times a run against the heuristic (every
-seat searches), hence fewer deals there (the issue asks 500 at 3 and 5 players and a long run against expert-1; a shared
-2-core machine for two hours allows these)."""
+"""Most important first.  Fresh seeds (``i15-*``) for the sixth issue-12 session's runs; the
+earlier runs (seeds ``i12-*`` to ``i14-*``) and issue 3's (``bench-*``) are in git history.
+Against expert-1 every seat but one searches with expert-1's Python rollouts, which costs about
+twenty times a run against the heuristic now, hence fewer deals there."""
 KINDS = ("bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card")
 
 
@@ -132,9 +131,18 @@ def table(invocation: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def _load(path: str) -> dict:
+    """A run's JSON, or a dev run kept gzipped without its decision times (``*.json.gz``)."""
+    if path.endswith(".gz"):
+        import gzip
+
+        return json.loads(gzip.decompress(Path(path).read_bytes()))
+    return json.loads(Path(path).read_text())
+
+
 def compare(before: str, after: str) -> str:
     """The paired difference of two runs on the same deals (``atout.arena.stats.paired``), as text."""
-    a, b = (json.loads(Path(p).read_text()) for p in (before, after))
+    a, b = (_load(p) for p in (before, after))
     p = paired(a["deals"], b["deals"])
     lines = [f"{after} minus {before}, {p['deals']} deals in common",
              f"  per deal: {_ci(p['per_deal'])}"]
