@@ -191,3 +191,33 @@ def test_the_exact_endgame_is_minimax(players, options):
         assert [int(v) for v in values] == expected
         compared += 1
     assert compared > 30
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_ecart_scores_as_its_rollout(players):
+    """``rollout.ecart_scores`` (the world played to its first card once, each écart patched in)
+    gives each écart the score ``rollout_score`` gives it on its own."""
+    from atout.bots.rollout import ecart_scores
+    from atout.bots.tactics import choose_ecart
+    from atout.engine import Discard
+    from atout.engine.cards import cards_of
+
+    compared = 0
+    for g in range(30):
+        deal = new_deal(RuleSet(players), g % players, f"ecart/{players}/{g}")
+        bots = [make_bot("heuristic", s) for s in range(players)]
+        while not deal.is_over and deal.phase != "discard":
+            seat = deal.to_act
+            deal.apply(bots[seat].choose(deal.observation(seat)), seat=seat)
+        if deal.phase != "discard":
+            continue
+        me, allowed, count = deal.taker, deal.ecart_allowed(), deal.settings.dog_size
+        rng = random.Random(g)
+        ecarts = [choose_ecart(deal.hands[me], allowed, count)]
+        ecarts += [sum(1 << c for c in rng.sample(cards_of(allowed), count)) for _ in range(4)]
+        for ecart, value in zip(ecarts, ecart_scores(deal, me, ecarts), strict=True):
+            world = deal.clone()
+            world.apply(Discard(ecart))
+            assert value == rollout_score(world, me)
+            compared += 1
+    assert compared > 40

@@ -51,7 +51,7 @@ from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
 from .fastplay import card_values, exact_values, warm_up
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .knowledge import infer
-from .rollout import rollout_score
+from .rollout import ecart_scores, rollout_score
 from .sampling import NoWorld, weighted_states, weighted_worlds
 from .tactics import (
     choose_bid,
@@ -78,6 +78,12 @@ BID_SAMPLES = 72
 """Worlds per bid (each contract played out in each); 144 bought nothing more (-0.2 a deal)."""
 ECART_SAMPLES = 48
 """Worlds per écart, call, poignée, chelem and petit sec; 96 bought nothing more (-0.6)."""
+ECART_SCREEN = 12
+ECART_KEEP = 4
+"""The écarts one card away from the rules of thumb's are screened over ``ECART_SCREEN`` worlds and
+the best ``ECART_KEEP`` searched with the others: +2.1 [+0.8, +3.4] a deal at 4 players (taker
++11.9 [+4.6, +19.2] a take, 1,500 paired deals), +0.4 [-1.0, +1.7] at 5 (three-card écarts),
++0.1 [-1.4, +1.6] at 3; keeping 8 of them over 16 worlds, the same."""
 EXACT_CARDS = 2
 """Once the hand holds this many cards or fewer, each world is searched exactly (``fastplay.exact``)."""
 PASS_MARGIN = 12.0
@@ -159,6 +165,8 @@ class ExpertBot:
             draw = weighted_states
         else:
             draw = weighted_worlds
+        # Écarts: each world played to its first card once, every écart played out from there.
+        ecarts = [a.cards for a in actions] if all(type(a) is Discard for a in actions) else None
         try:
             worlds = draw(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
         except NoWorld:
@@ -168,6 +176,9 @@ class ExpertBot:
                 score(world, me, cards, values)
                 for i in range(len(actions)):
                     totals[i] += weight * int(values[i])
+            elif ecarts is not None:
+                for i, v in enumerate(ecart_scores(world, me, ecarts)):
+                    totals[i] += weight * v
             else:
                 for i, action in enumerate(actions):
                     w = world.clone()
@@ -309,11 +320,24 @@ class ExpertBot:
             for c in by_points[:count]:
                 bank |= 1 << c
             cands.append(bank)
+        seconds = self._seconds(budget, 4)
+        start = time.perf_counter()
+        if plain.bit_count() > count:
+            # Every écart one card away from the rules of thumb's, screened over a few worlds:
+            # the likeliest few join the candidates.
+            swaps = [first & ~(1 << out) | 1 << inn for out in cards_of(first & plain) for inn in cards_of(plain & ~first)]
+            swaps = [c for c in dict.fromkeys(swaps) if c not in cands]
+            if swaps:
+                self._evaluate(obs, [Discard(c) for c in swaps], ECART_SCREEN, seconds / 3)
+                if self.last_search is not None:
+                    ranked = sorted(range(len(swaps)), key=lambda i: -self.last_search.means[i])
+                    cands += [swaps[i] for i in ranked[:ECART_KEEP]]
         unique = list(dict.fromkeys(cands))
         if len(unique) == 1:
             return Discard(first)
         samples = self.samples or ECART_SAMPLES
-        return self._evaluate(obs, [Discard(c) for c in unique], samples, self._seconds(budget, 4))
+        left = max(seconds - (time.perf_counter() - start), seconds / 3)
+        return self._evaluate(obs, [Discard(c) for c in unique], samples, left)
 
 
 def _same_class(a: int, b: int, unseen: int) -> bool:

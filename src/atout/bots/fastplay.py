@@ -586,6 +586,29 @@ def card_values(st, me: int, cards, out) -> None:
         out[i] = play_out(work, me)
 
 
+@njit(cache=True, nogil=True)
+def ecart_values(st, me: int, h_lo: int, h_hi: int, ecart_lo, ecart_hi, out) -> None:
+    """``me``'s score, as taker, after laying aside each écart (``ecart_lo[i]``, ``ecart_hi[i]``)
+    from the cards ``h_lo``/``h_hi``, then the rules of thumb: ``out[i]``.  ``st`` is the world
+    packed at its first card after any one of these écarts (they change only the taker's hand,
+    its pile and what each seat knows lies in the écart)."""
+    work = np.empty_like(st)
+    for i in range(len(out)):
+        work[:] = st
+        e_lo = ecart_lo[i]
+        e_hi = ecart_hi[i]
+        work[HAND_LO + me] = h_lo & ~e_lo
+        work[HAND_HI + me] = h_hi & ~e_hi
+        work[EXTRA_LO] = e_lo
+        work[EXTRA_HI] = e_hi
+        s = work[FIRST_SEAT]
+        for _ in range(work[ACTIVE]):
+            work[KNOWN_LO + s] = e_lo if s == me else 0
+            work[KNOWN_HI + s] = e_hi if s == me else e_hi & HI_TRUMPS
+            s = work[NEXT + s]
+        out[i] = play_out(work, me)
+
+
 @njit(cache=True)
 def exact(st, me: int) -> int:
     """``me``'s score with best play on both sides from the packed ``st`` (minimax over the world's
@@ -669,6 +692,7 @@ def warm_up() -> None:
     none = np.zeros(0, dtype=np.int64)
     card_values(st, 0, none, none)
     exact_values(st, 0, none, none)
+    ecart_values(st, 0, 0, 0, none, none, none)
     replay(st, none, none, 0)
     from . import fastdeal
 
@@ -779,5 +803,5 @@ def pack(deal: Deal, voids: list[int], skip: int = -1, poignees: bool = True) ->
     return st
 
 
-__all__ = ["STATE_SIZE", "card_values", "exact", "exact_values", "pack", "play_out", "poignee_bonus", "replay",
+__all__ = ["STATE_SIZE", "card_values", "ecart_values", "exact", "exact_values", "pack", "play_out", "poignee_bonus", "replay",
            "warm_up"]

@@ -7,6 +7,8 @@ as they truly are; what they know of the cards is what a careful player would
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..engine import Deal
 from ..engine.actions import (
     PLAYS,
@@ -37,6 +39,24 @@ def rollout_score(deal: Deal, me: int, declined: bool = False) -> int:
         deal.apply(other_phase_action(deal))
     st = fastplay.pack(deal, shown_voids(deal), deal.to_act if declined else -1)
     return int(fastplay.play_out(st, me))
+
+
+def ecart_scores(deal: Deal, me: int, ecarts: list[int]) -> list[int]:
+    """``rollout_score`` after each écart of ``ecarts`` (``deal`` at the taker ``me``'s écart):
+    the world is played to its first card once, then every écart played out in compiled code."""
+    first = deal.clone()
+    first.apply(Discard(ecarts[0]))
+    while first.phase != PHASE_PLAY:
+        if first.is_over:  # cannot happen after an écart, but a rollout never hangs
+            return [rollout_score(deal.clone(), me) for _ in ecarts]
+        first.apply(other_phase_action(first))
+    st = fastplay.pack(first, shown_voids(first))
+    cards = deal.hands[me]
+    lo = np.array([e & fastplay.LO_BITS for e in ecarts], dtype=np.int64)
+    hi = np.array([e >> 56 for e in ecarts], dtype=np.int64)
+    out = np.zeros(len(ecarts), dtype=np.int64)
+    fastplay.ecart_values(st, me, cards & fastplay.LO_BITS, cards >> 56, lo, hi, out)
+    return [int(v) for v in out]
 
 
 def policy_card(deal: Deal) -> int:
