@@ -38,6 +38,9 @@ def play(args: argparse.Namespace) -> int:
             return 0
     # Any game setting on the command line skips the start screen.
     chosen = any(v is not None for v in (args.players, args.level, args.deals, args.seed))
+    from .warm import warm_robots
+
+    warm_robots()  # the hint and the expert robots search with compiled code
     app = AtoutApp(game, players=args.players, level=args.level, deals=args.deals, seed=args.seed,
                    delay=args.delay, save_dir=save_dir, start_screen=game is None and not chosen)
     app.run()
