@@ -15,6 +15,7 @@ for the one-core figures.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import platform
@@ -134,8 +135,6 @@ def table(invocation: str) -> str:
 def _load(path: str) -> dict:
     """A run's JSON, or a dev run kept gzipped without its decision times (``*.json.gz``)."""
     if path.endswith(".gz"):
-        import gzip
-
         return json.loads(gzip.decompress(Path(path).read_bytes()))
     return json.loads(Path(path).read_text())
 

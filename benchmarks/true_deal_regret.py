@@ -21,6 +21,7 @@ import numpy as np
 from atout.bots import fastplay, make_bot
 from atout.bots.rollout import shown_voids
 from atout.engine import Play, RuleSet, new_deal
+from atout.engine.cards import cards_of
 
 
 def main() -> None:
@@ -57,7 +58,7 @@ def main() -> None:
             action = bots[s].choose(obs)
             if s == seat and type(action) is Play and obs.hand.bit_count() > 2:
                 legal = deal.legal_play_mask()
-                cards = np.array([c for c in range(78) if legal >> c & 1], dtype=np.int64)
+                cards = np.array(cards_of(legal), dtype=np.int64)
                 if len(cards) > 1:
                     values = np.zeros(len(cards), dtype=np.int64)
                     fastplay.card_values(fastplay.pack(deal, shown_voids(deal), s), s, cards, values)

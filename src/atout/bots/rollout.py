@@ -33,10 +33,8 @@ def rollout_score(deal: Deal, me: int, declined: bool = False) -> int:
     """``me``'s score once ``deal`` is played to its end as ``rollout`` plays it, the card play
     compiled (``fastplay``: the same cards, about fifty times faster); ``deal`` is changed only
     up to the start of the play."""
-    while deal.phase != PHASE_PLAY:
-        if deal.is_over:
-            return deal.result.scores[me]
-        deal.apply(other_phase_action(deal))
+    if not to_play(deal):
+        return deal.result.scores[me]
     st = fastplay.pack(deal, shown_voids(deal), deal.to_act if declined else -1)
     return int(fastplay.play_out(st, me))
 
@@ -46,10 +44,8 @@ def ecart_scores(deal: Deal, me: int, ecarts: list[int]) -> list[int]:
     the world is played to its first card once, then every écart played out in compiled code."""
     first = deal.clone()
     first.apply(Discard(ecarts[0]))
-    while first.phase != PHASE_PLAY:
-        if first.is_over:  # cannot happen after an écart, but a rollout never hangs
-            return [rollout_score(deal.clone(), me) for _ in ecarts]
-        first.apply(other_phase_action(first))
+    if not to_play(first):
+        raise ValueError("a deal cannot end between its écart and its first card")
     st = fastplay.pack(first, shown_voids(first))
     cards = deal.hands[me]
     lo = np.array([e & fastplay.LO_BITS for e in ecarts], dtype=np.int64)
@@ -102,6 +98,16 @@ def other_phase_action(deal: Deal):
     raise ValueError(f"no rollout action in phase {phase}")
 
 
+def to_play(deal: Deal) -> bool:
+    """Play ``deal``'s bids, call, écart and chelem by the rules of thumb up to its first card;
+    False if it ended there instead (everyone passed)."""
+    while deal.phase != PHASE_PLAY:
+        if deal.is_over:
+            return False
+        deal.apply(other_phase_action(deal))
+    return True
+
+
 def shown_voids(deal: Deal) -> list[int]:
     """Each seat's voids shown so far in ``deal`` (as ``knowledge.infer`` reads them: bits 0-3 a
     suit, bit 4 no trump)."""
@@ -148,10 +154,8 @@ def rollout(deal: Deal, declined: bool = False) -> None:
     out once per rollout: each seat's allies and the seats after it at each
     place in a trick.
     """
-    while deal.phase != PHASE_PLAY:
-        if deal.is_over:
-            return
-        deal.apply(other_phase_action(deal))
+    if not to_play(deal):
+        return
     side = deal.side
     seats = deal.seats
     nxt = deal._next

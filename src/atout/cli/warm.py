@@ -1,4 +1,5 @@
-"""Loading the expert robots' compiled code before a game or the site starts."""
+"""Loading the expert robots' compiled code before a terminal game starts (the site loads it
+at a robot's first turn, off its event loop)."""
 
 from __future__ import annotations
 
