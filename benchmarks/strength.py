@@ -98,11 +98,9 @@ def table(invocation: str) -> str:
     ]
     for name, data in found:
         s = data["summary"]
-        role = s["by_role"]
         ts = s["taker_success"]
         succ = " / ".join("n/a" if ts[k] is None else f"{ts[k]:.0%}" for k in ("candidate", "baseline"))
-        out.append(f"| {name} | {s['deals']} | **{_ci(s['points_per_deal'])}** | {_ci(role.get('taker'))} "
-                   f"| {_ci(role.get('defender'))} | {_ci(role.get('partner'))} | {succ} |")
+        out.append(_points_row(name, s, succ))
     out += _pooled(found)
     out += ["", "## Contracts: share of takes and success rate (candidate / baseline)", "",
             "| run | prise | garde | garde sans | garde contre |", "| --- | --- | --- | --- | --- |"]
@@ -146,12 +144,16 @@ def _pooled(found: list[tuple[str, dict]]) -> list[str]:
     for runs in groups.values():
         if len(runs) < 2:
             continue
-        s = summarize([d for _, data in runs for d in data["deals"]])
-        role = s["by_role"]
         names = " + ".join(name for name, _ in runs)
-        out.append(f"| pooled: {names} | {s['deals']} | **{_ci(s['points_per_deal'])}** | {_ci(role.get('taker'))} "
-                   f"| {_ci(role.get('defender'))} | {_ci(role.get('partner'))} | |")
+        out.append(_points_row(f"pooled: {names}", summarize([d for _, data in runs for d in data["deals"]])))
     return out
+
+
+def _points_row(label: str, s: dict, success: str = "") -> str:
+    """One row of the points table from a run's summary."""
+    role = s["by_role"]
+    return (f"| {label} | {s['deals']} | **{_ci(s['points_per_deal'])}** | {_ci(role.get('taker'))} "
+            f"| {_ci(role.get('defender'))} | {_ci(role.get('partner'))} | {success} |")
 
 
 def _load(path: str) -> dict:
