@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from atout.server.hub import Config, Connection
+from atout.server.connection import Connection
+from atout.server.hub import Config
 
 
 async def test_frames_leave_in_order_when_the_socket_makes_one_wait() -> None:

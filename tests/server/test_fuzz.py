@@ -25,7 +25,7 @@ import websockets
 from atout.engine import IllegalAction
 from atout.engine.cards import FULL_DECK, codes
 from atout.engine.record import RecordError, parse_action
-from atout.server import hub as hub_module
+from atout.server import connection as connection_module
 from atout.server.app import MAX_FRAME
 from atout.server.hub import Config
 from atout.server.protocol import MAX_CHAT, MAX_MESSAGE_BYTES, MESSAGE_TYPES
@@ -623,7 +623,7 @@ async def test_a_burst_is_rate_limited_then_served_again(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = FakeMonotonic()
-    monkeypatch.setattr(hub_module, "time", clock)
+    monkeypatch.setattr(connection_module, "time", clock)
     config = quick_config()
     config.rate, config.burst = 5.0, 10.0
     async with running_server(db_url, config) as server:
@@ -656,7 +656,7 @@ async def test_a_chat_flood_is_cut_to_five_in_ten_seconds(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = FakeMonotonic()
-    monkeypatch.setattr(hub_module, "time", clock)
+    monkeypatch.setattr(connection_module, "time", clock)
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
         await ann.send({"type": "create", "players": 3})

@@ -12,7 +12,7 @@ from websockets.client import ClientProtocol
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-import atout.server.hub as hub_module
+import atout.server.connection as connection_module
 
 from .helpers import Client, running_server
 from .test_tables import play_until, table_with_robots
@@ -58,7 +58,7 @@ class Mute:
 
 async def test_a_follower_that_stops_reading_is_cut_off_and_the_table_goes_on(
         db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hub_module, "OUTBOX_LIMIT", 20)
+    monkeypatch.setattr(connection_module, "OUTBOX_LIMIT", 20)
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
         table = await table_with_robots(ann, 4, level="random", deals=20)

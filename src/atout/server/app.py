@@ -20,6 +20,7 @@ from .api import COOKIE, AccountRoutes
 from .clock import Clock
 from .hub import Config, Hub
 from .protocol import MAX_MESSAGE_BYTES
+from .site import LocalSite, Site
 from .store import Store
 
 MAX_FRAME = 64 * 1024
@@ -72,12 +73,10 @@ async def health(request: Request) -> Response:
     """Whether this process serves: 200 ``ok``, or 503 ``degraded`` when its bus is down."""
     hub: Hub = request.app.state.hub
     body = {"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections),
-            "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items}
-    if hub.cluster is not None:
-        body.update(process=hub.cluster.process, bus="up" if hub.cluster.bus.up else "down",
-                    table_ids=sorted(hub.rooms), takeovers=hub.cluster.takeovers)
-        if not hub.cluster.bus.up:
-            body["status"] = "degraded"
+            "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items,
+            **hub.site.health()}
+    if body.get("bus") == "down":
+        body["status"] = "degraded"
     return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
 
 
@@ -102,11 +101,12 @@ async def metrics(request: Request) -> Response:
         running += count
         lines.append(f'atout_act_seconds_bucket{{le="{bound}"}} {running}')
     lines += [f"atout_act_seconds_sum {hub.latency.total:.6f}", f"atout_act_seconds_count {running}"]
-    if hub.cluster is not None:
+    site = hub.site.health()
+    if "bus" in site:
         lines += ["# HELP atout_bus_up Whether this process reaches Redis.", "# TYPE atout_bus_up gauge",
-                  f"atout_bus_up {int(hub.cluster.bus.up)}",
+                  f"atout_bus_up {int(site['bus'] == 'up')}",
                   "# HELP atout_takeovers_total Tables this process took over from another.",
-                  "# TYPE atout_takeovers_total counter", f"atout_takeovers_total {hub.cluster.takeovers}"]
+                  "# TYPE atout_takeovers_total counter", f"atout_takeovers_total {site['takeovers']}"]
     return PlainTextResponse("\n".join(lines) + "\n", media_type="text/plain; version=0.0.4")
 
 
@@ -149,9 +149,12 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
-        hub = Hub(store, config, clock, accounts)
+        site: Site = LocalSite()
         if redis_url:
-            hub.use_redis(redis_url)
+            from .cluster import RedisSite  # redis is imported only for a site of several processes
+
+            site = RedisSite(redis_url, config)
+        hub = Hub(store, config, clock, accounts, site)
         await hub.start()
         app.state.hub = hub
         try:

@@ -20,11 +20,16 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .bus import SITE, RedisBus, inbox
+from .connection import Connection, Player, RemoteConnection
+from .logs import event_log
 from .protocol import ProtocolError, dumps
+from .site import random_table_id
 from .table import admitted
 
 if TYPE_CHECKING:
-    from .hub import Connection, Hub, Room
+    from .hub import Config
+    from .room import Room
+    from .site import Host
 
 log = logging.getLogger("atout.server")
 
@@ -34,13 +39,15 @@ most this long, plus one scan, before another process takes them over."""
 SCAN_SECONDS = 1.0
 
 
-class Cluster:
-    """This process's part of the site: its leases, its bus, and the connections of other processes
-    that follow its tables."""
+class RedisSite:
+    """This process's part of a site of several: its leases, its bus, and the connections of other
+    processes that follow its tables."""
 
-    def __init__(self, hub: Hub, redis_url: str, lease_seconds: float = LEASE_SECONDS,
+    hub: Host
+
+    def __init__(self, redis_url: str, config: Config, lease_seconds: float = LEASE_SECONDS,
                  wall=time.time) -> None:
-        self.hub = hub
+        self.config = config
         self.process = secrets.token_hex(6)
         self.bus = RedisBus(redis_url, self.process)
         self.lease_seconds = lease_seconds
@@ -55,7 +62,8 @@ class Cluster:
         self._task: asyncio.Task | None = None
 
     # ------------------------------------------------------------ life
-    async def start(self) -> None:
+    async def start(self, host: Host) -> None:
+        self.hub = host
         await self.bus.start(self.on_bus, self._bus_back)
         self.bus.post(SITE, {"kind": "lobby_sync"})  # a process that starts late hears of the tables already open
         await self._scan()  # the tables nobody runs (all of them at a first start) before opening
@@ -76,7 +84,10 @@ class Cluster:
         token = self.tokens.get(table_id)
         return None if token is None else (self.process, token)
 
-    async def lease_new_table(self, table_id: str) -> None:
+    def new_table_id(self) -> str:
+        return random_table_id()
+
+    async def claim(self, table_id: str) -> None:
         """A table created here is run here."""
         token = await asyncio.to_thread(self.hub.store.acquire_lease, table_id, self.process, self.wall(),
                                         self.lease_seconds)
@@ -96,7 +107,7 @@ class Cluster:
                                                    self.wall(), self.lease_seconds)
                     last_renew = time.monotonic()
                     for table_id in lost:
-                        await self.lose(table_id, "lease lost")
+                        await self.lost(table_id, "lease lost")
                 await self._scan()
             except asyncio.CancelledError:
                 raise
@@ -120,22 +131,19 @@ class Cluster:
             self.bus.post(SITE, {"kind": "owner", "table": table_id, "process": self.process})
             await self._rejoin(table_id)
 
-    async def lose(self, table_id: str, why: str) -> None:
+    async def lost(self, table_id: str, why: str) -> None:
         """This process no longer runs ``table_id`` (its lease went to another): stop it here; the
         connections here that followed it will join it where it runs now."""
         self.tokens.pop(table_id, None)
         self.owners.pop(table_id, None)
-        room = self.hub.rooms.pop(table_id, None)
+        room = self.hub.lose(table_id)
         if room is None:
             return
-        for task in room.tasks:
-            task.cancel()
         for conn in list(room.followers):
-            conn.tables.discard(table_id)
-            if conn.process is None:  # a connection of this process: it follows the table elsewhere now
+            if not conn.remote:  # a connection of this process: it follows the table elsewhere now
                 conn.remote_tables.add(table_id)
                 self.local[conn.id] = conn
-        self.hub.log_event(event="table_lost", table=table_id, why=why)
+        event_log(event="table_lost", table=table_id, why=why)
 
     # ------------------------------------------------------------ reaching owners
     async def owner(self, table_id: str) -> str | None:
@@ -172,7 +180,7 @@ class Cluster:
             "address": conn.address,
         })
 
-    def gone(self, conn: Connection) -> None:
+    def closed(self, conn: Connection) -> None:
         """A connection of this process closed: the owners of the tables it followed elsewhere forget it."""
         self.local.pop(conn.id, None)
         if conn.remote_tables:  # to every process: whichever runs those tables now drops its stand-in
@@ -186,6 +194,23 @@ class Cluster:
         summary = None if table.status == "closed" else table.summary(room.spectators())
         self.bus.post(SITE, {"kind": "lobby", "table": table.id, "summary": summary, "admit": table.admission()})
 
+    def tables_for(self, conn: Connection) -> list[dict[str, Any]]:
+        """The tables other processes run, private ones to whom they admit."""
+        return [summary for summary, admit in self.lobby.values() if self.admits(admit, conn)]
+
+    def guest(self, name: str, player_id: str, online: bool) -> None:
+        self.bus.guest(name, player_id, online)
+
+    async def guests(self, name: str) -> set[str]:
+        return await self.bus.guests(name)
+
+    def table_changed(self, room: Room) -> None:
+        self.lobby_line(room)
+
+    def health(self) -> dict[str, Any]:
+        return {"process": self.process, "bus": "up" if self.bus.up else "down",
+                "table_ids": sorted(self.hub.rooms), "takeovers": self.takeovers}
+
     def admits(self, admit: dict[str, Any] | None, conn: Connection) -> bool:
         """Whether a table another process runs, with that admission, is shown to this connection."""
         if admit is None:
@@ -194,11 +219,14 @@ class Cluster:
         return player is not None and admitted(player.id, admit["seated"], admit["invited"],
                                                self.hub.friends_of(admit["master"]))
 
-    def friends_changed(self, player_ids, site: bool) -> None:
-        """A friendship changed (here, or on another process when ``site`` is False): the other processes'
-        caches forget it, and the private tables other processes run are shown again to whom they admit."""
-        if site:
-            self.bus.post(SITE, {"kind": "friends", "players": list(player_ids)})
+    def friends_changed(self, player_ids: tuple[str, ...]) -> None:
+        """A friendship changed here: the other processes' caches forget it."""
+        self.bus.post(SITE, {"kind": "friends", "players": list(player_ids)})
+        self._show_private(player_ids)
+
+    def _show_private(self, player_ids: tuple[str, ...] | list[str]) -> None:
+        """The private tables other processes run whose master's friends changed: shown again to whom
+        they admit."""
         for table_id, (summary, admit) in list(self.lobby.items()):
             if admit is not None and admit["master"] in player_ids:
                 self._show(table_id, summary, admit)
@@ -234,19 +262,16 @@ class Cluster:
                     self.lobby_line(room)
         elif kind == "friends":
             self.hub.forget_friends(*body["players"], site=False)
+            self._show_private(body["players"])
         elif kind == "player":
             self.hub.tell_player(body["player"], body["message"], site=False)
 
     async def _request(self, body: dict[str, Any]) -> None:
-        from .hub import Connection, Player
-
         key = (body["from"], body["conn"])
         conn = self.remote.get(key)
         if conn is None:
-            conn = Connection(None, None, self.hub.config, None, body.get("address"), process=body["from"],
-                              deliver=self._deliverer(body["from"], body["conn"]))
-            conn.id = body["conn"]
-            conn.patches = bool(body.get("patches"))
+            conn = RemoteConnection(body["conn"], body["from"], self.config, body.get("address"),
+                                    self._deliverer(body["from"], body["conn"]), bool(body.get("patches")))
             self.remote[key] = conn
         p = body["player"]
         if conn.player is None or conn.player.id != p["id"]:
@@ -263,16 +288,15 @@ class Cluster:
                                     "in a few seconds").to_json(body.get("ref")))
 
     def _deliverer(self, process: str, conn_id: str):
-        def deliver(text: str | None) -> None:
-            if text is not None:
-                self.bus.send_frame(process, conn_id, text)
+        def deliver(text: str) -> None:
+            self.bus.send_frame(process, conn_id, text)
         return deliver
 
     async def _bus_back(self) -> None:
         """Redis is back after an outage: frames were lost both ways. The stand-ins here get whole states
         again, and this process's connections join their tables again (a ``table`` message each)."""
         for conn in self.remote.values():
-            conn.views.clear()
+            conn.forget_views()
         self.bus.post(SITE, {"kind": "lobby_sync"})  # lobby lines were lost too
         for table_id in {t for conn in self.local.values() for t in conn.remote_tables}:
             await self._rejoin(table_id)
@@ -291,7 +315,7 @@ class Cluster:
         if process == self.process:
             return
         if table_id in self.hub.rooms:  # we thought we ran it: we no longer do
-            await self.lose(table_id, f"taken over by {process}")
+            await self.lost(table_id, f"taken over by {process}")
         await self._rejoin(table_id)
 
     async def _rejoin(self, table_id: str) -> None:
@@ -305,9 +329,8 @@ class Cluster:
     def _lobby(self, table_id: str, summary: dict[str, Any] | None, admit: dict[str, Any] | None) -> None:
         if summary is None or summary.get("status") == "closed":
             self.lobby.pop(table_id, None)
-            for conn in self.hub.connections:
-                if conn.lobby:
-                    conn.send({"type": "lobby_remove", "table": table_id})
+            for conn in self.hub.lobby_connections():
+                conn.send({"type": "lobby_remove", "table": table_id})
             return
         self.lobby[table_id] = (summary, admit)
         self._show(table_id, summary, admit)
@@ -316,13 +339,11 @@ class Cluster:
         """The lobby line to each connection here it admits; a private table's removal to the others
         (it may have been shown to them before: a seat left, a friendship ended)."""
         line = {"type": "lobby_table", "table": summary}
-        for conn in self.hub.connections:
-            if not conn.lobby:
-                continue
+        for conn in self.hub.lobby_connections():
             if self.admits(admit, conn):
                 conn.send(line)
             elif admit is not None:
                 conn.send({"type": "lobby_remove", "table": table_id})
 
 
-__all__ = ["LEASE_SECONDS", "Cluster"]
+__all__ = ["LEASE_SECONDS", "RedisSite"]

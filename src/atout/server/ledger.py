@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .db import badges as badges_table
 from .db import ledger, settlements
+from .results import Bets, GameEnd, SeatResult, registered
 
 NEW_ACCOUNT_CHIPS = 1000
 CLAIM_CHIPS = 200
@@ -54,11 +55,6 @@ class LedgerError(ValueError):
 
 def pot_of(game_id: str) -> str:
     return f"pot:{game_id}"
-
-
-def registered(player: str | None) -> bool:
-    """Registered players' ids start with ``p``; guests' with ``g``; robots have none."""
-    return player is not None and player.startswith("p")
 
 
 # ---------------------------------------------------------------- levels
@@ -133,15 +129,6 @@ def claim(engine, player_id: str, now: float) -> int:
 
 
 # ---------------------------------------------------------------- bets
-@dataclass(frozen=True)
-class Bets:
-    """The bets a starting game takes into its pot: (player id, chips) for each registered person."""
-
-    game_id: str
-    stakes: tuple[tuple[str, int], ...]
-    at: float
-
-
 def take_bets(conn, bets: Bets) -> None:
     """Move each bet into the game's pot; LedgerError ``not_enough_chips`` (the caller rolls back) if a
     player's balance is below the bet at the moment of writing."""
@@ -160,33 +147,6 @@ def take_bets(conn, bets: Bets) -> None:
 
 
 # ---------------------------------------------------------------- settlement
-@dataclass(frozen=True)
-class SeatResult:
-    """One seat at a game's end: who sat there (None: a robot), the total, and the chips it staked."""
-
-    seat: int
-    player: str | None
-    total: int
-    abandoned: bool = False
-    stake: int = 0
-
-
-@dataclass(frozen=True)
-class GameEnd:
-    """Everything a settlement needs, as plain data (built by the hub from the table)."""
-
-    game_id: str
-    players: int
-    outcome: str  # "finished" | "cancelled" | "deserted" (every person left: the table closed mid-game)
-    ranked: bool  # competitive, and not two registered people from one address
-    deals: int  # the game's deals (counted ones: a void deal is redealt)
-    seats: tuple[SeatResult, ...]
-    at: float
-    single: dict[str, Any] | None = None  # a one-deal game's deal: taker, partner, made
-    records: tuple[dict[str, Any], ...] = ()  # the deal records, for badges
-    unranked: str | None = None  # why not ranked, when it is not
-
-
 @dataclass
 class Plan:
     """What a settlement writes: chip movements (the pot's outflow included), XP, and why."""

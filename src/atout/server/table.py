@@ -19,11 +19,13 @@ from ..engine import IllegalAction
 from ..engine.actions import Play
 from ..engine.fairness import commitment as seed_commitment
 from ..engine.game import Game
+from ..engine.kinds import EventType, Outcome, SeatKind, TableStatus, Unranked
 from ..engine.observation import private_parts
 from ..engine.record import RecordError, action_to_json, parse_action, to_record
 from ..engine.view import observation_to_json, private_json
 from .options import OptionError, TableOptions
 from .protocol import ProtocolError
+from .results import Bets, GameOver, SeatOver
 
 ABSENT_AFTER = 10.0
 """Seconds without a connection before a robot plays for a seated person."""
@@ -117,13 +119,13 @@ class Table:
         self.turn_started: float | None = None
         self.deal_ended_at: float | None = None
         self.gone_since: dict[int, float] = {}
-        self.same_address: list[int] = []  # seats of registered people sharing an address (the runtime says)
-        self.paused: str | None = None  # why the table waits (the store unreachable; the runtime says)
+        self.same_address: list[int] = []  # seats of registered people sharing an address (note_same_address)
+        self.paused: str | None = None  # why the table waits (the store unreachable: pause)
         self.last_event_at = 0.0
         self._sheet_cache: list[tuple[Any, dict[str, Any]]] = []
         self._seat_cache: dict[str | None, int] | None = None  # seat_of's answers
         self.version = 0  # counts the events other than game actions: what is remembered between cards
-        self.same_address_answer: tuple[Any, list[int]] | None = None  # the runtime's, remembered
+        self._concluded: list[Bets | GameOver] = []  # what the events made since take_concluded: for the ledger
         self._lasting: tuple[Any, dict[str, Any]] | None = None  # (key, the shared view's lasting parts)
         self._parsed: tuple[dict[str, Any], Any] | None = None  # the action being emitted, as stored and parsed
 
@@ -323,9 +325,70 @@ class Table:
     # ------------------------------------------------------------ making events
     def _emit(self, out: list[dict[str, Any]], kind: str, now: float, **fields: Any) -> dict[str, Any]:
         event = {"type": kind, "seq": self.seq + 1, "at": now, **fields}
+        over = self._ending(kind, fields, now)  # made before the event empties the abandoners' seats
         self.evolve(event)
         out.append(event)
+        if over is not None:
+            self._concluded.append(over)
+        elif kind == EventType.GAME_START and any(self.stakes):
+            stakes = tuple((self.seats[i].player or "", bet) for i, bet in enumerate(self.stakes) if bet)
+            self._concluded.append(Bets(fields["game"], stakes, now))
         return event
+
+    def take_concluded(self) -> list[Bets | GameOver]:
+        """The bets and game ends the events made since the last call, for the store to write with them
+        (events replayed from the store make none: they were written then)."""
+        out, self._concluded = self._concluded, []
+        return out
+
+    def _ending(self, kind: str, fields: dict[str, Any], now: float) -> GameOver | None:
+        """The GameOver an event about to be emitted makes, if it ends a game."""
+        if self.game is None or self.game_id is None:
+            return None
+        if kind == EventType.GAME_END:
+            return self._game_over(Outcome.FINISHED, now)
+        if kind == EventType.CANCEL_END and fields["cancelled"]:
+            return self._game_over(Outcome.CANCELLED, now)
+        if kind == EventType.CLOSED and self.status == TableStatus.PLAYING:
+            return self._game_over(Outcome.DESERTED, now)
+        return None
+
+    def _game_over(self, outcome: Outcome, now: float) -> GameOver:
+        """The game's end from the table as it stands (every abandoner still in its seat)."""
+        game = self.game
+        assert game is not None and self.game_id is not None
+        totals = game.totals
+        counted = game.counted
+        abandoned = set(self.abandoned)
+        ranking = None
+        places: dict[int, int] = {}
+        if outcome == Outcome.FINISHED:
+            ranking = tuple({"place": p, "seat": s, "total": t} for p, s, t in game.ranking())
+            stayed = [r for r in ranking if r["seat"] not in abandoned]  # an abandoner is ranked last
+            for k, r in enumerate(stayed):
+                tied = k and r["total"] == stayed[k - 1]["total"]
+                places[r["seat"]] = places[stayed[k - 1]["seat"]] if tied else k + 1
+        seats = []
+        for i, s in enumerate(self.seats):
+            person = s.kind == SeatKind.PERSON
+            place = None if outcome != Outcome.FINISHED or not person else \
+                self.players if i in abandoned else places[i]
+            seats.append(SeatOver(
+                seat=i, kind=s.kind, player=s.player if person else None, name=s.name, level=s.level,
+                total=totals[i], abandoned=i in abandoned, stake=self.stakes[i], place=place,
+                taker_deals=sum(1 for line in counted if line.taker == i),
+                taker_made=sum(1 for line in counted if line.taker == i and line.made)))
+        single = None
+        if game.deals == 1 and counted:
+            line = counted[0]
+            single = {"taker": line.taker, "partner": line.partner, "made": line.made}
+        return GameOver(
+            game_id=self.game_id, table_id=self.id, players=self.players, outcome=outcome,
+            ranked=self.game_ranked, unranked=self.game_unranked, competitive=self.options.competitive,
+            started_at=self.game_started_at or now, ended_at=now,
+            deals=game.deals, counted=len(counted), seats=tuple(seats), options=self.options.to_json(),
+            sheet=tuple(line.to_json() for line in game.sheet), records=tuple(self.records), ranking=ranking,
+            abandoners=tuple(dict(a) for a in self.abandoners), single=single)
 
     def _check_seq(self, seq: int) -> None:
         """A request answers the table as of event ``seq``: stale if anything it answers changed since."""
@@ -471,7 +534,7 @@ class Table:
         empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
         if empty:
             raise ProtocolError("seats_empty", f"every seat must be filled first; empty: {', '.join(map(str, empty))}")
-        unranked = "practice" if not self.options.competitive else "same_address" if same_address else None
+        unranked = Unranked.PRACTICE if not self.options.competitive else Unranked.SAME_ADDRESS if same_address else None
         stakes = [self.options.bet if unranked is None and s.kind == "person" and (s.player or "").startswith("p")
                   else 0 for s in self.seats]
         out: list[dict[str, Any]] = []
@@ -623,6 +686,23 @@ class Table:
     def _after_change(self, out: list[dict[str, Any]], now: float) -> None:
         """Nothing to do here today: robots and clocks are the runtime's (they read robot_turn/deadlines)."""
 
+    # ------------------------------------------------------------ runtime facts
+    def note_same_address(self, seats: list[int]) -> bool:
+        """The seats of registered people who share an address with another seated one, as the server
+        saw their connections (runtime only: a game's start stores whether it counts). True if it moved."""
+        if seats == self.same_address:
+            return False
+        self.same_address = list(seats)
+        return True
+
+    def pause(self, why: str) -> bool:
+        """The store does not answer: nothing more is accepted until the table is loaded again from it.
+        False if it was paused already."""
+        if self.paused is not None:
+            return False
+        self.paused = why
+        return True
+
     # ------------------------------------------------------------ presence and clocks
     def connection_lost(self, seat: int, now: float) -> None:
         """The seat's person has no connection left: the absence clock starts (runtime only)."""
@@ -689,8 +769,9 @@ class Table:
                 break
         return out
 
-    def restarted(self, now: float) -> None:
-        """After loading: clocks start afresh (nobody loses the time the server was away)."""
+    def restarted(self, now: float, here: set[int] | frozenset[int] = frozenset()) -> None:
+        """After loading: clocks start afresh (nobody loses the time the server was away); the seats in
+        ``here`` had their person connected all along, and get no absence clock."""
         if self.in_deal:
             self.turn_started = now
         if self.status == "playing" and self.deal is not None and self.deal.is_over:
@@ -698,7 +779,7 @@ class Table:
         if self.vote is not None:
             self.vote["started"] = now
         for i, seat in enumerate(self.seats):
-            if seat.kind == "person" and not seat.abandoned:
+            if seat.kind == SeatKind.PERSON and not seat.abandoned and i not in here:
                 self.gone_since[i] = now
 
     # ------------------------------------------------------------ views

@@ -1,0 +1,40 @@
+"""Where registered people connect from: two of them from one address make a game unranked."""
+
+from __future__ import annotations
+
+from ..engine.kinds import SeatKind
+from .results import registered
+from .table import Table
+
+ADDRESSES_KEPT = 50
+"""Addresses remembered per person: a roaming phone's few, not a flood's thousands."""
+
+
+class AddressBook:
+    """The addresses this process saw each registered player connect from, this run."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, set[str]] = {}
+        self.version = 0  # moves with every address added: answers stand until it moves
+
+    def saw(self, player_id: str, address: str | None) -> None:
+        if address is None:
+            return
+        seen = self._seen.setdefault(player_id, set())
+        if len(seen) < ADDRESSES_KEPT and address not in seen:
+            seen.add(address)
+            self.version += 1
+
+    def shared(self, table: Table) -> list[int]:
+        """Seats of registered people who share an address with another seated registered person."""
+        people = [(i, self._seen.get(s.player or "", set())) for i, s in enumerate(table.seats)
+                  if s.kind == SeatKind.PERSON and not s.abandoned and registered(s.player)]
+        out: set[int] = set()
+        for k, (i, mine) in enumerate(people):
+            for j, theirs in people[k + 1:]:
+                if mine & theirs:
+                    out |= {i, j}
+        return sorted(out)
+
+
+__all__ = ["AddressBook"]

@@ -1,0 +1,57 @@
+"""A game's end written down: the table's ``GameOver`` as the games row and the ledger's settlement.
+
+Both are written by the store in the transaction that stores the events that ended the game, so a
+game is settled exactly once, and never without its events (PLATFORM.md §5, §6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.kinds import Outcome, SeatKind
+from .results import GameEnd, GameOver, SeatResult
+from .store import GameRow
+
+
+def game_row(over: GameOver) -> GameRow | None:
+    """The games row (and each person's line for the standings) of a finished or cancelled game; a
+    deserted game leaves none, only its settlement."""
+    if over.outcome == Outcome.DESERTED:
+        return None
+    seats = [{"seat": s.seat, "kind": s.kind, "player": s.player, "name": s.name, "level": s.level}
+             for s in over.seats]
+    data: dict[str, Any] = {
+        "seats": seats,
+        "options": over.options,
+        "sheet": list(over.sheet),
+        "records": list(over.records),
+        "totals": [s.total for s in over.seats],
+        "ranking": None if over.ranking is None else list(over.ranking),
+        "abandoned": [s.seat for s in over.seats if s.abandoned],
+        "abandoners": list(over.abandoners),
+        "ranked": over.ranked,
+        "unranked": over.unranked,
+    }
+    participants: list[dict[str, Any]] = []
+    if over.outcome == Outcome.FINISHED:
+        for s in over.seats:
+            if s.kind != SeatKind.PERSON or s.player is None:
+                continue
+            participants.append({
+                "seat": s.seat, "player_id": s.player, "name": s.name, "total": s.total, "place": s.place,
+                "won": s.place == 1 and not s.abandoned, "abandoned": s.abandoned, "deals": over.counted,
+                "taker_deals": s.taker_deals, "taker_made": s.taker_made, "competitive": over.competitive,
+            })
+    status = "finished" if over.outcome == Outcome.FINISHED else "cancelled"
+    return GameRow(over.game_id, over.table_id, over.players, status, over.started_at, over.ended_at, data,
+                   tuple(participants), ranked=over.ranked)
+
+
+def settlement(over: GameOver) -> GameEnd:
+    """What the ledger needs to share out the pot and give XP and badges."""
+    seats = tuple(SeatResult(s.seat, s.player, s.total, s.abandoned, s.stake) for s in over.seats)
+    return GameEnd(over.game_id, over.players, str(over.outcome), over.ranked, over.deals, seats, over.ended_at,
+                   over.single, over.records, over.unranked)
+
+
+__all__ = ["game_row", "settlement"]

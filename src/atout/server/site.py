@@ -1,0 +1,148 @@
+"""The site: every process that serves it, seen from one of them.
+
+The hub asks the site what lies beyond its own process: where a table it does not run is run, which
+tables and guests the other processes have, and to tell a player or the lobby something everywhere.
+``LocalSite`` is the embedded default, one process alone (the in-process bus: nothing is beyond it);
+``cluster.RedisSite`` is one process of several sharing the site through Redis and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .room import Room
+    from .store import Store
+
+
+class Host(Protocol):
+    """What a site uses of its process's hub."""
+
+    store: Store
+    rooms: dict[str, Room]
+
+    def resume(self, item: Any) -> Room: ...
+    async def load_table(self, table_id: str) -> bool: ...
+    def lose(self, table_id: str) -> Room | None: ...
+    async def receive(self, conn: Connection, text: str | bytes, edge_checked: bool = False) -> None: ...
+    async def disconnect(self, conn: Connection) -> None: ...
+    def lobby_connections(self) -> list[Connection]: ...
+    def friends_of(self, player_id: str | None) -> set[str]: ...
+    def forget_friends(self, *player_ids: str, site: bool = True) -> None: ...
+    def tell_player(self, player_id: str, message: dict[str, Any], site: bool = True) -> None: ...
+
+
+class Site(Protocol):
+    """One site interface, for one process or many."""
+
+    process: str
+
+    async def start(self, host: Host) -> None:
+        """Run the tables this process should run (all of them, alone) before it opens."""
+
+    async def stop(self) -> None: ...
+
+    def new_table_id(self) -> str:
+        """An id for a table created here."""
+
+    async def claim(self, table_id: str) -> None:
+        """A table created here is run here."""
+
+    def fence(self, table_id: str) -> tuple[str, int] | None:
+        """What every write of the table must still hold (a lease), if anything."""
+
+    async def lost(self, table_id: str, why: str) -> None:
+        """A write of the table was fenced: another process runs it now."""
+
+    async def forward(self, conn: Connection, table_id: str, text: str | bytes, ref: str | None) -> None:
+        """A request about a table this process does not run: sent to the process that runs it, or
+        refused (``no_table``, ``unavailable``)."""
+
+    def closed(self, conn: Connection) -> None:
+        """A connection of this process closed."""
+
+    def guest(self, name: str, player_id: str, online: bool) -> None:
+        """A guest came online (or left) here under ``name``."""
+
+    async def guests(self, name: str) -> set[str]:
+        """The ids of the guests online under ``name`` on the other processes."""
+
+    def table_changed(self, room: Room) -> None:
+        """A table run here changed in the lobby."""
+
+    def tables_for(self, conn: Connection) -> list[dict[str, Any]]:
+        """The lobby lines of the tables other processes run that ``conn`` may see."""
+
+    def friends_changed(self, player_ids: tuple[str, ...]) -> None:
+        """A friendship changed here: the other processes forget what they cached of it."""
+
+    def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``player_id``'s connections on the other processes."""
+
+    def health(self) -> dict[str, Any]:
+        """What ``/health`` says of the site beyond this process (``"bus": "down"`` makes it degraded)."""
+
+
+def random_table_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+class LocalSite:
+    """One process alone: every table is run here, and nothing lies beyond it."""
+
+    def __init__(self) -> None:
+        self.process = "local"
+
+    async def start(self, host: Host) -> None:
+        for item in await asyncio.to_thread(host.store.open_tables):
+            host.resume(item)
+
+    async def stop(self) -> None:
+        return None
+
+    def new_table_id(self) -> str:
+        return random_table_id()
+
+    async def claim(self, table_id: str) -> None:
+        return None
+
+    def fence(self, table_id: str) -> tuple[str, int] | None:
+        return None
+
+    async def lost(self, table_id: str, why: str) -> None:
+        return None
+
+    async def forward(self, conn: Connection, table_id: str, text: str | bytes, ref: str | None) -> None:
+        raise ProtocolError("no_table", f"no open table {table_id!r}")
+
+    def closed(self, conn: Connection) -> None:
+        return None
+
+    def guest(self, name: str, player_id: str, online: bool) -> None:
+        return None
+
+    async def guests(self, name: str) -> set[str]:
+        return set()
+
+    def table_changed(self, room: Room) -> None:
+        return None
+
+    def tables_for(self, conn: Connection) -> list[dict[str, Any]]:
+        return []
+
+    def friends_changed(self, player_ids: tuple[str, ...]) -> None:
+        return None
+
+    def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
+        return None
+
+    def health(self) -> dict[str, Any]:
+        return {}
+
+
+__all__ = ["Host", "LocalSite", "Site", "random_table_id"]
