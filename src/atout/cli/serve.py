@@ -21,6 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(needs a PostgreSQL --db that they all use; env ATOUT_REDIS; default: none)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="server processes on this address (more than 1 needs --redis; default 1)")
+    parser.add_argument("--slot", type=int, default=None, metavar="K",
+                        help="this process's slot behind a proxy that routes each table to its process "
+                             "(1 to --slots; its tables' ids start with K-; needs --redis; docs/deploy.md)")
+    parser.add_argument("--slots", type=int, default=None, metavar="N",
+                        help="how many processes that proxy routes by slot (with --slot)")
+    parser.add_argument("--nginx-config", default=None, metavar="PORTS",
+                        help="print nginx's configuration for processes on these ports (comma-separated, "
+                             "slot 1 first) listening on --port, and exit")
     parser.add_argument("--robot-pace", type=float, default=0.8, metavar="SECONDS",
                         help="how long a robot waits before it plays, so people can follow (default 0.8)")
     parser.add_argument("--deal-pause", type=float, default=5.0, metavar="SECONDS",
@@ -65,6 +73,27 @@ def serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"atout serve: --port must be from 1 to 65535, not {args.port}", file=sys.stderr)
         return 2
+    if args.nginx_config is not None:
+        from ..server.proxy import nginx_config
+
+        try:
+            ports = [int(p) for p in args.nginx_config.split(",")]
+        except ValueError:
+            print(f"atout serve: --nginx-config takes ports like 8001,8002,8003, not {args.nginx_config!r}",
+                  file=sys.stderr)
+            return 2
+        if not ports or len(ports) > 99 or not all(0 < p < 65536 for p in ports):
+            print("atout serve: --nginx-config takes 1 to 99 ports from 1 to 65535", file=sys.stderr)
+            return 2
+        print(nginx_config(ports, str(args.port)), end="")
+        return 0
+    if (args.slot is None) != (args.slots is None):
+        print("atout serve: --slot and --slots go together", file=sys.stderr)
+        return 2
+    if args.slots is not None and not (1 <= args.slots <= 99 and 1 <= args.slot <= args.slots):
+        print(f"atout serve: --slot must be from 1 to --slots (at most 99), not {args.slot} of {args.slots}",
+              file=sys.stderr)
+        return 2
     db = args.db or os.environ.get("ATOUT_DB") or default_db_url()
     redis = args.redis or os.environ.get("ATOUT_REDIS") or None
     if args.rate <= 0:
@@ -77,13 +106,17 @@ def serve(args: argparse.Namespace) -> int:
         print("atout serve: several server processes share one PostgreSQL store: give --db postgresql://… "
               "(SQLite is for one process)", file=sys.stderr)
         return 2
+    if args.slot is not None and (not redis or args.workers > 1):
+        print("atout serve: --slot is one process of several behind a proxy: give --redis, and no --workers",
+              file=sys.stderr)
+        return 2
     if args.workers > 1 and not redis:
         print("atout serve: several server processes talk through Redis: give --redis redis://HOST:PORT/0",
               file=sys.stderr)
         return 2
     settings = {"db": db, "redis": redis, "robot_pace": args.robot_pace, "deal_pause": args.deal_pause,
                 "abandon_after": args.abandon_after, "behind_proxy": args.behind_proxy, "rate": args.rate,
-                "log_level": args.log_level}
+                "log_level": args.log_level, "slot": args.slot, "slots": args.slots}
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     processes = f", {args.workers} processes" if args.workers > 1 else ""
@@ -115,7 +148,8 @@ def app_from_settings():
     timing = Timing(deal_pause=settings["deal_pause"], robot_pace=settings["robot_pace"],
                     abandon_after=settings["abandon_after"])
     config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing,
-                    trusted_proxy=settings["behind_proxy"], rate=settings["rate"], burst=2 * settings["rate"])
+                    trusted_proxy=settings["behind_proxy"], rate=settings["rate"], burst=2 * settings["rate"],
+                    slot=settings.get("slot"), slots=settings.get("slots"))
     app = create_app(settings["db"], config, redis_url=settings["redis"])
     _tune_gc()
     return app

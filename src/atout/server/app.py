@@ -74,6 +74,7 @@ async def health(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     body = {"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections),
             "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items,
+            "frames": hub.stats.frames, "frames_crossed": hub.stats.crossed,
             **hub.site.health()}
     if body.get("bus") == "down":
         body["status"] = "degraded"

@@ -23,6 +23,7 @@ from .bus import SITE, RedisBus, inbox
 from .connection import Connection, Player, RemoteConnection
 from .logs import event_log
 from .protocol import ProtocolError, dumps
+from .proxy import slot_of, successor
 from .site import random_table_id
 from .table import admitted
 
@@ -37,6 +38,9 @@ LEASE_SECONDS = 6.0
 """How long a lease lasts unless renewed (renewed every third of it): a dead owner's tables wait at
 most this long, plus one scan, before another process takes them over."""
 SCAN_SECONDS = 1.0
+STANDBY_SECONDS = 3.0
+"""How long a table whose process died waits for its slot's successor (where the proxy now sends its
+people) before any other process takes it over."""
 
 
 class RedisSite:
@@ -48,7 +52,9 @@ class RedisSite:
     def __init__(self, redis_url: str, config: Config, lease_seconds: float = LEASE_SECONDS,
                  wall=time.time) -> None:
         self.config = config
-        self.process = secrets.token_hex(6)
+        self.slot, self.slots = config.slot, config.slots
+        self.process = secrets.token_hex(6) if self.slot is None else f"s{self.slot}-{secrets.token_hex(4)}"
+        self.unowned_since: dict[str, float] = {}  # tables seen without an owner that another slot should take
         self.bus = RedisBus(redis_url, self.process)
         self.lease_seconds = lease_seconds
         self.wall = wall  # leases use wall-clock time: every process of the site must agree on it
@@ -85,7 +91,16 @@ class RedisSite:
         return None if token is None else (self.process, token)
 
     def new_table_id(self) -> str:
-        return random_table_id()
+        """Behind a proxy that routes by slot, a new table's id names this process's slot."""
+        return random_table_id() if self.slot is None else f"{self.slot}-{random_table_id()}"
+
+    def first_in_line(self, table_id: str) -> bool:
+        """Whether this process takes an unowned table over at once: it is the table's slot, or the
+        slot the proxy sends that slot's people to while it is down. Others wait STANDBY_SECONDS."""
+        home = slot_of(table_id)
+        if home is None or self.slot is None or not self.slots:
+            return True
+        return self.slot in (home, successor(home, self.slots))
 
     async def claim(self, table_id: str) -> None:
         """A table created here is run here."""
@@ -115,8 +130,13 @@ class RedisSite:
                 log.warning('{"event":"lease_loop_failed","error":%s}', dumps({"e": repr(err)}))
 
     async def _scan(self) -> None:
-        for table_id in await asyncio.to_thread(self.hub.store.unowned_tables, self.wall()):
+        unowned = await asyncio.to_thread(self.hub.store.unowned_tables, self.wall())
+        now = time.monotonic()
+        self.unowned_since = {t: self.unowned_since.get(t, now) for t in unowned}
+        for table_id in unowned:
             if table_id in self.hub.rooms:
+                continue
+            if not self.first_in_line(table_id) and now - self.unowned_since[table_id] < STANDBY_SECONDS:
                 continue
             token = await asyncio.to_thread(self.hub.store.acquire_lease, table_id, self.process, self.wall(),
                                             self.lease_seconds)
@@ -271,7 +291,8 @@ class RedisSite:
         conn = self.remote.get(key)
         if conn is None:
             conn = RemoteConnection(body["conn"], body["from"], self.config, body.get("address"),
-                                    self._deliverer(body["from"], body["conn"]), bool(body.get("patches")))
+                                    self._deliverer(body["from"], body["conn"]), bool(body.get("patches")),
+                                    self.hub.stats)
             self.remote[key] = conn
         p = body["player"]
         if conn.player is None or conn.player.id != p["id"]:

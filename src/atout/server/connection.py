@@ -23,6 +23,7 @@ from .protocol import ProtocolError, dumps
 if TYPE_CHECKING:
     from .hub import Config
     from .patches import Parts
+    from .room import Stats
 
 OUTBOX_LIMIT = 5000
 
@@ -57,8 +58,9 @@ class Connection:
 
     def __init__(self, send_text: Callable[[str], Coroutine[Any, Any, None]] | None,
                  close: Callable[[], Coroutine[Any, Any, None]] | None, config: Config, account: Any = None,
-                 address: str | None = None) -> None:
+                 address: str | None = None, stats: Stats | None = None) -> None:
         self._send_text = send_text
+        self.stats = stats
         self._close = close
         self.id = secrets.token_hex(8)
         self.remote_tables: set[str] = set()  # tables this connection follows that another process runs
@@ -105,6 +107,8 @@ class Connection:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
+        if self.stats is not None:
+            self.stats.frames += 1
         if self.patches and not isinstance(message, str) and "state" in message:
             state = message["state"]
             self.views[message["table"]] = (state, state["you"], state["changed"], state["deal"], None)
@@ -200,8 +204,8 @@ class RemoteConnection(Connection):
     remote = True
 
     def __init__(self, conn_id: str, process: str, config: Config, address: str | None,
-                 deliver: Callable[[str], None], patches: bool) -> None:
-        super().__init__(None, None, config, None, address)
+                 deliver: Callable[[str], None], patches: bool, stats: Stats | None = None) -> None:
+        super().__init__(None, None, config, None, address, stats)
         self.id = conn_id
         self.process = process
         self._forward = deliver
@@ -209,6 +213,8 @@ class RemoteConnection(Connection):
 
     def deliver(self, text: str) -> None:
         if not self.closed:
+            if self.stats is not None:
+                self.stats.crossed += 1
             self._forward(text)
 
 

@@ -65,6 +65,8 @@ class Config:
     burst: float = 40.0
     chat_per_10s: int = 5
     trusted_proxy: bool = False  # behind a proxy of ours: a connection's address is its X-Forwarded-For
+    slot: int | None = None  # this process's slot behind a proxy that routes tables by slot (proxy.py)
+    slots: int | None = None  # how many slots that proxy routes
 
 
 class Histogram:
@@ -162,7 +164,7 @@ class Hub:
 
     # ------------------------------------------------------------ connections
     def connect(self, send_text: Any, close: Any, account: Any = None, address: str | None = None) -> Connection:
-        conn = Connection(send_text, close, self.config, account, address)
+        conn = Connection(send_text, close, self.config, account, address, self.stats)
         self.connections.add(conn)
         return conn
 

@@ -54,9 +54,11 @@ Make = Callable[[Table, float], list[dict[str, Any]] | Awaitable[list[dict[str, 
 
 @dataclass
 class Stats:
-    """This process's counters that rooms move (``/health``, ``/metrics``)."""
+    """This process's counters (``/health``, ``/metrics``)."""
 
-    actions: int = 0
+    actions: int = 0  # game actions accepted by the tables run here
+    frames: int = 0  # frames made here for connections, this process's and others'
+    crossed: int = 0  # of those, frames for another process's connections: they crossed the bus
 
 
 @dataclass

@@ -16,7 +16,7 @@ from .protocol import ProtocolError
 
 if TYPE_CHECKING:
     from .connection import Connection
-    from .room import Room
+    from .room import Room, Stats
     from .store import Store
 
 
@@ -25,6 +25,7 @@ class Host(Protocol):
 
     store: Store
     rooms: dict[str, Room]
+    stats: Stats
 
     def resume(self, item: Any) -> Room: ...
     async def load_table(self, table_id: str) -> bool: ...

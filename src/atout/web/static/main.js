@@ -47,6 +47,11 @@ export function go(path) {
 }
 app.go = go;
 
+function socketPath() {
+  const r = route();
+  return r.kind === "t" && r.arg ? `/ws?table=${encodeURIComponent(r.arg)}` : "/ws";
+}
+
 function hello() {
   const message = { type: "hello", protocol: 1, patches: true };
   if (!app.registered) {
@@ -196,6 +201,7 @@ function show() {
       if (app.view) app.view.close();
       app.view = new TableView(app, r.arg, main);
     }
+    if (app.net.follow()) return; // the table's own socket opens: the view opens on its welcome
     app.view.open();
     return;
   }
@@ -208,7 +214,7 @@ function show() {
 
 async function start() {
   if (!app.net) {
-    app.net = new Net({ hello, onMessage, onStatus });
+    app.net = new Net({ hello, onMessage, onStatus, path: socketPath });
     app.net.connect();
   }
 }

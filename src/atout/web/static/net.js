@@ -1,12 +1,16 @@
 // The one WebSocket of this tab: hello, requests matched to answers by `ref`, and reconnection with
-// backoff that the page lives through without a click.
+// backoff that the page lives through without a click. At a table the socket's address names the table
+// (/ws?table=ID), so that a proxy in front of several server processes sends it to the one that runs
+// that table (docs/deploy.md); the lobby's socket may reach any of them.
 
 const PING_EVERY = 15000;
 const PONG_WITHIN = 6000;
 
 export class Net {
-  constructor({ hello, onMessage, onStatus }) {
+  constructor({ hello, onMessage, onStatus, path }) {
     this.hello = hello; // () => the hello message to send on each (re)connection
+    this.path = path; // () => the socket's path for where the page is: /ws, or /ws?table=ID at a table
+    this.connectedPath = null;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.pending = new Map();
@@ -19,7 +23,8 @@ export class Net {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.connectedPath = this.path();
+    const ws = new WebSocket(`${scheme}://${location.host}${this.connectedPath}`);
     this.ws = ws;
     this.onStatus("connecting");
     ws.onopen = () => {
@@ -55,6 +60,23 @@ export class Net {
       const delay = Math.min(5000, 300 * 2 ** this.attempt++) + Math.random() * 200;
       setTimeout(() => this.connect(), delay);
     };
+  }
+
+  /** At a table the socket must be the table's own: true if it had to open a new one (the page goes on
+   * when its `welcome` comes). Leaving a table for the lobby keeps the socket. */
+  follow() {
+    const path = this.path();
+    if (path === this.connectedPath || !path.includes("?")) return false;
+    const old = this.ws;
+    if (old) {
+      old.onclose = null;
+      old.close();
+    }
+    clearInterval(this.timer);
+    for (const { reject } of this.pending.values()) reject({ code: "offline", message: "connection moved" });
+    this.pending.clear();
+    this.connect();
+    return true;
   }
 
   keepAlive() {
