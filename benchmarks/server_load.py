@@ -159,24 +159,46 @@ class TableRun:
             del self.arrivals[seq]
 
 
+async def connect(url: str, name: str, patches: bool, token: str | None = None):
+    """A socket that said hello (offering permessage-deflate, as browsers do); its token."""
+    ws = await websockets.connect(url, max_size=None)
+    hello = {"type": "hello", "protocol": 1, "name": name[:20], "patches": patches}
+    if token:
+        hello["token"] = token
+    await ws.send(json.dumps(hello))
+    welcome = orjson.loads(await ws.recv())
+    return ws, welcome.get("token")
+
+
 async def drive_tables(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str,
-                       patches: bool) -> list[float]:
+                       patches: bool, routed: bool = False) -> list[float]:
+    """``routed``: the clients connect as the browser page does behind a proxy that routes tables
+    (docs/deploy.md): the master creates the table from a lobby socket at ``/ws``, then every seat,
+    the master's included, opens its socket at ``/ws?table=ID``."""
     runs = []
     listeners = []
     for t in range(tables):
         run = TableRun(players)
         seats = []
-        for s in range(players):
-            ws = await websockets.connect(url, max_size=None)  # offering permessage-deflate, as browsers do
-            await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": f"L{tag}t{t}s{s}"[:20],
-                                      "patches": patches}))
-            await ws.recv()
+        for s in range(players if not routed else 1):
+            ws, token = await connect(url, f"L{tag}t{t}s{s}", patches)
             seats.append(Seat(ws, run, s))
         master = seats[0]
         await master.ws.send(json.dumps({"type": "create", "players": players,
                                          "options": {"deals": 20, "turn_seconds": 0, "competitive": False}}))
         await master.read_until(lambda m: m["type"] == "event" and "state" in m)
         table_id, seq = master.state["id"], master.state["seq"]
+        if routed:  # the page moves to the table's own socket, and the others arrive there
+            at_table = f"{url}?table={table_id}"
+            await master.ws.close()
+            ws, _ = await connect(at_table, f"L{tag}t{t}s0", patches, token)
+            seats = [Seat(ws, run, 0)]
+            await ws.send(json.dumps({"type": "join", "table": table_id}))
+            await seats[0].read_until(lambda m: m["type"] == "table")
+            master = seats[0]
+            for s in range(1, players):
+                ws, _ = await connect(at_table, f"L{tag}t{t}s{s}", patches)
+                seats.append(Seat(ws, run, s))
         for seat in seats[1:]:
             await seat.ws.send(json.dumps({"type": "join", "table": table_id}))
             await seat.read_until(lambda m: m["type"] == "table")
@@ -210,13 +232,13 @@ async def drive_tables(url: str, tables: int, players: int, warmup: float, secon
 
 
 def client_process(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str, patches: bool,
-                   out) -> None:
+                   out, routed: bool = False) -> None:
     try:  # the server's loop too (uvicorn picks uvloop where it is installed)
         import uvloop
         run = uvloop.run
     except ImportError:
         run = asyncio.run
-    out.put(run(drive_tables(url, tables, players, warmup, seconds, tag, patches)))
+    out.put(run(drive_tables(url, tables, players, warmup, seconds, tag, patches, routed)))
 
 
 def health(port: int) -> dict:

@@ -1,0 +1,179 @@
+"""The site on 1, 2 and 3 server processes behind nginx, as docs/deploy.md sets it up, under load.
+
+    python benchmarks/scale.py [--processes 1,2,3] [--tables 30] [--seconds 15] [--out benchmarks/results/scale.json]
+
+For each process count: a fresh PostgreSQL database and a Redis of the benchmark's own, that many
+``atout serve --slot K --slots N`` processes, and nginx in front routing each table's sockets to its
+process (``atout serve --nginx-config``). The clients connect as the browser page does: a lobby
+socket at ``/ws`` creates the table, then every seat opens its socket at ``/ws?table=ID``; each seat
+plays a legal card the moment its turn comes (``server_load.py``'s clients). Prints and writes, per
+process count: actions per second, the p99 of an action's time from sent to heard by the last seat,
+the server processes' CPU per action (summed over all of them; nginx and the clients excluded), and
+the share of frames that crossed Redis (from each process's /health). Needs PostgreSQL on
+127.0.0.1:5432 (user postgres, trust), redis-server and nginx. Run it on an otherwise idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from server_load import client_process, empty_database, health, percentile, wait_for_health
+
+from atout.server.proxy import nginx_config
+
+POSTGRES = os.environ.get("ATOUT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def database(name: str) -> str:
+    import sqlalchemy as sa
+
+    from atout.server.store import engine_url
+
+    admin = sa.create_engine(engine_url(POSTGRES), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return f"{POSTGRES.rsplit('/', 1)[0]}/{name}"
+
+
+def run(processes: int, args, folder: Path) -> dict:
+    folder.mkdir(parents=True)
+    db = database(f"atout_scale_{processes}")
+    empty_database(db)
+    redis_port = free_port()
+    redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no", "--dir", str(folder)], stdout=subprocess.DEVNULL)
+    ports = [free_port() for _ in range(processes)]
+    env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "scale"}
+    servers = []
+    nginx = None
+    try:
+        time.sleep(0.3)
+        for slot, port in enumerate(ports, start=1):
+            servers.append(subprocess.Popen(
+                [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
+                 "--redis", f"redis://127.0.0.1:{redis_port}/0", "--slot", str(slot), "--slots", str(processes),
+                 "--behind-proxy", "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning",
+                 "--rate", "10000"], env=env, stdout=subprocess.DEVNULL))
+        for port in ports:
+            wait_for_health(port, 60.0)
+        listen = free_port()
+        for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (folder / sub).mkdir()
+        conf = folder / "nginx.conf"
+        conf.write_text(
+            f"daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\nerror_log {folder}/nginx.log warn;\n"
+            "events { worker_connections 4096; }\nhttp {\n    access_log off;\n"
+            f"    client_body_temp_path {folder}/body; proxy_temp_path {folder}/proxy;\n"
+            f"    fastcgi_temp_path {folder}/fastcgi; uwsgi_temp_path {folder}/uwsgi; scgi_temp_path {folder}/scgi;\n"
+            + nginx_config(ports, f"127.0.0.1:{listen}") + "}\n")
+        nginx = subprocess.Popen([shutil.which("nginx") or "/usr/sbin/nginx", "-c", str(conf), "-p", str(folder)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_health(listen, 30.0)
+        url = f"ws://127.0.0.1:{listen}/ws"
+        out: mp.Queue = mp.Queue()
+        per = [args.tables // args.client_processes + (1 if i < args.tables % args.client_processes else 0)
+               for i in range(args.client_processes)]
+        clients = [mp.Process(target=client_process, args=(url, n, args.players, args.warmup, args.seconds,
+                                                           f"{processes}p{i}", True, out, True))
+                   for i, n in enumerate(per) if n]
+        for c in clients:
+            c.start()
+        time.sleep(max(2.0, args.tables * 0.05) + args.warmup)
+        pids = [s.pid for s in servers]
+        before = [health(p) for p in ports]
+        cpu0, t0 = cpu_seconds(pids), time.perf_counter()
+        time.sleep(args.seconds)
+        cpu1, t1 = cpu_seconds(pids), time.perf_counter()
+        after = [health(p) for p in ports]
+        answers = [out.get(timeout=300) for _ in clients]
+        for c in clients:
+            c.join(30)
+        latencies = [x for lat, _ in answers for x in lat]
+        accepted = sum(n for _, n in answers)
+        rate = accepted / args.seconds
+        actions = sum(a["actions"] - b["actions"] for a, b in zip(after, before, strict=True))
+        frames = sum(a["frames"] - b["frames"] for a, b in zip(after, before, strict=True))
+        crossed = sum(a["frames_crossed"] - b["frames_crossed"] for a, b in zip(after, before, strict=True))
+        commits = sum(a["store_commits"] - b["store_commits"] for a, b in zip(after, before, strict=True))
+        items = sum(a["store_items"] - b["store_items"] for a, b in zip(after, before, strict=True))
+        result = {
+            "actions_per_s": round(rate),
+            "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
+            "p99_ms": round(percentile(latencies, 0.99), 2) if latencies else None,
+            "cpu_ms_per_action": round((cpu1 - cpu0) / max(1, actions) * 1000, 3),
+            "frames_crossing_share": round(crossed / max(1, frames), 4),
+            "server_cpu": round((cpu1 - cpu0) / (t1 - t0), 2),
+            "tables": args.tables,
+            "tables_per_process": [a["tables"] for a in after],
+            "frames": frames,
+            "frames_crossed": crossed,
+            "writes_per_commit": round(items / max(1, commits), 2),
+        }
+        print(f"{processes} process(es): {result['actions_per_s']:,} actions/s   p50 {result['p50_ms']} ms   "
+              f"p99 {result['p99_ms']} ms   {result['cpu_ms_per_action']} ms CPU an action (all processes, "
+              f"{result['server_cpu']:.0%} busy)   frames crossing Redis {result['frames_crossing_share']:.2%} "
+              f"({crossed:,} of {frames:,})   tables {result['tables_per_process']}, "
+              f"{result['writes_per_commit']} writes a commit", flush=True)
+        return result
+    finally:
+        for proc in [p for p in [nginx, *servers] if p is not None]:
+            proc.terminate()
+        for proc in [p for p in [nginx, *servers] if p is not None]:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        redis.terminate()
+        redis.wait(10)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--processes", default="1,2,3")
+    parser.add_argument("--tables", type=int, default=30)
+    parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--client-processes", type=int, default=1)
+    parser.add_argument("--out", default=None, help="write the figures here (benchmarks/results/scale.json)")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp())
+    print(f"{args.tables} tables of {args.players} through nginx, {args.seconds:g} s measured; "
+          f"{os.cpu_count()} cores shared with the clients, nginx, PostgreSQL and Redis", flush=True)
+    results = {n: run(int(n), args, folder / f"p{n}") for n in args.processes.split(",")}
+    if args.out:
+        Path(args.out).write_text(json.dumps({"command": " ".join(["python", *sys.argv]), "processes": results},
+                                             indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
