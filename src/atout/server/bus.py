@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import orjson
@@ -51,7 +51,7 @@ class RedisBus:
             retry_on_error=[RedisConnectionError, RedisTimeoutError])
         self.failed = 0  # publishes Redis did not take
         self._handler: Handler | None = None
-        self._on_up: Callable[[], Awaitable[None]] | None = None
+        self._on_up: Callable[[], Coroutine[Any, Any, None]] | None = None
         self._up_task: asyncio.Task | None = None
         self._background: set[asyncio.Task] = set()
         self._task: asyncio.Task | None = None
@@ -62,7 +62,7 @@ class RedisBus:
         self._outgoing: asyncio.Queue[tuple[str, dict[str, Any] | None]] = asyncio.Queue()
         self._sender: asyncio.Task | None = None
 
-    async def start(self, handler: Handler, on_up: Callable[[], Awaitable[None]] | None = None) -> None:
+    async def start(self, handler: Handler, on_up: Callable[[], Coroutine[Any, Any, None]] | None = None) -> None:
         """Listen; ``on_up`` runs each time the bus is back after being down (messages were lost)."""
         self._handler = handler
         self._on_up = on_up
@@ -105,7 +105,7 @@ class RedisBus:
                         body = orjson.loads(message["data"])
                         if body.get("from") == self.process and body.get("kind") != "frames":
                             continue  # our own site-wide message, already handled here
-                        done = self._handler(body)
+                        done = self._handler(body) if self._handler is not None else None
                         if done is not None:
                             await done
                     except Exception:  # one bad message must not stop the bus

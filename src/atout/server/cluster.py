@@ -193,7 +193,7 @@ class RedisSite:
         conn.remote_tables.add(table_id)
         if isinstance(text, bytes):
             text = text.decode("utf-8", "replace")
-        player = conn.player
+        player = conn.who
         self.bus.post(inbox(owner), {
             "kind": "request", "conn": conn.id, "text": text, "ref": ref, "patches": conn.patches,
             "player": {"id": player.id, "name": player.name, "registered": player.registered},

@@ -131,7 +131,9 @@ class Connection:
         # The ASGI send is a coroutine that, unless the socket's buffer is full, finishes without ever
         # suspending: run it here rather than through a queue and a task switch per frame (4 frames an
         # action at a 4-seat table). If it does suspend, the pump finishes it before anything else.
-        step = self._send_text(text)
+        send_text = self._send_text
+        assert send_text is not None  # a connection of this process has its socket (a remote one forwards)
+        step = send_text(text)
         try:
             waiting = step.send(None)
         except StopIteration:
@@ -147,8 +149,9 @@ class Connection:
         while True:
             item = await self.outbox.get()
             if item is None:
-                with contextlib.suppress(Exception):
-                    await self._close()
+                if self._close is not None:
+                    with contextlib.suppress(Exception):
+                        await self._close()
                 return
             self.busy = True
             try:
@@ -157,6 +160,7 @@ class Connection:
                 else:
                     if self.sent is not None:
                         self.sent.append(item)
+                    assert self._send_text is not None
                     await self._send_text(item)
             finally:
                 self.busy = False

@@ -187,12 +187,12 @@ def plan(end: GameEnd) -> Plan:
     for s in end.seats:  # an abandoner's bet is forfeited to the bank, whatever happens to the game
         if s.stake and s.abandoned:
             out.pay(BANK, "forfeit", s.stake)
-    kept = [s for s in end.seats if s.stake and not s.abandoned]
-    rest = sum(s.stake for s in kept)
+    kept = [(s.seat, s.player, s.stake) for s in end.seats if s.stake and not s.abandoned and s.player is not None]
+    rest = sum(stake for _, _, stake in kept)
     out.winners = winners(end) if end.outcome == "finished" else []
     if end.outcome != "finished" or not end.ranked:  # cancelled, deserted or unranked: bets go back
-        for s in kept:
-            out.pay(s.player, "refund", s.stake)
+        for _, player, stake in kept:
+            out.pay(player, "refund", stake)
     elif end.deals == 1 and end.single is not None and end.single.get("taker") is not None:
         taker, partner, made = end.single["taker"], end.single.get("partner"), end.single.get("made")
         side = {taker} | ({partner} if partner is not None else set())
@@ -203,11 +203,11 @@ def plan(end: GameEnd) -> Plan:
         elif made:
             to_seat(taker, "prize", rest)
         else:
-            for s in kept:
-                if s.seat in side:
-                    out.pay(BANK, "lost", s.stake)
+            for seat, player, stake in kept:
+                if seat in side:
+                    out.pay(BANK, "lost", stake)
                 else:
-                    out.pay(s.player, "refund", s.stake)
+                    out.pay(player, "refund", stake)
     elif rest:
         prize = rest * (100 - BANK_CUT_PERCENT) // 100
         share = prize // len(out.winners) if out.winners else 0
@@ -240,6 +240,7 @@ def _deal_badges(record: dict[str, Any]) -> list[tuple[int, str]]:
     if not deal.is_over or deal.void:
         return []
     result = deal.result
+    assert result is not None  # a deal over and not void has its result
     taker, partner = result.taker, result.partner
     side = [taker] + ([partner] if partner is not None and partner != taker else [])
     out: list[tuple[int, str]] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from ..bots import LEVELS
@@ -98,7 +99,7 @@ def _rules(value: Any) -> dict[str, str]:
     if not isinstance(value, dict):
         raise OptionError("rules: a JSON object of rule option: value")
     try:
-        RuleSet(4, value)  # not make(4, **value): a rule named "players" would clash with its argument
+        RuleSet(4, MappingProxyType(value))  # not make(4, **value): a rule named "players" would clash with its argument
     except RuleError as err:
         raise OptionError(f"rules: {err}") from None
     defaults = {k: v[0] for k, v in RULE_OPTIONS.items()}

@@ -9,12 +9,12 @@ events that ended the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..engine.kinds import Outcome
 
 
-def registered(player: str | None) -> bool:
+def registered(player: str | None) -> TypeGuard[str]:
     """Registered players' ids start with ``p``; guests' with ``g``; robots have none."""
     return player is not None and player.startswith("p")
 

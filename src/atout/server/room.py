@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ..bots import make_bot
+from ..bots.base import Bot
 from ..bots.random_bot import RandomBot
 from ..engine.kinds import EventType, TableStatus
 from ..engine.record import action_to_json
@@ -87,7 +88,7 @@ class Room:
         self.wake = asyncio.Event()
         self.tasks: list[asyncio.Task[Any]] = []
         self.robot_for: tuple[int, int] | None = None  # (seq, seat) a robot is thinking about
-        self.bots: dict[tuple[int, str], Any] = {}
+        self.bots: dict[tuple[int, str], Bot] = {}
         self.seen_options: dict[str, int] = {}
         self.snapshot_seq = 0
         self.base: tuple[int, bytes] | None = None  # the last snapshot stored (seq, JSON): to roll back to
@@ -400,7 +401,7 @@ class Room:
         return rebuilt(snapshot, events, self.services.timing, self.services.clock.now(), self._here())
 
     # ------------------------------------------------------------ robots and clocks
-    def _bot(self, seat: int) -> Any:
+    def _bot(self, seat: int) -> Bot:
         table = self.table
         level = table.robot_level(seat)
         key = (seat, level)
@@ -428,7 +429,9 @@ class Room:
         observation = deal.observation(seat)
         # A robot's first move makes it off the event loop: an expert loads its compiled card
         # play then (0.2 s, or seconds the first time on a machine).
-        bot = self.bots.get((seat, table.robot_level(seat))) or await asyncio.to_thread(self._bot, seat)
+        bot = self.bots.get((seat, table.robot_level(seat)))
+        if bot is None:
+            bot = await asyncio.to_thread(self._bot, seat)
         try:
             action = await asyncio.to_thread(bot.choose, observation)
         except Exception as err:  # a failing robot must not stop the table: a legal move instead
@@ -459,7 +462,7 @@ class Room:
             self.wake.clear()
             deadlines = self.table.deadlines()
             self.armed = deadlines[0] if deadlines else None
-            waiters = [asyncio.create_task(self.wake.wait())]
+            waiters: list[asyncio.Task[Any]] = [asyncio.create_task(self.wake.wait())]
             if deadlines:
                 waiters.append(asyncio.create_task(clock.sleep_until(deadlines[0][0])))
             try:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -42,7 +44,7 @@ must not make a card on its way stale, nor another person's vote mine)."""
 class Seat:
     """Who sits in a seat, and whether a robot plays for them now."""
 
-    kind: str = "empty"  # "empty" | "person" | "robot"
+    kind: SeatKind = SeatKind.EMPTY
     player: str | None = None
     name: str | None = None
     level: str | None = None
@@ -52,7 +54,7 @@ class Seat:
 
     @property
     def robot_plays(self) -> bool:
-        return self.kind == "robot" or self.absent or self.automatic or self.abandoned
+        return self.kind == SeatKind.ROBOT or self.absent or self.automatic or self.abandoned
 
     def public(self, seat: int) -> dict[str, Any]:
         return {
@@ -60,7 +62,7 @@ class Seat:
             "name": self.name,
             "kind": self.kind,
             "level": self.level,
-            "present": self.kind != "person" or not self.absent,
+            "present": self.kind != SeatKind.PERSON or not self.absent,
             "automatic": self.automatic,
             "abandoned": self.abandoned,
         }
@@ -97,16 +99,16 @@ class Table:
         self.master: int | None = None
         self.seq = 0
         self.guard_seq = 0  # the last event that a request must have seen (not a chat line or the like)
-        self.status = "waiting"  # "waiting" | "playing" | "closed"
+        self.status = TableStatus.WAITING
         self.game: Game | None = None
         self.game_id: str | None = None
         self.game_started_at: float | None = None
-        self.game_outcome: str | None = None  # "finished" | "cancelled" for the last game
+        self.game_outcome: Outcome | None = None  # the last game's end: finished or cancelled
         self.abandoned: list[int] = []
         self.abandoners: list[dict[str, Any]] = []  # who left this game: seat, player, name, why
         self.records: list[dict[str, Any]] = []  # the current game's deal records, void deals included
         self.game_ranked = False  # the current game counts: competitive, and nobody shares an address
-        self.game_unranked: str | None = None  # why it does not: "practice" | "same_address"
+        self.game_unranked: Unranked | None = None  # why it does not
         self.stakes: list[int] = [0] * players  # the chips each seat put in the current game's pot
         self.commitment: str | None = None
         self.vote: dict[str, Any] | None = None
@@ -142,7 +144,7 @@ class Table:
         if seats is None:
             seats = self._seat_cache = {}
             for i, seat in reversed(list(enumerate(self.seats))):
-                if seat.kind == "person" and not seat.abandoned:
+                if seat.kind == SeatKind.PERSON and not seat.abandoned:
                     seats[seat.player] = i
         return seats
 
@@ -152,7 +154,7 @@ class Table:
 
     @property
     def in_deal(self) -> bool:
-        return self.status == "playing" and self.deal is not None and not self.deal.is_over
+        return self.status == TableStatus.PLAYING and self.deal is not None and not self.deal.is_over
 
     def to_act(self) -> int | None:
         return self.deal.to_act if self.in_deal else None
@@ -170,9 +172,9 @@ class Table:
     def present_people(self) -> list[int]:
         """Seats whose person is here and playing for themselves: those who vote."""
         return [i for i, s in enumerate(self.seats)
-                if s.kind == "person" and not (s.absent or s.automatic or s.abandoned) and i not in self.gone_since]
+                if s.kind == SeatKind.PERSON and not (s.absent or s.automatic or s.abandoned) and i not in self.gone_since]
 
-    def admits(self, player: str, name: str, master_friends: set[str] = frozenset()) -> bool:
+    def admits(self, player: str, name: str, master_friends: AbstractSet[str] = frozenset()) -> bool:
         """Whether this person may see, watch or sit at the table (private tables: the invited and
         the master's friends, whose ids the caller knows)."""
         return not self.options.private or admitted(player, self._people(), self.invited, master_friends)
@@ -197,13 +199,13 @@ class Table:
         if event["type"] != "action":
             self._seat_cache = None
             self.version += 1
-        getattr(self, "_on_" + event["type"])(event)
+        EVOLVE[event["type"]](self, event)
 
     def _on_created(self, e: dict[str, Any]) -> None:
         self.options = TableOptions.from_json(e["options"])
 
     def _on_sat(self, e: dict[str, Any]) -> None:
-        self.seats[e["seat"]] = Seat("person", e["player"], e["name"])
+        self.seats[e["seat"]] = Seat(SeatKind.PERSON, e["player"], e["name"])
         if self.master is None:
             self.master = e["seat"]
 
@@ -215,7 +217,7 @@ class Table:
         self.master = e["seat"]
 
     def _on_robot(self, e: dict[str, Any]) -> None:
-        self.seats[e["seat"]] = Seat("robot", None, e["name"], e["level"])
+        self.seats[e["seat"]] = Seat(SeatKind.ROBOT, None, e["name"], e["level"])
 
     def _on_unrobot(self, e: dict[str, Any]) -> None:
         self.seats[e["seat"]] = Seat()
@@ -238,10 +240,10 @@ class Table:
         self.abandoners = []
         self.records = []
         self.game_ranked = bool(e.get("ranked", options.competitive))  # games started before the ledger: as set
-        self.game_unranked = e.get("unranked")
+        self.game_unranked = None if e.get("unranked") is None else Unranked(e["unranked"])
         self.stakes = list(e.get("stakes") or [0] * self.players)
         self.proposed = {}
-        self.status = "playing"
+        self.status = TableStatus.PLAYING
 
     def _on_deal_start(self, e: dict[str, Any]) -> None:
         assert self.game is not None
@@ -268,15 +270,15 @@ class Table:
         self.turn_started = None
 
     def _on_game_end(self, e: dict[str, Any]) -> None:
-        self._close_game("finished")
+        self._close_game(Outcome.FINISHED)
 
     def _on_cancel_end(self, e: dict[str, Any]) -> None:
         self.vote = None
         if e["cancelled"]:
-            self._close_game("cancelled")
+            self._close_game(Outcome.CANCELLED)
 
-    def _close_game(self, outcome: str) -> None:
-        self.status = "waiting"
+    def _close_game(self, outcome: Outcome) -> None:
+        self.status = TableStatus.WAITING
         self.game_outcome = outcome
         self.commitment = None
         self.vote = None
@@ -320,7 +322,7 @@ class Table:
             self.vote["votes"][e["seat"]] = e["accept"]
 
     def _on_closed(self, e: dict[str, Any]) -> None:
-        self.status = "closed"
+        self.status = TableStatus.CLOSED
 
     # ------------------------------------------------------------ making events
     def _emit(self, out: list[dict[str, Any]], kind: str, now: float, **fields: Any) -> dict[str, Any]:
@@ -401,9 +403,9 @@ class Table:
             raise ProtocolError("not_master", "only the table's master may do that")
 
     def _check_waiting(self, what: str) -> None:
-        if self.status == "playing":
+        if self.status == TableStatus.PLAYING:
             raise ProtocolError("game_running", f"{what} only before or between games")
-        if self.status == "closed":
+        if self.status == TableStatus.CLOSED:
             raise ProtocolError("no_table", "this table is closed")
 
     def _check_seat(self, seat: int) -> None:
@@ -419,13 +421,13 @@ class Table:
     def create(self, player: str, name: str, now: float) -> list[dict[str, Any]]:
         self._check_may_bet(player)
         out: list[dict[str, Any]] = []
-        self._emit(out, "created", now, players=self.players, options=self.options.to_json())
-        self._emit(out, "sat", now, seat=0, player=player, name=name)
-        self._emit(out, "master", now, seat=0)
+        self._emit(out, EventType.CREATED, now, players=self.players, options=self.options.to_json())
+        self._emit(out, EventType.SAT, now, seat=0, player=player, name=name)
+        self._emit(out, EventType.MASTER, now, seat=0)
         return out
 
     def sit(self, player: str, name: str, seat: int, seq: int, now: float,
-            master_friends: set[str] = frozenset()) -> list[dict[str, Any]]:
+            master_friends: AbstractSet[str] = frozenset()) -> list[dict[str, Any]]:
         self._check_seq(seq)
         self._check_waiting("sitting down")
         self._check_seat(seat)
@@ -433,13 +435,13 @@ class Table:
             raise ProtocolError("private", "this table is private: only invited people may sit")
         if self.seat_of(player) is not None:
             raise ProtocolError("seated", f"you already sit at seat {self.seat_of(player)}")
-        if self.seats[seat].kind != "empty":
+        if self.seats[seat].kind != SeatKind.EMPTY:
             raise ProtocolError("seat_taken", f"seat {seat} is taken by {self.seats[seat].name}")
         self._check_may_bet(player)
         out: list[dict[str, Any]] = []
-        self._emit(out, "sat", now, seat=seat, player=player, name=name)
+        self._emit(out, EventType.SAT, now, seat=seat, player=player, name=name)
         if self.master == seat:
-            self._emit(out, "master", now, seat=seat)
+            self._emit(out, EventType.MASTER, now, seat=seat)
         return out
 
     def leave(self, player: str, seq: int | None, now: float) -> list[dict[str, Any]]:
@@ -450,11 +452,11 @@ class Table:
         if seat is None:
             raise ProtocolError("not_seated", "you do not sit at this table")
         out: list[dict[str, Any]] = []
-        if self.status == "playing":
-            self._emit(out, "abandon", now, seat=seat, player=player, why="left the table")
+        if self.status == TableStatus.PLAYING:
+            self._emit(out, EventType.ABANDON, now, seat=seat, player=player, why="left the table")
             self._after_vote_change(out, now)
         else:
-            self._emit(out, "left", now, seat=seat)
+            self._emit(out, EventType.LEFT, now, seat=seat)
         self._succeed_master(out, now, seat)
         return out
 
@@ -464,19 +466,19 @@ class Table:
         for k in range(1, self.players + 1):
             i = (gone + k) % self.players
             s = self.seats[i]
-            if s.kind == "person" and not s.abandoned:
+            if s.kind == SeatKind.PERSON and not s.abandoned:
                 if i != gone:
-                    self._emit(out, "master", now, seat=i)
+                    self._emit(out, EventType.MASTER, now, seat=i)
                 return
-        self._emit(out, "master", now, seat=None)
-        self._emit(out, "closed", now, why="nobody is left at the table")
+        self._emit(out, EventType.MASTER, now, seat=None)
+        self._emit(out, EventType.CLOSED, now, why="nobody is left at the table")
 
     def add_robot(self, player: str, seat: int, level: str | None, seq: int, now: float) -> list[dict[str, Any]]:
         self._check_seq(seq)
         self._check_master(player)
         self._check_waiting("adding a robot")
         self._check_seat(seat)
-        if self.seats[seat].kind != "empty":
+        if self.seats[seat].kind != SeatKind.EMPTY:
             raise ProtocolError("seat_taken", f"seat {seat} is taken by {self.seats[seat].name}")
         level = level or self.options.robot_level
         try:
@@ -484,7 +486,7 @@ class Table:
         except OptionError as err:
             raise ProtocolError("bad_option", str(err).replace("robot_level", "level")) from None
         out: list[dict[str, Any]] = []
-        self._emit(out, "robot", now, seat=seat, level=level, name=f"Robot {seat + 1} ({level})")
+        self._emit(out, EventType.ROBOT, now, seat=seat, level=level, name=f"Robot {seat + 1} ({level})")
         return out
 
     def remove_robot(self, player: str, seat: int, seq: int, now: float) -> list[dict[str, Any]]:
@@ -492,10 +494,10 @@ class Table:
         self._check_master(player)
         self._check_waiting("removing a robot")
         self._check_seat(seat)
-        if self.seats[seat].kind != "robot":
+        if self.seats[seat].kind != SeatKind.ROBOT:
             raise ProtocolError("not_robot", f"seat {seat} has no robot")
         out: list[dict[str, Any]] = []
-        self._emit(out, "unrobot", now, seat=seat)
+        self._emit(out, EventType.UNROBOT, now, seat=seat)
         return out
 
     def set_options(self, player: str, values: dict[str, Any], seq: int, now: float) -> list[dict[str, Any]]:
@@ -506,7 +508,7 @@ class Table:
             options = self.options.changed(**values)
         except OptionError as err:
             raise ProtocolError("bad_option", str(err)) from None
-        guests = [i for i, s in enumerate(self.seats) if s.kind == "person" and not (s.player or "").startswith("p")]
+        guests = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.PERSON and not (s.player or "").startswith("p")]
         if options.bet and guests:
             raise ProtocolError("bad_option", f"bet: a guest sits at seat {guests[0]}; a betting table is for "
                                               "registered players")
@@ -515,14 +517,14 @@ class Table:
         if not changed:
             raise ProtocolError("bad_option", "those are the options already in force")
         out: list[dict[str, Any]] = []
-        self._emit(out, "options", now, options=after, changed=changed)
+        self._emit(out, EventType.OPTIONS, now, options=after, changed=changed)
         return out
 
     def invite(self, player: str, name: str, invitees: list[str], now: float) -> list[dict[str, Any]]:
         """Invite the player(s) called ``name`` (their ids, found by the caller): they may see, watch and sit."""
         self._check_master(player)
         out: list[dict[str, Any]] = []
-        self._emit(out, "invited", now, name=name, players=sorted(invitees))
+        self._emit(out, EventType.INVITED, now, name=name, players=sorted(invitees))
         return out
 
     def start(self, player: str, seq: int, now: float, same_address: list[int] | None = None) -> list[dict[str, Any]]:
@@ -531,18 +533,18 @@ class Table:
         self._check_seq(seq)
         self._check_master(player)
         self._check_waiting("starting a game")
-        empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+        empty = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY]
         if empty:
             raise ProtocolError("seats_empty", f"every seat must be filled first; empty: {', '.join(map(str, empty))}")
         unranked = Unranked.PRACTICE if not self.options.competitive else Unranked.SAME_ADDRESS if same_address else None
-        stakes = [self.options.bet if unranked is None and s.kind == "person" and (s.player or "").startswith("p")
+        stakes = [self.options.bet if unranked is None and s.kind == SeatKind.PERSON and (s.player or "").startswith("p")
                   else 0 for s in self.seats]
         out: list[dict[str, Any]] = []
-        self._emit(out, "game_start", now, game=secrets.token_hex(8), deals=self.options.deals,
+        self._emit(out, EventType.GAME_START, now, game=secrets.token_hex(8), deals=self.options.deals,
                    options=self.options.to_json(), ranked=unranked is None, unranked=unranked, stakes=stakes,
                    _seed=secrets.token_hex(16))
         assert self.game is not None
-        self._emit(out, "game_dealer", now, dealer=self.game.dealer)
+        self._emit(out, EventType.GAME_DEALER, now, dealer=self.game.dealer)
         self._start_deal(out, now)
         return out
 
@@ -552,7 +554,7 @@ class Table:
     def _start_deal(self, out: list[dict[str, Any]], now: float) -> None:
         assert self.game is not None
         seed = secrets.token_hex(16)
-        self._emit(out, "deal_start", now, number=self.game.deals_played + 1, dealer=self.game.next_dealer,
+        self._emit(out, EventType.DEAL_START, now, number=self.game.deals_played + 1, dealer=self.game.next_dealer,
                    commitment=seed_commitment(seed), _seed=seed)
         if self.deal is not None and self.deal.is_over:  # a petit sec voided it as it was dealt
             self._end_deal(out, now)
@@ -588,7 +590,7 @@ class Table:
         stored = action_to_json(seat, parsed)
         del stored["seat"]
         self._parsed = (stored, parsed)  # the action event applies it without parsing it again
-        self._emit(out, "action", now, seat=seat, action=stored, by=by)
+        self._emit(out, EventType.ACTION, now, seat=seat, action=stored, by=by)
         if self.deal.is_over:
             self._end_deal(out, now)
         else:
@@ -599,7 +601,7 @@ class Table:
         assert self.game is not None and self.deal is not None
         line = self.game.sheet[-1].to_json()
         line.pop("record", None)
-        self._emit(out, "deal_end", now, seed=self.deal.seed, commitment=self.commitment,
+        self._emit(out, EventType.DEAL_END, now, seed=self.deal.seed, commitment=self.commitment,
                    record=to_record(self.deal), line=line)
         if self.game.is_over:
             self._end_game(out, now)
@@ -607,12 +609,13 @@ class Table:
     def _end_game(self, out: list[dict[str, Any]], now: float) -> None:
         assert self.game is not None
         ranking = [{"place": p, "seat": s, "total": t} for p, s, t in self.game.ranking()]
-        self._emit(out, "game_end", now, game=self.game_id, totals=self.game.totals, ranking=ranking,
+        self._emit(out, EventType.GAME_END, now, game=self.game_id, totals=self.game.totals, ranking=ranking,
                    abandoned=list(self.abandoned))
 
     def next_deal(self, now: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        if self.status == "playing" and self.deal is not None and self.deal.is_over and not self.game.is_over:
+        if (self.status == TableStatus.PLAYING and self.game is not None and self.deal is not None
+                and self.deal.is_over and not self.game.is_over):
             self._start_deal(out, now)
         return out
 
@@ -623,7 +626,7 @@ class Table:
         if not self.seats[seat].automatic:
             raise ProtocolError("not_automatic", "your seat is not in automatic mode")
         out: list[dict[str, Any]] = []
-        self._emit(out, "automatic", now, seat=seat, on=False)
+        self._emit(out, EventType.AUTOMATIC, now, seat=seat, on=False)
         self._after_change(out, now)
         return out
 
@@ -632,7 +635,7 @@ class Table:
         if not text:
             raise ProtocolError("malformed", "chat: the message is empty")
         out: list[dict[str, Any]] = []
-        self._emit(out, "chat", now, name=name, seat=self.seat_of(player), text=text)
+        self._emit(out, EventType.CHAT, now, name=name, seat=self.seat_of(player), text=text)
         return out
 
     def propose_cancel(self, player: str, seq: int, now: float) -> list[dict[str, Any]]:
@@ -640,15 +643,16 @@ class Table:
         seat = self.seat_of(player)
         if seat is None:
             raise ProtocolError("not_seated", "only a seated player may propose to cancel")
-        if self.status != "playing":
+        if self.status != TableStatus.PLAYING:
             raise ProtocolError("no_game", "no game is being played")
         if self.vote is not None:
             raise ProtocolError("vote_running", "a vote is already running")
+        assert self.game is not None  # playing
         if self.proposed.get(seat) == self.game.deal_index:
             raise ProtocolError("vote_again", "you may propose again after the next deal")
         out: list[dict[str, Any]] = []
         voters = sorted(set(self.present_people()) | {seat})
-        self._emit(out, "cancel_proposed", now, by=seat, voters=voters)
+        self._emit(out, EventType.CANCEL_PROPOSED, now, by=seat, voters=voters)
         self._after_vote_change(out, now)
         return out
 
@@ -662,7 +666,7 @@ class Table:
         if seat in self.vote["votes"]:
             raise ProtocolError("voted", "you have voted already")
         out: list[dict[str, Any]] = []
-        self._emit(out, "vote", now, seat=seat, accept=accept)
+        self._emit(out, EventType.VOTE, now, seat=seat, accept=accept)
         self._after_vote_change(out, now)
         return out
 
@@ -673,14 +677,14 @@ class Table:
         voters = [s for s in vote["voters"] if s in self.present_people() or s == vote["by"]]
         if any(v is False for v in vote["votes"].values()):
             refused = next(s for s, v in vote["votes"].items() if v is False)
-            self._emit(out, "cancel_end", now, cancelled=False, why=f"{self.seats[refused].name} refused")
+            self._emit(out, EventType.CANCEL_END, now, cancelled=False, why=f"{self.seats[refused].name} refused")
         elif all(vote["votes"].get(s) for s in voters):
             unfinished = self.deal if self.deal is not None and not self.deal.is_over else None
             reveal = {} if unfinished is None else {  # the shuffle stays checkable: its seed is revealed too
                 "seed": unfinished.seed, "commitment": self.commitment, "record": to_record(unfinished)}
-            self._emit(out, "cancel_end", now, cancelled=True, why="everyone present accepted",
+            self._emit(out, EventType.CANCEL_END, now, cancelled=True, why="everyone present accepted",
                        game=self.game_id, abandoned=list(self.abandoned), **reveal)
-        if self.vote is None and self.status == "playing":
+        if self.vote is None and self.status == TableStatus.PLAYING:
             self._after_change(out, now)
 
     def _after_change(self, out: list[dict[str, Any]], now: float) -> None:
@@ -715,7 +719,7 @@ class Table:
             return out
         self.gone_since.pop(seat, None)
         if self.seats[seat].absent:
-            self._emit(out, "present", now, seat=seat)
+            self._emit(out, EventType.PRESENT, now, seat=seat)
         return out
 
     def deadlines(self) -> list[tuple[float, str, int | None]]:
@@ -729,9 +733,9 @@ class Table:
             out.append((self.turn_started + turn, "timeout", seat))
         for s, since in self.gone_since.items():
             person = self.seats[s]
-            if person.kind != "person" or person.abandoned:
+            if person.kind != SeatKind.PERSON or person.abandoned:
                 continue
-            if self.status == "playing":
+            if self.status == TableStatus.PLAYING:
                 if not person.absent:
                     out.append((since + t.absent_after, "absent", s))
                 out.append((since + t.abandon_after, "abandon", s))
@@ -739,30 +743,31 @@ class Table:
                 out.append((since + t.abandon_after, "gone", s))
         if self.vote is not None and self.vote.get("started") is not None:
             out.append((self.vote["started"] + t.vote_seconds, "vote_over", None))
-        if self.status == "playing" and self.deal_ended_at is not None and self.deal.is_over:
+        if self.status == TableStatus.PLAYING and self.deal_ended_at is not None and self.deal.is_over:
             out.append((self.deal_ended_at + t.deal_pause, "next_deal", None))
         return sorted(out, key=lambda d: d[0])
 
     def tick(self, now: float) -> list[dict[str, Any]]:
         """Everything whose time has come."""
         out: list[dict[str, Any]] = []
-        for when, what, seat in self.deadlines():
+        for when, what, at in self.deadlines():
             if when > now:
                 break
-            if what == "timeout" and seat == self.to_act():
-                self._emit(out, "timeout", now, seat=seat)
-                self._emit(out, "automatic", now, seat=seat, on=True)
+            seat = -1 if at is None else at  # the seat a seat's deadline is about (the others have none)
+            if what == "timeout" and at == self.to_act():
+                self._emit(out, EventType.TIMEOUT, now, seat=seat)
+                self._emit(out, EventType.AUTOMATIC, now, seat=seat, on=True)
             elif what == "absent":
-                self._emit(out, "absent", now, seat=seat)
+                self._emit(out, EventType.ABSENT, now, seat=seat)
             elif what == "abandon":
-                self._emit(out, "abandon", now, seat=seat, player=self.seats[seat].player, why="did not come back")
+                self._emit(out, EventType.ABANDON, now, seat=seat, player=self.seats[seat].player, why="did not come back")
                 self._succeed_master(out, now, seat)
                 self._after_vote_change(out, now)
             elif what == "gone":
-                self._emit(out, "left", now, seat=seat)
+                self._emit(out, EventType.LEFT, now, seat=seat)
                 self._succeed_master(out, now, seat)
             elif what == "vote_over" and self.vote is not None:
-                self._emit(out, "cancel_end", now, cancelled=False, why="the time to vote ran out")
+                self._emit(out, EventType.CANCEL_END, now, cancelled=False, why="the time to vote ran out")
             elif what == "next_deal":
                 out.extend(self.next_deal(now))
             if out:  # one deadline at a time: the next ones are computed from the new state
@@ -774,7 +779,7 @@ class Table:
         ``here`` had their person connected all along, and get no absence clock."""
         if self.in_deal:
             self.turn_started = now
-        if self.status == "playing" and self.deal is not None and self.deal.is_over:
+        if self.status == TableStatus.PLAYING and self.deal is not None and self.deal.is_over:
             self.deal_ended_at = now
         if self.vote is not None:
             self.vote["started"] = now
@@ -837,7 +842,7 @@ class Table:
             "status": self.status,
             "master": self.master,
             "options": self.options.to_json(),
-            "seats": [{**s.public(i), "connected": s.kind != "person" or i not in self.gone_since}
+            "seats": [{**s.public(i), "connected": s.kind != SeatKind.PERSON or i not in self.gone_since}
                       for i, s in enumerate(self.seats)],
             "game": None if game is None else {
                 "id": self.game_id,
@@ -849,7 +854,7 @@ class Table:
                 "over": self.game_outcome is not None,
                 "outcome": self.game_outcome,
                 "ranking": [{"place": p, "seat": s, "total": t} for p, s, t in game.ranking()]
-                if self.game_outcome == "finished" else None,
+                if self.game_outcome == Outcome.FINISHED else None,
                 "ranked": self.game_ranked,
                 "unranked": self.game_unranked,
                 "pot": sum(self.stakes),
@@ -864,6 +869,7 @@ class Table:
 
     def _sheet(self) -> list[dict[str, Any]]:
         """The score sheet as viewers see it (no seeds: those go with each deal's end); cached per line."""
+        assert self.game is not None
         sheet = self.game.sheet
         cache = self._sheet_cache
         if len(cache) > len(sheet) or (cache and cache[-1][0] is not sheet[len(cache) - 1]):
@@ -900,8 +906,8 @@ class Table:
             "id": self.id,
             "players": self.players,
             "seats": [s.name for s in self.seats],
-            "robots": sum(s.kind == "robot" for s in self.seats),
-            "free": sum(s.kind == "empty" for s in self.seats),
+            "robots": sum(s.kind == SeatKind.ROBOT for s in self.seats),
+            "free": sum(s.kind == SeatKind.EMPTY for s in self.seats),
             "status": self.status,
             "options": self.options.to_json(),
             "spectators": spectators,
@@ -941,19 +947,19 @@ class Table:
     @classmethod
     def from_snapshot(cls, data: dict[str, Any], timing: Timing | None = None) -> Table:
         table = cls(data["id"], data["players"], TableOptions.from_json(data["options"]), timing)
-        table.seats = [Seat(**s) for s in data["seats"]]
+        table.seats = [Seat(**{**s, "kind": SeatKind(s["kind"])}) for s in data["seats"]]
         table.master = data["master"]
         table.seq = data["seq"]
-        table.status = data["status"]
+        table.status = TableStatus(data["status"])
         table.game = None if data["game"] is None else Game.from_json(data["game"])
         table.game_id = data["game_id"]
         table.game_started_at = data["game_started_at"]
-        table.game_outcome = data["game_outcome"]
+        table.game_outcome = None if data["game_outcome"] is None else Outcome(data["game_outcome"])
         table.abandoned = list(data["abandoned"])
         table.records = list(data.get("records", []))
         table.abandoners = list(data.get("abandoners", []))
         table.game_ranked = bool(data.get("game_ranked", table.options.competitive))
-        table.game_unranked = data.get("game_unranked")
+        table.game_unranked = None if data.get("game_unranked") is None else Unranked(data["game_unranked"])
         table.stakes = list(data.get("stakes") or [0] * table.players)
         table.commitment = data["commitment"]
         vote = data["vote"]
@@ -967,4 +973,8 @@ class Table:
         return table
 
 
-__all__ = ["ABANDON_AFTER", "ABSENT_AFTER", "Seat", "Table", "Timing"]
+EVOLVE: dict[str, Callable[[Table, dict[str, Any]], None]] = {kind: getattr(Table, f"_on_{kind}") for kind in EventType}
+"""How each stored event changes a table: every EventType has its method (checked as the module loads)."""
+
+
+__all__ = ["ABANDON_AFTER", "ABSENT_AFTER", "EVOLVE", "Seat", "Table", "Timing"]

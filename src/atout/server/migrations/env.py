@@ -19,6 +19,9 @@ connection = context.config.attributes.get("connection")
 if connection is not None:
     _run(connection)
 else:
-    engine = create_engine(context.config.get_main_option("sqlalchemy.url"))
+    url = context.config.get_main_option("sqlalchemy.url")
+    if url is None:
+        raise RuntimeError("the store's URL is missing: alembic's sqlalchemy.url")
+    engine = create_engine(url)
     with engine.connect() as conn:
         _run(conn)
