@@ -126,3 +126,78 @@ def test_a_deal_void_as_it_is_dealt_is_followed_by_the_next_after_the_pause(monk
     assert table.tick(1.0 + pause - 0.01) == []
     dealt = table.tick(1.0 + pause)
     assert dealt and dealt[0]["type"] == "deal_start" and not table.deal.is_over
+
+
+def play_out(table: Table, seed: int = 7) -> list[dict]:
+    """Robots play every seat until the game is over (the test's own robots, not the server's)."""
+    bots = [make_bot("random", seed + s) for s in range(table.players)]
+    events: list[dict] = []
+    while table.status == "playing":
+        if table.deal.is_over:
+            events += table.tick(when_next_deal(table))
+            continue
+        seat = table.deal.to_act
+        body = action_to_json(seat, bots[seat].choose(table.deal.observation(seat)))
+        del body["seat"]
+        events += table.play(seat, body, 2.0, by="robot")
+    return events
+
+
+def people_table(deals: int = 1, bet: int = 0) -> Table:
+    """Ann (master) and Bob, registered, with two robots."""
+    table = Table("t", 4, TableOptions(deals=deals, bet=bet), Timing())
+    table.create("pann", "Ann", 0.0)
+    table.sit("pbob", "Bob", 1, table.seq, 0.0)
+    for seat in (2, 3):
+        table.add_robot("pann", seat, "random", table.seq, 0.0)
+    return table
+
+
+def test_a_finished_game_leaves_one_game_over_with_places_and_the_bets_taken_at_its_start() -> None:
+    table = people_table(deals=2, bet=50)
+    table.take_concluded()
+    table.start("pann", table.seq, 1.0)
+    [bets] = table.take_concluded()
+    assert bets.stakes == (("pann", 50), ("pbob", 50))
+    play_out(table)
+    [over] = table.take_concluded()
+    assert table.take_concluded() == []  # made once, taken once
+    assert over.outcome == "finished" and over.ranked and over.game_id == table.game_id
+    assert [s.total for s in over.seats] == table.game.totals and sum(s.total for s in over.seats) == 0
+    ranking = {r["seat"]: r["place"] for r in over.ranking}
+    assert [s.place for s in over.seats] == [ranking[0], ranking[1], None, None]  # robots have no place
+    assert [s.player for s in over.seats] == ["pann", "pbob", None, None]
+    assert [s.stake for s in over.seats] == [50, 50, 0, 0]
+    assert over.counted == sum(1 for line in table.game.sheet if not line.void)
+
+
+def test_an_abandoner_is_named_and_ranked_last_and_a_deserted_game_ends_too() -> None:
+    table = people_table(deals=1)
+    table.start("pann", table.seq, 1.0)
+    table.take_concluded()
+    table.leave("pbob", None, 3.0)  # Bob abandons: his seat empties only when the game ends
+    play_out(table)
+    [over] = table.take_concluded()
+    bob = over.seats[1]
+    assert (bob.player, bob.name, bob.abandoned, bob.place) == ("pbob", "Bob", True, 4)
+    assert over.abandoners[0]["player"] == "pbob"
+    deserted = people_table(deals=3)
+    deserted.start("pann", deserted.seq, 1.0)
+    deserted.take_concluded()
+    deserted.leave("pbob", None, 3.0)
+    events = deserted.leave("pann", None, 4.0)  # the last person gone: the table closes mid-game
+    assert events[-1]["type"] == "closed"
+    [over] = deserted.take_concluded()
+    assert over.outcome == "deserted" and over.ranking is None
+    assert [s.place for s in over.seats] == [None] * 4
+
+
+def test_events_replayed_from_the_store_make_no_second_game_end() -> None:
+    table = people_table(deals=1, bet=10)
+    before = table.snapshot()
+    events = table.start("pann", table.seq, 1.0) + play_out(table)
+    assert len(table.take_concluded()) == 2  # the bets and the game's end, when they were made
+    again = Table.from_snapshot(before)
+    for event in events:
+        again.evolve(event)
+    assert again.game_outcome == "finished" and again.take_concluded() == []
