@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action, Choice, Discard, contract_name
 from .cards import TRUMPS
+from .kinds import Phase, Void
 from .rules import RuleSet
 from .scoring import Result
 
@@ -32,7 +33,7 @@ class Observation:
     rules: RuleSet
     dealer: int
     seats: tuple[int, ...]
-    phase: str
+    phase: Phase
     to_act: int | None
     hand: int
     hand_sizes: tuple[int, ...]
@@ -50,7 +51,7 @@ class Observation:
     trick: tuple[tuple[int, int], ...]
     legal: tuple[Choice, ...]
     result: Result | None
-    void: str | None
+    void: Void | None
 
     @property
     def contract_name(self) -> str | None:
@@ -75,7 +76,7 @@ def private_parts(deal: Deal, seat: int | None) -> Private:
     if it knows who that is, its legal choices.  ``observe`` uses this too: one place decides."""
     is_taker = seat is not None and seat == deal.taker
     partner = None
-    if deal.partner_revealed or deal.phase == "end" or (seat is not None and seat == deal.partner):
+    if deal.partner_revealed or deal.phase == Phase.END or (seat is not None and seat == deal.partner):
         partner = deal.partner
     return Private(
         hand=deal.hands[seat] if seat is not None else 0,

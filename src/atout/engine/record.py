@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import (
-    CONTRACTS,
-    PASS,
     Action,
     Bid,
     Call,
@@ -20,15 +18,17 @@ from .actions import (
     Play,
     Poignee,
     PoigneeFrom,
+    contract_name,
 )
 from .cards import card_code, codes, mask_of, parse_card
 from .deal import deal_cards
+from .kinds import Contract
 from .rules import RuleError, RuleSet
 from .state import Deal
 
 FORMAT = "atout-deal"
 VERSION = 1
-_BIDS = {"pass": PASS, **{name: i + 1 for i, name in enumerate(CONTRACTS)}}
+_BIDS = {contract.value: contract.rank for contract in Contract}
 _ACTION_KEYS = ("bid", "call", "discard", "chelem", "poignee", "play", "petit_sec")
 
 
@@ -58,7 +58,7 @@ def action_to_json(seat: int, action: Action) -> dict:
     if isinstance(action, Play):
         return {"seat": seat, "play": card_code(action.card)}
     if isinstance(action, Bid):
-        out: dict[str, Any] = {"seat": seat, "bid": "pass" if action.contract == PASS else CONTRACTS[action.contract - 1]}
+        out: dict[str, Any] = {"seat": seat, "bid": contract_name(action.contract)}
         if action.chelem:
             out["chelem"] = True
         return out

@@ -32,12 +32,10 @@ from .actions import (
     contract_name,
 )
 from .cards import (
-    BOUTS,
     DECK_SIZE,
     EXCUSE,
     EXCUSE_BIT,
     FULL_DECK,
-    KINGS,
     LOW_CARDS,
     PETIT_BIT,
     SUIT_MASKS,
@@ -47,15 +45,18 @@ from .cards import (
     codes,
     suit_card,
 )
+from .ecart import ecart_allowed, ecart_faults
+from .kinds import EcartRefusal, Phase, Void
 from .rules import RuleSet
 
-PHASE_PETIT_SEC = "petit_sec"
-PHASE_BIDDING = "bidding"
-PHASE_CALL = "call"
-PHASE_DISCARD = "discard"
-PHASE_CHELEM = "chelem"
-PHASE_PLAY = "play"
-PHASE_END = "end"
+# The phases by the names the engine's modules have always used (the robots read them too).
+PHASE_PETIT_SEC = Phase.PETIT_SEC
+PHASE_BIDDING = Phase.BIDDING
+PHASE_CALL = Phase.CALL
+PHASE_DISCARD = Phase.DISCARD
+PHASE_CHELEM = Phase.CHELEM
+PHASE_PLAY = Phase.PLAY
+PHASE_END = Phase.END
 
 TAKER_SIDE, DEFENCE = 0, 1
 
@@ -66,15 +67,6 @@ _TRUMPS_ABOVE[-1] = TRUMPS
 # Whole legal masks recur (a suit to follow, the trumps above another), so the
 # Play tuples are kept per mask, in a bounded cache.
 _MASK_PLAYS: dict[int, tuple[Play, ...]] = {}
-
-
-def ecart_allowed(hand: int, size: int) -> int:
-    """The cards of ``hand`` (the taker's, dog included) that may go to an écart of ``size``:
-    no king, no bout; trumps only when too few other cards may."""
-    plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
-    if plain.bit_count() >= size:
-        return plain
-    return plain | (hand & TRUMPS & ~BOUTS)
 
 
 def _mask_plays(mask: int) -> tuple[Play, ...]:
@@ -191,7 +183,7 @@ class Deal:
         self.hands = list(hands)
         self.dog = dog
         self.history: list[tuple[int, Action]] = []
-        self.void: str | None = None
+        self.void: Void | None = None
         self.contract = PASS
         self.taker: int | None = None
         self._taker_chelem_bid = False
@@ -225,7 +217,7 @@ class Deal:
         self._petit_sec_pending = holders
         if holders:
             if rules.option("petit_sec") == "redeal":
-                self._end_void("petit_sec")
+                self._end_void(Void.PETIT_SEC)
             else:
                 self.phase = PHASE_PETIT_SEC
                 self.to_act = holders[0]
@@ -421,7 +413,7 @@ class Deal:
             PHASE_END: "nothing: the deal is over",
         }[self.phase]
 
-    def _end_void(self, why: str) -> None:
+    def _end_void(self, why: Void) -> None:
         self.void = why
         self.phase = PHASE_END
         self.is_over = True
@@ -437,7 +429,7 @@ class Deal:
         self.history.append((seat, PetitSecDecision(redeal)))
         self._petit_sec_pending.pop(0)
         if redeal:
-            self._end_void("petit_sec")
+            self._end_void(Void.PETIT_SEC)
         elif self._petit_sec_pending:
             self.to_act = self._petit_sec_pending[0]
         else:
@@ -471,7 +463,7 @@ class Deal:
             self.to_act = self._next[seat]
             return
         if self.taker is None:
-            self._end_void("all_pass")
+            self._end_void(Void.ALL_PASS)
         elif self.rules.calls_king:
             self.phase = PHASE_CALL
             self.to_act = self.taker
@@ -507,18 +499,18 @@ class Deal:
             raise IllegalAction("ecart_size", f"the écart has {size} cards, not {cards.bit_count()}")
         if cards & ~hand:
             raise IllegalAction("not_in_hand", f"not in the taker's hand: {' '.join(codes(cards & ~hand))}")
-        if cards & (KINGS | BOUTS):
+        faults = ecart_faults(hand, size, cards)
+        never = faults.get(EcartRefusal.KING, 0) | faults.get(EcartRefusal.BOUT, 0)
+        if never:
+            raise IllegalAction("ecart_king_or_bout", f"a king or a bout may never be laid aside: {' '.join(codes(never))}")
+        trumps = faults.get(EcartRefusal.TRUMP, 0) | faults.get(EcartRefusal.TRUMPS_ENOUGH, 0)
+        if trumps:
+            kept = ecart_allowed(hand, size) & ~TRUMPS & ~cards
             raise IllegalAction(
-                "ecart_king_or_bout", f"a king or a bout may never be laid aside: {' '.join(codes(cards & (KINGS | BOUTS)))}"
+                "ecart_trump",
+                "a trump may be laid aside only when too few other cards may be: keep "
+                f"{' '.join(codes(trumps))} and lay aside {' '.join(codes(kept))}",
             )
-        if cards & TRUMPS:
-            plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
-            if plain & ~cards:
-                raise IllegalAction(
-                    "ecart_trump",
-                    "a trump may be laid aside only when too few other cards may be: keep "
-                    f"{' '.join(codes(cards & TRUMPS))} and lay aside {' '.join(codes(plain & ~cards))}",
-                )
         self.history.append((self.taker, Discard(cards)))
         self.hands[self.taker] = hand & ~cards
         self.ecart = cards
@@ -743,4 +735,4 @@ def new_deal(rules: RuleSet, dealer: int = 0, seed: str | None = None) -> Deal:
     return Deal(rules, dealer, hands, dog, seed=seed)
 
 
-__all__ = ["Deal", "Trick", "new_deal"]
+__all__ = ["Deal", "Trick", "ecart_allowed", "new_deal"]
