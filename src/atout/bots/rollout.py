@@ -19,6 +19,7 @@ from ..engine.actions import (
     PetitSecDecision,
 )
 from ..engine.cards import EXCUSE, FULL_DECK, TRUMPS
+from ..engine.kinds import Phase
 from ..engine.state import PHASE_PLAY
 from . import fastplay
 from .heuristic import poignee_choice
@@ -85,15 +86,15 @@ def other_phase_action(deal: Deal):
     phase = deal.phase
     seat = deal.to_act
     hand = deal.hands[seat]
-    if phase == "bidding":
+    if phase == Phase.BIDDING:
         return _BIDS[choose_bid(hand, deal.players, deal.contract)]
-    if phase == "call":
+    if phase == Phase.CALL:
         return Call(choose_call(hand, deal.callable_cards()))
-    if phase == "discard":
+    if phase == Phase.DISCARD:
         return Discard(choose_ecart(hand, deal.ecart_allowed(), deal.settings.dog_size))
-    if phase == "chelem":
+    if phase == Phase.CHELEM:
         return _NO_CHELEM
-    if phase == "petit_sec":
+    if phase == Phase.PETIT_SEC:
         return PetitSecDecision(True)
     raise ValueError(f"no rollout action in phase {phase}")
 

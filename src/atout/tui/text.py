@@ -9,18 +9,13 @@ from rich.text import Text
 
 from ..engine import Bid, Call, Chelem, Discard, EcartShown, PetitSecDecision, Play, Poignee
 from ..engine.cards import parse_card
+from ..engine.kinds import Contract, Void
 from ..engine.scoring import Result
 from .game import Game, seat_name
 from .widgets import card_text, card_word, cards_text, plural, signed
 
-CONTRACT_LABELS = {
-    "pass": "Pass",
-    "prise": "Prise",
-    "garde": "Garde",
-    "garde_sans": "Garde sans",
-    "garde_contre": "Garde contre",
-}
-CONTRACT_BY_NUMBER = ("pass", "prise", "garde", "garde_sans", "garde_contre")
+CONTRACT_LABELS = {contract: contract.replace("_", " ").capitalize() for contract in Contract}
+"""The engine's contracts in words: ``garde_sans`` is "Garde sans"."""
 CHELEM_WORDS = {
     None: "none",
     "announced_made": "announced and made (+400)",
@@ -31,11 +26,17 @@ CHELEM_WORDS = {
 
 
 def contract_label(contract: int | str | None) -> str:
+    """A contract in words, from the engine's number or name (a record's names are plain strings)."""
     if contract is None:
         return "—"
     if isinstance(contract, int):
-        contract = CONTRACT_BY_NUMBER[contract]
-    return CONTRACT_LABELS[contract]
+        return CONTRACT_LABELS[Contract.of_rank(contract)]
+    return CONTRACT_LABELS[Contract(contract)]
+
+
+def contracts_text() -> str:
+    """The contracts with their multipliers, rising: "Prise ×1, Garde ×2, …" (the engine's figures)."""
+    return ", ".join(f"{CONTRACT_LABELS[c]} ×{c.multiplier}" for c in Contract if c is not Contract.PASS)
 
 
 def describe(seat: int, action, name=seat_name) -> Text:
@@ -109,7 +110,7 @@ def result_text(players: int, result: Result, name=seat_name) -> Text:
     seat_name = name
     out = Text()
     if result.void:
-        why = "all passed" if result.void == "all_pass" else "a player held the petit sec"
+        why = "all passed" if result.void == Void.ALL_PASS else "a player held the petit sec"
         out.append(f"The deal is void: {why}. ", style="bold")
         out.append("It does not count; the next dealer deals.")
         return out
