@@ -1,0 +1,18 @@
+"""``GET /api/options``'s catalogue: the contracts clients name and count come from the engine."""
+
+from __future__ import annotations
+
+import json
+
+from atout.engine import MULTIPLIERS
+from atout.engine.kinds import Contract
+from atout.server.app import options_catalogue
+
+
+def test_the_catalogue_lists_every_contract_in_rising_order_with_its_multiplier():
+    contracts = json.loads(json.dumps(options_catalogue()))["contracts"]
+    assert [c["name"] for c in contracts] == ["pass", "prise", "garde", "garde_sans", "garde_contre"]
+    assert [c["name"] for c in contracts] == [c.value for c in Contract]
+    assert {c["name"]: c["multiplier"] for c in contracts} == {
+        "pass": 0, "prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
+    assert {i: c["multiplier"] for i, c in enumerate(contracts) if i} == MULTIPLIERS  # the scoring's own
