@@ -147,6 +147,7 @@ class Game:
     def summarize(self, deal: Deal) -> DealSummary:
         """The score-sheet line of a finished deal."""
         result = deal.result
+        assert result is not None and deal.seed is not None, "a game's deals are dealt from a seed and finished"
         return DealSummary(
             number=0 if deal.void else self.deals_played + 1,
             dealer=deal.dealer,
@@ -160,6 +161,7 @@ class Game:
         )
 
     def _finish(self) -> DealSummary:
+        assert self.deal is not None
         summary = self.summarize(self.deal)
         self.sheet.append(summary)
         return summary

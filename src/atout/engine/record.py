@@ -174,14 +174,15 @@ def start_deal(record: Any) -> Deal:
         raise RecordError(None, "record", f"format must be {FORMAT!r}, not {record.get('format')!r}")
     if record.get("version") != VERSION:
         raise RecordError(None, "record", f"version must be {VERSION}, not {record.get('version')!r}")
-    players = record.get("players")
+    players: Any = record.get("players")  # JSON: RuleSet checks it
     options = record.get("options", {})
     if not isinstance(options, dict):
         raise RecordError(None, "record", "options must be a JSON object")
     try:
-        rules = RuleSet.make(players, **options) if isinstance(players, int) else RuleSet(players)
+        rules = RuleSet.make(players, **options)  # a non-int count is refused there, by name
     except RuleError as err:
         raise RecordError(None, "rules", str(err)) from None
+    players = rules.players
     dealer = record.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
         raise RecordError(None, "record", f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")

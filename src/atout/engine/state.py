@@ -9,7 +9,7 @@ thousands of actions per decision); ``clone()`` gives an independent copy.
 from __future__ import annotations
 
 from itertools import compress
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import (
     GARDE,
@@ -49,7 +49,11 @@ from .ecart import ecart_allowed, ecart_faults
 from .kinds import EcartRefusal, Phase, Void
 from .rules import RuleSet
 
-# The phases by the names the engine's modules have always used (the robots read them too).
+if TYPE_CHECKING:
+    from .scoring import Result
+
+# The phases by the names the engine's modules have always used (the robots read them too); module
+# names are also ten times quicker to look up than ``Phase.PLAY`` on Python 3.11.
 PHASE_PETIT_SEC = Phase.PETIT_SEC
 PHASE_BIDDING = Phase.BIDDING
 PHASE_CALL = Phase.CALL
@@ -206,7 +210,7 @@ class Deal:
         self._tricks_won = [0, 0]
         self._excuse_debt = -1
         self._excuse_settled = 0
-        self.result = None
+        self.result: Result | None = None
         self.is_over = False  # a plain attribute, read once per action by every driver
         self._lm = -1  # cached legal_play_mask(), -1 when stale
         self.to_act: int | None = self.seats[0]
@@ -233,6 +237,20 @@ class Deal:
         return self._next[seat]
 
     @property
+    def _actor(self) -> int:
+        """The seat to act, in a phase where one does (the deal is not over)."""
+        seat = self.to_act
+        assert seat is not None, "the deal is over: nobody acts"
+        return seat
+
+    @property
+    def _taker(self) -> int:
+        """The taker, once there is one (the call, the écart, the chelem and the play)."""
+        taker = self.taker
+        assert taker is not None, "nobody has taken"
+        return taker
+
+    @property
     def hand_size(self) -> int:
         return self.settings.hand_size
 
@@ -250,6 +268,7 @@ class Deal:
 
     def _compute_legal_play_mask(self) -> int:
         seat = self.to_act
+        assert seat is not None  # cards are played while the deal runs
         hand = self.hands[seat]
         trick = self.trick
         led = self._led
@@ -301,7 +320,7 @@ class Deal:
 
     def callable_cards(self) -> list[int]:
         """Kings; queens when holding all four kings; and so on down to jacks."""
-        hand = self.hands[self.taker]
+        hand = self.hands[self._taker]
         out = []
         for rank in (14, 13, 12, 11):
             cards = [suit_card(rank, s) for s in range(4)]
@@ -312,7 +331,7 @@ class Deal:
 
     def ecart_allowed(self) -> int:
         """Cards the taker may lay aside: no king, no bout; trumps only when needed."""
-        return ecart_allowed(self.hands[self.taker], self.settings.dog_size)
+        return ecart_allowed(self.hands[self._taker], self.settings.dog_size)
 
     def _poignee_pool(self, seat: int) -> int:
         pool = self.hands[seat] & (TRUMPS | EXCUSE_BIT)
@@ -322,8 +341,10 @@ class Deal:
 
     def poignee_offer(self) -> PoigneeFrom | None:
         """The poignée the player to act may show now, or None."""
-        seat = self.to_act
-        if self.phase != PHASE_PLAY or self.tricks or self._poignee_seats >> seat & 1:
+        if self.phase != PHASE_PLAY:
+            return None
+        seat = self._actor
+        if self.tricks or self._poignee_seats >> seat & 1:
             return None
         pool = self._poignee_pool(seat)
         trumps = (pool & TRUMPS).bit_count()
@@ -345,12 +366,12 @@ class Deal:
 
         Raises IllegalAction naming the rule, and then changes nothing.
         """
-        kind = type(action)
         phase = self.phase
-        if kind is Play and phase == PHASE_PLAY and (seat is None or seat == self.to_act):
+        if type(action) is Play and phase == PHASE_PLAY and (seat is None or seat == self.to_act):
             # The hot path, inline: robots apply hundreds of thousands of cards per decision.
             card = action.card
             seat = self.to_act
+            assert seat is not None  # the play phase always has a seat to act
             legal = self._lm
             if legal < 0:
                 legal = self._compute_legal_play_mask()
@@ -382,17 +403,17 @@ class Deal:
             raise IllegalAction("deal_over", "the deal is over: no more actions")
         if seat is not None and seat != self.to_act:
             raise IllegalAction("out_of_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
-        if kind is Poignee and phase == PHASE_PLAY:
+        if type(action) is Poignee and phase == PHASE_PLAY:
             self._poignee(action.cards)
-        elif kind is Bid and phase == PHASE_BIDDING:
+        elif type(action) is Bid and phase == PHASE_BIDDING:
             self._bid(action)
-        elif kind is Discard and phase == PHASE_DISCARD:
+        elif type(action) is Discard and phase == PHASE_DISCARD:
             self._discard(action.cards)
-        elif kind is Chelem and phase == PHASE_CHELEM:
+        elif type(action) is Chelem and phase == PHASE_CHELEM:
             self._chelem(action.announce)
-        elif kind is Call and phase == PHASE_CALL:
+        elif type(action) is Call and phase == PHASE_CALL:
             self._call(action.card)
-        elif kind is PetitSecDecision and phase == PHASE_PETIT_SEC:
+        elif type(action) is PetitSecDecision and phase == PHASE_PETIT_SEC:
             self._petit_sec(action.redeal)
         else:
             raise IllegalAction(
@@ -425,7 +446,7 @@ class Deal:
     def _petit_sec(self, redeal: bool) -> None:
         if not isinstance(redeal, bool):
             raise IllegalAction("petit_sec", "the petit sec decision is redeal (true) or play (false)")
-        seat = self.to_act
+        seat = self._actor
         self.history.append((seat, PetitSecDecision(redeal)))
         self._petit_sec_pending.pop(0)
         if redeal:
@@ -452,7 +473,7 @@ class Deal:
                 "bid_too_low",
                 f"{contract_name(contract)} does not overcall {contract_name(self.contract)}",
             )
-        seat = self.to_act
+        seat = self._actor
         self.history.append((seat, bid))
         if contract != PASS:
             self.contract = contract
@@ -477,14 +498,14 @@ class Deal:
                 f"{_code(card)} cannot be called: call a king, or a queen when holding all four kings, "
                 "a knight when holding all kings and queens, a jack when holding all knights too",
             )
-        self.history.append((self.to_act, Call(card)))
+        self.history.append((self._actor, Call(card)))
         self.called = card
         self._after_call()
 
     def _after_call(self) -> None:
         if self.contract in (PRISE, GARDE):
             self.dog_shown = True
-            self.hands[self.taker] |= self.dog
+            self.hands[self._taker] |= self.dog
             self.phase = PHASE_DISCARD
             self.to_act = self.taker
         else:
@@ -492,7 +513,8 @@ class Deal:
 
     def _discard(self, cards: int) -> None:
         size = self.settings.dog_size
-        hand = self.hands[self.taker]
+        taker = self._taker
+        hand = self.hands[taker]
         if not isinstance(cards, int) or cards < 0 or cards & ~FULL_DECK:
             raise IllegalAction("ecart", "the écart must be a set of cards")
         if cards.bit_count() != size:
@@ -511,8 +533,8 @@ class Deal:
                 "a trump may be laid aside only when too few other cards may be: keep "
                 f"{' '.join(codes(trumps))} and lay aside {' '.join(codes(kept))}",
             )
-        self.history.append((self.taker, Discard(cards)))
-        self.hands[self.taker] = hand & ~cards
+        self.history.append((taker, Discard(cards)))
+        self.hands[taker] = hand & ~cards
         self.ecart = cards
         self._before_chelem()
 
@@ -527,7 +549,7 @@ class Deal:
     def _chelem(self, announce: bool) -> None:
         if not isinstance(announce, bool):
             raise IllegalAction("chelem", "a chelem announcement is true or false")
-        self.history.append((self.taker, Chelem(announce)))
+        self.history.append((self._taker, Chelem(announce)))
         self.chelem_announced = announce
         self._start_play()
 
@@ -548,7 +570,7 @@ class Deal:
             self.to_act = self.seats[0]
 
     def _poignee(self, cards: int) -> None:
-        seat = self.to_act
+        seat = self._actor
         offer = self.poignee_offer()
         if offer is None:
             if self.tricks or self._poignee_seats >> seat & 1:
@@ -643,17 +665,19 @@ class Deal:
     def _why_illegal(self, card: object) -> IllegalAction:
         if not (type(card) is int and 0 <= card < DECK_SIZE):
             return IllegalAction("card", f"no such card: {card!r}")
-        seat = self.to_act
+        seat = self._actor
         hand = self.hands[seat]
         code = card_code(card)
         if not hand >> card & 1:
             return IllegalAction("not_in_hand", f"seat {seat} does not hold {code}")
         led = self._led
         if led < 0:
+            called = self.called
+            assert called is not None  # the only refusal of a lead: the called suit at five players
             return IllegalAction(
                 "called_suit_lead",
-                f"at the first trick no {_SUIT_NAMES[self.called // 14]} may be led but the called "
-                f"card {card_code(self.called)}",
+                f"at the first trick no {_SUIT_NAMES[called // 14]} may be led but the called "
+                f"card {card_code(called)}",
             )
         if led < 4 and hand & SUIT_MASKS[led]:
             return IllegalAction("follow_suit", f"{code} does not follow suit: play {_SUIT_NAMES[led]}")

@@ -118,7 +118,7 @@ def _ecart_shown(history) -> bool:
 
 def observation_to_json(obs: Observation) -> dict[str, Any]:
     """The viewer's DealView (docs/protocol.md): its own hand, public cards, its legal choices."""
-    bids = []
+    bids: list[dict[str, Any]] = []
     for seat, action in obs.history:
         if not isinstance(action, Bid):
             if bids:
