@@ -128,6 +128,12 @@ class Game:
         return self.deal
 
     @property
+    def current(self) -> Deal:
+        """The deal being played (or the last one played): there is one once the game has started."""
+        assert self.deal is not None, "the game has not dealt its first deal"
+        return self.deal
+
+    @property
     def deal_number(self) -> int:
         """The 1-based number of the counted deal being played."""
         return self.deals_played + (0 if self.deal is None or self.deal.is_over else 1)

@@ -282,7 +282,8 @@ class ResultScreen(Screen):
 
     def compose(self) -> ComposeResult:
         game = self.game
-        result = game.deal.result
+        result = game.current.result
+        assert result is not None  # this screen follows a finished deal
         last = game.sheet[-1]
         title = "Void deal" if last.void else f"Deal {last.number} of {game.deals}"
         with VerticalScroll():
@@ -373,7 +374,7 @@ class GameScreen(Screen):
         self.token += 1
         log = self.query_one(RichLog)
         log.clear()
-        deal = self.game.deal
+        deal = self.game.current
         dealer = "You deal" if deal.dealer == HUMAN else f"{seat_name(deal.dealer)} deals"
         log.write(Text(f"Deal {self.game.deal_number} of {self.game.deals}: {dealer}.", style="bold"))
         self.advance()
@@ -381,7 +382,7 @@ class GameScreen(Screen):
     def advance(self) -> None:
         """Move the game on: the person's turn, a robot's, or the deal's end."""
         game = self.game
-        deal = game.deal
+        deal = game.current
         self.refresh_view()
         if deal.is_over:
             self.clear_actions()
@@ -395,6 +396,7 @@ class GameScreen(Screen):
         obs = game.observation()
         if obs.dog is not None and not self.dog_seen and not obs.tricks and not obs.trick:
             self.dog_seen = True
+            assert obs.taker is not None  # the dog is shown once someone took
             taker = seat_name(obs.taker)
             body = Group(
                 Text(f"{taker} took a {contract_label(obs.contract)}; the dog is shown to all:"),
@@ -406,6 +408,7 @@ class GameScreen(Screen):
             self.robot_busy = False
             self.setup_human()
         else:
+            assert deal.to_act is not None  # the deal is not over here
             self.clear_actions()
             self.say(Text(f"{seat_name(deal.to_act)} is thinking…", style="dim"))
             self.schedule_robot()
@@ -439,13 +442,14 @@ class GameScreen(Screen):
         token = self.token = self.token + 1
         delay = self.app.delay
         # Let the person see a finished trick a little longer before the next lead.
-        deal = self.game.deal
+        deal = self.game.current
         if deal.phase == Phase.PLAY and not deal.trick and deal.tricks:
             delay *= 2
 
         def think() -> None:
             start = time.monotonic()
-            seat = self.game.deal.to_act
+            seat = self.game.current.to_act
+            assert seat is not None  # a robot is asked only while the deal runs
             try:
                 seat, action = self.game.robot_choice()
             except Exception as err:  # a robot's bug must not end the person's game
@@ -467,13 +471,13 @@ class GameScreen(Screen):
         with contextlib.suppress(RuntimeError):
             self.app.call_from_thread(self.app.notify, f"{seat_name(seat)}'s robot failed ({err}); "
                                       "it plays a random legal move instead", severity="warning")
-        return random_action(self.game.deal.legal_actions(), random.Random(len(self.game.deal.history)))
+        return random_action(self.game.current.legal_actions(), random.Random(len(self.game.current.history)))
 
     def robot_acts(self, token: int, seat: int, action) -> None:
         if self.app.screen is not self:  # wait until the person closes the box they opened
             self._pending.append(lambda: self.robot_acts(token, seat, action))
             return
-        if token != self.token or self.game.deal.to_act != seat:
+        if token != self.token or self.game.current.to_act != seat:
             return
         try:
             self.game.apply(action, seat=seat)
@@ -484,7 +488,7 @@ class GameScreen(Screen):
 
             self.app.notify(f"{seat_name(seat)}'s robot chose an illegal move ({rule_words(err.message)}); "
                             "it plays a random legal move instead", severity="warning")
-            self.game.apply(random_action(self.game.deal.legal_actions(), random.Random(0)), seat=seat)
+            self.game.apply(random_action(self.game.current.legal_actions(), random.Random(0)), seat=seat)
         self.call_later(self.advance)
 
     def human_acts(self, action) -> bool:
@@ -496,7 +500,7 @@ class GameScreen(Screen):
             return False
         self.mode = ""
         self.token += 1
-        if self.game.save_dir is not None and not self.game.deal.is_over:
+        if self.game.save_dir is not None and not self.game.current.is_over:
             self.autosave()
         self.advance()
         return True
@@ -677,7 +681,7 @@ class GameScreen(Screen):
         self.query_one("#actions").remove_children()
 
     def update_ecart(self) -> None:
-        count = self.game.deal.settings.dog_size
+        count = self.game.current.settings.dog_size
         hand = self.query_one(HandView)
         hand.selected = self.ecart
         k = self.ecart.bit_count()
@@ -693,7 +697,7 @@ class GameScreen(Screen):
         self.update_ecart()
 
     def confirm_ecart(self) -> None:
-        count = self.game.deal.settings.dog_size
+        count = self.game.current.settings.dog_size
         if self.ecart.bit_count() != count:
             self.refuse(f"the écart has {count} cards: {self.ecart.bit_count()} chosen so far")
             return
@@ -701,7 +705,7 @@ class GameScreen(Screen):
 
     def ecart_pick_reason(self, card: int) -> str | None:
         """Why ``card`` may not join the écart now, or None when it may: the engine's reason, in words."""
-        deal = self.game.deal
+        deal = self.game.current
         count = deal.settings.dog_size
         hand = deal.observation(HUMAN).hand
         reason = ecart_refusal(hand, count, card, self.ecart)

@@ -67,7 +67,8 @@ class Canvas:
         for i, row in enumerate(self.cells):
             if i:
                 out.append("\n")
-            run, run_style = [], row[0][1]
+            run: list[str] = []
+            run_style = row[0][1]
             for char, style in row:
                 if style != run_style:
                     out.append("".join(run), style=run_style or None)
@@ -137,10 +138,10 @@ def seat_lines(obs, seat: int, won: list[int], bids: dict[int, str], wide: bool 
             return [line, Text("dealer", style="dim"), info]
         return [line, info]
     if obs.phase in (Phase.PLAY, Phase.END):  # narrow: cards and tricks on lines of their own
-        info = [Text(plural(obs.hand_sizes[seat], "card"), style="dim"), Text(plural(won[seat], "trick"), style="dim")]
+        infos = [Text(plural(obs.hand_sizes[seat], "card"), style="dim"), Text(plural(won[seat], "trick"), style="dim")]
     else:
-        info = [info]
-    return [name, *roles, *info]
+        infos = [info]
+    return [name, *roles, *infos]
 
 
 def table_picture(obs, width: int, height: int) -> Canvas:

@@ -114,6 +114,7 @@ def result_text(players: int, result: Result, name=seat_name) -> Text:
         out.append(f"The deal is void: {why}. ", style="bold")
         out.append("It does not count; the next dealer deals.")
         return out
+    assert result.taker is not None and result.bouts is not None and result.unit is not None  # not void
     taker = seat_name(result.taker)
     k = result.multiplier or 1
     out.append(f"{taker} took a {contract_label(result.contract)} (×{k})", style="bold")
@@ -127,7 +128,7 @@ def result_text(players: int, result: Result, name=seat_name) -> Text:
     verdict = "MADE" if result.made else "FAILED"
     out.append(f"{verdict} by {result.margin}.\n", style="bold green" if result.made else "bold red")
     w = 1 if result.made else -1
-    pab = {"taker": 10, "defence": -10}.get(result.petit_au_bout, 0)
+    pab = {"taker": 10, "defence": -10}.get(result.petit_au_bout or "", 0)
     core = f"(25 + {result.margin})" if w > 0 else f"−(25 + {result.margin})"
     if pab:
         core = f"({core} {'+' if pab > 0 else '−'} 10 petit au bout)"
@@ -168,6 +169,7 @@ def sheet_table(game: Game) -> Table:
         if line.void:
             table.add_row("", "void", *["" for _ in range(game.players)], style="dim")
             continue
+        assert line.taker is not None  # a counted deal had a taker
         what = f"{seat_name(line.taker)} {contract_label(line.contract)} {'✓' if line.made else '✗'}"
         table.add_row(str(line.number), what, *[signed(s) for s in line.scores])
     table.add_row("", "Total", *[signed(t) for t in game.totals], style="bold")
