@@ -16,3 +16,12 @@ def test_the_catalogue_lists_every_contract_in_rising_order_with_its_multiplier(
     assert {c["name"]: c["multiplier"] for c in contracts} == {
         "pass": 0, "prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
     assert {i: c["multiplier"] for i, c in enumerate(contracts) if i} == MULTIPLIERS  # the scoring's own
+
+
+def test_the_table_event_types_are_the_tables_appliers():
+    """Every ``_on_<type>`` of the table has its ``TableEventType``, and no type is left without one."""
+    from atout.engine.kinds import TableEventType
+    from atout.server.table import Table
+
+    appliers = {name.removeprefix("_on_") for name in dir(Table) if name.startswith("_on_")}
+    assert appliers == {t.value for t in TableEventType}
