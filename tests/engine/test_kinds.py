@@ -12,10 +12,10 @@ from atout.engine.choices import random_action
 from atout.engine.kinds import (
     Contract,
     EcartRefusal,
-    GameOutcome,
+    EventType,
+    Outcome,
     Phase,
     SeatKind,
-    TableEventType,
     TableStatus,
     Unranked,
     Void,
@@ -30,9 +30,9 @@ def test_each_set_is_its_documented_strings():
     assert {r.value for r in EcartRefusal} == {"not_in_hand", "king", "bout", "trump", "trumps_enough", "full"}
     assert [s.value for s in TableStatus] == ["waiting", "playing", "closed"]
     assert [k.value for k in SeatKind] == ["empty", "person", "robot"]
-    assert [o.value for o in GameOutcome] == ["finished", "cancelled", "deserted"]
+    assert [o.value for o in Outcome] == ["finished", "cancelled", "deserted"]
     assert [u.value for u in Unranked] == ["practice", "same_address"]
-    assert len(TableEventType) == 24 and TableEventType("cancel_proposed") is TableEventType.CANCEL_PROPOSED
+    assert len(EventType) == 24 and EventType("cancel_proposed") is EventType.CANCEL_PROPOSED
 
 
 def test_a_member_is_its_string_in_json_and_in_a_dict():

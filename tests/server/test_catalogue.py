@@ -19,9 +19,9 @@ def test_the_catalogue_lists_every_contract_in_rising_order_with_its_multiplier(
 
 
 def test_the_table_event_types_are_the_tables_appliers():
-    """Every ``_on_<type>`` of the table has its ``TableEventType``, and no type is left without one."""
-    from atout.engine.kinds import TableEventType
+    """Every ``_on_<type>`` of the table has its ``EventType``, and no type is left without one."""
+    from atout.engine.kinds import EventType
     from atout.server.table import Table
 
     appliers = {name.removeprefix("_on_") for name in dir(Table) if name.startswith("_on_")}
-    assert appliers == {t.value for t in TableEventType}
+    assert appliers == {t.value for t in EventType}
