@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from atout.bots import fastdeal, sampling, tactics
 from atout.bots.knowledge import infer
-from atout.engine.state import ecart_allowed
+from atout.engine.ecart import ecart_allowed
 
 from .test_sampling import observed_states
 
@@ -32,6 +32,22 @@ def test_the_club_count_and_the_club_ecart_are_the_rules_of_thumb(players, cards
     assert a_lo | a_hi << 56 == allowed
     e_lo, e_hi = fastdeal.choose_ecart(lo, hi, a_lo, a_hi, count)
     assert e_lo | e_hi << 56 == tactics.choose_ecart(hand, allowed, count)
+
+
+@settings(max_examples=300, deadline=None)
+@given(players=st.sampled_from([3, 4, 5]), plain=st.integers(0, 8), cards=st.randoms(use_true_random=False))
+def test_the_compiled_ecart_rule_is_the_engines(players, plain, cards):
+    """Hands short of plain cards as often as not, so the trumps' half of the rule is met too."""
+    from atout.engine.cards import BOUTS, KINGS, TRUMPS
+
+    size = {3: 30, 4: 24, 5: 18}[players]
+    count = {3: 6, 4: 6, 5: 3}[players]
+    honours = [c for c in range(78) if (TRUMPS | KINGS | BOUTS) >> c & 1]
+    others = [c for c in range(78) if not (TRUMPS | KINGS | BOUTS) >> c & 1]
+    plain = max(plain, size - len(honours))  # 26 honours (trumps, Excuse, kings): a 30-card hand needs 4 more
+    hand = sum(1 << c for c in cards.sample(others, plain) + cards.sample(honours, size - plain))
+    a_lo, a_hi = fastdeal.ecart_allowed(hand & LO, hand >> 56, count)
+    assert a_lo | a_hi << 56 == ecart_allowed(hand, count)
 
 
 def _defenders_decks(players: int, games: int):

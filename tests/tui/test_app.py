@@ -12,6 +12,8 @@ from rich.console import Console
 
 from atout.engine import GARDE, PASS, PRISE, Bid, Deal, Poignee
 from atout.engine.cards import KINGS, TRUMPS, parse_card
+from atout.engine.ecart import ecart_refusal
+from atout.engine.kinds import EcartRefusal
 from atout.engine.record import replay
 from atout.tui.app import AtoutApp, GameScreen, HelpScreen, InfoScreen, LeaveScreen, ResultScreen, StartScreen
 from atout.tui.game import HUMAN, Game
@@ -63,6 +65,16 @@ async def test_taker_phases_dog_ecart_and_refusals(tmp_path):
         await choose_card(pilot, hand, forbidden[0], arrows=True)
         assert "Refused" in message(app) and "may never be laid aside" in message(app)
         assert screen.ecart == 0
+        # Every card's reason is the engine's, in words: a king, a bout, a trump while others may go.
+        mask = game.deal.hands[game.deal.taker]
+        words = {EcartRefusal.KING: "a king may never", EcartRefusal.BOUT: "a bout (21, Petit, Excuse) may never",
+                 EcartRefusal.TRUMP: "a trump may be laid aside only when"}
+        for card in hand.cards:
+            why = ecart_refusal(mask, 6, card)
+            said = screen.ecart_pick_reason(card)
+            assert (said is None) == (why is None)
+            if why is not None:
+                assert words[why] in said
         # Too early to confirm; then pick the right number and one too many.
         assert buttons(app)[0].disabled
         allowed = [c for c in hand.cards if screen.ecart_pick_reason(c) is None]

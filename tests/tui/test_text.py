@@ -9,7 +9,8 @@ import pytest
 
 from atout.engine import RuleSet, new_deal
 from atout.engine.choices import random_action
-from atout.tui.text import result_text
+from atout.engine.kinds import Contract
+from atout.tui.text import contract_label, contracts_text, result_text
 
 
 def finished(players: int, n: int):
@@ -43,3 +44,11 @@ def test_the_shown_formula_gives_the_unit(players):
             assert f"{score:+d}".replace("-", "−") in text
         assert "-" not in text  # one minus sign kind: −
         assert "bout(s)" not in text and ("1 bouts" not in text)
+
+
+def test_contract_words_and_multipliers_are_the_engines():
+    """The terminal names every contract the engine has, by number and by name, with its multiplier."""
+    assert [contract_label(n) for n in range(5)] == ["Pass", "Prise", "Garde", "Garde sans", "Garde contre"]
+    assert all(contract_label(c.value) == contract_label(c.rank) for c in Contract)
+    assert contracts_text() == "Prise ×1, Garde ×2, Garde sans ×4, Garde contre ×6"
+    assert [c.multiplier for c in Contract] == [0, 1, 2, 4, 6]

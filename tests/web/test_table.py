@@ -283,3 +283,49 @@ def test_the_poignee_is_offered_preselected_changeable_and_sent(browser, site):
     assert message["type"] == "act" and len(message["action"]["poignee"]) == n
     assert set(message["action"]["poignee"]) <= set(sent["trumps"])
     alice.close()
+
+
+def test_an_ecart_card_is_refused_with_the_reason_the_server_sent(browser, site):
+    """The page does not know the écart rule: each card it may not lay aside is refused with the reason
+    the server sent in the taker's choice (a king, a bout, a trump while other cards may go), and
+    nothing is sent; a result counts with the catalogue's multipliers."""
+    alice, _ = robot_table(browser, site)
+    advance_until(alice, "() => { const v = window.atout.view; const d = v.isMyTurn() && v.legal('discard_from')[0];"
+                         " return Boolean(d && Object.keys(d.refused).length); }")
+    seen = alice.page.evaluate("""() => {
+      const v = window.atout.view;
+      const caught = [];
+      const request = window.atout.net.request;
+      window.atout.net.request = async (m) => { caught.push(m); return { type: 'event' }; };
+      const out = {};
+      for (const [card, reason] of Object.entries(v.legal('discard_from')[0].refused)) {
+        for (const old of document.querySelectorAll('.toast')) old.remove();
+        document.querySelector(`.hand-cards .card[data-card='${card}']`).click();
+        const toast = document.querySelector('.toast.error');
+        out[card] = { reason, toast: toast && toast.innerText, selected: v.ecart.has(card) };
+      }
+      window.atout.net.request = request;
+      return { out, caught };
+    }""")
+    words = {"king": "A king never goes to the écart.", "bout": "A bout (1, 21, Excuse) never goes to the écart.",
+             "trump": "A trump goes to the écart only when you have too few other cards."}
+    deal = alice.state()["deal"]
+    (choice,) = [c for c in deal["legal"] if "discard_from" in c]
+    assert set(seen["out"]) == set(deal["hand"]) - set(choice["discard_from"])
+    for card, got in seen["out"].items():
+        assert got["toast"] == words[got["reason"]], (card, got)
+        assert not got["selected"]
+    assert seen["caught"] == []
+    formulas = alice.page.evaluate("""async () => {
+      const { resultBlock } = await import('/static/result.js');
+      const out = {};
+      for (const { name } of window.atout.catalogue.contracts.slice(1)) {
+        const result = { contract: name, taker: 0, partner: null, made: true, margin: 3, petit_au_bout: null,
+                         poignees: [], chelem: null, unit: 28, points: 44, bouts: 2, target: 41, scores: [84, -28, -28, -28] };
+        out[name] = resultBlock(result, (x) => `seat ${x}`, 4, window.atout.catalogue).querySelector('.formula').innerText;
+      }
+      return out;
+    }""")
+    assert {name: text.split(" = ")[1] for name, text in formulas.items()} == {
+        "prise": "(25 + 3) × 1", "garde": "(25 + 3) × 2", "garde_sans": "(25 + 3) × 4", "garde_contre": "(25 + 3) × 6"}
+    alice.close()

@@ -80,8 +80,7 @@ def play_game(
     bots = [make_bot(level, f"{seed}/seat/{s}/{level}") for s, level in enumerate(levels)]
     times: list[float] = []
     kinds: list[str] = []
-    while not deal.is_over:
-        seat = deal.to_act
+    while (seat := deal.to_act) is not None:  # None once the deal is over
         obs = deal.observation(seat)
         start = time.perf_counter()
         action = bots[seat].choose(obs, budget)
@@ -91,6 +90,7 @@ def play_game(
             kinds.append(decision_kind(obs))
         deal.apply(action, seat=seat)
     r = deal.result
+    assert r is not None
     return Game(list(r.scores), r.taker, r.partner, r.contract, r.made, r.void, times, kinds)
 
 

@@ -70,7 +70,8 @@ def hand_strength(lo: int, hi: int, players: int) -> float:
 
 @njit(cache=True)
 def ecart_allowed(lo: int, hi: int, size: int):
-    """``engine.state.ecart_allowed`` on two words: no king, no bout, trumps only when needed."""
+    """``engine.ecart.ecart_allowed`` on two words (compiled; a test holds the two equal): no king,
+    no bout, trumps only when needed."""
     plain = lo & ~_KINGS_LO
     if popcount(plain) >= size:
         return plain, 0

@@ -19,7 +19,7 @@ from ..engine.actions import (
     PetitSecDecision,
 )
 from ..engine.cards import EXCUSE, FULL_DECK, TRUMPS
-from ..engine.state import PHASE_PLAY
+from ..engine.state import PHASE_BIDDING, PHASE_CALL, PHASE_CHELEM, PHASE_DISCARD, PHASE_PETIT_SEC, PHASE_PLAY
 from . import fastplay
 from .heuristic import poignee_choice
 from .tactics import TRUMP_VOID, choose_bid, choose_call, choose_ecart, play_card
@@ -85,15 +85,15 @@ def other_phase_action(deal: Deal):
     phase = deal.phase
     seat = deal.to_act
     hand = deal.hands[seat]
-    if phase == "bidding":
+    if phase is PHASE_BIDDING:
         return _BIDS[choose_bid(hand, deal.players, deal.contract)]
-    if phase == "call":
+    if phase is PHASE_CALL:
         return Call(choose_call(hand, deal.callable_cards()))
-    if phase == "discard":
+    if phase is PHASE_DISCARD:
         return Discard(choose_ecart(hand, deal.ecart_allowed(), deal.settings.dog_size))
-    if phase == "chelem":
+    if phase is PHASE_CHELEM:
         return _NO_CHELEM
-    if phase == "petit_sec":
+    if phase is PHASE_PETIT_SEC:
         return PetitSecDecision(True)
     raise ValueError(f"no rollout action in phase {phase}")
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..engine.record import RecordError, legal_json, loads, outcome_json, replay
 
 
-def _read(path: str) -> object:
+def _read(path: str) -> Any:
     try:
         text = Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
     except (OSError, UnicodeDecodeError) as err:

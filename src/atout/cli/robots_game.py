@@ -34,10 +34,10 @@ def robots_game(args: argparse.Namespace) -> int:
         seed = None if args.seed is None else f"{args.seed}/{n}"
         deal = new_deal(rules, dealer, seed)
         n += 1
-        while not deal.is_over:
-            seat = deal.to_act
+        while (seat := deal.to_act) is not None:  # None once the deal is over
             deal.apply(bots[seat].choose(deal.observation(seat)), seat=seat)
         result = deal.result
+        assert result is not None
         counted = "" if result.void else f", counted deal {played + 1} of {deals}"
         print(f"\nDeal {n}{counted}: {seat_label(dealer)} deals (seed {deal.seed})")
         for line in result_text(players, result, name=seat_label).plain.splitlines():

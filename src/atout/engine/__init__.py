@@ -23,6 +23,8 @@ from .actions import (
     contract_name,
 )
 from .deal import deal_cards, draw_first_dealer, new_seed
+from .ecart import ecart_allowed, ecart_refusal
+from .kinds import Contract, EcartRefusal, Phase, Void
 from .observation import EcartShown, Observation
 from .rules import OPTIONS, RuleError, RuleSet
 from .scoring import Result
@@ -42,13 +44,16 @@ __all__ = [
     "Call",
     "Chelem",
     "Choice",
+    "Contract",
     "Deal",
     "Discard",
     "DiscardFrom",
+    "EcartRefusal",
     "EcartShown",
     "IllegalAction",
     "Observation",
     "PetitSecDecision",
+    "Phase",
     "Play",
     "Poignee",
     "PoigneeFrom",
@@ -56,9 +61,12 @@ __all__ = [
     "RuleError",
     "RuleSet",
     "Trick",
+    "Void",
     "contract_name",
     "deal_cards",
     "draw_first_dealer",
+    "ecart_allowed",
+    "ecart_refusal",
     "new_deal",
     "new_seed",
 ]  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import DECK_SIZE, FULL_DECK, card_code, codes
+from .kinds import Contract
 
 
 def _card_text(card: object) -> str:
@@ -19,18 +20,19 @@ def _cards_text(cards: object) -> str:
         return " ".join(codes(cards))
     return repr(cards)
 
-CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
-PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = 1, 2, 3, 4
-MULTIPLIERS = {PRISE: 1, GARDE: 2, GARDE_SANS: 4, GARDE_CONTRE: 6}
-PASS = 0
+
+# The engine numbers the contracts (a deal compares and stores them as ints); their names and
+# multipliers are ``kinds.Contract``'s.
+PASS, PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = (c.rank for c in Contract)
+CONTRACTS: tuple[Contract, ...] = tuple(Contract)[1:]
+"""The contracts one may bid, in rising order (a pass is none)."""
+MULTIPLIERS = {c.rank: c.multiplier for c in CONTRACTS}
 
 
 def contract_name(contract: int) -> str:
-    """``pass``, ``prise``, ``garde``, ``garde_sans`` or ``garde_contre``."""
-    if contract == PASS:
-        return "pass"
-    if type(contract) is int and 1 <= contract <= len(CONTRACTS):
-        return CONTRACTS[contract - 1]
+    """``pass``, ``prise``, ``garde``, ``garde_sans`` or ``garde_contre`` (a ``Contract``)."""
+    if type(contract) is int and PASS <= contract <= GARDE_CONTRE:
+        return Contract.of_rank(contract)
     return f"no contract {contract!r}"
 
 

@@ -128,6 +128,12 @@ class Game:
         return self.deal
 
     @property
+    def current(self) -> Deal:
+        """The deal being played (or the last one played): there is one once the game has started."""
+        assert self.deal is not None, "the game has not dealt its first deal"
+        return self.deal
+
+    @property
     def deal_number(self) -> int:
         """The 1-based number of the counted deal being played."""
         return self.deals_played + (0 if self.deal is None or self.deal.is_over else 1)
@@ -147,6 +153,7 @@ class Game:
     def summarize(self, deal: Deal) -> DealSummary:
         """The score-sheet line of a finished deal."""
         result = deal.result
+        assert result is not None and deal.seed is not None, "a game's deals are dealt from a seed and finished"
         return DealSummary(
             number=0 if deal.void else self.deals_played + 1,
             dealer=deal.dealer,
@@ -160,6 +167,7 @@ class Game:
         )
 
     def _finish(self) -> DealSummary:
+        assert self.deal is not None
         summary = self.summarize(self.deal)
         self.sheet.append(summary)
         return summary

@@ -1,12 +1,75 @@
-"""The closed sets the engine, the server and the clients' views share, as string enums.
+"""The closed sets the engine, the robots, the server and the clients' views share, as string enums.
 
-A ``StrEnum`` member is its string, so the JSON and the stored rows keep the same text; code names
-the member instead of repeating the literal.
+A leaf module: it imports nothing of the project, so every layer may import it.  A ``StrEnum`` member
+is its string, so the JSON, the records and the stored rows keep the same text; code names the member
+instead of repeating the literal.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+
+class Phase(StrEnum):
+    """Where a deal stands: what it waits for next."""
+
+    PETIT_SEC = "petit_sec"
+    BIDDING = "bidding"
+    CALL = "call"
+    DISCARD = "discard"
+    CHELEM = "chelem"
+    PLAY = "play"
+    END = "end"
+
+
+class Contract(StrEnum):
+    """A bid, from a pass to the garde contre, in rising order; the engine counts them 0 to 4."""
+
+    PASS = "pass"
+    PRISE = "prise"
+    GARDE = "garde"
+    GARDE_SANS = "garde_sans"
+    GARDE_CONTRE = "garde_contre"
+
+    @property
+    def rank(self) -> int:
+        """The engine's number for the contract: 0 for a pass, 1 for a prise ... 4 for a garde contre."""
+        return _RANKS[self]
+
+    @property
+    def multiplier(self) -> int:
+        """What the deal's score is multiplied by (docs/rules.md section 4); 0 for a pass."""
+        return _MULTIPLIERS[self]
+
+    @classmethod
+    def of_rank(cls, rank: int) -> Contract:
+        """The contract the engine numbers ``rank`` (0 to 4)."""
+        return _CONTRACT_ORDER[rank]
+
+
+_CONTRACT_ORDER: tuple[Contract, ...] = tuple(Contract)
+_RANKS = {contract: rank for rank, contract in enumerate(_CONTRACT_ORDER)}
+# The one place the multipliers are written: the engine's scoring and every client read them from here.
+_MULTIPLIERS = {Contract.PASS: 0, Contract.PRISE: 1, Contract.GARDE: 2, Contract.GARDE_SANS: 4,
+                Contract.GARDE_CONTRE: 6}
+
+
+class Void(StrEnum):
+    """Why a deal ended before its first card."""
+
+    ALL_PASS = "all_pass"
+    PETIT_SEC = "petit_sec"
+
+
+class EcartRefusal(StrEnum):
+    """Why a card may not go to the écart (``engine.ecart.ecart_refusal``)."""
+
+    NOT_IN_HAND = "not_in_hand"
+    KING = "king"  # a king never goes
+    BOUT = "bout"  # nor a bout (the 21, the Petit, the Excuse)
+    TRUMP = "trump"  # a trump goes only when too few other cards may
+    TRUMPS_ENOUGH = "trumps_enough"  # as many trumps as the écart needs are chosen already
+    FULL = "full"  # the écart has its cards already
 
 
 class TableStatus(StrEnum):
@@ -65,4 +128,5 @@ class EventType(StrEnum):
     CLOSED = "closed"
 
 
-__all__ = ["EventType", "Outcome", "SeatKind", "TableStatus", "Unranked"]
+__all__ = ["Contract", "EcartRefusal", "EventType", "Outcome", "Phase", "SeatKind", "TableStatus", "Unranked",
+           "Void"]

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import (
-    CONTRACTS,
-    PASS,
     Action,
     Bid,
     Call,
@@ -20,15 +18,17 @@ from .actions import (
     Play,
     Poignee,
     PoigneeFrom,
+    contract_name,
 )
 from .cards import card_code, codes, mask_of, parse_card
 from .deal import deal_cards
+from .kinds import Contract
 from .rules import RuleError, RuleSet
 from .state import Deal
 
 FORMAT = "atout-deal"
 VERSION = 1
-_BIDS = {"pass": PASS, **{name: i + 1 for i, name in enumerate(CONTRACTS)}}
+_BIDS = {contract.value: contract.rank for contract in Contract}
 _ACTION_KEYS = ("bid", "call", "discard", "chelem", "poignee", "play", "petit_sec")
 
 
@@ -58,7 +58,7 @@ def action_to_json(seat: int, action: Action) -> dict:
     if isinstance(action, Play):
         return {"seat": seat, "play": card_code(action.card)}
     if isinstance(action, Bid):
-        out: dict[str, Any] = {"seat": seat, "bid": "pass" if action.contract == PASS else CONTRACTS[action.contract - 1]}
+        out: dict[str, Any] = {"seat": seat, "bid": contract_name(action.contract)}
         if action.chelem:
             out["chelem"] = True
         return out
@@ -174,14 +174,15 @@ def start_deal(record: Any) -> Deal:
         raise RecordError(None, "record", f"format must be {FORMAT!r}, not {record.get('format')!r}")
     if record.get("version") != VERSION:
         raise RecordError(None, "record", f"version must be {VERSION}, not {record.get('version')!r}")
-    players = record.get("players")
+    players: Any = record.get("players")  # JSON: RuleSet checks it
     options = record.get("options", {})
     if not isinstance(options, dict):
         raise RecordError(None, "record", "options must be a JSON object")
     try:
-        rules = RuleSet.make(players, **options) if isinstance(players, int) else RuleSet(players)
+        rules = RuleSet.make(players, **options)  # a non-int count is refused there, by name
     except RuleError as err:
         raise RecordError(None, "rules", str(err)) from None
+    players = rules.players
     dealer = record.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
         raise RecordError(None, "record", f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")

@@ -91,6 +91,8 @@ def score(deal: Deal) -> Result:
     if deal.void:
         return Result(True, deal.void, None, None, None, None, None, None, None, None, None, [], None, None,
                       [0] * deal.players)  # fmt: skip
+    taker = deal.taker
+    assert taker is not None  # a deal that is not void had a taker
     taker_pile = deal.piles[0] | deal.ecart
     if deal.contract == GARDE_SANS:
         taker_pile |= deal.dog
@@ -126,7 +128,7 @@ def score(deal: Deal) -> Result:
         poignees=[{"seat": s, "size": name, "bonus": b} for s, _, name, b in deal.poignees],
         chelem=chelem,
         unit=u,
-        scores=shares(deal.players, deal.seats, deal.taker, deal.partner, u),
+        scores=shares(deal.players, deal.seats, taker, deal.partner, u),
         multiplier=MULTIPLIERS[deal.contract],
     )
 

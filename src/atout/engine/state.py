@@ -9,7 +9,7 @@ thousands of actions per decision); ``clone()`` gives an independent copy.
 from __future__ import annotations
 
 from itertools import compress
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import (
     GARDE,
@@ -32,12 +32,10 @@ from .actions import (
     contract_name,
 )
 from .cards import (
-    BOUTS,
     DECK_SIZE,
     EXCUSE,
     EXCUSE_BIT,
     FULL_DECK,
-    KINGS,
     LOW_CARDS,
     PETIT_BIT,
     SUIT_MASKS,
@@ -47,15 +45,22 @@ from .cards import (
     codes,
     suit_card,
 )
+from .ecart import ecart_allowed, ecart_faults
+from .kinds import EcartRefusal, Phase, Void
 from .rules import RuleSet
 
-PHASE_PETIT_SEC = "petit_sec"
-PHASE_BIDDING = "bidding"
-PHASE_CALL = "call"
-PHASE_DISCARD = "discard"
-PHASE_CHELEM = "chelem"
-PHASE_PLAY = "play"
-PHASE_END = "end"
+if TYPE_CHECKING:
+    from .scoring import Result
+
+# The phases by the names the engine's modules have always used (the robots read them too); module
+# names are also ten times quicker to look up than ``Phase.PLAY`` on Python 3.11.
+PHASE_PETIT_SEC = Phase.PETIT_SEC
+PHASE_BIDDING = Phase.BIDDING
+PHASE_CALL = Phase.CALL
+PHASE_DISCARD = Phase.DISCARD
+PHASE_CHELEM = Phase.CHELEM
+PHASE_PLAY = Phase.PLAY
+PHASE_END = Phase.END
 
 TAKER_SIDE, DEFENCE = 0, 1
 
@@ -66,15 +71,6 @@ _TRUMPS_ABOVE[-1] = TRUMPS
 # Whole legal masks recur (a suit to follow, the trumps above another), so the
 # Play tuples are kept per mask, in a bounded cache.
 _MASK_PLAYS: dict[int, tuple[Play, ...]] = {}
-
-
-def ecart_allowed(hand: int, size: int) -> int:
-    """The cards of ``hand`` (the taker's, dog included) that may go to an écart of ``size``:
-    no king, no bout; trumps only when too few other cards may."""
-    plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
-    if plain.bit_count() >= size:
-        return plain
-    return plain | (hand & TRUMPS & ~BOUTS)
 
 
 def _mask_plays(mask: int) -> tuple[Play, ...]:
@@ -191,7 +187,7 @@ class Deal:
         self.hands = list(hands)
         self.dog = dog
         self.history: list[tuple[int, Action]] = []
-        self.void: str | None = None
+        self.void: Void | None = None
         self.contract = PASS
         self.taker: int | None = None
         self._taker_chelem_bid = False
@@ -214,7 +210,7 @@ class Deal:
         self._tricks_won = [0, 0]
         self._excuse_debt = -1
         self._excuse_settled = 0
-        self.result = None
+        self.result: Result | None = None
         self.is_over = False  # a plain attribute, read once per action by every driver
         self._lm = -1  # cached legal_play_mask(), -1 when stale
         self.to_act: int | None = self.seats[0]
@@ -225,7 +221,7 @@ class Deal:
         self._petit_sec_pending = holders
         if holders:
             if rules.option("petit_sec") == "redeal":
-                self._end_void("petit_sec")
+                self._end_void(Void.PETIT_SEC)
             else:
                 self.phase = PHASE_PETIT_SEC
                 self.to_act = holders[0]
@@ -239,6 +235,20 @@ class Deal:
     def next_seat(self, seat: int) -> int:
         """The player on ``seat``'s right, who speaks and plays next."""
         return self._next[seat]
+
+    @property
+    def _actor(self) -> int:
+        """The seat to act, in a phase where one does (the deal is not over)."""
+        seat = self.to_act
+        assert seat is not None, "the deal is over: nobody acts"
+        return seat
+
+    @property
+    def _taker(self) -> int:
+        """The taker, once there is one (the call, the écart, the chelem and the play)."""
+        taker = self.taker
+        assert taker is not None, "nobody has taken"
+        return taker
 
     @property
     def hand_size(self) -> int:
@@ -258,6 +268,7 @@ class Deal:
 
     def _compute_legal_play_mask(self) -> int:
         seat = self.to_act
+        assert seat is not None  # cards are played while the deal runs
         hand = self.hands[seat]
         trick = self.trick
         led = self._led
@@ -309,7 +320,7 @@ class Deal:
 
     def callable_cards(self) -> list[int]:
         """Kings; queens when holding all four kings; and so on down to jacks."""
-        hand = self.hands[self.taker]
+        hand = self.hands[self._taker]
         out = []
         for rank in (14, 13, 12, 11):
             cards = [suit_card(rank, s) for s in range(4)]
@@ -320,7 +331,7 @@ class Deal:
 
     def ecart_allowed(self) -> int:
         """Cards the taker may lay aside: no king, no bout; trumps only when needed."""
-        return ecart_allowed(self.hands[self.taker], self.settings.dog_size)
+        return ecart_allowed(self.hands[self._taker], self.settings.dog_size)
 
     def _poignee_pool(self, seat: int) -> int:
         pool = self.hands[seat] & (TRUMPS | EXCUSE_BIT)
@@ -330,8 +341,10 @@ class Deal:
 
     def poignee_offer(self) -> PoigneeFrom | None:
         """The poignée the player to act may show now, or None."""
-        seat = self.to_act
-        if self.phase != PHASE_PLAY or self.tricks or self._poignee_seats >> seat & 1:
+        if self.phase != PHASE_PLAY:
+            return None
+        seat = self._actor
+        if self.tricks or self._poignee_seats >> seat & 1:
             return None
         pool = self._poignee_pool(seat)
         trumps = (pool & TRUMPS).bit_count()
@@ -353,12 +366,12 @@ class Deal:
 
         Raises IllegalAction naming the rule, and then changes nothing.
         """
-        kind = type(action)
         phase = self.phase
-        if kind is Play and phase == PHASE_PLAY and (seat is None or seat == self.to_act):
+        if type(action) is Play and phase == PHASE_PLAY and (seat is None or seat == self.to_act):
             # The hot path, inline: robots apply hundreds of thousands of cards per decision.
             card = action.card
             seat = self.to_act
+            assert seat is not None  # the play phase always has a seat to act
             legal = self._lm
             if legal < 0:
                 legal = self._compute_legal_play_mask()
@@ -390,17 +403,17 @@ class Deal:
             raise IllegalAction("deal_over", "the deal is over: no more actions")
         if seat is not None and seat != self.to_act:
             raise IllegalAction("out_of_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
-        if kind is Poignee and phase == PHASE_PLAY:
+        if type(action) is Poignee and phase == PHASE_PLAY:
             self._poignee(action.cards)
-        elif kind is Bid and phase == PHASE_BIDDING:
+        elif type(action) is Bid and phase == PHASE_BIDDING:
             self._bid(action)
-        elif kind is Discard and phase == PHASE_DISCARD:
+        elif type(action) is Discard and phase == PHASE_DISCARD:
             self._discard(action.cards)
-        elif kind is Chelem and phase == PHASE_CHELEM:
+        elif type(action) is Chelem and phase == PHASE_CHELEM:
             self._chelem(action.announce)
-        elif kind is Call and phase == PHASE_CALL:
+        elif type(action) is Call and phase == PHASE_CALL:
             self._call(action.card)
-        elif kind is PetitSecDecision and phase == PHASE_PETIT_SEC:
+        elif type(action) is PetitSecDecision and phase == PHASE_PETIT_SEC:
             self._petit_sec(action.redeal)
         else:
             raise IllegalAction(
@@ -421,7 +434,7 @@ class Deal:
             PHASE_END: "nothing: the deal is over",
         }[self.phase]
 
-    def _end_void(self, why: str) -> None:
+    def _end_void(self, why: Void) -> None:
         self.void = why
         self.phase = PHASE_END
         self.is_over = True
@@ -433,11 +446,11 @@ class Deal:
     def _petit_sec(self, redeal: bool) -> None:
         if not isinstance(redeal, bool):
             raise IllegalAction("petit_sec", "the petit sec decision is redeal (true) or play (false)")
-        seat = self.to_act
+        seat = self._actor
         self.history.append((seat, PetitSecDecision(redeal)))
         self._petit_sec_pending.pop(0)
         if redeal:
-            self._end_void("petit_sec")
+            self._end_void(Void.PETIT_SEC)
         elif self._petit_sec_pending:
             self.to_act = self._petit_sec_pending[0]
         else:
@@ -460,7 +473,7 @@ class Deal:
                 "bid_too_low",
                 f"{contract_name(contract)} does not overcall {contract_name(self.contract)}",
             )
-        seat = self.to_act
+        seat = self._actor
         self.history.append((seat, bid))
         if contract != PASS:
             self.contract = contract
@@ -471,7 +484,7 @@ class Deal:
             self.to_act = self._next[seat]
             return
         if self.taker is None:
-            self._end_void("all_pass")
+            self._end_void(Void.ALL_PASS)
         elif self.rules.calls_king:
             self.phase = PHASE_CALL
             self.to_act = self.taker
@@ -485,14 +498,14 @@ class Deal:
                 f"{_code(card)} cannot be called: call a king, or a queen when holding all four kings, "
                 "a knight when holding all kings and queens, a jack when holding all knights too",
             )
-        self.history.append((self.to_act, Call(card)))
+        self.history.append((self._actor, Call(card)))
         self.called = card
         self._after_call()
 
     def _after_call(self) -> None:
         if self.contract in (PRISE, GARDE):
             self.dog_shown = True
-            self.hands[self.taker] |= self.dog
+            self.hands[self._taker] |= self.dog
             self.phase = PHASE_DISCARD
             self.to_act = self.taker
         else:
@@ -500,27 +513,28 @@ class Deal:
 
     def _discard(self, cards: int) -> None:
         size = self.settings.dog_size
-        hand = self.hands[self.taker]
+        taker = self._taker
+        hand = self.hands[taker]
         if not isinstance(cards, int) or cards < 0 or cards & ~FULL_DECK:
             raise IllegalAction("ecart", "the écart must be a set of cards")
         if cards.bit_count() != size:
             raise IllegalAction("ecart_size", f"the écart has {size} cards, not {cards.bit_count()}")
         if cards & ~hand:
             raise IllegalAction("not_in_hand", f"not in the taker's hand: {' '.join(codes(cards & ~hand))}")
-        if cards & (KINGS | BOUTS):
+        faults = ecart_faults(hand, size, cards)
+        never = faults.get(EcartRefusal.KING, 0) | faults.get(EcartRefusal.BOUT, 0)
+        if never:
+            raise IllegalAction("ecart_king_or_bout", f"a king or a bout may never be laid aside: {' '.join(codes(never))}")
+        trumps = faults.get(EcartRefusal.TRUMP, 0) | faults.get(EcartRefusal.TRUMPS_ENOUGH, 0)
+        if trumps:
+            kept = ecart_allowed(hand, size) & ~TRUMPS & ~cards
             raise IllegalAction(
-                "ecart_king_or_bout", f"a king or a bout may never be laid aside: {' '.join(codes(cards & (KINGS | BOUTS)))}"
+                "ecart_trump",
+                "a trump may be laid aside only when too few other cards may be: keep "
+                f"{' '.join(codes(trumps))} and lay aside {' '.join(codes(kept))}",
             )
-        if cards & TRUMPS:
-            plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
-            if plain & ~cards:
-                raise IllegalAction(
-                    "ecart_trump",
-                    "a trump may be laid aside only when too few other cards may be: keep "
-                    f"{' '.join(codes(cards & TRUMPS))} and lay aside {' '.join(codes(plain & ~cards))}",
-                )
-        self.history.append((self.taker, Discard(cards)))
-        self.hands[self.taker] = hand & ~cards
+        self.history.append((taker, Discard(cards)))
+        self.hands[taker] = hand & ~cards
         self.ecart = cards
         self._before_chelem()
 
@@ -535,7 +549,7 @@ class Deal:
     def _chelem(self, announce: bool) -> None:
         if not isinstance(announce, bool):
             raise IllegalAction("chelem", "a chelem announcement is true or false")
-        self.history.append((self.taker, Chelem(announce)))
+        self.history.append((self._taker, Chelem(announce)))
         self.chelem_announced = announce
         self._start_play()
 
@@ -556,7 +570,7 @@ class Deal:
             self.to_act = self.seats[0]
 
     def _poignee(self, cards: int) -> None:
-        seat = self.to_act
+        seat = self._actor
         offer = self.poignee_offer()
         if offer is None:
             if self.tricks or self._poignee_seats >> seat & 1:
@@ -651,17 +665,19 @@ class Deal:
     def _why_illegal(self, card: object) -> IllegalAction:
         if not (type(card) is int and 0 <= card < DECK_SIZE):
             return IllegalAction("card", f"no such card: {card!r}")
-        seat = self.to_act
+        seat = self._actor
         hand = self.hands[seat]
         code = card_code(card)
         if not hand >> card & 1:
             return IllegalAction("not_in_hand", f"seat {seat} does not hold {code}")
         led = self._led
         if led < 0:
+            called = self.called
+            assert called is not None  # the only refusal of a lead: the called suit at five players
             return IllegalAction(
                 "called_suit_lead",
-                f"at the first trick no {_SUIT_NAMES[self.called // 14]} may be led but the called "
-                f"card {card_code(self.called)}",
+                f"at the first trick no {_SUIT_NAMES[called // 14]} may be led but the called "
+                f"card {card_code(called)}",
             )
         if led < 4 and hand & SUIT_MASKS[led]:
             return IllegalAction("follow_suit", f"{code} does not follow suit: play {_SUIT_NAMES[led]}")
@@ -743,4 +759,4 @@ def new_deal(rules: RuleSet, dealer: int = 0, seed: str | None = None) -> Deal:
     return Deal(rules, dealer, hands, dog, seed=seed)
 
 
-__all__ = ["Deal", "Trick", "new_deal"]
+__all__ = ["Deal", "Trick", "ecart_allowed", "new_deal"]

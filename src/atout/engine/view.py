@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import Bid, Play, contract_name
+from .actions import Bid, Choice, DiscardFrom, Play, contract_name
 from .cards import card_code, codes
+from .ecart import ecart_refusals
 from .observation import EcartShown, Observation, Private
 from .record import choice_to_json
 
@@ -80,6 +81,20 @@ def _choice(choice: Any) -> dict[str, Any]:
     return out
 
 
+def _legal(hand: int, legal: tuple[Choice, ...]) -> list[dict[str, Any]]:
+    """The legal choices' JSON; the écart's choice also names each card of the hand that may not go,
+    with the reason (``kinds.EcartRefusal``), so a client explains a refusal without knowing the rule.
+    Only the taker, to act, has that choice: no other seat learns of the taker's cards."""
+    out = []
+    for choice in legal:
+        if isinstance(choice, DiscardFrom):
+            refused = ecart_refusals(hand, choice.count)
+            out.append({**_choice(choice), "refused": {card_code(c): refused[c].value for c in sorted(refused)}})
+        else:
+            out.append(_choice(choice))
+    return out
+
+
 def private_json(obs: Observation | Private) -> dict[str, Any]:
     """The fields of a seat's DealView that only it sees (the rest is the spectator's view), from its
     observation or from the same ``private_parts`` the observation is made of."""
@@ -87,7 +102,7 @@ def private_json(obs: Observation | Private) -> dict[str, Any]:
         "hand": _codes(obs.hand),
         "ecart": None if obs.ecart is None else _codes(obs.ecart),
         "partner": obs.partner,
-        "legal": [_choice(choice) for choice in obs.legal],
+        "legal": _legal(obs.hand, obs.legal),
     }
 
 
@@ -103,7 +118,7 @@ def _ecart_shown(history) -> bool:
 
 def observation_to_json(obs: Observation) -> dict[str, Any]:
     """The viewer's DealView (docs/protocol.md): its own hand, public cards, its legal choices."""
-    bids = []
+    bids: list[dict[str, Any]] = []
     for seat, action in obs.history:
         if not isinstance(action, Bid):
             if bids:
@@ -138,7 +153,7 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "trick": [_play(seat, card) for seat, card in obs.trick],
         "last_trick": None if last is None else _last_trick(last),
         "tricks_won": tricks_won,
-        "legal": [_choice(choice) for choice in obs.legal],
+        "legal": _legal(obs.hand, obs.legal),
         "result": None if obs.result is None else obs.result.to_json(),
         "void": obs.void,
     }

@@ -119,6 +119,7 @@ async def table_options(request: Request) -> Response:
 
 def options_catalogue() -> dict:
     from ..bots import OFFERED_LEVELS
+    from ..engine.kinds import Contract
     from ..engine.rules import SETTINGS
     from .options import OPTION_VALUES, TableOptions
 
@@ -128,6 +129,8 @@ def options_catalogue() -> dict:
         "levels": OFFERED_LEVELS,
         "level_aliases": {"heuristic": "club"},
         "poignees": {n: {name: size for name, size, _ in s.poignees} for n, s in SETTINGS.items()},
+        # Every bid in rising order with its multiplier: clients name and count contracts from here.
+        "contracts": [{"name": c.value, "multiplier": c.multiplier} for c in Contract],
     }
 
 

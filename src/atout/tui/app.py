@@ -27,11 +27,14 @@ from ..engine import (
     Poignee,
     PoigneeFrom,
 )
-from ..engine.cards import BOUTS, EXCUSE_BIT, KINGS, TRUMPS, display_order
+from ..engine.cards import EXCUSE_BIT, TRUMPS, display_order
+from ..engine.ecart import ecart_allowed, ecart_refusal
+from ..engine.kinds import EcartRefusal, Phase
 from .game import HUMAN, Game, default_level, hint_level, seat_name
 from .table import TableView, table_picture
 from .text import (
     contract_label,
+    contracts_text,
     describe,
     hint_words,
     ranking_text,
@@ -41,13 +44,20 @@ from .text import (
 )
 from .widgets import HandView, card_text, card_word, cards_text, plural
 
-HELP = """\
+_ECART_REFUSALS = {
+    EcartRefusal.NOT_IN_HAND: "not in your hand",
+    EcartRefusal.KING: "a king may never be laid aside",
+    EcartRefusal.BOUT: "a bout (21, Petit, Excuse) may never be laid aside",
+    EcartRefusal.TRUMP: "a trump may be laid aside only when too few other cards may be",
+}
+_AUCTION_KEYS = ", ".join(f"{n} {contract_label(n - 1)}" for n in range(1, 6))
+HELP = f"""\
 [b]Atout — French Tarot against the computer[/b]
 (Escape closes this help.)
 
 [b]Keys[/b]
 • ←/→ ↑/↓ Home End: move in your hand; Enter or Space: choose the card (or click it).
-• 1…9: the numbered buttons, or Tab to them, or click. At the auction the keys never change: 1 Pass, 2 Prise, 3 Garde, 4 Garde sans, 5 Garde contre (greyed when no higher than the best bid).
+• 1…9: the numbered buttons, or Tab to them, or click. At the auction the keys never change: {_AUCTION_KEYS} (greyed when no higher than the best bid).
 • h: hint, what the expert robot would do · p: the previous trick · c: cards shown to all (dog, trumps of the écart, poignées) · s: save · q: leave (asks first, and says where the game is saved) · ?: this help.
 
 [b]Cards[/b]
@@ -55,7 +65,7 @@ Four suits, ♠ ♥ ♦ ♣, of 14 cards: R (Roi, king), D (Dame, queen), C (Cav
 Card points: a bout or a king 4½, a queen 3½, a knight 2½, a jack 1½, any other card ½ (91 in all).
 
 [b]Bidding[/b]
-Each player speaks once, higher than the last bid or passes: Prise ×1, Garde ×2 (the dog is shown, taken, and an écart laid aside), Garde sans ×4, Garde contre ×6 (nobody sees the dog). At 5 players the taker calls a King: its holder is the secret partner.
+Each player speaks once, higher than the last bid or passes: {contracts_text()}. After a Prise or a Garde the dog is shown, taken, and an écart laid aside; after a Garde sans or a Garde contre nobody sees the dog. At 5 players the taker calls a King: its holder is the secret partner.
 
 [b]Écart[/b]
 Never a King or a bout; trumps only when too few other cards may be laid aside, and they are shown.
@@ -272,7 +282,8 @@ class ResultScreen(Screen):
 
     def compose(self) -> ComposeResult:
         game = self.game
-        result = game.deal.result
+        result = game.current.result
+        assert result is not None  # this screen follows a finished deal
         last = game.sheet[-1]
         title = "Void deal" if last.void else f"Deal {last.number} of {game.deals}"
         with VerticalScroll():
@@ -363,7 +374,7 @@ class GameScreen(Screen):
         self.token += 1
         log = self.query_one(RichLog)
         log.clear()
-        deal = self.game.deal
+        deal = self.game.current
         dealer = "You deal" if deal.dealer == HUMAN else f"{seat_name(deal.dealer)} deals"
         log.write(Text(f"Deal {self.game.deal_number} of {self.game.deals}: {dealer}.", style="bold"))
         self.advance()
@@ -371,7 +382,7 @@ class GameScreen(Screen):
     def advance(self) -> None:
         """Move the game on: the person's turn, a robot's, or the deal's end."""
         game = self.game
-        deal = game.deal
+        deal = game.current
         self.refresh_view()
         if deal.is_over:
             self.clear_actions()
@@ -385,6 +396,7 @@ class GameScreen(Screen):
         obs = game.observation()
         if obs.dog is not None and not self.dog_seen and not obs.tricks and not obs.trick:
             self.dog_seen = True
+            assert obs.taker is not None  # the dog is shown once someone took
             taker = seat_name(obs.taker)
             body = Group(
                 Text(f"{taker} took a {contract_label(obs.contract)}; the dog is shown to all:"),
@@ -396,6 +408,7 @@ class GameScreen(Screen):
             self.robot_busy = False
             self.setup_human()
         else:
+            assert deal.to_act is not None  # the deal is not over here
             self.clear_actions()
             self.say(Text(f"{seat_name(deal.to_act)} is thinking…", style="dim"))
             self.schedule_robot()
@@ -429,13 +442,14 @@ class GameScreen(Screen):
         token = self.token = self.token + 1
         delay = self.app.delay
         # Let the person see a finished trick a little longer before the next lead.
-        deal = self.game.deal
-        if deal.phase == "play" and not deal.trick and deal.tricks:
+        deal = self.game.current
+        if deal.phase == Phase.PLAY and not deal.trick and deal.tricks:
             delay *= 2
 
         def think() -> None:
             start = time.monotonic()
-            seat = self.game.deal.to_act
+            seat = self.game.current.to_act
+            assert seat is not None  # a robot is asked only while the deal runs
             try:
                 seat, action = self.game.robot_choice()
             except Exception as err:  # a robot's bug must not end the person's game
@@ -457,13 +471,13 @@ class GameScreen(Screen):
         with contextlib.suppress(RuntimeError):
             self.app.call_from_thread(self.app.notify, f"{seat_name(seat)}'s robot failed ({err}); "
                                       "it plays a random legal move instead", severity="warning")
-        return random_action(self.game.deal.legal_actions(), random.Random(len(self.game.deal.history)))
+        return random_action(self.game.current.legal_actions(), random.Random(len(self.game.current.history)))
 
     def robot_acts(self, token: int, seat: int, action) -> None:
         if self.app.screen is not self:  # wait until the person closes the box they opened
             self._pending.append(lambda: self.robot_acts(token, seat, action))
             return
-        if token != self.token or self.game.deal.to_act != seat:
+        if token != self.token or self.game.current.to_act != seat:
             return
         try:
             self.game.apply(action, seat=seat)
@@ -474,7 +488,7 @@ class GameScreen(Screen):
 
             self.app.notify(f"{seat_name(seat)}'s robot chose an illegal move ({rule_words(err.message)}); "
                             "it plays a random legal move instead", severity="warning")
-            self.game.apply(random_action(self.game.deal.legal_actions(), random.Random(0)), seat=seat)
+            self.game.apply(random_action(self.game.current.legal_actions(), random.Random(0)), seat=seat)
         self.call_later(self.advance)
 
     def human_acts(self, action) -> bool:
@@ -486,7 +500,7 @@ class GameScreen(Screen):
             return False
         self.mode = ""
         self.token += 1
-        if self.game.save_dir is not None and not self.game.deal.is_over:
+        if self.game.save_dir is not None and not self.game.current.is_over:
             self.autosave()
         self.advance()
         return True
@@ -526,13 +540,13 @@ class GameScreen(Screen):
         self.query_one("#notes", Static).update(self.notes_text(obs))
         hand = self.query_one(HandView)
         hand.hand = obs.hand
-        hand.tagged = obs.dog if (obs.dog is not None and obs.phase == "discard" and obs.taker == HUMAN) else 0
+        hand.tagged = obs.dog if (obs.dog is not None and obs.phase == Phase.DISCARD and obs.taker == HUMAN) else 0
         self.log_new(obs)
 
     def status_text(self, obs) -> Text:
         game = self.game
         out = Text(f"Deal {game.deal_number}/{game.deals} · ")
-        if obs.phase in ("petit_sec", "bidding"):
+        if obs.phase in (Phase.PETIT_SEC, Phase.BIDDING):
             out.append("bidding")
             if obs.taker is not None:  # the best bid so far: nobody takes until all have spoken
                 out.append(f" · best bid so far {seat_name(obs.taker)}: {contract_label(obs.contract)}")
@@ -548,11 +562,11 @@ class GameScreen(Screen):
                     out.append(" · you play alone")
                 elif obs.dog is not None and obs.dog >> obs.called & 1:
                     out.append(" · in the dog: taker alone")
-                elif obs.phase == "end":
+                elif obs.phase == Phase.END:
                     out.append(" · taker alone")
                 else:
                     out.append(" · partner unknown")
-        if obs.phase == "play":
+        if obs.phase == Phase.PLAY:
             out.append(f" · trick {min(len(obs.tricks) + 1, obs.rules.settings.hand_size)}")
         return out
 
@@ -609,7 +623,7 @@ class GameScreen(Screen):
         phase = obs.phase
         legal = obs.legal
         hand.selected = 0
-        if phase == "bidding":
+        if phase == Phase.BIDDING:
             self.mode = "bid"
             hand.marked = obs.hand
             self.say("Your bid: 1 passes, 2 to 5 bid a contract; the greyed ones are no higher than the "
@@ -622,31 +636,31 @@ class GameScreen(Screen):
             buttons += [_button(f"{contract_label(b.contract)} + chelem", lambda b=b: self.human_acts(b))
                         for b in legal if isinstance(b, Bid) and b.chelem]
             self.set_actions(buttons)
-        elif phase == "call":
+        elif phase == Phase.CALL:
             self.mode = "call"
             hand.marked = obs.hand
             self.say("Call a card: its holder will be your secret partner.")
             self.set_actions([_button(f"Call {card_word(c.card)}", lambda c=c: self.human_acts(c))
                               for c in legal])
-        elif phase == "discard":
+        elif phase == Phase.DISCARD:
             self.mode = "ecart"
             self.ecart = 0
             choice = next(c for c in legal if isinstance(c, DiscardFrom))
             hand.marked = choice.cards
             self.update_ecart()
-        elif phase == "chelem":
+        elif phase == Phase.CHELEM:
             self.mode = "chelem"
             hand.marked = obs.hand
             self.say("Do you announce a chelem (all the tricks)?")
             self.set_actions([_button("No chelem", lambda: self.human_acts(Chelem(False)), "primary"),
                               _button("Announce a chelem", lambda: self.human_acts(Chelem(True)))])
-        elif phase == "petit_sec":
+        elif phase == Phase.PETIT_SEC:
             self.mode = "petit_sec"
             hand.marked = obs.hand
             self.say("You hold the petit sec.")
             self.set_actions([_button("Redeal", lambda: self.human_acts(PetitSecDecision(True))),
                               _button("Play on", lambda: self.human_acts(PetitSecDecision(False)))])
-        elif phase == "play":
+        elif phase == Phase.PLAY:
             self.mode = "play"
             plays = 0
             offer = None
@@ -667,7 +681,7 @@ class GameScreen(Screen):
         self.query_one("#actions").remove_children()
 
     def update_ecart(self) -> None:
-        count = self.game.deal.settings.dog_size
+        count = self.game.current.settings.dog_size
         hand = self.query_one(HandView)
         hand.selected = self.ecart
         k = self.ecart.bit_count()
@@ -683,32 +697,27 @@ class GameScreen(Screen):
         self.update_ecart()
 
     def confirm_ecart(self) -> None:
-        count = self.game.deal.settings.dog_size
+        count = self.game.current.settings.dog_size
         if self.ecart.bit_count() != count:
             self.refuse(f"the écart has {count} cards: {self.ecart.bit_count()} chosen so far")
             return
         self.human_acts(Discard(self.ecart))
 
     def ecart_pick_reason(self, card: int) -> str | None:
-        """Why ``card`` may not join the écart now, or None when it may."""
-        deal = self.game.deal
+        """Why ``card`` may not join the écart now, or None when it may: the engine's reason, in words."""
+        deal = self.game.current
         count = deal.settings.dog_size
         hand = deal.observation(HUMAN).hand
-        bit = 1 << card
-        if bit & KINGS:
-            return f"{card_word(card)}: a king may never be laid aside"
-        if bit & BOUTS:
-            return f"{card_word(card)}: a bout (21, Petit, Excuse) may never be laid aside"
-        if self.ecart.bit_count() >= count:
+        reason = ecart_refusal(hand, count, card, self.ecart)
+        if reason is None:
+            return None
+        if reason is EcartRefusal.FULL:
             return f"the écart has {count} cards already: take one back first"
-        if bit & TRUMPS:
-            plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
-            if plain.bit_count() >= count:
-                return f"{card_word(card)}: a trump may be laid aside only when too few other cards may be"
-            if (self.ecart & TRUMPS).bit_count() >= count - plain.bit_count():
-                return (f"{card_word(card)}: only {plural(count - plain.bit_count(), 'trump')} may be laid aside; "
-                        "lay aside your other allowed cards")
-        return None
+        if reason is EcartRefusal.TRUMPS_ENOUGH:
+            trumps = count - (ecart_allowed(hand, count) & ~TRUMPS).bit_count()
+            return (f"{card_word(card)}: only {plural(trumps, 'trump')} may be laid aside; "
+                    "lay aside your other allowed cards")
+        return f"{card_word(card)}: {_ECART_REFUSALS[reason]}"
 
     def offer_poignee(self, offer: PoigneeFrom) -> None:
         sizes = sorted(offer.sizes.items(), key=lambda kv: kv[1])

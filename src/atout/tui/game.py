@@ -65,7 +65,7 @@ class Game(EngineGame):
         self._robots: dict[tuple[int, str], Any] = {}
 
     def observation(self, seat: int = HUMAN) -> Observation:
-        return self.deal.observation(seat)
+        return self.current.observation(seat)
 
     @property
     def human_to_act(self) -> bool:
@@ -79,22 +79,22 @@ class Game(EngineGame):
 
     def robot_choice(self) -> tuple[int, Action]:
         """The robot to act and its action (not applied: the app applies it when shown)."""
-        seat = self.deal.to_act
-        if seat == HUMAN:
-            raise RuntimeError("it is the person's turn")
-        return seat, self.robot(seat).choose(self.deal.observation(seat))
+        seat = self.current.to_act
+        if seat is None or seat == HUMAN:
+            raise RuntimeError("it is the person's turn" if seat == HUMAN else "the deal is over")
+        return seat, self.robot(seat).choose(self.current.observation(seat))
 
     def hint(self) -> Action:
         """What the strongest robot would do in the person's place."""
-        return make_bot(hint_level(), f"{self.seed}/hint/{len(self.deal.history)}").choose(
-            self.deal.observation(HUMAN)
+        return make_bot(hint_level(), f"{self.seed}/hint/{len(self.current.history)}").choose(
+            self.current.observation(HUMAN)
         )
 
     def apply(self, action: Action, seat: int = HUMAN) -> DealSummary | None:
         return super().apply(action, seat)
 
     def _finish(self) -> DealSummary:
-        deal = self.deal
+        deal = self.current
         summary = self.summarize(deal)
         try:
             if self.save_dir is not None:
@@ -110,6 +110,7 @@ class Game(EngineGame):
 
     # ---------------------------------------------------------- saving
     def records_dir(self) -> Path:
+        assert self.save_dir is not None, "a game without a save folder saves nothing"
         return Path(self.save_dir) / "records"
 
     def save_record(self, deal: Deal) -> Path:
@@ -122,6 +123,7 @@ class Game(EngineGame):
         return path
 
     def save_path(self) -> Path:
+        assert self.save_dir is not None, "a game without a save folder saves nothing"
         return Path(self.save_dir) / "game.json"
 
     def to_json(self) -> dict:

@@ -58,7 +58,8 @@ def record_names(record: dict) -> list[str]:
 
     Names are optional in a record (docs/record-format.md); a list of the wrong length or
     kind is ignored rather than refused, so any valid record still replays."""
-    players = record.get("players") if isinstance(record.get("players"), int) else 0
+    given = record.get("players")
+    players = given if isinstance(given, int) else 0
     names = record.get("names")
     if isinstance(names, list) and len(names) == players and all(isinstance(n, str) and n for n in names):
         return list(names)
@@ -95,7 +96,9 @@ def replay_text(record: dict, title: str = "") -> str:
     if deal.is_over and deal.result is not None:
         lines.extend(result_text(deal.players, deal.result, name=names.__getitem__).plain.splitlines())
     else:
-        lines.append(f"The record stops here: {names[deal.to_act]} is to act.")
+        actor = deal.to_act
+        assert actor is not None  # a deal that is not over has a seat to act
+        lines.append(f"The record stops here: {names[actor]} is to act.")
     return "\n".join(line.rstrip() for line in lines)
 
 

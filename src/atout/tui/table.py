@@ -10,7 +10,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-from ..engine import Bid
+from ..engine import Bid, Phase
 from .game import HUMAN, seat_name
 from .text import contract_label
 from .widgets import card_text, plural
@@ -67,7 +67,8 @@ class Canvas:
         for i, row in enumerate(self.cells):
             if i:
                 out.append("\n")
-            run, run_style = [], row[0][1]
+            run: list[str] = []
+            run_style = row[0][1]
             for char, style in row:
                 if style != run_style:
                     out.append("".join(run), style=run_style or None)
@@ -111,20 +112,20 @@ class TableView(Widget):
 
 def seat_lines(obs, seat: int, won: list[int], bids: dict[int, str], wide: bool | str) -> list[Text]:
     """A seat's words: name (► when it is to act), role, then cards left and tricks won or its bid."""
-    name = Text("► " if obs.to_act == seat and obs.phase != "end" else "", style="bold yellow")
+    name = Text("► " if obs.to_act == seat and obs.phase != Phase.END else "", style="bold yellow")
     name.append(seat_name(seat), style="bold" if seat == HUMAN else "bold cyan" if seat == obs.taker else "")
     roles = []
-    if seat == obs.taker and obs.phase not in ("bidding", "petit_sec"):
+    if seat == obs.taker and obs.phase not in (Phase.BIDDING, Phase.PETIT_SEC):
         roles.append(Text("TAKER", style="bold cyan"))
     elif obs.partner is not None and seat == obs.partner and seat != obs.taker:
         roles.append(Text("partner", style="cyan"))
     if seat == obs.dealer:
         roles.append(Text("dealer", style="dim"))
-    if obs.phase in ("bidding", "petit_sec"):
+    if obs.phase in (Phase.BIDDING, Phase.PETIT_SEC):
         info = Text(f"bid {bids[seat]}" if seat in bids else "", style="cyan")
     else:
         info = Text(plural(obs.hand_sizes[seat], "card"), style="dim")
-        if obs.phase in ("play", "end"):
+        if obs.phase in (Phase.PLAY, Phase.END):
             info.append(" · " + plural(won[seat], "trick"), style="dim")
     if wide:
         line = name.copy()
@@ -136,11 +137,11 @@ def seat_lines(obs, seat: int, won: list[int], bids: dict[int, str], wide: bool 
         if wide == "corner" and seat == obs.dealer:
             return [line, Text("dealer", style="dim"), info]
         return [line, info]
-    if obs.phase in ("play", "end"):  # narrow: cards and tricks on lines of their own
-        info = [Text(plural(obs.hand_sizes[seat], "card"), style="dim"), Text(plural(won[seat], "trick"), style="dim")]
+    if obs.phase in (Phase.PLAY, Phase.END):  # narrow: cards and tricks on lines of their own
+        infos = [Text(plural(obs.hand_sizes[seat], "card"), style="dim"), Text(plural(won[seat], "trick"), style="dim")]
     else:
-        info = [info]
-    return [name, *roles, *info]
+        infos = [info]
+    return [name, *roles, *infos]
 
 
 def table_picture(obs, width: int, height: int) -> Canvas:
@@ -188,7 +189,7 @@ def table_picture(obs, width: int, height: int) -> Canvas:
         wide = place in ("bottom", "top") or ("corner" if place.startswith("top-") else False)
         lines = seat_lines(obs, seat, won, bids, wide)
         card = None
-        if seat in trick and (obs.phase in ("play", "end") or last is not None):
+        if seat in trick and (obs.phase in (Phase.PLAY, Phase.END) or last is not None):
             card = card_text(trick[seat], None if last is None else "bold" if seat == last.winner else "dim")
             if last is not None and seat == last.winner:
                 card.append(" ★", style="bold yellow")
@@ -225,15 +226,15 @@ def table_picture(obs, width: int, height: int) -> Canvas:
                     canvas.put(middle_row, felt_right - 1 - inset_cols - card.cell_len, card)
     # What the felt says in its middle.
     centre = Text()
-    if obs.phase in ("bidding", "petit_sec"):
+    if obs.phase in (Phase.BIDDING, Phase.PETIT_SEC):
         if obs.taker is not None:
             centre = Text(f"best bid so far: {seat_name(obs.taker)}, {contract_label(obs.contract)}", style="dim")
         else:
             centre = Text("bidding", style="dim")
-    elif last is not None and obs.phase in ("play", "end"):
+    elif last is not None and obs.phase in (Phase.PLAY, Phase.END):
         centre = Text(f"{seat_name(last.winner)} {'win' if last.winner == HUMAN else 'wins'} "
                       f"trick {len(obs.tricks)}", style="yellow")
-    elif obs.phase == "play":
+    elif obs.phase == Phase.PLAY:
         centre = Text(f"trick {len(obs.tricks) + 1}", style="dim")
     if centre.plain:
         row = middle_row - 2

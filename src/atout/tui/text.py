@@ -9,18 +9,13 @@ from rich.text import Text
 
 from ..engine import Bid, Call, Chelem, Discard, EcartShown, PetitSecDecision, Play, Poignee
 from ..engine.cards import parse_card
+from ..engine.kinds import Contract, Void
 from ..engine.scoring import Result
 from .game import Game, seat_name
 from .widgets import card_text, card_word, cards_text, plural, signed
 
-CONTRACT_LABELS = {
-    "pass": "Pass",
-    "prise": "Prise",
-    "garde": "Garde",
-    "garde_sans": "Garde sans",
-    "garde_contre": "Garde contre",
-}
-CONTRACT_BY_NUMBER = ("pass", "prise", "garde", "garde_sans", "garde_contre")
+CONTRACT_LABELS = {contract: contract.replace("_", " ").capitalize() for contract in Contract}
+"""The engine's contracts in words: ``garde_sans`` is "Garde sans"."""
 CHELEM_WORDS = {
     None: "none",
     "announced_made": "announced and made (+400)",
@@ -31,11 +26,17 @@ CHELEM_WORDS = {
 
 
 def contract_label(contract: int | str | None) -> str:
+    """A contract in words, from the engine's number or name (a record's names are plain strings)."""
     if contract is None:
         return "—"
     if isinstance(contract, int):
-        contract = CONTRACT_BY_NUMBER[contract]
-    return CONTRACT_LABELS[contract]
+        return CONTRACT_LABELS[Contract.of_rank(contract)]
+    return CONTRACT_LABELS[Contract(contract)]
+
+
+def contracts_text() -> str:
+    """The contracts with their multipliers, rising: "Prise ×1, Garde ×2, …" (the engine's figures)."""
+    return ", ".join(f"{CONTRACT_LABELS[c]} ×{c.multiplier}" for c in Contract if c is not Contract.PASS)
 
 
 def describe(seat: int, action, name=seat_name) -> Text:
@@ -109,10 +110,11 @@ def result_text(players: int, result: Result, name=seat_name) -> Text:
     seat_name = name
     out = Text()
     if result.void:
-        why = "all passed" if result.void == "all_pass" else "a player held the petit sec"
+        why = "all passed" if result.void == Void.ALL_PASS else "a player held the petit sec"
         out.append(f"The deal is void: {why}. ", style="bold")
         out.append("It does not count; the next dealer deals.")
         return out
+    assert result.taker is not None and result.bouts is not None and result.unit is not None  # not void
     taker = seat_name(result.taker)
     k = result.multiplier or 1
     out.append(f"{taker} took a {contract_label(result.contract)} (×{k})", style="bold")
@@ -126,7 +128,7 @@ def result_text(players: int, result: Result, name=seat_name) -> Text:
     verdict = "MADE" if result.made else "FAILED"
     out.append(f"{verdict} by {result.margin}.\n", style="bold green" if result.made else "bold red")
     w = 1 if result.made else -1
-    pab = {"taker": 10, "defence": -10}.get(result.petit_au_bout, 0)
+    pab = {"taker": 10, "defence": -10}.get(result.petit_au_bout or "", 0)
     core = f"(25 + {result.margin})" if w > 0 else f"−(25 + {result.margin})"
     if pab:
         core = f"({core} {'+' if pab > 0 else '−'} 10 petit au bout)"
@@ -167,6 +169,7 @@ def sheet_table(game: Game) -> Table:
         if line.void:
             table.add_row("", "void", *["" for _ in range(game.players)], style="dim")
             continue
+        assert line.taker is not None  # a counted deal had a taker
         what = f"{seat_name(line.taker)} {contract_label(line.contract)} {'✓' if line.made else '✗'}"
         table.add_row(str(line.number), what, *[signed(s) for s in line.scores])
     table.add_row("", "Total", *[signed(t) for t in game.totals], style="bold")

@@ -172,15 +172,15 @@ class HandView(Widget, can_focus=True):
         boxed = self.boxed()
         rows = max(row for _, _, row in layout) + 1
         height = 3 if boxed else 1
-        lines = [[Text(), 0] for _ in range(rows * height)]  # text, columns used
+        lines = [Text() for _ in range(rows * height)]
+        used = [0] * len(lines)  # the columns each line fills so far
 
         def put(line: int, x: int, text: Text) -> None:
-            entry = lines[line]
-            if x > entry[1]:
-                entry[0].append(" " * (x - entry[1]))
-                entry[1] = x
-            entry[0].append_text(text)
-            entry[1] += text.cell_len
+            if x > used[line]:
+                lines[line].append(" " * (x - used[line]))
+                used[line] = x
+            lines[line].append_text(text)
+            used[line] += text.cell_len
 
         for index, (card, x, row) in enumerate(layout):
             style = self.card_style_now(index, card)
@@ -200,7 +200,7 @@ class HandView(Widget, can_focus=True):
             put(row * 3 + 1, x, middle)
             put(row * 3 + 2, x, Text(bottom, style=frame))
         out = Text(no_wrap=True, overflow="crop")
-        for i, (text, _) in enumerate(lines):
+        for i, text in enumerate(lines):
             if i:
                 out.append("\n")
             out.append_text(text)

@@ -45,10 +45,6 @@ export function isBout(code) {
   return code === "EX" || code === "T1" || code === "T21";
 }
 
-export function isKing(code) {
-  return code.length === 2 && code[0] === "K";
-}
-
 /** The short label the screen shows: R♠, 10♥, 19, Ex. */
 export function short(code) {
   const c = parse(code);

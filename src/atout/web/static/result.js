@@ -5,7 +5,6 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import * as cards from "./cards.js";
 
-const MULTIPLIER = { prise: 1, garde: 2, garde_sans: 4, garde_contre: 6 };
 const MINUS = "−";
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `${MINUS}${-n}` : "0");
@@ -14,13 +13,19 @@ export function contractWord(name) {
   return name ? t(`contract.${name}`) : "—";
 }
 
+/** A contract's multiplier, from the server's catalogue (GET /api/options): the engine's figures. */
+export function multiplierOf(catalogue, name) {
+  const contract = catalogue && catalogue.contracts.find((c) => c.name === name);
+  return contract ? contract.multiplier : 1;
+}
+
 /** The end of a deal: who took what, the count, the formula, everyone's score. */
-export function resultBlock(result, nameOf, players) {
+export function resultBlock(result, nameOf, players, catalogue) {
   if (result.void) {
     return h("div", { class: "result void" }, h("h3", {}, t("result.void_title")),
       h("p", {}, t(`result.void.${result.void}`, {}, result.void)), h("p", {}, t("result.void_next")));
   }
-  const k = MULTIPLIER[result.contract] || 1;
+  const k = multiplierOf(catalogue, result.contract);
   const made = result.made;
   const pab = { taker: 10, defence: -10 }[result.petit_au_bout] || 0;
   let core = made ? `(25 + ${result.margin})` : `${MINUS}(25 + ${result.margin})`;

@@ -8,7 +8,6 @@ import * as cards from "./cards.js";
 import { optionControls, readOptions, levelLabel } from "./options.js";
 import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
 
-const CONTRACTS = ["pass", "prise", "garde", "garde_sans", "garde_contre"];
 const POSITIONS = {
   3: ["bottom", "topright", "topleft"],
   4: ["bottom", "right", "top", "left"],
@@ -358,8 +357,8 @@ export class TableView {
     }
     this.felt.append(centre);
     if (s.game && s.game.over) this.felt.append(h("div", { class: "felt-panel" }, this.gameOver(),
-      d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players) : ""));
-    else if (d && d.result) this.felt.append(h("div", { class: "felt-panel deal-end" }, resultBlock(d.result, (x) => this.nameOf(x), s.players),
+      d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue) : ""));
+    else if (d && d.result) this.felt.append(h("div", { class: "felt-panel deal-end" }, resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue),
       this.lastRecord ? reviewBlock(this.lastRecord, (x) => this.nameOf(x)) : ""));
   }
 
@@ -480,7 +479,7 @@ export class TableView {
       const withChelem = bids.some((b) => b.chelem);
       const chelemBox = withChelem ? h("input", { type: "checkbox", id: "bid-chelem" }) : null;
       box.append(h("div", { class: "row bids", role: "group", "aria-label": t("bid.title") },
-        CONTRACTS.map((c) => {
+        this.app.catalogue.contracts.map(({ name: c }) => {
           const ok = bids.some((b) => b.bid === c && !b.chelem);
           return h("button", {
             class: c === "pass" ? "quiet" : "", disabled: !ok, dataset: { bid: c },
@@ -608,7 +607,7 @@ export class TableView {
     const discard = this.legal("discard_from")[0];
     if (discard) {
       if (this.ecart.has(code)) this.ecart.delete(code);
-      else if (!discard.discard_from.includes(code)) return this.refused({ code: "local", message: this.ecartReason(code) });
+      else if (!discard.discard_from.includes(code)) return this.refused({ code: "local", message: this.ecartReason(discard, code) });
       else if (this.ecart.size >= discard.count) return this.refused({ code: "local", message: t("ecart.full", { n: discard.count }) });
       else this.ecart.add(code);
       this.render();
@@ -631,11 +630,10 @@ export class TableView {
     this.app.toast(t("play.not_now"), "error");
   }
 
-  ecartReason(code) {
-    if (cards.isKing(code)) return t("ecart.king");
-    if (cards.isBout(code)) return t("ecart.bout");
-    if (cards.isTrump(code)) return t("ecart.trump");
-    return t("ecart.no");
+  // Why a card may not go to the écart: the server names the reason of each refused card (the engine's rule).
+  ecartReason(discard, code) {
+    const reason = discard.refused && discard.refused[code];
+    return reason ? t(`ecart.${reason}`, {}, t("ecart.no")) : t("ecart.no");
   }
 
   startPoignee(choice, size, n) {
