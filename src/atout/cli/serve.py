@@ -23,12 +23,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="server processes on this address (more than 1 needs --redis; default 1)")
     parser.add_argument("--slot", type=int, default=None, metavar="K",
                         help="this process's slot behind a proxy that routes each table to its process "
-                             "(1 to --slots; its tables' ids start with K-; needs --redis; docs/deploy.md)")
+                             "(1 to --slots; its tables' ids start with K-; needs --redis; docs/deploy.md; default: none)")
     parser.add_argument("--slots", type=int, default=None, metavar="N",
-                        help="how many processes that proxy routes by slot (with --slot)")
+                        help="how many processes that proxy routes by slot (with --slot; default: none)")
     parser.add_argument("--nginx-config", default=None, metavar="PORTS",
                         help="print nginx's configuration for processes on these ports (comma-separated, "
-                             "slot 1 first) listening on --port, and exit")
+                             "slot 1 first) listening on --port, and exit (default: serve)")
     parser.add_argument("--robot-pace", type=float, default=0.8, metavar="SECONDS",
                         help="how long a robot waits before it plays, so people can follow (default 0.8)")
     parser.add_argument("--deal-pause", type=float, default=5.0, metavar="SECONDS",

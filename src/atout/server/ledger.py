@@ -240,7 +240,7 @@ def _deal_badges(record: dict[str, Any]) -> list[tuple[int, str]]:
     if not deal.is_over or deal.void:
         return []
     result = deal.result
-    assert result is not None  # a deal over and not void has its result
+    assert result is not None and result.taker is not None  # a deal over and not void has its taker
     taker, partner = result.taker, result.partner
     side = [taker] + ([partner] if partner is not None and partner != taker else [])
     out: list[tuple[int, str]] = []
