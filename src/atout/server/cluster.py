@@ -19,6 +19,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..engine.kinds import TableStatus
 from .bus import SITE, RedisBus, inbox
 from .connection import Connection, Player, RemoteConnection
 from .logs import event_log
@@ -211,7 +212,7 @@ class RedisSite:
         """A table of ours changed in the lobby: the other processes show it (or drop it, closed); a
         private one only to whom it admits, which each process checks."""
         table = room.table
-        summary = None if table.status == "closed" else table.summary(room.spectators())
+        summary = None if table.status == TableStatus.CLOSED else table.summary(room.spectators())
         self.bus.post(SITE, {"kind": "lobby", "table": table.id, "summary": summary, "admit": table.admission()})
 
     def tables_for(self, conn: Connection) -> list[dict[str, Any]]:
@@ -278,7 +279,7 @@ class RedisSite:
             self._lobby(body["table"], body["summary"], body.get("admit"))
         elif kind == "lobby_sync":  # another process (started, or back from a bus outage) lists the site
             for room in self.hub.rooms.values():
-                if room.table.status != "closed":
+                if room.table.status != TableStatus.CLOSED:
                     self.lobby_line(room)
         elif kind == "friends":
             self.hub.forget_friends(*body["players"], site=False)
@@ -348,7 +349,7 @@ class RedisSite:
                 await self.hub.receive(conn, dumps({"type": "join", "table": table_id}), edge_checked=False)
 
     def _lobby(self, table_id: str, summary: dict[str, Any] | None, admit: dict[str, Any] | None) -> None:
-        if summary is None or summary.get("status") == "closed":
+        if summary is None or summary.get("status") == TableStatus.CLOSED:
             self.lobby.pop(table_id, None)
             for conn in self.hub.lobby_connections():
                 conn.send({"type": "lobby_remove", "table": table_id})

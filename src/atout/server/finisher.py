@@ -42,7 +42,7 @@ def game_row(over: GameOver) -> GameRow | None:
                 "won": s.place == 1 and not s.abandoned, "abandoned": s.abandoned, "deals": over.counted,
                 "taker_deals": s.taker_deals, "taker_made": s.taker_made, "competitive": over.competitive,
             })
-    status = "finished" if over.outcome == Outcome.FINISHED else "cancelled"
+    status = Outcome.FINISHED if over.outcome == Outcome.FINISHED else Outcome.CANCELLED
     return GameRow(over.game_id, over.table_id, over.players, status, over.started_at, over.ended_at, data,
                    tuple(participants), ranked=over.ranked)
 

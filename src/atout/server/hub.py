@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from time import perf_counter  # the latency histogram (tests may replace the module time)
 from typing import Any
 
+from ..engine.kinds import SeatKind, TableStatus
 from . import ledger
 from .accounts import NAME, NAME_RULE, name_key, normal_name
 from .addresses import AddressBook
@@ -308,14 +309,14 @@ class Hub:
     async def on_lobby(self, conn: Connection, m: Lobby) -> None:
         conn.lobby = True
         tables = [r.table.summary(r.spectators()) for r in self.rooms.values()
-                  if r.table.status != "closed" and self._admits(r.table, conn)]
+                  if r.table.status != TableStatus.CLOSED and self._admits(r.table, conn)]
         tables += [line for line in self.site.tables_for(conn) if line["id"] not in self.rooms]
         conn.send({"type": "lobby", "tables": tables})
 
     def _lobby_update(self, room: Room) -> None:
         table = room.table
         for conn in self.lobby_connections():
-            if table.status == "closed" or not self._admits(table, conn):
+            if table.status == TableStatus.CLOSED or not self._admits(table, conn):
                 conn.send({"type": "lobby_remove", "table": table.id})
             else:
                 conn.send({"type": "lobby_table", "table": table.summary(room.spectators())})
@@ -324,7 +325,7 @@ class Hub:
     # ------------------------------------------------------------ tables
     def _room(self, table_id: str) -> Room:
         room = self.rooms.get(table_id)
-        if room is None or room.table.status == "closed":
+        if room is None or room.table.status == TableStatus.CLOSED:
             raise ProtocolError("no_table", f"no open table {table_id!r}")
         return room
 
@@ -390,9 +391,9 @@ class Hub:
 
         async def start(table: Table, now: float) -> list[dict[str, Any]]:
             same = room.same_address()
-            if not same and table.status == "waiting" and table.master_player == player.id:
+            if not same and table.status == TableStatus.WAITING and table.master_player == player.id:
                 await self._check_chips(table.options, [(s.player, s.name or "") for s in table.seats
-                                                        if s.kind == "person" and s.player is not None])
+                                                        if s.kind == SeatKind.PERSON and s.player is not None])
             return table.start(player.id, m.seq, self.clock.now(), same)
 
         await room.request(conn, start, m.ref)

@@ -20,6 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from ..engine.kinds import Outcome
 from .db import badges as badges_table
 from .db import ledger, settlements
 from .results import Bets, GameEnd, SeatResult, registered
@@ -189,8 +190,8 @@ def plan(end: GameEnd) -> Plan:
             out.pay(BANK, "forfeit", s.stake)
     kept = [(s.seat, s.player, s.stake) for s in end.seats if s.stake and not s.abandoned and s.player is not None]
     rest = sum(stake for _, _, stake in kept)
-    out.winners = winners(end) if end.outcome == "finished" else []
-    if end.outcome != "finished" or not end.ranked:  # cancelled, deserted or unranked: bets go back
+    out.winners = winners(end) if end.outcome == Outcome.FINISHED else []
+    if end.outcome != Outcome.FINISHED or not end.ranked:  # cancelled, deserted or unranked: bets go back
         for _, player, stake in kept:
             out.pay(player, "refund", stake)
     elif end.deals == 1 and end.single is not None and end.single.get("taker") is not None:
@@ -217,7 +218,7 @@ def plan(end: GameEnd) -> Plan:
     paid = sum(out.chips.values())
     if paid != out.pot:
         raise AssertionError(f"settlement of {end.game_id} shares out {paid} chips of a pot of {out.pot}")
-    if end.outcome == "finished" and end.ranked:
+    if end.outcome == Outcome.FINISHED and end.ranked:
         for s in end.seats:
             if not registered(s.player) or s.abandoned:
                 continue  # XP for those who played to the end
@@ -275,7 +276,7 @@ def settle(conn, end: GameEnd) -> dict[str, Any]:
     for (player, reason), amount in sorted(out.xp.items()):
         rows.append(_row(player, "xp", amount, reason, gid, end.at, f"{gid}:xp:{reason}:{player}"))
     earned: list[tuple[str, str]] = []
-    if end.outcome == "finished" and end.ranked:
+    if end.outcome == Outcome.FINISHED and end.ranked:
         people = {s.seat: s.player for s in end.seats if registered(s.player) and not s.abandoned}
         for record in end.records:
             earned.extend((people[seat], badge) for seat, badge in _deal_badges(record) if seat in people)
@@ -292,7 +293,7 @@ def settle(conn, end: GameEnd) -> dict[str, Any]:
                                              at=end.at, data=summary))
     if rows:
         conn.execute(ledger.insert(), rows)
-    if end.outcome == "finished" and end.ranked:  # milestones counted on the ledger, this game included
+    if end.outcome == Outcome.FINISHED and end.ranked:  # milestones counted on the ledger, this game included
         for player in {p for p, _ in out.xp}:
             if _count(conn, player, ("win",)) >= 10:
                 earned.append((player, "ten_wins"))

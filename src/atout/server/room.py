@@ -22,7 +22,7 @@ import orjson
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..bots.random_bot import RandomBot
-from ..engine.kinds import EventType, TableStatus
+from ..engine.kinds import EventType, SeatKind, TableStatus
 from ..engine.record import action_to_json
 from . import finisher
 from .addresses import AddressBook
@@ -443,13 +443,13 @@ class Room:
             if self.table is not table or table.seq != seq or table.paused:
                 return
             try:
-                events = table.play(seat, body, clock.now(), by="robot")
+                events = table.play(seat, body, clock.now(), by=SeatKind.ROBOT)
             except ProtocolError as err:
                 event_log(event="robot_refused", table=table.id, seat=seat, error=err.message)
                 fallback = RandomBot(f"{table.id}/{seq}/fallback").choose(observation)
                 body = action_to_json(seat, fallback)
                 del body["seat"]
-                events = table.play(seat, body, clock.now(), by="robot")
+                events = table.play(seat, body, clock.now(), by=SeatKind.ROBOT)
             try:
                 await self.commit(events)
             except StoreError as err:  # the table is paused or reloaded: the robot plays again after

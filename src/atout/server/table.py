@@ -261,7 +261,7 @@ class Table:
             seat, action = parse_action({"seat": e["seat"], **e["action"]}, 0, self.players)
         self.game.apply(action, seat)
         self.turn_started = e.get("at")
-        if self.seats[seat].automatic and e.get("by") == "person":
+        if self.seats[seat].automatic and e.get("by") == SeatKind.PERSON:
             self.seats[seat].automatic = False
 
     def _on_deal_end(self, e: dict[str, Any]) -> None:
@@ -566,7 +566,7 @@ class Table:
         seat = self.seat_of(player)
         if seat is None:
             raise ProtocolError("not_seated", "only a seated player may play")
-        return self.play(seat, action, now, by="person")
+        return self.play(seat, action, now, by=SeatKind.PERSON)
 
     def play(self, seat: int, action: dict[str, Any], now: float, by: str) -> list[dict[str, Any]]:
         """``seat``'s action (by its person or its robot), checked by the engine."""
