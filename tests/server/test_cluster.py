@@ -82,15 +82,15 @@ def redis(tmp_path: Path) -> Iterator[RedisServer]:
 class Process:
     """One ``atout serve`` process of the site."""
 
-    def __init__(self, db: str, redis: str, data: Path, name: str) -> None:
-        self.port = free_port()
+    def __init__(self, db: str, redis: str, data: Path, name: str, *extra: str, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.name = name
         self.log = data / f"{name}.log"
         env = {**os.environ, "ATOUT_SECRET": "cluster-test", "XDG_DATA_HOME": str(data)}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port), "--db", db, "--redis", redis,
-             "--robot-pace", "0", "--deal-pause", "0.2", "--log-level", "warning"],
-            env=env, stdout=subprocess.DEVNULL, stderr=self.log.open("w"))
+             "--robot-pace", "0", "--deal-pause", "0.2", "--log-level", "warning", *extra],
+            env=env, stdout=subprocess.DEVNULL, stderr=self.log.open("a"))
 
     @property
     def url(self) -> str:

@@ -67,12 +67,14 @@ class RedisSite:
         self.lobby: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {}
         self.takeovers = 0
         self._task: asyncio.Task | None = None
+        self._handing: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ life
     async def start(self, host: Host) -> None:
         self.hub = host
         await self.bus.start(self.on_bus, self._bus_back)
-        self.bus.post(SITE, {"kind": "lobby_sync"})  # a process that starts late hears of the tables already open
+        # a process that starts late hears of the tables already open, and gets back its slot's tables
+        self.bus.post(SITE, {"kind": "lobby_sync", "slot": self.slot})
         await self._scan()  # the tables nobody runs (all of them at a first start) before opening
         self._task = asyncio.create_task(self._leases())
 
@@ -151,6 +153,44 @@ class RedisSite:
             self.owners[table_id] = (self.process, self.wall() + self.lease_seconds)
             self.bus.post(SITE, {"kind": "owner", "table": table_id, "process": self.process})
             await self._rejoin(table_id)
+
+    async def _hand_home(self, slot: int, process: str) -> None:
+        """Slot ``slot``'s process is back: the tables of that slot run here (taken over while it was
+        down) go back to it, where the proxy sends their people again. Each in its table's turn: the
+        lease released, the table dropped here, the home told to take it now, and the connections
+        here that followed it closed, so that their pages reconnect through the proxy to the home."""
+        for table_id in [t for t in self.hub.rooms if slot_of(t) == slot]:
+            room = self.hub.rooms.get(table_id)
+            token = self.tokens.get(table_id)
+            if room is None or token is None:
+                continue
+            async with room.lock:
+                if self.hub.rooms.get(table_id) is not room:
+                    continue
+                await asyncio.to_thread(self.hub.store.release_lease, table_id, self.process, token)
+                followers = [c for c in room.followers if not c.remote]
+                await self.lost(table_id, f"handed back to slot {slot}")
+            self.bus.post(inbox(process), {"kind": "take", "table": table_id})
+            for conn in followers:
+                self.local.pop(conn.id, None)
+                conn.remote_tables.discard(table_id)
+                conn.close_now()
+
+    async def _take(self, table_id: str) -> None:
+        """Take a table over now (its owner released it for this process): as a scan would."""
+        if table_id in self.hub.rooms:
+            return
+        token = await asyncio.to_thread(self.hub.store.acquire_lease, table_id, self.process, self.wall(),
+                                        self.lease_seconds)
+        if token is None:
+            return  # another process was quicker: it runs it
+        self.tokens[table_id] = token
+        if not await self.hub.load_table(table_id):
+            self.tokens.pop(table_id, None)
+            return
+        self.owners[table_id] = (self.process, self.wall() + self.lease_seconds)
+        self.bus.post(SITE, {"kind": "owner", "table": table_id, "process": self.process})
+        await self._rejoin(table_id)
 
     async def lost(self, table_id: str, why: str) -> None:
         """This process no longer runs ``table_id`` (its lease went to another): stop it here; the
@@ -281,6 +321,12 @@ class RedisSite:
             for room in self.hub.rooms.values():
                 if room.table.status != TableStatus.CLOSED:
                     self.lobby_line(room)
+            if body.get("slot") is not None and body["slot"] != self.slot:  # in the background: the bus goes on
+                task = asyncio.create_task(self._hand_home(body["slot"], body["from"]))
+                self._handing.add(task)
+                task.add_done_callback(self._handing.discard)
+        elif kind == "take":  # a table handed back to this process, its slot's
+            await self._take(body["table"])
         elif kind == "friends":
             self.hub.forget_friends(*body["players"], site=False)
             self._show_private(body["players"])
