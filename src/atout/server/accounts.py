@@ -109,6 +109,10 @@ class Accounts:
         return account
 
     def find(self, name: str) -> Account | None:
+        """The account called ``name`` (any case or accents); None, without asking the store, for what
+        cannot be a name (PostgreSQL refuses a NUL in a query: that would be a failure, not a no)."""
+        if not isinstance(name, str) or not NAME.match(normal_name(name)):
+            return None
         with self.store.engine.connect() as conn:
             row = conn.execute(sa.select(players.c.id, players.c.name, players.c.avatar)
                                .where(players.c.name_key == name_key(name))).first()

@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import re
 from typing import Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from . import ledger, profiles, standings
-from .accounts import SESSION_DAYS, AccountError, Accounts, Limiter, name_key
+from .accounts import NAME, SESSION_DAYS, AccountError, Accounts, Limiter, name_key, normal_name
 
 COOKIE = "atout_session"
 MAX_BODY = 4096
+MAX_PAGE = 100_000
+"""The leaderboard's last page: 2,000,000 rows, far beyond any site's players (and within every
+database's integer range, which a page number of 2**62 was not)."""
+LEADERBOARD_QUERY = ("players", "period", "page")
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+_PAGE = re.compile(r"^[0-9]{1,7}$")  # ASCII digits only: int() takes "٣" and " 3 " too
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -23,7 +30,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 async def _body(request: Request) -> dict[str, Any]:
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and length.isascii() and length.isdigit() and int(length) > MAX_BODY:
         raise AccountError("too_large", f"a request body is at most {MAX_BODY} bytes")
     raw = b""
     async for chunk in request.stream():
@@ -31,12 +38,29 @@ async def _body(request: Request) -> dict[str, Any]:
         if len(raw) > MAX_BODY:
             raise AccountError("too_large", f"a request body is at most {MAX_BODY} bytes")
     try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
+        data = orjson.loads(raw or b"{}")  # strict JSON: no NaN, integers within 64 bits, nesting under 1,024
+    except (ValueError, RecursionError):  # orjson.JSONDecodeError is a ValueError
         raise AccountError("malformed", "the body is not JSON") from None
     if not isinstance(data, dict):
         raise AccountError("malformed", "the body is a JSON object")
     return data
+
+
+def leaderboard_query(query) -> tuple[int, str, int]:
+    """The leaderboard's parameters, each checked; ValueError names the first that is wrong."""
+    unknown = sorted(set(query) - set(LEADERBOARD_QUERY))
+    if unknown:
+        raise ValueError(f"no parameter {unknown[0][:20]!r}: the leaderboard takes {', '.join(LEADERBOARD_QUERY)}")
+    players = query.get("players", "4")
+    if players not in ("3", "4", "5"):
+        raise ValueError(f"players: 3, 4 or 5, not {players[:20]!r}")
+    period = query.get("period", "week")
+    if period not in standings.PERIODS:
+        raise ValueError(f"period: one of {', '.join(standings.PERIODS)}, not {period[:20]!r}")
+    page = query.get("page", "1")
+    if not _PAGE.match(page) or not 1 <= int(page) <= MAX_PAGE:
+        raise ValueError(f"page: a whole number from 1 to {MAX_PAGE:,}, not {page[:20]!r}")
+    return int(players), period, int(page)
 
 
 def _address(request: Request) -> str:
@@ -73,33 +97,32 @@ class AccountRoutes:
 
     async def leaderboard(self, request: Request) -> Response:
         """?players=3|4|5&period=week|month|all&page=N: a page of the standings, best first."""
-        query = request.query_params
         try:
-            players = int(query.get("players", "4"))
-            page = int(query.get("page", "1"))
-            period = query.get("period", "week")
-            if period not in standings.PERIODS:
-                raise ValueError(f"period: one of {', '.join(standings.PERIODS)}, not {period[:20]!r}")
-            board = await asyncio.to_thread(standings.leaderboard, self.accounts.store.engine, players, period,
-                                            request.app.state.hub.clock.now(), page)
+            players, period, page = leaderboard_query(request.query_params)
         except ValueError as err:
             return _error(400, "bad_query", str(err))
+        board = await asyncio.to_thread(standings.leaderboard, self.accounts.store.engine, players, period,
+                                        request.app.state.hub.clock.now(), page)
         return JSONResponse(board)
 
     async def player(self, request: Request) -> Response:
         """A player's profile: statistics by player count and recent games (anyone may look)."""
         name = request.path_params["name"]
-        found = await asyncio.to_thread(profiles.profile, self.accounts.store, self.accounts, name[:40])
+        found = None
+        if NAME.match(normal_name(name)):  # anything else names nobody: no need to ask the store
+            found = await asyncio.to_thread(profiles.profile, self.accounts.store, self.accounts, name)
         if found is None:
             return _error(404, "no_player", f"no registered player is called {name[:40]!r}")
         return JSONResponse(found)
 
     async def game(self, request: Request) -> Response:
         """A finished or cancelled game with every deal record, to replay."""
-        game_id = request.path_params["game_id"][:40]
-        found = await asyncio.to_thread(profiles.game, self.accounts.store, game_id)
+        game_id = request.path_params["game_id"]
+        found = None
+        if GAME_ID.match(game_id):  # a game's id is letters, digits, _ or -: anything else is no game's
+            found = await asyncio.to_thread(profiles.game, self.accounts.store, game_id)
         if found is None:
-            return _error(404, "no_game", f"no stored game {game_id!r}")
+            return _error(404, "no_game", f"no stored game {game_id[:40]!r}")
         return JSONResponse(found)
 
     async def register(self, request: Request) -> Response:
@@ -189,4 +212,4 @@ class AccountRoutes:
         return JSONResponse(await asyncio.to_thread(friends.of, account.id))
 
 
-__all__ = ["COOKIE", "AccountRoutes"]
+__all__ = ["COOKIE", "MAX_BODY", "MAX_PAGE", "AccountRoutes", "leaderboard_query"]
