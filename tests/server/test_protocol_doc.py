@@ -4,13 +4,18 @@ over a real socket, with nothing but JSON frames and HTTP requests. So the two c
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 from pathlib import Path
 
 import httpx
+import pytest
 import websockets
 
-from .helpers import Client, running_server
+from atout.server import connection as connection_module
+
+from .helpers import Client, quick_config, running_server
+from .test_fuzz import FakeMonotonic
 from .test_http_api import documented_codes
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "atout" / "server"
@@ -43,6 +48,24 @@ def test_every_error_code_the_server_sends_is_in_the_doc_and_no_other() -> None:
     assert {"stale", "rate_limited", "bad_query", "internal", "not_logged_in"} <= sent  # the reading works
     assert not sent - documented, f"sent but not in docs/protocol.md's Errors: {sorted(sent - documented)}"
     assert not documented - sent, f"in docs/protocol.md's Errors but never sent: {sorted(documented - sent)}"
+
+
+async def test_rate_limited_errors_echo_their_ref(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every error answer echoes the request's ``ref``: a refused burst too (a client matching answers by
+    ``ref`` waited for ever)."""
+    monkeypatch.setattr(connection_module, "time", FakeMonotonic())  # no token comes back while the test runs
+    config = dataclasses.replace(quick_config(), rate=5.0, burst=4.0)
+    async with running_server(db_url, config) as server:
+        ann = await Client.connect(server.url, "Ann")  # the hello took one token: three left
+        for i in range(12):
+            await ann.send({"type": "ping", "ref": f"p{i}"})
+        got = [await ann.recv() for _ in range(12)]
+        assert [g["type"] for g in got] == ["pong"] * 3 + ["error"] * 9, got
+        assert [(g["code"], g.get("ref")) for g in got[3:]] == [("rate_limited", f"p{i}") for i in range(3, 12)]
+        await ann.send('{"type": "ping", "ref": 7}')  # a ref that is not a string is not echoed
+        assert "ref" not in await ann.recv()
+        await ann.send("not json")
+        assert (await ann.recv())["code"] == "rate_limited"
 
 
 async def test_what_the_doc_says_of_fields_and_ranges(db_url: str) -> None:

@@ -48,6 +48,7 @@ from .protocol import (
     Unrobot,
     Vote,
     parse_message,
+    ref_of,
 )
 from .room import Room, Services, Stats
 from .site import LocalSite, Site
@@ -194,7 +195,7 @@ class Hub:
         started = perf_counter()
         try:
             if not edge_checked and not conn.bucket.take():
-                raise ProtocolError("rate_limited", "too many messages: slow down")
+                raise ProtocolError("rate_limited", "too many messages: slow down", ref=ref_of(text))
             message = parse_message(text)
             ref = message.ref
             if not isinstance(message, Hello):

@@ -159,6 +159,24 @@ def _describe(err: ValidationError) -> str:
     return f"{where}: {first['msg']}"
 
 
+def _ref(data: dict[str, Any]) -> str | None:
+    ref = data.get("ref")
+    return ref if isinstance(ref, str) and len(ref) <= 64 else None
+
+
+def ref_of(text: str | bytes) -> str | None:
+    """The ``ref`` of a frame refused before it is read (too many messages), for the error to echo:
+    None when the frame is too large, not JSON, or has no ref that could be echoed."""
+    size = len(text.encode(errors="surrogatepass")) if isinstance(text, str) else len(text)
+    if size > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = orjson.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return _ref(data) if isinstance(data, dict) else None
+
+
 def parse_message(text: str | bytes) -> Any:
     """One client frame as its typed message; ProtocolError names what is wrong."""
     size = len(text.encode(errors="surrogatepass")) if isinstance(text, str) else len(text)
@@ -171,7 +189,7 @@ def parse_message(text: str | bytes) -> Any:
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message is a JSON object with a type")
     kind = data.get("type")
-    ref = data.get("ref") if isinstance(data.get("ref"), str) and len(data["ref"]) <= 64 else None
+    ref = _ref(data)
     if kind not in MESSAGE_TYPES:
         raise ProtocolError(
             "unknown_type", f"no message type {str(kind)[:40]!r}; types are {', '.join(MESSAGE_TYPES)}", ref=ref
@@ -187,4 +205,4 @@ def dumps(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
-__all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "ProtocolError", "dumps", "parse_message"]
+__all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "ProtocolError", "dumps", "parse_message", "ref_of"]
