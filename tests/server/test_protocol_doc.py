@@ -17,6 +17,7 @@ from atout.server import connection as connection_module
 from .helpers import Client, quick_config, running_server
 from .test_fuzz import FakeMonotonic
 from .test_http_api import documented_codes
+from .test_tables import table_with_robots
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "atout" / "server"
 ERRORS = {"ProtocolError": 0, "AccountError": 0, "LedgerError": 0, "_error": 1}
@@ -66,6 +67,37 @@ async def test_rate_limited_errors_echo_their_ref(db_url: str, monkeypatch: pyte
         assert "ref" not in await ann.recv()
         await ann.send("not json")
         assert (await ann.recv())["code"] == "rate_limited"
+
+
+@pytest.mark.parametrize("patches", [False, True])
+async def test_join_after_absence_gives_the_missed_events_then_a_table_message(db_url: str, patches: bool) -> None:
+    """"With ``last_seq``, you get the events you missed and then a table state": once the seat was marked
+    absent too, whose return is a ``present`` event."""
+    config = quick_config(absent_after=10, abandon_after=180, robot_pace=1.0)  # robots wait for the clock
+    async with running_server(db_url, config) as server:
+        ann = await Client.connect(server.url, "Ann", patches=patches)
+        table = await table_with_robots(ann, 3, level="random", turn_seconds=0)
+        await ann.request({"type": "start", "table": table})
+        await ann.settle(0.1)
+        last, token = ann.seqs[table], ann.token
+        await ann.close()
+        watcher = await Client.connect(server.url, "Watcher")
+        await watcher.send({"type": "join", "table": table})
+        await watcher.expect("table")
+        server.clock.advance(11)
+        await watcher.expect("absent", seat=0)
+        await watcher.settle(0.1)
+        ann = await Client.connect(server.url, "Ann", token=token, patches=patches)
+        await ann.send({"type": "join", "table": table, "last_seq": last})
+        await ann.expect("table")
+        kinds = [(f["type"], f.get("event", {}).get("type")) for f in ann.frames if f["type"] in ("event", "table")]
+        events = [f["seq"] for f in ann.frames if f["type"] == "event"]
+        assert kinds[-2:] == [("event", "present"), ("table", None)], kinds
+        assert events == list(range(last + 1, events[-1] + 1)) and ("event", "absent") in kinds
+        table_message = ann.frames[-1]
+        assert table_message["seq"] == events[-1] and table_message["state"]["seats"][0]["present"]
+        await watcher.settle(0.1)
+        assert ann.state["seq"] == watcher.state["seq"] and ann.state["seats"] == watcher.state["seats"]
 
 
 async def test_what_the_doc_says_of_fields_and_ranges(db_url: str) -> None:

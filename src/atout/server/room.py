@@ -188,8 +188,9 @@ class Room:
             was_gone = seat is not None and seat in table.gone_since
             events = table.connection_back(conn.who.id, self.services.clock.now()) if seat is not None else []
             moved = seat is not None and self.same_address() != table.same_address
-            if events:
+            if events:  # back after being marked absent: everyone hears ``present``, then this page its state
                 await self.commit(events)
+                conn.send(self.state_for(conn))
             elif was_gone or moved:  # moved: a seat now shares an address, and everyone is told before a game
                 self.tell_state()  # connected again: everyone sees it, the returning page included
             else:
