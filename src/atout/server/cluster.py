@@ -19,6 +19,8 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from ..engine.kinds import TableStatus
 from .bus import SITE, RedisBus, inbox
 from .connection import Connection, Player, RemoteConnection
@@ -63,6 +65,9 @@ class RedisSite:
         self.owners: dict[str, tuple[str, float]] = {}  # table -> (process, lease expiry), as last read
         self.remote: dict[tuple[str, str], Connection] = {}  # (process, connection id) -> its stand-in here
         self.local: dict[str, Connection] = {}  # connection id -> this process's connections
+        # connection id -> {table: the last event number it heard}, for tables run elsewhere: to rejoin from
+        self.heard: dict[str, dict[str, int]] = {}
+        self.rejoining: set[tuple[str, str]] = set()  # (connection id, table): a rejoin's table message to come
         # table -> (summary, who a private one admits) for the tables other processes run
         self.lobby: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {}
         self.takeovers = 0
@@ -200,10 +205,13 @@ class RedisSite:
         room = self.hub.lose(table_id)
         if room is None:
             return
+        told = room.history[-1]["seq"] if room.history else None  # the last event stored, so told here
         for conn in list(room.followers):
             if not conn.remote:  # a connection of this process: it follows the table elsewhere now
                 conn.remote_tables.add(table_id)
                 self.local[conn.id] = conn
+                if told is not None:
+                    self.heard.setdefault(conn.id, {})[table_id] = told
         event_log(event="table_lost", table=table_id, why=why)
 
     # ------------------------------------------------------------ reaching owners
@@ -244,6 +252,8 @@ class RedisSite:
     def closed(self, conn: Connection) -> None:
         """A connection of this process closed: the owners of the tables it followed elsewhere forget it."""
         self.local.pop(conn.id, None)
+        self.heard.pop(conn.id, None)
+        self.rejoining = {key for key in self.rejoining if key[0] != conn.id}
         if conn.remote_tables:  # to every process: whichever runs those tables now drops its stand-in
             self.bus.post(SITE, {"kind": "gone", "conn": conn.id})
 
@@ -301,7 +311,7 @@ class RedisSite:
         if kind == "frames":
             for conn_id, text in body["frames"]:
                 conn = self.local.get(conn_id)
-                if conn is not None:
+                if conn is not None and self._fresh(conn_id, text):
                     conn.deliver(text)
         elif kind == "request":
             await self._request(body)
@@ -355,6 +365,23 @@ class RedisSite:
             conn.send(ProtocolError("unavailable", "the server running this table did not answer: try again "
                                     "in a few seconds").to_json(body.get("ref")))
 
+    def _fresh(self, conn_id: str, text: str) -> bool:
+        """Note the event number a frame from another process brings (an event, or a whole state as of
+        one), so that a rejoin asks for the events after it; False for an event heard already while a
+        rejoin is under way (frames in flight when the bus came back, then the same in the replay)."""
+        if not text.startswith(('{"type":"event"', '{"type":"table"')):
+            return True
+        frame = orjson.loads(text)
+        table, seq = frame["table"], frame["seq"]
+        tables = self.heard.setdefault(conn_id, {})
+        if (conn_id, table) in self.rejoining:
+            if frame["type"] == "table":  # the rejoin's last frame
+                self.rejoining.discard((conn_id, table))
+            elif seq <= tables.get(table, 0):
+                return False
+        tables[table] = max(seq, tables.get(table, 0))
+        return True
+
     def _deliverer(self, process: str, conn_id: str):
         def deliver(text: str) -> None:
             self.bus.send_frame(process, conn_id, text)
@@ -388,11 +415,18 @@ class RedisSite:
 
     async def _rejoin(self, table_id: str) -> None:
         """This process's connections that followed ``table_id`` where it ran before follow it again
-        where it runs now (here or elsewhere): each gets the whole state (a ``table`` message)."""
+        where it runs now (here or elsewhere): each gets the events it did not hear, then the whole state
+        (a ``table`` message), as a client's own join with ``last_seq`` would."""
         for conn in list(self.local.values()):
             if table_id in conn.remote_tables and not conn.closed:
                 conn.remote_tables.discard(table_id)
-                await self.hub.receive(conn, dumps({"type": "join", "table": table_id}), edge_checked=False)
+                join: dict[str, Any] = {"type": "join", "table": table_id}
+                last = self.heard.get(conn.id, {}).get(table_id)
+                if last is not None:
+                    join["last_seq"] = last
+                await self.hub.receive(conn, dumps(join), edge_checked=False)
+                if last is not None and table_id not in self.hub.rooms:  # its frames come over the bus
+                    self.rejoining.add((conn.id, table_id))
 
     def _lobby(self, table_id: str, summary: dict[str, Any] | None, admit: dict[str, Any] | None) -> None:
         if summary is None or summary.get("status") == TableStatus.CLOSED:
