@@ -104,7 +104,10 @@ class Process:
             return json.loads(err.read())
 
     def wait_ready(self) -> None:
-        for _ in range(200):
+        """Until /health says ok; a minute at most (three processes starting at once on a loaded
+        two-core machine took more than the ten seconds this allowed)."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError(f"{self.name} stopped: {self.log.read_text()[-2000:]}")
             with contextlib.suppress(OSError):
@@ -470,3 +473,57 @@ async def test_a_process_started_later_lists_the_tables_already_open(
         assert [line["seats"][0] for line in lobby["tables"] if line["id"] == table] == ["Ann"]
     finally:
         late.stop()
+
+
+async def test_a_follower_on_another_process_misses_no_event_when_the_bus_drops(
+        site: list[Process], redis: RedisServer) -> None:
+    """Events the table's process made while the bus was down come to a spectator on another process
+    once it is back, each numbered, before a ``table`` message: never a whole state in their place (the
+    same rejoin as after a takeover). B is held still while the bus comes back so that A listens first:
+    B's rejoin is then heard, whatever order their reconnections would have taken."""
+    a, b, _ = site
+    ann = await Client.connect(a.url, "Ann")
+    await ann.send({"type": "create", "players": 3, "options": {"deals": 3, "turn_seconds": 0}})
+    table = (await ann.expect("master"))["table"]
+    await ann.settle(0.05)
+    for seat in (1, 2):
+        assert (await ann.request({"type": "robot", "table": table, "seat": seat, "level": "random"}))["type"] \
+            == "event"
+    bob = await Client.connect(b.url, "Bob", patches=True)  # a spectator, on another process than the table's
+    await bob.send({"type": "join", "table": table})
+    await bob.expect("table")
+    assert (await ann.request({"type": "start", "table": table}))["type"] == "event"
+
+    async def ann_to_act() -> None:  # the robots play until Ann's turn: then the table waits for her
+        while not (ann.state["deal"] and ann.state["deal"]["to_act"] == 0 and ann.state["deal"]["legal"]):
+            await ann.recv()
+
+    await ann_to_act()
+    while bob.seqs[table] < ann.seqs[table]:
+        await bob.recv()
+    heard_before = bob.seqs[table]
+
+    redis.stop()
+    while b.health()["bus"] != "down" or a.health()["bus"] != "down":
+        await asyncio.sleep(0.05)
+    for _ in range(2):  # Ann plays on A, the robots answer: Bob's process hears none of it
+        answer = await ann.request({"type": "act", "table": table, "action": first_legal(ann.state)})
+        assert answer["type"] == "event", answer
+        await ann_to_act()
+    made = ann.seqs[table]
+    assert made > heard_before
+    b.proc.send_signal(signal.SIGSTOP)
+    try:
+        redis.start()
+        while a.health()["bus"] != "up":
+            await asyncio.sleep(0.05)
+    finally:
+        b.proc.send_signal(signal.SIGCONT)
+    while bob.seqs[table] < made or bob.frames[-1]["type"] != "table":
+        await bob.recv()
+    after = bob.frames[[i for i, f in enumerate(bob.frames) if f.get("seq") == heard_before][-1] + 1:]
+    numbered = [f for f in after if f["type"] in ("event", "table")]
+    assert [f["seq"] for f in numbered if f["type"] == "event"] == list(range(heard_before + 1, made + 1)), \
+        [(f["type"], f["seq"]) for f in numbered]
+    assert numbered[-1]["type"] == "table" and numbered[-1]["seq"] == made
+    assert bob.state["deal"]["trick"] == ann.state["deal"]["trick"] and bob.state["seq"] == ann.state["seq"]
