@@ -80,16 +80,18 @@ def redis(tmp_path: Path) -> Iterator[RedisServer]:
 
 
 class Process:
-    """One ``atout serve`` process of the site."""
+    """One ``atout serve`` process of the site (without Redis: a site of its own, on an SQLite file)."""
 
-    def __init__(self, db: str, redis: str, data: Path, name: str, *extra: str, port: int | None = None) -> None:
+    def __init__(self, db: str | None, redis: str | None, data: Path, name: str, *extra: str, port: int | None = None,
+                 log_level: str = "warning") -> None:
         self.port = port or free_port()
         self.name = name
         self.log = data / f"{name}.log"
         env = {**os.environ, "ATOUT_SECRET": "cluster-test", "XDG_DATA_HOME": str(data)}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port), "--db", db, "--redis", redis,
-             "--robot-pace", "0", "--deal-pause", "0.2", "--log-level", "warning", *extra],
+            [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port),
+             "--db", db or f"sqlite:///{data / (name + '.db')}", *(["--redis", redis] if redis else []),
+             "--robot-pace", "0", "--deal-pause", "0.2", "--log-level", log_level, *extra],
             env=env, stdout=subprocess.DEVNULL, stderr=self.log.open("a"))
 
     @property
@@ -527,3 +529,22 @@ async def test_a_follower_on_another_process_misses_no_event_when_the_bus_drops(
         [(f["type"], f["seq"]) for f in numbered]
     assert numbered[-1]["type"] == "table" and numbered[-1]["seq"] == made
     assert bob.state["deal"]["trick"] == ann.state["deal"]["trick"] and bob.state["seq"] == ann.state["seq"]
+
+
+async def test_with_redis_every_log_line_names_the_process_as_the_site_does(
+        pg_url: str, redis: RedisServer, tmp_path: Path) -> None:
+    # here, not at the top: test_logs imports Process from this module
+    from .test_logs import log_lines, played_a_little, within
+
+    started = time.time()
+    process = Process(pg_url, redis.url, tmp_path, "A", log_level="info")
+    try:
+        process.wait_ready()
+        name = process.health()["process"]
+        await played_a_little(process)
+    finally:
+        process.stop()
+    lines = log_lines(process)
+    assert {line["process"] for line in lines} == {name}
+    assert within(lines, started, time.time())
+    assert "created" in {line.get("event") for line in lines}

@@ -43,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="messages a second one connection may send on average, bursts of twice that "
                              "(default 20; load tests raise it)")
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning"),
-                        help="structured log lines on stderr (default info: one line per table event)")
+                        help="log lines on stderr, one JSON object each with the time and the process's name "
+                             "(default info: one line per table event)")
 
 
 def _secret(data_dir: Path) -> bytes:
@@ -64,6 +65,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server.app import MAX_FRAME
+    from ..server.logs import UVICORN_LOG_CONFIG
     from ..server.paths import default_db_url
 
     for name in ("robot_pace", "deal_pause", "abandon_after"):
@@ -124,7 +126,7 @@ def serve(args: argparse.Namespace) -> int:
     print(f"Atout is open at http://{shown}:{args.port}/ (store: {db.split('@')[-1]}{bus}{processes}). "
           "Ctrl-C stops it.", flush=True)
     uvicorn.run("atout.cli.serve:app_from_settings", factory=True, workers=args.workers, host=args.host,
-                port=args.port, log_level="warning", ws_max_size=MAX_FRAME, ws_ping_interval=20, ws_ping_timeout=20,
+                port=args.port, log_level="warning", log_config=UVICORN_LOG_CONFIG, ws_max_size=MAX_FRAME, ws_ping_interval=20, ws_ping_timeout=20,
                 # No permessage-deflate: frames are small patches, and compressing each one for a browser
                 # (browsers always offer it) cost the server about a fifth more CPU per action
                 ws_per_message_deflate=False,
@@ -138,12 +140,13 @@ def app_from_settings():
 
     from platformdirs import user_data_dir
 
+    from ..server import logs
     from ..server.app import create_app
     from ..server.hub import Config
     from ..server.table import Timing
 
     settings = json.loads(os.environ["ATOUT_SERVE_SETTINGS"])
-    logging.basicConfig(level=settings["log_level"].upper(), format="%(message)s", stream=sys.stderr)
+    logs.configure(settings["log_level"])  # one JSON object a line, with the time and this process's name
     logging.getLogger("alembic").setLevel(logging.WARNING)
     timing = Timing(deal_pause=settings["deal_pause"], robot_pace=settings["robot_pace"],
                     abandon_after=settings["abandon_after"])
