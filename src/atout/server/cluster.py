@@ -24,7 +24,7 @@ import orjson
 from ..engine.kinds import TableStatus
 from .bus import SITE, RedisBus, inbox
 from .connection import Connection, Player, RemoteConnection
-from .logs import event_log
+from .logs import event_log, name_process
 from .protocol import ProtocolError, dumps
 from .proxy import slot_of, successor
 from .site import random_table_id
@@ -57,6 +57,7 @@ class RedisSite:
         self.config = config
         self.slot, self.slots = config.slot, config.slots
         self.process = secrets.token_hex(6) if self.slot is None else f"s{self.slot}-{secrets.token_hex(4)}"
+        name_process(self.process)  # the log lines name this process as the site does
         self.unowned_since: dict[str, float] = {}  # tables seen without an owner that another slot should take
         self.bus = RedisBus(redis_url, self.process)
         self.lease_seconds = lease_seconds
