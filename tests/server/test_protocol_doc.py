@@ -160,3 +160,7 @@ async def test_the_http_limits_the_doc_gives(db_url: str) -> None:
         refused = await http.post("/api/register", json={"name": "Reg_99", "password": "long enough"})
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
         assert "address" in refused.json()["error"]["message"]
+        # behind a proxy of the site's (--behind-proxy), the address is the one the proxy forwards
+        elsewhere = await http.post("/api/register", json={"name": "Reg_100", "password": "long enough"},
+                                    headers={"X-Forwarded-For": "203.0.113.9"})
+        assert elsewhere.status_code == 201, elsewhere.text

@@ -64,7 +64,11 @@ def leaderboard_query(query) -> tuple[int, str, int]:
 
 
 def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
+    """The client's address, as the WebSocket takes it (behind --behind-proxy, X-Forwarded-For): else
+    behind a proxy every registration and login came from the proxy, one limit for the whole site."""
+    from .app import client_address  # app imports this module
+
+    return client_address(request, request.app.state.hub.config.trusted_proxy) or "?"
 
 
 def _with_session(response: Response, request: Request, token: str) -> Response:
