@@ -55,6 +55,23 @@ def test_an_event_is_never_stored_twice_and_a_refused_batch_changes_nothing(stor
         store.append([Append("ghost", [ev(1)], snapshot=(1, {}))])
 
 
+async def test_a_small_batch_waits_its_linger_for_writes_that_come_after_it(store: Store) -> None:
+    """Two writes from two turns of the event loop share one transaction when the first lingers (the
+    second comes microseconds later; a whole second of linger leaves no doubt on a loaded machine)."""
+    writer = StoreWriter(store, linger=1.0)
+    await writer.start()
+    store.create_table("t1", 1.0, {"seq": 0}, 4)
+    store.create_table("t2", 1.0, {"seq": 0}, 4)
+    first = asyncio.ensure_future(writer.write(Append("t1", [ev(1)])))
+    await asyncio.sleep(0)  # the first write's turn ends: it is handed to the writer thread alone
+    await asyncio.sleep(0)
+    second = asyncio.ensure_future(writer.write(Append("t2", [ev(1)])))
+    await asyncio.gather(first, second)
+    assert writer.items == 2
+    assert writer.commits == 1
+    await writer.stop()
+
+
 async def test_writer_commits_before_answering_and_isolates_a_bad_item(store: Store, db_url: str) -> None:
     writer = StoreWriter(store)
     await writer.start()

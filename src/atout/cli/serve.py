@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nginx-config", default=None, metavar="PORTS",
                         help="print nginx's configuration for processes on these ports (comma-separated, "
                              "slot 1 first) listening on --port, and exit (default: serve)")
+    parser.add_argument("--commit-linger", type=float, default=2.0, metavar="MS",
+                        help="milliseconds a small batch of table writes waits for more before its transaction: "
+                             "fewer transactions under load, for at most that much delay (default 2; 0: none)")
     parser.add_argument("--robot-pace", type=float, default=0.8, metavar="SECONDS",
                         help="how long a robot waits before it plays, so people can follow (default 0.8)")
     parser.add_argument("--deal-pause", type=float, default=5.0, metavar="SECONDS",
@@ -68,7 +71,7 @@ def serve(args: argparse.Namespace) -> int:
     from ..server.logs import UVICORN_LOG_CONFIG
     from ..server.paths import default_db_url
 
-    for name in ("robot_pace", "deal_pause", "abandon_after"):
+    for name in ("robot_pace", "deal_pause", "abandon_after", "commit_linger"):
         if getattr(args, name) < 0:
             print(f"atout serve: --{name.replace('_', '-')} must be 0 or more", file=sys.stderr)
             return 2
@@ -118,7 +121,8 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     settings = {"db": db, "redis": redis, "robot_pace": args.robot_pace, "deal_pause": args.deal_pause,
                 "abandon_after": args.abandon_after, "behind_proxy": args.behind_proxy, "rate": args.rate,
-                "log_level": args.log_level, "slot": args.slot, "slots": args.slots}
+                "log_level": args.log_level, "slot": args.slot, "slots": args.slots,
+                "commit_linger": args.commit_linger}
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     processes = f", {args.workers} processes" if args.workers > 1 else ""
@@ -152,7 +156,8 @@ def app_from_settings():
                     abandon_after=settings["abandon_after"])
     config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing,
                     trusted_proxy=settings["behind_proxy"], rate=settings["rate"], burst=2 * settings["rate"],
-                    slot=settings.get("slot"), slots=settings.get("slots"))
+                    slot=settings.get("slot"), slots=settings.get("slots"),
+                    commit_linger=settings.get("commit_linger", 2.0) / 1000)
     app = create_app(settings["db"], config, redis_url=settings["redis"])
     _tune_gc()
     return app
