@@ -55,7 +55,7 @@ def test_heuristic_among_random_players_stays_legal(players):
         play_out(players, levels, f"mixed/{i}", dealer=i % players)
 
 
-@pytest.mark.parametrize("level", ["expert", "expert-1"])
+@pytest.mark.parametrize("level", ["expert", "expert-1", "expert-2"])
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_expert_never_plays_illegally(players, level):
     for i in range(6):
@@ -89,7 +89,7 @@ def test_a_seed_fixes_the_play(level, monkeypatch):
 
     The expert's safety stop is lifted: on a loaded test machine it could bind.
     """
-    for module in ("atout.bots.expert", "atout.bots.expert1.expert"):
+    for module in ("atout.bots.expert", "atout.bots.expert1.expert", "atout.bots.expert2.expert"):
         monkeypatch.setattr(f"{module}.SAFETY_SECONDS", 1e9)
         monkeypatch.setattr(f"{module}.CARD_SAMPLES", {3: 4, 4: 4, 5: 4})
         monkeypatch.setattr(f"{module}.BID_SAMPLES", 4)
@@ -138,3 +138,28 @@ def test_expert_1_is_frozen_apart_from_the_live_expert():
     assert e1.sample_world.__module__ == "atout.bots.expert1.sampling"
     assert e1.heuristic_card.__module__ == "atout.bots.expert1.heuristic"
     assert make_bot("expert-1", 1).name == "expert-1"
+
+
+def test_expert_2_is_frozen_apart_from_the_live_expert():
+    """expert-2 searches, samples and plays its rollouts with its own copies (its compiled parts
+    too), and takes its rules of thumb from expert-1's frozen ones, so editing the live expert's
+    modules cannot change it."""
+    import sys
+
+    import atout.bots.expert2 as frozen
+    from atout.bots.expert2 import expert as e2
+    from atout.bots.expert2 import fastdeal, fastplay, rollout, sampling
+
+    for m in (e2, fastdeal, fastplay, rollout, sampling):
+        assert "/bots/expert2/" in m.__file__
+        for name, value in vars(m).items():
+            home = getattr(value, "__module__", None) or getattr(getattr(value, "py_func", None), "__module__", None)
+            if home and home.startswith("atout.bots.") and not home.startswith(("atout.bots.expert1.",
+                                                                                 "atout.bots.expert2.")):
+                raise AssertionError(f"{m.__name__}.{name} comes from the live {home}")
+    assert e2.card_values.py_func.__module__ == "atout.bots.expert2.fastplay"
+    assert sampling.fastdeal is fastdeal and rollout.fastplay is fastplay
+    assert e2.heuristic_card.__module__ == "atout.bots.expert1.heuristic"
+    assert frozen.Expert2Bot is e2.ExpertBot
+    assert make_bot("expert-2", 1).name == "expert-2"
+    assert "atout.bots.expert2.fastplay" in sys.modules

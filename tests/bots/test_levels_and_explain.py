@@ -12,7 +12,7 @@ from atout.engine.actions import GARDE, PRISE
 
 
 def test_kept_level_names_stay_and_offered_levels_exist():
-    for name in ("random", "heuristic", "expert", "expert-1"):
+    for name in ("random", "heuristic", "expert", "expert-1", "expert-2"):
         assert name in LEVELS
     assert list(OFFERED_LEVELS) == ["beginner", "club", "expert"]
     for name, line in OFFERED_LEVELS.items():

@@ -1,8 +1,8 @@
 """Computer players.  ``make_bot(level, seed)`` builds one by name.
 
 ``LEVELS`` holds every level a saved game or a table may name (``random``,
-``heuristic`` and ``expert`` are kept forever; ``expert-1`` is the frozen
-yardstick).  ``OFFERED_LEVELS`` are the ones to show people, by names they
+``heuristic`` and ``expert`` are kept forever; ``expert-1`` and ``expert-2`` are
+frozen yardsticks).  ``OFFERED_LEVELS`` are the ones to show people, by names they
 understand, each measured against the next (see benchmarks/results/).
 """
 
@@ -12,6 +12,7 @@ from .base import Bot
 from .beginner import BeginnerBot
 from .expert import ExpertBot
 from .expert1 import Expert1Bot
+from .expert2 import Expert2Bot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
@@ -20,6 +21,7 @@ LEVELS: dict[str, type] = {
     "heuristic": HeuristicBot,
     "expert": ExpertBot,
     "expert-1": Expert1Bot,  # the expert before issue 12, frozen: the yardstick for later changes
+    "expert-2": Expert2Bot,  # the expert issue 12 left, frozen: the yardstick for issue 25's robot
     "beginner": BeginnerBot,
     "club": HeuristicBot,  # the same robot as "heuristic", by a name people understand
 }
@@ -43,5 +45,5 @@ def make_bot(level: str, seed: int | str | None = None) -> Bot:
 
 from .explain import explain  # noqa: E402  (it builds robots with make_bot)
 
-__all__ = ["LEVELS", "OFFERED_LEVELS", "BeginnerBot", "Bot", "Expert1Bot", "ExpertBot", "HeuristicBot",
-           "RandomBot", "explain", "make_bot"]
+__all__ = ["LEVELS", "OFFERED_LEVELS", "BeginnerBot", "Bot", "Expert1Bot", "Expert2Bot", "ExpertBot",
+           "HeuristicBot", "RandomBot", "explain", "make_bot"]

@@ -1,0 +1,349 @@
+"""The ``expert-2`` level (frozen copy of the expert at the end of issue 12): sampling search over worlds consistent with what the seat saw.
+
+For a decision it draws worlds (``sampling.weighted_worlds``: consistent with
+every fact seen, a defender's giving the taker a club taker's écart and a hand
+worth its bid, then weighted by how likely they make the others' bids and
+cards under the club rules of thumb), plays each candidate action in each
+world to the end (``rollout``: the heuristic's rules of thumb; an exact
+minimax once two cards or fewer are left), and keeps the action with the best
+mean score for its seat.  Every candidate is tried in the same worlds, so luck
+cancels between candidates.  The bid (passing included), the call, the écart,
+the poignée (each size, or hidden), the chelem (for strong hands) and the
+petit sec are searched the same way; the heuristic's own choice is always a
+candidate and wins ties.  ``last_search`` keeps the candidates and their
+means, for hints that explain themselves (``explain``).
+
+Determinism: the worlds come from a seeded generator and the number of worlds
+is fixed, so without a time budget a seed fixes every choice (a safety stop at
+``SAFETY_SECONDS`` never binds at the default sample counts).  With a budget
+the search is anytime: it stops after the world that crosses the budget
+(bid, call and écart get four times the budget), so the choice may then
+depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...engine import (
+    GARDE_CONTRE,
+    GARDE_SANS,
+    MULTIPLIERS,
+    PASS,
+    Action,
+    Bid,
+    Call,
+    Chelem,
+    Discard,
+    DiscardFrom,
+    Observation,
+    PetitSecDecision,
+    Play,
+    Poignee,
+    PoigneeFrom,
+)
+from ...engine.actions import PLAYS
+from ...engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
+from ..expert1.heuristic import HeuristicBot, heuristic_card, poignee_choice
+from ..expert1.knowledge import infer
+from ..expert1.tactics import (
+    choose_bid,
+    choose_call,
+    choose_ecart,
+    choose_poignee_cards,
+    complete_ecart,
+    hand_strength,
+)
+from .fastplay import card_values, exact_values, warm_up
+from .rollout import ecart_scores, rollout_score
+from .sampling import NoWorld, weighted_states, weighted_worlds
+
+SAFETY_SECONDS = 0.7
+"""Without a budget the search runs its fixed number of worlds (deterministic), stopping
+early only past this many seconds, so that no decision ever takes much over a second."""
+
+CARD_SAMPLES = {3: 108, 4: 108, 5: 108}
+"""Worlds per card.  Compiled rollouts and dealing (``fastplay``, ``fastdeal``) made six times the
+18 worlds of before cheaper than those were.  Paired dev runs against the heuristic
+(benchmarks/results/strength.md): 54 against 18, +2.0 [+0.6, +3.5] a defending seat at 4 players
+(1,000 deals), and with the bid and écart counts below +4.2 [+1.2, +7.2] a deal as taker there,
++5.8 [+1.3, +10.3] at 5 players, +4.2 [+0.8, +7.6] at 3; 108 against 54, +1.1 [+0.1, +2.2] a
+defending seat at 4 players (1,500 deals), +1.8 [-0.4, +4.0] a deal as taker at 5 (1,000), +1.1
+[-0.6, +2.8] at 3 (800), +0.3 [-0.7, +1.2] at 4 (2,000)."""
+BID_SAMPLES = 72
+"""Worlds per bid (each contract played out in each); 144 bought nothing more (-0.2 a deal)."""
+ECART_SAMPLES = 48
+"""Worlds per écart, call, poignée, chelem and petit sec; 96 bought nothing more (-0.6)."""
+ECART_SCREEN = 12
+ECART_KEEP = 4
+"""The écarts one card away from the rules of thumb's are screened over ``ECART_SCREEN`` worlds and
+the best ``ECART_KEEP`` searched with the others: +2.1 [+0.8, +3.4] a deal at 4 players (taker
++11.9 [+4.6, +19.2] a take, 1,500 paired deals), +0.4 [-1.0, +1.7] at 5 (three-card écarts),
++0.1 [-1.4, +1.6] at 3; keeping 8 of them over 16 worlds, the same."""
+EXACT_CARDS = 2
+"""Once the hand holds this many cards or fewer, each world is searched exactly (``fastplay.exact``)."""
+PASS_MARGIN = 12.0
+"""Hands this many club-count points below the heuristic's Prise pass without search."""
+CHELEM_STRENGTH = 100.0
+"""Hand strength (``tactics.hand_strength``) below which a chelem is not even searched."""
+TAKER_EDGE = {3: 24.0, 4: 36.0, 5: 8.0}
+"""Points per unit of contract multiplier by which the expert's own play as taker beats
+its rollouts' (measured: about +100 a taken deal at 4 players); tuned in arena runs."""  # exact search once each hand holds this many cards or fewer
+
+
+def equivalent_cards(legal: int, unseen: int) -> list[int]:
+    """One card per class of interchangeable cards: same suit, same points, nothing
+    unseen between them (playing one or the other changes nothing)."""
+    reps: list[int] = []
+    prev = -1
+    for c in cards_of(legal):
+        if prev < 0 or not _same_class(prev, c, unseen):
+            reps.append(c)
+        prev = c
+    return reps
+
+
+class _NoPoignee:
+    """The search's stand-in for keeping a poignée hidden (the seat just plays its card)."""
+
+    def __repr__(self) -> str:
+        return "NO_POIGNEE"
+
+
+NO_POIGNEE = _NoPoignee()
+
+
+@dataclass(slots=True)
+class Search:
+    """The last search's candidates and their mean scores for the seat (bonus included), over ``worlds``."""
+
+    actions: list
+    means: list[float]
+    worlds: int
+
+
+class ExpertBot:
+    """Sampling search with heuristic rollouts; see the module docstring."""
+
+    name = "expert-2"
+
+    def __init__(self, seed: int | str | None = None, samples: int | None = None,
+                 budget: float | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.budget = budget
+        self.heuristic = HeuristicBot(seed)
+        self.last_search: Search | None = None
+        warm_up()
+
+    # ------------------------------------------------------------------ search
+    def _evaluate(self, obs: Observation, actions: list, samples: int, seconds: float,
+                  bonus: list[float] | None = None) -> Action:
+        """The action of ``actions`` with the best mean score over sampled worlds.
+
+        Each world counts by how likely it makes the others' bids and cards
+        (``sampling.weighted_worlds``).
+        """
+        me = obs.seat
+        deadline = time.perf_counter() + seconds
+        totals = [0.0] * len(actions)
+        k = infer(obs)
+        done = 0.0
+        searched = 0
+        self.last_search = None
+        cards = None
+        if all(type(a) is Play for a in actions):
+            # A card: the worlds are packed for compiled code, and every candidate card is played
+            # out from one packed copy of each world (exactly, once few cards are left).
+            cards = np.array([a.card for a in actions], dtype=np.int64)
+            values = np.zeros(len(actions), dtype=np.int64)
+            score = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
+            draw = weighted_states
+        else:
+            draw = weighted_worlds
+        # Écarts: each world played to its first card once, every écart played out from there.
+        ecarts = [a.cards for a in actions] if all(type(a) is Discard for a in actions) else None
+        try:
+            worlds = draw(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
+        except NoWorld:
+            return actions[0]
+        for world, weight in worlds:
+            if cards is not None:
+                score(world, me, cards, values)
+                for i in range(len(actions)):
+                    totals[i] += weight * int(values[i])
+            elif ecarts is not None:
+                for i, v in enumerate(ecart_scores(world, me, ecarts)):
+                    totals[i] += weight * v
+            else:
+                for i, action in enumerate(actions):
+                    w = world.clone()
+                    if action is not NO_POIGNEE:
+                        w.apply(action)
+                    totals[i] += weight * rollout_score(w, me, action is NO_POIGNEE)
+            done += weight
+            searched += 1
+            if time.perf_counter() > deadline:
+                break
+        if not done:
+            self.last_search = None
+            return actions[0]
+        if bonus:
+            for i, b in enumerate(bonus):
+                totals[i] += b * done
+        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
+        self.last_search = Search(actions, [t / done for t in totals], searched)
+        return actions[best]
+
+    def _seconds(self, budget: float | None, factor: float = 1.0) -> float:
+        b = budget if budget is not None else self.budget
+        if b is None:
+            return SAFETY_SECONDS
+        return min(b * factor, max(b, SAFETY_SECONDS))
+
+    # --------------------------------------------------------------- decisions
+    def choose(self, observation: Observation, budget: float | None = None) -> Action:
+        obs = observation
+        legal = obs.legal
+        if not legal:
+            raise ValueError(f"seat {obs.seat} has nothing to do now")
+        self.last_search = None
+        kind = type(legal[0])
+        if kind is Play or kind is PoigneeFrom:
+            for a in legal:
+                if type(a) is PoigneeFrom:
+                    return self._poignee(obs, a, budget)
+            return self._card(obs, budget)
+        if kind is Bid:
+            return self._bid(obs, budget)
+        if kind is Call:
+            return self._call(obs, budget)
+        if kind is DiscardFrom:
+            return self._ecart(obs, legal[0], budget)
+        if kind is Chelem:
+            return self._chelem(obs, budget)
+        if kind is PetitSecDecision:
+            return self._petit_sec(obs, budget)
+        return self.heuristic.choose(obs, budget)
+
+    def _poignee(self, obs: Observation, offer: PoigneeFrom, budget: float | None) -> Action:
+        """Show the poignée (each size the hand allows) or keep it hidden, by the searched score:
+        its bonus goes to the side that wins, so a seat likely to lose keeps it to itself."""
+        shows = [Poignee(choose_poignee_cards(offer.cards, size))
+                 for _, size in sorted(offer.sizes.items(), key=lambda kv: -kv[1])]
+        first = poignee_choice(offer)
+        order = [first] + [p for p in shows if p != first] + [NO_POIGNEE]
+        samples = self.samples or ECART_SAMPLES
+        best = self._evaluate(obs, order, samples, self._seconds(budget, 2))
+        if best is NO_POIGNEE:
+            search = self.last_search
+            card = self._card(obs, budget)
+            self.last_search = search
+            return card
+        return best
+
+    def _chelem(self, obs: Observation, budget: float | None) -> Action:
+        """Announce a chelem when the searched score says so (only hands strong enough are searched:
+        an announced chelem that fails costs 200, so weak hands never pay)."""
+        if hand_strength(obs.hand, obs.players) < CHELEM_STRENGTH:
+            return Chelem(False)
+        samples = self.samples or ECART_SAMPLES
+        return self._evaluate(obs, [Chelem(False), Chelem(True)], samples, self._seconds(budget, 4))
+
+    def _petit_sec(self, obs: Observation, budget: float | None) -> Action:
+        """Redeal or play on with the Petit alone, whichever the search scores higher (a redeal scores 0)."""
+        samples = self.samples or ECART_SAMPLES
+        return self._evaluate(obs, [PetitSecDecision(True), PetitSecDecision(False)], samples,
+                              self._seconds(budget, 4))
+
+    def _card(self, obs: Observation, budget: float | None) -> Action:
+        legal = 0
+        for a in obs.legal:
+            if type(a) is Play:
+                legal |= 1 << a.card
+        if legal & (legal - 1) == 0:
+            return PLAYS[legal.bit_length() - 1]
+        k = infer(obs)
+        cards = equivalent_cards(legal, k.unseen)
+        if len(cards) == 1:
+            return PLAYS[cards[0]]
+        first = heuristic_card(obs)
+        # The heuristic's card stands for its class, and comes first (it wins ties).
+        order = [first] + [c for c in cards if not _same_class(c, first, k.unseen)]
+        actions = [PLAYS[c] for c in order]
+        samples = self.samples or CARD_SAMPLES[obs.players]
+        return self._evaluate(obs, actions, samples, self._seconds(budget))
+
+    def _bid(self, obs: Observation, budget: float | None) -> Action:
+        hint = choose_bid(obs.hand, obs.players, obs.contract)
+        legal = [a.contract for a in obs.legal if type(a) is Bid and not a.chelem]
+        top = GARDE_CONTRE if hint >= GARDE_SANS else GARDE_SANS
+        contracts = [c for c in legal if c <= top]
+        if hint not in contracts:
+            hint = PASS
+        # Hopeless hands pass without search.
+        if hint == PASS and choose_bid(obs.hand, obs.players, obs.contract, margin=PASS_MARGIN) == PASS:
+            return Bid(PASS)
+        order = [hint] + [c for c in contracts if c != hint]
+        samples = self.samples or BID_SAMPLES
+        # The rollouts play the taker's cards by rules of thumb; the expert plays them
+        # better, so a contract is worth more to it than its rollouts say.
+        edge = TAKER_EDGE[obs.players]
+        bonus = [edge * MULTIPLIERS[c] if c else 0.0 for c in order]
+        return self._evaluate(obs, [Bid(c) for c in order], samples, self._seconds(budget, 4), bonus)
+
+    def _call(self, obs: Observation, budget: float | None) -> Action:
+        callable_cards = [a.card for a in obs.legal]
+        hint = choose_call(obs.hand, callable_cards)
+        others = [c for c in callable_cards if c != hint and not obs.hand >> c & 1]
+        order = [hint, *others]
+        samples = self.samples or ECART_SAMPLES
+        return self._evaluate(obs, [Call(c) for c in order], samples, self._seconds(budget, 4))
+
+    def _ecart(self, obs: Observation, choice: DiscardFrom, budget: float | None) -> Action:
+        hand, allowed, count = obs.hand, choice.cards, choice.count
+        first = choose_ecart(hand, allowed, count)
+        cands = [first]
+        plain = allowed & ~TRUMPS
+        if plain.bit_count() >= count:
+            for s in range(4):
+                suit = hand & SUIT_MASKS[s]
+                if suit and not suit & KINGS and suit & ~plain == 0 and suit.bit_count() <= count:
+                    cands.append(complete_ecart(hand, plain, count, suit))
+            # Bank the most points.
+            by_points = sorted(cards_of(plain), key=lambda c: -HALF_POINTS[c])
+            bank = 0
+            for c in by_points[:count]:
+                bank |= 1 << c
+            cands.append(bank)
+        seconds = self._seconds(budget, 4)
+        start = time.perf_counter()
+        if plain.bit_count() > count:
+            # Every écart one card away from the rules of thumb's, screened over a few worlds:
+            # the likeliest few join the candidates.
+            swaps = [first & ~(1 << out) | 1 << inn for out in cards_of(first & plain) for inn in cards_of(plain & ~first)]
+            swaps = [c for c in dict.fromkeys(swaps) if c not in cands]
+            if swaps:
+                self._evaluate(obs, [Discard(c) for c in swaps], ECART_SCREEN, seconds / 3)
+                if self.last_search is not None:
+                    ranked = sorted(range(len(swaps)), key=lambda i: -self.last_search.means[i])
+                    cands += [swaps[i] for i in ranked[:ECART_KEEP]]
+        unique = list(dict.fromkeys(cands))
+        if len(unique) == 1:
+            return Discard(first)
+        samples = self.samples or ECART_SAMPLES
+        left = max(seconds - (time.perf_counter() - start), seconds / 3)
+        return self._evaluate(obs, [Discard(c) for c in unique], samples, left)
+
+
+def _same_class(a: int, b: int, unseen: int) -> bool:
+    """Whether cards ``a`` and ``b`` are interchangeable (see ``equivalent_cards``)."""
+    lo, hi = min(a, b), max(a, b)
+    if lo == hi:
+        return True
+    same_suit = (lo // 14 == hi // 14) if hi < 56 else (lo >= 56 and hi < 77)
+    return same_suit and HALF_POINTS[lo] == HALF_POINTS[hi] and not unseen & ((1 << hi) - (1 << (lo + 1)))
