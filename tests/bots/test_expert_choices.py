@@ -1,10 +1,11 @@
-"""The expert's searched choices besides cards: who it may call."""
+"""The expert's searched choices besides cards: who it may call, when it shows a poignée."""
 
 from __future__ import annotations
 
+from atout.bots import expert as expert_module
 from atout.bots import make_bot
-from atout.bots.expert import ExpertBot
-from atout.engine import Call, RuleSet, new_deal
+from atout.bots.expert import NO_POIGNEE, ExpertBot
+from atout.engine import Call, Poignee, PoigneeFrom, RuleSet, new_deal
 
 
 def _to_phase(players: int, seed: str, phase: str, level: str = "heuristic"):
@@ -40,3 +41,47 @@ def test_the_call_searches_calling_oneself():
         if found == 3:
             break
     assert found == 3
+
+
+def _taker_poignee(players: int):
+    """The taker's observation when it may show a poignée, from the first deal that offers one."""
+    for i in range(400):
+        deal = _to_phase(players, f"poignee/{players}/{i}", "play")
+        if deal is None:
+            continue
+        while not deal.is_over and not deal.tricks:
+            seat = deal.to_act
+            obs = deal.observation(seat)
+            offer = next((a for a in obs.legal if type(a) is PoigneeFrom), None)
+            if offer is not None and seat == deal.taker:
+                return obs, offer
+            deal.apply(make_bot("heuristic").choose(obs), seat=seat)
+    raise AssertionError("no taker's poignée in 400 deals")
+
+
+def _hiding_wins_by(margin: float):
+    """A stand-in search that scores keeping the poignée hidden ``margin`` above showing it."""
+
+    def evaluate(self, obs, actions, samples, seconds, bonus=None):
+        means = [0.0 if a is NO_POIGNEE else -margin for a in actions]
+        for i, b in enumerate(bonus or []):
+            means[i] += b
+        return actions[max(range(len(actions)), key=lambda i: (means[i], -i))]
+
+    return evaluate
+
+
+def test_a_taker_shows_its_poignee_unless_the_search_says_it_loses_clearly(monkeypatch):
+    """The rollouts' taker makes fewer contracts than the expert does, so at four players showing
+    gets ``POIGNEE_EDGE`` points: a taker whose search leans a little to hiding shows all the same."""
+    obs, _ = _taker_poignee(4)
+    edge = expert_module.POIGNEE_EDGE[4]
+    assert edge > 0
+    monkeypatch.setattr(ExpertBot, "_card", lambda self, obs, budget: NO_POIGNEE)  # hidden: no card needed
+    monkeypatch.setattr(ExpertBot, "_evaluate", _hiding_wins_by(edge / 2))
+    assert type(ExpertBot("p").choose(obs)) is Poignee
+    monkeypatch.setattr(ExpertBot, "_evaluate", _hiding_wins_by(edge * 2))
+    assert ExpertBot("p").choose(obs) is NO_POIGNEE
+    monkeypatch.setitem(expert_module.POIGNEE_EDGE, 4, 0.0)
+    monkeypatch.setattr(ExpertBot, "_evaluate", _hiding_wins_by(edge / 2))
+    assert ExpertBot("p").choose(obs) is NO_POIGNEE
