@@ -18,6 +18,10 @@ contribution of the seat-games kept; paired differences (``--compare``) stay exa
 cannot alter the seat-games left out (for example a change of the defenders' card play with
 ``--focus defender``).  ``--set module.NAME=VALUE`` or ``module.NAME[KEY]=VALUE`` changes a
 constant of ``atout.bots.<module>`` (the expert's, never expert-1's) before the run.
+
+``--select`` keeps, of the ``--deals`` deals, only those a rare decision can matter in (the figures
+are then per selected deal): ``strong:S``, a hand with the dog of club count ``S`` or more;
+``poignee``, a hand with the dog holding a poignée (and a club count of 40 or more).
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ from pathlib import Path
 from atout.arena.duplicate import Game, deal_seed, decision_kind
 from atout.arena.run import summarize, write_json
 from atout.bots import make_bot
+from atout.bots.tactics import hand_strength
 from atout.engine import RuleSet, new_deal
+from atout.engine.cards import EXCUSE_BIT, TRUMPS
 
 CACHE = Path("/tmp/atout-dev-baseline")
 
@@ -90,6 +96,24 @@ def baseline_game(rules: RuleSet, dealer: int, seed: str, baseline: str, cache: 
     return g
 
 
+POIGNEE_TRUMPS = {3: 13, 4: 10, 5: 8}
+
+
+def selected(players: int, seed: str, index: int, select: str | None) -> bool:
+    """Whether deal ``index`` is one ``select`` keeps (see the module docstring)."""
+    if select is None:
+        return True
+    deal = new_deal(RuleSet(players), index % players, deal_seed(seed, index))
+    hands = [deal.hands[s] | deal.initial_dog for s in deal.seats]
+    if select == "poignee":
+        return any((h & (TRUMPS | EXCUSE_BIT)).bit_count() >= POIGNEE_TRUMPS[players]
+                   and hand_strength(h & ~deal.initial_dog, players) >= 40 for h in hands)
+    kind, _, floor = select.partition(":")
+    if kind != "strong" or not floor:
+        raise SystemExit(f"--select is strong:S or poignee, not {select!r}")
+    return max(hand_strength(h, players) for h in hands) >= float(floor)
+
+
 def duplicate(players: int, baseline: str, seed: str, index: int, focus: str | None,
               candidate: str = "expert", cache: Path | None = CACHE) -> dict:
     """``duplicate.play_duplicate``'s record of deal ``index``, the seat-games ``focus`` leaves out counted 0."""
@@ -134,25 +158,28 @@ def main() -> int:
     ap.add_argument("--seed", default="dev")
     ap.add_argument("--focus", choices=("taker", "defender"))
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
+    ap.add_argument("--select", metavar="strong:S|poignee", help="only the deals a rare decision can matter in")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     for spec in args.set:
         _set(spec)
     records = []
     t0 = time.monotonic()
-    for i in range(args.start, args.start + args.deals):
+    indices = [i for i in range(args.start, args.start + args.deals)
+               if selected(args.players, args.seed, i, args.select)]
+    for i in indices:
         records.append(duplicate(args.players, args.baseline, args.seed, i, args.focus))
         done = len(records)
-        sys.stderr.write(f"\r  {done}/{args.deals} deals {time.monotonic() - t0:6.0f}s")
+        sys.stderr.write(f"\r  {done}/{len(indices)} deals {time.monotonic() - t0:6.0f}s")
         sys.stderr.flush()
     sys.stderr.write("\n")
     config = {"players": args.players, "candidate": "expert", "baseline": args.baseline,
               "deals": args.deals, "start": args.start, "seed": args.seed, "budget": None, "jobs": 1,
-              "focus": args.focus, "set": args.set, "invocation": " ".join(sys.argv)}
+              "focus": args.focus, "select": args.select, "set": args.set, "invocation": " ".join(sys.argv)}
     summary = summarize(records)
     write_json(args.out, config, summary, records)
     s = summary["points_per_deal"]
-    print(f"{args.out}: {s['mean']:+.2f} [{s['low']:+.2f}, {s['high']:+.2f}] per deal over {args.deals}; "
+    print(f"{args.out}: {s['mean']:+.2f} [{s['low']:+.2f}, {s['high']:+.2f}] per deal over {len(records)}; "
           + ", ".join(f"{r} {v['mean']:+.1f} (n={v['n']})" for r, v in summary["by_role"].items()))
     return 0
 
