@@ -139,3 +139,13 @@ async def test_no_request_to_any_route_makes_the_server_fail(db_url: str) -> Non
             await asyncio.to_thread(request_anything)
             print(f"{sum(seen.values())} requests in {time.perf_counter() - started:.1f} s: {sorted(seen.items())}")
         assert any(400 <= status < 500 for status in seen) and any(status < 300 for status in seen), seen
+
+
+async def test_an_address_or_method_the_site_does_not_serve_is_refused_in_its_words(db_url: str) -> None:
+    async with running_server(db_url) as server, httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+        missing = await http.get("/no/such/page")
+        assert missing.status_code == 404
+        assert missing.json()["error"]["code"] == "not_found" and "/no/such/page" in missing.json()["error"]["message"]
+        wrong = await http.post("/api/options", json={})
+        assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "method_not_allowed"
+        assert (await http.get("/static/nothing.js")).json()["error"]["code"] == "not_found"

@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -16,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .accounts import Accounts
-from .api import COOKIE, AccountRoutes
+from .api import COOKIE, AccountRoutes, _error
 from .clock import Clock
 from .hub import Config, Hub
 from .protocol import MAX_MESSAGE_BYTES
@@ -178,7 +179,19 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     folder = static_dir()
     if folder is not None:
         routes.append(Mount("/static", StaticFiles(directory=folder), name="static"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such address, a method a route does not take) in the site's words."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    if status == 404:
+        return _error(404, "not_found", f"nothing is served at {request.url.path[:80]!r}")
+    if status == 405:
+        return _error(405, "method_not_allowed", f"{request.method} is not how {request.url.path[:80]!r} is used")
+    if status < 500:
+        return _error(status, "malformed", "the request could not be served")
+    return _error(status, "internal", "the server failed on this request")
 
 
 __all__ = ["MAX_FRAME", "MAX_MESSAGE_BYTES", "create_app", "static_dir"]
