@@ -1,0 +1,27 @@
+"""The whole suite: the robots' compiled code is made once, before any test runs.
+
+numba compiles the card play (``bots/fastplay.py``, ``bots/fastdeal.py``) the first time on a machine
+and keeps it in its on-disk cache. Done inside a test, that compile ran under the test's timeout and
+made one test take minutes on a loaded machine; here it runs once, in the process that starts the run
+(xdist's controller, before its workers exist), and every worker then only loads it from the cache."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+_warm_up_seconds: float | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _warm_up_seconds
+    from atout.bots.fastplay import warm_up
+
+    start = time.perf_counter()
+    warm_up()  # the controller compiles (or loads); a worker, started after it, loads
+    _warm_up_seconds = time.perf_counter() - start
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"robots' compiled code ready in {_warm_up_seconds:.1f} s (numba; compiled once, then cached on disk)"
