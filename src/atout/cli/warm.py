@@ -7,21 +7,24 @@ import sys
 import threading
 
 
-def warm_robots(out=sys.stderr) -> None:
+def warm_robots(out=sys.stderr, notice_after: float = 1.0) -> None:
     """Compile the expert's card play (the first time on a machine, about 10 s) or load it from
     numba's cache (a fraction of a second), so that no robot's first move waits on it; say so
-    when it takes more than a second."""
+    when it takes more than ``notice_after`` seconds. Returns once the notice is written or known
+    not to come (a test checks either without guessing how long a thread takes to run)."""
     from ..bots.fastplay import warm_up
 
     done = threading.Event()
 
     def notice() -> None:
-        if not done.wait(1.0):
+        if not done.wait(notice_after):
             print("Preparing the expert robots: their card play is compiled once on this machine "
                   "(about 10 seconds)...", file=out, flush=True)
 
-    threading.Thread(target=notice, daemon=True).start()
+    noticer = threading.Thread(target=notice, daemon=True)
+    noticer.start()
     try:
         warm_up()
     finally:
         done.set()
+        noticer.join()
