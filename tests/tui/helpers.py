@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
+from collections.abc import Callable
 
 from atout.engine import PASS, Bid, Chelem, Deal
 from atout.engine.cards import mask_of
@@ -11,18 +14,33 @@ from atout.tui.game import HUMAN, Game
 from atout.tui.widgets import HandView
 
 SIZE = (80, 24)
+WITHIN = 120.0
+"""How long a wait may last before the test calls it a hang: only an upper bound, never a guess of how
+long a robot or the app takes (a loaded machine may take many times what an idle one does)."""
 
 
-async def settle(app: AtoutApp, pilot, steps: int = 2000) -> None:
-    """Wait until the person must act, or a result or information box shows."""
-    for _ in range(steps):
+async def until(pilot, done: Callable[[], bool], what: str, within: float = WITHIN) -> None:
+    """Let the app run (its messages handled, its robots' threads thinking) until ``done()``."""
+    end = time.monotonic() + within
+    while True:
         await pilot.pause()
+        if done():
+            return
+        if time.monotonic() > end:
+            raise AssertionError(f"{what} (not within {within:.0f} s)")
+        await asyncio.sleep(0.01)  # a robot may be thinking in a thread: give it the processor
+
+
+async def settle(app: AtoutApp, pilot) -> None:
+    """Wait until the person must act, or a result or information box shows."""
+
+    def waiting() -> bool:
         screen = app.screen
         if not app.is_running or isinstance(screen, (ResultScreen, InfoScreen)):
-            return
-        if isinstance(screen, GameScreen) and screen.game.human_to_act and not screen.robot_busy:
-            return
-    raise AssertionError(f"the game never waited for the person: {app.screen}")
+            return True
+        return isinstance(screen, GameScreen) and screen.game.human_to_act and not screen.robot_busy
+
+    await until(pilot, waiting, f"the game never waited for the person: {app.screen}")
 
 
 def message(app: AtoutApp) -> str:

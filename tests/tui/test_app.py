@@ -6,6 +6,7 @@ import io
 import json
 import random
 import re
+import threading
 
 import pytest
 from rich.console import Console
@@ -19,7 +20,18 @@ from atout.tui.app import AtoutApp, GameScreen, HelpScreen, InfoScreen, LeaveScr
 from atout.tui.game import HUMAN, Game
 from atout.tui.widgets import HandView
 
-from .helpers import SIZE, buttons, choose_card, human_taker, message, play_through, poignee_game, settle
+from .helpers import (
+    SIZE,
+    WITHIN,
+    buttons,
+    choose_card,
+    human_taker,
+    message,
+    play_through,
+    poignee_game,
+    settle,
+    until,
+)
 
 
 def plain(renderable) -> str:
@@ -301,10 +313,7 @@ async def test_help_previous_trick_hint_and_shown_cards():
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
         await pilot.press("h")
-        for _ in range(200):
-            await pilot.pause()
-            if "Hint:" in message(app):
-                break
+        await until(pilot, lambda: "Hint:" in message(app), "no hint came")
         assert "Hint: the" in message(app)
         # Show the poignée, play one trick, then look back at it.
         await pilot.press("2")  # no poignée
@@ -351,11 +360,21 @@ async def test_robots_pause_so_a_person_can_follow():
     game.start_deal()
     while game.deal.is_over or game.deal.to_act == HUMAN:
         game.start_deal() if game.deal.is_over else game.apply(game.robot_choice()[1], seat=HUMAN)
-    app = AtoutApp(game, delay=1.5)
+    paused: list[float] = []
+    over = threading.Event()
+
+    def pause(seconds: float) -> None:
+        """The robot's pause, held until the test has seen it: no guess of how long a moment is."""
+        paused.append(seconds)
+        assert over.wait(WITHIN), "the test never ended the pause"
+
+    app = AtoutApp(game, delay=1.5, pause=pause)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await until(pilot, lambda: bool(paused), "the robot never paused")
+        assert 0 < paused[0] <= 1.5  # what was left of the 1.5 s once it had chosen
         assert app.screen.robot_busy and len(game.deal.history) == 0
         assert "thinking" in message(app)
+        over.set()
         await settle(app, pilot)
         assert len(game.deal.history) >= 1
 
@@ -392,23 +411,25 @@ async def test_robots_wait_while_the_help_is_open():
     game.start_deal()
     while game.deal.is_over or game.deal.to_act == HUMAN:
         game.start_deal() if game.deal.is_over else game.apply(game.robot_choice()[1], seat=HUMAN)
-    app = AtoutApp(game, delay=2.0)  # long enough that the help opens first on a loaded machine
+    helped = threading.Event()
+    choose = game.robot_choice
+
+    def after_the_help_opens():
+        """The robot decides only once the help is open, however fast or slow the machine."""
+        assert helped.wait(WITHIN), "the help never opened"
+        return choose()
+
+    game.robot_choice = after_the_help_opens
+    app = AtoutApp(game, delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         table = app.screen_stack[-2]
-        for _ in range(100):  # the robot has chosen...
-            await pilot.pause(0.05)
-            if table._pending:
-                break
-        assert table._pending
+        helped.set()
+        await until(pilot, lambda: bool(table._pending), "the robot never chose")
         assert len(game.deal.history) == 0  # ...but its move waits for the help to close
         await pilot.press("escape")
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if game.deal.history:
-                break
-        assert len(game.deal.history) >= 1  # (a slow machine may let the next robot act too)
+        await until(pilot, lambda: bool(game.deal.history), "the robot's move never came")
 
 
 async def test_hint_at_the_ecart_chooses_a_legal_ecart():
@@ -419,10 +440,7 @@ async def test_hint_at_the_ecart_chooses_a_legal_ecart():
         await pilot.press("enter")  # the dog
         await settle(app, pilot)
         await pilot.press("h")
-        for _ in range(300):
-            await pilot.pause()
-            if "Hint:" in message(app):
-                break
+        await until(pilot, lambda: "Hint:" in message(app), "no hint came")
         screen = app.screen
         assert screen.ecart.bit_count() == 6
         await pilot.press("1")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Group
@@ -456,7 +457,7 @@ class GameScreen(Screen):
                 action = self.fallback_action(seat, err)
             rest = delay - (time.monotonic() - start)
             if rest > 0:
-                time.sleep(rest)
+                self.app.pause(rest)
             with contextlib.suppress(RuntimeError):  # the app may close while a robot thinks
                 self.app.call_from_thread(self.robot_acts, token, seat, action)
 
@@ -916,10 +917,13 @@ class AtoutApp(App):
 
     def __init__(self, game: Game | None = None, *, players: int | None = None, level: str | None = None,
                  deals: int | None = None, seed: str | None = None, delay: float = 0.6,
-                 save_dir: Path | str | None = None, start_screen: bool | None = None) -> None:
+                 save_dir: Path | str | None = None, start_screen: bool | None = None,
+                 pause: Callable[[float], object] = time.sleep) -> None:
+        """``pause``: how a robot's thread waits out the rest of ``delay`` (a test passes one it controls)."""
         super().__init__()
         self.game = game
         self.delay = delay
+        self.pause = pause
         self.save_dir = Path(save_dir) if save_dir is not None else None
         self.settings = {"players": players or 4, "level": level, "deals": deals or 4, "seed": seed}
         self.start_screen = game is None if start_screen is None else start_screen
