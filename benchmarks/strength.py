@@ -7,6 +7,8 @@
 Each run is ``atout arena`` with the arguments listed in RUNS; its JSON goes to
 benchmarks/results/strength-<name>.json and a table of all runs found there to
 benchmarks/results/strength-table.md (the command that made it at its top).
+Development runs (``dev_variants.py``, ``--compare`` pairs) are written to a scratch path; those
+the documents cite are kept in benchmarks/archive/.
 Decision times are measured inside each worker process, around the robot's
 ``choose`` only, per kind of decision; use ``--jobs 1`` on a quiet machine
 for the one-core figures.
