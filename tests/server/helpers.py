@@ -6,7 +6,8 @@ import asyncio
 import contextlib
 import itertools
 import json
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import uvicorn
@@ -19,6 +20,9 @@ from atout.server.hub import Config, Hub
 from atout.server.table import Timing
 
 RECV_TIMEOUT = 10.0
+WITHIN = 120.0
+"""How long a wait for something to happen may last before the test calls it a hang: only an upper
+bound, never a guess of how fast it happens (a loaded machine takes many times what an idle one does)."""
 LIGHT_ARGON2 = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
 """Real argon2id, at costs that keep the tests quick."""
 
@@ -68,6 +72,30 @@ async def running_server(db_url: str, config: Config | None = None,
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, 10)
+
+
+def wait_until(done: Callable[[], bool], what: str, within: float = WITHIN, every: float = 0.05) -> None:
+    """Poll ``done()`` until it holds; fail saying ``what`` did not happen within ``within`` seconds."""
+    end = time.monotonic() + within
+    while not done():
+        if time.monotonic() > end:
+            raise AssertionError(f"{what} (not within {within:.0f} s)")
+        time.sleep(every)
+
+
+async def eventually(done: Callable[[], bool | Awaitable[bool]], what: str, within: float = WITHIN,
+                     every: float = 0.05) -> None:
+    """``wait_until`` in the event loop; ``done`` may be a coroutine function."""
+    end = time.monotonic() + within
+    while True:
+        result = done()
+        if not isinstance(result, bool):
+            result = await result
+        if result:
+            return
+        if time.monotonic() > end:
+            raise AssertionError(f"{what} (not within {within:.0f} s)")
+        await asyncio.sleep(every)
 
 
 _addresses = itertools.count(1)
@@ -157,11 +185,31 @@ class Client:
             if message["type"] == "error" and kind != "error":
                 raise AssertionError(f"{self.name} got an error while waiting for {kind}: {message}")
 
-    async def settle(self, timeout: float = 0.2) -> None:
-        """Read whatever arrives until the line is quiet."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            while True:
-                await self.recv(timeout)
+    async def settle(self) -> None:
+        """Read every frame the server had sent this client when it answered a ping: the answers to this
+        client's requests, and what the others' requests that were answered before made it send here (a
+        connection's frames go out in order). Not "until the line is quiet", which guesses how fast the
+        server is. Robots and clocks acting later are not waited for: wait for their frames by name."""
+        await self.send({"type": "ping"})
+        while (await self.recv(WITHIN))["type"] != "pong":
+            pass
+        self.frames.pop()  # the barrier's own answer is no frame of the game
+        self.raw.pop()
+
+    def waits_for_a_person(self) -> bool:
+        """Whether the table, as this client last heard it, waits for a person (or for nobody): robots act
+        at once in the tests, so until then more frames are coming."""
+        state = self.state
+        deal = state and state.get("deal")
+        if not deal or deal.get("to_act") is None:
+            return True
+        return state["seats"][deal["to_act"]].get("kind") != "robot"
+
+    async def until_a_person_acts(self) -> None:
+        """Read until the table waits for a person: the robots' moves before that have all arrived."""
+        await self.settle()
+        while not self.waits_for_a_person():
+            await self.recv()
 
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send a table request answering the latest event; return the error, or the first event it made

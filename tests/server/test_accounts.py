@@ -116,7 +116,7 @@ async def test_accented_names_are_names_and_one_name_whatever_its_case_or_accent
         ann = await Client.connect(server.url, "Ann")
         await ann.send({"type": "create", "players": 3, "options": {}})
         table = (await ann.expect("master"))["table"]
-        await ann.settle(0.05)
+        await ann.settle()
         await ann.send({"type": "invite", "table": table, "name": "ZOE"})  # invited by the name as typed
         invitation = await zoe.expect("invitation")
         assert invitation["table"] == table and invitation["from"] == "Ann"
@@ -172,7 +172,7 @@ async def test_friends_requests_and_private_tables_for_friends(db_url: str) -> N
         table = (await ws_master.expect("master"))["table"]
         seen = await ws_pal.expect("lobby_table")
         assert seen["table"]["id"] == table and seen["table"]["private"]
-        await ws_stranger.settle(0.2)
+        await ws_stranger.settle()
         assert not any(f.get("type") == "lobby_table" for f in ws_stranger.frames)
         for request in ({"type": "join", "table": table}, {"type": "sit", "table": table, "seat": 1, "seq": 3}):
             await ws_stranger.send(request)
@@ -183,7 +183,7 @@ async def test_friends_requests_and_private_tables_for_friends(db_url: str) -> N
         assert answer["event"]["type"] == "sat"
         # friendship removed: no longer admitted to the master's next private table
         assert (await pal.post("/api/friends", json={"action": "remove", "name": "Master"})).json()["friends"] == []
-        await ws_master.settle(0.1)
+        await ws_master.settle()
         await ws_master.send({"type": "create", "players": 3, "options": {"private": True}})
         second = (await ws_master.expect("master"))["table"]
         await ws_pal.send({"type": "join", "table": second})
@@ -237,13 +237,13 @@ async def test_leaderboard_ranks_registered_players_of_competitive_games(db_url:
             for competitive in (True, False):  # a practice game is never ranked
                 await alba.send({"type": "create", "players": 4, "options": {"deals": 1, "competitive": competitive}})
                 table = (await alba.expect("master"))["table"]
-                await alba.settle(0.05)
+                await alba.settle()
                 for client, seat in ((bruno, 1), (guest, 2)):
                     await client.send({"type": "join", "table": table})
                     await client.expect("table")
                     answer = await client.request({"type": "sit", "table": table, "seat": seat})
                     assert answer["event"]["type"] == "sat"
-                await alba.settle(0.1)
+                await alba.settle()
                 await alba.request({"type": "robot", "table": table, "seat": 3, "level": "random"})
                 await alba.request({"type": "start", "table": table})
                 await asyncio.gather(*(play_until(c, game_over) for c in (alba, bruno, guest)))

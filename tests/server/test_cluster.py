@@ -27,7 +27,7 @@ import websockets
 
 from atout.server.store import engine_url
 
-from .helpers import Client, first_legal
+from .helpers import WITHIN, Client, eventually, first_legal, wait_until
 
 
 def free_port() -> int:
@@ -49,11 +49,13 @@ class RedisServer:
         self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                                       "--appendonly", "no", "--dir", str(self.folder)],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(100):
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.1):
-                return
-            time.sleep(0.05)
-        raise AssertionError("redis-server did not start")
+        def listening() -> bool:
+            assert self.proc.poll() is None, "redis-server stopped"
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 1):
+                return True
+            return False
+
+        wait_until(listening, "redis-server did not start")
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -106,17 +108,19 @@ class Process:
             return json.loads(err.read())
 
     def wait_ready(self) -> None:
-        """Until /health says ok; a minute at most (three processes starting at once on a loaded
-        two-core machine took more than the ten seconds this allowed)."""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        """Until its /health says ok (it listens, its store and bus answer); a process that stopped fails
+        at once. The deadline only bounds a hang: a loaded machine may take many seconds to start one."""
+        end = time.monotonic() + WITHIN
+        while True:
             if self.proc.poll() is not None:
                 raise AssertionError(f"{self.name} stopped: {self.log.read_text()[-2000:]}")
             with contextlib.suppress(OSError):
                 if self.health()["status"] == "ok":
                     return
+            if time.monotonic() > end:
+                raise AssertionError(f"{self.name} did not start within {WITHIN:.0f} s: "
+                                     f"{self.log.read_text()[-2000:]}")
             time.sleep(0.05)
-        raise AssertionError(f"{self.name} did not start: {self.log.read_text()[-2000:]}")
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -183,7 +187,8 @@ class Person:
     async def come_back(self) -> None:
         """Reconnect (the same guest, by its token) to a living process and join with the last seq seen."""
         old = self.client
-        for _ in range(100):
+        end = time.monotonic() + WITHIN
+        while time.monotonic() < end:
             for process in self.others:
                 if process.proc.poll() is not None:
                     continue
@@ -193,7 +198,7 @@ class Person:
                     again.seqs = dict(old.seqs)
                     again.state = old.state
                     await again.send({"type": "join", "table": self.table, "last_seq": old.seqs.get(self.table, 0)})
-                    reply = await again.expect("table", timeout=5)
+                    reply = await again.expect("table")
                     if reply["type"] == "table":
                         self.client = again
                         return
@@ -217,17 +222,17 @@ async def test_tables_are_reached_from_any_process_and_survive_their_owner(site:
         host = await Client.connect(b.url, f"Host{i}", patches=i % 2 == 0)
         await host.send({"type": "create", "players": 4, "options": {"deals": 3, "turn_seconds": 0}})
         table = (await host.expect("master"))["table"]
-        await host.settle(0.05)
+        await host.settle()
         guest = await Client.connect(a.url, f"Guest{i}", patches=i % 2 == 1)
         await guest.send({"type": "join", "table": table})
         await guest.expect("table")
         answer = await guest.request({"type": "sit", "table": table, "seat": 1})
         assert answer["type"] == "event" and answer["event"]["type"] == "sat", answer
-        await host.settle(0.05)
+        await host.settle()
         for seat in (2, 3):
             answer = await host.request({"type": "robot", "table": table, "seat": seat, "level": "heuristic"})
             assert answer["type"] == "event", answer
-        await guest.settle(0.05)
+        await guest.settle()
         answer = await host.request({"type": "start", "table": table})
         assert answer["type"] == "event" and answer["event"]["type"] == "game_start", answer
         tables.append(table)
@@ -282,40 +287,34 @@ async def test_a_redis_restart_mid_game_pauses_the_crossing_and_the_game_goes_on
     ann = await Client.connect(a.url, "Ann")
     await ann.send({"type": "create", "players": 4, "options": {"deals": 2, "turn_seconds": 0}})
     table = (await ann.expect("master"))["table"]
-    await ann.settle(0.05)
+    await ann.settle()
     bob = await Client.connect(b.url, "Bob", patches=True)  # on another process than the table's
     await bob.send({"type": "join", "table": table})
     await bob.expect("table")
     assert (await bob.request({"type": "sit", "table": table, "seat": 1}))["type"] == "event"
-    await ann.settle(0.05)
+    await ann.settle()
     for seat in (2, 3):
         assert (await ann.request({"type": "robot", "table": table, "seat": seat, "level": "heuristic"}))["type"] \
             == "event"
-    await bob.settle(0.05)
+    await bob.settle()
     assert (await ann.request({"type": "start", "table": table}))["type"] == "event"
     people = [Person(ann, table, [a]), Person(bob, table, [b])]
     await asyncio.gather(*(p.play(lambda p: len(p.accepted) >= 3 or game_over(p.client)) for p in people))
 
     redis.stop()
-    for _ in range(100):
-        if b.health()["status"] == "degraded":
-            break
-        await asyncio.sleep(0.1)
+    await eventually(lambda: b.health()["status"] == "degraded", "B never said its bus was down")
     health = b.health()
     assert health["status"] == "degraded" and health["bus"] == "down", health
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(1.0)  # the outage lasts a moment (the test waits for nothing here)
     redis.start()
-    for _ in range(100):
-        if b.health()["status"] == "ok":
-            break
-        await asyncio.sleep(0.1)
+    await eventually(lambda: b.health()["status"] == "ok", "B never said its bus was back")
     assert b.health()["bus"] == "up"
     await asyncio.gather(*(p.play(lambda p: game_over(p.client)) for p in people))
     totals = [next(f["event"]["totals"] for f in p.client.frames if f.get("event", {}).get("type") == "game_end")
               for p in people]
     assert totals[0] == totals[1] and sum(totals[0]) == 0
-    await ann.settle(0.2)
-    await bob.settle(0.2)
+    await ann.settle()
+    await bob.settle()
     # Bob's state, rebuilt from patches across the outage, is the table's
     assert bob.state["seq"] == ann.state["seq"] and bob.state["game"] == ann.state["game"]
     assert bob.state["seats"] == ann.state["seats"]
@@ -332,7 +331,7 @@ async def test_the_lobby_and_invitations_are_live_across_processes(site: list[Pr
     table = (await ann.expect("master"))["table"]
     line = await watcher.expect("lobby_table")  # a table created on A appears in C's lobby at once
     assert line["table"]["id"] == table
-    await ann.settle(0.05)
+    await ann.settle()
     answer = await ann.request({"type": "robot", "table": table, "seat": 1, "level": "random"})
     assert answer["type"] == "event"
     while (line := await watcher.expect("lobby_table"))["table"]["robots"] != 1:
@@ -355,19 +354,17 @@ async def test_a_person_who_closes_on_another_process_is_seen_gone_by_the_table(
     ann = await Client.connect(a.url, "Ann")
     await ann.send({"type": "create", "players": 3, "options": {"deals": 1}})
     table = (await ann.expect("master"))["table"]
-    await ann.settle(0.05)
+    await ann.settle()
     bob = await Client.connect(b.url, "Bob")
     await bob.send({"type": "join", "table": table})
     await bob.expect("table")
     assert (await bob.request({"type": "sit", "table": table, "seat": 1}))["type"] == "event"
-    await ann.settle(0.1)
+    await ann.settle()
     assert ann.state["seats"][1]["connected"] is True
     await bob.close()
-    for _ in range(50):  # the table's process hears that Bob's connection, on B, closed
-        await ann.settle(0.1)
-        if ann.state["seats"][1]["connected"] is False:
-            break
-    assert ann.state["seats"][1]["connected"] is False
+    end = time.monotonic() + WITHIN
+    while ann.state["seats"][1]["connected"] is not False:  # the table's process hears that Bob's connection,
+        await ann.recv(max(0.01, end - time.monotonic()))  # on B, closed, and tells Ann
 
 
 async def befriend(one: tuple[Process, str, str], other: tuple[Process, str, str]) -> None:
@@ -407,9 +404,9 @@ async def test_private_tables_and_friendships_are_seen_alike_from_every_process(
 
     line = await clients["Bob"].expect("lobby_table")  # Ann's friend, on B
     assert line["table"]["id"] == table and line["table"]["private"] is True
-    await ann.settle(0.3)
+    await ann.settle()
     for name in ("Carl", "Dan", "Eve"):
-        await clients[name].settle(0.1)
+        await clients[name].settle()
         assert not listed(clients[name]), f"{name} saw a private table that does not admit them"
     answer = await ann.request({"type": "invite", "table": table, "name": "eve"})
     assert answer["type"] == "event", answer
@@ -427,7 +424,7 @@ async def test_private_tables_and_friendships_are_seen_alike_from_every_process(
     await carl.send({"type": "join", "table": table})
     refused = await carl.expect("error")
     assert refused["code"] == "private"
-    await carl.settle(0.1)
+    await carl.settle()
     assert not listed(carl)
 
 
@@ -439,16 +436,19 @@ async def test_an_invitation_to_a_guest_whose_process_died_says_nobody_is_there(
     ann = await Client.connect(a.url, "Ann")
     await ann.send({"type": "create", "players": 3, "options": {"deals": 1}})
     table = (await ann.expect("master"))["table"]
-    await ann.settle(0.05)
+    await ann.settle()
     answer = await ann.request({"type": "invite", "table": table, "name": "gus"})
     assert answer["type"] == "event", answer
     assert (await gus.expect("invitation"))["table"] == table
     c.kill()
-    for _ in range(50):
-        answer = await ann.request({"type": "invite", "table": table, "name": "Gus"})
-        if answer["type"] == "error":
-            break
-        await asyncio.sleep(0.1)
+    answers = []
+
+    async def refused() -> bool:
+        answers.append(await ann.request({"type": "invite", "table": table, "name": "Gus"}))
+        return answers[-1]["type"] == "error"
+
+    await eventually(refused, "the invitation was still sent to Gus", every=0.1)
+    answer = answers[-1]
     assert answer["type"] == "error" and answer["code"] == "no_player", answer
     assert "Gus" in answer["message"]
 
@@ -461,17 +461,20 @@ async def test_a_process_started_later_lists_the_tables_already_open(
     ann = await Client.connect(a.url, "Ann")
     await ann.send({"type": "create", "players": 3, "options": {"deals": 1}})
     table = (await ann.expect("master"))["table"]
-    await ann.settle(0.2)
+    await ann.settle()
     late = Process(pg_url, redis.url, tmp_path, "D")
     try:
         late.wait_ready()
         watcher = await Client.connect(late.url, "Watcher")
-        for _ in range(50):
+        lobbies = []
+
+        async def listed() -> bool:
             await watcher.send({"type": "lobby"})
-            lobby = await watcher.expect("lobby")
-            if any(line["id"] == table for line in lobby["tables"]):
-                break
-            await asyncio.sleep(0.1)
+            lobbies.append(lobby := await watcher.expect("lobby"))
+            return any(line["id"] == table for line in lobby["tables"])
+
+        await eventually(listed, "the late process never listed the table", every=0.1)
+        lobby = lobbies[-1]
         assert [line["seats"][0] for line in lobby["tables"] if line["id"] == table] == ["Ann"]
     finally:
         late.stop()

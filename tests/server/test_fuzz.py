@@ -453,18 +453,18 @@ async def make_scene(server: Server) -> tuple[Scene, dict[str, Client], Any]:
         await client.send({"type": "join", "table": table})
         await client.expect("table")
     await bob.request({"type": "sit", "table": table, "seat": 1})
-    await ann.settle(0.05)
+    await ann.settle()
     for seat in (2, 3):
         answer = await ann.request({"type": "robot", "table": table, "seat": seat, "level": "random"})
         assert answer["type"] == "event", answer
     await bob.send({"type": "create", "players": 3})
     waiting = (await bob.expect("master", timeout=5))["table"]
-    await bob.settle(0.05)
+    await bob.settle()
     await ann.request({"type": "start", "table": table})
     # Bob plays his turns until it is Ann's turn with something to decide
     while True:
         for client in (ann, bob):
-            await client.settle(0.05)
+            await client.settle()
         state = bob.state
         if state["deal"]["to_act"] == 1 and state["deal"]["legal"]:
             await bob.request({"type": "act", "table": table, "action": first_legal(state)})
@@ -472,7 +472,7 @@ async def make_scene(server: Server) -> tuple[Scene, dict[str, Client], Any]:
         if ann.state["deal"]["to_act"] == 0 and ann.state["deal"]["legal"]:
             break
     for client in (eve, zed):
-        await client.settle(0.05)
+        await client.settle()
     room = server.hub.rooms[table]
     stranger = await websockets.connect(server.url, max_size=None)
     scene = Scene(
@@ -661,7 +661,7 @@ async def test_a_chat_flood_is_cut_to_five_in_ten_seconds(
         ann = await Client.connect(server.url, "Ann")
         await ann.send({"type": "create", "players": 3})
         table = (await ann.expect("master"))["table"]
-        await ann.settle(0.05)
+        await ann.settle()
         eve = await Client.connect(server.url, "Eve")
         await eve.send({"type": "join", "table": table})
         await eve.expect("table")
@@ -677,7 +677,7 @@ async def test_a_chat_flood_is_cut_to_five_in_ten_seconds(
         )
         assert [g["ref"] for g in refused] == [f"c{i}" for i in range(5, 100)]
         # the others heard five messages, and the table keeps five
-        await ann.settle(0.1)
+        await ann.settle()
         heard = [f for f in ann.frames if f["type"] == "event" and f["event"]["type"] == "chat"]
         assert len(heard) == 5 and server.hub.rooms[table].table.seq == seq + 5
         assert len(server.hub.rooms[table].table.chat) == 5
@@ -695,7 +695,7 @@ async def test_frame_size_limits(db_url: str) -> None:
         ann = await Client.connect(server.url, "Ann")
         await ann.send({"type": "create", "players": 3})
         table = (await ann.expect("master"))["table"]
-        await ann.settle(0.05)
+        await ann.settle()
         before = server.hub.rooms[table].table.snapshot()
         for size in (MAX_MESSAGE_BYTES + 1, 20_000, 64 * 1024 - 100):
             await ann.send(json.dumps({"type": "chat", "table": table, "text": "x" * size}))
@@ -728,7 +728,7 @@ async def test_a_refused_sit_hears_nothing_of_a_private_table(db_url: str) -> No
         ann = await Client.connect(server.url, "Ann")
         await ann.send({"type": "create", "players": 3, "options": {"private": True}})
         table = (await ann.expect("master"))["table"]
-        await ann.settle(0.05)
+        await ann.settle()
         eve = await Client.connect(server.url, "Eve")
         room = server.hub.rooms[table]
         async with room.lock:  # the table is busy: both requests wait for it, Ann's chat first
@@ -741,7 +741,7 @@ async def test_a_refused_sit_hears_nothing_of_a_private_table(db_url: str) -> No
         await ann.expect("chat")
         refused = await eve.recv()
         assert refused["type"] == "error" and refused["code"] == "private", refused
-        await eve.settle(0.1)
+        await eve.settle()
         assert [f for f in eve.frames if f["type"] != "welcome"] == [refused]
 
 
@@ -753,7 +753,7 @@ async def test_during_a_cancel_vote_actions_are_refused_and_change_nothing(db_ur
         proposed = await bob.request({"type": "cancel", "table": scene.table})
         assert proposed["type"] == "event" and proposed["event"]["type"] == "cancel_proposed", proposed
         for client in (ann, bob, eve):
-            await client.settle(0.05)
+            await client.settle()
         room = server.hub.rooms[scene.table]
         before, events_before = room.table.snapshot(), stored(server, scene.table)
         refusals = [
@@ -768,7 +768,7 @@ async def test_during_a_cancel_vote_actions_are_refused_and_change_nothing(db_ur
             answer = await client.request({"table": scene.table, **message})
             assert answer["type"] == "error" and answer["code"] == code, (message, answer)
         server.clock.advance(30)  # robots do not play while the vote runs, nor does a clock run out
-        await ann.settle(0.1)
+        await ann.settle()
         assert room.table.snapshot() == before and stored(server, scene.table) == events_before
         answer = await ann.request({"type": "vote", "table": scene.table, "accept": False})
         assert answer["type"] == "event" and answer["event"]["type"] == "vote", answer

@@ -160,7 +160,7 @@ async def seat_table(
         answer = await other.request({"type": "sit", "table": table, "seat": seat})
         assert answer["type"] == "event" and answer["event"]["type"] == "sat", answer
         seated.append(other)
-    await ann.settle(0.05)
+    await ann.settle()
     for seat in range(people, players):
         answer = await ann.request({"type": "robot", "table": table, "seat": seat, "level": level})
         assert answer["type"] == "event" and answer["event"]["type"] == "robot", answer
@@ -211,7 +211,7 @@ async def test_no_frame_tells_anyone_a_card_they_may_not_know(db_url: str, data:
         watcher = await connect(server, "Watcher", patches)
         await watcher.send({"type": "join", "table": table})
         await watcher.expect("table")
-        await seated[0].settle(0.05)
+        await seated[0].settle()
         answer = await seated[0].request({"type": "start", "table": table})
         assert answer["type"] == "event" and answer["event"]["type"] == "game_start", answer
 
@@ -229,7 +229,7 @@ async def test_no_frame_tells_anyone_a_card_they_may_not_know(db_url: str, data:
         results = await asyncio.gather(*tasks, watch(watcher, table), latecomer())
         finished = [c for c in results if c is not None]
         for client in finished:
-            await client.settle(0.1)
+            await client.settle()
         viewers: list[tuple[Client, Viewer]] = [(c, i) for i, c in enumerate(results[:people])]
         viewers += [(c, None) for c in results[people:] if c is not None]
         model = check(server, table, players, viewers)
@@ -258,8 +258,8 @@ async def short_game(server: Server, patches: bool = False) -> tuple[str, list[t
             assert frame["type"] != "error", frame
 
     await asyncio.gather(play(), watch(watcher, table))
-    await ann.settle(0.1)
-    await watcher.settle(0.1)
+    await ann.settle()
+    await watcher.settle()
     return table, [(ann, 0), (watcher, None)]
 
 
@@ -406,8 +406,8 @@ async def test_after_a_restart_events_resent_from_the_store_hide_the_same(db_url
         await ann.request({"type": "start", "table": table})
         await play_as_ann(ann, table, ecart_then_plays)
         assert ecart_then_plays(ann), "no écart was laid in three deals"
-        await ann.settle(0.1)
-        await watcher.settle(0.1)
+        await ann.settle()
+        await watcher.settle()
         await ann.close()
         await watcher.close()
     async with running_server(db_url) as server:
@@ -419,7 +419,7 @@ async def test_after_a_restart_events_resent_from_the_store_hide_the_same(db_url
         resent = [f["event"] for f in late.frames if f["type"] == "event"]
         assert any({"ecart", "discard"} & set(e.get("action", {})) for e in resent)  # re-sent from the store
         await asyncio.gather(play_as_ann(again, table, lambda c: False), watch(late, table))
-        await again.settle(0.1)
-        await late.settle(0.1)
+        await again.settle()
+        await late.settle()
         again.raw = ann.raw + again.raw
         check(server, table, 4, [(again, 0), (watcher, None), (late, None)])

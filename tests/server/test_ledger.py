@@ -258,7 +258,7 @@ async def test_claims_over_http_and_a_bet_forfeited_by_leaving(db_url: str) -> N
         assert (await http.get("/api/me")).json()["chips"] == 0
         answer = {"code": "stale"}
         while answer.get("code") == "stale":  # robots may play meanwhile
-            await ann.settle(0.05)
+            await ann.settle()
             answer = await ann.request({"type": "leave", "table": table})  # an abandonment: the table closes
         assert answer["event"]["type"] == "abandon", answer
         store = server.hub.store
@@ -294,27 +294,27 @@ async def test_betting_tables_are_for_registered_players_who_hold_the_bet(db_url
             await ann.request({"type": "start", "table": first})  # Ann now holds 400
             await bob.send({"type": "create", "players": 3, "options": {}})
             second = (await bob.expect("master"))["table"]
-            await bob.settle(0.05)
+            await bob.settle()
             for client in (ann, guest):
                 await client.send({"type": "join", "table": second})
                 await client.expect("table")
             assert (await guest.request({"type": "sit", "table": second, "seat": 2}))["event"]["type"] == "sat"
-            await bob.settle(0.05)
+            await bob.settle()
             refused = await bob.request({"type": "options", "table": second, "options": {"bet": 500}})
             assert refused["code"] == "bad_option" and "guest" in refused["message"]
             await guest.request({"type": "leave", "table": second})
-            await bob.settle(0.05)
+            await bob.settle()
             assert (await bob.request({"type": "options", "table": second, "options": {"bet": 500}}))["type"] == "event"
-            await guest.settle(0.05)
+            await guest.settle()
             refused = await guest.request({"type": "sit", "table": second, "seat": 2})
             assert refused["code"] == "registered_only"
             refused = await ann.request({"type": "sit", "table": second, "seat": 1})
             assert (refused["code"], refused["bet"], refused["balance"]) == ("not_enough_chips", 500, 400)
             # seated before the bet rose: the start is refused, naming who is short
             await bob.request({"type": "options", "table": second, "options": {"bet": 0}})
-            await ann.settle(0.05)
+            await ann.settle()
             assert (await ann.request({"type": "sit", "table": second, "seat": 1}))["event"]["type"] == "sat"
-            await bob.settle(0.05)
+            await bob.settle()
             await bob.request({"type": "options", "table": second, "options": {"bet": 500}})
             await bob.request({"type": "robot", "table": second, "seat": 2, "level": "random"})
             refused = await bob.request({"type": "start", "table": second})
@@ -370,12 +370,12 @@ async def test_two_registered_players_from_one_address_play_unranked_and_are_tol
             await bob.send({"type": "join", "table": table})
             await bob.expect("table")
             await bob.request({"type": "sit", "table": table, "seat": 1})
-            await ann.settle(0.1)
+            await ann.settle()
             assert ann.state["same_address"] == [0, 1] == bob.state["same_address"]  # told before the game
             await ann.request({"type": "start", "table": table})
             start = last_event(ann, "game_start")
             assert (start["ranked"], start["unranked"], start["stakes"]) == (False, "same_address", [0, 0, 0])
-            await bob.settle(0.1)
+            await bob.settle()
             await asyncio.gather(play_until(ann, game_over), play_until(bob, game_over))
             for http in (http_a, http_b):
                 me = (await http.get("/api/me")).json()
@@ -398,16 +398,16 @@ async def test_an_amicable_cancel_gives_every_bet_back(db_url: str) -> None:
             await bob.send({"type": "join", "table": table})
             await bob.expect("table")
             await bob.request({"type": "sit", "table": table, "seat": 1})
-            await ann.settle(0.1)
+            await ann.settle()
             await ann.request({"type": "start", "table": table})
             assert ann.state["same_address"] == [] and ann.state["game"]["pot"] == 500
             assert [(await h.get("/api/me")).json()["chips"] for h in (http_a, http_b)] == [750, 750]
-            await bob.settle(0.1)
-            await ann.settle(0.1)  # robots may have moved since the start: the proposal answers the latest seq
+            await bob.until_a_person_acts()
+            await ann.until_a_person_acts()  # robots may have moved since the start: the proposal answers the latest seq
             proposed = await ann.request({"type": "cancel", "table": table})
             assert proposed["type"] == "event" and proposed["event"]["type"] == "cancel_proposed", proposed
             await bob.expect("cancel_proposed")
-            await bob.settle(0.1)
+            await bob.until_a_person_acts()
             answer = await bob.request({"type": "vote", "table": table, "accept": True})
             assert any(f["event"]["type"] == "cancel_end" and f["event"]["cancelled"] for f in bob.batch), answer
             assert [(await h.get("/api/me")).json()["chips"] for h in (http_a, http_b)] == [1000, 1000]

@@ -46,7 +46,7 @@ async def test_patched_states_equal_whole_states(db_url: str, players: int) -> N
         # halfway through the first deal the patched watcher loses its line and comes back
         await play_until(ann, lambda c: c.state["deal"] is not None and c.state["deal"]["phase"] == "play"
                          and len(c.state["deal"]["trick"]) == 1)
-        await watcher_patched.settle(0.05)
+        await watcher_patched.until_a_person_acts()  # the line is lost while the table waits for Ann
         last_seq = watcher_patched.seq
         await watcher_patched.close()
         again = await Client.connect(server.url, "WatcherP2", patches=True)
@@ -55,7 +55,7 @@ async def test_patched_states_equal_whole_states(db_url: str, players: int) -> N
 
         await play_until(ann, game_over)
         for client in (ann_patched, watcher, again):
-            await client.settle(0.1)
+            await client.settle()
 
         patched_frames = [f for c in (ann_patched, again) for f in c.frames if f["type"] == "event"]
         assert any("patch" in f for f in patched_frames) and not any("state" in f for f in patched_frames)

@@ -18,7 +18,7 @@ import websockets
 
 from atout.engine.record import replay
 
-from .helpers import Client, first_legal
+from .helpers import WITHIN, Client, eventually, first_legal
 
 pytestmark = pytest.mark.slow
 
@@ -47,7 +47,7 @@ class ServerProcess:
             [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port), "--db", self.db_url,
              "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning"],
             env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         async with httpx.AsyncClient() as http:
             while time.monotonic() < deadline:
                 with contextlib.suppress(httpx.HTTPError):
@@ -89,7 +89,7 @@ async def open_tables(url: str) -> dict[str, list[Client]]:
         master = await Client.connect(url, f"Master{players}")
         await master.send({"type": "create", "players": players, "options": {"deals": 6, "turn_seconds": 90}})
         table = (await master.expect("master"))["table"]
-        await master.settle(0.05)
+        await master.settle()
         clients = [master]
         for seat in range(1, people):
             other = await Client.connect(url, f"Guest{players}x{seat}")
@@ -97,7 +97,7 @@ async def open_tables(url: str) -> dict[str, list[Client]]:
             await other.expect("table")
             await other.request({"type": "sit", "table": table, "seat": seat})
             clients.append(other)
-        await master.settle(0.05)
+        await master.settle()
         for seat in range(people, players):
             await master.request({"type": "robot", "table": table, "seat": seat, "level": "random"})
         await master.request({"type": "start", "table": table})
@@ -113,7 +113,10 @@ async def test_sigkill_mid_deals_loses_nothing_and_every_table_resumes(db_url: s
         rng = random.Random(7)
         stop = asyncio.Event()
         drivers = [asyncio.create_task(drive(c, rng, stop)) for cs in tables.values() for c in cs]
-        await asyncio.sleep(rng.uniform(0.4, 0.9))  # actions are flowing at every table
+        started = {t: cs[0].seqs[t] for t, cs in tables.items()}
+        far = rng.randint(5, 25)  # the kill comes once actions flow at every table, as many whatever the speed
+        await eventually(lambda: all(max(c.seqs.get(t, 0) for c in cs) >= started[t] + far
+                                     for t, cs in tables.items()), f"{far} actions were not made at every table")
         server.kill()
         stop.set()
         await asyncio.gather(*drivers)

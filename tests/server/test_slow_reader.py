@@ -14,7 +14,7 @@ from websockets.uri import parse_uri
 
 import atout.server.connection as connection_module
 
-from .helpers import Client, running_server
+from .helpers import Client, eventually, running_server
 from .test_tables import play_until, table_with_robots
 
 
@@ -85,10 +85,8 @@ async def test_a_follower_that_stops_reading_is_cut_off_and_the_table_goes_on(
         assert loop.time() - began < 10
         # the socket goes: the send left waiting is ended, and the server forgets the connection
         zed.writer.transport.abort()
-        for _ in range(500):
-            if follower not in server.hub.connections:
-                break
-            await asyncio.sleep(0.01)
+        await eventually(lambda: follower not in server.hub.connections, "the server kept the closed connection",
+                         every=0.01)
         assert follower not in server.hub.connections
         assert follower not in server.hub.rooms[table].followers
         await ann.close()

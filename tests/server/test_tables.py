@@ -36,7 +36,7 @@ async def table_with_robots(client: Client, players: int = 4, level: str = "heur
     await client.send({"type": "create", "players": players, "options": options})
     created = await client.expect("master")
     table = created["table"]
-    await client.settle(0.05)
+    await client.settle()
     for seat in range(1, players):
         answer = await client.request({"type": "robot", "table": table, "seat": seat, "level": level})
         assert answer["event"]["type"] == "robot", answer
@@ -87,14 +87,14 @@ async def test_a_clock_that_wakes_early_still_starts_the_next_deal(db_url: str) 
         table = await table_with_robots(ann, 3, level="random", deals=2, turn_seconds=0)
         await ann.request({"type": "start", "table": table})
         await play_until(ann, lambda c: any(f.get("event", {}).get("type") == "deal_end" for f in c.frames))
-        await ann.settle(0.1)
+        await ann.settle()
 
         def starts() -> int:
             return sum(1 for f in ann.frames if f.get("event", {}).get("type") == "deal_start")
 
         before = starts()
         server.clock.advance(4.995)  # the timer wakes (early) and finds nothing due yet
-        await ann.settle(0.1)
+        await ann.settle()
         assert starts() == before
         server.clock.advance(0.01)  # now the pause is over: the timer must still be watching
         await ann.expect("deal_start", timeout=10.0)
@@ -107,7 +107,7 @@ async def test_stale_and_repeated_actions_are_refused(db_url: str) -> None:
         await ann.request({"type": "start", "table": table})
         while ann.state["deal"]["to_act"] != 0:
             await ann.recv()
-        await ann.settle(0.1)
+        await ann.settle()
         seq = ann.seq
         action = first_legal(ann.state)
         before = server.hub.rooms[table].table.snapshot()
@@ -132,7 +132,7 @@ async def test_illegal_card_named_and_nothing_changes(db_url: str) -> None:
                 await ann.recv()
             if game_over(ann):
                 pytest.skip("the deal ended before the person played a card")
-        await ann.settle(0.1)
+        await ann.settle()
         legal = {c["play"] for c in ann.state["deal"]["legal"]}
         held = set(ann.state["deal"]["hand"])
         before = server.hub.rooms[table].table.snapshot()
@@ -158,7 +158,7 @@ async def test_reconnection_gets_what_was_missed(db_url: str) -> None:
         token = bob.token
         await bob.close()
         await ann.request({"type": "start", "table": table})
-        await ann.settle(0.1)
+        await ann.until_a_person_acts()  # the robots' moves up to Ann's turn: what Bob will have missed
         bob = await Client.connect(server.url, "Bob", token=token)
         await bob.send({"type": "join", "table": table, "last_seq": last})
         await bob.expect("table")
@@ -173,7 +173,7 @@ async def test_master_succession_and_seats(db_url: str) -> None:
         ann = await Client.connect(server.url, "Ann")
         await ann.send({"type": "create", "players": 3})
         table = (await ann.expect("master"))["table"]
-        await ann.settle(0.05)
+        await ann.settle()
         bob = await Client.connect(server.url, "Bob")
         await bob.send({"type": "join", "table": table})
         await bob.expect("table")
@@ -183,7 +183,7 @@ async def test_master_succession_and_seats(db_url: str) -> None:
         assert answer["event"]["type"] == "sat"
         answer = await bob.request({"type": "robot", "table": table, "seat": 1, "level": "random"})
         assert answer["type"] == "error" and answer["code"] == "not_master"
-        await ann.settle(0.05)
+        await ann.settle()
         await ann.request({"type": "leave", "table": table})
         await bob.expect("master", seat=2)
         assert bob.state["master"] == 2
@@ -197,11 +197,11 @@ async def test_options_checked_and_marked_changed(db_url: str) -> None:
         assert error["code"] == "bad_option" and "turn_seconds" in error["message"]
         await ann.send({"type": "create", "players": 4})
         table = (await ann.expect("master"))["table"]
-        await ann.settle(0.05)
+        await ann.settle()
         answer = await ann.request({"type": "options", "table": table,
                                     "options": {"deals": 3, "rules": {"petit_sec": "holder_may_play"}}})
         assert answer["event"]["changed"] == ["deals", "rules"]
-        await ann.settle(0.05)
+        await ann.settle()
         assert ann.state["changed"] == ["deals", "rules"] and ann.state["options"]["deals"] == 3
         await ann.send({"type": "seen", "table": table})
         state = await ann.expect("table")
@@ -218,11 +218,11 @@ async def test_turn_clock_plays_for_the_seat_and_automatic_mode(db_url: str) -> 
         await ann.request({"type": "start", "table": table})
         while ann.state["deal"]["to_act"] != 0:
             server.clock.advance(1)
-            await ann.settle(0.05)
+            await ann.settle()
         assert ann.state["clock"]["seat"] == 0 and ann.state["clock"]["turn_seconds"] == 15
         seq = ann.seq
         server.clock.advance(14)
-        await ann.settle(0.1)
+        await ann.settle()
         assert ann.seq == seq  # not yet
         server.clock.advance(2)
         await ann.expect("timeout", seat=0)
@@ -230,7 +230,7 @@ async def test_turn_clock_plays_for_the_seat_and_automatic_mode(db_url: str) -> 
         server.clock.advance(1)
         await ann.expect("action", seat=0, by="robot")
         assert ann.state["seats"][0]["automatic"]
-        await ann.settle(0.1)
+        await ann.settle()
         answer = await ann.request({"type": "back", "table": table})
         assert answer["type"] == "event" and answer["event"] == {"type": "automatic", "at": answer["event"]["at"],
                                                                   "seat": 0, "on": False}
@@ -242,18 +242,18 @@ async def test_absence_robot_then_return_then_abandonment(db_url: str) -> None:
         ann = await Client.connect(server.url, "Ann")
         table = await table_with_robots(ann, 3, level="random", turn_seconds=0)
         await ann.request({"type": "start", "table": table})
-        await ann.settle(0.1)
+        await ann.settle()
         token = ann.token
         await ann.close()
         watcher = await Client.connect(server.url, "Watcher")
         await watcher.send({"type": "join", "table": table})
         await watcher.expect("table")
         server.clock.advance(9)
-        await watcher.settle(0.1)
+        await watcher.settle()
         assert watcher.state["seats"][0]["present"] and not watcher.state["seats"][0]["connected"]
         server.clock.advance(2)
         await watcher.expect("absent", seat=0)
-        await watcher.settle(0.2)
+        await watcher.settle()
         assert not watcher.state["seats"][0]["present"]
         ann = await Client.connect(server.url, "Ann", token=token)
         await ann.send({"type": "join", "table": table, "last_seq": 0})
@@ -262,7 +262,7 @@ async def test_absence_robot_then_return_then_abandonment(db_url: str) -> None:
         await ann.close()
         server.clock.advance(181)
         await watcher.expect("abandon", seat=0)
-        await watcher.settle(0.2)
+        await watcher.settle()
 
 
 async def test_a_lost_connection_is_seen_at_once_and_its_return_too(db_url: str) -> None:
@@ -293,33 +293,33 @@ async def test_amicable_cancel(db_url: str) -> None:
         ann = await Client.connect(server.url, "Ann")
         await ann.send({"type": "create", "players": 3, "options": {"turn_seconds": 0}})
         table = (await ann.expect("master"))["table"]
-        await ann.settle(0.05)
+        await ann.settle()
         bob = await Client.connect(server.url, "Bob")
         await bob.send({"type": "join", "table": table})
         await bob.expect("table")
         await bob.request({"type": "sit", "table": table, "seat": 1})
-        await ann.settle(0.05)
+        await ann.settle()
         await ann.request({"type": "robot", "table": table, "seat": 2, "level": "random"})
         await ann.request({"type": "start", "table": table})
-        await ann.settle(0.1)
-        await bob.settle(0.1)
+        await ann.until_a_person_acts()
+        await bob.until_a_person_acts()
         # a refusal ends the vote
         answer = await ann.request({"type": "cancel", "table": table})
         assert answer["event"]["type"] == "cancel_proposed"
-        await bob.settle(0.1)
+        await bob.settle()
         answer = await bob.request({"type": "vote", "table": table, "accept": False})
         assert answer["event"]["type"] == "vote"
         await ann.expect("cancel_end", cancelled=False)
         # the same person may not propose again in the same deal; the other may; time runs out after 60 s
-        await ann.settle(0.1)
+        await ann.until_a_person_acts()
         again = await ann.request({"type": "cancel", "table": table})
         assert again["type"] == "error" and again["code"] == "vote_again"
-        await bob.settle(0.1)
+        await bob.until_a_person_acts()
         await bob.request({"type": "cancel", "table": table})
         server.clock.advance(61)
         await ann.expect("cancel_end", cancelled=False)
         # Bob too must wait for the next deal
-        await bob.settle(0.1)
+        await bob.until_a_person_acts()
         answer = await bob.request({"type": "cancel", "table": table})
         assert answer["type"] == "error" and answer["code"] == "vote_again"
 
@@ -329,7 +329,7 @@ async def test_unanimous_cancel_records_a_cancelled_game(db_url: str) -> None:
         ann = await Client.connect(server.url, "Ann")
         table = await table_with_robots(ann, 4, level="random", turn_seconds=0)
         await ann.request({"type": "start", "table": table})
-        await ann.settle(0.1)
+        await ann.until_a_person_acts()  # the proposal answers the latest seq
         answer = await ann.request({"type": "cancel", "table": table})
         assert answer["event"]["type"] == "cancel_proposed"
         # alone among robots, the proposer's own vote is unanimity: cancelled in the same batch
@@ -347,7 +347,7 @@ async def test_chat_is_text_and_rate_limited(db_url: str) -> None:
         ann = await Client.connect(server.url, "Ann")
         await ann.send({"type": "create", "players": 4})
         table = (await ann.expect("master"))["table"]
-        await ann.settle(0.05)
+        await ann.settle()
         await ann.send({"type": "chat", "table": table, "text": "<b>hi</b> & <script>x()</script>"})
         said = await ann.expect("chat")
         assert said["event"]["text"] == "<b>hi</b> & <script>x()</script>"
@@ -372,8 +372,8 @@ async def test_private_tables_and_invitations(db_url: str) -> None:
             await c.expect("lobby")
         await ann.send({"type": "create", "players": 3, "options": {"private": True}})
         table = (await ann.expect("master"))["table"]
-        await ann.settle(0.05)
-        await eve.settle(0.1)
+        await ann.settle()
+        await eve.settle()
         assert not any(f.get("table", {}).get("id") == table for f in eve.frames if f["type"] == "lobby_table")
         await eve.send({"type": "join", "table": table})
         assert (await eve.expect("error"))["code"] == "private"
@@ -401,7 +401,7 @@ async def test_a_chat_line_does_not_make_a_card_on_its_way_stale(db_url: str) ->
         await ann.request({"type": "start", "table": table})
         while ann.state["deal"]["to_act"] != 0:
             await ann.recv()
-        await ann.settle(0.1)
+        await ann.settle()
         seq = ann.seq
         eve = await Client.connect(server.url, "Eve")
         await eve.send({"type": "join", "table": table})
@@ -433,14 +433,14 @@ async def test_the_lobby_is_live(db_url: str) -> None:
         line = await eve.expect("lobby_table")
         assert line["table"]["id"] == table and line["table"]["players"] == 5
         assert line["table"]["options"]["deals"] == 3 and line["table"]["seats"][0] == "Ann"
-        await ann.settle(0.05)
+        await ann.settle()
         await ann.request({"type": "robot", "table": table, "seat": 3, "level": "random"})
         while True:
             line = await eve.expect("lobby_table")
             if line["table"]["robots"] == 1:
                 break
         assert line["table"]["free"] == 3
-        await ann.settle(0.05)
+        await ann.settle()
         await ann.request({"type": "leave", "table": table})
         removed = await eve.expect("lobby_remove")
         assert removed["table"] == table
@@ -504,7 +504,7 @@ async def test_a_refused_write_reloads_the_table_and_the_people_keep_their_seats
         await ann.request({"type": "start", "table": table})
         while not (ann.state["deal"] and ann.state["deal"]["to_act"] == 0 and ann.state["deal"]["legal"]):
             await ann.recv()
-        await ann.settle(0.1)
+        await ann.settle()
         seq = server.hub.rooms[table].table.seq
         foreign = {"type": "chat", "seq": seq + 1, "at": 1.0, "name": "Zed", "seat": None, "text": "first"}
         with server.hub.store.engine.begin() as conn:

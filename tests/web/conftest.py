@@ -20,6 +20,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+WITHIN = 120.0
+"""How long a wait for something to happen may last before the test calls it a hang (an upper bound,
+never a guess of how fast it happens)."""
 CHROMIUM = os.environ.get("ATOUT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
@@ -64,7 +67,7 @@ class Site:
             [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port),
              "--db", f"sqlite:///{tmp_path / 'web.db'}", "--robot-pace", "0", "--deal-pause", str(self.deal_pause),
              "--log-level", "warning"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/health").status_code == 200:

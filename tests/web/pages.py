@@ -9,6 +9,9 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page
 
 AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
+WAIT_MS = 120_000
+"""How long a page may take to show what a test waits for before the test calls it a hang (Playwright's
+default, 30 s, is a guess a loaded machine can miss)."""
 
 
 class Person:
@@ -18,6 +21,7 @@ class Person:
     def __init__(self, browser: Browser, site_url: str, name: str, lang: str = "en-GB",
                  viewport: dict | None = None) -> None:
         self.context = browser.new_context(locale=lang, viewport=viewport or {"width": 1280, "height": 820})
+        self.context.set_default_timeout(WAIT_MS)
         self.site = site_url
         self.name = name
         self.frames: list[dict] = []
@@ -77,7 +81,7 @@ class Person:
         done = self.page.evaluate(AUTOPLAY)
         if done is None or done.startswith("pick"):
             return done
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60  # bounds a hang only
         while self.seq() <= before:  # until the table moved on, or this click was refused
             if sum(1 for f in self.frames if f.get("type") == "error") > errors:
                 break
