@@ -1,0 +1,58 @@
+"""This process's Prometheus metrics (``GET /metrics``), written by ``prometheus_client``.
+
+Each hub has a registry of its own, not the library's global one: tests run several servers in one
+process, and each must count only what happened to it. The counts the hub keeps anyway (tables,
+connections, actions, store writes, the bus) are read at each scrape by a collector, so nothing is
+counted twice; the action latency is a histogram the hub observes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+ACT_BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+"""The histogram's bucket bounds in seconds: an action takes about a millisecond on an idle machine."""
+
+
+class HubCollector(Collector):
+    """The hub's own counts, read when Prometheus scrapes."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def collect(self) -> Iterator[Metric]:
+        hub = self.hub
+        yield GaugeMetricFamily("atout_tables", "Tables this process runs.", value=len(hub.rooms))
+        yield GaugeMetricFamily("atout_connections", "WebSocket connections to this process.",
+                                value=len(hub.connections))
+        yield CounterMetricFamily("atout_actions", "Game actions accepted.", value=hub.actions)
+        yield CounterMetricFamily("atout_store_commits", "Store transactions committed.", value=hub.writer.commits)
+        yield CounterMetricFamily("atout_store_items", "Table writes committed.", value=hub.writer.items)
+        if hub.cluster is not None:
+            yield GaugeMetricFamily("atout_bus_up", "Whether this process reaches Redis.", value=int(hub.cluster.bus.up))
+            yield CounterMetricFamily("atout_takeovers", "Tables this process took over from another.",
+                                      value=hub.cluster.takeovers)
+
+
+class Metrics:
+    """A hub's registry: its counts and the latency of game actions."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.registry = CollectorRegistry()
+        self.registry.register(HubCollector(hub))
+        self.act_seconds = Histogram("atout_act_seconds", "From a game action read to every follower's frame queued.",
+                                     buckets=ACT_BOUNDS, registry=self.registry)
+
+    def exposition(self) -> tuple[bytes, str]:
+        """The text Prometheus scrapes, and its content type."""
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+
+__all__ = ["ACT_BOUNDS", "HubCollector", "Metrics"]
