@@ -28,6 +28,7 @@ import websockets
 from atout.server.store import engine_url
 
 from .helpers import WITHIN, Client, eventually, first_legal, wait_until
+from .test_tables import scrape
 
 
 def free_port() -> int:
@@ -266,6 +267,9 @@ async def test_tables_are_reached_from_any_process_and_survive_their_owner(site:
     owners = {t: p.name for p in (a, c) for t in p.health()["table_ids"] if t in tables}
     assert set(owners) == set(tables), f"not every table was taken over: {owners}"
     assert sum(p.health()["takeovers"] for p in (a, c)) >= len(tables)
+    metrics = [scrape(p.port) for p in (a, c)]
+    assert sum(m["atout_takeovers_total"] for m in metrics) >= len(tables)
+    assert all(m["atout_bus_up"] == 1 for m in metrics)
     for table in tables:
         events = stored_events(pg_url, table)
         seqs = [seq for seq, _, _ in events]

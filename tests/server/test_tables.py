@@ -463,15 +463,29 @@ async def test_a_failing_robot_is_replaced_by_a_legal_move_and_logged(db_url: st
         assert ann.state["game"]["outcome"] == "finished"
 
 
+def scrape(port: int) -> dict[str, float]:
+    """A server's /metrics, read with prometheus_client's own parser: every sample by name and labels."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as answer:
+        assert answer.headers["Content-Type"].startswith("text/plain")
+        text = answer.read().decode()
+    return {s.name + "".join(f"{{{k}={v}}}" for k, v in sorted(s.labels.items())): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
 async def test_health_and_metrics_count_what_happened(db_url: str) -> None:
     import json
     import urllib.request
 
-    async with running_server(db_url) as server:
+    # two servers in one process: each counts only what happened to it (a registry per app)
+    async with running_server(db_url) as server, running_server(db_url) as other:
         base = f"http://127.0.0.1:{server.port}"
 
         def get(path: str) -> str:
-            with urllib.request.urlopen(base + path, timeout=5) as answer:
+            with urllib.request.urlopen(base + path, timeout=30) as answer:
                 return answer.read().decode()
 
         ann = await Client.connect(server.url, "Ann")
@@ -481,14 +495,17 @@ async def test_health_and_metrics_count_what_happened(db_url: str) -> None:
         health = json.loads(await asyncio.to_thread(get, "/health"))
         assert health["status"] == "ok" and health["tables"] == 1 and health["connections"] == 1
         assert health["actions"] == server.hub.actions > 0
-        metrics = await asyncio.to_thread(get, "/metrics")
-        lines = dict(line.rsplit(" ", 1) for line in metrics.splitlines() if not line.startswith("#"))
-        assert int(lines["atout_actions_total"]) == server.hub.actions
-        assert int(lines["atout_tables"]) == 1 and int(lines["atout_connections"]) == 1
+        lines = await asyncio.to_thread(scrape, server.port)
+        assert lines["atout_actions_total"] == server.hub.actions
+        assert lines["atout_tables"] == 1 and lines["atout_connections"] == 1
         acts = sum(1 for f in ann.frames if f.get("ref") and f["type"] == "event" and f["event"]["type"] == "action")
-        assert int(lines['atout_act_seconds_bucket{le="+Inf"}']) == int(lines["atout_act_seconds_count"]) == acts
-        assert float(lines["atout_act_seconds_sum"]) > 0
-        assert int(lines["atout_store_commits_total"]) > 0
+        assert lines["atout_act_seconds_bucket{le=+Inf}"] == lines["atout_act_seconds_count"] == acts
+        assert lines["atout_act_seconds_bucket{le=0.001}"] <= lines["atout_act_seconds_bucket{le=1.0}"] <= acts
+        assert lines["atout_act_seconds_sum"] > 0
+        assert lines["atout_store_commits_total"] > 0 and lines["atout_store_items_total"] > 0
+        assert "atout_bus_up" not in lines  # one process: no bus
+        quiet = await asyncio.to_thread(scrape, other.port)
+        assert quiet["atout_actions_total"] == quiet["atout_act_seconds_count"] == quiet["atout_tables"] == 0
 
 
 async def test_a_refused_write_reloads_the_table_and_the_people_keep_their_seats(db_url: str) -> None:

@@ -83,33 +83,11 @@ async def health(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
-    """Prometheus' text format: tables, connections, actions, store commits, request latency."""
+    """Prometheus' text format (``server/metrics.py``): tables, connections, actions, store commits,
+    request latency, and the bus and takeovers when several processes share the site."""
     hub: Hub = request.app.state.hub
-    lines = [
-        "# HELP atout_tables Tables this process runs.", "# TYPE atout_tables gauge", f"atout_tables {len(hub.rooms)}",
-        "# HELP atout_connections WebSocket connections to this process.", "# TYPE atout_connections gauge",
-        f"atout_connections {len(hub.connections)}",
-        "# HELP atout_actions_total Game actions accepted.", "# TYPE atout_actions_total counter",
-        f"atout_actions_total {hub.actions}",
-        "# HELP atout_store_commits_total Store transactions committed.", "# TYPE atout_store_commits_total counter",
-        f"atout_store_commits_total {hub.writer.commits}",
-        "# HELP atout_store_items_total Table writes committed.", "# TYPE atout_store_items_total counter",
-        f"atout_store_items_total {hub.writer.items}",
-        "# HELP atout_act_seconds From a game action read to every follower's frame queued.",
-        "# TYPE atout_act_seconds histogram",
-    ]
-    running = 0
-    for bound, count in zip((*hub.latency.BOUNDS, "+Inf"), hub.latency.counts, strict=True):
-        running += count
-        lines.append(f'atout_act_seconds_bucket{{le="{bound}"}} {running}')
-    lines += [f"atout_act_seconds_sum {hub.latency.total:.6f}", f"atout_act_seconds_count {running}"]
-    site = hub.site.health()
-    if "bus" in site:
-        lines += ["# HELP atout_bus_up Whether this process reaches Redis.", "# TYPE atout_bus_up gauge",
-                  f"atout_bus_up {int(site['bus'] == 'up')}",
-                  "# HELP atout_takeovers_total Tables this process took over from another.",
-                  "# TYPE atout_takeovers_total counter", f"atout_takeovers_total {site['takeovers']}"]
-    return PlainTextResponse("\n".join(lines) + "\n", media_type="text/plain; version=0.0.4")
+    body, content_type = hub.metrics.exposition()
+    return Response(body, media_type=content_type)
 
 
 async def table_options(request: Request) -> Response:

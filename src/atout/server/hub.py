@@ -25,6 +25,7 @@ from .clock import Clock, SystemClock
 from .connection import Connection, Player, RemoteConnection
 from .friends import Friends
 from .logs import event_log, log
+from .metrics import Metrics
 from .options import OptionError, TableOptions
 from .protocol import (
     PROTOCOL_VERSION,
@@ -72,24 +73,6 @@ class Config:
     commit_linger: float = 0.0  # seconds a small batch of writes waits for more (atout serve: 0.002)
 
 
-class Histogram:
-    """Counts of durations under each bound, for /metrics (Prometheus' cumulative buckets)."""
-
-    BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
-
-    def __init__(self) -> None:
-        self.counts = [0] * (len(self.BOUNDS) + 1)
-        self.total = 0.0
-
-    def observe(self, seconds: float) -> None:
-        self.total += seconds
-        for i, bound in enumerate(self.BOUNDS):
-            if seconds <= bound:
-                self.counts[i] += 1
-                return
-        self.counts[-1] += 1
-
-
 Handler = Callable[[Connection, Any], Awaitable[None]]
 
 
@@ -119,7 +102,7 @@ class Hub:
             Seen: self.on_seen, Chat: self.on_chat, Cancel: self.on_cancel, Vote: self.on_vote,
             Invite: self.on_invite, Ping: self.on_ping,
         }  # fmt: skip
-        self.latency = Histogram()  # seconds from a request read to its frames queued
+        self.metrics = Metrics(self)  # /metrics, in a registry of this hub's own
 
     @property
     def actions(self) -> int:
@@ -209,7 +192,7 @@ class Hub:
                 return
             await self.handlers[type(message)](conn, message)
             if isinstance(message, Act):
-                self.latency.observe(perf_counter() - started)
+                self.metrics.act_seconds.observe(perf_counter() - started)  # read to frames queued
         except ProtocolError as err:
             conn.send(err.to_json(ref))
         except StoreError as err:
@@ -471,4 +454,4 @@ class Hub:
                                     f"table's bet of {options.bet}", bet=options.bet, balance=held[player], name=name)
 
 
-__all__ = ["Config", "Connection", "Histogram", "Hub", "Player", "RemoteConnection"]
+__all__ = ["Config", "Connection", "Hub", "Player", "RemoteConnection"]

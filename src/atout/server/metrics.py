@@ -35,10 +35,11 @@ class HubCollector(Collector):
         yield CounterMetricFamily("atout_actions", "Game actions accepted.", value=hub.actions)
         yield CounterMetricFamily("atout_store_commits", "Store transactions committed.", value=hub.writer.commits)
         yield CounterMetricFamily("atout_store_items", "Table writes committed.", value=hub.writer.items)
-        if hub.cluster is not None:
-            yield GaugeMetricFamily("atout_bus_up", "Whether this process reaches Redis.", value=int(hub.cluster.bus.up))
+        site = hub.site.health()  # empty for one process alone
+        if "bus" in site:
+            yield GaugeMetricFamily("atout_bus_up", "Whether this process reaches Redis.", value=int(site["bus"] == "up"))
             yield CounterMetricFamily("atout_takeovers", "Tables this process took over from another.",
-                                      value=hub.cluster.takeovers)
+                                      value=site["takeovers"])
 
 
 class Metrics:
