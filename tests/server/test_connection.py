@@ -8,6 +8,8 @@ import contextlib
 from atout.server.connection import Connection
 from atout.server.hub import Config
 
+from .helpers import eventually
+
 
 async def test_frames_leave_in_order_when_the_socket_makes_one_wait() -> None:
     wire: list[str] = []
@@ -27,10 +29,11 @@ async def test_frames_leave_in_order_when_the_socket_makes_one_wait() -> None:
     assert wire == ["first"]
     conn.deliver("second")  # suspends: finished by the pump
     conn.deliver("third")  # must wait behind it
-    await asyncio.sleep(0.01)
+    for _ in range(10):  # the pump's turns in the loop, however slow the machine
+        await asyncio.sleep(0)
     assert wire == ["first"]
     gate.set_result(None)
-    await asyncio.sleep(0.01)
+    await eventually(lambda: len(wire) >= 3, "the pump never sent what waited")
     assert wire == ["first", "second", "third"]
     conn.deliver("fourth")  # nothing waits any more: at once again
     assert wire[-1] == "fourth"
@@ -78,7 +81,7 @@ async def test_a_cancelled_pump_lets_the_waiting_send_clean_up() -> None:
     conn = Connection(send_text, close, Config(secret=b"s" * 32))
     pump = asyncio.create_task(conn.pump())
     conn.deliver("stuck")
-    await asyncio.sleep(0.01)
+    await eventually(lambda: conn.busy, "the pump never took over the stuck send")
     assert lock.locked() and not released
     pump.cancel()
     with contextlib.suppress(asyncio.CancelledError):

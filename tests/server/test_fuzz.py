@@ -31,7 +31,7 @@ from atout.server.hub import Config
 from atout.server.protocol import MAX_CHAT, MAX_MESSAGE_BYTES, MESSAGE_TYPES
 from atout.server.table import Timing
 
-from .helpers import Client, Server, first_legal, quick_config, running_server
+from .helpers import Client, Server, eventually, first_legal, quick_config, running_server
 
 MESSAGES = 10_000
 PIPELINE = 50
@@ -458,7 +458,7 @@ async def make_scene(server: Server) -> tuple[Scene, dict[str, Client], Any]:
         answer = await ann.request({"type": "robot", "table": table, "seat": seat, "level": "random"})
         assert answer["type"] == "event", answer
     await bob.send({"type": "create", "players": 3})
-    waiting = (await bob.expect("master", timeout=5))["table"]
+    waiting = (await bob.expect("master"))["table"]
     await bob.settle()
     await ann.request({"type": "start", "table": table})
     # Bob plays his turns until it is Ann's turn with something to decide
@@ -733,11 +733,11 @@ async def test_a_refused_sit_hears_nothing_of_a_private_table(db_url: str) -> No
         room = server.hub.rooms[table]
         async with room.lock:  # the table is busy: both requests wait for it, Ann's chat first
             await ann.send({"type": "chat", "table": table, "text": "a secret"})
-            await asyncio.sleep(0.05)
+            await eventually(lambda: len(room.lock._waiters or ()) == 1, "Ann's chat never waited for the table")
             await eve.send(
                 {"type": "sit", "table": table, "seat": 1, "seq": room.table.seq + 1}
             )  # after the chat
-            await asyncio.sleep(0.05)
+            await eventually(lambda: len(room.lock._waiters or ()) == 2, "Eve's sit never waited for the table")
         await ann.expect("chat")
         refused = await eve.recv()
         assert refused["type"] == "error" and refused["code"] == "private", refused

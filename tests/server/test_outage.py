@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from .helpers import Client, first_legal, running_server
+from .helpers import WITHIN, Client, first_legal, running_server
 from .test_tables import game_over, table_with_robots
 
 
@@ -81,11 +81,11 @@ async def test_a_table_pauses_while_postgresql_is_unreachable_and_resumes(pg_url
         assert server.hub.rooms[table].table.seq == seq  # the refused action is not part of the table
         answer = await ann.request({"type": "act", "table": table, "action": first_legal(ann.state)})
         assert answer["type"] == "error" and answer["code"] == "paused", answer
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.0)  # a window to act in, not a wait for something to happen
         assert server.hub.rooms[table].table.seq == seq  # no robot, no clock acted meanwhile
 
         await proxy.restore()
-        back = await ann.expect("table", timeout=15)
+        back = await ann.expect("table", timeout=WITHIN)
         assert back["state"]["paused"] is None and back["seq"] == seq
         while not game_over(ann):
             state = ann.state

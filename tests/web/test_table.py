@@ -239,7 +239,7 @@ def test_the_page_reconnects_by_itself_after_the_server_was_killed(browser, site
     alice.page.wait_for_selector("body[data-connection=offline]")
     assert "reconnecting" in alice.page.inner_text(".top").lower()
     site.start()  # same port, same database: the table is loaded from the store
-    alice.page.wait_for_selector("body[data-connection=online]", timeout=20_000)
+    alice.page.wait_for_selector("body[data-connection=online]")
     alice.page.wait_for_function("() => !document.querySelector('.table-page.offline')")
     after = alice.state()
     assert after["you"] == before["you"] and after["id"] == table
