@@ -217,8 +217,10 @@ async def test_turn_clock_plays_for_the_seat_and_automatic_mode(db_url: str) -> 
         table = await table_with_robots(ann, 4, level="random", turn_seconds=15)
         await ann.request({"type": "start", "table": table})
         while ann.state["deal"]["to_act"] != 0:
-            server.clock.advance(1)
-            await ann.settle()
+            before = ann.seq
+            server.clock.advance(1)  # the robot's pace is over: its move comes (read it, however late)
+            while ann.seq == before:
+                await ann.recv()
         assert ann.state["clock"]["seat"] == 0 and ann.state["clock"]["turn_seconds"] == 15
         seq = ann.seq
         server.clock.advance(14)
