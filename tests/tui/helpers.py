@@ -20,15 +20,18 @@ long a robot or the app takes (a loaded machine may take many times what an idle
 
 
 async def until(pilot, done: Callable[[], bool], what: str, within: float = WITHIN) -> None:
-    """Let the app run (its messages handled, its robots' threads thinking) until ``done()``."""
+    """Let the app run (its messages handled, its robots' threads thinking) until ``done()``.
+
+    One of Textual's pauses first (what was pressed is handled), then short sleeps of the event loop the
+    app runs in: a pause waits for the process to look idle, at least 20 ms and up to a second while a
+    robot's thread is thinking, which made waits long without telling more."""
     end = time.monotonic() + within
-    while True:
-        await pilot.pause()
-        if done():
-            return
+    await pilot.pause()
+    while not done():
         if time.monotonic() > end:
             raise AssertionError(f"{what} (not within {within:.0f} s)")
-        await asyncio.sleep(0.01)  # a robot may be thinking in a thread: give it the processor
+        await asyncio.sleep(0.002)
+    await pilot.pause(0)  # the screen refreshed for what is now true
 
 
 async def settle(app: AtoutApp, pilot) -> None:
