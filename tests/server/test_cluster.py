@@ -494,7 +494,7 @@ async def test_a_follower_on_another_process_misses_no_event_when_the_bus_drops(
     ann = await Client.connect(a.url, "Ann")
     await ann.send({"type": "create", "players": 3, "options": {"deals": 3, "turn_seconds": 0}})
     table = (await ann.expect("master"))["table"]
-    await ann.settle(0.05)
+    await ann.settle()
     for seat in (1, 2):
         assert (await ann.request({"type": "robot", "table": table, "seat": seat, "level": "random"}))["type"] \
             == "event"

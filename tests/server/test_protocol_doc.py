@@ -78,7 +78,7 @@ async def test_join_after_absence_gives_the_missed_events_then_a_table_message(d
         ann = await Client.connect(server.url, "Ann", patches=patches)
         table = await table_with_robots(ann, 3, level="random", turn_seconds=0)
         await ann.request({"type": "start", "table": table})
-        await ann.settle(0.1)
+        await ann.settle()
         last, token = ann.seqs[table], ann.token
         await ann.close()
         watcher = await Client.connect(server.url, "Watcher")
@@ -86,7 +86,7 @@ async def test_join_after_absence_gives_the_missed_events_then_a_table_message(d
         await watcher.expect("table")
         server.clock.advance(11)
         await watcher.expect("absent", seat=0)
-        await watcher.settle(0.1)
+        await watcher.settle()
         ann = await Client.connect(server.url, "Ann", token=token, patches=patches)
         await ann.send({"type": "join", "table": table, "last_seq": last})
         await ann.expect("table")
@@ -96,7 +96,7 @@ async def test_join_after_absence_gives_the_missed_events_then_a_table_message(d
         assert events == list(range(last + 1, events[-1] + 1)) and ("event", "absent") in kinds
         table_message = ann.frames[-1]
         assert table_message["seq"] == events[-1] and table_message["state"]["seats"][0]["present"]
-        await watcher.settle(0.1)
+        await watcher.settle()
         assert ann.state["seq"] == watcher.state["seq"] and ann.state["seats"] == watcher.state["seats"]
 
 
@@ -107,7 +107,7 @@ async def test_what_the_doc_says_of_fields_and_ranges(db_url: str) -> None:
         ann = await Client.connect(server.url, "Ann")
         await ann.send({"type": "create", "players": 3})
         table = (await ann.expect("master"))["table"]
-        await ann.settle(0.05)
+        await ann.settle()
         before = server.hub.rooms[table].table.snapshot()
         cases = [
             ({"type": "sit", "table": table, "seat": 1, "seq": -1}, "malformed", "seq"),
