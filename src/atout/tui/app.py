@@ -441,7 +441,9 @@ class GameScreen(Screen):
     def schedule_robot(self) -> None:
         self.robot_busy = True
         token = self.token = self.token + 1
-        delay = self.app.delay
+        app = self.app
+        assert isinstance(app, AtoutApp)  # this screen runs in the terminal game only
+        delay, pause = app.delay, app.pause
         # Let the person see a finished trick a little longer before the next lead.
         deal = self.game.current
         if deal.phase == Phase.PLAY and not deal.trick and deal.tricks:
@@ -457,7 +459,7 @@ class GameScreen(Screen):
                 action = self.fallback_action(seat, err)
             rest = delay - (time.monotonic() - start)
             if rest > 0:
-                self.app.pause(rest)
+                pause(rest)
             with contextlib.suppress(RuntimeError):  # the app may close while a robot thinks
                 self.app.call_from_thread(self.robot_acts, token, seat, action)
 
