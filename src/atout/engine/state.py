@@ -47,6 +47,7 @@ from .cards import (
 )
 from .ecart import ecart_allowed, ecart_faults
 from .kinds import EcartRefusal, Phase, Void
+from .observation import observe
 from .rules import RuleSet
 
 if TYPE_CHECKING:
@@ -691,8 +692,6 @@ class Deal:
     # ------------------------------------------------------------- knowledge
     def observation(self, seat: int | None):
         """What ``seat`` may know now (``None``: a spectator's public view)."""
-        from .observation import observe
-
         return observe(self, seat)
 
     def __repr__(self) -> str:
