@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -152,7 +151,7 @@ class Room:
         async with self.lock:
             self._check_paused()
             events = make(self.table, self.services.clock.now())
-            if inspect.isawaitable(events):
+            if not isinstance(events, list):  # a request that waits for something first (Make)
                 events = await events
             await self.commit(events, origin=conn, ref=ref)
 
@@ -285,7 +284,8 @@ class Room:
         table = self.table
         followers = [(conn, self.viewer(conn)) for conn in self.followers]
         viewers = {v for _, v in followers}
-        shared = table.shared_view(self.services.clock.now(), self.spectators())
+        spectators = sum(1 for _, v in followers if v is None)  # self.spectators(), from what is at hand
+        shared = table.shared_view(self.services.clock.now(), spectators)
         public, private = table.deal_parts(viewers)
         seen_by = table.public_events(events, viewers)
         # what changed since the last telling, worked out once for every client that had that one
