@@ -267,6 +267,11 @@ class Deal:
         self._lm = mask = self._compute_legal_play_mask()
         return mask
 
+    def may_play(self, card: int) -> bool:
+        """Whether the player to act may play ``card`` now: ``Play(card) in legal_actions()`` without
+        building the list and comparing each choice (a server checks every card a person sends)."""
+        return self.phase == PHASE_PLAY and bool(self.legal_play_mask() >> card & 1)
+
     def _compute_legal_play_mask(self) -> int:
         seat = self.to_act
         assert seat is not None  # cards are played while the deal runs

@@ -580,7 +580,7 @@ class Table:
             raise ProtocolError("malformed", "an action is an object such as {\"play\": \"7H\"}, without a seat")
         try:
             parsed_seat, parsed = parse_action({"seat": seat, **action}, 0, self.players)
-            if not isinstance(parsed, Play) or parsed not in self.deal.legal_actions():
+            if not isinstance(parsed, Play) or not self.deal.may_play(parsed.card):
                 self.deal.clone().apply(parsed, parsed_seat)  # checked on a copy: the engine names the broken rule
         except RecordError as err:
             raise ProtocolError("malformed", err.message) from None
