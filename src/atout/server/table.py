@@ -22,8 +22,9 @@ from ..engine.actions import Play
 from ..engine.fairness import commitment as seed_commitment
 from ..engine.game import Game
 from ..engine.kinds import EventType, Outcome, SeatKind, TableStatus, Unranked
-from ..engine.observation import private_parts
+from ..engine.observation import Private, private_parts
 from ..engine.record import RecordError, action_to_json, parse_action, to_record
+from ..engine.state import Deal
 from ..engine.view import observation_to_json, private_json
 from .options import OptionError, TableOptions
 from .protocol import ProtocolError
@@ -130,6 +131,7 @@ class Table:
         self._concluded: list[Bets | GameOver] = []  # what the events made since take_concluded: for the ledger
         self._lasting: tuple[Any, dict[str, Any]] | None = None  # (key, the shared view's lasting parts)
         self._parsed: tuple[dict[str, Any], Any] | None = None  # the action being emitted, as stored and parsed
+        self._private_kept: dict[int, tuple[Private, dict[str, Any]]] = {}  # each seat's last private view
 
     # ------------------------------------------------------------ queries
     def seat_of(self, player: str) -> int | None:
@@ -884,7 +886,16 @@ class Table:
         if deal is None:
             return None, {}
         public = observation_to_json(deal.observation(None))
-        return public, {v: private_json(private_parts(deal, v)) for v in viewers if v is not None}
+        return public, {v: self._private_view(deal, v) for v in viewers if v is not None}
+
+    def _private_view(self, deal: Deal, seat: int) -> dict[str, Any]:
+        """``private_json`` of the seat's private parts, the same dict as last time when they did not
+        change (most seats, after a card): made once, and the patches find it unchanged at a glance."""
+        parts = private_parts(deal, seat)
+        kept = self._private_kept.get(seat)
+        if kept is None or kept[0] != parts:
+            kept = self._private_kept[seat] = (parts, private_json(parts))
+        return kept[1]
 
     def deal_views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any] | None]:
         """Each viewer's DealView: the spectator's view once, and each seat's own private fields."""
