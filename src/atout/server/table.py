@@ -815,6 +815,12 @@ class Table:
 
     def shared_view(self, now: float, spectators: int = 0) -> dict[str, Any]:
         """The parts of the TableView that are the same for every viewer."""
+        lasting, passing = self.shared_parts(now, spectators)
+        return {**lasting, **passing}
+
+    def shared_parts(self, now: float, spectators: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The shared view in two: its lasting parts (``_lasting_view``: the same dict while they do
+        not change) and those that move with any action (seq, spectators, clock, vote)."""
         clock = None
         seat = self.to_act()
         if seat is not None and self.turn_started is not None and self.options.turn_seconds:
@@ -826,7 +832,7 @@ class Table:
             vote = {"by": self.vote["by"], "voters": self.vote["voters"],
                     "votes": {str(k): v for k, v in self.vote["votes"].items()},
                     "seconds_left": max(0.0, round(started + self.timing.vote_seconds - now, 1))}
-        return {**self._lasting_view(), "seq": self.seq, "spectators": spectators, "clock": clock, "vote": vote}
+        return self._lasting_view(), {"seq": self.seq, "spectators": spectators, "clock": clock, "vote": vote}
 
     def _lasting_view(self) -> dict[str, Any]:
         """The shared view's parts that no game action changes, built again only when they change: the
