@@ -9,6 +9,7 @@ table.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import hashlib
 import hmac
 import secrets
@@ -83,11 +84,7 @@ class Histogram:
 
     def observe(self, seconds: float) -> None:
         self.total += seconds
-        for i, bound in enumerate(self.BOUNDS):
-            if seconds <= bound:
-                self.counts[i] += 1
-                return
-        self.counts[-1] += 1
+        self.counts[bisect.bisect_left(self.BOUNDS, seconds)] += 1  # the first bound it is under, else +Inf
 
 
 Handler = Callable[[Connection, Any], Awaitable[None]]
