@@ -85,6 +85,10 @@ def card_code(card: int) -> str:
     return f"{_RANK_CODES.get(rank, str(rank))}{SUITS[card // 14]}"
 
 
+_CANONICAL = {card_code(card): card for card in range(DECK_SIZE)}
+"""Each card by its canonical code (``card_code``)."""
+
+
 def french_name(card: int) -> str:
     """A short French label for display: ``R♠``, ``10♥``, ``21``, ``Ex``."""
     if card == EXCUSE:
@@ -100,6 +104,9 @@ def parse_card(text: str) -> int:
     """Read a canonical or French card code; raise ValueError naming the bad code."""
     if not isinstance(text, str):
         raise ValueError(f"card code must be a string, not {text!r}")
+    card = _CANONICAL.get(text)
+    if card is not None:  # what clients send: looked up (a server parses a card per action)
+        return card
     code = text.strip()
     upper = code.upper()
     if upper in ("EX", "EXCUSE"):

@@ -30,6 +30,7 @@ FORMAT = "atout-deal"
 VERSION = 1
 _BIDS = {contract.value: contract.rank for contract in Contract}
 _ACTION_KEYS = ("bid", "call", "discard", "chelem", "poignee", "play", "petit_sec")
+_ENTRY_KEYS = frozenset({"seat", *_ACTION_KEYS})
 
 
 class RecordError(ValueError):
@@ -135,7 +136,7 @@ def parse_action(entry: Any, index: int, players: int) -> tuple[int, Action]:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
         raise RecordError(index, "record", f"an action needs a seat from 0 to {players - 1}, not {seat!r}")
     keys = [k for k in _ACTION_KEYS if k in entry]
-    extra = set(entry) - {"seat", *_ACTION_KEYS}
+    extra = entry.keys() - _ENTRY_KEYS
     if keys == ["bid", "chelem"] or keys == ["chelem", "bid"]:
         keys = ["bid"]
     if len(keys) != 1 or extra:

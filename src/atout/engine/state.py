@@ -47,6 +47,7 @@ from .cards import (
 )
 from .ecart import ecart_allowed, ecart_faults
 from .kinds import EcartRefusal, Phase, Void
+from .observation import observe
 from .rules import RuleSet
 
 if TYPE_CHECKING:
@@ -265,6 +266,11 @@ class Deal:
             return self._lm
         self._lm = mask = self._compute_legal_play_mask()
         return mask
+
+    def may_play(self, card: int) -> bool:
+        """Whether the player to act may play ``card`` now: ``Play(card) in legal_actions()`` without
+        building the list and comparing each choice (a server checks every card a person sends)."""
+        return self.phase == PHASE_PLAY and bool(self.legal_play_mask() >> card & 1)
 
     def _compute_legal_play_mask(self) -> int:
         seat = self.to_act
@@ -691,8 +697,6 @@ class Deal:
     # ------------------------------------------------------------- knowledge
     def observation(self, seat: int | None):
         """What ``seat`` may know now (``None``: a spectator's public view)."""
-        from .observation import observe
-
         return observe(self, seat)
 
     def __repr__(self) -> str:

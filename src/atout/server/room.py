@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -92,7 +91,8 @@ class Room:
         self.seen_options: dict[str, int] = {}
         self.snapshot_seq = 0
         self.base: tuple[int, bytes] | None = None  # the last snapshot stored (seq, JSON): to roll back to
-        self.told: tuple[Any, Any] = (None, None)  # the shared and public views of the last telling
+        self.told: tuple[Any, ...] = (None, None, None, None)  # the last telling's shared view, public view,
+        # and the shared view's lasting and passing parts
         self.armed: Any = None  # the deadline the timer sleeps until (None: none); changes wake it
         self._same_address: tuple[tuple[int, int], list[int]] | None = None
 
@@ -152,7 +152,7 @@ class Room:
         async with self.lock:
             self._check_paused()
             events = make(self.table, self.services.clock.now())
-            if inspect.isawaitable(events):
+            if not isinstance(events, list):  # a request that waits for something first (Make)
                 events = await events
             await self.commit(events, origin=conn, ref=ref)
 
@@ -285,14 +285,22 @@ class Room:
         table = self.table
         followers = [(conn, self.viewer(conn)) for conn in self.followers]
         viewers = {v for _, v in followers}
-        shared = table.shared_view(self.services.clock.now(), self.spectators())
+        spectators = sum(1 for _, v in followers if v is None)  # self.spectators(), from what is at hand
+        lasting, passing = table.shared_parts(self.services.clock.now(), spectators)
+        shared = {**lasting, **passing}
         public, private = table.deal_parts(viewers)
         seen_by = table.public_events(events, viewers)
-        # what changed since the last telling, worked out once for every client that had that one
-        last_shared, last_public = self.told
-        shared_changed = None if last_shared is None else changed(last_shared, shared)
+        # what changed since the last telling, worked out once for every client that had that one (when
+        # the lasting parts are the same dict as then, only the passing ones may have changed)
+        last_shared, last_public, last_lasting, last_passing = self.told
+        if last_shared is None:
+            shared_changed = None
+        elif lasting is last_lasting:
+            shared_changed = changed(last_passing, passing)
+        else:
+            shared_changed = changed(last_shared, shared)
         public_changed = None if last_public is None or public is None else changed(last_public, public)
-        self.told = (shared, public)
+        self.told = (shared, public, lasting, passing)
         last = len(events) - 1
         for conn, viewer in followers:
             seen = self.seen_options.get(conn.player.id, -1) if conn.player else -1

@@ -22,8 +22,9 @@ from ..engine.actions import Play
 from ..engine.fairness import commitment as seed_commitment
 from ..engine.game import Game
 from ..engine.kinds import EventType, Outcome, SeatKind, TableStatus, Unranked
-from ..engine.observation import private_parts
+from ..engine.observation import Private, private_parts
 from ..engine.record import RecordError, action_to_json, parse_action, to_record
+from ..engine.state import Deal
 from ..engine.view import observation_to_json, private_json
 from .options import OptionError, TableOptions
 from .protocol import ProtocolError
@@ -130,6 +131,7 @@ class Table:
         self._concluded: list[Bets | GameOver] = []  # what the events made since take_concluded: for the ledger
         self._lasting: tuple[Any, dict[str, Any]] | None = None  # (key, the shared view's lasting parts)
         self._parsed: tuple[dict[str, Any], Any] | None = None  # the action being emitted, as stored and parsed
+        self._private_kept: dict[int, tuple[Private, dict[str, Any]]] = {}  # each seat's last private view
 
     # ------------------------------------------------------------ queries
     def seat_of(self, player: str) -> int | None:
@@ -580,7 +582,7 @@ class Table:
             raise ProtocolError("malformed", "an action is an object such as {\"play\": \"7H\"}, without a seat")
         try:
             parsed_seat, parsed = parse_action({"seat": seat, **action}, 0, self.players)
-            if not isinstance(parsed, Play) or parsed not in self.deal.legal_actions():
+            if not isinstance(parsed, Play) or not self.deal.may_play(parsed.card):
                 self.deal.clone().apply(parsed, parsed_seat)  # checked on a copy: the engine names the broken rule
         except RecordError as err:
             raise ProtocolError("malformed", err.message) from None
@@ -813,6 +815,12 @@ class Table:
 
     def shared_view(self, now: float, spectators: int = 0) -> dict[str, Any]:
         """The parts of the TableView that are the same for every viewer."""
+        lasting, passing = self.shared_parts(now, spectators)
+        return {**lasting, **passing}
+
+    def shared_parts(self, now: float, spectators: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The shared view in two: its lasting parts (``_lasting_view``: the same dict while they do
+        not change) and those that move with any action (seq, spectators, clock, vote)."""
         clock = None
         seat = self.to_act()
         if seat is not None and self.turn_started is not None and self.options.turn_seconds:
@@ -824,7 +832,7 @@ class Table:
             vote = {"by": self.vote["by"], "voters": self.vote["voters"],
                     "votes": {str(k): v for k, v in self.vote["votes"].items()},
                     "seconds_left": max(0.0, round(started + self.timing.vote_seconds - now, 1))}
-        return {**self._lasting_view(), "seq": self.seq, "spectators": spectators, "clock": clock, "vote": vote}
+        return self._lasting_view(), {"seq": self.seq, "spectators": spectators, "clock": clock, "vote": vote}
 
     def _lasting_view(self) -> dict[str, Any]:
         """The shared view's parts that no game action changes, built again only when they change: the
@@ -884,7 +892,16 @@ class Table:
         if deal is None:
             return None, {}
         public = observation_to_json(deal.observation(None))
-        return public, {v: private_json(private_parts(deal, v)) for v in viewers if v is not None}
+        return public, {v: self._private_view(deal, v) for v in viewers if v is not None}
+
+    def _private_view(self, deal: Deal, seat: int) -> dict[str, Any]:
+        """``private_json`` of the seat's private parts, the same dict as last time when they did not
+        change (most seats, after a card): made once, and the patches find it unchanged at a glance."""
+        parts = private_parts(deal, seat)
+        kept = self._private_kept.get(seat)
+        if kept is None or kept[0] != parts:
+            kept = self._private_kept[seat] = (parts, private_json(parts))
+        return kept[1]
 
     def deal_views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any] | None]:
         """Each viewer's DealView: the spectator's view once, and each seat's own private fields."""
