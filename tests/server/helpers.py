@@ -62,7 +62,8 @@ async def running_server(db_url: str, config: Config | None = None,
     clock = clock or FakeClock()
     app = create_app(db_url, config or quick_config(), clock)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
-                                           ws_max_size=MAX_FRAME, ws_per_message_deflate=False, lifespan="on"))
+                                           ws_max_size=MAX_FRAME, ws_per_message_deflate=False, lifespan="on",
+                                           proxy_headers=False))  # as atout serve: the app's trusted_proxy decides
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():

@@ -103,7 +103,7 @@ def test_an_origin_has_one_spelling_and_anything_else_is_none() -> None:
     assert normal_origin("http://127.0.0.1:8000") == "http://127.0.0.1:8000"
     assert normal_origin("http://[::1]:80") == "http://[::1]"
     for bad in ("null", "", "ftp://x.org", "https://x.org/page", "https://u@x.org", "https://x.org:99999",
-                "https://x.org?q", "tarot.example.org"):
+                "https://x.org?q", "tarot.example.org", "http://a;script-src *", "http://a b"):
         assert normal_origin(bad) is None, bad
 
 

@@ -13,6 +13,7 @@ from starlette.routing import Route
 
 from . import ledger, profiles, standings
 from .accounts import NAME, SESSION_DAYS, AccountError, Accounts, Limiter, name_key, normal_name
+from .origins import site_scheme
 
 COOKIE = "atout_session"
 MAX_BODY = 4096
@@ -71,9 +72,16 @@ def _address(request: Request) -> str:
     return client_address(request, request.app.state.hub.config.trusted_proxy) or "?"
 
 
+def _served_over_https(request: Request) -> bool:
+    """Whether the person reached the site over https, a TLS-ending proxy included (--behind-proxy)."""
+    return site_scheme(request.scope, request.app.state.hub.config.trusted_proxy) == "https"
+
+
 def _with_session(response: Response, request: Request, token: str) -> Response:
+    """The session cookie: out of scripts' reach, not sent by other sites' requests but a link's, and over
+    https never sent in clear."""
     response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
-                        secure=request.url.scheme == "https", path="/")
+                        secure=_served_over_https(request), path="/")
     return response
 
 
@@ -161,7 +169,7 @@ class AccountRoutes:
     async def logout(self, request: Request) -> Response:
         await asyncio.to_thread(self.accounts.logout, request.cookies.get(COOKIE))
         response = Response(status_code=204)
-        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=_served_over_https(request))
         return response
 
     async def me(self, request: Request) -> Response:

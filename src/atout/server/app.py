@@ -23,6 +23,7 @@ from .clock import Clock
 from .hub import Config, Hub
 from .origins import OriginGuard
 from .protocol import MAX_MESSAGE_BYTES
+from .security import SecurityHeaders
 from .site import LocalSite, Site
 from .store import Store
 
@@ -160,8 +161,9 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     if folder is not None:
         routes.append(Mount("/static", StaticFiles(directory=folder), name="static"))
     guard = Middleware(OriginGuard, origins=config.origins, trusted_proxy=config.trusted_proxy, cookie=COOKIE)
+    headers = Middleware(SecurityHeaders, trusted_proxy=config.trusted_proxy)  # outermost: on refusals too
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error},
-                     middleware=[guard])
+                     middleware=[headers, guard])
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

@@ -9,6 +9,7 @@ Scripts and other clients that hold no cookie and send no ``Origin`` go on as be
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -20,6 +21,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 """What changes state; GET and HEAD only read, and a foreign page cannot read the answers (no CORS)."""
 DEFAULT_PORTS = {"http": 80, "https": 443}
+HOST = re.compile(r"^[a-z0-9.-]+$|^[0-9a-f:.]+$")
+"""A host name or an IP address (IPv6 without its brackets): nothing that could end a header's value."""
 WEB_SCHEME = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
 """A WebSocket's scheme as the page that opened it has it: wss:// from an https:// page."""
 
@@ -32,10 +35,11 @@ def normal_origin(url: str) -> str | None:
         port = parts.port
     except ValueError:
         return None
-    if (parts.scheme not in DEFAULT_PORTS or not parts.hostname or parts.username is not None
+    hostname = parts.hostname or ""
+    if (parts.scheme not in DEFAULT_PORTS or not HOST.match(hostname) or parts.username is not None
             or parts.password is not None or parts.path not in ("", "/") or parts.query or parts.fragment):
         return None
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    host = f"[{hostname}]" if ":" in hostname else hostname
     if port is not None and port != DEFAULT_PORTS[parts.scheme]:
         host += f":{port}"
     return f"{parts.scheme}://{host}"
