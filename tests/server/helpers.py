@@ -103,7 +103,7 @@ async def eventually(done: Callable[[], bool | Awaitable[bool]], what: str, with
 def site_page(base: str, **kwargs: Any) -> httpx.AsyncClient:
     """HTTP as the site's own page sends it: with the ``Origin`` a browser adds to every POST (a request
     with the session cookie and no Origin is refused)."""
-    return httpx.AsyncClient(base_url=base, headers={"Origin": base}, **kwargs)
+    return httpx.AsyncClient(base_url=base, headers={"Origin": base, **kwargs.pop("headers", {})}, **kwargs)
 
 
 def origin_of(url: str) -> str:
