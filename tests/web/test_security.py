@@ -79,3 +79,38 @@ def test_the_client_runs_under_the_policy_and_an_injected_script_does_not(browse
     assert ada.page.evaluate("() => window.__injected") is None
     assert ada.policy_violations(), ada.console_errors  # and the console check sees such a refusal
     ada.context.close()
+
+
+def log_in(person: Person, password: str, register: bool = False) -> None:
+    page = person.page
+    page.goto(person.site)
+    page.click("text=Log in or register")
+    page.fill("#account-name", person.name)
+    page.fill("#account-password", password)
+    page.click(f"dialog button:text-is('{'Register' if register else 'Log in'}')")
+    page.wait_for_selector("#create-form")
+    assert page.inner_text(".top .who") == person.name
+
+
+def test_a_password_change_in_one_browser_logs_the_other_out(browser, site):
+    """Two browsers of one person; the password changed from the first one's page (its own Origin, its
+    cookie) ends the second one's session: reloaded, it is a guest's page."""
+    home = Person(browser, site.url, "Hugo")
+    log_in(home, "first long secret", register=True)
+    phone = Person(browser, site.url, "Hugo")
+    log_in(phone, "first long secret")
+    answer = home.page.evaluate("""async () => {
+        const r = await fetch("/api/password", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                body: JSON.stringify({old: "first long secret", new: "second long secret"})});
+        return [r.status, await r.json()];
+    }""")
+    assert answer == [200, {"changed": True, "sessions_ended": 1}]
+    phone.page.reload()
+    phone.page.wait_for_selector("form.welcome")  # a guest's welcome: the session is over
+    assert phone.page.evaluate("async () => (await fetch('/api/me')).status") == 401
+    home.page.reload()
+    home.page.wait_for_selector("#create-form")
+    assert home.page.inner_text(".top .who") == "Hugo"  # the browser that changed it stays logged in
+    assert home.policy_violations() == [] and phone.policy_violations() == []
+    home.context.close()
+    phone.context.close()
