@@ -10,6 +10,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+import httpx
 import uvicorn
 import websockets
 from argon2 import PasswordHasher
@@ -61,7 +62,8 @@ async def running_server(db_url: str, config: Config | None = None,
     clock = clock or FakeClock()
     app = create_app(db_url, config or quick_config(), clock)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
-                                           ws_max_size=MAX_FRAME, ws_per_message_deflate=False, lifespan="on"))
+                                           ws_max_size=MAX_FRAME, ws_per_message_deflate=False, lifespan="on",
+                                           proxy_headers=False))  # as atout serve: the app's trusted_proxy decides
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():
@@ -96,6 +98,18 @@ async def eventually(done: Callable[[], bool | Awaitable[bool]], what: str, with
         if time.monotonic() > end:
             raise AssertionError(f"{what} (not within {within:.0f} s)")
         await asyncio.sleep(every)
+
+
+def site_page(base: str, **kwargs: Any) -> httpx.AsyncClient:
+    """HTTP as the site's own page sends it: with the ``Origin`` a browser adds to every POST (a request
+    with the session cookie and no Origin is refused)."""
+    return httpx.AsyncClient(base_url=base, headers={"Origin": base, **kwargs.pop("headers", {})}, **kwargs)
+
+
+def origin_of(url: str) -> str:
+    """The page's origin for a WebSocket URL: ``ws://127.0.0.1:8000/ws`` → ``http://127.0.0.1:8000``."""
+    scheme, rest = url.split("://", 1)
+    return ("https" if scheme == "wss" else "http") + "://" + rest.split("/", 1)[0]
 
 
 _addresses = itertools.count(1)
@@ -138,8 +152,9 @@ class Client:
         """``address``: the client's IP address as the server sees it (X-Forwarded-For); each client its own
         unless a test gives two the same."""
         headers = {"X-Forwarded-For": address or _next_address()}
-        if cookie:
+        if cookie:  # a browser's page: its cookie and its Origin
             headers["Cookie"] = f"atout_session={cookie}"
+            headers["Origin"] = origin_of(url)
         ws = await websockets.connect(url, max_size=None, additional_headers=headers)
         client = cls(ws, name)
         client.patches = patches

@@ -12,13 +12,13 @@ import websockets
 from atout.server.accounts import AccountError, Accounts, Limiter
 from atout.server.db import players
 
-from .helpers import LIGHT_ARGON2, Client, running_server
+from .helpers import LIGHT_ARGON2, Client, running_server, site_page
 
 
 async def test_register_login_logout_and_the_websocket_knows_who(db_url: str) -> None:
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
-        async with httpx.AsyncClient(base_url=base) as http:
+        async with site_page(base) as http:
             made = await http.post("/api/register", json={"name": "Ann_1", "password": "correct horse"})
             assert made.status_code == 201 and made.json()["name"] == "Ann_1"
             cookie = made.cookies["atout_session"]
@@ -29,7 +29,7 @@ async def test_register_login_logout_and_the_websocket_knows_who(db_url: str) ->
             welcome = ann.frames[-1]
             assert welcome["you"]["name"] == "Ann_1" and welcome["you"]["registered"] and "token" not in welcome
             assert (await http.post("/api/logout")).status_code == 204
-            async with httpx.AsyncClient(base_url=base, cookies={"atout_session": cookie}) as stale:
+            async with site_page(base, cookies={"atout_session": cookie}) as stale:
                 assert (await stale.get("/api/me")).status_code == 401
             guest = await Client.connect(server.url, "Guest1", cookie=cookie)  # a dead session: a guest
             assert guest.frames[-1]["you"]["registered"] is False
@@ -43,7 +43,7 @@ async def test_register_login_logout_and_the_websocket_knows_who(db_url: str) ->
 
 async def test_bad_registrations_are_refused_by_name_and_change_nothing(db_url: str) -> None:
     async with running_server(db_url) as server:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+        async with site_page(f"http://127.0.0.1:{server.port}") as http:
             assert (await http.post("/api/register", json={"name": "Bob", "password": "long enough"})).status_code == 201
             cases = [
                 ({"name": "bob", "password": "another one"}, 409, "name_taken"),
@@ -65,7 +65,7 @@ async def test_bad_registrations_are_refused_by_name_and_change_nothing(db_url: 
 
 
 async def test_wrong_name_and_wrong_password_get_the_same_answer_and_are_limited(db_url: str) -> None:
-    async with running_server(db_url) as server, httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+    async with running_server(db_url) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         await http.post("/api/register", json={"name": "Dora", "password": "right password"})
         http.cookies.clear()
         no_name = await http.post("/api/login", json={"name": "Nobody", "password": "right password"})
@@ -97,7 +97,7 @@ async def test_accented_names_are_names_and_one_name_whatever_its_case_or_accent
     """Hélène and Zoé are names (a French game); HELENE, helene or Hélène typed with a separate accent are
     the same name, so nobody takes a look-alike of another's; other scripts stay out (a Cyrillic о)."""
     async with running_server(db_url) as server:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+        async with site_page(f"http://127.0.0.1:{server.port}") as http:
             made = await http.post("/api/register", json={"name": "Hélène", "password": "correct horse"})
             assert made.status_code == 201 and made.json()["name"] == "Hélène"
             for same in ("HELENE", "helene", "He\u0301le\u0300ne"):
@@ -145,7 +145,7 @@ async def test_friends_requests_and_private_tables_for_friends(db_url: str) -> N
         clients = {}
         cookies = {}
         for name in ("Master", "Pal", "Stranger"):
-            clients[name] = httpx.AsyncClient(base_url=base)
+            clients[name] = site_page(base)
             cookies[name] = await register(clients[name], name)
         master, pal = clients["Master"], clients["Pal"]
         ws_pal = await Client.connect(server.url, "x", cookie=cookies["Pal"])
@@ -199,7 +199,7 @@ async def test_profiles_count_finished_games_and_games_replay(db_url: str) -> No
 
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
-        async with httpx.AsyncClient(base_url=base) as http:
+        async with site_page(base) as http:
             cookie = await register(http, "Rita")
             rita = await Client.connect(server.url, "x", cookie=cookie)
             table = await table_with_robots(rita, 4, level="random", deals=2)
@@ -229,7 +229,7 @@ async def test_leaderboard_ranks_registered_players_of_competitive_games(db_url:
 
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
-        async with httpx.AsyncClient(base_url=base) as http_a, httpx.AsyncClient(base_url=base) as http_b:
+        async with site_page(base) as http_a, site_page(base) as http_b:
             alba = await Client.connect(server.url, "x", cookie=await register(http_a, "Alba"))
             bruno = await Client.connect(server.url, "x", cookie=await register(http_b, "Bruno"))
             guest = await Client.connect(server.url, "Guesty")

@@ -20,14 +20,13 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 import sqlalchemy as sa
 import websockets
 
 from atout.server.store import engine_url
 
-from .helpers import WITHIN, Client, eventually, first_legal, wait_until
+from .helpers import WITHIN, Client, eventually, first_legal, site_page, wait_until
 from .test_tables import scrape
 
 
@@ -374,11 +373,11 @@ async def test_a_person_who_closes_on_another_process_is_seen_gone_by_the_table(
 async def befriend(one: tuple[Process, str, str], other: tuple[Process, str, str]) -> None:
     """Two registered people become friends, each through the API of the process they use."""
     for (process, _, cookie), (_, friend, _) in ((one, other), (other, one)):
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{process.port}",
+        async with site_page(f"http://127.0.0.1:{process.port}",
                                      cookies={"atout_session": cookie}) as http:
             answer = await http.post("/api/friends", json={"action": "request", "name": friend})
             assert answer.status_code == 200, answer.text
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{one[0].port}",
+    async with site_page(f"http://127.0.0.1:{one[0].port}",
                                  cookies={"atout_session": one[2]}) as http:
         assert other[1] in (await http.get("/api/friends")).json()["friends"]
 
@@ -390,7 +389,7 @@ async def test_private_tables_and_friendships_are_seen_alike_from_every_process(
     a, b, c = site
     people: dict[str, tuple[Process, str, str]] = {}
     for name, process in (("Ann", a), ("Bob", b), ("Carl", b), ("Dan", c), ("Eve", c)):
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{process.port}") as http:
+        async with site_page(f"http://127.0.0.1:{process.port}") as http:
             made = await http.post("/api/register", json={"name": name, "password": f"{name} password"})
             assert made.status_code == 201, made.text
             people[name] = (process, name, made.cookies["atout_session"])

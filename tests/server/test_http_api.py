@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.routing import Mount, Route
 
-from .helpers import running_server
+from .helpers import running_server, site_page
 
 EXAMPLES = 250
 """Requests per database: one request each on a running server, about 5 s for both databases."""
@@ -32,7 +32,7 @@ def documented_codes() -> set[str]:
 
 async def test_leaderboard_parameters_are_refused_in_the_sites_words(db_url: str) -> None:
     """The cases a client found answered 500 or with Python's own words, and their neighbours."""
-    async with running_server(db_url) as server, httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+    async with running_server(db_url) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         cases = [
             ({"players": 4, "page": 4611686018427387904}, "page"),
             ({"players": 4, "page": 10**30}, "page"),
@@ -100,7 +100,7 @@ async def test_no_request_to_any_route_makes_the_server_fail(db_url: str) -> Non
         routes = [(r.path, sorted(r.methods or {"GET"})) for r in server.app.routes if isinstance(r, Route)]
         routes += [(f"{r.path}/{{file}}", ["GET"]) for r in server.app.routes if isinstance(r, Mount)]
         assert {"/api/leaderboard", "/api/register", "/api/friends", "/api/players/{name}"} <= {p for p, _ in routes}
-        async with httpx.AsyncClient(base_url=base) as http:
+        async with site_page(base) as http:
             made = await http.post("/api/register", json={"name": "Prop_1", "password": "long enough"})
             session = made.cookies["atout_session"]
             await http.post("/api/register", json={"name": "Ann", "password": "long enough"})
@@ -134,7 +134,7 @@ async def test_no_request_to_any_route_makes_the_server_fail(db_url: str) -> Non
                 assert error["code"] in codes, f"{error['code']!r} is not in docs/protocol.md's error list"
                 assert "Traceback" not in error["message"] and "invalid literal" not in error["message"]
 
-        with httpx.Client(base_url=base) as http:
+        with httpx.Client(base_url=base, headers={"Origin": base}) as http:  # the site's own page
             started = time.perf_counter()
             await asyncio.to_thread(request_anything)
             print(f"{sum(seen.values())} requests in {time.perf_counter() - started:.1f} s: {sorted(seen.items())}")

@@ -22,7 +22,7 @@ from atout.server.db import ledger as ledger_table
 from atout.server.ledger import BANK, GameEnd, LedgerError, SeatResult, plan
 from atout.server.store import Append, GameRow, Store, StoredEvent, StoreError
 
-from .helpers import LIGHT_ARGON2, Client, running_server
+from .helpers import LIGHT_ARGON2, Client, running_server, site_page
 from .test_tables import game_over, play_until, table_with_robots
 
 P = ["p_ann", "p_bob", "p_cat", "p_dan", "p_eve"]
@@ -244,7 +244,7 @@ def last_event(client: Client, kind: str) -> dict:
 
 
 async def test_claims_over_http_and_a_bet_forfeited_by_leaving(db_url: str) -> None:
-    async with running_server(db_url) as server, httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+    async with running_server(db_url) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         cookie = await register(http, "Ann")
         me = (await http.get("/api/me")).json()
         assert (me["chips"], me["xp"], me["level"], me["badges"]) == (1000, 0, 1, [])
@@ -280,7 +280,7 @@ async def test_claims_over_http_and_a_bet_forfeited_by_leaving(db_url: str) -> N
 async def test_betting_tables_are_for_registered_players_who_hold_the_bet(db_url: str) -> None:
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
-        async with httpx.AsyncClient(base_url=base) as http_a, httpx.AsyncClient(base_url=base) as http_b:
+        async with site_page(base) as http_a, site_page(base) as http_b:
             ann = await Client.connect(server.url, "x", cookie=await register(http_a, "Ann"))
             bob = await Client.connect(server.url, "x", cookie=await register(http_b, "Bob"))
             guest = await Client.connect(server.url, "Guesty")
@@ -324,7 +324,7 @@ async def test_betting_tables_are_for_registered_players_who_hold_the_bet(db_url
 
 
 async def test_a_betting_game_pays_its_winner_xp_levels_and_the_leaderboard(db_url: str) -> None:
-    async with running_server(db_url) as server, httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+    async with running_server(db_url) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         ann = await Client.connect(server.url, "x", cookie=await register(http, "Ann"))
         table = await table_with_robots(ann, 3, level="random", deals=2, bet=100)
         await ann.request({"type": "start", "table": table})
@@ -345,7 +345,7 @@ async def test_a_betting_game_pays_its_winner_xp_levels_and_the_leaderboard(db_u
 
 
 async def test_a_one_deal_game_is_settled_on_its_deal(db_url: str) -> None:
-    async with running_server(db_url) as server, httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+    async with running_server(db_url) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         ann = await Client.connect(server.url, "x", cookie=await register(http, "Ann"))
         table = await table_with_robots(ann, 4, level="random", deals=1, bet=100)
         await ann.request({"type": "start", "table": table})
@@ -361,7 +361,7 @@ async def test_a_one_deal_game_is_settled_on_its_deal(db_url: str) -> None:
 async def test_two_registered_players_from_one_address_play_unranked_and_are_told_before(db_url: str) -> None:
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
-        async with httpx.AsyncClient(base_url=base) as http_a, httpx.AsyncClient(base_url=base) as http_b:
+        async with site_page(base) as http_a, site_page(base) as http_b:
             ann = await Client.connect(server.url, "x", cookie=await register(http_a, "Ann"), address="192.0.2.7")
             bob = await Client.connect(server.url, "x", cookie=await register(http_b, "Bob"), address="192.0.2.7")
             table = await table_with_robots(ann, 3, level="random", deals=2, bet=100)
@@ -390,7 +390,7 @@ async def test_two_registered_players_from_one_address_play_unranked_and_are_tol
 async def test_an_amicable_cancel_gives_every_bet_back(db_url: str) -> None:
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
-        async with httpx.AsyncClient(base_url=base) as http_a, httpx.AsyncClient(base_url=base) as http_b:
+        async with site_page(base) as http_a, site_page(base) as http_b:
             ann = await Client.connect(server.url, "x", cookie=await register(http_a, "Ann"))
             bob = await Client.connect(server.url, "x", cookie=await register(http_b, "Bob"))
             table = await table_with_robots(ann, 3, level="random", deals=3, bet=250)
@@ -416,7 +416,7 @@ async def test_an_amicable_cancel_gives_every_bet_back(db_url: str) -> None:
 
 async def test_a_restarted_server_settles_the_pot_of_a_game_it_resumed(db_url: str) -> None:
     async with running_server(db_url) as server:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+        async with site_page(f"http://127.0.0.1:{server.port}") as http:
             cookie = await register(http, "Ann")
         ann = await Client.connect(server.url, "x", cookie=cookie)
         table = await table_with_robots(ann, 3, level="random", deals=2, bet=100)

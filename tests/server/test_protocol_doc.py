@@ -8,13 +8,12 @@ import dataclasses
 import json
 from pathlib import Path
 
-import httpx
 import pytest
 import websockets
 
 from atout.server import connection as connection_module
 
-from .helpers import Client, quick_config, running_server
+from .helpers import Client, quick_config, running_server, site_page
 from .test_fuzz import FakeMonotonic
 from .test_http_api import documented_codes
 from .test_tables import table_with_robots
@@ -141,7 +140,7 @@ async def test_what_the_doc_says_of_fields_and_ranges(db_url: str) -> None:
 async def test_the_http_limits_the_doc_gives(db_url: str) -> None:
     """A body of 4,096 bytes is read, one more is ``too_large``; ten registrations an hour from one address
     (refused ones count), then 429."""
-    async with running_server(db_url) as server, httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+    async with running_server(db_url) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         body = b'{"name": "Reg_0", "password": "long enough", "x": "' + b"y" * 4096
         fits = body[:4096 - 2] + b'"}'
         assert len(fits) == 4096

@@ -40,8 +40,8 @@ def test_the_proxy_routes_each_slot_to_its_process_backed_by_the_next() -> None:
     slot3 = conf.split("upstream atout_slot_3 {")[1].split("}")[0]
     assert "127.0.0.1:8003 max_fails" in slot3 and "127.0.0.1:8001 backup" in slot3
     ws = conf.split("location = /ws {")[1].split("}")[0]
-    # a location with headers of its own inherits none: the address and the upgrade must all be there
-    for header in ("Host", "X-Forwarded-For", "Upgrade", "Connection"):
+    # a location with headers of its own inherits none: the address, the origin and the upgrade must all be there
+    for header in ("Host", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host", "Upgrade", "Connection"):
         assert f"proxy_set_header {header} " in ws
 
 

@@ -25,13 +25,19 @@ class Person:
         self.site = site_url
         self.name = name
         self.frames: list[dict] = []
+        self.console_errors: list[str] = []  # what the browser reported, a Content Security Policy refusal among them
         self.page = self.new_page()
 
     def new_page(self) -> Page:
         page = self.context.new_page()
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
         page.on("pageerror", lambda err: self.frames.append({"type": "pageerror", "error": str(err)}))
+        page.on("console", lambda message: message.type == "error" and self.console_errors.append(message.text))
         return page
+
+    def policy_violations(self) -> list[str]:
+        """The Content Security Policy's refusals the browser reported on this person's pages."""
+        return [text for text in self.console_errors if "Content Security Policy" in text]
 
     def _frame(self, payload) -> None:
         if isinstance(payload, (bytes, bytearray)):

@@ -98,6 +98,7 @@ def test_an_account_plays_then_finds_its_game_on_its_profile_and_the_leaderboard
     page.fill(".friends input", "Nobody")
     page.click(".friends form button")
     assert "Nobody" in page.wait_for_selector(".toast.error >> text=Nobody").inner_text()
+    assert carol.policy_violations() == []  # the whole client runs under the site's CSP
     carol.close()
 
 

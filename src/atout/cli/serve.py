@@ -42,6 +42,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a proxy of yours forwards the connections: take each client's address from "
                              "X-Forwarded-For (two registered players from one address make a game unranked); "
                              "never set it when clients reach the server directly (default: off)")
+    parser.add_argument("--origin", action="append", default=[], metavar="URL",
+                        help="another address people reach the site at, https://HOST[:PORT], whose pages may act "
+                             "for them (repeatable; the site's own address, as the request names it, always may; "
+                             "behind --behind-proxy from X-Forwarded-Proto and X-Forwarded-Host; default: none)")
     parser.add_argument("--rate", type=float, default=20.0, metavar="N",
                         help="messages a second one connection may send on average, bursts of twice that "
                              "(default 20; load tests raise it)")
@@ -99,6 +103,14 @@ def serve(args: argparse.Namespace) -> int:
         print(f"atout serve: --slot must be from 1 to --slots (at most 99), not {args.slot} of {args.slots}",
               file=sys.stderr)
         return 2
+    from ..server.origins import normal_origin
+
+    origins = [normal_origin(url) for url in args.origin]
+    for url, origin in zip(args.origin, origins, strict=True):
+        if origin is None:
+            print(f"atout serve: --origin takes an address like https://tarot.example.org or http://HOST:PORT, "
+                  f"not {url!r}", file=sys.stderr)
+            return 2
     db = args.db or os.environ.get("ATOUT_DB") or default_db_url()
     redis = args.redis or os.environ.get("ATOUT_REDIS") or None
     if args.rate <= 0:
@@ -122,7 +134,7 @@ def serve(args: argparse.Namespace) -> int:
     settings = {"db": db, "redis": redis, "robot_pace": args.robot_pace, "deal_pause": args.deal_pause,
                 "abandon_after": args.abandon_after, "behind_proxy": args.behind_proxy, "rate": args.rate,
                 "log_level": args.log_level, "slot": args.slot, "slots": args.slots,
-                "commit_linger": args.commit_linger}
+                "commit_linger": args.commit_linger, "origins": origins}
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     processes = f", {args.workers} processes" if args.workers > 1 else ""
@@ -157,7 +169,8 @@ def app_from_settings():
     config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing,
                     trusted_proxy=settings["behind_proxy"], rate=settings["rate"], burst=2 * settings["rate"],
                     slot=settings.get("slot"), slots=settings.get("slots"),
-                    commit_linger=settings.get("commit_linger", 2.0) / 1000)
+                    commit_linger=settings.get("commit_linger", 2.0) / 1000,
+                    origins=tuple(settings.get("origins", ())))
     app = create_app(settings["db"], config, redis_url=settings["redis"])
     _tune_gc()
     return app

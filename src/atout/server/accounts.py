@@ -30,6 +30,10 @@ NAME_RULE = "a name has 3 to 20 letters (accents allowed), digits, _ or -"
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 SESSION_DAYS = 30
+INACTIVE_DAYS = 14
+"""A session unused this long is over, whatever its 30 days say: a forgotten browser does not stay logged in."""
+TOUCH_SECONDS = 3600.0
+"""How often a session in use records it (one write an hour, not one per request)."""
 AVATARS = ("fox", "owl", "bear", "cat", "stag", "hare", "boar", "heron")
 WRONG = "wrong name or password"
 
@@ -118,8 +122,10 @@ class Accounts:
                                .where(players.c.name_key == name_key(name))).first()
         return None if row is None else Account(row.id, row.name, row.avatar)
 
-    def login(self, name: object, password: object) -> tuple[Account, str]:
-        """The account and a new session token; AccountError ``wrong`` for any bad pair."""
+    def login(self, name: object, password: object, address: str | None = None,
+              agent: str | None = None) -> tuple[Account, str]:
+        """The account and a new session token (``address`` and ``agent``, the browser's, kept for its owner
+        to see); AccountError ``wrong`` for any bad pair."""
         row = None
         if (isinstance(name, str) and NAME.match(name := normal_name(name)) and isinstance(password, str)
                 and len(password) <= MAX_PASSWORD):
@@ -131,25 +137,70 @@ class Accounts:
             raise AccountError("wrong", WRONG) from None
         if row is None:
             raise AccountError("wrong", WRONG)
+        return Account(row.id, row.name, row.avatar), self._new_session(row.id, address, agent)
+
+    def _new_session(self, player_id: str, address: str | None, agent: str | None) -> str:
         token = secrets.token_urlsafe(32)
         now = self.clock()
         with self.store.engine.begin() as conn:
-            conn.execute(sessions.insert().values(token_hash=_token_hash(token), player_id=row.id, created_at=now,
-                                                  expires_at=now + SESSION_DAYS * 86400))
-        return Account(row.id, row.name, row.avatar), token
+            conn.execute(sessions.insert().values(token_hash=_token_hash(token), player_id=player_id, created_at=now,
+                                                  expires_at=now + SESSION_DAYS * 86400, last_seen_at=now,
+                                                  address=(address or None) and address[:64],
+                                                  agent=(agent or None) and agent[:200]))
+        return token
 
     def session(self, token: str | None) -> Account | None:
         """The account a session cookie belongs to, if it is valid and not expired."""
         if not token or len(token) > 100:
             return None
+        key = _token_hash(token)
         with self.store.engine.connect() as conn:
             row = conn.execute(
-                sa.select(players.c.id, players.c.name, players.c.avatar, sessions.c.expires_at)
+                sa.select(players.c.id, players.c.name, players.c.avatar, sessions.c.expires_at,
+                          sessions.c.created_at, sessions.c.last_seen_at)
                 .join(sessions, sessions.c.player_id == players.c.id)
-                .where(sessions.c.token_hash == _token_hash(token))).first()
-        if row is None or row.expires_at < self.clock():
+                .where(sessions.c.token_hash == key)).first()
+        now = self.clock()
+        last_seen = (row.last_seen_at or row.created_at) if row is not None else 0.0
+        if row is None or row.expires_at < now or last_seen + INACTIVE_DAYS * 86400 < now:
             return None
+        if now - last_seen >= TOUCH_SECONDS:
+            with self.store.engine.begin() as conn:
+                conn.execute(sessions.update().where(sessions.c.token_hash == key).values(last_seen_at=now))
         return Account(row.id, row.name, row.avatar)
+
+    def sessions_of(self, player_id: str, token: str | None) -> list[dict]:
+        """A person's sessions still in force, the latest used first: when, from where, which is this one."""
+        now = self.clock()
+        current = _token_hash(token) if token else None
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(sa.select(sessions).where(sessions.c.player_id == player_id)).all()
+        out = [{"id": r.token_hash[:16], "created_at": r.created_at, "last_seen_at": r.last_seen_at or r.created_at,
+                "address": r.address, "agent": r.agent, "current": r.token_hash == current}
+               for r in rows if r.expires_at >= now and (r.last_seen_at or r.created_at) + INACTIVE_DAYS * 86400 >= now]
+        return sorted(out, key=lambda s: -s["last_seen_at"])
+
+    def end_sessions(self, player_id: str, keep: str | None = None) -> int:
+        """End every session of a person but ``keep``'s (a token); how many ended."""
+        query = sessions.delete().where(sessions.c.player_id == player_id)
+        if keep:
+            query = query.where(sessions.c.token_hash != _token_hash(keep))
+        with self.store.engine.begin() as conn:
+            return conn.execute(query).rowcount
+
+    def change_password(self, account: Account, token: str | None, old: object, new: object) -> int:
+        """Set a new password, the old one given, and end every other session (a thief's among them); how
+        many ended. AccountError ``wrong`` for a wrong old password, ``weak_password`` for a weak new one."""
+        with self.store.engine.connect() as conn:
+            digest = conn.execute(sa.select(players.c.password_hash).where(players.c.id == account.id)).scalar_one()
+        try:
+            self.hasher.verify(digest, old if isinstance(old, str) and len(old) <= MAX_PASSWORD else "")
+        except (VerificationError, InvalidHashError):
+            raise AccountError("wrong", "wrong password") from None
+        new = check_password(new, account.name)
+        with self.store.engine.begin() as conn:
+            conn.execute(players.update().where(players.c.id == account.id).values(password_hash=self.hasher.hash(new)))
+        return self.end_sessions(account.id, keep=token)
 
     def logout(self, token: str | None) -> None:
         if token:
@@ -177,5 +228,5 @@ class Limiter:
         return True
 
 
-__all__ = ["AVATARS", "NAME", "NAME_RULE", "Account", "AccountError", "Accounts", "Limiter", "check_name",
+__all__ = ["AVATARS", "INACTIVE_DAYS", "NAME", "NAME_RULE", "Account", "AccountError", "Accounts", "Limiter", "check_name",
            "check_password", "name_key", "normal_name"]

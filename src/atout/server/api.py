@@ -13,6 +13,7 @@ from starlette.routing import Route
 
 from . import ledger, profiles, standings
 from .accounts import NAME, SESSION_DAYS, AccountError, Accounts, Limiter, name_key, normal_name
+from .origins import site_scheme
 
 COOKIE = "atout_session"
 MAX_BODY = 4096
@@ -71,9 +72,16 @@ def _address(request: Request) -> str:
     return client_address(request, request.app.state.hub.config.trusted_proxy) or "?"
 
 
+def _served_over_https(request: Request) -> bool:
+    """Whether the person reached the site over https, a TLS-ending proxy included (--behind-proxy)."""
+    return site_scheme(request.scope, request.app.state.hub.config.trusted_proxy) == "https"
+
+
 def _with_session(response: Response, request: Request, token: str) -> Response:
+    """The session cookie: out of scripts' reach, not sent by other sites' requests but a link's, and over
+    https never sent in clear."""
     response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
-                        secure=request.url.scheme == "https", path="/")
+                        secure=_served_over_https(request), path="/")
     return response
 
 
@@ -92,6 +100,8 @@ class AccountRoutes:
             Route("/api/login", self.login, methods=["POST"]),
             Route("/api/logout", self.logout, methods=["POST"]),
             Route("/api/me", self.me, methods=["GET"]),
+            Route("/api/sessions", self.sessions, methods=["GET"]),
+            Route("/api/password", self.password, methods=["POST"]),
             Route("/api/claim", self.claim, methods=["POST"]),
             Route("/api/friends", self.friends, methods=["GET", "POST"]),
             Route("/api/players/{name}", self.player, methods=["GET"]),
@@ -136,7 +146,8 @@ class AccountRoutes:
                 return _error(429, "rate_limited", "too many new accounts from this address; try again later")
             account = await asyncio.to_thread(self.accounts.register, data.get("name"), data.get("password"),
                                               data.get("avatar"))
-            _, token = await asyncio.to_thread(self.accounts.login, data["name"], data["password"])
+            _, token = await asyncio.to_thread(self.accounts.login, data["name"], data["password"],
+                                               _address(request), request.headers.get("user-agent"))
         except AccountError as err:
             return _error(409 if err.code == "name_taken" else 400, err.code, err.message)
         response = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar}, status_code=201)
@@ -152,16 +163,28 @@ class AccountRoutes:
         if not self.by_address.allow(_address(request)) or not self.by_name.allow(key[:40]):
             return _error(429, "rate_limited", "too many attempts; wait a minute")
         try:
-            account, token = await asyncio.to_thread(self.accounts.login, name, data.get("password"))
+            account, token = await asyncio.to_thread(self.accounts.login, name, data.get("password"),
+                                                     _address(request), request.headers.get("user-agent"))
         except AccountError as err:
             return _error(401, err.code, err.message)
         response = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar})
         return _with_session(response, request, token)
 
     async def logout(self, request: Request) -> Response:
-        await asyncio.to_thread(self.accounts.logout, request.cookies.get(COOKIE))
+        """This session ends; with ``{"everywhere": true}``, every session of the account, this one too."""
+        try:
+            everywhere = (await _body(request)).get("everywhere") is True
+        except AccountError as err:
+            return _error(400, err.code, err.message)
+        token = request.cookies.get(COOKIE)
+        account = await asyncio.to_thread(self.accounts.session, token) if everywhere else None
+        if everywhere and account is None:
+            return _error(401, "not_logged_in", "log in to log out everywhere")
+        if account is not None:
+            await asyncio.to_thread(self.accounts.end_sessions, account.id)
+        await asyncio.to_thread(self.accounts.logout, token)
         response = Response(status_code=204)
-        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=_served_over_https(request))
         return response
 
     async def me(self, request: Request) -> Response:
@@ -170,6 +193,33 @@ class AccountRoutes:
             return _error(401, "not_logged_in", "not logged in")
         chips = await asyncio.to_thread(self._standing, account.id)
         return JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar, **chips})
+
+    async def sessions(self, request: Request) -> Response:
+        """The account's sessions in force: when each began and was last used, where it logged in from."""
+        token = request.cookies.get(COOKIE)
+        account = await asyncio.to_thread(self.accounts.session, token)
+        if account is None:
+            return _error(401, "not_logged_in", "log in to see your sessions")
+        return JSONResponse({"sessions": await asyncio.to_thread(self.accounts.sessions_of, account.id, token)})
+
+    async def password(self, request: Request) -> Response:
+        """POST {old, new}: a new password, the old one given; every other session ends."""
+        token = request.cookies.get(COOKIE)
+        account = await asyncio.to_thread(self.accounts.session, token)
+        if account is None:
+            return _error(401, "not_logged_in", "log in to change your password")
+        try:
+            data = await _body(request)
+        except AccountError as err:
+            return _error(400, err.code, err.message)
+        if not self.by_name.allow(name_key(account.name)[:40]):  # a stolen cookie guesses no faster than a login
+            return _error(429, "rate_limited", "too many attempts; wait a minute")
+        try:
+            ended = await asyncio.to_thread(self.accounts.change_password, account, token, data.get("old"),
+                                            data.get("new"))
+        except AccountError as err:
+            return _error(401 if err.code == "wrong" else 400, err.code, err.message)
+        return JSONResponse({"changed": True, "sessions_ended": ended})
 
     def _standing(self, player_id: str) -> dict[str, Any]:
         with self.accounts.store.engine.connect() as conn:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -20,7 +21,9 @@ from .accounts import Accounts
 from .api import COOKIE, AccountRoutes, _error
 from .clock import Clock
 from .hub import Config, Hub
+from .origins import OriginGuard
 from .protocol import MAX_MESSAGE_BYTES
+from .security import SecurityHeaders
 from .site import LocalSite, Site
 from .store import Store
 
@@ -157,7 +160,10 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     folder = static_dir()
     if folder is not None:
         routes.append(Mount("/static", StaticFiles(directory=folder), name="static"))
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
+    guard = Middleware(OriginGuard, origins=config.origins, trusted_proxy=config.trusted_proxy, cookie=COOKIE)
+    headers = Middleware(SecurityHeaders, trusted_proxy=config.trusted_proxy)  # outermost: on refusals too
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error},
+                     middleware=[headers, guard])
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

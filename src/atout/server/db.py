@@ -60,6 +60,9 @@ sessions = sa.Table(
     sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False, index=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Column("last_seen_at", sa.Float, nullable=True),  # when it was last used (hourly): inactivity ends it
+    sa.Column("address", sa.String(64), nullable=True),  # where it logged in from, for its owner to see
+    sa.Column("agent", sa.String(200), nullable=True),  # the browser's User-Agent at login, likewise
 )
 
 friendships = sa.Table(

@@ -71,6 +71,7 @@ class Config:
     slot: int | None = None  # this process's slot behind a proxy that routes tables by slot (proxy.py)
     slots: int | None = None  # how many slots that proxy routes
     commit_linger: float = 0.0  # seconds a small batch of writes waits for more (atout serve: 0.002)
+    origins: tuple[str, ...] = ()  # pages besides the site's own that may act for a person (origins.py)
 
 
 Handler = Callable[[Connection, Any], Awaitable[None]]

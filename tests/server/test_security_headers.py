@@ -1,0 +1,68 @@
+"""The browser's instructions on every response, over a real socket: what may run, who may frame the
+page; and the session cookie Secure whenever the person came over https, through the proxy too."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import httpx
+
+from .helpers import quick_config, running_server, site_page
+
+
+def policy(answer: httpx.Response) -> dict[str, list[str]]:
+    """The Content-Security-Policy's directives, each with its sources."""
+    directives = [part.split() for part in answer.headers["content-security-policy"].split(";") if part.strip()]
+    return {d[0]: d[1:] for d in directives}
+
+
+def assert_guarded(answer: httpx.Response, host: str) -> None:
+    where = f"{answer.request.method} {answer.request.url.path} ({answer.status_code})"
+    csp = policy(answer)
+    assert csp["default-src"] == ["'none'"], where
+    assert csp["script-src"] == ["'self'"] and csp["style-src"] == ["'self'"], where  # nothing inline
+    assert csp["connect-src"] == ["'self'", f"ws://{host}"], where
+    assert csp["frame-ancestors"] == ["'none'"], where
+    assert answer.headers["x-frame-options"] == "DENY", where
+    assert answer.headers["x-content-type-options"] == "nosniff", where
+    assert answer.headers["referrer-policy"] in ("same-origin", "no-referrer", "strict-origin"), where
+    assert "strict-transport-security" not in answer.headers, where  # plain http: no promise of https
+
+
+async def test_every_kind_of_response_carries_the_security_headers(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        host = f"127.0.0.1:{server.port}"
+        async with site_page(f"http://{host}") as page:
+            answers = [await page.get(path) for path in
+                       ("/", "/static/main.js", "/static/style.css", "/static/nothing.js", "/api/options",
+                        "/api/me", "/api/players/Nobody", "/health")]
+            answers.append(await page.post("/api/register", json={"name": "Ann", "password": "long enough"}))
+            answers.append(await page.post("/api/login", json={}, headers={"Origin": "http://evil.example"}))
+        assert [a.status_code for a in answers] == [200, 200, 200, 404, 200, 401, 404, 200, 201, 403]
+        assert "<script" in answers[0].text and answers[1].headers["content-type"].startswith("text/javascript")
+        for answer in answers:
+            assert_guarded(answer, host)
+        assert "secure" not in answers[8].headers["set-cookie"].lower()  # plain http: a Secure cookie would be lost
+
+
+async def test_the_session_cookie_is_secure_when_the_proxy_says_https_and_only_then(db_url: str) -> None:
+    tls = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "tarot.example.org",
+           "Origin": "https://tarot.example.org"}
+    async with running_server(db_url) as server, \
+            httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", headers=tls) as http:  # behind the proxy
+        made = await http.post("/api/register", json={"name": "Ann", "password": "long enough"})
+        assert made.status_code == 201
+        assert "; secure" in made.headers["set-cookie"].lower()
+        assert policy(made)["connect-src"] == ["'self'", "wss://tarot.example.org"]
+        assert made.headers["strict-transport-security"].startswith("max-age=")
+        logged = await http.post("/api/login", json={"name": "Ann", "password": "long enough"})
+        assert "; secure" in logged.headers["set-cookie"].lower()
+        out = await http.post("/api/logout")
+        assert out.status_code == 204 and "; secure" in out.headers["set-cookie"].lower()
+    direct = dataclasses.replace(quick_config(), trusted_proxy=False)
+    async with running_server(db_url, direct) as server:  # reached directly: anyone may send the header
+        base = f"http://127.0.0.1:{server.port}"
+        async with httpx.AsyncClient(base_url=base, headers={"X-Forwarded-Proto": "https", "Origin": base}) as http:
+            made = await http.post("/api/register", json={"name": "Bob", "password": "long enough"})
+            assert made.status_code == 201 and "secure" not in made.headers["set-cookie"].lower(), made.text
+            assert "strict-transport-security" not in made.headers
