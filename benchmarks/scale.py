@@ -81,7 +81,7 @@ def run(processes: int, args, folder: Path) -> dict:
                 [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
                  "--redis", f"redis://127.0.0.1:{redis_port}/0", "--slot", str(slot), "--slots", str(processes),
                  "--behind-proxy", "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning",
-                 "--rate", "10000"], env=env, stdout=subprocess.DEVNULL))
+                 "--rate", "10000", "--commit-linger", str(args.commit_linger)], env=env, stdout=subprocess.DEVNULL))
         for port in ports:
             wait_for_health(port, 60.0)
         listen = free_port()
@@ -163,6 +163,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--client-processes", type=int, default=1)
+    parser.add_argument("--commit-linger", type=float, default=2.0, help="atout serve --commit-linger (ms)")
     parser.add_argument("--out", default=None, help="write the figures here (benchmarks/results/scale.json)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
