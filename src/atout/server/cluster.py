@@ -147,18 +147,8 @@ class RedisSite:
                 continue
             if not self.first_in_line(table_id) and now - self.unowned_since[table_id] < STANDBY_SECONDS:
                 continue
-            token = await asyncio.to_thread(self.hub.store.acquire_lease, table_id, self.process, self.wall(),
-                                            self.lease_seconds)
-            if token is None:
-                continue  # another process was quicker
-            self.tokens[table_id] = token
-            if not await self.hub.load_table(table_id):
-                self.tokens.pop(table_id, None)
-                continue
-            self.takeovers += 1
-            self.owners[table_id] = (self.process, self.wall() + self.lease_seconds)
-            self.bus.post(SITE, {"kind": "owner", "table": table_id, "process": self.process})
-            await self._rejoin(table_id)
+            if await self._take(table_id):
+                self.takeovers += 1
 
     async def _hand_home(self, slot: int, process: str) -> None:
         """Slot ``slot``'s process is back: the tables of that slot run here (taken over while it was
@@ -182,21 +172,24 @@ class RedisSite:
                 conn.remote_tables.discard(table_id)
                 conn.close_now()
 
-    async def _take(self, table_id: str) -> None:
-        """Take a table over now (its owner released it for this process): as a scan would."""
+    async def _take(self, table_id: str) -> bool:
+        """Run a table nobody runs (its lease expired, or its owner released it for this process): its
+        lease taken, the table loaded from the store, the site told, this process's followers rejoined.
+        False if another process was quicker, or the table is closed or gone."""
         if table_id in self.hub.rooms:
-            return
+            return False
         token = await asyncio.to_thread(self.hub.store.acquire_lease, table_id, self.process, self.wall(),
                                         self.lease_seconds)
         if token is None:
-            return  # another process was quicker: it runs it
+            return False  # another process was quicker: it runs it
         self.tokens[table_id] = token
         if not await self.hub.load_table(table_id):
             self.tokens.pop(table_id, None)
-            return
+            return False
         self.owners[table_id] = (self.process, self.wall() + self.lease_seconds)
         self.bus.post(SITE, {"kind": "owner", "table": table_id, "process": self.process})
         await self._rejoin(table_id)
+        return True
 
     async def lost(self, table_id: str, why: str) -> None:
         """This process no longer runs ``table_id`` (its lease went to another): stop it here; the
