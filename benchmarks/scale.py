@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from server_load import client_process, empty_database, health, percentile, wait_for_health
 
-from atout.server.proxy import nginx_config
+from atout.server.proxy import nginx_in_folder
 
 POSTGRES = os.environ.get("ATOUT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
@@ -85,15 +85,7 @@ def run(processes: int, args, folder: Path) -> dict:
         for port in ports:
             wait_for_health(port, 60.0)
         listen = free_port()
-        for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-            (folder / sub).mkdir()
-        conf = folder / "nginx.conf"
-        conf.write_text(
-            f"daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\nerror_log {folder}/nginx.log warn;\n"
-            "events { worker_connections 4096; }\nhttp {\n    access_log off;\n"
-            f"    client_body_temp_path {folder}/body; proxy_temp_path {folder}/proxy;\n"
-            f"    fastcgi_temp_path {folder}/fastcgi; uwsgi_temp_path {folder}/uwsgi; scgi_temp_path {folder}/scgi;\n"
-            + nginx_config(ports, f"127.0.0.1:{listen}") + "}\n")
+        conf = nginx_in_folder(folder, ports, f"127.0.0.1:{listen}", connections=4096)
         nginx = subprocess.Popen([shutil.which("nginx") or "/usr/sbin/nginx", "-c", str(conf), "-p", str(folder)],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for_health(listen, 30.0)

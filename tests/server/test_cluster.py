@@ -135,9 +135,10 @@ class Process:
                 self.kill()
 
 
-@pytest.fixture
-def site(pg_url: str, redis: RedisServer, tmp_path: Path) -> Iterator[list[Process]]:
-    processes = [Process(pg_url, redis.url, tmp_path, name) for name in ("A", "B", "C")]
+@contextlib.contextmanager
+def ready(processes: list[Process]) -> Iterator[list[Process]]:
+    """Processes started together, each waited for, then all stopped: whichever the list holds by then
+    (a test may put a restarted process in its place)."""
     try:
         for p in processes:
             p.wait_ready()
@@ -145,6 +146,12 @@ def site(pg_url: str, redis: RedisServer, tmp_path: Path) -> Iterator[list[Proce
     finally:
         for p in processes:
             p.stop()
+
+
+@pytest.fixture
+def site(pg_url: str, redis: RedisServer, tmp_path: Path) -> Iterator[list[Process]]:
+    with ready([Process(pg_url, redis.url, tmp_path, name) for name in ("A", "B", "C")]) as processes:
+        yield processes
 
 
 def game_over(client: Client) -> bool:

@@ -12,21 +12,16 @@ import pytest
 import websockets
 
 from .helpers import Client
-from .test_cluster import Process, RedisServer, redis  # noqa: F401 -- the redis fixture
+from .test_cluster import Process, RedisServer, ready, redis  # noqa: F401 -- the redis fixture
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 def slots(pg_url: str, redis: RedisServer, tmp_path: Path) -> Iterator[list[Process]]:  # noqa: F811
-    processes = [Process(pg_url, redis.url, tmp_path, f"S{k}", "--slot", str(k), "--slots", "3") for k in (1, 2, 3)]
-    try:
-        for p in processes:
-            p.wait_ready()
+    with ready([Process(pg_url, redis.url, tmp_path, f"S{k}", "--slot", str(k), "--slots", "3")
+                for k in (1, 2, 3)]) as processes:
         yield processes
-    finally:
-        for p in processes:
-            p.stop()
 
 
 async def until(condition, what: str, bound: float = 60.0) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from atout.server.proxy import nginx_config, slot_of
+from atout.server.proxy import nginx_in_folder, slot_of
 from server.conftest import fresh_postgres
 from server.test_cluster import RedisServer, free_port
 
@@ -69,15 +69,7 @@ class Deployment:
         for slot, (port, proc) in enumerate(zip(self.ports, self.procs, strict=True), start=1):
             wait_until(lambda port=port: health(port)["status"] == "ok", f"process {slot}", proc,
                        folder / f"serve{slot}.log")
-        conf = folder / "nginx.conf"
-        for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-            (folder / sub).mkdir()
-        conf.write_text(
-            f"daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\nerror_log {folder}/nginx.log warn;\n"
-            "events { worker_connections 256; }\nhttp {\n    access_log off;\n"
-            f"    client_body_temp_path {folder}/body; proxy_temp_path {folder}/proxy;\n"
-            f"    fastcgi_temp_path {folder}/fastcgi; uwsgi_temp_path {folder}/uwsgi; scgi_temp_path {folder}/scgi;\n"
-            + nginx_config(self.ports, f"127.0.0.1:{self.listen}") + "}\n")
+        conf = nginx_in_folder(folder, self.ports, f"127.0.0.1:{self.listen}", connections=256)
         (folder / "nginx.log").touch()
         self.nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(folder)], stdout=subprocess.DEVNULL,
                                       stderr=(folder / "nginx.out").open("w"))

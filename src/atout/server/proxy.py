@@ -11,6 +11,7 @@ API go to any process. ``nginx_config`` writes that routing for nginx (docs/depl
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 SLOT = re.compile(r"^([1-9][0-9]?)-")
 """A table id's slot: ``3-AbCd1234`` is slot 3's; an id without one (one process, ``--workers``) has none."""
@@ -70,4 +71,19 @@ def nginx_config(ports: list[int], listen: str = "80", host: str = "127.0.0.1", 
     return "\n".join(lines)
 
 
-__all__ = ["SLOT", "nginx_config", "slot_of", "successor"]
+def nginx_in_folder(folder: Path, ports: list[int], listen: str, connections: int = 1024) -> Path:
+    """A whole nginx.conf that runs ``nginx_config``'s routing in the foreground with everything it writes
+    (pid, logs, temporary files) in ``folder``: how the tests and benchmarks run real nginx. Its path."""
+    for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (folder / sub).mkdir(exist_ok=True)
+    conf = folder / "nginx.conf"
+    conf.write_text(
+        f"daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\nerror_log {folder}/nginx.log warn;\n"
+        f"events {{ worker_connections {connections}; }}\nhttp {{\n    access_log off;\n"
+        f"    client_body_temp_path {folder}/body; proxy_temp_path {folder}/proxy;\n"
+        f"    fastcgi_temp_path {folder}/fastcgi; uwsgi_temp_path {folder}/uwsgi; scgi_temp_path {folder}/scgi;\n"
+        + nginx_config(ports, listen) + "}\n")
+    return conf
+
+
+__all__ = ["SLOT", "nginx_config", "nginx_in_folder", "slot_of", "successor"]
