@@ -1,7 +1,7 @@
 """A game's end written down: the table's ``GameOver`` as the games row and the ledger's settlement.
 
 Both are written by the store in the transaction that stores the events that ended the game, so a
-game is settled exactly once, and never without its events (PLATFORM.md §5, §6).
+game is settled exactly once, and never without its events (docs/server.md, "Chips, XP, levels and badges").
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ the bank, so the chips of every holder together are always the chips ever
 granted (new accounts and daily claims). Every row has a ``ref`` naming what it
 is for, unique in the table, so nothing is ever written twice; a game's
 settlement is one ``settlements`` row (its game id is the key) written in the
-same transaction as the game's own row (PLATFORM.md §5, §6).
+same transaction as the game's own row (docs/server.md, "Chips, XP, levels and badges").
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ def winners(end: GameEnd) -> list[int]:
 
 
 def plan(end: GameEnd) -> Plan:
-    """The rules of PLATFORM.md §5 and §6 as numbers; the pot is shared out exactly (whole chips,
+    """The rules of docs/server.md's chips and XP as numbers; the pot is shared out exactly (whole chips,
     what does not divide to the bank), and nobody is paid who did not stake (robots, guests)."""
     out = Plan(pot=sum(s.stake for s in end.seats))
     by_seat = {s.seat: s for s in end.seats}
