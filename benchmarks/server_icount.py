@@ -37,7 +37,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds counted")
     parser.add_argument("--whole-states", action="store_true")
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp())
+    folder = Path(os.environ.get("ICOUNT_DIR") or tempfile.mkdtemp())
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

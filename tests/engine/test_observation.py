@@ -1,6 +1,8 @@
 """What a seat may know: ``observation(seat)`` never reveals another seat's hidden cards."""
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from atout.engine import GARDE, GARDE_SANS, PRISE, Observation
 from atout.engine.actions import (
@@ -144,3 +146,30 @@ def test_bad_seat_refused(bad):
     deal = build(4)
     with pytest.raises(ValueError):
         deal.observation(bad)
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32 - 1))
+@example(players=3, seed=234).via("a poignée shown")
+@example(players=4, seed=20).via("a poignée shown")
+@example(players=5, seed=26).via("a poignée shown")
+def test_a_spectators_view_made_from_the_last_equals_the_view_made_whole(players: int, seed: int) -> None:
+    """PublicViews (the server's view after each action, reusing what did not change) says exactly what
+    observation_to_json says, after every action of two deals in a row (the second from the same views)."""
+    import random
+
+    from atout.engine.choices import random_action
+    from atout.engine.rules import RuleSet
+    from atout.engine.state import new_deal
+    from atout.engine.view import PublicViews, observation_to_json
+
+    rng = random.Random(seed)
+    views = PublicViews()
+    for dealer in (0, 1 % players):
+        deal = new_deal(RuleSet(players=players), dealer, seed=str(seed + dealer))
+        while True:
+            obs = deal.observation(None)
+            assert views.view(obs) == observation_to_json(obs)
+            if deal.phase == "end":
+                break
+            deal.apply(random_action(deal.legal_actions(), rng), deal.to_act)

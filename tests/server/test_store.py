@@ -202,26 +202,35 @@ def test_a_database_before_the_ledger_upgrades_and_its_accounts_get_their_chips(
     new.close()
 
 
-def test_a_process_that_lost_its_lease_cannot_write(store) -> None:
+@pytest.mark.parametrize("kept", [False, True], ids=["pooled", "writer's connection"])
+def test_a_process_that_lost_its_lease_cannot_write(store, kept: bool) -> None:
     """Fencing: once another process took the table's lease (the first let it expire), the first one's
-    writes are refused whole, and the new owner's go through."""
+    writes are refused whole, and the new owner's go through; on a pooled connection as on the store
+    writer's own (its driver-level path for events)."""
     from atout.server.store import Append, StoredEvent, StoreError
+
+    held = store.engine.connect() if kept else None
+
+    def append(items: list[Append]) -> None:
+        store.append(items, held)
 
     store.create_table("t1", 0.0, {"id": "t1", "seq": 0}, 4)
     old = store.acquire_lease("t1", "old", now=100.0, ttl=5.0)
     assert old == 1
     assert store.acquire_lease("t1", "new", now=103.0, ttl=5.0) is None  # still held
-    store.append([Append("t1", [StoredEvent(1, 1.0, "chat", {"seq": 1})], fence=("old", old))])
+    append([Append("t1", [StoredEvent(1, 1.0, "chat", {"seq": 1})], fence=("old", old))])
     new = store.acquire_lease("t1", "new", now=106.0, ttl=5.0)  # expired: taken over
     assert new == 2
     assert store.renew_leases("old", {"t1": old}, now=106.5, ttl=5.0) == {"t1"}
     with pytest.raises(StoreError) as refused:
-        store.append([Append("t1", [StoredEvent(2, 2.0, "chat", {"seq": 2})], fence=("old", old))])
+        append([Append("t1", [StoredEvent(2, 2.0, "chat", {"seq": 2})], fence=("old", old))])
     assert refused.value.fenced == "t1"
     assert [e.seq for e in store.events_after("t1", 0)] == [1]
-    store.append([Append("t1", [StoredEvent(2, 2.0, "chat", {"seq": 2})], fence=("new", new))])
+    append([Append("t1", [StoredEvent(2, 2.0, "chat", {"seq": 2})], fence=("new", new))])
     assert [e.seq for e in store.events_after("t1", 0)] == [1, 2]
     assert store.unowned_tables(now=107.0) == []
     assert store.unowned_tables(now=200.0) == ["t1"]
     store.release_lease("t1", "new", new)
     assert store.unowned_tables(now=107.0) == ["t1"]
+    if held is not None:
+        held.close()

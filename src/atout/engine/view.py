@@ -159,4 +159,64 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
     }
 
 
-__all__ = ["PRIVATE", "observation_to_json", "private_json"]
+class PublicViews:
+    """The spectator's DealView of one deal after each of its actions, as ``observation_to_json`` makes
+    it, built from the public observation alone; the parts the new actions left alone are the last
+    view's own objects (a server makes one after every action: the bids, tricks and poignées do not
+    need reading again, and a patch finds the unchanged parts at a glance, by ``is``)."""
+
+    __slots__ = ("_obs", "_view")
+
+    def __init__(self) -> None:
+        self._obs: Observation | None = None
+        self._view: dict[str, Any] | None = None
+
+    def view(self, obs: Observation) -> dict[str, Any]:
+        """``observation_to_json(obs)`` for a spectator's ``obs`` of the deal the last one was of."""
+        last, before = self._obs, self._view
+        if (obs.seat is not None or last is None or before is None or last.rules is not obs.rules
+                or last.dealer != obs.dealer or last.seats != obs.seats
+                or len(obs.history) < len(last.history) or obs.history[:len(last.history)] != last.history):
+            out = observation_to_json(obs)  # another deal (or the first view): made whole
+        else:
+            out = dict(before)
+            new = obs.history[len(last.history):]
+            if any(isinstance(action, Bid) for _, action in new):
+                out["bids"] = observation_to_json(obs)["bids"]
+            if not before["ecart_laid"] and (obs.ecart is not None or _ecart_shown(obs.history)):
+                out["ecart_laid"] = True
+            if len(obs.tricks) != len(last.tricks):
+                tricks_won = [0] * obs.players
+                for trick in obs.tricks:
+                    tricks_won[trick.winner] += 1
+                out["tricks_won"] = tricks_won
+                out["last_trick"] = _last_trick(obs.tricks[-1]) if obs.tricks else None
+            if obs.trick != last.trick:
+                out["trick"] = [_play(seat, card) for seat, card in obs.trick]
+            if obs.poignees != last.poignees:
+                out["poignees"] = [{"seat": seat, "size": size, "cards": _codes(cards), "bonus": bonus}
+                                   for seat, cards, size, bonus in obs.poignees]
+            if obs.hand_sizes != last.hand_sizes:
+                out["hand_sizes"] = list(obs.hand_sizes)
+            if obs.result is not last.result:
+                out["result"] = None if obs.result is None else obs.result.to_json()
+            out["phase"] = obs.phase
+            out["to_act"] = obs.to_act
+            out["contract"] = obs.contract_name
+            out["taker"] = obs.taker
+            out["called"] = None if obs.called is None else card_code(obs.called)
+            out["partner"] = obs.partner
+            out["dog"] = None if obs.dog is None else _codes(obs.dog)
+            out["ecart_trumps"] = _codes(obs.ecart_trumps)
+            out["chelem"] = obs.chelem_announced
+            out["void"] = obs.void
+            # a spectator's own parts (PRIVATE) are empty and stay so: hand, ecart, partner and legal
+            # come from the observation all the same
+            out["hand"] = _codes(obs.hand)
+            out["ecart"] = None if obs.ecart is None else _codes(obs.ecart)
+            out["legal"] = _legal(obs.hand, obs.legal)
+        self._obs, self._view = obs, out
+        return out
+
+
+__all__ = ["PRIVATE", "PublicViews", "observation_to_json", "private_json"]

@@ -87,9 +87,9 @@ class Append(NamedTuple):
 
     @property
     def events_only(self) -> bool:
-        """Whether it adds events and nothing else (most writes: a card, a bid)."""
+        """Whether it adds events and nothing else, its lease's fence aside (most writes: a card, a bid)."""
         return (self.snapshot is None and self.status is None and self.game is None and self.bets is None
-                and self.settlement is None and self.fence is None)
+                and self.settlement is None)
 
 
 class Fenced(Exception):
@@ -146,6 +146,7 @@ class Store:
         except (SQLAlchemyError, ValueError) as err:
             raise StoreError(f"cannot use the database {url.split('@')[-1]!r}: {err}") from None
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        self._mark = mark
         self._insert_events = f"INSERT INTO table_events (table_id, seq, at, kind, data) VALUES ({', '.join([mark] * 5)})"
 
     def migrate(self, revision: str = "head") -> None:
@@ -168,7 +169,11 @@ class Store:
         ``connection``: a connection the caller keeps open (the writer thread's), else one from the pool."""
         rows = [(item.table_id, e.seq, e.at, e.kind, _json(e.data)) for item in items for e in item.events]
         if connection is not None and all(item.events_only for item in items):
-            self._append_events(connection, rows)
+            fences = {item.table_id: item.fence for item in items if item.fence is not None}
+            try:
+                self._append_events(connection, rows, fences)
+            except Fenced as err:
+                raise StoreError(str(err), fenced=err.table_id) from None
             return
         try:
             with contextlib.ExitStack() as stack:
@@ -191,16 +196,22 @@ class Store:
         except Fenced as err:
             raise StoreError(str(err), fenced=err.table_id) from None
 
-    def _append_events(self, connection: sa.Connection, rows: list[tuple[Any, ...]]) -> None:
-        """Events alone, the writer's usual batch: one executemany and a commit on the driver's own
-        connection, without SQLAlchemy's statement and transaction layers (which cost the writer thread
-        more instructions than the database's own work for such a batch)."""
+    def _append_events(self, connection: sa.Connection, rows: list[tuple[Any, ...]],
+                       fences: dict[str, tuple[str, int]]) -> None:
+        """Events alone, the writer's usual batch: the leases' fences, one executemany and a commit on the
+        driver's own connection, without SQLAlchemy's statement and transaction layers (which cost the
+        writer thread more instructions than the database's own work for such a batch)."""
         dbapi = connection.connection.dbapi_connection
         assert dbapi is not None
         cursor = dbapi.cursor()
         try:
+            if fences:
+                self._check_fences_on(cursor, connection.dialect.name, fences)
             cursor.executemany(self._insert_events, rows)
             dbapi.commit()
+        except Fenced:
+            dbapi.rollback()
+            raise
         except connection.dialect.loaded_dbapi.IntegrityError as err:
             dbapi.rollback()
             raise StoreError(f"refused by the database: {_first_line(err)}") from None
@@ -216,15 +227,24 @@ class Store:
         """Fencing: each table's lease must still be (owner, token), read under a share lock so a
         takeover (an update of the lease) waits for this transaction, and loads what it wrote.
         Driver-level SQL: it runs with every write of a table when several processes share the site."""
+        dbapi = conn.connection.dbapi_connection
+        assert dbapi is not None
+        cursor = dbapi.cursor()
+        try:
+            self._check_fences_on(cursor, conn.dialect.name, fences)
+        finally:
+            cursor.close()
+
+    @staticmethod
+    def _check_fences_on(cursor: Any, dialect: str, fences: dict[str, tuple[str, int]]) -> None:
+        """``_check_fences`` on a driver's cursor, inside the transaction it belongs to."""
         ids = list(fences)
-        if conn.dialect.name == "postgresql":
-            rows = conn.exec_driver_sql("SELECT table_id, owner, token FROM table_leases "
-                                        "WHERE table_id = ANY(%s) FOR SHARE", (ids,)).all()
+        if dialect == "postgresql":
+            cursor.execute("SELECT table_id, owner, token FROM table_leases WHERE table_id = ANY(%s) FOR SHARE", (ids,))
         else:  # SQLite: one writer at a time already
             marks = ", ".join("?" * len(ids))
-            rows = conn.exec_driver_sql(f"SELECT table_id, owner, token FROM table_leases WHERE table_id IN ({marks})",
-                                        tuple(ids)).all()
-        held = {table_id: (owner, token) for table_id, owner, token in rows}
+            cursor.execute(f"SELECT table_id, owner, token FROM table_leases WHERE table_id IN ({marks})", tuple(ids))
+        held = {table_id: (owner, token) for table_id, owner, token in cursor.fetchall()}
         for table_id, fence in fences.items():
             if held.get(table_id) != fence:
                 raise Fenced(table_id)

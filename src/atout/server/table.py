@@ -25,7 +25,7 @@ from ..engine.kinds import EventType, Outcome, SeatKind, TableStatus, Unranked
 from ..engine.observation import Private, private_parts
 from ..engine.record import RecordError, action_to_json, parse_action, to_record
 from ..engine.state import Deal
-from ..engine.view import observation_to_json, private_json
+from ..engine.view import PublicViews, private_json
 from .options import OptionError, TableOptions
 from .protocol import ProtocolError
 from .results import Bets, GameOver, SeatOver
@@ -132,6 +132,7 @@ class Table:
         self._lasting: tuple[Any, dict[str, Any]] | None = None  # (key, the shared view's lasting parts)
         self._parsed: tuple[dict[str, Any], Any] | None = None  # the action being emitted, as stored and parsed
         self._private_kept: dict[int, tuple[Private, dict[str, Any]]] = {}  # each seat's last private view
+        self._public_views = PublicViews()  # the spectator's view, made from the last one
 
     # ------------------------------------------------------------ queries
     def seat_of(self, player: str) -> int | None:
@@ -891,7 +892,7 @@ class Table:
         deal = self.deal
         if deal is None:
             return None, {}
-        public = observation_to_json(deal.observation(None))
+        public = self._public_views.view(deal.observation(None))
         return public, {v: self._private_view(deal, v) for v in viewers if v is not None}
 
     def _private_view(self, deal: Deal, seat: int) -> dict[str, Any]:
