@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import httpx
 import pytest
@@ -12,7 +13,7 @@ import websockets
 from atout.server.accounts import AccountError, Accounts, Limiter
 from atout.server.db import players
 
-from .helpers import LIGHT_ARGON2, Client, running_server, site_page
+from .helpers import LIGHT_ARGON2, Client, eventually, running_server, site_page
 
 
 async def test_register_login_logout_and_the_websocket_knows_who(db_url: str) -> None:
@@ -123,6 +124,43 @@ async def test_accented_names_are_names_and_one_name_whatever_its_case_or_accent
         with server.hub.store.engine.connect() as conn:
             assert [(r.name, r.name_key) for r in conn.execute(sa.select(players.c.name, players.c.name_key))] == [
                 ("Hélène", "helene")]
+
+
+async def test_a_guest_name_is_one_person_online_whatever_its_case_accents_or_spaces(db_url: str) -> None:
+    """While the guest Ana is online nobody else may be "ana", "ÁNA" or " Ana ": an invitation to Ana
+    reaches one person and her chat lines are hers. Her own second tab and her reload keep the name;
+    once she has gone it is free again, and nobody registers it while she plays."""
+    async with running_server(db_url) as server:
+        ana = await Client.connect(server.url, " Ana ")  # the spaces around a name are no part of it
+        assert ana.frames[-1]["you"]["name"] == "Ana"
+        for other in ("ana", "ÁNA", " Ana", "A\u0301na"):
+            async with websockets.connect(server.url) as ws:
+                await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": other}))
+                refused = json.loads(await ws.recv())
+                assert refused["code"] == "name_taken" and "choose another" in refused["message"], other
+        again = await Client.connect(server.url, "ana", token=ana.token)  # her own second tab: still her
+        assert again.id == ana.id
+        straße = await Client.connect(server.url, "Straße")
+        async with websockets.connect(server.url) as ws:  # casefold: ß is ss
+            await ws.send('{"type": "hello", "protocol": 1, "name": "STRASSE"}')
+            assert json.loads(await ws.recv())["code"] == "name_taken"
+        await straße.close()
+        async with site_page(f"http://127.0.0.1:{server.port}") as http:
+            taken = await http.post("/api/register", json={"name": "ANA", "password": "long enough"})
+            assert (taken.status_code, taken.json()["error"]["code"]) == (409, "name_taken")
+            own = await http.post("/api/register", json={"name": "Ana", "password": "long enough",
+                                                         "guest": ana.token})  # the guest herself may
+            assert own.status_code == 201, own.text
+        with server.hub.store.engine.connect() as conn:
+            assert [r.name_key for r in conn.execute(sa.select(players.c.name_key))] == ["ana"]
+        await ana.close()
+        await again.close()
+
+        async def free() -> bool:
+            return not server.hub._guests_here("Strasse")
+
+        await eventually(free, "Straße's name was still held after she left")
+        assert (await Client.connect(server.url, "strasse")).frames[-1]["you"]["name"] == "strasse"
 
 
 def test_limiter_forgets_after_its_window() -> None:

@@ -102,3 +102,14 @@ def site(tmp_path) -> Iterator[Site]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_site(tmp_path_factory) -> Iterator[Site]:
+    """One server for a whole module of tests that each use people of their own names (a server start
+    costs seconds on a loaded machine: the suite must stay under six minutes)."""
+    server = Site(tmp_path_factory.mktemp("site"))
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -55,15 +55,18 @@ class Account:
 
 
 def normal_name(name: str) -> str:
-    """One spelling of a name (NFC): a keyboard may send an é as one character or as e and an accent."""
-    return unicodedata.normalize("NFC", name)
+    """One spelling of a name (NFC), without the spaces around it: a keyboard may send an é as one
+    character or as e and an accent, and a pasted name often brings a space along."""
+    return unicodedata.normalize("NFC", name.strip())
 
 
 def name_key(name: str) -> str:
-    """What makes two names one: case and accents aside (Zoé, ZOE and zoe are one name), so nobody takes
-    a look-alike of another's; any spelling of an é gives the same key (NFD), so no ``normal_name``
-    first. Never longer than the name (an accent dropped, nothing spelled out)."""
-    return "".join(c for c in unicodedata.normalize("NFD", name.lower()) if not unicodedata.combining(c))
+    """What makes two names one, so nobody takes a look-alike of another's: compatibility forms, case
+    and accents aside (NFKD, accents dropped, casefold, NFKC: Zoé, ZOE and zoe are one name, and so are
+    Straße and STRASSE). Any spelling of an é gives the same key, so no ``normal_name`` first. At most
+    twice the name's length (casefold spells ß out as ss): the column holds 40."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return unicodedata.normalize("NFKC", bare.casefold())
 
 
 def check_name(name: object) -> str:

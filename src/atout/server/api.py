@@ -144,6 +144,7 @@ class AccountRoutes:
             data = await _body(request)
             if not self.registrations.allow(_address(request)):
                 return _error(429, "rate_limited", "too many new accounts from this address; try again later")
+            await self._check_no_guest_holds(request, data)
             account = await asyncio.to_thread(self.accounts.register, data.get("name"), data.get("password"),
                                               data.get("avatar"))
             _, token = await asyncio.to_thread(self.accounts.login, data["name"], data["password"],
@@ -152,6 +153,19 @@ class AccountRoutes:
             return _error(409 if err.code == "name_taken" else 400, err.code, err.message)
         response = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar}, status_code=201)
         return _with_session(response, request, token)
+
+    async def _check_no_guest_holds(self, request: Request, data: dict[str, Any]) -> None:
+        """A name a guest plays under now is not to be registered by somebody else (the chat and the
+        invitations would name two people alike); the guest themselves may, their token in ``guest``."""
+        name = data.get("name")
+        if not isinstance(name, str) or not NAME.match(normal_name(name)):
+            return  # register refuses it, saying why
+        hub = request.app.state.hub
+        token = data.get("guest")
+        own = hub.player_from_token(token) if isinstance(token, str) and len(token) <= 200 else None
+        if await hub.guests_online(name) - {own}:
+            raise AccountError("name_taken", f"a guest is playing under the name {normal_name(name)!r} now: "
+                                             "choose another")
 
     async def login(self, request: Request) -> Response:
         try:

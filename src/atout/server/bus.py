@@ -135,6 +135,23 @@ class RedisBus:
         self.published += 1
         return heard
 
+    async def take_guest_name(self, name: str, player_id: str) -> bool:
+        """Hold ``name`` for the guest ``player_id``, online on this process: added first, then looked at,
+        so that of two processes holding it at once for two guests each sees the other and lets go (both
+        refuse: never two guests of one name). False, and nothing held, when another guest holds it."""
+        key = f"atout:guest:{name_key(name)}"
+        member = f"{self.process}|{player_id}"
+        try:
+            await self._redis.sadd(key, member)
+            await self._redis.expire(key, 24 * 3600)  # and nothing is kept for ever
+        except Exception:  # the bus is down: the names of this process are still checked by its hub
+            return True
+        if await self.guests(name) - {player_id}:
+            with contextlib.suppress(Exception):
+                await self._redis.srem(key, member)
+            return False
+        return True
+
     async def guests(self, name: str) -> set[str]:
         """The ids of the guests online under ``name`` on any process that still runs (a name is not an
         account). A process that died could not say its guests left: its entries are dropped here."""
@@ -160,8 +177,8 @@ class RedisBus:
         return alive
 
     def guest(self, name: str, player_id: str, online: bool) -> None:
-        """Say a guest came online (or left) under ``name`` here, for invitations from other processes
-        (kept with this process's name, so that one that dies can be told from one that runs)."""
+        """Say a guest came online (or left) under ``name`` here, for invitations and names from other
+        processes (kept with this process's name, so that one that dies can be told from one that runs)."""
         async def tell() -> None:
             key = f"atout:guest:{name_key(name)}"
             member = f"{self.process}|{player_id}"

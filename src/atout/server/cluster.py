@@ -17,6 +17,7 @@ import logging
 import random
 import secrets
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -27,7 +28,7 @@ from .connection import Connection, Player, RemoteConnection
 from .logs import event_log, name_process
 from .protocol import ProtocolError, dumps
 from .proxy import slot_of, successor
-from .site import random_table_id
+from .site import line_for, random_table_id
 from .table import admitted
 
 if TYPE_CHECKING:
@@ -44,6 +45,17 @@ SCAN_SECONDS = 1.0
 STANDBY_SECONDS = 3.0
 """How long a table whose process died waits for its slot's successor (where the proxy now sends its
 people) before any other process takes it over."""
+
+
+@dataclass(frozen=True)
+class RemoteTable:
+    """A table another process runs, as its last lobby line said: the summary, whom a private one
+    admits (None: everyone), and the person at each seat (for their own ``you``, and presence)."""
+
+    id: str
+    summary: dict[str, Any]
+    admit: dict[str, Any] | None
+    people: list[str | None]
 
 
 class RedisSite:
@@ -69,8 +81,7 @@ class RedisSite:
         # connection id -> {table: the last event number it heard}, for tables run elsewhere: to rejoin from
         self.heard: dict[str, dict[str, int]] = {}
         self.rejoining: set[tuple[str, str]] = set()  # (connection id, table): a rejoin's table message to come
-        # table -> (summary, who a private one admits) for the tables other processes run
-        self.lobby: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {}
+        self.lobby: dict[str, RemoteTable] = {}  # the tables other processes run, as their lobby lines say
         self.takeovers = 0
         self._task: asyncio.Task | None = None
         self._handing: set[asyncio.Task[None]] = set()
@@ -257,17 +268,23 @@ class RedisSite:
         private one only to whom it admits, which each process checks."""
         table = room.table
         summary = None if table.status == TableStatus.CLOSED else table.summary(room.spectators())
-        self.bus.post(SITE, {"kind": "lobby", "table": table.id, "summary": summary, "admit": table.admission()})
+        self.bus.post(SITE, {"kind": "lobby", "table": table.id, "summary": summary, "admit": table.admission(),
+                             "people": table.people()})
 
     def tables_for(self, conn: Connection) -> list[dict[str, Any]]:
-        """The tables other processes run, private ones to whom they admit."""
-        return [summary for summary, admit in self.lobby.values() if self.admits(admit, conn)]
+        """The tables other processes run, private ones to whom they admit, as this person sees them."""
+        player = conn.who.id
+        return [line_for(line.summary, line.people, player) for line in self.lobby.values()
+                if self.admits(line.admit, conn)]
 
     def guest(self, name: str, player_id: str, online: bool) -> None:
         self.bus.guest(name, player_id, online)
 
     async def guests(self, name: str) -> set[str]:
         return await self.bus.guests(name)
+
+    async def take_guest_name(self, name: str, player_id: str) -> bool:
+        return await self.bus.take_guest_name(name, player_id)
 
     def table_changed(self, room: Room) -> None:
         self.lobby_line(room)
@@ -292,9 +309,9 @@ class RedisSite:
     def _show_private(self, player_ids: tuple[str, ...] | list[str]) -> None:
         """The private tables other processes run whose master's friends changed: shown again to whom
         they admit."""
-        for table_id, (summary, admit) in list(self.lobby.items()):
-            if admit is not None and admit["master"] in player_ids:
-                self._show(table_id, summary, admit)
+        for line in list(self.lobby.values()):
+            if line.admit is not None and line.admit["master"] in player_ids:
+                self._show(line)
 
     def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
         self.bus.post(SITE, {"kind": "player", "player": player_id, "message": message})
@@ -320,7 +337,7 @@ class RedisSite:
         elif kind == "owner":
             await self._owner_moved(body["table"], body["process"])
         elif kind == "lobby":
-            self._lobby(body["table"], body["summary"], body.get("admit"))
+            self._lobby(body["table"], body["summary"], body.get("admit"), body.get("people") or [])
         elif kind == "lobby_sync":  # another process (started, or back from a bus outage) lists the site
             for room in self.hub.rooms.values():
                 if room.table.status != TableStatus.CLOSED:
@@ -422,24 +439,24 @@ class RedisSite:
                 if last is not None and table_id not in self.hub.rooms:  # its frames come over the bus
                     self.rejoining.add((conn.id, table_id))
 
-    def _lobby(self, table_id: str, summary: dict[str, Any] | None, admit: dict[str, Any] | None) -> None:
+    def _lobby(self, table_id: str, summary: dict[str, Any] | None, admit: dict[str, Any] | None,
+               people: list[str | None]) -> None:
         if summary is None or summary.get("status") == TableStatus.CLOSED:
             self.lobby.pop(table_id, None)
             for conn in self.hub.lobby_connections():
                 conn.send({"type": "lobby_remove", "table": table_id})
             return
-        self.lobby[table_id] = (summary, admit)
-        self._show(table_id, summary, admit)
+        self.lobby[table_id] = line = RemoteTable(table_id, summary, admit, people)
+        self._show(line)
 
-    def _show(self, table_id: str, summary: dict[str, Any], admit: dict[str, Any] | None) -> None:
+    def _show(self, line: RemoteTable) -> None:
         """The lobby line to each connection here it admits; a private table's removal to the others
         (it may have been shown to them before: a seat left, a friendship ended)."""
-        line = {"type": "lobby_table", "table": summary}
         for conn in self.hub.lobby_connections():
-            if self.admits(admit, conn):
-                conn.send(line)
-            elif admit is not None:
-                conn.send({"type": "lobby_remove", "table": table_id})
+            if self.admits(line.admit, conn):
+                conn.send({"type": "lobby_table", "table": line_for(line.summary, line.people, conn.who.id)})
+            elif line.admit is not None:
+                conn.send({"type": "lobby_remove", "table": line.id})
 
 
 __all__ = ["LEASE_SECONDS", "RedisSite"]

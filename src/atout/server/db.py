@@ -47,7 +47,7 @@ players = sa.Table(
     metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("name", sa.String(20), nullable=False),
-    sa.Column("name_key", sa.String(20), nullable=False, unique=True),  # the name in lower case: names are unique
+    sa.Column("name_key", sa.String(40), nullable=False, unique=True),  # accounts.name_key: names are unique
     sa.Column("password_hash", sa.String(200), nullable=False),
     sa.Column("avatar", sa.String(32), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),

@@ -52,7 +52,7 @@ from .protocol import (
     ref_of,
 )
 from .room import Room, Services, Stats
-from .site import LocalSite, Site
+from .site import LocalSite, Site, line_for
 from .store import Store, StoredTable, StoreError, StoreWriter
 from .table import Table, Timing
 
@@ -235,7 +235,7 @@ class Hub:
             return
         given = None if m.name is None else normal_name(m.name)
         if given is not None and not NAME.match(given):
-            raise ProtocolError("bad_name", NAME_RULE)
+            raise ProtocolError("bad_name", f"{given[:40]!r}: {NAME_RULE}")
         if given is not None and self.accounts is not None and await asyncio.to_thread(self.accounts.find, given):
             raise ProtocolError("name_taken", f"{given!r} is a registered player's name: log in, or choose another")
         player_id = self.player_from_token(m.token) if m.token else None
@@ -244,10 +244,41 @@ class Hub:
         if player_id is None:
             player_id = "g" + secrets.token_hex(6)
         name = given or self._known_name(player_id) or f"Guest-{int(player_id[1:7], 16) % 10000:04d}"
+        if not await self._take_guest_name(name, player_id):
+            if given is not None:
+                raise ProtocolError("name_taken", f"a guest called {name!r} is here now (names are the same "
+                                                  "whatever their case or accents): choose another")
+            name = f"Guest-{secrets.randbelow(10**6):06d}"  # a name nobody wished for: any free one will do
+            if not await self._take_guest_name(name, player_id):
+                raise ProtocolError("name_taken", "choose a name")
         conn.player = Player(player_id, name)
-        self.site.guest(name, player_id, online=True)
         conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
                    "you": {"id": player_id, "name": name, "registered": False}, "token": self.token_for(player_id)})
+
+    def _guests_here(self, name: str) -> set[str]:
+        """The ids of the guests connected to this process under ``name`` (any case or accents)."""
+        key = name_key(name)
+        return {c.player.id for c in self.connections
+                if c.player is not None and not c.player.registered and name_key(c.player.name) == key}
+
+    async def guests_online(self, name: str) -> set[str]:
+        """The ids of the guests online under ``name`` anywhere on the site."""
+        return self._guests_here(name) | await self.site.guests(name)
+
+    async def _take_guest_name(self, name: str, player_id: str) -> bool:
+        """Hold ``name`` for the guest ``player_id`` while it is online: False if another guest online
+        anywhere on the site holds it. The last look, here, is made without yielding, just before the
+        caller names the connection: two hellos of this process cannot both pass; the site's holding
+        (Redis) stops two of different processes."""
+        if self._guests_here(name) - {player_id}:
+            return False
+        if not await self.site.take_guest_name(name, player_id):
+            return False
+        if self._guests_here(name) - {player_id}:  # another hello here took it while we asked the site
+            if not any(c.player is not None and c.player.id == player_id for c in self.connections):
+                self.site.guest(name, player_id, online=False)
+            return False
+        return True
 
     def _known_name(self, player_id: str) -> str | None:
         for room in self.rooms.values():
@@ -294,18 +325,21 @@ class Hub:
 
     async def on_lobby(self, conn: Connection, m: Lobby) -> None:
         conn.lobby = True
-        tables = [r.table.summary(r.spectators()) for r in self.rooms.values()
+        player = conn.who.id
+        tables = [line_for(r.table.summary(r.spectators()), r.table.people(), player) for r in self.rooms.values()
                   if r.table.status != TableStatus.CLOSED and self._admits(r.table, conn)]
         tables += [line for line in self.site.tables_for(conn) if line["id"] not in self.rooms]
         conn.send({"type": "lobby", "tables": tables})
 
     def _lobby_update(self, room: Room) -> None:
         table = room.table
+        summary = None if table.status == TableStatus.CLOSED else table.summary(room.spectators())
+        people = table.people()
         for conn in self.lobby_connections():
-            if table.status == TableStatus.CLOSED or not self._admits(table, conn):
+            if summary is None or not self._admits(table, conn):
                 conn.send({"type": "lobby_remove", "table": table.id})
             else:
-                conn.send({"type": "lobby_table", "table": table.summary(room.spectators())})
+                conn.send({"type": "lobby_table", "table": line_for(summary, people, conn.who.id)})
         self.site.table_changed(room)
 
     # ------------------------------------------------------------ tables
@@ -419,12 +453,7 @@ class Hub:
         if room.table.master_player != player.id:  # before saying who is online
             raise ProtocolError("not_master", "only the table's master may do that")
         account = await asyncio.to_thread(self.accounts.find, m.name) if self.accounts is not None else None
-        key = name_key(m.name)
-        targets = {account.id} if account is not None else {
-            c.player.id for c in self.connections
-            if c.player is not None and not c.player.registered and name_key(c.player.name) == key}
-        if account is None:  # guests online on the other processes too
-            targets |= await self.site.guests(m.name)
+        targets = {account.id} if account is not None else await self.guests_online(m.name)
         if not targets:
             raise ProtocolError("no_player", f"no player called {m.name!r} is registered or online")
         await room.request(conn, lambda t, now: t.invite(player.id, m.name, sorted(targets), now), m.ref)

@@ -68,7 +68,11 @@ class Site(Protocol):
         """A connection of this process closed."""
 
     def guest(self, name: str, player_id: str, online: bool) -> None:
-        """A guest came online (or left) here under ``name``."""
+        """A guest left here (``online`` false), or came online under ``name`` after all."""
+
+    async def take_guest_name(self, name: str, player_id: str) -> bool:
+        """Hold ``name`` for the guest ``player_id``, online here: False (and nothing held) if a guest of
+        another process holds it (any case or accents)."""
 
     async def guests(self, name: str) -> set[str]:
         """The ids of the guests online under ``name`` on the other processes."""
@@ -87,6 +91,13 @@ class Site(Protocol):
 
     def health(self) -> dict[str, Any]:
         """What ``/health`` says of the site beyond this process (``"bus": "down"`` makes it degraded)."""
+
+
+def line_for(summary: dict[str, Any], people: list[str | None], player_id: str | None) -> dict[str, Any]:
+    """A table's lobby line as one person sees it: ``you`` is the seat they play there, if any (so
+    that a person who closed the tab finds their table), and nobody learns who else sits where."""
+    you = people.index(player_id) if player_id is not None and player_id in people else None
+    return {**summary, "you": you}
 
 
 def random_table_id() -> str:
@@ -127,6 +138,9 @@ class LocalSite:
     def guest(self, name: str, player_id: str, online: bool) -> None:
         return None
 
+    async def take_guest_name(self, name: str, player_id: str) -> bool:
+        return True
+
     async def guests(self, name: str) -> set[str]:
         return set()
 
@@ -146,4 +160,4 @@ class LocalSite:
         return {}
 
 
-__all__ = ["Host", "LocalSite", "Site", "random_table_id"]
+__all__ = ["Host", "LocalSite", "Site", "line_for", "random_table_id"]

@@ -918,8 +918,13 @@ class Table:
                 "changed": self.changed if self.changed_seq > seen_options else [],
                 "deal": self.deal_views({viewer})[viewer]}
 
+    def people(self) -> list[str | None]:
+        """The person who plays each seat (None: empty, a robot, or abandoned): whose table it is, which
+        the lobby tells each of them (``site.line_for``) and never anyone else."""
+        return [s.player if s.kind == SeatKind.PERSON and not s.abandoned else None for s in self.seats]
+
     def summary(self, spectators: int = 0) -> dict[str, Any]:
-        """The lobby's line for this table."""
+        """The lobby's line for this table (``you``, the viewer's seat, is added per viewer)."""
         return {
             "id": self.id,
             "players": self.players,

@@ -19,6 +19,10 @@ const en = {
   "lobby.robots": "{n} robot(s)", "lobby.spectators": "{n} watching",
   "lobby.open": "Sit", "lobby.open_label": "Go to table {id} to sit", "lobby.watch": "Watch",
   "lobby.watch_label": "Watch table {id}",
+  // -- the lobby's own tables and quick play, names, friends' presence, the review, the profile --
+  "lobby.yours": "Your table", "lobby.yours_playing": "Your game goes on", "lobby.your_seat": "your seat: {n}",
+  "lobby.back": "Back to your table",
+  // -- end of the lobby's block --
   "create.title": "New table", "create.players": "Players", "create.submit": "Create the table",
   "create.level_hint": "You sit at seat 1 and are the table's master: you add robots and start the game. Robots default to {level}.",
   "options.turn_seconds": "Time per turn", "options.deals": "Deals per game", "options.competitive": "Competitive (ranked)",
@@ -181,6 +185,10 @@ const fr = {
   "lobby.robots": "{n} robot(s)", "lobby.spectators": "{n} spectateur(s)",
   "lobby.open": "S'asseoir", "lobby.open_label": "Aller à la table {id} pour s'asseoir", "lobby.watch": "Regarder",
   "lobby.watch_label": "Regarder la table {id}",
+  // -- the lobby's own tables and quick play, names, friends' presence, the review, the profile --
+  "lobby.yours": "Votre table", "lobby.yours_playing": "Votre partie continue", "lobby.your_seat": "votre place : {n}",
+  "lobby.back": "Retour à votre table",
+  // -- end of the lobby's block --
   "create.title": "Nouvelle table", "create.players": "Joueurs", "create.submit": "Créer la table",
   "create.level_hint": "Vous prenez la place 1 et êtes le maître de la table : vous ajoutez les robots et lancez la partie. Robots par défaut : {level}.",
   "options.turn_seconds": "Temps par tour", "options.deals": "Donnes par partie", "options.competitive": "Compétition (classée)",

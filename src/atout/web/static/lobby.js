@@ -16,12 +16,32 @@ export function renderLobby(app, main) {
           h("h1", { id: "lobby-title" }, t("lobby.title")), list),
         createForm(app)));
   }
-  const tables = [...app.tables.values()].sort((a, b) => (a.status === b.status ? 0 : a.status === "waiting" ? -1 : 1));
+  const mine = (x) => x.you !== null && x.you !== undefined;
+  const rank = (x) => (mine(x) ? 0 : x.status === "waiting" ? 1 : 2);
+  const tables = [...app.tables.values()].sort((a, b) => rank(a) - rank(b));
+  renderYours(app, main, tables.filter(mine));
   if (!tables.length) {
     replace(list, h("p", { class: "hint" }, t("lobby.empty")));
     return;
   }
   replace(list, h("ul", { class: "tables" }, tables.map((x) => tableItem(app, x))));
+}
+
+/** The tables where you sit, first of all: a person who closed the tab mid-deal finds their seat. */
+function renderYours(app, main, yours) {
+  let box = main.querySelector("#your-tables");
+  if (!box) {
+    box = h("section", { id: "your-tables", class: "card-box yours", "aria-live": "polite" });
+    main.querySelector(".lobby").prepend(box);
+  }
+  box.hidden = !yours.length;
+  replace(box, yours.length ? [
+    h("h2", {}, t(yours.some((x) => x.status === "playing") ? "lobby.yours_playing" : "lobby.yours")),
+    h("ul", { class: "tables" }, yours.map((x) => h("li", { class: "row", dataset: { table: x.id } },
+      h("span", {}, t("lobby.table", { id: x.id }), " · ", t(x.status === "playing" ? "lobby.playing" : "lobby.waiting"),
+        " · ", t("lobby.your_seat", { n: x.you + 1 })),
+      h("button", { class: "primary", onclick: () => app.go(`t/${x.id}`) }, t("lobby.back"))))),
+  ] : []);
 }
 
 function tableItem(app, x) {
@@ -36,19 +56,22 @@ function tableItem(app, x) {
     x.private ? t("lobby.private") : "",
   ].filter(Boolean).join(" · ");
   const status = x.status === "playing" ? t("lobby.playing") : t("lobby.waiting");
-  return h("li", { class: `table-item ${x.status}`, dataset: { table: x.id } },
+  const yours = x.you !== null && x.you !== undefined;
+  return h("li", { class: `table-item ${x.status}${yours ? " mine" : ""}`, dataset: { table: x.id } },
     h("div", { class: "table-head" },
       h("strong", {}, t("lobby.table", { id: x.id })), " ",
       h("span", { class: `badge ${x.status}` }, status),
+      yours ? h("span", { class: "tag mine" }, t("lobby.your_seat", { n: x.you + 1 })) : "",
       x.robots ? h("span", { class: "hint" }, " ", t("lobby.robots", { n: x.robots })) : "",
       x.spectators ? h("span", { class: "hint" }, " · ", t("lobby.spectators", { n: x.spectators })) : ""),
     h("div", { class: "hint" }, facts),
     h("ul", { class: "seat-names" }, seats),
     h("div", { class: "row" },
-      x.free > 0 && x.status === "waiting"
+      yours ? h("button", { class: "primary", onclick: () => app.go(`t/${x.id}`) }, t("lobby.back")) : "",
+      !yours && x.free > 0 && x.status === "waiting"
         ? h("button", { onclick: () => app.go(`t/${x.id}`), "aria-label": t("lobby.open_label", { id: x.id }) }, t("lobby.open"))
         : "",
-      x.options && x.options.spectators !== false
+      !yours && x.options && x.options.spectators !== false
         ? h("button", { class: "quiet", onclick: () => app.go(`t/${x.id}`), "aria-label": t("lobby.watch_label", { id: x.id }) }, t("lobby.watch"))
         : ""));
 }

@@ -15,6 +15,7 @@ const app = {
   tables: new Map(), // the lobby's TableSummary by id
   invitations: [],
   status: "connecting",
+  openedAtFront: !location.hash.replace(/^#\/?/, ""), // opened at the front page: back to a game going on
   view: null, // the TableView while a table is open
   net: null,
 };
@@ -88,6 +89,7 @@ function onMessage(m) {
       break;
     case "lobby":
       app.tables = new Map(m.tables.map((x) => [x.id, x]));
+      if (backToGame()) break;
       if (route().kind === "lobby") renderLobby(app, $("#main"));
       break;
     case "lobby_table":
@@ -111,6 +113,17 @@ function onMessage(m) {
     default:
       break;
   }
+}
+
+/** The site opened at its front page (no route) while a game of yours goes on: straight back to it,
+ * once; the lobby, where it comes first, is a click away. */
+function backToGame() {
+  if (!app.openedAtFront) return false;
+  app.openedAtFront = false;
+  const playing = [...app.tables.values()].find((x) => x.you !== null && x.you !== undefined && x.status === "playing");
+  if (!playing || route().kind !== "lobby") return false;
+  go(`t/${playing.id}`);
+  return true;
 }
 
 function invitation(m) {

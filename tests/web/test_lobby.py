@@ -1,0 +1,51 @@
+"""The lobby as a regular finds it: the table where they sit comes first and the site opens on a game
+that goes on; names said as the rule says them, one person per name."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .pages import Person
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"width": 390, "height": 844}
+
+
+def in_viewport(page, selector: str) -> bool:
+    """Whether the element is wholly inside the page's width (nothing to scroll sideways to reach it)."""
+    return page.eval_on_selector(selector, "el => { const r = el.getBoundingClientRect();"
+                                           " return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth; }")
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_a_tab_closed_mid_deal_opens_again_on_the_game_and_the_lobby_shows_it_first(browser, shared_site, viewport):
+    name = "Closer" if viewport is None else "Phoner"
+    alice = Person(browser, shared_site.url, name, viewport=viewport).arrive()
+    table = alice.create(4, deals=2)
+    alice.fill_and_start()
+    alice.page.wait_for_function("() => window.atout.view.state.deal !== null")
+    seat = alice.state()["you"]
+    alice.page.close()  # the tab closed mid-deal
+
+    alice.page = alice.new_page()  # the site opened again, at its front page, by the same person
+    alice.page.goto(shared_site.url)
+    alice.page.wait_for_function("() => window.atout.view && window.atout.view.state && window.atout.view.state.deal")
+    assert alice.page.url.endswith(f"#/t/{table}")
+    assert alice.state()["you"] == seat
+    assert alice.page.locator(".hand-cards .card").count() == len(alice.state()["deal"]["hand"]) > 0
+
+    page = alice.page
+    page.goto(f"{shared_site.url}/#/")  # the lobby, asked for: the table comes first, marked as hers
+    box = page.wait_for_selector("#your-tables:not([hidden])")
+    assert f"Table {table}" in box.inner_text()
+    expect(page.locator(f".table-item.mine[data-table='{table}'] .tag.mine")).to_have_text(f"your seat: {seat + 1}")
+    assert page.locator(f".table-item[data-table='{table}'] button", has_text="Watch").count() == 0
+    assert in_viewport(page, "#your-tables button")
+    others = page.locator(".table-item:not(.mine)")
+    assert all("your seat" not in others.nth(i).inner_text() for i in range(others.count()))
+    page.click("#your-tables button:text-is('Back to your table')")
+    page.wait_for_function(f"() => window.atout.view && window.atout.view.id === '{table}'"
+                           f" && window.atout.view.state && window.atout.view.state.you === {seat}")
+    alice.close()
