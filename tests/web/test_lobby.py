@@ -49,3 +49,28 @@ def test_a_tab_closed_mid_deal_opens_again_on_the_game_and_the_lobby_shows_it_fi
     page.wait_for_function(f"() => window.atout.view && window.atout.view.id === '{table}'"
                            f" && window.atout.view.state && window.atout.view.state.you === {seat}")
     alice.close()
+
+
+def test_the_name_rule_is_said_spaces_around_a_name_are_dropped_and_a_name_online_is_refused(browser, shared_site):
+    ana = Person(browser, shared_site.url, "Ana").arrive()
+    page = ana.page
+    expect(page.locator(".top .who")).to_contain_text("Ana")
+
+    other = Person(browser, shared_site.url, "other", viewport=PHONE)
+    page = other.page
+    page.goto(shared_site.url)
+    rule = page.wait_for_selector("#guest-name-rule")
+    assert "3 to 20 letters" in rule.inner_text() and in_viewport(page, "#guest-name-rule")
+    page.fill("#guest-name", "Zoé!")
+    page.click("form.welcome button[type=submit]")
+    expect(page.locator("#guest-name-problem")).to_contain_text("“Zoé!” is not a name here: 3 to 20 letters")
+    page.fill("#guest-name", "ana")  # Ana is online: "ana" is her name, whatever its case
+    page.click("form.welcome button[type=submit]")
+    expect(page.locator("#guest-name-problem")).to_contain_text("That name is taken")
+    assert page.locator("#create-form").count() == 0
+    page.fill("#guest-name", "  Zoé ")  # spaces around a name are no part of it
+    page.click("form.welcome button[type=submit]")
+    page.wait_for_selector("#create-form")
+    expect(page.locator(".top .who")).to_contain_text("Zoé")
+    ana.close()
+    other.close()

@@ -14,13 +14,22 @@ async function api(path, body) {
 }
 
 export function accountDialog(app) {
-  const name = h("input", { id: "account-name", name: "name", required: true, minlength: 3, maxlength: 20, autocomplete: "username" });
+  const name = h("input", { id: "account-name", name: "name", required: true, maxlength: 40, autocomplete: "username", "aria-describedby": "account-name-rule" });
   const password = h("input", { id: "account-password", name: "password", type: "password", required: true, minlength: 8, maxlength: 200, autocomplete: "current-password" });
   const message = h("p", { class: "refusal", role: "alert" });
   const submit = async (path) => {
-    if (!name.reportValidity() || !password.reportValidity()) return;
+    const wrong = path === "/api/register" ? app.nameProblem(name.value) : null;
+    if (wrong) {
+      message.textContent = wrong;
+      name.focus();
+      return;
+    }
+    if (!name.value.trim() || !password.reportValidity()) return;
+    const body = { name: name.value.normalize("NFC").trim(), password: password.value };
+    const guest = localStorage.getItem("atout.token"); // a guest may register the name they play under
+    if (path === "/api/register" && guest) body.guest = guest;
     try {
-      await api(path, { name: name.value.trim(), password: password.value });
+      await api(path, body);
       localStorage.removeItem("atout.name");
       app.restart();
     } catch (err) {
@@ -32,6 +41,7 @@ export function accountDialog(app) {
       h("h2", { id: "account-title" }, t("account.title")),
       h("p", { class: "hint" }, t("account.why")),
       h("label", { for: "account-name" }, t("account.name")), name,
+      h("p", { id: "account-name-rule", class: "hint" }, t("name.rule")),
       h("label", { for: "account-password" }, t("account.password")), password,
       message,
       h("div", { class: "row" },

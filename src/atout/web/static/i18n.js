@@ -22,6 +22,10 @@ const en = {
   // -- the lobby's own tables and quick play, names, friends' presence, the review, the profile --
   "lobby.yours": "Your table", "lobby.yours_playing": "Your game goes on", "lobby.your_seat": "your seat: {n}",
   "lobby.back": "Back to your table",
+  "name.rule": "A name has 3 to 20 letters (accents allowed), digits, _ or -.",
+  "name.bad": "“{name}” is not a name here: 3 to 20 letters (accents allowed), digits, _ or -, without spaces inside.",
+  "error.name_taken": "That name is taken (by a registered player, or a guest here now, whatever its case or accents): choose another.",
+  "error.bad_name": "A name has 3 to 20 letters (accents allowed), digits, _ or -.",
   // -- end of the lobby's block --
   "create.title": "New table", "create.players": "Players", "create.submit": "Create the table",
   "create.level_hint": "You sit at seat 1 and are the table's master: you add robots and start the game. Robots default to {level}.",
@@ -188,6 +192,10 @@ const fr = {
   // -- the lobby's own tables and quick play, names, friends' presence, the review, the profile --
   "lobby.yours": "Votre table", "lobby.yours_playing": "Votre partie continue", "lobby.your_seat": "votre place : {n}",
   "lobby.back": "Retour à votre table",
+  "name.rule": "Un nom a de 3 à 20 lettres (accents permis), chiffres, _ ou -.",
+  "name.bad": "« {name} » n'est pas un nom ici : 3 à 20 lettres (accents permis), chiffres, _ ou -, sans espace au milieu.",
+  "error.name_taken": "Ce nom est déjà pris (par un joueur inscrit, ou un invité présent en ce moment, quelles que soient majuscules et accents) : choisissez-en un autre.",
+  "error.bad_name": "Un nom a de 3 à 20 lettres (accents permis), chiffres, _ ou -.",
   // -- end of the lobby's block --
   "create.title": "Nouvelle table", "create.players": "Joueurs", "create.submit": "Créer la table",
   "create.level_hint": "Vous prenez la place 1 et êtes le maître de la table : vous ajoutez les robots et lancez la partie. Robots par défaut : {level}.",

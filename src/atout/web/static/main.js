@@ -74,9 +74,9 @@ function onMessage(m) {
       break;
     case "error":
       if (m.code === "name_taken" || m.code === "bad_name") {
+        const wished = localStorage.getItem("atout.name");
         localStorage.removeItem("atout.name");
-        toast(errorText(m), "error");
-        welcomeScreen();
+        welcomeScreen(wished || "", errorText(m));
       } else if (m.code === "bad_token") {
         localStorage.removeItem("atout.token");
         location.reload();
@@ -175,25 +175,42 @@ async function logout() {
   location.reload();
 }
 
-/** The server's rule for a name (accounts.NAME): Latin letters, accented ones included, digits, _ or -. */
-const NAME_PATTERN = "[A-Za-z0-9_\\-\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u00FF\\u0152\\u0153\\u0178]{3,20}";
+/** The server's rule for a name (accounts.NAME): Latin letters, accented ones included, digits, _ or -;
+ * the spaces around it are no part of it. The page says the rule, and checks it after trimming. */
+const NAME = /^[A-Za-z0-9_\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF\u0152\u0153\u0178]{3,20}$/;
 
-function welcomeScreen() {
+export function nameProblem(value) {
+  const name = value.normalize("NFC").trim();
+  return NAME.test(name) ? null : t("name.bad", { name });
+}
+
+function welcomeScreen(wished = "", refusal = "") {
   const input = h("input", {
-    id: "guest-name", name: "name", required: true, minlength: 3, maxlength: 20, pattern: NAME_PATTERN,
-    autocomplete: "nickname", placeholder: t("welcome.placeholder"),
+    id: "guest-name", name: "name", required: true, maxlength: 40, value: wished,
+    autocomplete: "nickname", placeholder: t("welcome.placeholder"), "aria-describedby": "guest-name-rule guest-name-problem",
   });
+  const problem = h("p", { id: "guest-name-problem", class: "refusal", role: "alert" }, refusal);
   const form = h("form", {
-    class: "card-box welcome", onsubmit: (e) => {
+    class: "card-box welcome", novalidate: true, onsubmit: (e) => {
       e.preventDefault();
-      localStorage.setItem("atout.name", input.value.trim());
-      start();
+      const wrong = nameProblem(input.value);
+      if (wrong) {
+        problem.textContent = wrong;
+        input.setAttribute("aria-invalid", "true");
+        input.focus();
+        return;
+      }
+      localStorage.setItem("atout.name", input.value.normalize("NFC").trim());
+      if (app.net) location.reload(); // a refused name: a new hello, on a new connection
+      else start();
     },
   },
   h("h1", {}, t("welcome.title")),
   h("p", {}, t("welcome.intro")),
   h("label", { for: "guest-name" }, t("welcome.name")),
   h("div", { class: "row" }, input, h("button", { type: "submit" }, t("welcome.play"))),
+  h("p", { id: "guest-name-rule", class: "hint" }, t("name.rule")),
+  problem,
   h("p", { class: "hint" }, t("welcome.or"), " ",
     h("button", { type: "button", class: "linklike", onclick: () => accountDialog(app) }, t("welcome.login"))));
   replace($("#main"), form);
@@ -248,4 +265,5 @@ async function boot() {
 }
 
 app.restart = () => location.reload();
+app.nameProblem = nameProblem;
 boot();
