@@ -135,6 +135,32 @@ def test_play_resume_loads_the_saved_game(tmp_path, monkeypatch):
     assert cli.main(["play", "--resume", str(tmp_path / "missing.json")]) == 2
 
 
+def test_the_command_said_to_continue_a_game_saved_elsewhere_continues_it(tmp_path, monkeypatch, capsys):
+    """``atout play --save-dir DIR`` said "continue it with: atout play --resume", which looked in the
+    default folder and failed: the command said is the one that works."""
+    import shlex
+
+    from atout.cli.play import _farewell
+    from atout.tui.app import AtoutApp
+    from atout.tui.game import Game
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "elsewhere"))  # the default folder holds no game
+    saved = tmp_path / "my games"
+    game = Game(players=4, level="random", deals=2, seed="r", save_dir=saved)
+    game.start_deal()
+    game.save()
+    _farewell(game)
+    said = capsys.readouterr().out.split("continue it with: ", 1)[1].splitlines()[0]
+    words = shlex.split(said)
+    assert words[:3] == ["atout", "play", "--resume"]
+    apps = []
+    monkeypatch.setattr(AtoutApp, "run", lambda self: apps.append(self))
+    assert cli.main(words[1:]) == 0
+    assert apps[-1].game.deal.seed == game.deal.seed
+    default = Game(players=4, level="random", deals=2, seed="d", save_dir=tmp_path / "elsewhere" / "atout")
+    assert default.resume_command() == "atout play --resume"  # the default folder's game needs no file
+
+
 def test_robots_only_still_prints(capsys):
     assert cli.main(["play", "--robots-only", "--players", "3", "--deals", "1", "--seed", "x",
                      "--level", "random"]) == 0

@@ -65,7 +65,7 @@ def _farewell(game) -> None:
         _ranking(game)
     elif game.save_dir is not None:
         if game.save_error is None and game.save_path().exists():
-            print(f"Game saved in {game.save_path()}; continue it with: atout play --resume")
+            print(f"Game saved in {game.save_path()}; continue it with: {game.resume_command()}")
         else:
             why = f" ({game.save_error})" if game.save_error else ""
             print(f"The game could not be saved in {game.save_path()}{why}: it is lost.")

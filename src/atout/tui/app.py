@@ -878,7 +878,7 @@ class GameScreen(Screen):
         except OSError as err:
             self.refuse(f"could not save the game: {err}")
             return
-        self.say(f"Game saved to {path}; resume it with: atout play --resume")
+        self.say(f"Game saved to {path}; resume it with: {self.game.resume_command()}")
 
     def action_hint(self) -> None:
         if not self.game.human_to_act:
@@ -994,7 +994,7 @@ class AtoutApp(App):
         except OSError as err:
             return (f"The game could not be saved in {game.save_path()} ({err.strerror or err}): "
                     "leaving loses it."), False
-        return f"The game is saved in {path}. Continue it later with: atout play --resume", True
+        return f"The game is saved in {path}. Continue it later with: {game.resume_command()}", True
 
 
 def run(game: Game | None = None, **kwargs) -> int:

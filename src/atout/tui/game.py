@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +126,14 @@ class Game(EngineGame):
     def save_path(self) -> Path:
         assert self.save_dir is not None, "a game without a save folder saves nothing"
         return Path(self.save_dir) / "game.json"
+
+    def resume_command(self) -> str:
+        """The command that continues this game: ``atout play --resume`` finds only the default folder's
+        game, so a game saved elsewhere (``--save-dir DIR``) is named by its file."""
+        path = self.save_path()
+        if path.resolve() == (default_save_dir() / "game.json").resolve():
+            return "atout play --resume"
+        return f"atout play --resume {shlex.quote(str(path))}"
 
     def to_json(self) -> dict:
         return {**super().to_json(), "game_id": self.game_id, "level": self.level}
