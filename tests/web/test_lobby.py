@@ -74,3 +74,20 @@ def test_the_name_rule_is_said_spaces_around_a_name_are_dropped_and_a_name_onlin
     expect(page.locator(".top .who")).to_contain_text("Zoé")
     ana.close()
     other.close()
+
+
+def test_a_new_tables_first_events_name_the_master(browser, shared_site):
+    """A table's first events (its creator sits, and is the master) may reach the page before the
+    table's state does: the log names the master, not "?"."""
+    mia = Person(browser, shared_site.url, "Mia").arrive()
+    lines = mia.page.evaluate("""async () => {
+      const { TableView } = await import('/static/table.js');
+      const view = new TableView(window.atout, 'fresh', document.createElement('div'));
+      view.build();
+      for (const [seq, event] of [[2, {type: 'sat', seat: 0, name: 'Mia'}], [3, {type: 'master', seat: 0}]])
+        view.receive({type: 'event', table: 'fresh', seq, event});
+      view.close();
+      return view.log.map((line) => line.text);
+    }""")
+    assert lines == ["Mia sits down.", "Mia is now the master."]
+    mia.close()

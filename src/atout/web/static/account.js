@@ -110,7 +110,8 @@ export async function renderProfile(app, main, name) {
   }
   const own = app.registered && app.me && app.me.name === p.name;
   const claim = own && shown.chips && p.chips < CLAIM_BELOW ? claimBox(app, shown.chips) : "";
-  const badges = (p.badges || []).map((b) => h("li", { class: "badge-item" }, "🏅 ", t(`badge.${b.badge || b}`, {}, b.badge || b)));
+  const badges = (p.badges || []).map((b) => h("li", { class: "badge-item", dataset: { badge: b.badge },
+    title: t(`badge.${b.badge}.what`, {}, b.what || "") }, "🏅 ", t(`badge.${b.badge}`, {}, b.what || b.badge)));
   const recent = (p.recent || []).map((g) => h("li", {},
     h("button", { class: "linklike", onclick: () => showGame(app, main, g.game) }, new Date(g.ended_at * 1000).toLocaleString()), " — ",
     t("profile.place", { place: g.place, n: g.players }), " ", h("strong", {}, g.total > 0 ? `+${g.total}` : String(g.total)),

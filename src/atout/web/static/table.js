@@ -203,8 +203,8 @@ export class TableView {
   }
 
   nameOf(seat) {
-    if (seat === null || seat === undefined || !this.state) return "?";
-    const s = this.state.seats[seat];
+    if (seat === null || seat === undefined) return "?";
+    const s = this.state && this.state.seats[seat]; // events may come before the state (a new table's first ones)
     return (s && s.name) || this.names[seat] || t("table.seat_n", { n: seat + 1 });
   }
 
