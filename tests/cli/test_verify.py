@@ -150,3 +150,18 @@ def test_sha256sum_of_the_seed_is_the_commitment():
     deal = finished()
     out = subprocess.run(["sha256sum"], input=deal.seed.encode(), capture_output=True, check=True).stdout
     assert out.decode().split()[0] == commitment(deal.seed)
+
+
+def test_a_deal_downloaded_from_the_site_is_verified_and_replayed_alone(tmp_path, capsys):
+    """The site's download is ``{"commitment", "seed", "record"}``: ``atout verify FILE`` checks it with
+    nothing else given, and ``atout replay FILE`` replays it like a bare record."""
+    deal = finished(seed="download")
+    path = tmp_path / "atout-game-deal-1.json"
+    record = {**to_record(deal), "names": ["Ann", "Bob", "Robot 3 (random)", "Dora"]}
+    path.write_text(json.dumps({"commitment": commitment(deal.seed), "seed": deal.seed, "record": record}))
+    assert cli.main(["verify", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "verified: all 2 checks passed"
+    assert cli.main(["replay", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == list(deal.result.scores)
+    assert cli.main(["replay", str(path)]) == 0  # without a terminal: the deal told in plain text
+    assert "Ann" in capsys.readouterr().out

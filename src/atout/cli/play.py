@@ -77,11 +77,11 @@ def replay_viewer(path: str) -> int:
     """The trick-by-trick viewer in a terminal; without one, the deal told in plain text."""
     from ..engine.record import RecordError
     from ..tui.replay import ReplayApp, replay_text
-    from .records import _read
+    from .records import read_record
 
     name = Path(path).name if path != "-" else "stdin"
     try:
-        record = _read(path)
+        record = read_record(path)
         if not (sys.stdout.isatty() and sys.stdin.isatty()) or path == "-":
             print(replay_text(record, title=name))
             return 0

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..engine.record import RecordError, legal_json, loads, outcome_json, replay
+from ..engine.record import RecordError, legal_json, loads, outcome_json, published_record, replay
 
 
 def _read(path: str) -> Any:
@@ -16,6 +16,11 @@ def _read(path: str) -> Any:
     except (OSError, UnicodeDecodeError) as err:
         raise RecordError(None, "file", f"cannot read {path}: {err}") from None
     return loads(text)
+
+
+def read_record(path: str) -> Any:
+    """The deal record in a file: a record, or a deal as the server publishes it (with its commitment)."""
+    return published_record(_read(path))
 
 
 def _print_json(obj: object) -> None:
@@ -29,7 +34,7 @@ def _print_json(obj: object) -> None:
 def run_json(command: str, path: str) -> int:
     """Print the JSON answer of ``command`` (replay or legal) for the record at ``path``."""
     try:
-        replayed = replay(_read(path))
+        replayed = replay(read_record(path))
     except RecordError as err:
         _print_json(err.to_json())
         return 2

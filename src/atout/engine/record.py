@@ -208,6 +208,17 @@ def start_deal(record: Any) -> Deal:
         raise RecordError(None, "deal", str(err)) from None
 
 
+def published_record(published: Any) -> Any:
+    """The deal record in what a server publishes: the record itself, ``{"commitment", "seed",
+    "record"}`` (a deal's end, or a deal downloaded from the site), or the event message carrying it."""
+    if isinstance(published, dict):
+        if isinstance(published.get("event"), dict) and "record" not in published:
+            published = published["event"]
+        if "record" in published and "format" not in published:
+            return published["record"]
+    return published
+
+
 def replay(record: Any) -> Replayed:
     """Replay every action of ``record``; RecordError at the first bad one."""
     deal = start_deal(record)

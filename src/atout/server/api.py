@@ -106,6 +106,7 @@ class AccountRoutes:
             Route("/api/friends", self.friends, methods=["GET", "POST"]),
             Route("/api/players/{name}", self.player, methods=["GET"]),
             Route("/api/games/{game_id}", self.game, methods=["GET"]),
+            Route("/api/games/{game_id}/deals/{number}", self.deal, methods=["GET"]),
             Route("/api/leaderboard", self.leaderboard, methods=["GET"]),
         ]
 
@@ -137,6 +138,17 @@ class AccountRoutes:
             found = await asyncio.to_thread(profiles.game, self.accounts.store, game_id)
         if found is None:
             return _error(404, "no_game", f"no stored game {game_id[:40]!r}")
+        return JSONResponse(found)
+
+    async def deal(self, request: Request) -> Response:
+        """One deal of a stored game, told whole for its review, with its record and commitment."""
+        game_id, number = request.path_params["game_id"], request.path_params["number"]
+        found = None
+        if GAME_ID.match(game_id) and _PAGE.match(number):
+            found = await asyncio.to_thread(profiles.deal, self.accounts.store, game_id, int(number))
+        if found is None:
+            return _error(404, "no_deal", f"no deal {number[:20]!r} in a stored game {game_id[:40]!r}: a game is "
+                                          "stored once it is over; a deal of a game going on is reviewed at its table")
         return JSONResponse(found)
 
     async def register(self, request: Request) -> Response:

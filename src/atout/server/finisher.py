@@ -25,6 +25,7 @@ def game_row(over: GameOver) -> GameRow | None:
         "options": over.options,
         "sheet": list(over.sheet),
         "records": list(over.records),
+        "commitments": list(over.commitments),
         "totals": [s.total for s in over.seats],
         "ranking": None if over.ranking is None else list(over.ranking),
         "abandoned": [s.seat for s in over.seats if s.abandoned],

@@ -42,6 +42,7 @@ from .protocol import (
     Options,
     Ping,
     ProtocolError,
+    Review,
     Robot,
     Seen,
     Sit,
@@ -51,6 +52,7 @@ from .protocol import (
     parse_message,
     ref_of,
 )
+from .review import published
 from .room import Room, Services, Stats
 from .site import LocalSite, Site, line_for
 from .store import Store, StoredTable, StoreError, StoreWriter
@@ -101,7 +103,7 @@ class Hub:
             Sit: self.on_sit, Leave: self.on_leave, Robot: self.on_robot, Unrobot: self.on_unrobot,
             Options: self.on_options, Start: self.on_start, Act: self.on_act, Back: self.on_back,
             Seen: self.on_seen, Chat: self.on_chat, Cancel: self.on_cancel, Vote: self.on_vote,
-            Invite: self.on_invite, Ping: self.on_ping,
+            Invite: self.on_invite, Review: self.on_review, Ping: self.on_ping,
         }  # fmt: skip
         self.metrics = Metrics(self)  # /metrics, in a registry of this hub's own
 
@@ -460,6 +462,25 @@ class Hub:
         for target in targets:
             self.tell_player(target, {"type": "invitation", "table": m.table, "from": player.name})
         self._lobby_update(room)
+
+    async def on_review(self, conn: Connection, m: Review) -> None:
+        """A finished deal of the table's current (or last) game, told whole: to whoever may watch the
+        table, and only once the deal has ended (until then its hands are secret)."""
+        room = self._room(m.table)
+        table = room.table
+        if not self._admits(table, conn):
+            raise ProtocolError("private", "this table is private: only invited people may watch or sit")
+        if room.viewer(conn) is None and not table.options.spectators:
+            raise ProtocolError("no_spectators", "this table does not allow spectators")
+        if table.game_id is None or not m.deal <= len(table.records):
+            played = len(table.records)
+            raise ProtocolError("no_deal", f"deal {m.deal} of this table's game is not over (it has {played} "
+                                           "finished): a deal's hands are secret until it ends")
+        number = m.deal
+        names = [s.name or f"Seat {i + 1}" for i, s in enumerate(table.seats)]
+        told = published(table.game_id, number, len(table.records), table.records[number - 1],
+                         table.commitments[number - 1], names)
+        conn.send({"type": "review", "table": table.id, **told, **({"ref": m.ref} if m.ref else {})})
 
     async def on_ping(self, conn: Connection, m: Ping) -> None:
         conn.send({"type": "pong"})

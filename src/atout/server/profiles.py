@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from . import ledger
 from .accounts import Accounts
 from .db import game_players as gp
+from .review import NotOver, published
 from .store import Store
 
 RECENT = 10
@@ -80,9 +81,34 @@ def game(store: Store, game_id: str) -> dict[str, Any] | None:
         "totals": data["totals"],
         "ranking": data["ranking"],
         "records": data.get("records", []),
+        "commitments": _commitments(data),
         "ranked": data.get("ranked", True),
         "unranked": data.get("unranked"),
     }
 
 
-__all__ = ["game", "profile"]
+def _commitments(data: dict[str, Any]) -> list[str | None]:
+    """Each deal's commitment as published when it began (None for games stored before they were kept)."""
+    records = data.get("records", [])
+    kept = data.get("commitments") or []
+    return [kept[i] if i < len(kept) else None for i in range(len(records))]
+
+
+def deal(store: Store, game_id: str, number: int) -> dict[str, Any] | None:
+    """Deal ``number`` (from 1, void deals included, as the game's records) of a stored game, told whole
+    for its review: the names, the record, its commitment, the review. None: no such game or deal."""
+    row = store.game(game_id)
+    if row is None:
+        return None
+    records = row.data.get("records", [])
+    if not 1 <= number <= len(records):
+        return None
+    record = records[number - 1]
+    names = [s["name"] for s in row.data["seats"]]
+    try:
+        return published(game_id, number, len(records), record, _commitments(row.data)[number - 1], names)
+    except NotOver:  # a game stores only its finished deals: never here
+        return None
+
+
+__all__ = ["deal", "game", "profile"]

@@ -137,19 +137,25 @@ class Invite(_Message):
     name: Annotated[str, Field(min_length=1, max_length=40)]
 
 
+class Review(_Message):
+    type: Literal["review"]
+    table: TableId
+    deal: Annotated[int, Field(ge=1, le=1000)]
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
 
 ClientMessage = Annotated[
     Hello | Lobby | Create | Join | Sit | Leave | Robot | Unrobot | Options | Start | Act | Cancel | Vote
-    | Back | Seen | Chat | Invite | Ping,
+    | Back | Seen | Chat | Invite | Review | Ping,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
     "hello", "lobby", "create", "join", "sit", "leave", "robot", "unrobot", "options", "start", "act",
-    "cancel", "vote", "back", "seen", "chat", "invite", "ping",
+    "cancel", "vote", "back", "seen", "chat", "invite", "review", "ping",
 )  # fmt: skip
 
 

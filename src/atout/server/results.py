@@ -91,6 +91,7 @@ class GameOver:
     options: dict[str, Any]
     sheet: tuple[dict[str, Any], ...]
     records: tuple[dict[str, Any], ...]
+    commitments: tuple[str | None, ...]  # each record's commitment, as published when its deal began
     ranking: tuple[dict[str, Any], ...] | None  # finished games: place, seat, total
     abandoners: tuple[dict[str, Any], ...]
     single: dict[str, Any] | None  # a one-deal game's deal: taker, partner, made

@@ -108,6 +108,7 @@ class Table:
         self.abandoned: list[int] = []
         self.abandoners: list[dict[str, Any]] = []  # who left this game: seat, player, name, why
         self.records: list[dict[str, Any]] = []  # the current game's deal records, void deals included
+        self.commitments: list[str | None] = []  # each record's commitment, as published at its deal's start
         self.game_ranked = False  # the current game counts: competitive, and nobody shares an address
         self.game_unranked: Unranked | None = None  # why it does not
         self.stakes: list[int] = [0] * players  # the chips each seat put in the current game's pot
@@ -242,6 +243,7 @@ class Table:
         self.abandoned = []
         self.abandoners = []
         self.records = []
+        self.commitments = []
         self.game_ranked = bool(e.get("ranked", options.competitive))  # games started before the ledger: as set
         self.game_unranked = None if e.get("unranked") is None else Unranked(e["unranked"])
         self.stakes = list(e.get("stakes") or [0] * self.players)
@@ -270,6 +272,7 @@ class Table:
     def _on_deal_end(self, e: dict[str, Any]) -> None:
         self.deal_ended_at = e.get("at")
         self.records.append(e["record"])
+        self.commitments.append(e.get("commitment"))
         self.turn_started = None
 
     def _on_game_end(self, e: dict[str, Any]) -> None:
@@ -392,7 +395,8 @@ class Table:
             ranked=self.game_ranked, unranked=self.game_unranked, competitive=self.options.competitive,
             started_at=self.game_started_at or now, ended_at=now,
             deals=game.deals, counted=len(counted), seats=tuple(seats), options=self.options.to_json(),
-            sheet=tuple(line.to_json() for line in game.sheet), records=tuple(self.records), ranking=ranking,
+            sheet=tuple(line.to_json() for line in game.sheet), records=tuple(self.records),
+            commitments=tuple(self.commitments), ranking=ranking,
             abandoners=tuple(dict(a) for a in self.abandoners), single=single)
 
     def _check_seq(self, seq: int) -> None:
@@ -604,8 +608,9 @@ class Table:
         assert self.game is not None and self.deal is not None
         line = self.game.sheet[-1].to_json()
         line.pop("record", None)
+        names = [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]  # for whoever replays it
         self._emit(out, EventType.DEAL_END, now, seed=self.deal.seed, commitment=self.commitment,
-                   record=to_record(self.deal), line=line)
+                   record={**to_record(self.deal), "names": names}, line=line)
         if self.game.is_over:
             self._end_game(out, now)
 
@@ -953,6 +958,7 @@ class Table:
             "game_outcome": self.game_outcome,
             "abandoned": self.abandoned,
             "records": self.records,
+            "commitments": self.commitments,
             "abandoners": self.abandoners,
             "game_ranked": self.game_ranked,
             "game_unranked": self.game_unranked,
@@ -980,6 +986,7 @@ class Table:
         table.game_outcome = None if data["game_outcome"] is None else Outcome(data["game_outcome"])
         table.abandoned = list(data["abandoned"])
         table.records = list(data.get("records", []))
+        table.commitments = list(data.get("commitments") or [None] * len(table.records))  # older snapshots: none
         table.abandoners = list(data.get("abandoners", []))
         table.game_ranked = bool(data.get("game_ranked", table.options.competitive))
         table.game_unranked = None if data.get("game_unranked") is None else Unranked(data["game_unranked"])
