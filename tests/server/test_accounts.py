@@ -300,3 +300,10 @@ async def test_leaderboard_ranks_registered_players_of_competitive_games(db_url:
             assert (await http_a.get("/api/leaderboard", params={"players": 3})).json()["rows"] == []
             bad = await http_a.get("/api/leaderboard", params={"players": 4, "period": "year"})
             assert bad.status_code == 400 and "period" in bad.json()["error"]["message"]
+            # the profile draws what the game left: one rating for the ranked game (not the practice one)
+            rows = {r["name"]: r["rating"] for r in board["rows"]}
+            for name in ("Alba", "Bruno"):
+                history = (await http_a.get(f"/api/players/{name}")).json()["history"]
+                assert [[mu, sigma] for _, mu, sigma in history["ratings"]["4"]] == [
+                    [rows[name]["mu"], rows[name]["sigma"]]]
+                assert history["chips"][-1][1] == 1000  # the new account's grant, its only movement

@@ -234,3 +234,28 @@ def test_a_process_that_lost_its_lease_cannot_write(store, kept: bool) -> None:
     assert store.unowned_tables(now=107.0) == ["t1"]
     if held is not None:
         held.close()
+
+
+def test_names_stored_before_casefold_get_their_new_keys(db_url: str) -> None:
+    """Migration 0009: a key is the name casefolded (ß is ss); an account whose new key another already
+    holds keeps its old one, and nothing else changes."""
+    import sqlalchemy as sa
+
+    from atout.server.db import players
+
+    old = Store(db_url)
+    old.migrate("0008")
+    with old.engine.begin() as conn:
+        for pid, name, key, at in (("pa", "Strasse", "strasse", 1.0), ("pb", "Straße", "straße", 2.0),
+                                   ("pc", "Weiß", "weiß", 3.0), ("pd", "Zoé", "zoe", 4.0)):
+            conn.execute(players.insert().values(id=pid, name=name, name_key=key, password_hash="x", avatar="fox",
+                                                 created_at=at))
+    old.close()
+    new = Store(db_url)
+    new.migrate()
+    with new.engine.connect() as conn:
+        keys = dict(conn.execute(sa.select(players.c.name, players.c.name_key)).all())
+        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata)
+    assert keys == {"Strasse": "strasse", "Straße": "straße", "Weiß": "weiss", "Zoé": "zoe"}
+    assert diff == []
+    new.close()

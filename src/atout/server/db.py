@@ -119,6 +119,18 @@ ratings = sa.Table(
     sa.Column("games", sa.Integer, nullable=False),
 )
 
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("players", sa.Integer, primary_key=True),
+    sa.Column("game_id", sa.String(32), primary_key=True),  # the game that moved it: once per game
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Index("ix_rating_history_player", "player_id", "at"),  # a profile: one person's ratings over time
+)
+
 ledger = sa.Table(
     "ledger",
     metadata,
@@ -164,4 +176,4 @@ table_leases = sa.Table(
     sa.Index("table_leases_expiry", "expires_at"),
 )
 
-__all__ = ["badges", "friendships", "game_players", "games", "ledger", "metadata", "players", "ratings", "sessions", "settlements", "standings", "table_events", "table_leases", "tables"]
+__all__ = ["badges", "friendships", "game_players", "games", "ledger", "metadata", "players", "rating_history", "ratings", "sessions", "settlements", "standings", "table_events", "table_leases", "tables"]

@@ -13,10 +13,14 @@ import sqlalchemy as sa
 from . import ledger
 from .accounts import Accounts
 from .db import game_players as gp
+from .db import ledger as ledger_rows
+from .db import rating_history
 from .review import NotOver, published
 from .store import Store
 
 RECENT = 10
+HISTORY = 200
+"""The points a profile's charts draw at most: the latest chip movements and rated games."""
 
 
 def _stats(row: Any) -> dict[str, Any]:
@@ -52,16 +56,37 @@ def profile(store: Store, accounts: Accounts, name: str) -> dict[str, Any] | Non
         recent = conn.execute(sa.select(gp).where(gp.c.player_id == account.id)
                               .order_by(gp.c.ended_at.desc()).limit(RECENT)).all()
         chips = ledger.standing(conn, account.id)
+        history = _history(conn, account.id, chips["chips"])
     return {
         "id": account.id,
         "name": account.name,
         "avatar": account.avatar,
         **chips,  # chips, xp, level, level_xp, next_level_xp, badges
         "stats": {"all": _stats(overall), **{str(r.players): _stats(r) for r in by_count}},
+        "history": history,
         "recent": [{"game": r.game_id, "ended_at": r.ended_at, "players": r.players, "seat": r.seat,
                     "place": r.place, "total": r.total, "won": r.won, "abandoned": r.abandoned,
                     "competitive": r.competitive} for r in recent],
     }
+
+
+def _history(conn: Any, player_id: str, chips_now: int) -> dict[str, Any]:
+    """What the profile draws: the chips after each of the last HISTORY movements (worked back from the
+    balance now), and each rating the last HISTORY rated games left, by player count: [at, mu, sigma]."""
+    moves = conn.execute(sa.select(ledger_rows.c.at, ledger_rows.c.amount)
+                         .where(ledger_rows.c.holder == player_id, ledger_rows.c.kind == "chips")
+                         .order_by(ledger_rows.c.at.desc(), ledger_rows.c.id.desc()).limit(HISTORY)).all()
+    chips: list[list[float]] = []
+    balance = chips_now
+    for move in moves:
+        chips.append([move.at, balance])
+        balance -= move.amount
+    rated = conn.execute(sa.select(rating_history).where(rating_history.c.player_id == player_id)
+                         .order_by(rating_history.c.at.desc()).limit(HISTORY)).all()
+    ratings: dict[str, list[list[float]]] = {}
+    for row in reversed(rated):
+        ratings.setdefault(str(row.players), []).append([row.at, round(row.mu, 2), round(row.sigma, 2)])
+    return {"chips": chips[::-1], "ratings": ratings}
 
 
 def game(store: Store, game_id: str) -> dict[str, Any] | None:

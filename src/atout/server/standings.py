@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 
 from . import ledger
 from .db import players as players_table
-from .db import ratings, standings
+from .db import rating_history, ratings, standings
 
 PERIODS = ("week", "month", "all")
 MODEL = PlackettLuce()
@@ -42,8 +42,9 @@ def ranked(participants: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [p for p in participants if p["competitive"] and p["player_id"].startswith("p")]
 
 
-def record(conn, players: int, ended_at: float, participants: list[dict[str, Any]]) -> None:
-    """Add a finished game to the standings and ratings (inside the game's own transaction)."""
+def record(conn, players: int, ended_at: float, participants: list[dict[str, Any]], game_id: str = "") -> None:
+    """Add a finished game to the standings and ratings, and each new rating to its person's history
+    (inside the game's own transaction)."""
     lines = ranked(participants)
     if not lines:
         return
@@ -72,6 +73,9 @@ def record(conn, players: int, ended_at: float, participants: list[dict[str, Any
         else:
             conn.execute(ratings.insert().values(player_id=pid, players=players, mu=rating.mu, sigma=rating.sigma,
                                                  games=1))
+        if game_id:
+            conn.execute(rating_history.insert().values(player_id=pid, players=players, game_id=game_id, at=ended_at,
+                                                        mu=rating.mu, sigma=rating.sigma))
 
 
 def leaderboard(engine, players: int, period: str, at: float, page: int = 1, per_page: int = PAGE) -> dict[str, Any]:

@@ -153,11 +153,23 @@ class Store:
         """Bring the schema to ``revision``, the newest by default (Alembic); harmless when it is there."""
         config = AlembicConfig()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as connection:
-            if connection.dialect.name == "postgresql":  # several processes starting at once: one migrates
-                connection.execute(sa.text("SELECT pg_advisory_xact_lock(7072011)"))
-            config.attributes["connection"] = connection
-            command.upgrade(config, revision)
+        with self.engine.connect() as connection:
+            sqlite = connection.dialect.name == "sqlite"
+            if sqlite:  # SQLite changes a column by copying its table: its references are checked after
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # (sqlite.org/lang_altertable.html)
+                connection.commit()  # outside any transaction, or SQLite ignores it
+            try:
+                with connection.begin():
+                    if connection.dialect.name == "postgresql":  # several processes starting at once: one migrates
+                        connection.execute(sa.text("SELECT pg_advisory_xact_lock(7072011)"))
+                    config.attributes["connection"] = connection
+                    command.upgrade(config, revision)
+                    if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                        raise StoreError("a migration left a reference to a row that is gone: nothing was changed")
+            finally:
+                if sqlite:
+                    connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    connection.commit()
 
     def create_table(self, table_id: str, at: float, snapshot: dict[str, Any], players: int) -> None:
         with self.engine.begin() as conn:
@@ -327,7 +339,7 @@ class Store:
                 conn.execute(game_players.insert(), [
                     {**p, "game_id": g.game_id, "players": g.players, "ended_at": g.ended_at} for p in g.participants])
                 if g.status == "finished" and g.ranked:
-                    standings.record(conn, g.players, g.ended_at, list(g.participants))
+                    standings.record(conn, g.players, g.ended_at, list(g.participants), g.game_id)
         if item.bets is not None:
             ledger.take_bets(conn, item.bets)
         if item.settlement is not None:  # in the game row's transaction: both or neither

@@ -4,6 +4,7 @@
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { contractWord } from "./result.js";
+import { downloadLink } from "./review.js";
 
 async function api(path, body) {
   const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
@@ -113,7 +114,7 @@ export async function renderProfile(app, main, name) {
   const badges = (p.badges || []).map((b) => h("li", { class: "badge-item", dataset: { badge: b.badge },
     title: t(`badge.${b.badge}.what`, {}, b.what || "") }, "🏅 ", t(`badge.${b.badge}`, {}, b.what || b.badge)));
   const recent = (p.recent || []).map((g) => h("li", {},
-    h("button", { class: "linklike", onclick: () => showGame(app, main, g.game) }, new Date(g.ended_at * 1000).toLocaleString()), " — ",
+    h("a", { href: `#/g/${encodeURIComponent(g.game)}` }, new Date(g.ended_at * 1000).toLocaleString()), " — ",
     t("profile.place", { place: g.place, n: g.players }), " ", h("strong", {}, g.total > 0 ? `+${g.total}` : String(g.total)),
     g.abandoned ? ` (${t("seat.abandoned")})` : "", g.competitive ? "" : ` (${t("lobby.practice")})`));
   const friendButton = app.registered && app.me && app.me.name !== p.name
@@ -130,27 +131,36 @@ export async function renderProfile(app, main, name) {
     recent.length ? h("ol", { class: "recent" }, recent) : h("p", { class: "hint" }, t("profile.no_games"))));
 }
 
-async function showGame(app, main, id) {
+/** A stored game (#/g/ID): each deal in order on one line, void ones said so and numbered as the score
+ * sheet numbers the others, each with its review and its download (what `atout verify FILE` checks). */
+export async function renderGame(app, main, id) {
   let g;
   try {
     g = await api(`/api/games/${encodeURIComponent(id)}`);
   } catch (err) {
-    app.toast(app.errorText(err), "error");
+    replace(main, h("section", { class: "card-box" }, h("p", {}, app.errorText(err))));
     return;
   }
-  const nameOf = (seat) => (g.seats[seat] ? g.seats[seat].name : "?");
-  const rows = g.sheet.map((line) => h("tr", {}, h("td", {}, String(line.number)),
-    h("td", {}, line.void ? t("sheet.void") : `${nameOf(line.taker)} ${contractWord(line.contract)} ${line.made ? "✓" : "✗"}`),
-    (line.scores || []).map((s) => h("td", { class: "num" }, String(s)))));
-  const records = (g.records || []).map((r, i) => h("li", {}, h("a", {
-    href: URL.createObjectURL(new Blob([JSON.stringify(r, null, 1)], { type: "application/json" })), download: `atout-${g.id}-${i + 1}.json`,
-  }, t("game.record", { n: i + 1 }))));
-  replace(main, h("section", { class: "card-box" },
+  const nameOf = (seat) => (g.seats[seat] ? g.seats[seat].name : t("table.seat_n", { n: seat + 1 }));
+  let voids = 0;
+  const rows = g.sheet.map((line, i) => {
+    const number = i + 1; // the deal's place in the game, void ones included: its review and download
+    const label = line.void ? t("game.void_label", { n: ++voids }) : t("game.deal_label", { n: line.number });
+    const data = { game: g.id, deal: number, commitment: (g.commitments || [])[i] || null, seed: (g.records[i] || {}).seed, record: g.records[i] };
+    return h("tr", { class: line.void ? "void" : "", dataset: { deal: String(number) } },
+      h("th", { scope: "row" }, label),
+      h("td", {}, line.void ? t(`result.void.${line.void}`, {}, t("sheet.void")) : `${nameOf(line.taker)} ${contractWord(line.contract)} ${line.made ? "✓" : "✗"}`),
+      (line.scores || []).map((sc) => h("td", { class: "num" }, String(sc))),
+      h("td", {}, h("a", { href: `#/g/${encodeURIComponent(g.id)}/${number}`, "aria-label": t("game.review_label", { what: label }) }, t("game.review"))),
+      h("td", {}, g.records[i] ? downloadLink(data) : ""));
+  });
+  replace(main, h("section", { class: "card-box game-page", dataset: { game: g.id } },
     h("h1", {}, t("game.title", { id: g.id })),
-    h("table", { class: "sheet" }, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("sheet.contract")), g.seats.map((s) => h("th", {}, s.name)))),
-      h("tbody", {}, rows)),
-    h("p", { class: "hint" }, t("game.replay_hint")),
-    h("ul", {}, records)));
+    h("div", { class: "sheet-scroll" }, h("table", { class: "sheet" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.deal")), h("th", { scope: "col" }, t("sheet.contract")),
+        g.seats.map((s) => h("th", { scope: "col", class: "num" }, s.name)), h("th", {}, ""), h("th", {}, ""))),
+      h("tbody", {}, rows))),
+    h("p", { class: "hint" }, t("game.replay_hint"))));
 }
 
 export async function renderLeaderboard(app, main, query = { players: 4, period: "week", page: 1 }) {

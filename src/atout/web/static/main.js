@@ -1,12 +1,14 @@
 // The page: who you are, the connection, the route (#/ lobby, #/t/ID a table, #/p/NAME a profile,
-// #/leaderboard, #/friends), and the messages that keep each view live.
+// #/g/GAME a stored game and #/g/GAME/N its deal N reviewed, #/leaderboard, #/friends), and the messages
+// that keep each view live.
 
 import { $, h, replace } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
 import { Net } from "./net.js";
 import { renderLobby } from "./lobby.js";
 import { TableView } from "./table.js";
-import { renderFriends, renderLeaderboard, renderProfile, accountDialog } from "./account.js";
+import { renderFriends, renderGame, renderLeaderboard, renderProfile, accountDialog } from "./account.js";
+import { renderDeal } from "./review.js";
 
 const app = {
   me: null, // {id, name, registered}
@@ -17,6 +19,7 @@ const app = {
   status: "connecting",
   openedAtFront: !location.hash.replace(/^#\/?/, ""), // opened at the front page: back to a game going on
   view: null, // the TableView while a table is open
+  review: null, // the ReviewView while a deal's review page is open
   net: null,
 };
 window.atout = app; // for the curious, and for the browser tests' timing probes
@@ -235,7 +238,16 @@ function show() {
     app.view.open();
     return;
   }
+  if (app.review) {
+    app.review.detach();
+    app.review = null;
+  }
   if (r.kind === "p") return renderProfile(app, main, r.arg);
+  if (r.kind === "g") {
+    const [game, deal] = r.arg.split("/");
+    if (deal) return renderDeal(app, main, game, Number(deal)).then((view) => { app.review = view; });
+    return renderGame(app, main, game);
+  }
   if (r.kind === "leaderboard") return renderLeaderboard(app, main);
   if (r.kind === "friends") return renderFriends(app, main);
   app.net.send({ type: "lobby" });

@@ -54,13 +54,17 @@ export function resultBlock(result, nameOf, players, catalogue) {
       h("span", {}, nameOf(seat)), " ", h("strong", {}, signed(s))))));
 }
 
-export function sheetTable(game, nameOf, players) {
+/** The score sheet; `review(n)`, when given, opens deal n (its place in the game, void ones included). */
+export function sheetTable(game, nameOf, players, review = null) {
   const short = (name) => (name.length > 8 ? `${name.slice(0, 7)}…` : name);
   const head = h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("sheet.contract")),
     Array.from({ length: players }, (_, i) => h("th", { scope: "col", class: "num", title: nameOf(i) }, short(nameOf(i)))));
-  const rows = game.sheet.map((line) => line.void
-    ? h("tr", { class: "void" }, h("td", {}, ""), h("td", {}, t("sheet.void")), Array.from({ length: players }, () => h("td", {}, "")))
-    : h("tr", {}, h("td", {}, String(line.number)),
+  const number = (line, i) => (review
+    ? h("button", { type: "button", class: "linklike", dataset: { review: String(i + 1) }, "aria-label": t("game.review_label", { what: line.void ? t("sheet.void") : t("game.deal_label", { n: line.number }) }), onclick: () => review(i + 1) }, line.void ? "▸" : String(line.number))
+    : line.void ? "" : String(line.number));
+  const rows = game.sheet.map((line, i) => line.void
+    ? h("tr", { class: "void" }, h("td", {}, number(line, i)), h("td", {}, t("sheet.void")), Array.from({ length: players }, () => h("td", {}, "")))
+    : h("tr", {}, h("td", {}, number(line, i)),
       h("td", {}, `${nameOf(line.taker)} ${contractWord(line.contract)} ${line.made ? "✓" : "✗"}`),
       line.scores.map((s) => h("td", { class: "num" }, signed(s)))));
   const total = h("tr", { class: "total" }, h("td", {}, ""), h("th", { scope: "row" }, t("sheet.total")),

@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { optionControls, readOptions, levelLabel } from "./options.js";
 import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
+import { copyButton, reviewAtTable } from "./review.js";
 
 const POSITIONS = {
   3: ["bottom", "topright", "topleft"],
@@ -311,12 +312,22 @@ export class TableView {
       stakes.length ? h("span", { class: "stakes" }, stakes.join(" · ")) : "",
       g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
       s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
-      s.commitment ? h("span", { class: "commitment", title: t("table.commitment_title", { hash: s.commitment }) }, `#${s.commitment.slice(0, 8)}`) : "",
+      s.commitment ? this.commitmentButton(s.commitment) : "",
       h("span", { class: "spacer" }),
       d && d.last_trick ? h("button", { class: "quiet", onclick: () => this.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
       d ? h("button", { class: "quiet", onclick: () => this.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
       playing && seated && !s.vote ? h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel")) : "",
       seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : "");
+  }
+
+  /** The deal's whole commitment, one click to copy (for `atout verify --commitment`), its start shown. */
+  commitmentButton(hash) {
+    if (!this.copyCommitment || this.copyCommitment.dataset.copy !== hash) {
+      this.copyCommitment = copyButton(hash, t("table.commitment", { short: hash.slice(0, 8) }), this.app.toast);
+      this.copyCommitment.classList.add("commitment");
+      this.copyCommitment.setAttribute("aria-label", t("table.commitment_copy", { hash }));
+    }
+    return this.copyCommitment;
   }
 
   renderPaused() {
@@ -356,10 +367,14 @@ export class TableView {
       if (d.phase === "discard" && d.to_act !== this.me) centre.append(h("p", { class: "phase-note" }, t("table.discarding", { name: this.nameOf(d.taker) })));
     }
     this.felt.append(centre);
+    const review = s.game && s.game.sheet.length
+      ? h("button", { type: "button", class: "quiet review-open", onclick: () => reviewAtTable(this.app, this.id, s.game.sheet.length) }, t("table.review"))
+      : "";
     if (s.game && s.game.over) this.felt.append(h("div", { class: "felt-panel" }, this.gameOver(),
-      d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue) : ""));
+      d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue) : "", review,
+      s.game.outcome ? h("a", { href: `#/g/${encodeURIComponent(s.game.id)}`, class: "game-link" }, t("game.page")) : ""));
     else if (d && d.result) this.felt.append(h("div", { class: "felt-panel deal-end" }, resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue),
-      this.lastRecord ? reviewBlock(this.lastRecord, (x) => this.nameOf(x)) : ""));
+      review, this.lastRecord ? reviewBlock(this.lastRecord, (x) => this.nameOf(x)) : ""));
   }
 
   seatBox(seat) {
@@ -665,7 +680,7 @@ export class TableView {
       const showOptions = s.status === "waiting" || !s.game || s.game.over;
       replace(this.optionsBox, h("details", { open: showOptions }, h("summary", {}, t("table.options")), form));
     }
-    if (s.game) replace(this.sheet, sheetTable(s.game, (x) => this.nameOf(x), s.players));
+    if (s.game) replace(this.sheet, sheetTable(s.game, (x) => this.nameOf(x), s.players, (n) => reviewAtTable(this.app, this.id, n)));
     else clear(this.sheet);
     const chat = s.chat || [];
     replace(this.chatList, chat.map((c) => h("li", {}, h("strong", {}, c.name), ": ", h("span", { class: "chat-text" }, c.text))));
