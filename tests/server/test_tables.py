@@ -10,7 +10,7 @@ import pytest
 from atout.engine.fairness import verify
 from atout.server.clock import FakeClock
 
-from .helpers import Client, first_legal, quick_config, running_server
+from .helpers import Client, eventually, first_legal, quick_config, running_server
 
 
 async def play_until(client: Client, done, limit: int = 2000) -> None:
@@ -388,7 +388,9 @@ async def test_private_tables_and_invitations(db_url: str) -> None:
         assert answer["event"]["type"] == "sat"
         await eve.send({"type": "join", "table": table})
         assert (await eve.expect("error"))["code"] == "private"
-        # the invitation went to that Bob: another guest taking the name later is not admitted
+        # the invitation went to that Bob: another guest taking the name once he has gone is not admitted
+        await bob.close()
+        await eventually(lambda: not server.hub._guests_here("Bob"), "Bob's connection did not close")
         impostor = await Client.connect(server.url, "bob")
         await impostor.send({"type": "join", "table": table})
         assert (await impostor.expect("error"))["code"] == "private"

@@ -126,6 +126,9 @@ class EventType(StrEnum):
     CANCEL_PROPOSED = "cancel_proposed"
     VOTE = "vote"
     CLOSED = "closed"
+    CLAIMED = "claimed"  # a person will take a robot's seat at the next deal (quick play)
+    UNCLAIMED = "unclaimed"
+    REPLACED = "replaced"  # a person took a robot's seat, between deals
 
 
 __all__ = ["Contract", "EcartRefusal", "EventType", "Outcome", "Phase", "SeatKind", "TableStatus", "Unranked",

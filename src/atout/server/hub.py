@@ -33,6 +33,7 @@ from .protocol import (
     Back,
     Cancel,
     Chat,
+    Claim,
     Create,
     Hello,
     Invite,
@@ -42,6 +43,7 @@ from .protocol import (
     Options,
     Ping,
     ProtocolError,
+    Quick,
     Review,
     Robot,
     Seen,
@@ -49,9 +51,11 @@ from .protocol import (
     Start,
     Unrobot,
     Vote,
+    dumps,
     parse_message,
     ref_of,
 )
+from .quick import QUICK_OPTIONS, pick
 from .review import published
 from .room import Room, Services, Stats
 from .site import LocalSite, Site, line_for
@@ -103,7 +107,8 @@ class Hub:
             Sit: self.on_sit, Leave: self.on_leave, Robot: self.on_robot, Unrobot: self.on_unrobot,
             Options: self.on_options, Start: self.on_start, Act: self.on_act, Back: self.on_back,
             Seen: self.on_seen, Chat: self.on_chat, Cancel: self.on_cancel, Vote: self.on_vote,
-            Invite: self.on_invite, Review: self.on_review, Ping: self.on_ping,
+            Invite: self.on_invite, Review: self.on_review, Quick: self.on_quick, Claim: self.on_claim,
+            Ping: self.on_ping,
         }  # fmt: skip
         self.metrics = Metrics(self)  # /metrics, in a registry of this hub's own
 
@@ -367,6 +372,45 @@ class Hub:
 
         await room.create(conn, m.ref, stored)
         room.start()
+
+    async def on_quick(self, conn: Connection, m: Quick) -> None:
+        """A game now: a seat at a table of that size with people (a robot's, taken at the next deal, or a
+        free one), else a new quick table with robots, started at once (``quick.py``)."""
+        player = conn.who
+        lines = [line_for(r.table.summary(r.spectators()), r.table.people(), player.id) for r in self.rooms.values()
+                 if self._admits(r.table, conn)]
+        lines += [line for line in self.site.tables_for(conn) if line["id"] not in self.rooms]
+        table_id = pick(lines, m.players)
+        if table_id is None:
+            table = Table(self.site.new_table_id(), m.players, QUICK_OPTIONS, self.config.timing)
+            room = Room(table, self.services)
+
+            async def stored() -> None:
+                await self.site.claim(table.id)
+                self.rooms[table.id] = room
+
+            await room.create(conn, m.ref, stored, quick=True)
+            room.start()
+            await room.request(conn, lambda t, now: t.quick_start(player.id, now))
+        elif table_id in self.rooms:
+            await self.on_claim(conn, Claim(type="claim", table=table_id, ref=m.ref))
+        else:  # run by another process: the claim goes there, as the person's own request would
+            claim: dict[str, Any] = {"type": "claim", "table": table_id}
+            if m.ref is not None:
+                claim["ref"] = m.ref
+            await self.site.forward(conn, table_id, dumps(claim), m.ref)
+
+    async def on_claim(self, conn: Connection, m: Claim) -> None:
+        room = self._room(m.table)
+        player = conn.who
+        await self._check_chips(room.table.options, [(player.id, player.name)])
+
+        def claim(table: Table, now: float) -> list[dict[str, Any]]:
+            events = table.claim(player.id, player.name, now, self._master_friends(table))
+            room.follow(conn)  # in the table's turn, once accepted: the person sees the table from now on
+            return events
+
+        await room.request(conn, claim, m.ref)
 
     async def on_join(self, conn: Connection, m: Join) -> None:
         room = self._room(m.table)

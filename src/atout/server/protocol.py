@@ -137,6 +137,16 @@ class Invite(_Message):
     name: Annotated[str, Field(min_length=1, max_length=40)]
 
 
+class Quick(_Message):
+    type: Literal["quick"]
+    players: Literal[3, 4, 5]
+
+
+class Claim(_Message):
+    type: Literal["claim"]
+    table: TableId
+
+
 class Review(_Message):
     type: Literal["review"]
     table: TableId
@@ -149,13 +159,13 @@ class Ping(_Message):
 
 ClientMessage = Annotated[
     Hello | Lobby | Create | Join | Sit | Leave | Robot | Unrobot | Options | Start | Act | Cancel | Vote
-    | Back | Seen | Chat | Invite | Review | Ping,
+    | Back | Seen | Chat | Invite | Review | Quick | Claim | Ping,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
     "hello", "lobby", "create", "join", "sit", "leave", "robot", "unrobot", "options", "start", "act",
-    "cancel", "vote", "back", "seen", "chat", "invite", "review", "ping",
+    "cancel", "vote", "back", "seen", "chat", "invite", "review", "quick", "claim", "ping",
 )  # fmt: skip
 
 

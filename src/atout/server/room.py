@@ -45,7 +45,7 @@ SNAPSHOT_KINDS = frozenset({EventType.GAME_END, EventType.CANCEL_END, EventType.
 LOBBY_KINDS = frozenset({
     EventType.SAT, EventType.LEFT, EventType.ROBOT, EventType.UNROBOT, EventType.OPTIONS, EventType.GAME_START,
     EventType.GAME_END, EventType.CANCEL_END, EventType.CLOSED, EventType.ABANDON, EventType.MASTER,
-    EventType.CREATED, EventType.INVITED,
+    EventType.CREATED, EventType.INVITED, EventType.CLAIMED, EventType.UNCLAIMED, EventType.REPLACED,
 })
 """Events that change the table's line in the lobby."""
 
@@ -160,11 +160,12 @@ class Room:
         if self.table.paused is not None:
             raise ProtocolError("paused", self.table.paused)
 
-    async def create(self, conn: Connection, ref: str | None, stored: Callable[[], Awaitable[None]]) -> None:
+    async def create(self, conn: Connection, ref: str | None, stored: Callable[[], Awaitable[None]],
+                     quick: bool = False) -> None:
         """A new table's first events, its creator following it; ``stored`` once the store has the table."""
         async with self.lock:
             now = self.services.clock.now()
-            events = self.table.create(conn.who.id, conn.who.name, now)
+            events = self.table.create(conn.who.id, conn.who.name, now, quick=quick)
             await asyncio.to_thread(self.services.store.create_table, self.table.id, now, self.table.snapshot(),
                                     self.table.players)
             await stored()
@@ -270,6 +271,11 @@ class Room:
             for e in events:
                 event_log(event=e["type"], table=table.id, seq=e["seq"], seat=e.get("seat"))
         self.tell(events, origin, ref)
+        if EventType.REPLACED in kinds:  # a person took a robot's seat: here or not, their absence clock says
+            for e in events:
+                if e["type"] == EventType.REPLACED and not any(
+                        c.player is not None and c.player.id == e["player"] for c in self.followers):
+                    table.connection_lost(e["seat"], self.services.clock.now())
         if kinds & LOBBY_KINDS:
             self.services.lobby(self)
         if table.status == TableStatus.CLOSED:

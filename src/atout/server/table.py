@@ -36,7 +36,7 @@ ABANDON_AFTER = 180.0
 """Seconds without a connection before the seat is abandoned (PLATFORM: 3 minutes, a server setting)."""
 VOTE_SECONDS = 60.0
 CHAT_KEPT = 40
-ASIDES = frozenset({"chat", "absent", "present", "automatic", "invited", "vote"})
+ASIDES = frozenset({"chat", "absent", "present", "automatic", "invited", "vote", "claimed", "unclaimed"})
 """Events that change nothing a request answers: a request made before them is not stale (a chat line
 must not make a card on its way stale, nor another person's vote mine)."""
 
@@ -52,6 +52,8 @@ class Seat:
     absent: bool = False  # the connection was lost for a while: a robot plays for the person
     automatic: bool = False  # the turn clock ran out: the robot plays until the person is back
     abandoned: bool = False
+    claimant: str | None = None  # a robot's seat at a quick table: the person who takes it at the next deal
+    claimant_name: str | None = None
 
     @property
     def robot_plays(self) -> bool:
@@ -66,6 +68,7 @@ class Seat:
             "present": self.kind != SeatKind.PERSON or not self.absent,
             "automatic": self.automatic,
             "abandoned": self.abandoned,
+            "taking": self.claimant_name,  # who takes this robot's seat at the next deal
         }
 
 
@@ -101,6 +104,7 @@ class Table:
         self.seq = 0
         self.guard_seq = 0  # the last event that a request must have seen (not a chat line or the like)
         self.status = TableStatus.WAITING
+        self.quick = False  # opened by quick play: its robots give their seats to people between deals
         self.game: Game | None = None
         self.game_id: str | None = None
         self.game_started_at: float | None = None
@@ -207,6 +211,18 @@ class Table:
 
     def _on_created(self, e: dict[str, Any]) -> None:
         self.options = TableOptions.from_json(e["options"])
+        self.quick = bool(e.get("quick", False))
+
+    def _on_claimed(self, e: dict[str, Any]) -> None:
+        seat = self.seats[e["seat"]]
+        seat.claimant, seat.claimant_name = e["player"], e["name"]
+
+    def _on_unclaimed(self, e: dict[str, Any]) -> None:
+        seat = self.seats[e["seat"]]
+        seat.claimant = seat.claimant_name = None
+
+    def _on_replaced(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]] = Seat(SeatKind.PERSON, e["player"], e["name"])
 
     def _on_sat(self, e: dict[str, Any]) -> None:
         self.seats[e["seat"]] = Seat(SeatKind.PERSON, e["player"], e["name"])
@@ -425,10 +441,10 @@ class Table:
             raise ProtocolError("registered_only", f"this table bets {self.options.bet} chips a game: "
                                                    "log in (or register) to sit at a betting table")
 
-    def create(self, player: str, name: str, now: float) -> list[dict[str, Any]]:
+    def create(self, player: str, name: str, now: float, quick: bool = False) -> list[dict[str, Any]]:
         self._check_may_bet(player)
         out: list[dict[str, Any]] = []
-        self._emit(out, EventType.CREATED, now, players=self.players, options=self.options.to_json())
+        self._emit(out, EventType.CREATED, now, players=self.players, options=self.options.to_json(), quick=quick)
         self._emit(out, EventType.SAT, now, seat=0, player=player, name=name)
         self._emit(out, EventType.MASTER, now, seat=0)
         return out
@@ -456,6 +472,11 @@ class Table:
         if seq is not None:
             self._check_seq(seq)
         seat = self.seat_of(player)
+        claimed = next((i for i, s in enumerate(self.seats) if s.claimant == player), None)
+        if seat is None and claimed is not None:  # one who was to take a robot's seat changes their mind
+            gone: list[dict[str, Any]] = []
+            self._emit(gone, EventType.UNCLAIMED, now, seat=claimed)
+            return gone
         if seat is None:
             raise ProtocolError("not_seated", "you do not sit at this table")
         out: list[dict[str, Any]] = []
@@ -619,12 +640,60 @@ class Table:
         ranking = [{"place": p, "seat": s, "total": t} for p, s, t in self.game.ranking()]
         self._emit(out, EventType.GAME_END, now, game=self.game_id, totals=self.game.totals, ranking=ranking,
                    abandoned=list(self.abandoned))
+        self._hand_over_claims(out, now)
 
     def next_deal(self, now: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         if (self.status == TableStatus.PLAYING and self.game is not None and self.deal is not None
                 and self.deal.is_over and not self.game.is_over):
+            self._hand_over_claims(out, now)
             self._start_deal(out, now)
+        return out
+
+    def _hand_over_claims(self, out: list[dict[str, Any]], now: float) -> None:
+        """Between deals (or games): the people who claimed robots' seats take them."""
+        for i, seat in enumerate(self.seats):
+            if seat.kind == SeatKind.ROBOT and seat.claimant is not None:
+                self._emit(out, EventType.REPLACED, now, seat=i, player=seat.claimant, name=seat.claimant_name)
+
+    def claim(self, player: str, name: str, now: float,
+              master_friends: AbstractSet[str] = frozenset()) -> list[dict[str, Any]]:
+        """Quick play's "a seat here for me": a free seat now if there is one before a game; else a
+        robot's seat at a quick table, now between deals or games, or else at the next deal (the robot
+        plays on until then)."""
+        if self.status == TableStatus.CLOSED:
+            raise ProtocolError("no_table", "this table is closed")
+        if not self.admits(player, name, master_friends):
+            raise ProtocolError("private", "this table is private: only invited people may sit")
+        if self.seat_of(player) is not None:
+            raise ProtocolError("seated", f"you already sit at seat {self.seat_of(player)}")
+        claimed = next((i for i, s in enumerate(self.seats) if s.claimant == player), None)
+        if claimed is not None:
+            raise ProtocolError("seated", f"you take seat {claimed} at the next deal already")
+        out: list[dict[str, Any]] = []
+        free = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY]
+        if self.status == TableStatus.WAITING and free:
+            self._check_may_bet(player)
+            self._emit(out, EventType.SAT, now, seat=free[0], player=player, name=name)
+            return out
+        robots = self._claimable()
+        if not robots:
+            raise ProtocolError("no_seat_free", "no seat is free at this table, nor a robot's to take: try quick "
+                                                "play again, or watch")
+        between = self.status == TableStatus.WAITING or (self.deal is not None and self.deal.is_over)
+        kind = EventType.REPLACED if between else EventType.CLAIMED
+        self._emit(out, kind, now, seat=robots[0], player=player, name=name)
+        return out
+
+    def quick_start(self, player: str, now: float) -> list[dict[str, Any]]:
+        """A quick table's first game, at once: robots in every empty seat, then the start."""
+        self._check_master(player)
+        out: list[dict[str, Any]] = []
+        for i, seat in enumerate(self.seats):
+            if seat.kind == SeatKind.EMPTY:
+                level = self.options.robot_level
+                self._emit(out, EventType.ROBOT, now, seat=i, level=level, name=f"Robot {i + 1} ({level})")
+        out += self.start(player, self.seq, now)
         return out
 
     def back(self, player: str, now: float) -> list[dict[str, Any]]:
@@ -692,6 +761,7 @@ class Table:
                 "seed": unfinished.seed, "commitment": self.commitment, "record": to_record(unfinished)}
             self._emit(out, EventType.CANCEL_END, now, cancelled=True, why="everyone present accepted",
                        game=self.game_id, abandoned=list(self.abandoned), **reveal)
+            self._hand_over_claims(out, now)
         if self.vote is None and self.status == TableStatus.PLAYING:
             self._after_change(out, now)
 
@@ -924,9 +994,16 @@ class Table:
                 "deal": self.deal_views({viewer})[viewer]}
 
     def people(self) -> list[str | None]:
-        """The person who plays each seat (None: empty, a robot, or abandoned): whose table it is, which
-        the lobby tells each of them (``site.line_for``) and never anyone else."""
-        return [s.player if s.kind == SeatKind.PERSON and not s.abandoned else None for s in self.seats]
+        """The person who plays each seat, or takes it at the next deal (None: empty, a robot, or
+        abandoned): whose table it is, which the lobby tells each of them (``site.line_for``) and never
+        anyone else."""
+        return [s.player if s.kind == SeatKind.PERSON and not s.abandoned else s.claimant for s in self.seats]
+
+    def _claimable(self) -> list[int]:
+        """The robots' seats a person may take at a quick table (none claimed yet)."""
+        if not self.quick or self.status == TableStatus.CLOSED:
+            return []
+        return [i for i, s in enumerate(self.seats) if s.kind == SeatKind.ROBOT and s.claimant is None]
 
     def summary(self, spectators: int = 0) -> dict[str, Any]:
         """The lobby's line for this table (``you``, the viewer's seat, is added per viewer)."""
@@ -940,6 +1017,8 @@ class Table:
             "options": self.options.to_json(),
             "spectators": spectators,
             "private": self.options.private,
+            "quick": self.quick,
+            "claimable": len(self._claimable()),
         }
 
     # ------------------------------------------------------------ stored form
@@ -952,6 +1031,7 @@ class Table:
             "master": self.master,
             "seq": self.seq,
             "status": self.status,
+            "quick": self.quick,
             "game": None if self.game is None else self.game.to_json(),
             "game_id": self.game_id,
             "game_started_at": self.game_started_at,
@@ -980,6 +1060,7 @@ class Table:
         table.master = data["master"]
         table.seq = data["seq"]
         table.status = TableStatus(data["status"])
+        table.quick = bool(data.get("quick", False))
         table.game = None if data["game"] is None else Game.from_json(data["game"])
         table.game_id = data["game_id"]
         table.game_started_at = data["game_started_at"]

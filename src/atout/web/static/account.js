@@ -5,6 +5,7 @@ import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { contractWord } from "./result.js";
 import { downloadLink } from "./review.js";
+import { lineChart } from "./chart.js";
 
 async function api(path, body) {
   const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
@@ -112,7 +113,7 @@ export async function renderProfile(app, main, name) {
   const own = app.registered && app.me && app.me.name === p.name;
   const claim = own && shown.chips && p.chips < CLAIM_BELOW ? claimBox(app, shown.chips) : "";
   const badges = (p.badges || []).map((b) => h("li", { class: "badge-item", dataset: { badge: b.badge },
-    title: t(`badge.${b.badge}.what`, {}, b.what || "") }, "🏅 ", t(`badge.${b.badge}`, {}, b.what || b.badge)));
+    title: t(`badge.${b.badge}.what`, {}, b.what || "") }, h("span", { class: "medal", "aria-hidden": "true" }), t(`badge.${b.badge}`, {}, b.what || b.badge)));
   const recent = (p.recent || []).map((g) => h("li", {},
     h("a", { href: `#/g/${encodeURIComponent(g.game)}` }, new Date(g.ended_at * 1000).toLocaleString()), " — ",
     t("profile.place", { place: g.place, n: g.players }), " ", h("strong", {}, g.total > 0 ? `+${g.total}` : String(g.total)),
@@ -124,11 +125,48 @@ export async function renderProfile(app, main, name) {
     h("h1", {}, p.name), friendButton,
     facts.length ? h("ul", { class: "facts" }, facts) : "", claim,
     badges.length ? h("ul", { class: "badges", "aria-label": t("profile.badges") }, badges) : "",
-    h("table", { class: "stats" }, h("caption", {}, t("profile.stats")),
+    historyCharts(p.history),
+    h("div", { class: "sheet-scroll" }, h("table", { class: "stats" }, h("caption", {}, t("profile.stats")),
       h("thead", {}, h("tr", {}, h("th", {}, ""), ["games", "wins", "deals", "taker_success", "average"].map((k) => h("th", { scope: "col" }, t(`profile.${k}`))))),
-      h("tbody", {}, stats)),
+      h("tbody", {}, stats))),
     h("h2", {}, t("profile.recent")),
     recent.length ? h("ol", { class: "recent" }, recent) : h("p", { class: "hint" }, t("profile.no_games"))));
+}
+
+/** The profile's drawings: chips after each movement, and the rating game by game for one player count
+ * (the one most played, others a click away). */
+function historyCharts(history) {
+  if (!history) return "";
+  const figures = [];
+  const chips = history.chips || [];
+  if (chips.length) {
+    const first = chips[0][1];
+    const last = chips[chips.length - 1][1];
+    figures.push(h("figure", { class: "chart-box", dataset: { chart: "chips" } },
+      h("figcaption", {}, t("profile.chart_chips")),
+      lineChart({ points: chips, kind: "chips", label: t("profile.chart_chips_label", { first, last, n: chips.length }) })));
+  }
+  const ratings = history.ratings || {};
+  const counts = Object.keys(ratings).sort((a, b) => ratings[b].length - ratings[a].length || a - b);
+  if (counts.length) {
+    const box = h("figure", { class: "chart-box", dataset: { chart: "rating" } });
+    const draw = (count) => {
+      const rows = ratings[count];
+      const last = rows[rows.length - 1];
+      replace(box,
+        h("figcaption", {}, t("profile.chart_rating", { n: count }),
+          counts.length > 1 ? h("span", { class: "row counts", role: "group", "aria-label": t("board.players") },
+            counts.map((c) => h("button", { type: "button", class: c === count ? "primary" : "quiet", "aria-pressed": String(c === count), onclick: () => draw(c) }, t("lobby.players", { n: c })))) : ""),
+        lineChart({
+          points: rows.map((r) => [r[0], r[1]]), band: rows.map((r) => [r[1] - r[2], r[1] + r[2]]), kind: "rating",
+          format: (v) => v.toFixed(1), label: t("profile.chart_rating_label", { n: count, games: rows.length, mu: last[1].toFixed(1), sigma: last[2].toFixed(1) }),
+        }),
+        h("p", { class: "hint" }, t("profile.chart_rating_hint")));
+    };
+    draw(counts[0]);
+    figures.push(box);
+  }
+  return figures.length ? h("section", { class: "history", "aria-label": t("profile.history") }, h("h2", {}, t("profile.history")), h("div", { class: "charts" }, figures)) : "";
 }
 
 /** A stored game (#/g/ID): each deal in order on one line, void ones said so and numbered as the score

@@ -12,9 +12,10 @@ export function renderLobby(app, main) {
     list = h("section", { id: "lobby-tables", "aria-labelledby": "lobby-title" });
     replace(main,
       h("div", { class: "lobby" },
+        quickPlay(app),
         h("section", { class: "card-box", "aria-labelledby": "lobby-title" },
           h("h1", { id: "lobby-title" }, t("lobby.title")), list),
-        createForm(app)));
+        h("div", { class: "lobby-side" }, app.friendsBox ? app.friendsBox(app) : "", createForm(app))));
   }
   const mine = (x) => x.you !== null && x.you !== undefined;
   const rank = (x) => (mine(x) ? 0 : x.status === "waiting" ? 1 : 2);
@@ -25,6 +26,31 @@ export function renderLobby(app, main) {
     return;
   }
   replace(list, h("ul", { class: "tables" }, tables.map((x) => tableItem(app, x))));
+}
+
+/** Quick play: one click seats you at a game of the size you pick (a robot's seat at a game going on,
+ * taken at its next deal, or a table waiting for people), or opens one with robots at once. */
+function quickPlay(app) {
+  const message = h("p", { class: "refusal", role: "status" });
+  const go = async (players, button) => {
+    for (const b of button.parentNode.querySelectorAll("button")) b.disabled = true;
+    message.textContent = "";
+    try {
+      const answer = await app.net.request({ type: "quick", players });
+      app.go(`t/${answer.table}`);
+    } catch (err) {
+      message.textContent = app.errorText(err);
+    } finally {
+      for (const b of button.parentNode.querySelectorAll("button")) b.disabled = false;
+    }
+  };
+  return h("section", { class: "card-box quick", id: "quick-play", "aria-labelledby": "quick-title" },
+    h("h2", { id: "quick-title" }, t("quick.title")),
+    h("p", { class: "hint" }, t("quick.why")),
+    h("div", { class: "row", role: "group", "aria-labelledby": "quick-title" },
+      [3, 4, 5].map((n) => h("button", { type: "button", class: "primary", dataset: { quick: String(n) },
+        onclick: (e) => go(n, e.currentTarget) }, t("quick.players", { n })))),
+    message);
 }
 
 /** The tables where you sit, first of all: a person who closed the tab mid-deal finds their seat. */
@@ -62,18 +88,31 @@ function tableItem(app, x) {
       h("strong", {}, t("lobby.table", { id: x.id })), " ",
       h("span", { class: `badge ${x.status}` }, status),
       yours ? h("span", { class: "tag mine" }, t("lobby.your_seat", { n: x.you + 1 })) : "",
+      x.quick ? h("span", { class: "tag quick" }, t("quick.tag")) : "",
       x.robots ? h("span", { class: "hint" }, " ", t("lobby.robots", { n: x.robots })) : "",
       x.spectators ? h("span", { class: "hint" }, " · ", t("lobby.spectators", { n: x.spectators })) : ""),
     h("div", { class: "hint" }, facts),
     h("ul", { class: "seat-names" }, seats),
     h("div", { class: "row" },
       yours ? h("button", { class: "primary", onclick: () => app.go(`t/${x.id}`) }, t("lobby.back")) : "",
+      !yours && x.quick && x.claimable > 0 && !x.private
+        ? h("button", { onclick: () => claim(app, x.id), "aria-label": t("quick.claim_label", { id: x.id }) }, t("quick.claim"))
+        : "",
       !yours && x.free > 0 && x.status === "waiting"
         ? h("button", { onclick: () => app.go(`t/${x.id}`), "aria-label": t("lobby.open_label", { id: x.id }) }, t("lobby.open"))
         : "",
       !yours && x.options && x.options.spectators !== false
         ? h("button", { class: "quiet", onclick: () => app.go(`t/${x.id}`), "aria-label": t("lobby.watch_label", { id: x.id }) }, t("lobby.watch"))
         : ""));
+}
+
+async function claim(app, table) {
+  try {
+    await app.net.request({ type: "claim", table });
+    app.go(`t/${table}`);
+  } catch (err) {
+    app.toast(app.errorText(err), "error");
+  }
 }
 
 function createForm(app) {

@@ -287,7 +287,7 @@ export async function reviewAtTable(app, table, number) {
   const dialog = h("dialog", { class: "review-dialog", "aria-labelledby": "review-title" });
   const open = (d) => {
     if (view) view.detach();
-    view = new ReviewView(app, d, { go: async (n) => {
+    view = app.review = new ReviewView(app, d, { go: async (n) => {
       try {
         open(await app.net.request({ type: "review", table, deal: n }));
       } catch (err) {
@@ -299,6 +299,7 @@ export async function reviewAtTable(app, table, number) {
   open(data);
   dialog.addEventListener("close", () => {
     if (view) view.detach();
+    if (app.review === view) app.review = null;
     dialog.remove();
   });
   document.body.append(dialog);

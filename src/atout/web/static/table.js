@@ -405,6 +405,7 @@ export class TableView {
     const info = [];
     if (d && d.hand_sizes) info.push(t("seat.cards", { n: d.hand_sizes[i] }));
     if (d && d.tricks_won && d.phase === "play") info.push(t("seat.tricks", { n: d.tricks_won[i] }));
+    if (seat.taking) info.push(t("seat.taking", { name: seat.taking })); // quick play: a person takes it next deal
     const buttons = [];
     if (s.status === "waiting" || (s.game && s.game.over) || !s.game) {
       if (seat.kind === "empty" && s.you === null) buttons.push(h("button", { onclick: () => this.sit(i), "aria-label": t("seat.sit_label", { n: i + 1 }) }, t("seat.sit")));

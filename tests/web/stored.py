@@ -1,0 +1,92 @@
+"""Games played out in the test's own process by the server's own table, and stored where a running
+``atout serve`` reads them: so a page shows a game whose shape the test chose (a void deal first, two
+registered people at a betting table) without playing it click by click. Nothing is faked: the table
+makes every event, the engine checks every action, the store writes the game, its standings and its
+settlement in one transaction, as the server does."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from typing import Any
+
+from atout.engine.choices import random_action
+from atout.engine.kinds import TableStatus
+from atout.engine.record import action_to_json
+from atout.server import finisher
+from atout.server.options import TableOptions
+from atout.server.results import Bets, GameOver
+from atout.server.store import Append, Store, StoredEvent
+from atout.server.table import Table
+
+
+def play_and_store(db_url: str, people: list[tuple[str, str]], players: int = 4, deals: int = 1, bet: int = 0,
+                   void_first: bool = False, at: float | None = None, seed: int = 0) -> str:
+    """A game of ``deals`` deals between ``people`` ((id, name): registered ids start with p) and robots,
+    everyone playing at random (every seat passing in the first deal when ``void_first``); stored as
+    played at time ``at`` (default: now). Returns its id."""
+    rng = random.Random(seed)
+    at = time.time() if at is None else at
+    options = TableOptions().changed(deals=deals, competitive=True, bet=bet, robot_level="random")
+    table = Table("s" + secrets.token_hex(5), players, options)
+    master = people[0][0]
+    events = table.create(master, people[0][1], at)
+    for seat, (player, name) in enumerate(people[1:], start=1):
+        events += table.sit(player, name, seat, table.seq, at)
+    for seat in range(len(people), players):
+        events += table.add_robot(master, seat, "random", table.seq, at)
+    events += table.start(master, table.seq, at)
+    concluded: list[Bets | GameOver] = []
+    while table.status == TableStatus.PLAYING:
+        deal = table.deal
+        assert deal is not None
+        if deal.is_over:
+            events += table.next_deal(at)
+            continue
+        legal = deal.legal_actions()
+        seat = deal.to_act
+        if void_first and len(table.records) == 0:
+            action = next(a for a in legal if getattr(a, "contract", None) == 0)  # pass: the first deal is void
+        else:
+            action = random_action(legal, rng)
+        body = action_to_json(seat, action)
+        del body["seat"]
+        events += table.play(seat, body, at, by="robot")
+    concluded += table.take_concluded()
+    over = next(c for c in concluded if isinstance(c, GameOver))
+    bets = next((c for c in concluded if isinstance(c, Bets)), None)
+    store = Store(db_url)
+    try:
+        store.create_table(table.id, at, {"seq": 0}, players)
+        store.append([Append(table.id, [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events],
+                             snapshot=(table.seq, table.snapshot()), status="closed", game=finisher.game_row(over),
+                             bets=bets, settlement=finisher.settlement(over))])
+    finally:
+        store.close()
+    assert over.game_id is not None
+    return over.game_id
+
+
+def player_id(db_url: str, name: str) -> str:
+    """The id of the registered player called ``name``."""
+    import sqlalchemy as sa
+
+    from atout.server.db import players
+
+    store = Store(db_url)
+    try:
+        with store.engine.connect() as conn:
+            return conn.execute(sa.select(players.c.id).where(players.c.name == name)).scalar_one()
+    finally:
+        store.close()
+
+
+def insert(db_url: str, table: Any, rows: list[dict[str, Any]]) -> None:
+    """Rows written straight to one of the store's tables (badges, as a finished game would award them)."""
+    store = Store(db_url)
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(table.insert(), rows)
+    finally:
+        store.close()
