@@ -438,6 +438,59 @@ async def test_private_tables_and_friendships_are_seen_alike_from_every_process(
     assert not listed(carl)
 
 
+async def test_names_quick_play_and_friends_presence_are_one_site_across_processes(site: list[Process]) -> None:
+    """A guest's name held on A is refused on B; quick play on B seats a person at the quick table A runs
+    (a robot's seat, taken at the next deal, the claim made where the table is); a friend registered on B
+    sees, through C's API, that Ann on A is playing there."""
+    a, b, c = site
+    nina = await Client.connect(a.url, "Nina")
+    async with websockets.connect(b.url) as ws:
+        await ws.send('{"type": "hello", "protocol": 1, "name": "NÏNA"}')
+        assert json.loads(await ws.recv())["code"] == "name_taken"
+    await nina.close()
+
+    cookies = {}
+    for name, process in (("Ann", a), ("Bob", b)):
+        async with site_page(f"http://127.0.0.1:{process.port}") as http:
+            made = await http.post("/api/register", json={"name": name, "password": f"{name} password"})
+            assert made.status_code == 201, made.text
+            cookies[name] = made.cookies["atout_session"]
+    await befriend((a, "Ann", cookies["Ann"]), (b, "Bob", cookies["Bob"]))
+    ann = await Client.connect(a.url, "x", cookie=cookies["Ann"])
+    answer = await ann.request({"type": "quick", "players": 3})
+    assert answer["type"] == "event" and answer["event"]["quick"], answer
+    table = answer["table"]
+    assert table in a.health()["table_ids"]
+
+    bob = await Client.connect(b.url, "x", cookie=cookies["Bob"])
+    await bob.send({"type": "lobby"})
+    lobby = await bob.expect("lobby")
+    while not any(x["id"] == table and x["status"] == "playing" for x in lobby["tables"]):
+        lobby = {"tables": [(await bob.expect("lobby_table"))["table"]]}
+    answer = await bob.request({"type": "quick", "players": 3})  # on B, for a table A runs
+    assert answer["type"] == "event" and answer["table"] == table and answer["event"]["type"] in ("claimed", "replaced"), answer
+    seat = answer["event"]["seat"]
+
+    async with site_page(f"http://127.0.0.1:{c.port}", cookies={"atout_session": cookies["Bob"]}) as http:
+        async def ann_seen() -> bool:
+            return (await http.get("/api/friends")).json()["presence"]["Ann"] == {"status": "playing", "table": table}
+
+        await eventually(ann_seen, "Bob never saw Ann playing, from C")
+    async with site_page(f"http://127.0.0.1:{c.port}", cookies={"atout_session": cookies["Ann"]}) as http:
+        seen = (await http.get("/api/friends")).json()["presence"]["Bob"]
+        assert seen["status"] in ("playing", "table") and seen["table"] == table  # his seat to come
+
+    def bob_seated(_: Person) -> bool:
+        return bob.state is not None and bob.state["you"] == seat
+
+    async def follow_bob() -> None:
+        while not bob_seated(None):  # type: ignore[arg-type]
+            await bob.recv(WITHIN)
+
+    await asyncio.gather(Person(ann, table, [a]).play(bob_seated), follow_bob())
+    assert bob.state["seats"][seat]["kind"] == "person" and bob.state["seats"][seat]["name"] == "Bob"
+
+
 async def test_an_invitation_to_a_guest_whose_process_died_says_nobody_is_there(site: list[Process]) -> None:
     """A guest online on C is invited from A; C dies (its guests could not say they left): an invitation
     to that name now says nobody of that name is online, instead of being sent to nobody."""

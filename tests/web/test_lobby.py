@@ -3,6 +3,8 @@ that goes on; names said as the rule says them, one person per name."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -91,3 +93,32 @@ def test_a_new_tables_first_events_name_the_master(browser, shared_site):
     }""")
     assert lines == ["Mia sits down.", "Mia is now the master."]
     mia.close()
+
+
+@pytest.mark.parametrize(("viewport", "players"), [(None, 3), (PHONE, 5)], ids=["desktop", "phone"])
+def test_quick_play_starts_a_game_at_once_and_a_later_person_takes_a_robots_seat_at_the_next_deal(
+        browser, shared_site, viewport, players):
+    first = Person(browser, shared_site.url, f"Quick{players}", viewport=viewport).arrive()
+    page = first.page
+    assert in_viewport(page, f"#quick-play button[data-quick='{players}']")
+    page.click(f"#quick-play button[data-quick='{players}']")
+    page.wait_for_function("() => window.atout.view && window.atout.view.state && window.atout.view.state.status === 'playing'")
+    state = first.state()
+    assert state["you"] == 0 and [s["kind"] for s in state["seats"]] == ["person"] + ["robot"] * (players - 1)
+    table = state["id"]
+
+    later = Person(browser, shared_site.url, f"Later{players}", viewport=viewport).arrive()
+    later.page.click(f"#quick-play button[data-quick='{players}']")
+    later.page.wait_for_function(f"() => window.atout.view && window.atout.view.id === '{table}' && window.atout.view.state")
+    expect(later.page.locator(".seat .seat-info", has_text=f"Later{players} plays here from the next deal")).to_have_count(1)
+    assert later.state()["you"] is None  # watching until the deal ends: no hand of anyone's
+    deadline = time.monotonic() + 120  # bounds a hang only
+    while later.page.evaluate("() => window.atout.view.state.you") is None:
+        assert time.monotonic() < deadline, "the robot's seat was never given"
+        if first.step() is None:
+            first.page.wait_for_timeout(20)
+    later.page.wait_for_selector(".hand-cards .card")
+    seat = later.state()["you"]
+    assert later.state()["seats"][seat]["name"] == f"Later{players}" and later.state()["seats"][seat]["kind"] == "person"
+    first.close()
+    later.close()

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from atout.server.db import badges
 
-from .pages import Person
+from .pages import WAIT_MS, Person
 from .stored import insert, play_and_store, player_id
 from .test_lobby import PHONE, in_viewport
 
@@ -114,3 +114,38 @@ def test_a_game_page_numbers_its_deals_as_the_sheet_does_and_each_is_reviewed_an
     expect(page.locator(".review-page h1")).to_have_text("Deal 1: void")
     assert "Everyone passed." in page.inner_text(".review-page .contract")
     person.close()
+
+
+def test_friends_are_seen_online_at_a_table_and_playing_and_joined_or_invited(browser, shared_site, helene):
+    cookies = {}
+    for name in ("Hélène", "Bruno"):
+        login = httpx.post(f"{shared_site.url}/api/login", json={"name": name, "password": f"{name} long secret"})
+        cookies[name] = login.cookies["atout_session"]
+    for name, action, other in (("Hélène", "request", "Bruno"), ("Bruno", "accept", "Hélène")):
+        answer = httpx.post(f"{shared_site.url}/api/friends", json={"action": action, "name": other},
+                            cookies={"atout_session": cookies[name]}, headers={"Origin": shared_site.url})
+        assert answer.status_code == 200, answer.text
+
+    helene_page = log_in(browser, shared_site.url, "Hélène")
+    page = helene_page.page
+    box = page.wait_for_selector("#friends-box .hint:has-text('1 offline')")
+    assert box.is_visible()
+    bruno = log_in(browser, shared_site.url, "Bruno", viewport=PHONE)
+    expect(page.locator("#friends-box li[data-friend=Bruno]")).to_have_attribute("data-status", "online", timeout=WAIT_MS)
+    table = bruno.create(3, deals=1)
+    expect(page.locator("#friends-box li[data-friend=Bruno]")).to_have_attribute("data-status", "table", timeout=WAIT_MS)
+    page.click("#friends-box li[data-friend=Bruno] button:text-is('Join')")
+    page.wait_for_function(f"() => window.atout.view && window.atout.view.id === '{table}' && window.atout.view.state")
+    helene_page.page.locator(".seat button", has_text="Sit here").first.click()
+    page.wait_for_function("() => window.atout.view.state.you !== null")
+
+    page.goto(f"{shared_site.url}/#/friends")  # she sits at a table: she may invite him to it
+    bruno.page.click(".table-bar button:text-is('Leave the seat')")  # Bruno leaves his table for the lobby
+    bruno.page.wait_for_selector("#create-form")
+    expect(page.locator(".friends li[data-friend=Bruno]")).to_have_attribute("data-status", "online", timeout=WAIT_MS)
+    page.click(".friends li[data-friend=Bruno] button:text-is('Invite to my table')")
+    invite = bruno.page.wait_for_selector(".toast.invite")
+    assert "Hélène" in invite.inner_text()
+    assert in_viewport(bruno.page, ".toast.invite button")
+    helene_page.close()
+    bruno.close()

@@ -289,7 +289,10 @@ class AccountRoutes:
                 status_code = 404 if err.code == "no_player" else 400
                 return _error(status_code, err.code, err.message)
             hub.forget_friends(account.id, other.id)
-        return JSONResponse(await asyncio.to_thread(friends.of, account.id))
+        found = await asyncio.to_thread(friends.of, account.id)
+        named = await asyncio.to_thread(friends.named, account.id)
+        where = await hub.presence(account.id, set(named))
+        return JSONResponse({**found, "presence": {named[pid]: seen for pid, seen in where.items()}})
 
 
 __all__ = ["COOKIE", "MAX_BODY", "MAX_PAGE", "AccountRoutes", "leaderboard_query"]

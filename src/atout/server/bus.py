@@ -176,6 +176,36 @@ class RedisBus:
                 await self._redis.srem(key, *dead)
         return alive
 
+    def player(self, player_id: str, online: bool) -> None:
+        """Say a registered player has a connection here (or no more), for their friends on every process."""
+        async def tell() -> None:
+            key = f"atout:online:{player_id}"
+            with contextlib.suppress(Exception):
+                if online:
+                    await self._redis.sadd(key, self.process)
+                    await self._redis.expire(key, 24 * 3600)
+                else:
+                    await self._redis.srem(key, self.process)
+        self._background.add(task := asyncio.create_task(tell()))
+        task.add_done_callback(self._background.discard)
+
+    async def online(self, player_ids: set[str]) -> set[str]:
+        """Those of ``player_ids`` connected to a process of the site that still runs (but this one)."""
+        ids = sorted(player_ids)
+        if not ids:
+            return set()
+        try:
+            pipe = self._redis.pipeline(transaction=False)
+            for player_id in ids:
+                pipe.smembers(f"atout:online:{player_id}")
+            found = [{m.decode() if isinstance(m, bytes) else m for m in members} for members in await pipe.execute()]
+            processes = sorted(set().union(*found) - {self.process})
+            counts = await self._redis.pubsub_numsub(*(inbox(p) for p in processes)) if processes else []
+        except Exception:
+            return set()
+        alive = {(c.decode() if isinstance(c, bytes) else c).rsplit(":", 1)[1] for c, n in counts if n > 0}
+        return {player_id for player_id, members in zip(ids, found, strict=True) if members & alive}
+
     def guest(self, name: str, player_id: str, online: bool) -> None:
         """Say a guest came online (or left) under ``name`` here, for invitations and names from other
         processes (kept with this process's name, so that one that dies can be told from one that runs)."""

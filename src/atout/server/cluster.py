@@ -286,6 +286,20 @@ class RedisSite:
     async def take_guest_name(self, name: str, player_id: str) -> bool:
         return await self.bus.take_guest_name(name, player_id)
 
+    def player(self, player_id: str, online: bool) -> None:
+        self.bus.player(player_id, online)
+
+    async def online(self, player_ids: set[str]) -> set[str]:
+        return await self.bus.online(player_ids)
+
+    def seated(self, player_ids: set[str]) -> dict[str, list[tuple[str, str, dict[str, Any] | None]]]:
+        out: dict[str, list[tuple[str, str, dict[str, Any] | None]]] = {}
+        for line in self.lobby.values():
+            for player in line.people:
+                if player in player_ids:
+                    out.setdefault(player, []).append((line.id, line.summary["status"], line.admit))
+        return out
+
     def table_changed(self, room: Room) -> None:
         self.lobby_line(room)
 

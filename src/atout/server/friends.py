@@ -91,6 +91,16 @@ class Friends:
                     out["outgoing" if requester == player_id else "incoming"].append(name)
         return out
 
+    def named(self, player_id: str) -> dict[str, str]:
+        """``player_id``'s friends: id -> name (for their presence)."""
+        other_side = sa.case((friendships.c.requester == player_id, friendships.c.addressee),
+                             else_=friendships.c.requester)
+        query = (sa.select(players.c.id, players.c.name).join(players, players.c.id == other_side)
+                 .where(friendships.c.status == "friends",
+                        sa.or_(friendships.c.requester == player_id, friendships.c.addressee == player_id)))
+        with self.store.engine.connect() as conn:
+            return {pid: name for pid, name in conn.execute(query)}
+
     def ids(self, player_id: str) -> set[str]:
         """The ids of ``player_id``'s friends (for who may see a private table)."""
         query = sa.select(friendships.c.requester, friendships.c.addressee).where(

@@ -60,7 +60,7 @@ from .review import published
 from .room import Room, Services, Stats
 from .site import LocalSite, Site, line_for
 from .store import Store, StoredTable, StoreError, StoreWriter
-from .table import Table, Timing
+from .table import Table, Timing, admitted
 
 
 @dataclass
@@ -168,9 +168,12 @@ class Hub:
         if not conn.remote:
             self.site.closed(conn)
             player = conn.player
-            if player is not None and not player.registered and not any(
-                    c.player is not None and c.player.id == player.id for c in self.connections):
-                self.site.guest(player.name, player.id, online=False)
+            if player is not None and not self._connected_here(player.id):
+                if player.registered:
+                    self.site.player(player.id, online=False)
+                    self._tell_friends(player.id, player.name)
+                else:
+                    self.site.guest(player.name, player.id, online=False)
         for table_id in list(conn.tables):
             room = self.rooms.get(table_id)
             if room is not None:
@@ -235,6 +238,9 @@ class Hub:
             raise ProtocolError("hello_again", "you said hello already")
         conn.patches = m.patches
         if conn.account is not None:  # a registered player: the session says who
+            if not self._connected_here(conn.account.id):
+                self.site.player(conn.account.id, online=True)  # their friends see them online, site-wide
+                self._tell_friends(conn.account.id, conn.account.name)
             conn.player = Player(conn.account.id, conn.account.name, registered=True)
             self.addresses.saw(conn.account.id, conn.address)
             conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
@@ -261,6 +267,45 @@ class Hub:
         conn.player = Player(player_id, name)
         conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
                    "you": {"id": player_id, "name": name, "registered": False}, "token": self.token_for(player_id)})
+
+    def _tell_friends(self, player_id: str, name: str) -> None:
+        """A registered player came online here, or left: their friends' pages ask again where they are."""
+        for friend in self.friends_of(player_id):
+            self.tell_player(friend, {"type": "presence", "name": name})
+
+    def _connected_here(self, player_id: str) -> bool:
+        return any(c.player is not None and c.player.id == player_id for c in self.connections)
+
+    async def presence(self, viewer: str, player_ids: set[str]) -> dict[str, dict[str, Any]]:
+        """Where each of ``player_ids`` is on the site, as ``viewer`` may know it: ``status`` offline,
+        online, table (at a table waiting for its game) or playing; ``table`` the id of that table when
+        it admits the viewer (a private one may not)."""
+        here = {c.player.id for c in self.connections if c.player is not None and c.player.id in player_ids}
+        online = here | await self.site.online(player_ids - here)
+        seats: dict[str, list[tuple[str, str, bool]]] = {}
+        for room in self.rooms.values():
+            table = room.table
+            if table.status == TableStatus.CLOSED:
+                continue
+            for player in table.people():
+                if player in player_ids:
+                    admits = table.admits(viewer, "", self._master_friends(table))
+                    seats.setdefault(player, []).append((table.id, table.status, admits))
+        for player, lines in self.site.seated(player_ids).items():
+            for table_id, status, admit in lines:
+                admits = admit is None or admitted(viewer, admit["seated"], admit["invited"],
+                                                   self.friends_of(admit["master"]))
+                seats.setdefault(player, []).append((table_id, status, admits))
+        out: dict[str, dict[str, Any]] = {}
+        for player in player_ids:
+            tables = sorted(seats.get(player, []), key=lambda x: x[1] != TableStatus.PLAYING)
+            if tables:
+                table_id, status, admits = tables[0]
+                out[player] = {"status": "playing" if status == TableStatus.PLAYING else "table",
+                               "table": table_id if admits else None}
+            else:
+                out[player] = {"status": "online" if player in online else "offline", "table": None}
+        return out
 
     def _guests_here(self, name: str) -> set[str]:
         """The ids of the guests connected to this process under ``name`` (any case or accents)."""

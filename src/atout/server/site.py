@@ -77,6 +77,15 @@ class Site(Protocol):
     async def guests(self, name: str) -> set[str]:
         """The ids of the guests online under ``name`` on the other processes."""
 
+    def player(self, player_id: str, online: bool) -> None:
+        """A registered player's first connection here opened (or the last one closed)."""
+
+    async def online(self, player_ids: set[str]) -> set[str]:
+        """Those of ``player_ids`` connected to another process."""
+
+    def seated(self, player_ids: set[str]) -> dict[str, list[tuple[str, str, dict[str, Any] | None]]]:
+        """Where each of ``player_ids`` plays at tables other processes run: (table, status, whom it admits)."""
+
     def table_changed(self, room: Room) -> None:
         """A table run here changed in the lobby."""
 
@@ -143,6 +152,15 @@ class LocalSite:
 
     async def guests(self, name: str) -> set[str]:
         return set()
+
+    def player(self, player_id: str, online: bool) -> None:
+        return None
+
+    async def online(self, player_ids: set[str]) -> set[str]:
+        return set()
+
+    def seated(self, player_ids: set[str]) -> dict[str, list[tuple[str, str, dict[str, Any] | None]]]:
+        return {}
 
     def table_changed(self, room: Room) -> None:
         return None

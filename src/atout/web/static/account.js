@@ -169,6 +169,68 @@ function historyCharts(history) {
   return figures.length ? h("section", { class: "history", "aria-label": t("profile.history") }, h("h2", {}, t("profile.history")), h("div", { class: "charts" }, figures)) : "";
 }
 
+/** The table where you would invite a friend: one where you sit, waiting for people first. */
+function myTable(app) {
+  const mine = [...app.tables.values()].filter((x) => x.you !== null && x.you !== undefined);
+  return mine.find((x) => x.status === "waiting" && x.free > 0) || mine.find((x) => x.quick && x.claimable > 0) || mine[0] || null;
+}
+
+/** One friend: where they are on the site, and what you may do about it (join them, invite them). */
+function friendItem(app, name, seen = { status: "offline", table: null }, ...extra) {
+  const status = seen.status || "offline";
+  const mine = myTable(app);
+  const actions = [];
+  if (seen.table && (!mine || mine.id !== seen.table)) {
+    actions.push(h("button", { type: "button", class: "primary", onclick: () => app.go(`t/${seen.table}`), "aria-label": t("friends.join_label", { name }) }, t("friends.join")));
+  }
+  if (mine && status !== "offline" && seen.table !== mine.id) {
+    actions.push(h("button", {
+      type: "button", "aria-label": t("friends.invite_label", { name }), onclick: async () => {
+        try {
+          await app.net.request({ type: "invite", table: mine.id, name });
+          app.toast(t("invite.sent", { name }));
+        } catch (err) {
+          app.toast(app.errorText(err), "error");
+        }
+      },
+    }, t("friends.invite")));
+  }
+  return h("li", { class: `friend ${status}`, dataset: { friend: name, status } },
+    h("span", { class: `presence ${status}`, "aria-hidden": "true" }),
+    h("a", { href: `#/p/${encodeURIComponent(name)}` }, name), " ",
+    h("span", { class: "status" }, t(`presence.${status}`)), " ", actions, extra);
+}
+
+/** The lobby's box of friends on the site now, kept fresh while the lobby shows it. */
+export function friendsBox(app) {
+  if (!app.registered) return "";
+  const list = h("div", { class: "friends-now" }, h("p", { class: "hint" }, t("loading")));
+  const box = h("section", { class: "card-box friends-box", id: "friends-box", "aria-labelledby": "friends-box-title" },
+    h("h2", { id: "friends-box-title" }, h("a", { href: "#/friends" }, t("friends.title"))), list);
+  const refresh = async () => {
+    if (!box.isConnected && box.dataset.shown) {
+      clearInterval(timer);
+      return;
+    }
+    let f;
+    try {
+      f = await api("/api/friends");
+    } catch {
+      return;
+    }
+    box.dataset.shown = "1";
+    const here = f.friends.filter((n) => ((f.presence || {})[n] || {}).status !== "offline" && (f.presence || {})[n]);
+    const away = f.friends.length - here.length;
+    replace(list,
+      here.length ? h("ul", { class: "friend-list" }, here.map((n) => friendItem(app, n, f.presence[n]))) : "",
+      h("p", { class: "hint" }, f.friends.length ? t("friends.away", { n: away }) : t("friends.none_yet")));
+  };
+  const timer = setInterval(refresh, 10000);
+  refresh();
+  app.refreshFriends = refresh;
+  return box;
+}
+
 /** A stored game (#/g/ID): each deal in order on one line, void ones said so and numbered as the score
  * sheet numbers the others, each with its review and its download (what `atout verify FILE` checks). */
 export async function renderGame(app, main, id) {
@@ -247,7 +309,11 @@ export async function renderFriends(app, main) {
       app.toast(app.errorText(err), "error");
     }
   };
+  app.refreshFriends = () => renderFriends(app, main); // again when a table changes: a friend may have sat
+  app.followLobby(); // the tables where you sit (where "Invite to my table" invites), kept live
   const input = h("input", { name: "friend", maxlength: 20, "aria-label": t("friends.name"), placeholder: t("friends.name") });
+  clearTimeout(app.friendsPoll); // and every ten seconds: a friend may have come online or gone
+  app.friendsPoll = setTimeout(() => { if (location.hash === "#/friends") renderFriends(app, main); }, 10000);
   replace(main, h("section", { class: "card-box friends" },
     h("h1", {}, t("friends.title")),
     h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) act("request", input.value.trim()); } },
@@ -257,7 +323,7 @@ export async function renderFriends(app, main) {
       h("button", { onclick: () => act("accept", n) }, t("friends.accept")),
       h("button", { class: "quiet", onclick: () => act("refuse", n) }, t("friends.refuse"))))) : h("p", { class: "hint" }, t("friends.none")),
     h("h2", {}, t("friends.list")),
-    f.friends.length ? h("ul", {}, f.friends.map((n) => h("li", {}, h("a", { href: `#/p/${encodeURIComponent(n)}` }, n), " ",
+    f.friends.length ? h("ul", { class: "friend-list" }, f.friends.map((n) => friendItem(app, n, (f.presence || {})[n],
       h("button", { class: "quiet", onclick: () => act("remove", n) }, t("friends.remove"))))) : h("p", { class: "hint" }, t("friends.none")),
     h("h2", {}, t("friends.outgoing")),
     f.outgoing.length ? h("ul", {}, f.outgoing.map((n) => h("li", {}, n))) : h("p", { class: "hint" }, t("friends.none"))));

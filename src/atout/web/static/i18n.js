@@ -56,6 +56,9 @@ const en = {
   "quick.players": "{n} players", "quick.tag": "quick play", "quick.claim": "Take a robot's seat",
   "quick.claim_label": "Take a robot's seat at table {id} from its next deal", "seat.taking": "{name} plays here from the next deal",
   "error.no_seat_free": "That table filled up meanwhile: press Quick play again.",
+  "presence.offline": "offline", "presence.online": "online", "presence.table": "at a table", "presence.playing": "playing",
+  "friends.join": "Join", "friends.join_label": "Join {name} at their table", "friends.invite": "Invite to my table",
+  "friends.invite_label": "Invite {name} to your table", "friends.away": "{n} offline", "friends.none_yet": "No friends yet: add them from a profile or the Friends page.",
   // -- end of the lobby's block --
   "create.title": "New table", "create.players": "Players", "create.submit": "Create the table",
   "create.level_hint": "You sit at seat 1 and are the table's master: you add robots and start the game. Robots default to {level}.",
@@ -256,6 +259,9 @@ const fr = {
   "quick.players": "{n} joueurs", "quick.tag": "partie rapide", "quick.claim": "Prendre la place d'un robot",
   "quick.claim_label": "Prendre la place d'un robot à la table {id} dès sa donne suivante", "seat.taking": "{name} joue ici dès la donne suivante",
   "error.no_seat_free": "Cette table s'est remplie entre-temps : relancez une partie rapide.",
+  "presence.offline": "hors ligne", "presence.online": "en ligne", "presence.table": "à une table", "presence.playing": "en partie",
+  "friends.join": "Rejoindre", "friends.join_label": "Rejoindre {name} à sa table", "friends.invite": "Inviter à ma table",
+  "friends.invite_label": "Inviter {name} à votre table", "friends.away": "{n} hors ligne", "friends.none_yet": "Pas encore d'amis : ajoutez-en depuis un profil ou la page Amis.",
   // -- end of the lobby's block --
   "create.title": "Nouvelle table", "create.players": "Joueurs", "create.submit": "Créer la table",
   "create.level_hint": "Vous prenez la place 1 et êtes le maître de la table : vous ajoutez les robots et lancez la partie. Robots par défaut : {level}.",

@@ -3,6 +3,7 @@
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { levelLabel, optionControls, readOptions } from "./options.js";
+import { friendsBox } from "./account.js";
 
 let draft = { players: 4 }; // the create form survives live lobby updates
 
@@ -15,7 +16,7 @@ export function renderLobby(app, main) {
         quickPlay(app),
         h("section", { class: "card-box", "aria-labelledby": "lobby-title" },
           h("h1", { id: "lobby-title" }, t("lobby.title")), list),
-        h("div", { class: "lobby-side" }, app.friendsBox ? app.friendsBox(app) : "", createForm(app))));
+        h("div", { class: "lobby-side" }, friendsBox(app), createForm(app))));
   }
   const mine = (x) => x.you !== null && x.you !== undefined;
   const rank = (x) => (mine(x) ? 0 : x.status === "waiting" ? 1 : 2);

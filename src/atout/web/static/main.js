@@ -94,14 +94,17 @@ function onMessage(m) {
       app.tables = new Map(m.tables.map((x) => [x.id, x]));
       if (backToGame()) break;
       if (route().kind === "lobby") renderLobby(app, $("#main"));
+      friendsMoved();
       break;
     case "lobby_table":
       app.tables.set(m.table.id, m.table);
       if (route().kind === "lobby") renderLobby(app, $("#main"));
+      friendsMoved();
       break;
     case "lobby_remove":
       app.tables.delete(m.table);
       if (route().kind === "lobby") renderLobby(app, $("#main"));
+      friendsMoved();
       break;
     case "table":
     case "event":
@@ -112,10 +115,27 @@ function onMessage(m) {
       break;
     case "friend":
       toast(t(`friend.${m.event}`, { name: m.name }));
+      friendsMoved();
+      break;
+    case "presence": // a friend came online or left: the friends shown are asked again
+      friendsMoved();
       break;
     default:
       break;
   }
+}
+
+/** A table changed: a friend may have sat down or started a game. The friends shown (the lobby's box,
+ * the friends page) are asked again, at most every two seconds. */
+let friendsTimer = null;
+function friendsMoved() {
+  const kind = route().kind;
+  if (!app.refreshFriends || (kind !== "lobby" && kind !== "friends") || friendsTimer) return;
+  friendsTimer = setTimeout(() => {
+    friendsTimer = null;
+    const k = route().kind;
+    if (app.refreshFriends && (k === "lobby" || k === "friends")) app.refreshFriends();
+  }, 2000);
 }
 
 /** The site opened at its front page (no route) while a game of yours goes on: straight back to it,
@@ -251,6 +271,7 @@ function show() {
   if (r.kind === "leaderboard") return renderLeaderboard(app, main);
   if (r.kind === "friends") return renderFriends(app, main);
   app.net.send({ type: "lobby" });
+  app.lobbySocket = app.net.ws;
   renderLobby(app, main);
 }
 
@@ -277,5 +298,12 @@ async function boot() {
 }
 
 app.restart = () => location.reload();
+
+/** This socket hears the lobby's changes (once per socket: a table's own socket does not, until asked). */
+app.followLobby = () => {
+  if (app.lobbySocket === app.net.ws) return;
+  app.lobbySocket = app.net.ws;
+  app.net.send({ type: "lobby" });
+};
 app.nameProblem = nameProblem;
 boot();
