@@ -91,7 +91,7 @@ def test_a_game_page_numbers_its_deals_as_the_sheet_does_and_each_is_reviewed_an
     page.wait_for_selector(f".game-page[data-game='{helene['games'][-1]}']")
     page.goto(f"{shared_site.url}/#/g/{first}")
     page.wait_for_selector(f".game-page[data-game='{first}']")
-    labels = page.eval_on_selector_all(".game-page tbody th", "els => els.map((e) => e.innerText)")
+    labels = page.eval_on_selector_all(".game-page tbody th .label", "els => els.map((e) => e.innerText)")
     assert labels == ["Void deal 1", "Deal 1", "Deal 2"]  # never "0, 0, 1"
     downloads = page.eval_on_selector_all(".game-page tbody a.download", "els => els.map((e) => e.download)")
     assert downloads == [f"atout-{first}-deal-{n}.json" for n in (1, 2, 3)]

@@ -944,6 +944,7 @@ class Table:
                 "pot": sum(self.stakes),
             },
             "same_address": self.same_address,
+            "quick": self.quick,
             "paused": self.paused,
             "commitment": self.commitment,
             "chat": list(self.chat),

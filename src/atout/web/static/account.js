@@ -223,7 +223,7 @@ export function friendsBox(app) {
     const away = f.friends.length - here.length;
     replace(list,
       here.length ? h("ul", { class: "friend-list" }, here.map((n) => friendItem(app, n, f.presence[n]))) : "",
-      h("p", { class: "hint" }, f.friends.length ? t("friends.away", { n: away }) : t("friends.none_yet")));
+      !f.friends.length ? h("p", { class: "hint" }, t("friends.none_yet")) : away ? h("p", { class: "hint" }, t("friends.away", { n: away })) : "");
   };
   const timer = setInterval(refresh, 10000);
   refresh();
@@ -248,17 +248,18 @@ export async function renderGame(app, main, id) {
     const label = line.void ? t("game.void_label", { n: ++voids }) : t("game.deal_label", { n: line.number });
     const data = { game: g.id, deal: number, commitment: (g.commitments || [])[i] || null, seed: (g.records[i] || {}).seed, record: g.records[i] };
     return h("tr", { class: line.void ? "void" : "", dataset: { deal: String(number) } },
-      h("th", { scope: "row" }, label),
+      h("th", { scope: "row" }, h("span", { class: "label" }, label),
+        h("span", { class: "deal-links" },
+          h("a", { href: `#/g/${encodeURIComponent(g.id)}/${number}`, "aria-label": t("game.review_label", { what: label }) }, t("game.review")),
+          g.records[i] ? downloadLink(data, t("game.download")) : "")),
       h("td", {}, line.void ? t(`result.void.${line.void}`, {}, t("sheet.void")) : `${nameOf(line.taker)} ${contractWord(line.contract)} ${line.made ? "✓" : "✗"}`),
-      (line.scores || []).map((sc) => h("td", { class: "num" }, String(sc))),
-      h("td", {}, h("a", { href: `#/g/${encodeURIComponent(g.id)}/${number}`, "aria-label": t("game.review_label", { what: label }) }, t("game.review"))),
-      h("td", {}, g.records[i] ? downloadLink(data) : ""));
+      (line.scores || []).map((sc) => h("td", { class: "num" }, String(sc))));
   });
   replace(main, h("section", { class: "card-box game-page", dataset: { game: g.id } },
     h("h1", {}, t("game.title", { id: g.id })),
     h("div", { class: "sheet-scroll" }, h("table", { class: "sheet" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.deal")), h("th", { scope: "col" }, t("sheet.contract")),
-        g.seats.map((s) => h("th", { scope: "col", class: "num" }, s.name)), h("th", {}, ""), h("th", {}, ""))),
+        g.seats.map((s) => h("th", { scope: "col", class: "num" }, s.name)))),
       h("tbody", {}, rows))),
     h("p", { class: "hint" }, t("game.replay_hint"))));
 }

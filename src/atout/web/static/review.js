@@ -32,12 +32,12 @@ export function copyButton(text, label, toast) {
 }
 
 /** What `atout verify FILE` checks alone: the commitment published when the deal began, the seed, the record. */
-export function downloadLink(data) {
+export function downloadLink(data, label = t("review.download")) {
   const body = JSON.stringify({ commitment: data.commitment, seed: data.seed, record: data.record }, null, 1);
   return h("a", {
     class: "download", download: `atout-${data.game}-deal-${data.deal}.json`,
     href: URL.createObjectURL(new Blob([body], { type: "application/json" })),
-  }, t("review.download"));
+  }, label);
 }
 
 function chip(code) {
@@ -129,11 +129,11 @@ export class ReviewView {
     this.board = h("div", { class: "review-board" });
     this.marksList = h("section", { class: "analysis", hidden: true, "aria-label": t("review.analysis") });
     const nav = h("div", { class: "row step-nav", role: "group", "aria-label": t("review.steps") },
-      h("button", { type: "button", class: "quiet", "data-step": "first", "aria-label": t("review.first"), onclick: () => this.show(0) }, "⏮"),
+      h("button", { type: "button", class: "quiet", "data-step": "first", "aria-label": t("review.first"), onclick: () => this.show(0) }, "«"),
       h("button", { type: "button", "data-step": "prev", "aria-label": t("review.prev"), onclick: () => this.show(this.step - 1) }, "◀"),
       this.counter = h("span", { class: "counter" }),
       h("button", { type: "button", "data-step": "next", "aria-label": t("review.next"), onclick: () => this.show(this.step + 1) }, "▶"),
-      h("button", { type: "button", class: "quiet", "data-step": "last", "aria-label": t("review.last"), onclick: () => this.show(this.steps - 1) }, "⏭"));
+      h("button", { type: "button", class: "quiet", "data-step": "last", "aria-label": t("review.last"), onclick: () => this.show(this.steps - 1) }, "»"));
     const deals = this.go && d.deals > 1 ? h("div", { class: "row deal-nav" },
       h("button", { type: "button", class: "quiet", disabled: d.deal <= 1, onclick: () => this.go(d.deal - 1) }, t("review.prev_deal")),
       h("button", { type: "button", class: "quiet", disabled: d.deal >= d.deals, onclick: () => this.go(d.deal + 1) }, t("review.next_deal"))) : "";

@@ -320,6 +320,15 @@ export class TableView {
       seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : "");
   }
 
+  /** Quick play at this table: a robot's seat, from the next deal (the server picks which). */
+  async claim() {
+    try {
+      await this.app.net.request({ type: "claim", table: this.id });
+    } catch (err) {
+      this.app.toast(this.app.errorText(err), "error");
+    }
+  }
+
   /** The deal's whole commitment, one click to copy (for `atout verify --commitment`), its start shown. */
   commitmentButton(hash) {
     if (!this.copyCommitment || this.copyCommitment.dataset.copy !== hash) {
@@ -411,6 +420,10 @@ export class TableView {
       if (seat.kind === "empty" && s.you === null) buttons.push(h("button", { onclick: () => this.sit(i), "aria-label": t("seat.sit_label", { n: i + 1 }) }, t("seat.sit")));
       if (seat.kind === "empty" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.addRobot(i), "aria-label": t("seat.robot_label", { n: i + 1 }) }, t("seat.robot")));
       if (seat.kind === "robot" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.send({ type: "unrobot", seat: i }), "aria-label": t("seat.unrobot_label", { name: seat.name }) }, t("seat.unrobot")));
+    }
+    const firstRobot = s.seats.findIndex((x) => x.kind === "robot" && !x.taking); // the seat a claim takes
+    if (s.quick && i === firstRobot && s.you === null && !s.seats.some((x) => x.taking === this.app.me.name)) {
+      buttons.push(h("button", { class: "quiet", onclick: () => this.claim(), "aria-label": t("quick.claim_label", { id: s.id }) }, t("quick.claim")));
     }
     const clock = toAct && s.clock && s.clock.seat === i ? h("span", { class: "clock", role: "timer", "aria-label": t("seat.clock") }, "") : "";
     return h("div", { class: classes.join(" "), dataset: { seat: i } },
