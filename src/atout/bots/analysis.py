@@ -90,6 +90,12 @@ class Point:
     observation: Observation
     taken: Any
 
+    @property
+    def trick(self) -> int | None:
+        """The trick (from 1) a card or a poignée belongs to; None before the play."""
+        obs = self.observation
+        return len(obs.tricks) + 1 if self.kind in (DecisionKind.CARD, DecisionKind.POIGNEE) else None
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -110,12 +116,14 @@ class Decision:
     weight: float
     candidates: tuple[tuple[Any, float], ...]
     mark: Mark | None
+    trick: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "index": self.index,
             "phase": str(self.kind),
+            "trick": self.trick,
             "action": action_json(self.action),
             "best": action_json(self.best),
             "loss": round(self.loss, 1),
@@ -278,7 +286,7 @@ def _with_taken(actions: list, taken: Any, samples: int) -> _Plan | None:
         actions.append(taken)
     if len(actions) < 2:
         return None
-    return _Plan(actions, samples * WORLDS_FACTOR, [0.0] * len(actions), actions.index(taken))
+    return _Plan(actions, samples, [0.0] * len(actions), actions.index(taken))
 
 
 def decision_rng(seed: str, point: Point) -> random.Random:
@@ -287,14 +295,14 @@ def decision_rng(seed: str, point: Point) -> random.Random:
     return random.Random(f"{seed}/{point.seat}/{point.index}/{point.kind}")
 
 
-def analyse_point(point: Point, seed: str = "analysis") -> Decision | None:
-    """``point``'s decision scored (see the module docstring); None when the seat had no choice or
-    no world replays what it saw."""
+def analyse_point(point: Point, seed: str = "analysis", factor: int = WORLDS_FACTOR) -> Decision | None:
+    """``point``'s decision scored (see the module docstring) over ``factor`` times the expert's
+    worlds; None when the seat had no choice or no world replays what it saw."""
     rng = decision_rng(seed, point)
     plan = _plan(point, rng)
     if plan is None:
         return None
-    scores = score_worlds(point.observation, plan.actions, plan.samples, rng)
+    scores = score_worlds(point.observation, plan.actions, plan.samples * factor, rng)
     if scores is None:
         return None
     n = len(plan.actions)
@@ -312,7 +320,7 @@ def analyse_point(point: Point, seed: str = "analysis") -> Decision | None:
         seat=point.seat, index=point.index, kind=point.kind, action=point.taken, best=plan.actions[best],
         expected=means[taken], best_expected=means[best], loss=loss, interval=(low, high),
         worlds=len(weights), weight=total * total / sum(w * w for w in weights),
-        candidates=tuple(zip(plan.actions, means, strict=True)), mark=mark_for(loss),
+        candidates=tuple(zip(plan.actions, means, strict=True)), mark=mark_for(loss), trick=point.trick,
     )
 
 
@@ -330,16 +338,17 @@ def _interval(diffs: list[float], weights: list[float], mean: float) -> tuple[fl
 
 # ----------------------------------------------------------------------------- a record
 def analyse(record: Any, seats: Iterable[int] | None = None, seed: str = "analysis",
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
-    """The analysis of ``seats`` (default: every seat) in ``record``; ``progress(done, total)`` is
-    called after each decision point.  RecordError if the record is malformed or illegal."""
+            progress: Callable[[int, int], None] | None = None, factor: int = WORLDS_FACTOR) -> Analysis:
+    """The analysis of ``seats`` (default: every seat) in ``record``, over ``factor`` times the
+    expert's worlds; ``progress(done, total)`` is called after each decision point.  RecordError if
+    the record is malformed or illegal."""
     points = list(decision_points(record, seats))
     players = start_deal(record).players
     chosen = tuple(sorted(set(range(players) if seats is None else seats)))
     decisions: list[Decision] = []
     forced: dict[int, int] = dict.fromkeys(chosen, 0)
     for done, point in enumerate(points, 1):
-        decision = analyse_point(point, seed)
+        decision = analyse_point(point, seed, factor)
         if decision is None:
             forced[point.seat] += 1
         else:
