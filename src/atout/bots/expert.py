@@ -128,6 +128,9 @@ class _NoPoignee:
     def __repr__(self) -> str:
         return "NO_POIGNEE"
 
+    def __reduce__(self) -> str:
+        return "NO_POIGNEE"  # unpickled as the module's one instance: ``is NO_POIGNEE`` holds in another process
+
 
 NO_POIGNEE = _NoPoignee()
 
