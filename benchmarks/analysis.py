@@ -1,7 +1,8 @@
 """The analysis's losses by robot level: what the marks' thresholds are chosen from.
 
-    nice -n 10 python benchmarks/analysis.py --deals 200 --jobs 2      # benchmarks/results/analysis.json
+    nice -n 10 python benchmarks/analysis.py --deals 300 --jobs 2      # benchmarks/results/analysis.json
     python benchmarks/analysis.py --deals 8 --levels expert,random --out /tmp/a.json   # a quick look
+    python benchmarks/analysis.py --summarize benchmarks/results/analysis.json   # again, with today's MARKS
 
 The same deals (a seed per deal) are played by four robots of one level, for each level; one seat
 per deal (seats in turn) is analysed (``bots.analysis``), and every decision's expected loss is
@@ -16,6 +17,7 @@ per decision than the expert; the thresholds in ``analysis.MARKS`` are read off 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import platform
@@ -143,6 +145,16 @@ def report(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _deals_path(summary: Path) -> Path:
+    """Where every analysed decision of a run is kept, beside its summary (``--summarize`` reads it)."""
+    return summary.with_name(summary.stem + "-deals.json.gz")
+
+
+def _read_deals(summary: Path) -> list[dict]:
+    with gzip.open(_deals_path(summary), "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
@@ -153,7 +165,17 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"worlds: the expert's times this (default {WORLDS_FACTOR}, the analysis's own)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=str(RESULTS / "analysis.json"))
+    parser.add_argument("--summarize", metavar="FILE", default=None,
+                        help="print and rewrite FILE's summary from the deals it holds (no run; default: run)")
     args = parser.parse_args(argv)
+    if args.summarize:
+        data = json.loads(Path(args.summarize).read_text(encoding="utf-8"))
+        levels = list(data["levels"])
+        data["levels"] = summarize(_read_deals(Path(args.summarize)), levels)
+        data["marks"] = {str(m): v for m, v in MARKS}
+        print(report(data["levels"]))
+        Path(args.summarize).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        return 0
     levels = args.levels.split(",")
     tasks = [(args.players, level, args.seed, i, args.factor) for level in levels for i in range(args.deals)]
     results: list[dict] = []
@@ -171,10 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     data = {"command": command, "players": args.players, "deals": args.deals, "seed": args.seed,
             "factor": args.factor, "marks": {str(m): v for m, v in MARKS}, "jobs": args.jobs,
             "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
-            "wall_seconds": round(time.time() - start), "levels": summary,
-            "losses": {level: sorted(d["loss"] for r in results if r["level"] == level for d in r["decisions"])
-                       for level in levels}}
+            "wall_seconds": round(time.time() - start), "levels": summary}
     Path(args.out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    with gzip.open(_deals_path(Path(args.out)), "wt", encoding="utf-8") as f:
+        json.dump(results, f, separators=(",", ":"))
     return 0
 
 

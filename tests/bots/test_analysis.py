@@ -98,19 +98,20 @@ def test_cards_the_seat_had_not_seen_leave_its_earlier_decisions_unchanged():
     assert changed["hands"] != record["hands"]
     assert replay(changed).deal.result.scores != replay(record).deal.result.scores or \
         changed["actions"] != record["actions"]
-    before = [d.to_json() for d in analyse(record, seats=[seat], seed="s").decisions if d.index < cut]
-    after = [d.to_json() for d in analyse(changed, seats=[seat], seed="s").decisions if d.index < cut]
+    # The expert's worlds, not eight times as many: what is checked is where they come from, not how many.
+    before = [d.to_json() for d in analyse(record, seats=[seat], seed="s", factor=1).decisions if d.index < cut]
+    after = [d.to_json() for d in analyse(changed, seats=[seat], seed="s", factor=1).decisions if d.index < cut]
     assert len(before) >= 5
     assert before == after
 
 
 def test_the_same_record_and_seed_give_the_same_analysis():
-    record = _finish(new_deal(RuleSet(4), 1, "determinism/2"), "expert", "det")
-    first = analyse(record, seed="same").to_json()
-    again = analyse(record, seed="same").to_json()
+    record = _finish(new_deal(RuleSet(4), 1, "determinism/2"), "heuristic", "det")
+    first = analyse(record, seats=[2], seed="same").to_json()
+    again = analyse(record, seats=[2], seed="same").to_json()
     assert json.dumps(first) == json.dumps(again)
-    assert len(first["decisions"]) > 20
-    other = analyse(record, seed="another").to_json()
+    assert len(first["decisions"]) > 5
+    other = analyse(record, seats=[2], seed="another", factor=1).to_json()  # other worlds (fewer: quicker)
     assert [d["expected"] for d in other["decisions"]] != [d["expected"] for d in first["decisions"]]
 
 
@@ -126,7 +127,7 @@ def test_a_poignee_kept_hidden_and_a_card_are_two_decisions_at_one_index():
         i for i, a in enumerate(reversed(record["actions"])) if a == {"seat": 0, "play": "1S"})
     points = [p.kind for p in decision_points(record, [0]) if p.index == index]
     assert points == [DecisionKind.POIGNEE, DecisionKind.CARD]
-    hidden = _decision(analyse(record, seats=[0], seed="p"), index, DecisionKind.POIGNEE).to_json()
+    hidden = _decision(analyse(record, seats=[0], seed="p", factor=1), index, DecisionKind.POIGNEE).to_json()
     assert hidden["action"] == {"poignee": None}
     assert {"poignee": None} in [c["action"] for c in hidden["candidates"]]
     assert any(c["action"].get("poignee") for c in hidden["candidates"])

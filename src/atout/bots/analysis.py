@@ -56,7 +56,7 @@ from .tactics import choose_poignee_cards
 VERSION = 1
 """The analysis's version: results kept under another version (a server's cache) are made again."""
 
-WORLDS_FACTOR = 2
+WORLDS_FACTOR = 8
 """The analysis draws this many times the worlds the expert draws when it plays: it runs once per
 deal rather than under a clock, and twice the worlds halve the variance of a loss."""
 
