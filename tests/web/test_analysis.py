@@ -58,12 +58,12 @@ def test_a_player_asks_for_the_analysis_and_sees_the_marks(browser, site):
             assert row.locator(f".mark-{d['mark']}").count() == 1
         else:
             assert row.locator(".mark").count() == 0
-        if d["loss"] >= 0.05:
+        if d["mark"] or d["loss"] >= 1:
             assert f"better: {words[d['index']]} (+" in text
         else:
             assert "better" not in text
     # The review's entries: marks beside the decisions that lost something, nowhere else.
-    losing = {d["index"] for d in decisions if d["mark"] or d["loss"] >= 0.05}
+    losing = {d["index"] for d in decisions if d["mark"] or d["loss"] >= 1}
     marked = set(page.eval_on_selector_all("#test-review li:has(.analysis-mark)",
                                            "els => els.map((e) => Number(e.dataset.actionIndex))"))
     assert marked == losing and page.evaluate("() => window.__marked") == len(losing)

@@ -110,7 +110,7 @@ def text_report(data: dict[str, Any], names: list[str] | None = None) -> str:
             where = f"#{d['index']}" + (f" t{d['trick']}" if d["trick"] else "")
             best = "" if d["loss"] == 0 and d["best"] == d["action"] else d["best_words"]
             low, high = d["interval"]
-            interval = f"[{low:.1f}, {high:.1f}]"
+            interval = f"[{low:.1f}, {high:.1f}]" if d["loss"] >= 0.05 else ""
             mark = f"{SYMBOLS[d['mark']]} {d['mark']}" if d["mark"] else ""
             line = (f"  {where:>8}  {d['phase']:<9} {d['words'][:30]:<30} {best[:30]:<30} {d['loss']:>6.1f}"
                     f"  {interval:<15} {mark}")

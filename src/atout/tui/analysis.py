@@ -20,9 +20,13 @@ from textual.widgets import Footer, Label, ProgressBar, Static
 
 from ..bots.analysis import Analysis, analyse
 
-MARK_STYLES = {"inaccuracy": "bold yellow", "mistake": "bold dark_orange", "blunder": "bold red"}
+MARK_STYLES = {"inaccuracy": "bold #e8c547", "mistake": "bold #ff8c1a", "blunder": "bold #ff4d5e"}
+"""Yellow, orange, red: the colours chess sites give the three marks."""
 MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+SHOWN_LOSS = 1.0
+"""An unmarked decision that lost less than this many points shows no "better" (a fraction of a point is
+within what the search cannot tell apart; the browser does the same)."""
 
 
 def summary_text(total: dict[str, Any]) -> Text:
@@ -51,11 +55,12 @@ def decisions_table(decisions: list[dict[str, Any]]) -> Table:
     for d in decisions:
         mark = d["mark"]
         style = MARK_STYLES.get(mark, "") if mark else ""
-        better = "" if d["loss"] < 0.05 else f"{d['best_words']} (+{d['loss']:g})"
+        lost = bool(mark) or d["loss"] >= SHOWN_LOSS
+        better = f"{d['best_words']} (+{d['loss']:g})" if lost else ""
         low, high = d["interval"]
         table.add_row(Text(MARK_SIGNS.get(mark, "") if mark else "", style=style), str(d["trick"] or ""),
                       d["phase"].replace("_", " "), d["words"], Text(better, style=style),
-                      f"[{low:g}, {high:g}]")
+                      f"[{low:g}, {high:g}]" if lost else "")
     return table
 
 

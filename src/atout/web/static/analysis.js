@@ -15,6 +15,7 @@ const WORDS = {
     summary: "{n} decisions, {loss} points expected to be lost against the expert's choices",
     no_mark: "no mark", better: "better: {action} (+{loss})", interval: "95% interval {low} to {high}",
     "mark.inaccuracy": "inaccuracy", "mark.mistake": "mistake", "mark.blunder": "blunder",
+    "marks.inaccuracy": "inaccuracies", "marks.mistake": "mistakes", "marks.blunder": "blunders",
     "phase.bid": "bid", "phase.call": "call", "phase.ecart": "écart", "phase.chelem": "chelem",
     "phase.poignee": "poignée", "phase.petit_sec": "petit sec", "phase.card": "card", trick: "trick {n}",
     "do.play": "play {card}", "do.bid.pass": "pass", "do.bid": "bid {contract}", "do.call": "call {card}",
@@ -29,6 +30,7 @@ const WORDS = {
     summary: "{n} décisions, {loss} points de perte attendue face aux choix de l'expert",
     no_mark: "aucune marque", better: "mieux : {action} (+{loss})", interval: "intervalle à 95 % de {low} à {high}",
     "mark.inaccuracy": "imprécision", "mark.mistake": "erreur", "mark.blunder": "gaffe",
+    "marks.inaccuracy": "imprécisions", "marks.mistake": "erreurs", "marks.blunder": "gaffes",
     "phase.bid": "enchère", "phase.call": "appel", "phase.ecart": "écart", "phase.chelem": "chelem",
     "phase.poignee": "poignée", "phase.petit_sec": "petit sec", "phase.card": "carte", trick: "pli {n}",
     "do.play": "jouer {card}", "do.bid.pass": "passer", "do.bid": "annoncer {contract}", "do.call": "appeler {card}",
@@ -41,6 +43,10 @@ const WORDS = {
 export const KEYS = WORDS; // the tests check both languages have the same keys
 export const MARKS = ["inaccuracy", "mistake", "blunder"];
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+export const SHOWN_LOSS = 1;
+/** A decision that lost less than this many points and earned no mark is shown as it is, without "better":
+ * a fraction of a point is within what the search cannot tell apart. */
+export const worthShowing = (d) => Boolean(d.mark) || d.loss >= SHOWN_LOSS;
 
 function w(key, params = {}) {
   const text = (WORDS[lang()] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
@@ -82,7 +88,7 @@ export function markFor(decision) {
     parts.push(h("span", { class: `mark mark-${decision.mark}`, title: w(`mark.${decision.mark}`) },
       SIGNS[decision.mark], " ", w(`mark.${decision.mark}`)));
   }
-  if (decision.loss >= 0.05) {
+  if (worthShowing(decision)) {
     const [low, high] = decision.interval;
     parts.push(h("span", { class: "better", title: w("interval", { low: number(low), high: number(high) }) },
       w("better", { action: actionWords(decision.best), loss: number(decision.loss) })));
@@ -103,7 +109,7 @@ export function annotateReview(root, analysis) {
   }
   for (const entry of root.querySelectorAll("[data-action-index]")) {
     const found = byIndex.get(Number(entry.dataset.actionIndex)) || [];
-    const shown = found.filter((d) => d.mark || d.loss >= 0.05);
+    const shown = found.filter(worthShowing);
     for (const d of shown) entry.append(" ", markFor(d));
     if (shown.length) marked += 1;
   }
@@ -114,12 +120,13 @@ export function annotateReview(root, analysis) {
 export function decisionsList(analysis) {
   ensureStyle();
   const total = analysis.totals[0];
-  const marks = MARKS.slice().reverse().filter((m) => total.marks[m]).map((m) => `${total.marks[m]} ${w(`mark.${m}`)}`);
+  const marks = MARKS.slice().reverse().filter((m) => total.marks[m])
+    .map((m) => `${total.marks[m]} ${w(total.marks[m] > 1 ? `marks.${m}` : `mark.${m}`)}`);
   const summary = h("p", { class: "analysis-summary" },
     w("summary", { n: total.decisions, loss: number(total.loss) }), ": ", marks.length ? marks.join(", ") : w("no_mark"));
   const items = analysis.decisions.map((d) => h("li", { class: `decision${d.mark ? ` marked ${d.mark}` : ""}`, dataset: { index: d.index } },
-    h("span", { class: "where" }, d.trick ? w("trick", { n: d.trick }) : w(`phase.${d.phase}`)), " ",
-    h("span", { class: "did" }, actionWords(d.action)), " ", markFor(d)));
+    h("span", { class: "where" }, d.trick ? w("trick", { n: d.trick }) : w(`phase.${d.phase}`)),
+    h("span", { class: "what" }, h("span", { class: "did" }, actionWords(d.action)), " ", markFor(d))));
   return h("div", { class: "analysis-result" }, summary, h("ol", { class: "analysis-list" }, items));
 }
 
