@@ -4,6 +4,7 @@ kept in the store across a restart; only one's own seat of a finished deal; the 
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 from typing import Any
 
 import httpx
@@ -152,3 +153,34 @@ async def test_a_full_queue_is_busy_and_a_server_without_workers_says_so(db_url:
             assert server.app.state.analysis.executor is None
             poll = await http.get("/api/analysis", params={"game": game, "deal": "0"}, headers=_auth(ann))
             assert (poll.status_code, poll.json()["error"]["code"]) == (404, "not_requested")
+
+
+async def test_a_worker_that_dies_fails_its_analysis_and_the_next_one_gets_new_workers(db_url: str) -> None:
+    async with running_server(db_url) as server, _http(server) as http:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, deals=2)
+        await ann.request({"type": "start", "table": table})
+        await play_until(ann, game_over)
+        game = ann.state["game"]["id"]
+        asked = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(ann))
+        assert asked.status_code == 202, asked.text
+        await _done(http, ann, game, 0)
+        workers = multiprocessing.active_children()
+        assert workers  # the pool's processes, spawned by this process's server
+        for process in workers:
+            process.kill()
+            process.join()
+        asked = await http.post("/api/analysis", json={"game": game, "deal": 1}, headers=_auth(ann))
+        assert asked.status_code == 202, asked.text
+        params = {"game": game, "deal": "1"}
+
+        async def failed() -> bool:
+            answer = await http.get("/api/analysis", params=params, headers=_auth(ann))
+            assert answer.status_code in (202, 500), answer.text
+            return answer.status_code == 500 and answer.json()["error"]["code"] == "internal"
+
+        await eventually(failed, "the analysis on dead workers never failed", every=0.1)
+        again = await http.post("/api/analysis", json={"game": game, "deal": 1}, headers=_auth(ann))
+        assert again.status_code == 202, again.text
+        answer = await _done(http, ann, game, 1)
+        assert answer["analysis"] == analyse(server.hub.store.game(game).data["records"][1], [0], "analysis").to_json()

@@ -21,6 +21,7 @@ import re
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,11 +130,19 @@ class AnalysisPool:
         self.runners: list[asyncio.Task] = []
 
     def _start(self) -> None:
-        """The processes start at the first request: a site nobody asks never spawns them."""
+        """The runners start at the first request, and the processes with them: a site nobody asks never
+        spawns them."""
+        if not self.runners:
+            self._processes()
+            self.runners = [asyncio.create_task(self._run()) for _ in range(self.workers)]
+
+    def _processes(self) -> ProcessPoolExecutor:
+        """The worker processes; new ones when a worker died (the pool is then broken for good)."""
         if self.executor is None:
+            # spawn, not fork: a fork of a server with threads and an event loop may inherit a held lock
             self.executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                                 initializer=_warm)
-            self.runners = [asyncio.create_task(self._run()) for _ in range(self.workers)]
+        return self.executor
 
     async def stop(self) -> None:
         for task in self.runners:
@@ -195,18 +204,23 @@ class AnalysisPool:
                     self.jobs.pop(job.key, None)  # the store answers from now on
 
     async def _analyse(self, loop: asyncio.AbstractEventLoop, job: Job) -> None:
-        executor = self.executor
-        assert executor is not None
-        job.total = await loop.run_in_executor(executor, count_points, job.record, job.seat)
-        decisions: list[Decision] = []
-        forced = 0
-        for n in range(job.total):
-            decision = await loop.run_in_executor(executor, analyse_nth, job.record, job.seat, SEED, n)
-            if decision is None:
-                forced += 1
-            else:
-                decisions.append(decision)
-            job.done = n + 1
+        executor = self._processes()
+        try:
+            job.total = await loop.run_in_executor(executor, count_points, job.record, job.seat)
+            decisions: list[Decision] = []
+            forced = 0
+            for n in range(job.total):
+                decision = await loop.run_in_executor(executor, analyse_nth, job.record, job.seat, SEED, n)
+                if decision is None:
+                    forced += 1
+                else:
+                    decisions.append(decision)
+                job.done = n + 1
+        except BrokenProcessPool:
+            if self.executor is executor:  # a worker died: the pool is broken for good, the next job gets new ones
+                executor.shutdown(wait=False, cancel_futures=True)
+                self.executor = None
+            raise
         data = Analysis(SEED, (job.seat,), decisions, {job.seat: forced}).to_json()
         await asyncio.to_thread(keep, self.engine, job.game, job.deal, job.seat, data, time.time())
         job.result = data
