@@ -1,6 +1,6 @@
 """Make the SVG screenshots of every phase of ``atout play`` in docs/screenshots/.
 
-Run:  python docs/make_screenshots.py
+Run:  python docs/make_screenshots.py            (python docs/make_screenshots.py 15-analysis: that one only)
 Each game state is reached deterministically (fixed seeds, robots at level
 random, no delay), then the Textual app is driven headless at 80×24 (NAME.svg)
 and again at 120×40 (NAME-120x40.svg), where the table and the hand grow.
@@ -265,7 +265,29 @@ async def main() -> None:
         return game
 
     await shoot(saved_mid_deal, "14-leave", leave)
+    await analysis_shot()
+
+
+async def analysis_shot() -> None:
+    """The end of a deal, then ``a``: the person's decisions scored by the expert, with their marks."""
+
+    async def analysed(app, pilot):
+        screen = app.screen
+        if isinstance(screen, GameScreen):
+            hand = screen.query_one(HandView)
+            hand.post_message(HandView.Chosen(hand.cards[0]))
+            await settle(app, pilot)
+        await pilot.press("a")
+        from atout.tui.analysis import AnalysisScreen
+
+        while not (isinstance(app.screen, AnalysisScreen) and app.screen.analysis is not None):
+            await asyncio.sleep(0.05)
+        await pilot.pause()
+
+    await shoot(lambda: result_game()[0], "15-analysis", analysed)
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["15-analysis"]:
+        sys.exit(asyncio.run(analysis_shot()))
     sys.exit(asyncio.run(main()))

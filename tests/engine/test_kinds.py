@@ -11,8 +11,10 @@ from atout.engine import RuleSet, new_deal
 from atout.engine.choices import random_action
 from atout.engine.kinds import (
     Contract,
+    DecisionKind,
     EcartRefusal,
     EventType,
+    Mark,
     Outcome,
     Phase,
     SeatKind,
@@ -32,6 +34,8 @@ def test_each_set_is_its_documented_strings():
     assert [k.value for k in SeatKind] == ["empty", "person", "robot"]
     assert [o.value for o in Outcome] == ["finished", "cancelled", "deserted"]
     assert [u.value for u in Unranked] == ["practice", "same_address"]
+    assert [k.value for k in DecisionKind] == ["bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card"]
+    assert [m.value for m in Mark] == ["inaccuracy", "mistake", "blunder"]
     assert len(EventType) == 24 and EventType("cancel_proposed") is EventType.CANCEL_PROPOSED
 
 

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -126,6 +128,9 @@ class _NoPoignee:
     def __repr__(self) -> str:
         return "NO_POIGNEE"
 
+    def __reduce__(self) -> str:
+        return "NO_POIGNEE"  # unpickled as the module's one instance: ``is NO_POIGNEE`` holds in another process
+
 
 NO_POIGNEE = _NoPoignee()
 
@@ -137,6 +142,71 @@ class Search:
     actions: list
     means: list[float]
     worlds: int
+
+
+@dataclass(slots=True)
+class Scores:
+    """Each candidate's score for the seat in each world drawn (bonus not included), and each world's
+    weight: what a search's means are made of, and the analysis's intervals (``analysis``)."""
+
+    actions: list
+    values: list[list[int]]
+    """One row per world, one score per action, in ``actions``' order."""
+    weights: list[float]
+
+
+def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Random,
+                 deadline: float | None = None, draw_seconds: float | None = None) -> Scores | None:
+    """Every action of ``actions`` played out in the same ``samples`` worlds drawn from ``obs``.
+
+    The worlds are drawn by ``sampling`` (each counts by how likely it makes the others' bids
+    and cards); a card is played out in compiled code from one packed copy of each world
+    (exactly, once few cards are left), écarts from the world at its first card, anything else
+    by ``rollout``.  ``deadline`` (a ``time.perf_counter()`` value) stops after the world that
+    crosses it, and the drawing stops ``draw_seconds`` before it; None searches every world
+    (deterministic for ``rng``).  None if no world replays the observation.
+    """
+    me = obs.seat
+    assert me is not None, "a spectator has no decision to search"
+    k = infer(obs)
+    cards = None
+    draw: Callable[..., list[tuple[Any, float]]]
+    if all(type(a) is Play for a in actions):
+        # A card: the worlds are packed for compiled code, and every candidate card is played
+        # out from one packed copy of each world (exactly, once few cards are left).
+        cards = np.array([a.card for a in actions], dtype=np.int64)
+        values = np.zeros(len(actions), dtype=np.int64)
+        score = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
+        draw = weighted_states
+    else:
+        draw = weighted_worlds
+    # Écarts: each world played to its first card once, every écart played out from there.
+    ecarts = [a.cards for a in actions] if all(type(a) is Discard for a in actions) else None
+    draw_deadline = None if deadline is None or draw_seconds is None else deadline - draw_seconds
+    try:
+        worlds: list[tuple[Any, float]] = draw(obs, rng, samples, k, deadline=draw_deadline)
+    except NoWorld:
+        return None
+    rows: list[list[int]] = []
+    weights: list[float] = []
+    for world, weight in worlds:
+        if cards is not None:
+            score(world, me, cards, values)
+            rows.append([int(v) for v in values])
+        elif ecarts is not None:
+            rows.append(ecart_scores(world, me, ecarts))
+        else:
+            row = []
+            for action in actions:
+                w = world.clone()
+                if action is not NO_POIGNEE:
+                    w.apply(action)
+                row.append(rollout_score(w, me, action is NO_POIGNEE))
+            rows.append(row)
+        weights.append(weight)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    return Scores(actions, rows, weights)
 
 
 class ExpertBot:
@@ -154,62 +224,27 @@ class ExpertBot:
         warm_up()
 
     # ------------------------------------------------------------------ search
-    def _evaluate(self, obs: Observation, actions: list, samples: int, seconds: float,
+    def _evaluate(self, obs: Observation, actions: list, samples: int, seconds: float | None,
                   bonus: list[float] | None = None) -> Action:
-        """The action of ``actions`` with the best mean score over sampled worlds.
-
-        Each world counts by how likely it makes the others' bids and cards
-        (``sampling.weighted_worlds``).
-        """
-        me = obs.seat
-        deadline = time.perf_counter() + seconds
-        totals = [0.0] * len(actions)
-        k = infer(obs)
-        done = 0.0
-        searched = 0
+        """The action of ``actions`` with the best mean score over sampled worlds (``score_worlds``);
+        ``seconds`` None: no time limit, the worlds asked for are all searched."""
         self.last_search = None
-        cards = None
-        if all(type(a) is Play for a in actions):
-            # A card: the worlds are packed for compiled code, and every candidate card is played
-            # out from one packed copy of each world (exactly, once few cards are left).
-            cards = np.array([a.card for a in actions], dtype=np.int64)
-            values = np.zeros(len(actions), dtype=np.int64)
-            score = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
-            draw = weighted_states
-        else:
-            draw = weighted_worlds
-        # Écarts: each world played to its first card once, every écart played out from there.
-        ecarts = [a.cards for a in actions] if all(type(a) is Discard for a in actions) else None
-        try:
-            worlds = draw(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
-        except NoWorld:
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        scores = score_worlds(obs, actions, samples, self.rng, deadline,
+                              None if seconds is None else seconds / 2)
+        if scores is None:
             return actions[0]
-        for world, weight in worlds:
-            if cards is not None:
-                score(world, me, cards, values)
-                for i in range(len(actions)):
-                    totals[i] += weight * int(values[i])
-            elif ecarts is not None:
-                for i, v in enumerate(ecart_scores(world, me, ecarts)):
-                    totals[i] += weight * v
-            else:
-                for i, action in enumerate(actions):
-                    w = world.clone()
-                    if action is not NO_POIGNEE:
-                        w.apply(action)
-                    totals[i] += weight * rollout_score(w, me, action is NO_POIGNEE)
+        totals = [0.0] * len(actions)
+        done = 0.0
+        for row, weight in zip(scores.values, scores.weights, strict=True):
+            for i, v in enumerate(row):
+                totals[i] += weight * v
             done += weight
-            searched += 1
-            if time.perf_counter() > deadline:
-                break
-        if not done:
-            self.last_search = None
-            return actions[0]
         if bonus:
             for i, b in enumerate(bonus):
                 totals[i] += b * done
         best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-        self.last_search = Search(actions, [t / done for t in totals], searched)
+        self.last_search = Search(actions, [t / done for t in totals], len(scores.weights))
         return actions[best]
 
     def _seconds(self, budget: float | None, factor: float = 1.0) -> float:
@@ -327,6 +362,19 @@ class ExpertBot:
         return self._evaluate(obs, [Call(c) for c in order], samples, self._seconds(budget, 4))
 
     def _ecart(self, obs: Observation, choice: DiscardFrom, budget: float | None) -> Action:
+        seconds = self._seconds(budget, 4)
+        start = time.perf_counter()
+        first, cands = self.ecart_candidates(obs, choice, seconds / 3)
+        if len(cands) == 1:
+            return Discard(first)
+        samples = self.samples or ECART_SAMPLES
+        left = max(seconds - (time.perf_counter() - start), seconds / 3)
+        return self._evaluate(obs, [Discard(c) for c in cands], samples, left)
+
+    def ecart_candidates(self, obs: Observation, choice: DiscardFrom, screen_seconds: float | None) -> tuple[int, list[int]]:
+        """The rules of thumb's écart and the écarts worth searching beside it (itself first): each
+        suit it could void, the one that banks the most points, and the likeliest few of those one
+        card away from it, screened over ``ECART_SCREEN`` worlds (``screen_seconds`` None: no time limit)."""
         hand, allowed, count = obs.hand, choice.cards, choice.count
         first = choose_ecart(hand, allowed, count)
         cands = [first]
@@ -342,24 +390,18 @@ class ExpertBot:
             for c in by_points[:count]:
                 bank |= 1 << c
             cands.append(bank)
-        seconds = self._seconds(budget, 4)
-        start = time.perf_counter()
         if plain.bit_count() > count:
             # Every écart one card away from the rules of thumb's, screened over a few worlds:
             # the likeliest few join the candidates.
             swaps = [first & ~(1 << out) | 1 << inn for out in cards_of(first & plain) for inn in cards_of(plain & ~first)]
             swaps = [c for c in dict.fromkeys(swaps) if c not in cands]
             if swaps:
-                self._evaluate(obs, [Discard(c) for c in swaps], ECART_SCREEN, seconds / 3)
-                if self.last_search is not None:
-                    ranked = sorted(range(len(swaps)), key=lambda i: -self.last_search.means[i])
+                self._evaluate(obs, [Discard(c) for c in swaps], ECART_SCREEN, screen_seconds)
+                screen = self.last_search
+                if screen is not None:
+                    ranked = sorted(range(len(swaps)), key=lambda i: -screen.means[i])
                     cands += [swaps[i] for i in ranked[:ECART_KEEP]]
-        unique = list(dict.fromkeys(cands))
-        if len(unique) == 1:
-            return Discard(first)
-        samples = self.samples or ECART_SAMPLES
-        left = max(seconds - (time.perf_counter() - start), seconds / 3)
-        return self._evaluate(obs, [Discard(c) for c in unique], samples, left)
+        return first, list(dict.fromkeys(cands))
 
 
 def _same_class(a: int, b: int, unseen: int) -> bool:

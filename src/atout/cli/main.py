@@ -59,6 +59,13 @@ def _parser() -> argparse.ArgumentParser:
     from .verify import add_arguments as add_verify_arguments
 
     add_verify_arguments(sub.add_parser("verify", help="check a deal's fair shuffle: seed, commitment, actions, hands"))
+    from .analyse import add_arguments as add_analyse_arguments
+
+    add_analyse_arguments(sub.add_parser(
+        "analyse", help="each decision of a deal scored by the expert, with its mark",
+        description="Each decision of a seat (bid, call, écart, poignée, chelem, every card) scored again by the "
+                    "expert's search from what that seat saw then: the expected points of the action taken and "
+                    "of the best, the loss, and a mark (docs/analysis.md). Progress on standard error."))
     return parser
 
 
@@ -105,6 +112,10 @@ def _run(argv: list[str] | None) -> int:
         from .verify import run as run_verify
 
         return run_verify(args)
+    if args.command == "analyse":
+        from .analyse import run as run_analyse
+
+        return run_analyse(args)
     if args.command is None:
         from .play import play
 

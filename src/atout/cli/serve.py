@@ -49,6 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rate", type=float, default=20.0, metavar="N",
                         help="messages a second one connection may send on average, bursts of twice that "
                              "(default 20; load tests raise it)")
+    parser.add_argument("--analysis-workers", type=int, default=1, metavar="N",
+                        help="processes (per server process) that analyse finished deals for their players, off "
+                             "the event loop (docs/analysis.md; default 1; 0: no analyses)")
+    parser.add_argument("--analysis-queue", type=int, default=16, metavar="N",
+                        help="analyses that may wait for a worker; more are answered busy (default 16)")
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning"),
                         help="log lines on stderr, one JSON object each with the time and the process's name "
                              "(default info: one line per table event)")
@@ -119,6 +124,9 @@ def serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print(f"atout serve: --workers must be 1 or more, not {args.workers}", file=sys.stderr)
         return 2
+    if args.analysis_workers < 0 or args.analysis_queue < 0:
+        print("atout serve: --analysis-workers and --analysis-queue must be 0 or more", file=sys.stderr)
+        return 2
     if (args.workers > 1 or redis) and not db.startswith(("postgresql://", "postgres://")):
         print("atout serve: several server processes share one PostgreSQL store: give --db postgresql://… "
               "(SQLite is for one process)", file=sys.stderr)
@@ -134,7 +142,8 @@ def serve(args: argparse.Namespace) -> int:
     settings = {"db": db, "redis": redis, "robot_pace": args.robot_pace, "deal_pause": args.deal_pause,
                 "abandon_after": args.abandon_after, "behind_proxy": args.behind_proxy, "rate": args.rate,
                 "log_level": args.log_level, "slot": args.slot, "slots": args.slots,
-                "commit_linger": args.commit_linger, "origins": origins}
+                "commit_linger": args.commit_linger, "origins": origins,
+                "analysis_workers": args.analysis_workers, "analysis_queue": args.analysis_queue}
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     processes = f", {args.workers} processes" if args.workers > 1 else ""
@@ -170,7 +179,9 @@ def app_from_settings():
                     trusted_proxy=settings["behind_proxy"], rate=settings["rate"], burst=2 * settings["rate"],
                     slot=settings.get("slot"), slots=settings.get("slots"),
                     commit_linger=settings.get("commit_linger", 2.0) / 1000,
-                    origins=tuple(settings.get("origins", ())))
+                    origins=tuple(settings.get("origins", ())),
+                    analysis_workers=settings.get("analysis_workers", 1),
+                    analysis_queue=settings.get("analysis_queue", 16))
     app = create_app(settings["db"], config, redis_url=settings["redis"])
     _tune_gc()
     return app

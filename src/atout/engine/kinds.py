@@ -72,6 +72,26 @@ class EcartRefusal(StrEnum):
     FULL = "full"  # the écart has its cards already
 
 
+class DecisionKind(StrEnum):
+    """What a seat decides (the arena times them apart; the analysis marks each)."""
+
+    BID = "bid"
+    CALL = "call"
+    ECART = "ecart"
+    CHELEM = "chelem"
+    POIGNEE = "poignee"
+    PETIT_SEC = "petit_sec"
+    CARD = "card"
+
+
+class Mark(StrEnum):
+    """How bad a decision was, by what it cost in expected points (``bots.analysis``), mildest first."""
+
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+
 class TableStatus(StrEnum):
     WAITING = "waiting"
     PLAYING = "playing"
@@ -131,5 +151,5 @@ class EventType(StrEnum):
     REPLACED = "replaced"  # a person took a robot's seat, between deals
 
 
-__all__ = ["Contract", "EcartRefusal", "EventType", "Outcome", "Phase", "SeatKind", "TableStatus", "Unranked",
+__all__ = ["Contract", "DecisionKind", "EcartRefusal", "EventType", "Mark", "Outcome", "Phase", "SeatKind", "TableStatus", "Unranked",
            "Void"]

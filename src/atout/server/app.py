@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .accounts import Accounts
+from .analysis import AnalysisPool, AnalysisRoutes
 from .api import COOKIE, AccountRoutes, _error
 from .clock import Clock
 from .hub import Config, Hub
@@ -131,6 +132,8 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     config = config or Config()
     store = Store(db_url)
     accounts = Accounts(store, config.hasher)
+    analysis = AnalysisPool(store.engine, config.analysis_workers, config.analysis_queue,
+                            config.analysis_per_person, config.analysis_per_hour)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -143,14 +146,17 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         hub = Hub(store, config, clock, accounts, site)
         await hub.start()
         app.state.hub = hub
+        app.state.analysis = analysis
         try:
             yield
         finally:
+            await analysis.stop()
             await hub.stop()
             store.close()
 
     routes = [
         *AccountRoutes(accounts).routes(),
+        *AnalysisRoutes(analysis).routes(),
         Route("/", index),
         Route("/health", health),
         Route("/metrics", metrics),

@@ -176,4 +176,17 @@ table_leases = sa.Table(
     sa.Index("table_leases_expiry", "expires_at"),
 )
 
-__all__ = ["badges", "friendships", "game_players", "games", "ledger", "metadata", "players", "rating_history", "ratings", "sessions", "settlements", "standings", "table_events", "table_leases", "tables"]
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("deal", sa.Integer, primary_key=True),  # the deal's place in the game's records, from 0
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),  # bots.analysis.VERSION: another version is made again
+    sa.Column("seed", sa.String(40), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("data", JSONType, nullable=False),  # the analysis as `atout analyse --json` prints it
+)
+
+__all__ = ["analyses", "badges", "friendships", "game_players", "games", "ledger", "metadata", "players", "rating_history", "ratings",
+           "sessions", "settlements", "standings", "table_events", "table_leases", "tables"]

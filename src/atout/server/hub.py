@@ -78,6 +78,10 @@ class Config:
     slots: int | None = None  # how many slots that proxy routes
     commit_linger: float = 0.0  # seconds a small batch of writes waits for more (atout serve: 0.002)
     origins: tuple[str, ...] = ()  # pages besides the site's own that may act for a person (origins.py)
+    analysis_workers: int = 1  # processes that analyse finished deals (server/analysis.py); 0: none
+    analysis_queue: int = 16  # analyses that may wait for a worker; beyond, 503 busy
+    analysis_per_person: int = 1  # analyses one person may have waiting or running
+    analysis_per_hour: int = 30  # analyses one person may start in an hour (the budget "analysis")
 
 
 Handler = Callable[[Connection, Any], Awaitable[None]]

@@ -31,6 +31,8 @@ from ..engine import (
 from ..engine.cards import EXCUSE_BIT, TRUMPS, display_order
 from ..engine.ecart import ecart_allowed, ecart_refusal
 from ..engine.kinds import EcartRefusal, Phase
+from ..engine.record import to_record
+from .analysis import AnalysisScreen
 from .game import HUMAN, Game, default_level, hint_level, seat_name
 from .table import TableView, table_picture
 from .text import (
@@ -271,15 +273,18 @@ class StartScreen(Screen):
 class ResultScreen(Screen):
     """The end of a deal: the result in detail and the running score sheet."""
 
-    BINDINGS = [Binding("enter,n,space", "next", "Continue"), Binding("q", "app.quit_game", "Quit")]
+    BINDINGS = [Binding("enter,n,space", "next", "Continue"), Binding("a", "analyse", "Analyse my play"),
+                Binding("q", "app.quit_game", "Quit")]
     DEFAULT_CSS = """
     ResultScreen > VerticalScroll { padding: 0 1; }
-    ResultScreen Button { margin-top: 1; }
+    ResultScreen Button { margin-top: 1; margin-right: 1; }
+    ResultScreen #result-actions { height: auto; }
     """
 
     def __init__(self, game: Game) -> None:
         super().__init__()
         self.game = game
+        self.analysis = None  # the person's play analysed, once asked for (kept while the screen shows)
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -295,13 +300,28 @@ class ResultScreen(Screen):
             if game.is_over:
                 yield Label(Text("Final ranking", style="bold underline"))
                 yield Static(ranking_text(game), id="ranking")
-                yield Button("Quit", variant="primary", compact=True, id="next")
-            else:
-                yield Button("Next deal (Enter)", variant="primary", compact=True, id="next")
+            with Horizontal(id="result-actions"):
+                if game.is_over:
+                    yield Button("Quit", variant="primary", compact=True, id="next")
+                else:
+                    yield Button("Next deal (Enter)", variant="primary", compact=True, id="next")
+                yield Button("Analyse my play (a)", compact=True, id="analyse")
         yield Footer()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.action_next()
+        if event.button.id == "analyse":
+            self.action_analyse()
+        else:
+            self.action_next()
+
+    def action_analyse(self) -> None:
+        """The person's decisions in this deal scored by the expert's search (docs/analysis.md)."""
+        record = {**to_record(self.game.current), "names": [seat_name(s) for s in range(self.game.players)]}
+
+        def keep(analysis) -> None:
+            self.analysis = analysis
+
+        self.app.push_screen(AnalysisScreen(record, HUMAN, done=self.analysis), keep)
 
     def action_next(self) -> None:
         if self.game.is_over:

@@ -1,0 +1,392 @@
+"""The analysis of a person's play in a finished deal, on the site (docs/analysis.md, docs/protocol.md).
+
+``POST /api/analysis`` asks for the analysis of one's own seat in a deal of a game one played, once
+that deal is over; ``GET /api/analysis?game=ID&deal=N`` polls it.  The expert's search runs in a
+bounded pool of worker processes, off the event loop: requests wait in a queue of bounded length
+(beyond it: 503 ``busy``), each person may have ``per_person`` of them queued or running and start
+``Config.analysis_per_hour`` an hour (the named budget ``analysis``), and each decision done moves the
+progress a poll reports.  Finished analyses are kept in the store (``analyses``, per game, deal, seat
+and analysis version), so a restart, or another server process, answers them at once.
+
+A person analyses only a seat they played: the analysis of a finished deal hides nothing (its record is
+public once it ends), but it costs a search per decision, so it is given to the players of the deal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import re
+import time
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..bots.analysis import VERSION, Analysis, Decision, analyse_point, decision_points
+from ..engine.kinds import SeatKind
+from ..engine.record import RecordError, replay
+from .accounts import AccountError, Limiter
+from .db import analyses
+from .logs import log
+
+SEED = "analysis"
+"""The seed of every analysis the site makes: ``atout analyse FILE --seat N`` gives the same one."""
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+_DEAL = re.compile(r"^[0-9]{1,3}$")
+
+
+class AnalysisError(Exception):
+    """A request the site refuses: HTTP ``status``, error ``code``, a message naming what was wrong."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+# ------------------------------------------------------------------ the worker processes' side
+def _warm() -> None:
+    """A worker's start: the compiled card play loaded from numba's cache once, not at the first card."""
+    from ..bots.fastplay import warm_up
+
+    warm_up()
+
+
+def count_points(record: dict, seat: int) -> int:
+    """How many decisions of ``seat`` the record holds (what progress counts to)."""
+    return sum(1 for _ in decision_points(record, [seat]))
+
+
+def analyse_nth(record: dict, seat: int, seed: str, n: int) -> Decision | None:
+    """The ``n``-th decision of ``seat`` in ``record``, scored (one task of a worker process)."""
+    for i, point in enumerate(decision_points(record, [seat])):
+        if i == n:
+            return analyse_point(point, seed)
+    raise IndexError(f"seat {seat} has fewer than {n + 1} decisions")
+
+
+# ------------------------------------------------------------------------------- the store
+def stored(engine: sa.Engine, game: str, deal: int, seat: int) -> dict[str, Any] | None:
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(analyses.c.data).where(
+            analyses.c.game_id == game, analyses.c.deal == deal, analyses.c.seat == seat,
+            analyses.c.version == VERSION)).first()
+    return None if row is None else row.data
+
+
+def keep(engine: sa.Engine, game: str, deal: int, seat: int, data: dict[str, Any], at: float) -> None:
+    """Store an analysis; one made meanwhile by another process is the same (same record, seed, version)."""
+    with engine.begin() as conn:
+        exists = conn.execute(sa.select(analyses.c.game_id).where(
+            analyses.c.game_id == game, analyses.c.deal == deal, analyses.c.seat == seat,
+            analyses.c.version == VERSION)).first()
+        if exists is None:
+            conn.execute(analyses.insert().values(game_id=game, deal=deal, seat=seat, version=VERSION, seed=SEED,
+                                                  created_at=at, data=data))
+
+
+# ------------------------------------------------------------------------------- the pool
+@dataclass
+class Job:
+    """One analysis asked for: a seat of a deal, who asked, and how far it is."""
+
+    game: str
+    deal: int
+    seat: int
+    person: str
+    record: dict
+    status: str = "queued"  # queued, running, done, failed
+    done: int = 0
+    total: int | None = None
+    result: dict[str, Any] | None = None
+
+    @property
+    def key(self) -> tuple[str, int, int]:
+        return (self.game, self.deal, self.seat)
+
+
+class AnalysisPool:
+    """The worker processes, the queue before them and the limits on it (see the module docstring)."""
+
+    def __init__(self, engine: sa.Engine, workers: int = 1, queue: int = 16, per_person: int = 1,
+                 per_hour: int = 30) -> None:
+        self.engine = engine
+        self.workers = workers
+        self.limit = queue
+        self.per_person = per_person
+        self.budgets = {"analysis": Limiter(per_hour, 3600.0)}
+        """Named budgets per person (a small limiter of our own until the site's per-account budgets)."""
+        self.jobs: dict[tuple[str, int, int], Job] = {}
+        self.waiting: deque[Job] = deque()
+        self.wake = asyncio.Event()
+        self.executor: ProcessPoolExecutor | None = None
+        self.runners: list[asyncio.Task] = []
+
+    def _start(self) -> None:
+        """The runners start at the first request, and the processes with them: a site nobody asks never
+        spawns them."""
+        if not self.runners:
+            self._processes()
+            self.runners = [asyncio.create_task(self._run()) for _ in range(self.workers)]
+
+    def _processes(self) -> ProcessPoolExecutor:
+        """The worker processes; new ones when a worker died (the pool is then broken for good)."""
+        if self.executor is None:
+            # spawn, not fork: a fork of a server with threads and an event loop may inherit a held lock
+            self.executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=_warm)
+        return self.executor
+
+    async def stop(self) -> None:
+        for task in self.runners:
+            task.cancel()
+        for task in self.runners:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+    def status(self, job: Job) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": job.status, "game": job.game, "deal": job.deal, "seat": job.seat}
+        if job.status == "queued":
+            out["ahead"] = next((i for i, j in enumerate(self.waiting) if j is job), 0)
+        if job.total is not None:
+            out["done"], out["total"] = job.done, job.total
+        return out
+
+    def submit(self, job: Job) -> Job:
+        """Queue ``job`` (or give the same one already queued or running); AnalysisError when a limit refuses."""
+        if self.workers < 1:
+            raise AnalysisError(503, "analysis_off", "this server makes no analyses (atout serve --analysis-workers 0)")
+        same = self.jobs.get(job.key)
+        if same is not None and same.status != "failed":
+            return same
+        mine = sum(1 for j in self.jobs.values() if j.person == job.person and j.status in ("queued", "running"))
+        if mine >= self.per_person:
+            raise AnalysisError(429, "analysis_running",
+                                f"you have {mine} analysis running or waiting: ask again once it is done")
+        if len(self.waiting) >= self.limit:
+            raise AnalysisError(503, "busy", f"{len(self.waiting)} analyses are waiting already: try again in a minute")
+        if not self.budgets["analysis"].allow(job.person):
+            raise AnalysisError(429, "rate_limited", "too many analyses asked for this hour: try again later")
+        self._start()
+        self.jobs[job.key] = job
+        self.waiting.append(job)
+        self.wake.set()
+        return job
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            while not self.waiting:
+                self.wake.clear()
+                await self.wake.wait()
+            job = self.waiting.popleft()
+            job.status = "running"
+            try:
+                await self._analyse(loop, job)
+                job.status = "done"
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # a failed analysis must not stop the runner: the person may ask again
+                job.status = "failed"
+                log.error("analysis failed: game %s deal %s seat %s", job.game, job.deal, job.seat, exc_info=err)
+            finally:
+                if job.status == "done":
+                    self.jobs.pop(job.key, None)  # the store answers from now on
+
+    async def _analyse(self, loop: asyncio.AbstractEventLoop, job: Job) -> None:
+        executor = self._processes()
+        try:
+            job.total = await loop.run_in_executor(executor, count_points, job.record, job.seat)
+            decisions: list[Decision] = []
+            forced = 0
+            for n in range(job.total):
+                decision = await loop.run_in_executor(executor, analyse_nth, job.record, job.seat, SEED, n)
+                if decision is None:
+                    forced += 1
+                else:
+                    decisions.append(decision)
+                job.done = n + 1
+        except BrokenProcessPool:
+            if self.executor is executor:  # a worker died: the pool is broken for good, the next job gets new ones
+                executor.shutdown(wait=False, cancel_futures=True)
+                self.executor = None
+            raise
+        data = Analysis(SEED, (job.seat,), decisions, {job.seat: forced}).to_json()
+        await asyncio.to_thread(keep, self.engine, job.game, job.deal, job.seat, data, time.time())
+        job.result = data
+
+
+# ------------------------------------------------------------------------------- the routes
+class AnalysisRoutes:
+    """``POST /api/analysis`` and ``GET /api/analysis`` (docs/protocol.md)."""
+
+    def __init__(self, pool: AnalysisPool) -> None:
+        self.pool = pool
+
+    def routes(self) -> list[Route]:
+        return [Route("/api/analysis", self.ask, methods=["POST"]), Route("/api/analysis", self.poll, methods=["GET"])]
+
+    async def ask(self, request: Request) -> Response:
+        """{game, deal[, seat][, table]}: the analysis if made, else it is queued and its progress answered."""
+        from .api import _body
+
+        try:
+            person = await self._person(request)
+            try:
+                data = await _body(request)
+            except AccountError as err:
+                raise AnalysisError(400, err.code, err.message) from None
+            game, deal, seat, table = _fields(data)
+            record, seat = await self._deal(request, person, game, deal, seat, table)
+            done = await asyncio.to_thread(stored, self.pool.engine, game, deal, seat)
+            if done is not None:
+                return JSONResponse({"status": "done", "game": game, "deal": deal, "seat": seat, "analysis": done})
+            job = self.pool.submit(Job(game, deal, seat, person, record))
+        except AnalysisError as err:
+            return _refusal(err)
+        return JSONResponse(self.pool.status(job), status_code=202)
+
+    async def poll(self, request: Request) -> Response:
+        """?game=ID&deal=N[&seat=S][&table=T]: how far the analysis is, or the analysis."""
+        try:
+            person = await self._person(request)
+            query = request.query_params
+            unknown = sorted(set(query) - {"game", "deal", "seat", "table"})
+            if unknown:
+                raise AnalysisError(400, "bad_query",
+                                    f"no parameter {unknown[0][:20]!r}: the analysis takes game, deal, seat, table")
+            deal_text, seat_text = query.get("deal", ""), query.get("seat")
+            if not _DEAL.match(deal_text) or (seat_text is not None and not _DEAL.match(seat_text)):
+                raise AnalysisError(400, "bad_query", "deal (and seat) are whole numbers from 0")
+            game, deal, table = query.get("game", ""), int(deal_text), query.get("table")
+            if not GAME_ID.match(game) or (table is not None and not GAME_ID.match(table)):
+                raise AnalysisError(400, "bad_query", "game (and table): a game's (a table's) id")
+            seat = None if seat_text is None else int(seat_text)
+            jobs = [j for j in self.pool.jobs.values() if j.game == game and j.deal == deal
+                    and j.person == person and (seat is None or j.seat == seat)]
+            if jobs:
+                job = jobs[0]
+                if job.status == "failed":
+                    raise AnalysisError(500, "internal", "the analysis failed (it is in the server's log): ask again")
+                if job.status != "done":
+                    return JSONResponse(self.pool.status(job), status_code=202)
+            _, seat = await self._deal(request, person, game, deal, seat, table, lookup_only=True)
+            done = await asyncio.to_thread(stored, self.pool.engine, game, deal, seat)
+            if done is None:
+                raise AnalysisError(404, "not_requested", "nobody asked for this analysis yet: POST /api/analysis")
+        except AnalysisError as err:
+            return _refusal(err)
+        return JSONResponse({"status": "done", "game": game, "deal": deal, "seat": seat, "analysis": done})
+
+    async def _person(self, request: Request) -> str:
+        """Who asks: the session's account, or a guest by the token ``hello`` gave (``Authorization: Bearer``)."""
+        from .api import COOKIE
+
+        hub = request.app.state.hub
+        cookie = request.cookies.get(COOKIE)
+        if cookie and hub.accounts is not None:
+            account = await asyncio.to_thread(hub.accounts.session, cookie)
+            if account is not None:
+                return account.id
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and token:
+            player = hub.player_from_token(token.strip())
+            if player is not None:
+                return player
+        raise AnalysisError(401, "not_logged_in", "log in, or send your guest token as Authorization: Bearer TOKEN")
+
+    async def _deal(self, request: Request, person: str, game: str, deal: int, seat: int | None,
+                    table: str | None, lookup_only: bool = False) -> tuple[dict, int]:
+        """The finished deal's record and the seat the person played in it; AnalysisError names what
+        is wrong.  A stored game first (finished or cancelled), else the game running at ``table``."""
+        hub = request.app.state.hub
+        row = await asyncio.to_thread(hub.store.game, game)
+        if row is not None:
+            records = row.data.get("records", [])
+            mine = [s["seat"] for s in row.data["seats"] if s.get("player") == person]
+        else:
+            found = await self._running(request, person, game, table)
+            if found is None:
+                raise AnalysisError(404, "no_game", f"no game {game[:40]!r}" + ("" if table else
+                                    " is stored (a game still running needs its table)"))
+            records, mine = found
+        if not 0 <= deal < len(records):
+            raise AnalysisError(404, "no_deal", f"game {game[:40]!r} has {len(records)} finished deals: deal is 0 to "
+                                f"{len(records) - 1}")
+        if not mine:
+            raise AnalysisError(403, "not_your_seat", "you did not play in this game: a person analyses their own seat")
+        if seat is None:
+            seat = mine[0]
+        elif seat not in mine:
+            raise AnalysisError(403, "not_your_seat", f"seat {seat} is not yours: you played seat {mine[0]}")
+        record = records[deal]
+        if not lookup_only:
+            try:
+                over = replay(record).deal.is_over
+            except RecordError:
+                over = False
+            if not over:
+                raise AnalysisError(404, "no_deal", "that deal is not finished")
+        return record, seat
+
+    async def _running(self, request: Request, person: str, game: str,
+                       table_id: str | None) -> tuple[list, list[int]] | None:
+        """The finished deals of the game running (or just ended) at ``table_id``, and the seats the
+        asker sat in; this process's table, else the table as the store holds it."""
+        if not table_id:
+            return None
+        hub = request.app.state.hub
+        room = hub.rooms.get(table_id)
+        if room is not None:
+            table = room.table
+        else:
+            table = await asyncio.to_thread(_stored_table, hub, table_id)
+        if table is None or table.game_id != game:
+            return None
+        seats = [i for i, s in enumerate(table.seats) if s.player == person and s.kind == SeatKind.PERSON]
+        return list(table.records), seats
+
+
+def _stored_table(hub, table_id: str):
+    """The table as stored (snapshot and the events after it), rebuilt as a restart would: read only."""
+    from .room import rebuilt
+
+    item = hub.store.table(table_id)
+    if item is None:
+        return None
+    return rebuilt(item.snapshot, [e.data for e in item.events], hub.config.timing, hub.clock.now())
+
+
+def _fields(data: dict[str, Any]) -> tuple[str, int, int | None, str | None]:
+    game, deal, seat, table = data.get("game"), data.get("deal"), data.get("seat"), data.get("table")
+    if not isinstance(game, str) or not GAME_ID.match(game):
+        raise AnalysisError(400, "malformed", "game: the id of a game you played")
+    if not isinstance(deal, int) or isinstance(deal, bool) or not 0 <= deal < 1000:
+        raise AnalysisError(400, "malformed", "deal: the deal's place in the game's records, from 0")
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 5):
+        raise AnalysisError(400, "malformed", "seat: 0 to 4, or left out for your own")
+    if table is not None and (not isinstance(table, str) or not GAME_ID.match(table)):
+        raise AnalysisError(400, "malformed", "table: the id of the table the game is played at")
+    return game, deal, seat, table
+
+
+def _refusal(err: AnalysisError) -> Response:
+    from .api import _error
+
+    response = _error(err.status, err.code, err.message)
+    if err.status in (429, 503):
+        response.headers["Retry-After"] = "60"
+    return response
+
+
+__all__ = ["SEED", "AnalysisError", "AnalysisPool", "AnalysisRoutes", "Job", "analyse_nth", "count_points"]

@@ -1,0 +1,196 @@
+// The analysis of one's own play in a finished deal (docs/analysis.md): asked of the server and polled
+// with its progress (POST/GET /api/analysis, docs/protocol.md), then its marks drawn beside the
+// decisions of a deal review. A review marks itself by giving each action's entry its place in the
+// record (`data-action-index`) and calling `annotateReview(root, analysis)`; `analysisPanel` is the
+// whole thing in one element (a button, the progress, the list of one's decisions).
+
+import { h, replace } from "./dom.js";
+import { lang } from "./i18n.js";
+import * as cards from "./cards.js";
+
+const WORDS = {
+  en: {
+    ask: "Analyse my play", asking: "Asking…", queued: "Waiting for the analyst ({ahead} before yours)…",
+    running: "Analysing your decisions: {done} of {total}", failed: "The analysis failed: {message}",
+    summary: "{n} decisions, {loss} points expected to be lost against the expert's choices",
+    no_mark: "no mark", better: "better: {action} (+{loss})", interval: "95% interval {low} to {high}",
+    "mark.inaccuracy": "inaccuracy", "mark.mistake": "mistake", "mark.blunder": "blunder",
+    "marks.inaccuracy": "inaccuracies", "marks.mistake": "mistakes", "marks.blunder": "blunders",
+    "phase.bid": "bid", "phase.call": "call", "phase.ecart": "écart", "phase.chelem": "chelem",
+    "phase.poignee": "poignée", "phase.petit_sec": "petit sec", "phase.card": "card", trick: "trick {n}",
+    "do.play": "play {card}", "do.bid.pass": "pass", "do.bid": "bid {contract}", "do.call": "call {card}",
+    "do.discard": "lay aside {cards}", "do.poignee": "show a poignée of {n}", "do.poignee.hidden": "keep the poignée hidden",
+    "do.chelem": "announce a chelem", "do.chelem.no": "no chelem", "do.petit.redeal": "redeal", "do.petit.play": "play on",
+    "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
+    "contract.garde_contre": "Garde contre",
+  },
+  fr: {
+    ask: "Analyser mon jeu", asking: "Demande en cours…", queued: "En attente de l'analyste ({ahead} avant la vôtre)…",
+    running: "Analyse de vos décisions : {done} sur {total}", failed: "L'analyse a échoué : {message}",
+    summary: "{n} décisions, {loss} points de perte attendue face aux choix de l'expert",
+    no_mark: "aucune marque", better: "mieux : {action} (+{loss})", interval: "intervalle à 95 % de {low} à {high}",
+    "mark.inaccuracy": "imprécision", "mark.mistake": "erreur", "mark.blunder": "gaffe",
+    "marks.inaccuracy": "imprécisions", "marks.mistake": "erreurs", "marks.blunder": "gaffes",
+    "phase.bid": "enchère", "phase.call": "appel", "phase.ecart": "écart", "phase.chelem": "chelem",
+    "phase.poignee": "poignée", "phase.petit_sec": "petit sec", "phase.card": "carte", trick: "pli {n}",
+    "do.play": "jouer {card}", "do.bid.pass": "passer", "do.bid": "annoncer {contract}", "do.call": "appeler {card}",
+    "do.discard": "écarter {cards}", "do.poignee": "montrer une poignée de {n}", "do.poignee.hidden": "garder la poignée cachée",
+    "do.chelem": "annoncer un chelem", "do.chelem.no": "pas de chelem", "do.petit.redeal": "redonner", "do.petit.play": "jouer",
+    "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
+    "contract.garde_contre": "Garde contre",
+  },
+};
+export const KEYS = WORDS; // the tests check both languages have the same keys
+export const MARKS = ["inaccuracy", "mistake", "blunder"];
+const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+export const SHOWN_LOSS = 1;
+/** A decision that lost less than this many points and earned no mark is shown as it is, without "better":
+ * a fraction of a point is within what the search cannot tell apart. */
+export const worthShowing = (d) => Boolean(d.mark) || d.loss >= SHOWN_LOSS;
+
+function w(key, params = {}) {
+  const text = (WORDS[lang()] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] !== undefined ? String(params[name]) : ""));
+}
+
+const number = (x) => (Math.round(x * 10) / 10).toLocaleString(lang() === "fr" ? "fr-FR" : "en-GB");
+
+let styled = false;
+/** The marks' own style sheet, added to the page once (the site allows no inline style). */
+function ensureStyle() {
+  if (styled || document.querySelector("link[data-analysis]")) return;
+  styled = true;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/analysis.css", dataset: { analysis: "1" } }));
+}
+
+/** An action in the record's form (`{"play": "KH"}`, `{"poignee": null}`…) in words of the page's language. */
+export function actionWords(action) {
+  if (!action) return "";
+  if (action.play !== undefined) return w("do.play", { card: cards.word(action.play) });
+  if (action.bid !== undefined) {
+    return action.bid === "pass" ? w("do.bid.pass") : w("do.bid", { contract: w(`contract.${action.bid}`) });
+  }
+  if (action.call !== undefined) return w("do.call", { card: cards.word(action.call) });
+  if (action.discard !== undefined) return w("do.discard", { cards: action.discard.map(cards.word).join(" ") });
+  if (action.poignee !== undefined) {
+    return action.poignee === null ? w("do.poignee.hidden") : w("do.poignee", { n: action.poignee.length });
+  }
+  if (action.chelem !== undefined) return w(action.chelem ? "do.chelem" : "do.chelem.no");
+  if (action.petit_sec !== undefined) return w(action.petit_sec === "redeal" ? "do.petit.redeal" : "do.petit.play");
+  return JSON.stringify(action);
+}
+
+/** The mark of one decision, drawn: its sign and name, and "better: X (+N)" when it lost anything. */
+export function markFor(decision) {
+  ensureStyle();
+  const parts = [];
+  if (decision.mark) {
+    parts.push(h("span", { class: `mark mark-${decision.mark}`, title: w(`mark.${decision.mark}`) },
+      SIGNS[decision.mark], " ", w(`mark.${decision.mark}`)));
+  }
+  if (worthShowing(decision)) {
+    const [low, high] = decision.interval;
+    parts.push(h("span", { class: "better", title: w("interval", { low: number(low), high: number(high) }) },
+      w("better", { action: actionWords(decision.best), loss: number(decision.loss) })));
+  }
+  return h("span", { class: "analysis-mark", dataset: { index: decision.index, phase: decision.phase } }, parts);
+}
+
+/** Draw the marks of `analysis` (the server's `analysis` object) beside a review's entries: each element
+ * of `root` with `data-action-index` gets the marks of the decisions taken at that place in the record.
+ * Returns how many entries were marked. */
+export function annotateReview(root, analysis) {
+  let marked = 0;
+  for (const old of root.querySelectorAll(".analysis-mark")) old.remove();
+  const byIndex = new Map();
+  for (const d of analysis.decisions) {
+    if (!byIndex.has(d.index)) byIndex.set(d.index, []);
+    byIndex.get(d.index).push(d);
+  }
+  for (const entry of root.querySelectorAll("[data-action-index]")) {
+    const found = byIndex.get(Number(entry.dataset.actionIndex)) || [];
+    const shown = found.filter(worthShowing);
+    for (const d of shown) entry.append(" ", markFor(d));
+    if (shown.length) marked += 1;
+  }
+  return marked;
+}
+
+/** One seat's decisions as a list: where, what was done, the mark and what was better. */
+export function decisionsList(analysis) {
+  ensureStyle();
+  const total = analysis.totals[0];
+  const marks = MARKS.slice().reverse().filter((m) => total.marks[m])
+    .map((m) => `${total.marks[m]} ${w(total.marks[m] > 1 ? `marks.${m}` : `mark.${m}`)}`);
+  const summary = h("p", { class: "analysis-summary" },
+    w("summary", { n: total.decisions, loss: number(total.loss) }), ": ", marks.length ? marks.join(", ") : w("no_mark"));
+  const items = analysis.decisions.map((d) => h("li", { class: `decision${d.mark ? ` marked ${d.mark}` : ""}`, dataset: { index: d.index } },
+    h("span", { class: "where" }, d.trick ? w("trick", { n: d.trick }) : w(`phase.${d.phase}`)),
+    h("span", { class: "what" }, h("span", { class: "did" }, actionWords(d.action)), " ", markFor(d))));
+  return h("div", { class: "analysis-result" }, summary, h("ol", { class: "analysis-list" }, items));
+}
+
+function headers() {
+  const out = { "Content-Type": "application/json" };
+  const token = localStorage.getItem("atout.token");
+  if (token) out.Authorization = `Bearer ${token}`; // a guest; a registered player's cookie goes by itself
+  return out;
+}
+
+/** Ask for the analysis of one's seat in deal `deal` of game `game` (at `table` while the game runs) and
+ * poll until it is made: `onProgress({status, done, total, ahead})` after each answer. Resolves with the
+ * analysis; rejects with `{code, message}` when the server refuses. */
+export async function requestAnalysis({ game, deal, table, seat }, { onProgress = () => {}, every = 1000, fetchImpl = fetch } = {}) {
+  const body = { game, deal };
+  if (table) body.table = table;
+  if (seat !== undefined && seat !== null) body.seat = seat;
+  let answer = await fetchImpl("/api/analysis", { method: "POST", headers: headers(), body: JSON.stringify(body), credentials: "same-origin" });
+  const query = new URLSearchParams({ game, deal: String(deal), ...(table ? { table } : {}), ...(body.seat !== undefined ? { seat: String(seat) } : {}) });
+  for (;;) {
+    const data = await answer.json();
+    if (!answer.ok) throw data.error || { code: "internal", message: answer.statusText };
+    onProgress(data);
+    if (data.status === "done") return data.analysis;
+    await new Promise((resolve) => setTimeout(resolve, every));
+    answer = await fetchImpl(`/api/analysis?${query}`, { headers: headers(), credentials: "same-origin" });
+  }
+}
+
+/** The whole of it in one element: a button that asks, the progress while the expert works, then the
+ * list of one's decisions with their marks. `onDone(analysis)` lets a review mark its own entries too. */
+export function analysisPanel({ game, deal, table, seat, onDone = () => {} }) {
+  ensureStyle();
+  const status = h("p", { class: "analysis-status", role: "status" });
+  const bar = h("progress", { class: "analysis-progress", max: 1, value: 0 });
+  bar.hidden = true;
+  const result = h("div", { class: "analysis-body" });
+  const button = h("button", { class: "quiet analysis-ask", type: "button" }, w("ask"));
+  const panel = h("section", { class: "analysis" }, button, bar, status, result);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    bar.hidden = false;
+    replace(status, w("asking"));
+    try {
+      const analysis = await requestAnalysis({ game, deal, table, seat }, {
+        onProgress: (p) => {
+          if (p.status === "queued") replace(status, w("queued", { ahead: p.ahead || 0 }));
+          if (p.status === "running" && p.total) {
+            bar.max = p.total;
+            bar.value = p.done;
+            replace(status, w("running", { done: p.done, total: p.total }));
+          }
+        },
+      });
+      bar.hidden = true;
+      replace(status);
+      replace(result, decisionsList(analysis));
+      button.hidden = true;
+      onDone(analysis);
+    } catch (err) {
+      bar.hidden = true;
+      button.disabled = false;
+      replace(status, w("failed", { message: err.message || err.code }));
+    }
+  });
+  return panel;
+}

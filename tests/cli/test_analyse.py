@@ -1,0 +1,69 @@
+"""``atout analyse``: the JSON the issue asks for, the table, the seat option, clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from atout.bots import make_bot
+from atout.cli import main as cli
+from atout.engine import RuleSet, new_deal
+from atout.engine.record import to_record
+
+
+@pytest.fixture(scope="module")
+def record() -> dict:
+    """A finished, taken deal played by beginners (they slip: there is something to mark)."""
+    for i in range(30):
+        deal = new_deal(RuleSet(4), i % 4, f"analyse-cli/{i}")
+        bots = [make_bot("beginner", f"analyse-cli/{i}/{s}") for s in range(4)]
+        while not deal.is_over:
+            seat = deal.to_act
+            deal.apply(bots[seat].choose(deal.observation(seat)), seat)
+        if deal.taker is not None:
+            return {**to_record(deal), "names": ["You", "Anna", "Basile", "Chloé"]}
+    raise AssertionError("no taken deal")
+
+
+def test_json_gives_each_decision_with_its_loss_and_mark_and_each_seats_total(record, tmp_path, capsys):
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record))
+    assert cli.main(["analyse", str(path), "--seat", "1", "--json", "--seed", "s"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert captured.err == ""  # no progress when standard error is no terminal
+    decisions = data["decisions"]
+    assert decisions and {d["seat"] for d in decisions} == {1}
+    for d in decisions:
+        assert {"seat", "index", "phase", "action", "best", "loss", "mark"} <= d.keys()
+        assert d["loss"] >= 0 and d["mark"] in (None, "inaccuracy", "mistake", "blunder")
+        assert record["actions"][d["index"]]["seat"] == 1
+        if d["phase"] == "card":
+            assert d["action"] == {"play": record["actions"][d["index"]]["play"]}
+        low, high = d["interval"]
+        assert low <= d["loss"] <= high
+    indexes = [d["index"] for d in decisions]
+    assert indexes == sorted(indexes)
+    [total] = data["totals"]
+    assert total["seat"] == 1 and total["loss"] == pytest.approx(sum(d["loss"] for d in decisions), abs=0.1 * len(decisions))
+    assert total["decisions"] == len(decisions)
+    # The table tells the same decisions.
+    assert cli.main(["analyse", str(path), "--seat", "1", "--seed", "s"]) == 0
+    text = capsys.readouterr().out
+    assert "Seat 1 (Anna)" in text and f"{len(decisions)} decision" in text
+    for d in decisions:
+        if d["mark"]:
+            assert d["mark"] in text
+
+
+def test_a_seat_the_deal_lacks_and_a_broken_record_are_refused_by_name(record, tmp_path, capsys):
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record))
+    assert cli.main(["analyse", str(path), "--seat", "4"]) == 2
+    assert "--seat 4: the deal's seats are 0 to 3" in capsys.readouterr().err
+    broken = {**record, "actions": [*record["actions"][:3], {"seat": 0, "play": "KS"}]}
+    path.write_text(json.dumps(broken))
+    assert cli.main(["analyse", str(path), "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["action"] == 3

@@ -1,0 +1,186 @@
+"""The analysis of one's own play over HTTP: asked, polled with its progress, the same as ``atout analyse``,
+kept in the store across a restart; only one's own seat of a finished deal; the limits answer by name."""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+from typing import Any
+
+import httpx
+
+from atout.bots.analysis import analyse
+from atout.server.clock import FakeClock
+
+from .helpers import Client, eventually, quick_config, running_server, when_next_deal
+from .test_tables import game_over, play_until, table_with_robots
+
+
+def _http(server) -> httpx.AsyncClient:
+    return httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}")
+
+
+def _auth(client: Client) -> dict[str, str]:
+    return {"Authorization": f"Bearer {client.token}"}
+
+
+async def _done(http: httpx.AsyncClient, client: Client, game: str, deal: int, table: str | None = None,
+                seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Poll until the analysis is made; every answer on the way is kept in ``seen``."""
+    answers: list[dict[str, Any]] = [] if seen is None else seen
+    params = {"game": game, "deal": str(deal), **({"table": table} if table else {})}
+
+    async def made() -> bool:
+        answer = await http.get("/api/analysis", params=params, headers=_auth(client))
+        assert answer.status_code in (200, 202), answer.text
+        answers.append(answer.json())
+        return answer.status_code == 200
+
+    await eventually(made, "the analysis was never made", every=0.1)
+    return answers[-1]
+
+
+async def test_a_player_analyses_their_seat_and_gets_what_atout_analyse_gives(db_url: str) -> None:
+    config = dataclasses.replace(quick_config(), analysis_per_hour=2)
+    async with running_server(db_url, config) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, deals=2)
+        await ann.request({"type": "start", "table": table})
+        await play_until(ann, game_over)
+        game = ann.state["game"]["id"]
+        stored = server.hub.store.game(game)
+        records = stored.data["records"]
+        async with _http(server) as http:
+            asked = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(ann))
+            assert asked.status_code == 202 and asked.json()["status"] in ("queued", "running"), asked.text
+            seen: list[dict[str, Any]] = []
+            answer = await _done(http, ann, game, 0, seen=seen)
+            expected = analyse(records[0], [0], "analysis").to_json()
+            assert answer == {"status": "done", "game": game, "deal": 0, "seat": 0, "analysis": expected}
+            progress = [a["done"] for a in seen if a["status"] == "running" and "done" in a]
+            assert progress == sorted(progress)
+            assert all(a["total"] == expected["totals"][0]["decisions"] + expected["totals"][0]["forced"]
+                       for a in seen if "total" in a)
+            # Asked again: the store answers, and the budget is not spent.
+            again = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(ann))
+            assert again.status_code == 200 and again.json()["analysis"] == expected
+            # Someone who did not play in that game, or a seat that is not yours, or nobody: refused by name.
+            bob = await Client.connect(server.url, "Bob")
+            other = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(bob))
+            assert (other.status_code, other.json()["error"]["code"]) == (403, "not_your_seat")
+            robot_seat = await http.post("/api/analysis", json={"game": game, "deal": 0, "seat": 2}, headers=_auth(ann))
+            assert (robot_seat.status_code, robot_seat.json()["error"]["code"]) == (403, "not_your_seat")
+            nobody = await http.post("/api/analysis", json={"game": game, "deal": 0})
+            assert (nobody.status_code, nobody.json()["error"]["code"]) == (401, "not_logged_in")
+            forged = await http.post("/api/analysis", json={"game": game, "deal": 0},
+                                     headers={"Authorization": "Bearer g123.abc"})
+            assert forged.status_code == 401
+            beyond = await http.post("/api/analysis", json={"game": game, "deal": len(records)}, headers=_auth(ann))
+            assert (beyond.status_code, beyond.json()["error"]["code"]) == (404, "no_deal")
+            unknown = await http.post("/api/analysis", json={"game": "nope", "deal": 0}, headers=_auth(ann))
+            assert (unknown.status_code, unknown.json()["error"]["code"]) == (404, "no_game")
+            bad = await http.post("/api/analysis", json={"game": game, "deal": "0"}, headers=_auth(ann))
+            assert (bad.status_code, bad.json()["error"]["code"]) == (400, "malformed")
+            # A second deal spends the hour's second analysis; a third is over the budget.
+            second = await http.post("/api/analysis", json={"game": game, "deal": 1}, headers=_auth(ann))
+            assert second.status_code == 202, second.text
+            await _done(http, ann, game, 1)
+            if len(records) > 2:
+                third = await http.post("/api/analysis", json={"game": game, "deal": 2}, headers=_auth(ann))
+                assert (third.status_code, third.json()["error"]["code"]) == (429, "rate_limited")
+    # A restart: the store still has it, and no worker process is started to answer.
+    async with running_server(db_url, config) as server, _http(server) as http:
+        kept = await http.get("/api/analysis", params={"game": game, "deal": "0"}, headers=_auth(ann))
+        assert kept.status_code == 200 and kept.json()["analysis"] == expected
+        assert server.app.state.analysis.executor is None
+
+
+def _deals_ended(n: int):
+    return lambda c: sum(1 for f in c.frames if f.get("event", {}).get("type") == "deal_end") >= n
+
+
+async def test_a_finished_deal_of_a_running_game_only_and_one_analysis_at_a_time(db_url: str) -> None:
+    """Between two deals (the fake clock holds the next one back) the deal just finished may be analysed at
+    its table, the one to come may not; then one analysis at a time per person."""
+    clock = FakeClock()
+    async with running_server(db_url, quick_config(deal_pause=5.0), clock) as server, _http(server) as http:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, deals=3)
+        await ann.request({"type": "start", "table": table})
+        await play_until(ann, _deals_ended(1))
+        game = ann.state["game"]["id"]
+        assert server.hub.store.game(game) is None  # the game runs on
+        no_table = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(ann))
+        assert (no_table.status_code, no_table.json()["error"]["code"]) == (404, "no_game")
+        ahead = await http.post("/api/analysis", json={"game": game, "deal": 1, "table": table}, headers=_auth(ann))
+        assert (ahead.status_code, ahead.json()["error"]["code"]) == (404, "no_deal")
+        asked = await http.post("/api/analysis", json={"game": game, "deal": 0, "table": table}, headers=_auth(ann))
+        assert asked.status_code == 202, asked.text
+        answer = await _done(http, ann, game, 0, table)
+        record = server.hub.rooms[table].table.records[0]
+        assert answer["analysis"] == analyse(record, [0], "analysis").to_json()
+        ended = 1
+        await ann.settle()
+        while not game_over(ann):  # (a void deal is dealt again: more deals may end than the game counts)
+            clock.advance(when_next_deal(server.hub.rooms[table].table) - clock.now())
+            ended += 1
+            await play_until(ann, _deals_ended(ended))
+            await ann.settle()
+        assert server.hub.store.game(game) is not None
+        first = await http.post("/api/analysis", json={"game": game, "deal": 1}, headers=_auth(ann))
+        assert first.status_code == 202, first.text
+        second = await http.post("/api/analysis", json={"game": game, "deal": 2}, headers=_auth(ann))
+        assert (second.status_code, second.json()["error"]["code"]) == (429, "analysis_running")
+        assert second.headers["retry-after"] == "60"
+        await _done(http, ann, game, 1)
+        second = await http.post("/api/analysis", json={"game": game, "deal": 2}, headers=_auth(ann))
+        assert second.status_code == 202, second.text
+        await _done(http, ann, game, 2)
+
+
+async def test_a_full_queue_is_busy_and_a_server_without_workers_says_so(db_url: str) -> None:
+    for changes, code in (({"analysis_queue": 0}, "busy"), ({"analysis_workers": 0}, "analysis_off")):
+        config = dataclasses.replace(quick_config(), **changes)
+        async with running_server(db_url, config) as server, _http(server) as http:
+            ann = await Client.connect(server.url, "Ann")
+            table = await table_with_robots(ann, 3, deals=1)
+            await ann.request({"type": "start", "table": table})
+            await play_until(ann, game_over)
+            game = ann.state["game"]["id"]
+            refused = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(ann))
+            assert (refused.status_code, refused.json()["error"]["code"]) == (503, code)
+            assert refused.headers["retry-after"] == "60"
+            assert server.app.state.analysis.executor is None
+            poll = await http.get("/api/analysis", params={"game": game, "deal": "0"}, headers=_auth(ann))
+            assert (poll.status_code, poll.json()["error"]["code"]) == (404, "not_requested")
+
+
+async def test_a_worker_that_dies_fails_its_analysis_and_the_next_one_gets_new_workers(db_url: str) -> None:
+    async with running_server(db_url) as server, _http(server) as http:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, deals=2)
+        await ann.request({"type": "start", "table": table})
+        await play_until(ann, game_over)
+        game = ann.state["game"]["id"]
+        asked = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(ann))
+        assert asked.status_code == 202, asked.text
+        await _done(http, ann, game, 0)
+        workers = multiprocessing.active_children()
+        assert workers  # the pool's processes, spawned by this process's server
+        for process in workers:
+            process.kill()
+            process.join()
+        asked = await http.post("/api/analysis", json={"game": game, "deal": 1}, headers=_auth(ann))
+        assert asked.status_code == 202, asked.text
+        params = {"game": game, "deal": "1"}
+
+        async def failed() -> bool:
+            answer = await http.get("/api/analysis", params=params, headers=_auth(ann))
+            assert answer.status_code in (202, 500), answer.text
+            return answer.status_code == 500 and answer.json()["error"]["code"] == "internal"
+
+        await eventually(failed, "the analysis on dead workers never failed", every=0.1)
+        again = await http.post("/api/analysis", json={"game": game, "deal": 1}, headers=_auth(ann))
+        assert again.status_code == 202, again.text
+        answer = await _done(http, ann, game, 1)
+        assert answer["analysis"] == analyse(server.hub.store.game(game).data["records"][1], [0], "analysis").to_json()

@@ -1,0 +1,79 @@
+"""The end-of-deal screen offers the analysis of the person's play: ``a`` shows its progress, then each
+decision with what was better and the marks; asked again, it is not made again."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from rich.console import Console
+
+from atout.bots.analysis import analyse
+from atout.engine.record import to_record
+from atout.tui.analysis import AnalysisScreen
+from atout.tui.app import AtoutApp, InfoScreen, ResultScreen
+from atout.tui.game import HUMAN, Game
+from atout.tui.widgets import HandView
+
+from .helpers import buttons, choose_card, settle, until
+
+
+async def _to_the_result(app, pilot) -> None:
+    """Play the person's turns at random (taking when the bid allows) until the deal's result shows."""
+    rng = random.Random(7)
+    while True:
+        await settle(app, pilot)
+        screen = app.screen
+        if isinstance(screen, ResultScreen):
+            return
+        if isinstance(screen, InfoScreen):
+            await pilot.press("enter")
+            continue
+        hand = screen.query_one(HandView)
+        if screen.mode == "play":
+            await choose_card(pilot, hand, rng.choice([c for c in hand.cards if hand.marked >> c & 1]))
+        elif screen.mode == "ecart":
+            for card in list(hand.cards):
+                if screen.ecart.bit_count() < 6 and screen.ecart_pick_reason(card) is None:
+                    await choose_card(pilot, hand, card)
+            await pilot.press("1")
+        elif screen.mode == "bid":
+            open_keys = [i for i, b in enumerate(buttons(app), 1) if not b.disabled]
+            await pilot.press(str(open_keys[1] if len(open_keys) > 1 else 1))
+        else:
+            await pilot.press("1")
+
+
+async def test_a_on_the_result_screen_analyses_the_persons_decisions():
+    game = Game(players=4, level="heuristic", deals=2, seed="analysis-screen")
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await _to_the_result(app, pilot)
+        record = to_record(game.current)
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.analysis is not None,
+                    "the analysis never showed")
+        screen = app.screen
+        expected = analyse(record, [HUMAN], "analysis").to_json()
+        assert screen.analysis.to_json() == expected
+        mine = [d for d in expected["decisions"] if d["seat"] == HUMAN]
+        summary = str(screen.query_one("#summary").render())
+        assert f"{len(mine)} decision" in summary
+        table = screen.query_one("#decisions").content
+        assert table.row_count == len(mine)
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(table)
+        text = console.export_text()
+        for d in mine:
+            if d["mark"] or d["loss"] >= 1:
+                assert f"{d['best_words']} (+{d['loss']:g})" in text
+        marks = sum(1 for d in mine if d["mark"])
+        assert ("no mark" in summary) == (marks == 0)
+        done = screen.analysis
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ResultScreen), "the analysis did not close")
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, AnalysisScreen), "the analysis did not open again")
+        assert app.screen.analysis is done  # kept, not made again
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ResultScreen), "the analysis did not close")
