@@ -51,6 +51,8 @@ from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
 from .fastplay import card_values, exact_values, warm_up
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .knowledge import infer
+from .policy import card_values_policy
+from .policy import load as load_policy
 from .rollout import ecart_scores, rollout_score
 from .sampling import NoWorld, weighted_states, weighted_worlds
 from .tactics import (
@@ -106,6 +108,12 @@ players; a taker holding all four kings calls a queen, and so on).  Paired runs 
 deals with a hand of club count 62 or more (313 deals, seeds r25-c5 and r25-c5b): +1.1 [+0.1,
 +2.1] a deal, taker +4.6 [+0.6, +8.7] a take; 7 of 385 takes called themselves, each a Garde sans
 or contre that gained."""
+BID_POLICY = False
+"""Whether the rollouts of the bid, call, poignée, chelem and petit sec play the searching seat's
+cards by the learned policy (``policy``)."""
+ROLLOUT_POLICY = ""
+"""Which seats of a card's rollouts play the learned policy (``policy``) instead of the rules of
+thumb: "" none, "own" the searching seat, "side" its side (as the world deals it), "all" every seat."""
 
 
 def equivalent_cards(legal: int, unseen: int) -> list[int]:
@@ -175,11 +183,14 @@ class ExpertBot:
             cards = np.array([a.card for a in actions], dtype=np.int64)
             values = np.zeros(len(actions), dtype=np.int64)
             score = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
+            if ROLLOUT_POLICY and score is card_values:
+                score = _policy_values(ROLLOUT_POLICY)
             draw = weighted_states
         else:
             draw = weighted_worlds
         # Écarts: each world played to its first card once, every écart played out from there.
         ecarts = [a.cards for a in actions] if all(type(a) is Discard for a in actions) else None
+        own = (1 << me, load_policy().args) if BID_POLICY and ecarts is None and cards is None else None
         try:
             worlds = draw(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
         except NoWorld:
@@ -197,7 +208,7 @@ class ExpertBot:
                     w = world.clone()
                     if action is not NO_POIGNEE:
                         w.apply(action)
-                    totals[i] += weight * rollout_score(w, me, action is NO_POIGNEE)
+                    totals[i] += weight * rollout_score(w, me, action is NO_POIGNEE, own)
             done += weight
             searched += 1
             if time.perf_counter() > deadline:
@@ -360,6 +371,18 @@ class ExpertBot:
         samples = self.samples or ECART_SAMPLES
         left = max(seconds - (time.perf_counter() - start), seconds / 3)
         return self._evaluate(obs, [Discard(c) for c in unique], samples, left)
+
+
+def _policy_values(who: str):
+    """``card_values`` with the seats ``who`` names playing the learned policy in the rollouts."""
+    from .fastplay import FRIENDS
+
+    args = load_policy().args
+
+    def score(world, me, cards, values):
+        mask = {"own": 1 << me, "side": int(world[FRIENDS + me]), "all": 31}[who]
+        card_values_policy(world, me, cards, values, mask, *args)
+    return score
 
 
 def _same_class(a: int, b: int, unseen: int) -> bool:
