@@ -72,3 +72,31 @@ def test_features_see_only_the_seat_s_own_view(players):
 def test_weights_of_the_wrong_shape_are_refused():
     with pytest.raises(ValueError, match="features"):
         policy.Policy(np.zeros((3, 2)), np.zeros(2), np.zeros(2), np.zeros(3))
+
+
+@pytest.mark.parametrize("who", ["own", "taker", "all"])
+def test_the_expert_with_rules_weights_in_its_rollouts_plays_as_without(who, monkeypatch):
+    """The switch only changes who plays by the policy: weights that mean "the rules of thumb" give
+    the very cards of the plain search."""
+    from atout.bots import expert, make_bot
+    from atout.engine import Play, RuleSet, new_deal
+
+    def cards_played(seed: str) -> list:
+        deal = new_deal(RuleSet(4), 0, seed)
+        bots = [make_bot("expert", f"{seed}/{s}") for s in range(4)]
+        out = []
+        while not deal.is_over and len(out) < 24:
+            seat = deal.to_act
+            action = bots[seat].choose(deal.observation(seat))
+            if type(action) is Play:
+                out.append(action.card)
+            deal.apply(action, seat=seat)
+        return out
+
+    # No safety stop: a loaded machine must not cut one search short and not the other.
+    monkeypatch.setattr(expert, "SAFETY_SECONDS", 1e9)
+    plain = cards_played("policy-switch/2")  # seat 2 takes
+    monkeypatch.setattr(expert, "load_policy", policy.rules_policy)
+    monkeypatch.setattr(expert, "ROLLOUT_POLICY", who)
+    assert cards_played("policy-switch/2") == plain
+    assert len(plain) == 24

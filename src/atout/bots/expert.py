@@ -110,10 +110,11 @@ deals with a hand of club count 62 or more (313 deals, seeds r25-c5 and r25-c5b)
 or contre that gained."""
 BID_POLICY = False
 """Whether the rollouts of the bid, call, poignée, chelem and petit sec play the searching seat's
-cards by the learned policy (``policy``)."""
+cards by the learned policy (``policy``) in the worlds where it is the taker."""
 ROLLOUT_POLICY = ""
 """Which seats of a card's rollouts play the learned policy (``policy``) instead of the rules of
-thumb: "" none, "own" the searching seat, "side" its side (as the world deals it), "all" every seat."""
+thumb: "" none, "own" the searching seat, "taker" the searching seat when it is the taker, "side" its side
+(as the world deals it), "all" every seat."""
 
 
 def equivalent_cards(legal: int, unseen: int) -> list[int]:
@@ -190,7 +191,9 @@ class ExpertBot:
             draw = weighted_worlds
         # Écarts: each world played to its first card once, every écart played out from there.
         ecarts = [a.cards for a in actions] if all(type(a) is Discard for a in actions) else None
-        own = (1 << me, load_policy().args) if BID_POLICY and ecarts is None and cards is None else None
+        own = None
+        if BID_POLICY and ecarts is None and cards is None and me is not None:
+            own = (1 << me, load_policy().args)
         try:
             worlds = draw(obs, self.rng, samples, k, deadline=deadline - seconds / 2)
         except NoWorld:
@@ -375,12 +378,13 @@ class ExpertBot:
 
 def _policy_values(who: str):
     """``card_values`` with the seats ``who`` names playing the learned policy in the rollouts."""
-    from .fastplay import FRIENDS
+    from .fastplay import FRIENDS, TAKER
 
     args = load_policy().args
 
     def score(world, me, cards, values):
-        mask = {"own": 1 << me, "side": int(world[FRIENDS + me]), "all": 31}[who]
+        mask = {"own": 1 << me, "taker": int(world[TAKER] == me) << me, "side": int(world[FRIENDS + me]),
+                "all": 31}[who]
         card_values_policy(world, me, cards, values, mask, *args)
     return score
 

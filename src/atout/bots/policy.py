@@ -332,8 +332,9 @@ def load() -> Policy:
 
 
 class PolicyBot:
-    """The policy alone at the table: its cards, the rules of thumb's other decisions (a
-    development yardstick for the policy's own strength, not a level people pick)."""
+    """The policy alone at the table: its cards as taker, the rules of thumb's everywhere else (a
+    development yardstick for the policy's own strength as the rollouts use it, not a level
+    people pick)."""
 
     name = "policy"
 
@@ -351,7 +352,7 @@ class PolicyBot:
         from ..engine.actions import PLAYS
         from .sampling import NoWorld, weighted_states
 
-        if not all(type(a) is Play for a in obs.legal) or len(obs.legal) == 1:
+        if not all(type(a) is Play for a in obs.legal) or len(obs.legal) == 1 or obs.seat != obs.taker:
             return self.heuristic.choose(obs, budget)
         try:
             worlds = weighted_states(obs, self.rng, 1)

@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         x=np.concatenate([r[0] for r in recs]), means=np.concatenate([r[1] for r in recs]),
         offsets=np.concatenate([[0], np.cumsum(sizes)]), role=np.array([r[2] for r in recs], dtype=np.int8),
         players=np.array([r[3] for r in recs], dtype=np.int8),
-        invocation=np.array(" ".join(sys.argv)))
+        invocation=np.array(" ".join(["python -m atout.training.generate", *sys.argv[1:]])))
     print(f"{args.out}: {len(recs)} searched cards, {int(sizes.sum())} candidates")
     return 0
 

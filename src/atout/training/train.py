@@ -62,8 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--temperature", type=float, default=10.0)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--roles", default="taker,partner,defender",
+                    help="the seats' roles whose cards to learn from, comma-separated")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--curve", help="PNG of the learning curve")
+    ap.add_argument("--curve", help="PNG of the learning curve (its figures go beside it, as .json)")
     args = ap.parse_args(argv)
 
     import torch
@@ -73,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     X, M, mask, role, _players = load(args.data)
+    keep = np.isin(role, [("taker", "partner", "defender").index(r) for r in args.roles.split(",")])
+    X, M, mask, role = X[keep], M[keep], mask[keep], role[keep]
     if X.shape[2] != NF:
         raise SystemExit(f"the data have {X.shape[2]} features a card, the policy {NF}")
     rng = np.random.default_rng(args.seed)
@@ -143,10 +147,11 @@ def main(argv: list[str] | None = None) -> int:
         if len(sel):
             by_role[name] = {"n": len(sel), "policy": regret(s_val[role[val] == r], M[sel], mask[sel]),
                              "rules": regret(rules_scores[sel], M[sel], mask[sel])}
-    summary = {"invocation": " ".join(sys.argv), "groups": len(X), "held_out": n_val,
+    summary = {"invocation": " ".join(["python -m atout.training.train", *sys.argv[1:]]), "groups": len(X), "held_out": n_val,
                "rules_regret": base_val, "policy_regret": curve[-1]["val_regret"],
                "by_role": by_role, "curve": curve}
-    with open(str(args.out).removesuffix(".npz") + ".json", "w") as f:
+    summary_path = str(args.curve or args.out).rsplit(".", 1)[0] + ".json"
+    with open(summary_path, "w") as f:
         json.dump(summary, f, indent=1)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=1))
     if args.curve:
@@ -167,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         a2.set_xlabel("epoch")
         a2.set_ylabel("points below the search's best card (held out)")
         a2.legend()
-        fig.suptitle(f"Card policy: {len(X) - n_val} searched cards to learn from, {n_val} held out")
+        fig.suptitle(f"Card policy ({args.roles.replace(',', ', ')}): {len(X) - n_val} searched cards to learn from, {n_val} held out")
         fig.tight_layout()
         fig.savefig(args.curve, dpi=90)
     return 0
