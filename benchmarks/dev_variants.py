@@ -159,21 +159,28 @@ def main() -> int:
     ap.add_argument("--focus", choices=("taker", "defender"))
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     ap.add_argument("--select", metavar="strong:S|poignee", help="only the deals a rare decision can matter in")
+    ap.add_argument("--candidate", default="expert",
+                    help="the level in the candidate's seat; 'policy' is the learned card policy alone")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     for spec in args.set:
         _set(spec)
+    if args.candidate == "policy":
+        from atout.bots import LEVELS
+        from atout.bots.policy import PolicyBot
+
+        LEVELS["policy"] = PolicyBot
     records = []
     t0 = time.monotonic()
     indices = [i for i in range(args.start, args.start + args.deals)
                if selected(args.players, args.seed, i, args.select)]
     for i in indices:
-        records.append(duplicate(args.players, args.baseline, args.seed, i, args.focus))
+        records.append(duplicate(args.players, args.baseline, args.seed, i, args.focus, args.candidate))
         done = len(records)
         sys.stderr.write(f"\r  {done}/{len(indices)} deals {time.monotonic() - t0:6.0f}s")
         sys.stderr.flush()
     sys.stderr.write("\n")
-    config = {"players": args.players, "candidate": "expert", "baseline": args.baseline,
+    config = {"players": args.players, "candidate": args.candidate, "baseline": args.baseline,
               "deals": args.deals, "start": args.start, "seed": args.seed, "budget": None, "jobs": 1,
               "focus": args.focus, "select": args.select, "set": args.set, "invocation": " ".join(sys.argv)}
     summary = summarize(records)

@@ -53,6 +53,8 @@ from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
 from .fastplay import card_values, exact_values, warm_up
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .knowledge import infer
+from .policy import card_values_policy
+from .policy import load as load_policy
 from .rollout import ecart_scores, rollout_score
 from .sampling import NoWorld, weighted_states, weighted_worlds
 from .tactics import (
@@ -108,6 +110,13 @@ players; a taker holding all four kings calls a queen, and so on).  Paired runs 
 deals with a hand of club count 62 or more (313 deals, seeds r25-c5 and r25-c5b): +1.1 [+0.1,
 +2.1] a deal, taker +4.6 [+0.6, +8.7] a take; 7 of 385 takes called themselves, each a Garde sans
 or contre that gained."""
+BID_POLICY = False
+"""Whether the rollouts of the bid, call, poignée, chelem and petit sec play the searching seat's
+cards by the learned policy (``policy``) in the worlds where it is the taker."""
+ROLLOUT_POLICY = ""
+"""Which seats of a card's rollouts play the learned policy (``policy``) instead of the rules of
+thumb: "" none, "own" the searching seat, "taker" the searching seat when it is the taker, "side" its side
+(as the world deals it), "all" every seat."""
 
 
 def equivalent_cards(legal: int, unseen: int) -> list[int]:
@@ -177,11 +186,16 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         cards = np.array([a.card for a in actions], dtype=np.int64)
         values = np.zeros(len(actions), dtype=np.int64)
         score = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
+        if ROLLOUT_POLICY and score is card_values:
+            score = _policy_values(ROLLOUT_POLICY)
         draw = weighted_states
     else:
         draw = weighted_worlds
     # Écarts: each world played to its first card once, every écart played out from there.
     ecarts = [a.cards for a in actions] if all(type(a) is Discard for a in actions) else None
+    own = None
+    if BID_POLICY and ecarts is None and cards is None:
+        own = (1 << me, load_policy().args)
     draw_deadline = None if deadline is None or draw_seconds is None else deadline - draw_seconds
     try:
         worlds: list[tuple[Any, float]] = draw(obs, rng, samples, k, deadline=draw_deadline)
@@ -201,7 +215,7 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
                 w = world.clone()
                 if action is not NO_POIGNEE:
                     w.apply(action)
-                row.append(rollout_score(w, me, action is NO_POIGNEE))
+                row.append(rollout_score(w, me, action is NO_POIGNEE, own))
             rows.append(row)
         weights.append(weight)
         if deadline is not None and time.perf_counter() > deadline:
@@ -402,6 +416,19 @@ class ExpertBot:
                     ranked = sorted(range(len(swaps)), key=lambda i: -screen.means[i])
                     cands += [swaps[i] for i in ranked[:ECART_KEEP]]
         return first, list(dict.fromkeys(cands))
+
+
+def _policy_values(who: str):
+    """``card_values`` with the seats ``who`` names playing the learned policy in the rollouts."""
+    from .fastplay import FRIENDS, TAKER
+
+    args = load_policy().args
+
+    def score(world, me, cards, values):
+        mask = {"own": 1 << me, "taker": int(world[TAKER] == me) << me, "side": int(world[FRIENDS + me]),
+                "all": 31}[who]
+        card_values_policy(world, me, cards, values, mask, *args)
+    return score
 
 
 def _same_class(a: int, b: int, unseen: int) -> bool:
