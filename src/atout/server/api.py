@@ -247,8 +247,7 @@ class AccountRoutes:
         session_id = data.get("id")
         key = await asyncio.to_thread(self.accounts.end_session, account.id, session_id)
         if key is None:
-            shown = str(session_id)[:20] if isinstance(session_id, str) else session_id
-            return _error(404, "no_session", f"you have no session {shown!r} (GET /api/sessions lists yours)")
+            return _error(404, "no_session", f"you have no session {repr(session_id)[:24]} (GET /api/sessions lists yours)")
         current = token is not None and key == session_key(token)
         request.app.state.hub.sessions_ended(account.id, [key], SessionEnd.LOGOUT if current else SessionEnd.ENDED)
         response = JSONResponse({"ended": key[:16], "current": current})

@@ -218,7 +218,7 @@ class Hub:
         """A deleted account's seats at the tables run here: left at once (in a game, an abandonment: the
         robot plays the rest, as after a lost connection, without waiting for a return that cannot come)."""
         for room in list(self.rooms.values()):
-            if room.table.seat_of(player_id) is None:
+            if room.table.status == TableStatus.CLOSED or room.table.seat_of(player_id) is None:
                 continue
             try:
                 await room.request(None, lambda t, now: t.leave(player_id, None, now, why="deleted their account"))
