@@ -1,7 +1,8 @@
 """Screenshots of the browser client at each phase a person meets, for docs/web/.
 
 Run from the repository: ``python docs/web/screenshots.py`` (needs Debian's chromium). It starts its
-own ``atout serve`` on a temporary database, plays as "Alice" with robots, and writes PNG files here.
+own ``atout serve`` on a temporary database, plays as "Alice" with robots, and writes PNG files here;
+``python docs/web/screenshots.py account`` writes only the account page's (two browsers of "Hélène").
 """
 
 from __future__ import annotations
@@ -102,5 +103,34 @@ def main() -> None:
             site.stop()
 
 
+def account() -> None:
+    """The account page as its owner sees it, logged in from two browsers: at a desktop's width, and the
+    deletion's dialog on a phone."""
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        site = Site(Path(tmp))
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            desk = Person(browser, site.url, "Hélène")
+            phone = Person(browser, site.url, "Hélène", viewport={"width": 390, "height": 844})
+            for person, path in ((desk, "/api/register"), (phone, "/api/login")):
+                person.page.goto(site.url)
+                person.page.evaluate("""async ([path, name]) => { await fetch(path, {method: "POST",
+                    headers: {"Content-Type": "application/json"}, body: JSON.stringify({name, password: "a long secret"})}); }""",
+                                     [path, person.name])
+            for person in (desk, phone):
+                person.page.goto(f"{site.url}/#/account")
+                person.page.reload()
+                person.page.wait_for_function("() => document.querySelectorAll('.sessions li').length === 2")
+            desk.page.screenshot(path=str(HERE / "account.png"), full_page=True)
+            print("wrote account")
+            phone.page.click("#delete-open")
+            phone.page.fill("#delete-password", "a long secret")
+            phone.page.fill("#delete-name", "Hélène")
+            shoot(phone.page, "account-delete-phone")
+        finally:
+            browser.close()
+            site.stop()
+
+
 if __name__ == "__main__":
-    main()
+    account() if sys.argv[1:] == ["account"] else main()

@@ -57,10 +57,11 @@ class Server:
 
 
 @contextlib.asynccontextmanager
-async def running_server(db_url: str, config: Config | None = None,
-                         clock: FakeClock | None = None) -> AsyncIterator[Server]:
+async def running_server(db_url: str, config: Config | None = None, clock: FakeClock | None = None,
+                         redis_url: str | None = None) -> AsyncIterator[Server]:
+    """``redis_url``: one process of a site of several (cluster.RedisSite), in this test's process."""
     clock = clock or FakeClock()
-    app = create_app(db_url, config or quick_config(), clock)
+    app = create_app(db_url, config or quick_config(), clock, redis_url)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
                                            ws_max_size=MAX_FRAME, ws_per_message_deflate=False, lifespan="on",
                                            proxy_headers=False))  # as atout serve: the app's trusted_proxy decides

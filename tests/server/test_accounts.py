@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 import websockets
 
-from atout.server.accounts import AccountError, Accounts, Limiter
+from atout.server.accounts import AccountError, Accounts
 from atout.server.db import players
 
 from .helpers import LIGHT_ARGON2, Client, eventually, running_server, site_page
@@ -161,14 +161,6 @@ async def test_a_guest_name_is_one_person_online_whatever_its_case_accents_or_sp
 
         await eventually(free, "Straße's name was still held after she left")
         assert (await Client.connect(server.url, "strasse")).frames[-1]["you"]["name"] == "strasse"
-
-
-def test_limiter_forgets_after_its_window() -> None:
-    t = [0.0]
-    limiter = Limiter(2, 10.0, clock=lambda: t[0])
-    assert limiter.allow("a") and limiter.allow("a") and not limiter.allow("a") and limiter.allow("b")
-    t[0] = 10.5
-    assert limiter.allow("a")
 
 
 async def register(http: httpx.AsyncClient, name: str) -> str:

@@ -94,7 +94,8 @@ def log_in(person: Person, password: str, register: bool = False) -> None:
 
 def test_a_password_change_in_one_browser_logs_the_other_out(browser, site):
     """Two browsers of one person; the password changed from the first one's page (its own Origin, its
-    cookie) ends the second one's session: reloaded, it is a guest's page."""
+    cookie) ends the second one's session: its open page is told at once and is a guest's page, and so
+    it stays when reloaded."""
     home = Person(browser, site.url, "Hugo")
     log_in(home, "first long secret", register=True)
     phone = Person(browser, site.url, "Hugo")
@@ -105,8 +106,10 @@ def test_a_password_change_in_one_browser_logs_the_other_out(browser, site):
         return [r.status, await r.json()];
     }""")
     assert answer == [200, {"changed": True, "sessions_ended": 1}]
+    phone.page.wait_for_selector("form.welcome")  # a guest's welcome, by itself: the session is over
+    assert {"type": "session_ended", "why": "password_changed"} in phone.frames
     phone.page.reload()
-    phone.page.wait_for_selector("form.welcome")  # a guest's welcome: the session is over
+    phone.page.wait_for_selector("form.welcome")
     assert phone.page.evaluate("async () => (await fetch('/api/me')).status") == 401
     home.page.reload()
     home.page.wait_for_selector("#create-form")

@@ -54,6 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the event loop (docs/analysis.md; default 1; 0: no analyses)")
     parser.add_argument("--analysis-queue", type=int, default=16, metavar="N",
                         help="analyses that may wait for a worker; more are answered busy (default 16)")
+    parser.add_argument("--limit-factor", type=float, default=1.0, metavar="F",
+                        help="multiply every budget of chat lines, invitations, tables, friend requests, logins "
+                             "(docs/server.md, Limits) by F (default 1; a load test whose clients all come from one "
+                             "address raises it)")
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning"),
                         help="log lines on stderr, one JSON object each with the time and the process's name "
                              "(default info: one line per table event)")
@@ -121,6 +125,9 @@ def serve(args: argparse.Namespace) -> int:
     if args.rate <= 0:
         print(f"atout serve: --rate must be more than 0, not {args.rate}", file=sys.stderr)
         return 2
+    if not args.limit_factor > 0:
+        print(f"atout serve: --limit-factor must be more than 0, not {args.limit_factor}", file=sys.stderr)
+        return 2
     if args.workers < 1:
         print(f"atout serve: --workers must be 1 or more, not {args.workers}", file=sys.stderr)
         return 2
@@ -141,6 +148,7 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     settings = {"db": db, "redis": redis, "robot_pace": args.robot_pace, "deal_pause": args.deal_pause,
                 "abandon_after": args.abandon_after, "behind_proxy": args.behind_proxy, "rate": args.rate,
+                "limit_factor": args.limit_factor,
                 "log_level": args.log_level, "slot": args.slot, "slots": args.slots,
                 "commit_linger": args.commit_linger, "origins": origins,
                 "analysis_workers": args.analysis_workers, "analysis_queue": args.analysis_queue}
@@ -181,7 +189,7 @@ def app_from_settings():
                     commit_linger=settings.get("commit_linger", 2.0) / 1000,
                     origins=tuple(settings.get("origins", ())),
                     analysis_workers=settings.get("analysis_workers", 1),
-                    analysis_queue=settings.get("analysis_queue", 16))
+                    analysis_queue=settings.get("analysis_queue", 16), limit_factor=settings.get("limit_factor", 1.0))
     app = create_app(settings["db"], config, redis_url=settings["redis"])
     _tune_gc()
     return app

@@ -11,7 +11,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -19,7 +19,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
 
-from . import ledger
+from . import erasure, ledger
 from .db import players, sessions
 from .store import Store
 
@@ -85,8 +85,13 @@ def check_password(password: object, name: str) -> str:
     return password
 
 
-def _token_hash(token: str) -> str:
+def session_key(token: str) -> str:
+    """What the store keeps of a session's token (its SHA-256): a stolen table of sessions opens nothing.
+    A session's ``id``, as its owner sees it listed, is the first SESSION_ID characters of it."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
 
 
 class Accounts:
@@ -146,7 +151,7 @@ class Accounts:
         token = secrets.token_urlsafe(32)
         now = self.clock()
         with self.store.engine.begin() as conn:
-            conn.execute(sessions.insert().values(token_hash=_token_hash(token), player_id=player_id, created_at=now,
+            conn.execute(sessions.insert().values(token_hash=session_key(token), player_id=player_id, created_at=now,
                                                   expires_at=now + SESSION_DAYS * 86400, last_seen_at=now,
                                                   address=(address or None) and address[:64],
                                                   agent=(agent or None) and agent[:200]))
@@ -156,7 +161,7 @@ class Accounts:
         """The account a session cookie belongs to, if it is valid and not expired."""
         if not token or len(token) > 100:
             return None
-        key = _token_hash(token)
+        key = session_key(token)
         with self.store.engine.connect() as conn:
             row = conn.execute(
                 sa.select(players.c.id, players.c.name, players.c.avatar, sessions.c.expires_at,
@@ -175,7 +180,7 @@ class Accounts:
     def sessions_of(self, player_id: str, token: str | None) -> list[dict]:
         """A person's sessions still in force, the latest used first: when, from where, which is this one."""
         now = self.clock()
-        current = _token_hash(token) if token else None
+        current = session_key(token) if token else None
         with self.store.engine.connect() as conn:
             rows = conn.execute(sa.select(sessions).where(sessions.c.player_id == player_id)).all()
         out = [{"id": r.token_hash[:16], "created_at": r.created_at, "last_seen_at": r.last_seen_at or r.created_at,
@@ -183,53 +188,80 @@ class Accounts:
                for r in rows if r.expires_at >= now and (r.last_seen_at or r.created_at) + INACTIVE_DAYS * 86400 >= now]
         return sorted(out, key=lambda s: -s["last_seen_at"])
 
-    def end_sessions(self, player_id: str, keep: str | None = None) -> int:
-        """End every session of a person but ``keep``'s (a token); how many ended."""
-        query = sessions.delete().where(sessions.c.player_id == player_id)
+    def end_sessions(self, player_id: str, keep: str | None = None) -> list[str]:
+        """End every session of a person but ``keep``'s (a token); the keys of those that ended."""
+        where = sessions.c.player_id == player_id
         if keep:
-            query = query.where(sessions.c.token_hash != _token_hash(keep))
+            where = sa.and_(where, sessions.c.token_hash != session_key(keep))
         with self.store.engine.begin() as conn:
-            return conn.execute(query).rowcount
+            ended = [r.token_hash for r in conn.execute(sa.select(sessions.c.token_hash).where(where))]
+            if ended:
+                conn.execute(sessions.delete().where(sessions.c.token_hash.in_(ended)))
+        return ended
 
-    def change_password(self, account: Account, token: str | None, old: object, new: object) -> int:
-        """Set a new password, the old one given, and end every other session (a thief's among them); how
-        many ended. AccountError ``wrong`` for a wrong old password, ``weak_password`` for a weak new one."""
+    def end_session(self, player_id: str, session_id: object) -> str | None:
+        """End the session of ``player_id`` listed with ``session_id``: its key, or None when the person
+        has no such session (another's is no different from none)."""
+        if not isinstance(session_id, str) or not SESSION_ID.match(session_id):
+            return None
+        with self.store.engine.begin() as conn:
+            key = conn.execute(sa.select(sessions.c.token_hash).where(
+                sessions.c.player_id == player_id,
+                sessions.c.token_hash.startswith(session_id, autoescape=True))).scalar()
+            if key is not None:
+                conn.execute(sessions.delete().where(sessions.c.token_hash == key))
+        return key
+
+    def live(self, keys: Sequence[str]) -> set[str]:
+        """Which of these sessions (keys) are still in force; those in use (open sockets) are recorded as
+        used, hourly as a request would, so a page left open for weeks stays logged in."""
+        if not keys:
+            return set()
+        now = self.clock()
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(sa.select(sessions.c.token_hash, sessions.c.expires_at, sessions.c.created_at,
+                                          sessions.c.last_seen_at).where(sessions.c.token_hash.in_(list(keys)))).all()
+        live = {r.token_hash for r in rows
+                if r.expires_at >= now and (r.last_seen_at or r.created_at) + INACTIVE_DAYS * 86400 >= now}
+        stale = [r.token_hash for r in rows if r.token_hash in live and now - (r.last_seen_at or r.created_at) >= TOUCH_SECONDS]
+        if stale:
+            with self.store.engine.begin() as conn:
+                conn.execute(sessions.update().where(sessions.c.token_hash.in_(stale)).values(last_seen_at=now))
+        return live
+
+    def _check_password(self, account: Account, password: object) -> None:
         with self.store.engine.connect() as conn:
             digest = conn.execute(sa.select(players.c.password_hash).where(players.c.id == account.id)).scalar_one()
         try:
-            self.hasher.verify(digest, old if isinstance(old, str) and len(old) <= MAX_PASSWORD else "")
+            self.hasher.verify(digest, password if isinstance(password, str) and len(password) <= MAX_PASSWORD else "")
         except (VerificationError, InvalidHashError):
             raise AccountError("wrong", "wrong password") from None
+
+    def change_password(self, account: Account, token: str | None, old: object, new: object) -> list[str]:
+        """Set a new password, the old one given, and end every other session (a thief's among them); the
+        keys of those that ended. AccountError ``wrong`` for a wrong old password, ``weak_password`` for a
+        weak new one."""
+        self._check_password(account, old)
         new = check_password(new, account.name)
         with self.store.engine.begin() as conn:
             conn.execute(players.update().where(players.c.id == account.id).values(password_hash=self.hasher.hash(new)))
         return self.end_sessions(account.id, keep=token)
 
-    def logout(self, token: str | None) -> None:
-        if token:
-            with self.store.engine.begin() as conn:
-                conn.execute(sessions.delete().where(sessions.c.token_hash == _token_hash(token)))
+    def delete(self, account: Account, password: object) -> erasure.Erased:
+        """Delete the account, its password given (AccountError ``wrong`` otherwise): ``erasure.erase``."""
+        self._check_password(account, password)
+        with self.store.engine.begin() as conn:
+            return erasure.erase(conn, account.id, self.clock())
+
+    def logout(self, token: str | None) -> str | None:
+        """End this session: its key, or None when it was no session."""
+        if not token or len(token) > 100:
+            return None
+        key = session_key(token)
+        with self.store.engine.begin() as conn:
+            done = conn.execute(sessions.delete().where(sessions.c.token_hash == key)).rowcount
+        return key if done else None
 
 
-class Limiter:
-    """At most ``count`` attempts per ``seconds`` for each key (a name, an address)."""
-
-    def __init__(self, count: int, seconds: float, clock=time.monotonic) -> None:
-        self.count, self.seconds, self.clock = count, seconds, clock
-        self._seen: dict[str, deque[float]] = {}
-
-    def allow(self, key: str) -> bool:
-        now = self.clock()
-        seen = self._seen.setdefault(key, deque())
-        while seen and seen[0] <= now - self.seconds:
-            seen.popleft()
-        if len(seen) >= self.count:
-            return False
-        seen.append(now)
-        if len(self._seen) > 100_000:  # bounded memory under a flood of names
-            self._seen = {k: v for k, v in self._seen.items() if v}
-        return True
-
-
-__all__ = ["AVATARS", "INACTIVE_DAYS", "NAME", "NAME_RULE", "Account", "AccountError", "Accounts", "Limiter", "check_name",
-           "check_password", "name_key", "normal_name"]
+__all__ = ["AVATARS", "INACTIVE_DAYS", "NAME", "NAME_RULE", "SESSION_ID", "Account", "AccountError", "Accounts",
+           "check_name", "check_password", "name_key", "normal_name", "session_key"]

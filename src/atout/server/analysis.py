@@ -3,8 +3,9 @@
 ``POST /api/analysis`` asks for the analysis of one's own seat in a deal of a game one played, once
 that deal is over; ``GET /api/analysis?game=ID&deal=N`` polls it.  The expert's search runs in a
 bounded pool of worker processes, off the event loop: requests wait in a queue of bounded length
-(beyond it: 503 ``busy``), each person may have ``per_person`` of them queued or running and start
-``Config.analysis_per_hour`` an hour (the named budget ``analysis``), and each decision done moves the
+(beyond it: 503 ``busy``), each person may have ``per_person`` of them queued or running and start as
+many as the site's budget ``analysis`` allows (``limits.py``: per person ``Config.analysis_per_hour`` an
+hour, per address and per connection besides; shared by every process), and each decision done moves the
 progress a poll reports.  Finished analyses are kept in the store (``analyses``, per game, deal, seat
 and analysis version), so a restart, or another server process, answers them at once.
 
@@ -20,6 +21,7 @@ import multiprocessing
 import re
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -33,8 +35,9 @@ from starlette.routing import Route
 from ..bots.analysis import VERSION, Analysis, Decision, analyse_point, decision_points
 from ..engine.kinds import SeatKind
 from ..engine.record import RecordError, replay
-from .accounts import AccountError, Limiter
+from .accounts import AccountError
 from .db import analyses
+from .limits import Budget, Refusal
 from .logs import log
 
 SEED = "analysis"
@@ -46,9 +49,12 @@ _DEAL = re.compile(r"^[0-9]{1,3}$")
 class AnalysisError(Exception):
     """A request the site refuses: HTTP ``status``, error ``code``, a message naming what was wrong."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, retry_after: int = 60,
+                 fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.retry_after = retry_after  # what a 429 or 503 tells to wait (Retry-After)
+        self.fields = fields or {}  # more of the error's fields: a spent budget's budget, scope and retry_after
 
 
 # ------------------------------------------------------------------ the worker processes' side
@@ -115,14 +121,11 @@ class Job:
 class AnalysisPool:
     """The worker processes, the queue before them and the limits on it (see the module docstring)."""
 
-    def __init__(self, engine: sa.Engine, workers: int = 1, queue: int = 16, per_person: int = 1,
-                 per_hour: int = 30) -> None:
+    def __init__(self, engine: sa.Engine, workers: int = 1, queue: int = 16, per_person: int = 1) -> None:
         self.engine = engine
         self.workers = workers
         self.limit = queue
         self.per_person = per_person
-        self.budgets = {"analysis": Limiter(per_hour, 3600.0)}
-        """Named budgets per person (a small limiter of our own until the site's per-account budgets)."""
         self.jobs: dict[tuple[str, int, int], Job] = {}
         self.waiting: deque[Job] = deque()
         self.wake = asyncio.Event()
@@ -162,8 +165,9 @@ class AnalysisPool:
             out["done"], out["total"] = job.done, job.total
         return out
 
-    def submit(self, job: Job) -> Job:
-        """Queue ``job`` (or give the same one already queued or running); AnalysisError when a limit refuses."""
+    async def submit(self, job: Job, spend: Callable[[], Awaitable[Refusal | None]]) -> Job:
+        """Queue ``job`` (or give the same one already queued or running); AnalysisError when a limit refuses.
+        ``spend``: one of the site's budget ``analysis`` for whoever asks, once nothing else refused."""
         if self.workers < 1:
             raise AnalysisError(503, "analysis_off", "this server makes no analyses (atout serve --analysis-workers 0)")
         same = self.jobs.get(job.key)
@@ -175,8 +179,9 @@ class AnalysisPool:
                                 f"you have {mine} analysis running or waiting: ask again once it is done")
         if len(self.waiting) >= self.limit:
             raise AnalysisError(503, "busy", f"{len(self.waiting)} analyses are waiting already: try again in a minute")
-        if not self.budgets["analysis"].allow(job.person):
-            raise AnalysisError(429, "rate_limited", "too many analyses asked for this hour: try again later")
+        refused = await spend()
+        if refused is not None:
+            raise AnalysisError(429, "rate_limited", refused.message, refused.seconds, refused.fields())
         self._start()
         self.jobs[job.key] = job
         self.waiting.append(job)
@@ -251,7 +256,7 @@ class AnalysisRoutes:
             done = await asyncio.to_thread(stored, self.pool.engine, game, deal, seat)
             if done is not None:
                 return JSONResponse({"status": "done", "game": game, "deal": deal, "seat": seat, "analysis": done})
-            job = self.pool.submit(Job(game, deal, seat, person, record))
+            job = await self.pool.submit(Job(game, deal, seat, person, record), lambda: _spend(request, person))
         except AnalysisError as err:
             return _refusal(err)
         return JSONResponse(self.pool.status(job), status_code=202)
@@ -380,12 +385,17 @@ def _fields(data: dict[str, Any]) -> tuple[str, int, int | None, str | None]:
     return game, deal, seat, table
 
 
-def _refusal(err: AnalysisError) -> Response:
-    from .api import _error
+def _spend(request: Request, person: str) -> Awaitable[Refusal | None]:
+    """One of the budget ``analysis`` for this person and this address (``limits.py``)."""
+    from .api import _address
 
-    response = _error(err.status, err.code, err.message)
+    return request.app.state.hub.limits.spend(Budget.ANALYSIS, person=person, address=_address(request))
+
+
+def _refusal(err: AnalysisError) -> Response:
+    response = JSONResponse({"error": {"code": err.code, "message": err.message, **err.fields}}, status_code=err.status)
     if err.status in (429, 503):
-        response.headers["Retry-After"] = "60"
+        response.headers["Retry-After"] = str(err.retry_after)
     return response
 
 

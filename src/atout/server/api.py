@@ -12,8 +12,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from . import ledger, profiles, standings
-from .accounts import NAME, SESSION_DAYS, AccountError, Accounts, Limiter, name_key, normal_name
+from .accounts import NAME, SESSION_DAYS, AccountError, Accounts, name_key, normal_name, session_key
+from .limits import Budget, Refusal
 from .origins import site_scheme
+from .protocol import SessionEnd
 
 COOKIE = "atout_session"
 MAX_BODY = 4096
@@ -27,6 +29,17 @@ _PAGE = re.compile(r"^[0-9]{1,7}$")  # ASCII digits only: int() takes "٣" and "
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _limited(refused: Refusal) -> JSONResponse:
+    """429 ``rate_limited``: which budget, whose, and the wait (also as ``Retry-After``)."""
+    return JSONResponse({"error": {"code": "rate_limited", "message": refused.message, **refused.fields()}},
+                        status_code=429, headers={"Retry-After": str(refused.seconds)})
+
+
+async def _spend(request: Request, budget: Budget, person: str | None = None) -> Refusal | None:
+    """Spend one of ``budget`` for this address and, given, this person (limits.py)."""
+    return await request.app.state.hub.limits.spend(budget, person=person, address=_address(request))
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -77,6 +90,11 @@ def _served_over_https(request: Request) -> bool:
     return site_scheme(request.scope, request.app.state.hub.config.trusted_proxy) == "https"
 
 
+def _without_session(response: Response, request: Request) -> Response:
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=_served_over_https(request))
+    return response
+
+
 def _with_session(response: Response, request: Request, token: str) -> Response:
     """The session cookie: out of scripts' reach, not sent by other sites' requests but a link's, and over
     https never sent in clear."""
@@ -90,9 +108,6 @@ class AccountRoutes:
 
     def __init__(self, accounts: Accounts) -> None:
         self.accounts = accounts
-        self.by_name = Limiter(5, 60.0)
-        self.by_address = Limiter(20, 60.0)
-        self.registrations = Limiter(10, 3600.0)
 
     def routes(self) -> list[Route]:
         return [
@@ -101,7 +116,9 @@ class AccountRoutes:
             Route("/api/logout", self.logout, methods=["POST"]),
             Route("/api/me", self.me, methods=["GET"]),
             Route("/api/sessions", self.sessions, methods=["GET"]),
+            Route("/api/sessions/end", self.end_session, methods=["POST"]),
             Route("/api/password", self.password, methods=["POST"]),
+            Route("/api/account/delete", self.delete_account, methods=["POST"]),
             Route("/api/claim", self.claim, methods=["POST"]),
             Route("/api/friends", self.friends, methods=["GET", "POST"]),
             Route("/api/players/{name}", self.player, methods=["GET"]),
@@ -154,8 +171,8 @@ class AccountRoutes:
     async def register(self, request: Request) -> Response:
         try:
             data = await _body(request)
-            if not self.registrations.allow(_address(request)):
-                return _error(429, "rate_limited", "too many new accounts from this address; try again later")
+            if refused := await _spend(request, Budget.REGISTRATION):
+                return _limited(refused)
             await self._check_no_guest_holds(request, data)
             account = await asyncio.to_thread(self.accounts.register, data.get("name"), data.get("password"),
                                               data.get("avatar"))
@@ -186,8 +203,8 @@ class AccountRoutes:
             return _error(400, err.code, err.message)
         name = data.get("name")
         key = name_key(name) if isinstance(name, str) else "?"
-        if not self.by_address.allow(_address(request)) or not self.by_name.allow(key[:40]):
-            return _error(429, "rate_limited", "too many attempts; wait a minute")
+        if refused := await _spend(request, Budget.LOGIN, person=key[:40]):
+            return _limited(refused)
         try:
             account, token = await asyncio.to_thread(self.accounts.login, name, data.get("password"),
                                                      _address(request), request.headers.get("user-agent"))
@@ -197,21 +214,66 @@ class AccountRoutes:
         return _with_session(response, request, token)
 
     async def logout(self, request: Request) -> Response:
-        """This session ends; with ``{"everywhere": true}``, every session of the account, this one too."""
+        """This session ends; with ``{"everywhere": true}``, every session of the account, this one too.
+        The sockets those sessions opened are closed, on every process."""
         try:
             everywhere = (await _body(request)).get("everywhere") is True
         except AccountError as err:
             return _error(400, err.code, err.message)
         token = request.cookies.get(COOKIE)
-        account = await asyncio.to_thread(self.accounts.session, token) if everywhere else None
+        account = await asyncio.to_thread(self.accounts.session, token)
         if everywhere and account is None:
             return _error(401, "not_logged_in", "log in to log out everywhere")
-        if account is not None:
-            await asyncio.to_thread(self.accounts.end_sessions, account.id)
-        await asyncio.to_thread(self.accounts.logout, token)
-        response = Response(status_code=204)
-        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=_served_over_https(request))
-        return response
+        hub = request.app.state.hub
+        if account is not None and everywhere:
+            ended = await asyncio.to_thread(self.accounts.end_sessions, account.id)
+            hub.sessions_ended(account.id, ended, SessionEnd.EVERYWHERE)
+        else:
+            key = await asyncio.to_thread(self.accounts.logout, token)
+            if account is not None and key is not None:
+                hub.sessions_ended(account.id, [key], SessionEnd.LOGOUT)
+        return _without_session(Response(status_code=204), request)
+
+    async def end_session(self, request: Request) -> Response:
+        """POST {id}: end one of one's sessions, as ``GET /api/sessions`` lists them; this one too (a logout)."""
+        token = request.cookies.get(COOKIE)
+        account = await asyncio.to_thread(self.accounts.session, token)
+        if account is None:
+            return _error(401, "not_logged_in", "log in to end a session")
+        try:
+            data = await _body(request)
+        except AccountError as err:
+            return _error(400, err.code, err.message)
+        session_id = data.get("id")
+        key = await asyncio.to_thread(self.accounts.end_session, account.id, session_id)
+        if key is None:
+            return _error(404, "no_session", f"you have no session {repr(session_id)[:24]} (GET /api/sessions lists yours)")
+        current = token is not None and key == session_key(token)
+        request.app.state.hub.sessions_ended(account.id, [key], SessionEnd.LOGOUT if current else SessionEnd.ENDED)
+        response = JSONResponse({"ended": key[:16], "current": current})
+        return _without_session(response, request) if current else response
+
+    async def delete_account(self, request: Request) -> Response:
+        """POST {password}: the account deleted (``erasure.py``); every session ends, every socket closes,
+        its seats are left; the name is free again."""
+        token = request.cookies.get(COOKIE)
+        account = await asyncio.to_thread(self.accounts.session, token)
+        if account is None:
+            return _error(401, "not_logged_in", "log in to delete your account")
+        try:
+            data = await _body(request)
+        except AccountError as err:
+            return _error(400, err.code, err.message)
+        if refused := await _spend(request, Budget.LOGIN, person=name_key(account.name)[:40]):
+            return _limited(refused)  # a stolen cookie guesses no faster than a login
+        try:
+            erased = await asyncio.to_thread(self.accounts.delete, account, data.get("password"))
+        except AccountError as err:
+            return _error(401, err.code, err.message)
+        hub = request.app.state.hub
+        hub.sessions_ended(account.id, erased.sessions, SessionEnd.DELETED)
+        hub.forget_friends(account.id, *erased.friends)
+        return _without_session(JSONResponse({"deleted": True, "name": account.name}), request)
 
     async def me(self, request: Request) -> Response:
         account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
@@ -238,14 +300,15 @@ class AccountRoutes:
             data = await _body(request)
         except AccountError as err:
             return _error(400, err.code, err.message)
-        if not self.by_name.allow(name_key(account.name)[:40]):  # a stolen cookie guesses no faster than a login
-            return _error(429, "rate_limited", "too many attempts; wait a minute")
+        if refused := await _spend(request, Budget.LOGIN, person=name_key(account.name)[:40]):
+            return _limited(refused)  # a stolen cookie guesses no faster than a login
         try:
             ended = await asyncio.to_thread(self.accounts.change_password, account, token, data.get("old"),
                                             data.get("new"))
         except AccountError as err:
             return _error(401 if err.code == "wrong" else 400, err.code, err.message)
-        return JSONResponse({"changed": True, "sessions_ended": ended})
+        request.app.state.hub.sessions_ended(account.id, ended, SessionEnd.PASSWORD)
+        return JSONResponse({"changed": True, "sessions_ended": len(ended)})
 
     def _standing(self, player_id: str) -> dict[str, Any]:
         with self.accounts.store.engine.connect() as conn:
@@ -276,6 +339,8 @@ class AccountRoutes:
                 data = await _body(request)
                 action, name = data.get("action"), data.get("name")
                 if action == "request":
+                    if refused := await _spend(request, Budget.FRIEND_REQUEST, person=account.id):
+                        return _limited(refused)
                     other, status = await asyncio.to_thread(friends.request, account, name)
                     hub.tell_player(other.id, {"type": "friend", "event": status, "name": account.name})
                 elif action in ("accept", "refuse"):

@@ -17,7 +17,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .accounts import Accounts
+from .accounts import Accounts, session_key
 from .analysis import AnalysisPool, AnalysisRoutes
 from .api import COOKIE, AccountRoutes, _error
 from .clock import Clock
@@ -43,9 +43,11 @@ def static_dir() -> Path | None:
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     hub: Hub = websocket.app.state.hub
-    account = await asyncio.to_thread(hub.accounts.session, websocket.cookies.get(COOKIE)) if hub.accounts else None
+    token = websocket.cookies.get(COOKIE)
+    account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
     await websocket.accept()
-    conn = hub.connect(websocket.send_text, websocket.close, account, client_address(websocket, hub.config.trusted_proxy))
+    conn = hub.connect(websocket.send_text, websocket.close, account, client_address(websocket, hub.config.trusted_proxy),
+                       session=session_key(token) if account is not None and token else None)
     pump = asyncio.create_task(conn.pump())
     try:
         while not conn.closed:
@@ -132,8 +134,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     config = config or Config()
     store = Store(db_url)
     accounts = Accounts(store, config.hasher)
-    analysis = AnalysisPool(store.engine, config.analysis_workers, config.analysis_queue,
-                            config.analysis_per_person, config.analysis_per_hour)
+    analysis = AnalysisPool(store.engine, config.analysis_workers, config.analysis_queue, config.analysis_per_person)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 import orjson
@@ -23,6 +23,27 @@ log = logging.getLogger("atout.server")
 
 SITE = "atout:site"
 """The channel every process hears: lobby lines, player messages, owners changing, processes leaving."""
+
+
+TAKE_SCRIPT = """
+local now = tonumber(ARGV[1])
+local after = {}
+for i = 1, #KEYS do
+  local count = tonumber(ARGV[2 * i])
+  local seconds = tonumber(ARGV[2 * i + 1])
+  local tat = tonumber(redis.call('GET', KEYS[i]) or now)
+  if tat < now then tat = now end
+  after[i] = tat + seconds / count
+  local wait = after[i] - now - seconds
+  if wait > 0 then return {i, string.format('%.17g', wait)} end
+end
+for i = 1, #KEYS do
+  redis.call('SET', KEYS[i], string.format('%.17g', after[i]), 'PX', math.max(1, math.ceil((after[i] - now) * 1000)))
+end
+return nil
+"""
+"""``limits.gcra`` for every bucket of a request at once, in Redis (atomic: all spent or none); a key
+lasts until its bucket is full again."""
 
 
 def inbox(process: str) -> str:
@@ -61,6 +82,7 @@ class RedisBus:
         self._pending: dict[str, list[Any]] = {}  # process -> frames queued this loop turn
         self._outgoing: asyncio.Queue[tuple[str, dict[str, Any] | None]] = asyncio.Queue()
         self._sender: asyncio.Task | None = None
+        self._take: Any = None  # the registered TAKE_SCRIPT
 
     async def start(self, handler: Handler, on_up: Callable[[], Coroutine[Any, Any, None]] | None = None) -> None:
         """Listen; ``on_up`` runs each time the bus is back after being down (messages were lost)."""
@@ -151,6 +173,19 @@ class RedisBus:
                 await self._redis.srem(key, member)
             return False
         return True
+    async def take(self, items: Sequence[tuple[str, int, float]], now: float) -> tuple[int, float] | None:
+        """``limits.Take`` on Redis, the site's buckets: None if spent, else the first empty bucket's index
+        and the wait. Raises when Redis does not answer (the caller keeps its own buckets meanwhile)."""
+        if self._take is None:
+            self._take = self._redis.register_script(TAKE_SCRIPT)
+        args: list[float] = [now]
+        for _, count, seconds in items:
+            args += [count, seconds]
+        answer = await self._take(keys=[f"atout:limit:{key}" for key, _, _ in items], args=args)
+        if answer is None:
+            return None
+        index, wait = answer
+        return int(index) - 1, float(wait)
 
     async def guests(self, name: str) -> set[str]:
         """The ids of the guests online under ``name`` on any process that still runs (a name is not an

@@ -17,6 +17,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ import orjson
 from ..engine.kinds import TableStatus
 from .bus import SITE, RedisBus, inbox
 from .connection import Connection, Player, RemoteConnection
+from .limits import Buckets
 from .logs import event_log, name_process
 from .protocol import ProtocolError, dumps
 from .proxy import slot_of, successor
@@ -83,6 +85,8 @@ class RedisSite:
         self.rejoining: set[tuple[str, str]] = set()  # (connection id, table): a rejoin's table message to come
         self.lobby: dict[str, RemoteTable] = {}  # the tables other processes run, as their lobby lines say
         self.takeovers = 0
+        self.buckets = Buckets()  # people's and addresses' buckets while Redis does not answer
+        self.buckets_away = 0  # spends this process counted alone, Redis not answering
         self._task: asyncio.Task | None = None
         self._handing: set[asyncio.Task[None]] = set()
 
@@ -122,12 +126,14 @@ class RedisSite:
             return True
         return self.slot in (home, successor(home, self.slots))
 
-    async def claim(self, table_id: str) -> None:
-        """A table created here is run here."""
-        token = await asyncio.to_thread(self.hub.store.acquire_lease, table_id, self.process, self.wall(),
-                                        self.lease_seconds)
-        if token is None:
-            raise ProtocolError("unavailable", "the new table could not be given to this server; try again")
+    def new_lease(self) -> tuple[str, float, float] | None:
+        """A new table is stored with this process's lease, in one transaction: stored first and leased
+        after, another process's scan could see it unowned in between and take it over (its creator was
+        then told to try again)."""
+        return (self.process, self.wall(), self.lease_seconds)
+
+    def claimed(self, table_id: str, token: int | None) -> None:
+        assert token is not None  # new_lease gave one: the table was stored with it
         self.tokens[table_id] = token
 
     async def _leases(self) -> None:
@@ -330,6 +336,20 @@ class RedisSite:
     def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
         self.bus.post(SITE, {"kind": "player", "player": player_id, "message": message})
 
+    def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str) -> None:
+        self.bus.post(SITE, {"kind": "sessions_ended", "player": player_id, "sessions": list(sessions), "why": why})
+
+    async def take(self, items: Sequence[tuple[str, int, float]], now: float) -> tuple[int, float] | None:
+        """The site's buckets in Redis; while Redis does not answer, this process's own (each process
+        then allows a person its whole budget: limits go on, looser, rather than stop everyone)."""
+        try:
+            return await self.bus.take(items, now)
+        except Exception as err:
+            if self.buckets_away % 1000 == 0:
+                log.warning('{"event":"limits_local","error":%s}', dumps({"e": repr(err)}))
+            self.buckets_away += 1
+            return self.buckets.take_now(items, now)
+
     # ------------------------------------------------------------ the bus
     async def on_bus(self, body: dict[str, Any]) -> None:
         kind = body.get("kind")
@@ -367,6 +387,8 @@ class RedisSite:
             self._show_private(body["players"])
         elif kind == "player":
             self.hub.tell_player(body["player"], body["message"], site=False)
+        elif kind == "sessions_ended":
+            self.hub.sessions_ended(body["player"], body["sessions"], body["why"], site=False)
 
     async def _request(self, body: dict[str, Any]) -> None:
         key = (body["from"], body["conn"])
@@ -420,6 +442,8 @@ class RedisSite:
         self.bus.post(SITE, {"kind": "lobby_sync"})  # lobby lines were lost too
         for table_id in {t for conn in self.local.values() for t in conn.remote_tables}:
             await self._rejoin(table_id)
+        with contextlib.suppress(Exception):  # and notices of sessions ended meanwhile: their sockets close now
+            await self.hub.check_sessions()
 
     async def _process_gone(self, process: str) -> None:
         """Another process stopped: its connections' stand-ins here go; its tables' owner is unknown."""

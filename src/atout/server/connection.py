@@ -13,7 +13,6 @@ import contextlib
 import secrets
 import time
 import types
-from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -70,7 +69,7 @@ class Connection:
         self.tables: set[str] = set()
         self.lobby = False
         self.bucket = Bucket(config.rate, config.burst)
-        self.chats: deque[float] = deque()
+        self.session: str | None = None  # the key of the session that opened it (accounts.session_key)
         self.outbox: asyncio.Queue[str | _Unfinished | None] = asyncio.Queue()
         self.busy = False  # the pump is sending: later frames queue behind it
         self.closed = False
@@ -84,16 +83,6 @@ class Connection:
         if self.player is None:
             raise ProtocolError("hello_first", "say hello first: {\"type\": \"hello\", \"protocol\": 1}")
         return self.player
-
-    def may_chat(self, per_10s: int) -> bool:
-        """Whether one more chat line fits this connection's limit (and count it if so)."""
-        now = time.monotonic()
-        while self.chats and self.chats[0] < now - 10:
-            self.chats.popleft()
-        if len(self.chats) >= per_10s:
-            return False
-        self.chats.append(now)
-        return True
 
     def close_now(self) -> None:
         """Closed by the server or the client: nothing more is sent, and the pump closes the socket."""

@@ -51,6 +51,7 @@ players = sa.Table(
     sa.Column("password_hash", sa.String(200), nullable=False),
     sa.Column("avatar", sa.String(32), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("deleted_at", sa.Float, nullable=True),  # the account was deleted: a tombstone (erasure.py)
 )
 
 sessions = sa.Table(

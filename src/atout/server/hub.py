@@ -12,8 +12,8 @@ import asyncio
 import hashlib
 import hmac
 import secrets
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
 from time import perf_counter  # the latency histogram (tests may replace the module time)
 from typing import Any
 
@@ -24,6 +24,7 @@ from .addresses import AddressBook
 from .clock import Clock, SystemClock
 from .connection import Connection, Player, RemoteConnection
 from .friends import Friends
+from .limits import RULES, Budget, Limits, Rule, Scope
 from .logs import event_log, log
 from .metrics import Metrics
 from .options import OptionError, TableOptions
@@ -47,6 +48,8 @@ from .protocol import (
     Review,
     Robot,
     Seen,
+    SessionEnd,
+    SessionEnded,
     Sit,
     Start,
     Unrobot,
@@ -72,7 +75,7 @@ class Config:
     hasher: Any = None  # argon2's PasswordHasher; None for its recommended costs (tests make it cheaper)
     rate: float = 20.0  # messages per second a connection may send, on average
     burst: float = 40.0
-    chat_per_10s: int = 5
+    limit_factor: float = 1.0  # every budget's counts multiplied (limits.py; a load test from one address raises it)
     trusted_proxy: bool = False  # behind a proxy of ours: a connection's address is its X-Forwarded-For
     slot: int | None = None  # this process's slot behind a proxy that routes tables by slot (proxy.py)
     slots: int | None = None  # how many slots that proxy routes
@@ -82,6 +85,12 @@ class Config:
     analysis_queue: int = 16  # analyses that may wait for a worker; beyond, 503 busy
     analysis_per_person: int = 1  # analyses one person may have waiting or running
     analysis_per_hour: int = 30  # analyses one person may start in an hour (the budget "analysis")
+
+
+def budget_rules(config: Config) -> list[Rule]:
+    """limits.RULES, with a person's analyses an hour as ``config`` sets them (``atout serve`` keeps 30)."""
+    return [replace(r, count=config.analysis_per_hour) if (r.budget, r.scope, r.seconds) == (Budget.ANALYSIS, Scope.PERSON, 3600)
+            else r for r in RULES]
 
 
 Handler = Callable[[Connection, Any], Awaitable[None]]
@@ -115,6 +124,9 @@ class Hub:
             Ping: self.on_ping,
         }  # fmt: skip
         self.metrics = Metrics(self)  # /metrics, in a registry of this hub's own
+        self.limits = Limits(self.clock.now, self.site.take, budget_rules(self.config), self.config.limit_factor)
+        self.ended: dict[str, float] = {}  # sessions that ended lately (key -> when): a socket they open is closed
+        self._background: set[asyncio.Task[Any]] = set()
 
     @property
     def actions(self) -> int:
@@ -125,6 +137,8 @@ class Hub:
     async def start(self) -> None:
         await self.writer.start()
         await self.site.start(self)
+        if self.accounts is not None:
+            self._spawn(self._sweep_sessions())
 
     def resume(self, item: StoredTable) -> Room:
         """A table as the store holds it, running again here."""
@@ -153,6 +167,8 @@ class Hub:
         return room
 
     async def stop(self) -> None:
+        for task in list(self._background):
+            task.cancel()
         await self.site.stop()
         for room in self.rooms.values():
             room.drop()
@@ -161,10 +177,87 @@ class Hub:
         await self.writer.stop()
 
     # ------------------------------------------------------------ connections
-    def connect(self, send_text: Any, close: Any, account: Any = None, address: str | None = None) -> Connection:
+    def connect(self, send_text: Any, close: Any, account: Any = None, address: str | None = None,
+                session: str | None = None) -> Connection:
+        """A new socket; ``session``: the key of the session its cookie gave (``account``'s)."""
         conn = Connection(send_text, close, self.config, account, address, self.stats)
+        conn.session = session
         self.connections.add(conn)
+        if session is not None and session in self.ended:  # it ended while this socket's handshake ran
+            self._end(conn, SessionEnd.ENDED)
         return conn
+
+    # ------------------------------------------------------------ sessions ending
+    SWEEP_SECONDS = 60.0
+    """How often the sessions of open sockets are checked in the store: a notice lost on the way (a bus
+    outage) closes its sockets this late at most; and sockets in use keep their sessions alive."""
+    ENDED_KEPT = 600.0
+    """How long an ended session is remembered, to close a socket whose handshake crossed the notice."""
+
+    def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str, site: bool = True) -> None:
+        """Sessions of ``player_id`` ended (``why``: a SessionEnd): the sockets they opened hear it and
+        close, here and, through the site, on every process; an account deleted also leaves its seats."""
+        now = self.clock.now()
+        self.ended = {k: t for k, t in self.ended.items() if t > now - self.ENDED_KEPT}
+        keys = set(sessions)
+        for key in keys:
+            self.ended[key] = now
+        for conn in list(self.connections):
+            if conn.session is not None and conn.session in keys:
+                self._end(conn, why)
+        if why == SessionEnd.DELETED:
+            self._spawn(self._leave_seats(player_id))
+        if site:
+            self.site.sessions_ended(player_id, sorted(keys), why)
+
+    def _end(self, conn: Connection, why: str) -> None:
+        conn.send(SessionEnded(why=SessionEnd(why)).to_json())
+        conn.close_now()  # the pump closes the socket after that frame; the endpoint then disconnects it
+
+    async def _leave_seats(self, player_id: str) -> None:
+        """A deleted account's seats at the tables run here: left at once (in a game, an abandonment: the
+        robot plays the rest, as after a lost connection, without waiting for a return that cannot come)."""
+        for room in list(self.rooms.values()):
+            if room.table.status == TableStatus.CLOSED or room.table.seat_of(player_id) is None:
+                continue
+            try:
+                await room.request(None, lambda t, now: t.leave(player_id, None, now, why="deleted their account"))
+            except (ProtocolError, StoreError) as err:  # paused, or gone meanwhile: its absence clock goes on
+                event_log(event="leave_failed", table=room.id, error=str(err))
+
+    async def check_sessions(self) -> None:
+        """Close the sockets whose session is over in the store (a notice this process missed, a session
+        expired), and record the others as in use."""
+        if self.accounts is None:
+            return
+        keys = {c.session for c in self.connections if c.session is not None and not c.closed}
+        if not keys:
+            return
+        live = await asyncio.to_thread(self.accounts.live, sorted(keys))
+        for conn in list(self.connections):
+            if conn.session is not None and conn.session not in live and not conn.closed:
+                self._end(conn, SessionEnd.ENDED)
+
+    async def _sweep_sessions(self) -> None:
+        while True:
+            await self.clock.sleep_until(self.clock.now() + self.SWEEP_SECONDS)
+            try:
+                await self.check_sessions()
+            except Exception as err:  # the store away: the next sweep tries again
+                event_log(event="session_check_failed", error=repr(err))
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def spend(self, conn: Connection, budget: Budget) -> None:
+        """Spend one of ``budget`` for this connection, its person and its address; ProtocolError
+        ``rate_limited`` (naming the rule and the wait) when it does not fit."""
+        player = conn.who
+        refused = await self.limits.spend(budget, connection=conn.id, person=player.id, address=conn.address)
+        if refused is not None:
+            raise refused.error()
 
     async def disconnect(self, conn: Connection) -> None:
         self.connections.discard(conn)
@@ -411,15 +504,16 @@ class Hub:
             options = TableOptions.from_json(m.options)
         except OptionError as err:
             raise ProtocolError("bad_option", str(err)) from None
+        await self.spend(conn, Budget.TABLE)
         await self._check_chips(options, [(player.id, player.name)])
         table = Table(self.site.new_table_id(), m.players, options, self.config.timing)
         room = Room(table, self.services)
 
-        async def stored() -> None:  # the table is in the store: it is run here from now on
-            await self.site.claim(table.id)
+        async def stored(token: int | None) -> None:  # the table is in the store: it is run here from now on
+            self.site.claimed(table.id, token)
             self.rooms[table.id] = room
 
-        await room.create(conn, m.ref, stored)
+        await room.create(conn, m.ref, stored, lease=self.site.new_lease())
         room.start()
 
     async def on_quick(self, conn: Connection, m: Quick) -> None:
@@ -431,14 +525,15 @@ class Hub:
         lines += [line for line in self.site.tables_for(conn) if line["id"] not in self.rooms]
         table_id = pick(lines, m.players)
         if table_id is None:
+            await self.spend(conn, Budget.TABLE)  # a new table, as a create makes
             table = Table(self.site.new_table_id(), m.players, QUICK_OPTIONS, self.config.timing)
             room = Room(table, self.services)
 
-            async def stored() -> None:
-                await self.site.claim(table.id)
+            async def stored(token: int | None) -> None:
+                self.site.claimed(table.id, token)
                 self.rooms[table.id] = room
 
-            await room.create(conn, m.ref, stored, quick=True)
+            await room.create(conn, m.ref, stored, quick=True, lease=self.site.new_lease())
             room.start()
             await room.request(conn, lambda t, now: t.quick_start(player.id, now))
         elif table_id in self.rooms:
@@ -537,8 +632,7 @@ class Hub:
         player = conn.who
         if conn not in room.followers:
             raise ProtocolError("not_here", "join the table before you chat there")
-        if not conn.may_chat(self.config.chat_per_10s):
-            raise ProtocolError("rate_limited", f"at most {self.config.chat_per_10s} chat messages in 10 seconds")
+        await self.spend(conn, Budget.CHAT)
         await room.request(conn, lambda t, now: t.say(player.id, player.name, m.text, now), m.ref)
 
     async def on_invite(self, conn: Connection, m: Invite) -> None:
@@ -547,6 +641,7 @@ class Hub:
         room = self._room(m.table)
         if room.table.master_player != player.id:  # before saying who is online
             raise ProtocolError("not_master", "only the table's master may do that")
+        await self.spend(conn, Budget.INVITATION)
         account = await asyncio.to_thread(self.accounts.find, m.name) if self.accounts is not None else None
         targets = {account.id} if account is not None else await self.guests_online(m.name)
         if not targets:

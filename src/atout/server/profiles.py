@@ -10,7 +10,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from . import ledger
+from . import erasure, ledger
 from .accounts import Accounts
 from .db import game_players as gp
 from .db import ledger as ledger_rows
@@ -94,14 +94,16 @@ def game(store: Store, game_id: str) -> dict[str, Any] | None:
     row = store.game(game_id)
     if row is None:
         return None
-    data = row.data
+    data = _anonymised(store, row.data)
     return {
         "id": row.game_id,
         "players": row.players,
         "status": row.status,
         "started_at": row.started_at,
         "ended_at": row.ended_at,
-        "seats": [{"seat": s["seat"], "name": s["name"], "kind": s["kind"], "level": s["level"]} for s in data["seats"]],
+        "seats": [{"seat": s["seat"], "name": s["name"], "kind": s["kind"], "level": s["level"],
+                   **({"deleted": True} if s.get("name") == erasure.DELETED_NAME and s["kind"] == "person" else {})}
+                  for s in data["seats"]],
         "sheet": data["sheet"],
         "totals": data["totals"],
         "ranking": data["ranking"],
@@ -110,6 +112,14 @@ def game(store: Store, game_id: str) -> dict[str, Any] | None:
         "ranked": data.get("ranked", True),
         "unranked": data.get("unranked"),
     }
+
+
+def _anonymised(store: Store, data: dict[str, Any]) -> dict[str, Any]:
+    """A game's data with deleted accounts shown as such: stored so already (erasure.py), and this covers
+    a deletion that raced the game's end."""
+    with store.engine.connect() as conn:
+        gone = erasure.deleted_among(conn, [s.get("player") for s in data["seats"]])
+    return erasure.anonymised(data, gone)
 
 
 def _commitments(data: dict[str, Any]) -> list[str | None]:
@@ -125,13 +135,14 @@ def deal(store: Store, game_id: str, number: int) -> dict[str, Any] | None:
     row = store.game(game_id)
     if row is None:
         return None
-    records = row.data.get("records", [])
+    data = _anonymised(store, row.data)
+    records = data.get("records", [])
     if not 1 <= number <= len(records):
         return None
     record = records[number - 1]
-    names = [s["name"] for s in row.data["seats"]]
+    names = [s["name"] for s in data["seats"]]
     try:
-        return published(game_id, number, len(records), record, _commitments(row.data)[number - 1], names)
+        return published(game_id, number, len(records), record, _commitments(data)[number - 1], names)
     except NotOver:  # a game stores only its finished deals: never here
         return None
 

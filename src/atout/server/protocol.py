@@ -6,6 +6,7 @@ them or a ``ProtocolError`` whose code and message say what was wrong.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -169,6 +170,28 @@ MESSAGE_TYPES = (
 )  # fmt: skip
 
 
+class SessionEnd(StrEnum):
+    """Why a session ended while a socket it opened was still open."""
+
+    LOGOUT = "logout"  # logged out in this browser (another tab of it)
+    EVERYWHERE = "logout_everywhere"
+    PASSWORD = "password_changed"  # in another browser: every other session ends
+    ENDED = "ended"  # ended from the sessions list, or found over when the server checked
+    DELETED = "account_deleted"
+
+
+class SessionEnded(BaseModel):
+    """Server → client: this socket's session is over; the server closes the socket after it. The page
+    is a guest's from now on (it reloads, or connects again without the session)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: Literal["session_ended"] = "session_ended"
+    why: SessionEnd
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "why": str(self.why)}
+
+
 def _describe(err: ValidationError) -> str:
     first = err.errors()[0]
     where = ".".join(str(p) for p in first["loc"][1:]) or "message"
@@ -221,4 +244,5 @@ def dumps(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
-__all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "ProtocolError", "dumps", "parse_message", "ref_of"]
+__all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "ProtocolError", "SessionEnd", "SessionEnded", "dumps",
+           "parse_message", "ref_of"]

@@ -160,15 +160,16 @@ class Room:
         if self.table.paused is not None:
             raise ProtocolError("paused", self.table.paused)
 
-    async def create(self, conn: Connection, ref: str | None, stored: Callable[[], Awaitable[None]],
-                     quick: bool = False) -> None:
-        """A new table's first events, its creator following it; ``stored`` once the store has the table."""
+    async def create(self, conn: Connection, ref: str | None, stored: Callable[[int | None], Awaitable[None]],
+                     quick: bool = False, lease: tuple[str, float, float] | None = None) -> None:
+        """A new table's first events, its creator following it; ``stored`` once the store has the table
+        (and, given ``lease``, this process's lease on it: its fencing token)."""
         async with self.lock:
             now = self.services.clock.now()
             events = self.table.create(conn.who.id, conn.who.name, now, quick=quick)
-            await asyncio.to_thread(self.services.store.create_table, self.table.id, now, self.table.snapshot(),
-                                    self.table.players)
-            await stored()
+            token = await asyncio.to_thread(self.services.store.create_table, self.table.id, now,
+                                            self.table.snapshot(), self.table.players, lease)
+            await stored(token)
             self.follow(conn)
             await self.commit(events, force_snapshot=True, origin=conn, ref=ref)
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .limits import Buckets
 from .protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -36,6 +38,8 @@ class Host(Protocol):
     def friends_of(self, player_id: str | None) -> set[str]: ...
     def forget_friends(self, *player_ids: str, site: bool = True) -> None: ...
     def tell_player(self, player_id: str, message: dict[str, Any], site: bool = True) -> None: ...
+    def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str, site: bool = True) -> None: ...
+    async def check_sessions(self) -> None: ...
 
 
 class Site(Protocol):
@@ -51,8 +55,12 @@ class Site(Protocol):
     def new_table_id(self) -> str:
         """An id for a table created here."""
 
-    async def claim(self, table_id: str) -> None:
-        """A table created here is run here."""
+    def new_lease(self) -> tuple[str, float, float] | None:
+        """The lease a table created here is stored with, (owner, now, seconds), in the transaction that
+        stores it; None when nobody else could run it."""
+
+    def claimed(self, table_id: str, token: int | None) -> None:
+        """A table created here is run here (``token``: its lease's fencing token)."""
 
     def fence(self, table_id: str) -> tuple[str, int] | None:
         """What every write of the table must still hold (a lease), if anything."""
@@ -98,6 +106,13 @@ class Site(Protocol):
     def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
         """Send ``message`` to ``player_id``'s connections on the other processes."""
 
+    def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str) -> None:
+        """Sessions of ``player_id`` ended here (a logout, a password change, an account deleted): the
+        other processes close the sockets those sessions opened."""
+
+    async def take(self, items: Sequence[tuple[str, int, float]], now: float) -> tuple[int, float] | None:
+        """``limits.Take`` for the buckets of people and addresses, which the whole site shares."""
+
     def health(self) -> dict[str, Any]:
         """What ``/health`` says of the site beyond this process (``"bus": "down"`` makes it degraded)."""
 
@@ -118,6 +133,7 @@ class LocalSite:
 
     def __init__(self) -> None:
         self.process = "local"
+        self.buckets = Buckets()  # every person's and address's: this process is the whole site
 
     async def start(self, host: Host) -> None:
         for item in await asyncio.to_thread(host.store.open_tables):
@@ -129,7 +145,10 @@ class LocalSite:
     def new_table_id(self) -> str:
         return random_table_id()
 
-    async def claim(self, table_id: str) -> None:
+    def new_lease(self) -> tuple[str, float, float] | None:
+        return None
+
+    def claimed(self, table_id: str, token: int | None) -> None:
         return None
 
     def fence(self, table_id: str) -> tuple[str, int] | None:
@@ -173,6 +192,12 @@ class LocalSite:
 
     def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
         return None
+
+    def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str) -> None:
+        return None
+
+    async def take(self, items: Sequence[tuple[str, int, float]], now: float) -> tuple[int, float] | None:
+        return self.buckets.take_now(items, now)
 
     def health(self) -> dict[str, Any]:
         return {}

@@ -24,8 +24,9 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from . import ledger, standings
+from . import erasure, ledger, standings
 from .db import game_players, games, metadata, table_events, table_leases, tables
+from .results import registered
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -171,10 +172,18 @@ class Store:
                     connection.exec_driver_sql("PRAGMA foreign_keys=ON")
                     connection.commit()
 
-    def create_table(self, table_id: str, at: float, snapshot: dict[str, Any], players: int) -> None:
+    def create_table(self, table_id: str, at: float, snapshot: dict[str, Any], players: int,
+                     lease: tuple[str, float, float] | None = None) -> int | None:
+        """A new table; with ``lease`` (owner, now, seconds), its lease in the same transaction, so that no
+        other process ever sees it without an owner and takes it over: the lease's fencing token."""
         with self.engine.begin() as conn:
             conn.execute(tables.insert().values(id=table_id, players=players, status="open", created_at=at,
                                                 snapshot=snapshot, snapshot_seq=snapshot.get("seq", 0)))
+            if lease is None:
+                return None
+            owner, now, ttl = lease
+            conn.execute(table_leases.insert().values(table_id=table_id, owner=owner, token=1, expires_at=now + ttl))
+            return 1
 
     def append(self, items: list[Append], connection: sa.Connection | None = None) -> None:
         """Every item in one transaction: all stored, or none (StoreError names the first refusal).
@@ -332,14 +341,19 @@ class Store:
                 raise IntegrityError("update", {}, Exception(f"no table {item.table_id!r}"))
         if item.game is not None:
             g = item.game
+            # a person who deleted their account while this game ran: named as deleted, and never ranked
+            gone = erasure.deleted_among(conn, [s["player"] for s in g.data.get("seats", []) if registered(s.get("player"))])
+            participants = [{**p, "name": erasure.DELETED_NAME} if p["player_id"] in gone else p
+                            for p in g.participants]
             conn.execute(games.insert().values(id=g.game_id, table_id=g.table_id, players=g.players,
                                                status=g.status, started_at=g.started_at, ended_at=g.ended_at,
-                                               data=g.data))
-            if g.participants:
+                                               data=erasure.anonymised(g.data, gone)))
+            if participants:
                 conn.execute(game_players.insert(), [
-                    {**p, "game_id": g.game_id, "players": g.players, "ended_at": g.ended_at} for p in g.participants])
+                    {**p, "game_id": g.game_id, "players": g.players, "ended_at": g.ended_at} for p in participants])
                 if g.status == "finished" and g.ranked:
-                    standings.record(conn, g.players, g.ended_at, list(g.participants), g.game_id)
+                    standings.record(conn, g.players, g.ended_at, [p for p in participants if p["player_id"] not in gone],
+                                     g.game_id)
         if item.bets is not None:
             ledger.take_bets(conn, item.bets)
         if item.settlement is not None:  # in the game row's transaction: both or neither

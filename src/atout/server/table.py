@@ -467,8 +467,8 @@ class Table:
             self._emit(out, EventType.MASTER, now, seat=seat)
         return out
 
-    def leave(self, player: str, seq: int | None, now: float) -> list[dict[str, Any]]:
-        """Stand up: before a game the seat is freed; during one it is an abandonment."""
+    def leave(self, player: str, seq: int | None, now: float, why: str = "left the table") -> list[dict[str, Any]]:
+        """Stand up: before a game the seat is freed; during one it is an abandonment (``why``)."""
         if seq is not None:
             self._check_seq(seq)
         seat = self.seat_of(player)
@@ -481,7 +481,7 @@ class Table:
             raise ProtocolError("not_seated", "you do not sit at this table")
         out: list[dict[str, Any]] = []
         if self.status == TableStatus.PLAYING:
-            self._emit(out, EventType.ABANDON, now, seat=seat, player=player, why="left the table")
+            self._emit(out, EventType.ABANDON, now, seat=seat, player=player, why=why)
             self._after_vote_change(out, now)
         else:
             self._emit(out, EventType.LEFT, now, seat=seat)

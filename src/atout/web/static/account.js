@@ -7,7 +7,7 @@ import { contractWord } from "./result.js";
 import { downloadLink } from "./review.js";
 import { lineChart } from "./chart.js";
 
-async function api(path, body) {
+export async function api(path, body) {
   const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const response = await fetch(path, init);
   const data = await response.json().catch(() => ({}));
@@ -123,6 +123,7 @@ export async function renderProfile(app, main, name) {
     : "";
   replace(main, h("section", { class: "card-box profile" },
     h("h1", {}, p.name), friendButton,
+    own ? h("p", {}, h("a", { href: "#/account" }, t("profile.account_link"))) : "",
     facts.length ? h("ul", { class: "facts" }, facts) : "", claim,
     badges.length ? h("ul", { class: "badges", "aria-label": t("profile.badges") }, badges) : "",
     historyCharts(p.history),
@@ -241,7 +242,7 @@ export async function renderGame(app, main, id) {
     replace(main, h("section", { class: "card-box" }, h("p", {}, app.errorText(err))));
     return;
   }
-  const nameOf = (seat) => (g.seats[seat] ? g.seats[seat].name : t("table.seat_n", { n: seat + 1 }));
+  const nameOf = (seat) => (!g.seats[seat] ? t("table.seat_n", { n: seat + 1 }) : g.seats[seat].deleted ? t("player.deleted") : g.seats[seat].name);
   let voids = 0;
   const rows = g.sheet.map((line, i) => {
     const number = i + 1; // the deal's place in the game, void ones included: its review and download
@@ -259,7 +260,7 @@ export async function renderGame(app, main, id) {
     h("h1", {}, t("game.title", { id: g.id })),
     h("div", { class: "sheet-scroll" }, h("table", { class: "sheet" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.deal")), h("th", { scope: "col" }, t("sheet.contract")),
-        g.seats.map((s) => h("th", { scope: "col", class: "num" }, s.name)))),
+        g.seats.map((s) => h("th", { scope: "col", class: "num" }, s.deleted ? t("player.deleted") : s.name)))),
       h("tbody", {}, rows))),
     h("p", { class: "hint" }, t("game.replay_hint"))));
 }

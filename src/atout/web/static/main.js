@@ -1,6 +1,6 @@
 // The page: who you are, the connection, the route (#/ lobby, #/t/ID a table, #/p/NAME a profile,
-// #/g/GAME a stored game and #/g/GAME/N its deal N reviewed, #/leaderboard, #/friends), and the messages
-// that keep each view live.
+// #/g/GAME a stored game and #/g/GAME/N its deal N reviewed, #/leaderboard, #/friends, #/account), and the
+// messages that keep each view live.
 
 import { $, h, replace } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
@@ -9,6 +9,7 @@ import { renderLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { renderFriends, renderGame, renderLeaderboard, renderProfile, accountDialog } from "./account.js";
 import { renderDeal } from "./review.js";
+import { renderAccount } from "./sessions.js";
 
 const app = {
   me: null, // {id, name, registered}
@@ -34,10 +35,25 @@ app.toast = toast;
 
 export function errorText(err) {
   if (!err) return "";
-  const known = t(`error.${err.code}`, err, null);
+  const waits = err.code === "rate_limited" && err.retry_after; // a budget spent: say how long to wait
+  const known = t(waits ? "error.rate_limited_wait" : `error.${err.code}`, err, null);
   return known || err.message || String(err.code);
 }
 app.errorText = errorText;
+
+/** This page's session is over (ended here, or the server says so): the page starts again as a guest's,
+ * saying why once it has. */
+let over = false;
+let mine = null; // why, when this page itself ended its session (the server's notice may come first)
+function sessionOver(why) {
+  if (over) return;
+  over = true;
+  sessionStorage.setItem("atout.flash", `session.${mine || why}`);
+  localStorage.removeItem("atout.name");
+  location.reload();
+}
+app.sessionOver = sessionOver;
+app.ending = (why) => { mine = why; }; // null again when the request was refused
 
 function route() {
   const hash = location.hash.replace(/^#\/?/, "");
@@ -120,6 +136,9 @@ function onMessage(m) {
     case "presence": // a friend came online or left: the friends shown are asked again
       friendsMoved();
       break;
+    case "session_ended":
+      sessionOver(m.why);
+      break;
     default:
       break;
   }
@@ -180,7 +199,8 @@ function renderTop() {
     h("nav", { "aria-label": t("top.nav") },
       h("a", { href: "#/" }, t("top.tables")),
       h("a", { href: "#/leaderboard" }, t("top.leaderboard")),
-      app.registered ? h("a", { href: "#/friends" }, t("top.friends")) : ""),
+      app.registered ? h("a", { href: "#/friends" }, t("top.friends")) : "",
+      app.registered ? h("a", { href: "#/account" }, t("top.account")) : ""),
     h("span", { class: "spacer" }),
     status, who, account,
     h("button", {
@@ -193,9 +213,9 @@ function renderTop() {
 }
 
 async function logout() {
+  mine = "logout_here";
   await fetch("/api/logout", { method: "POST" });
-  localStorage.removeItem("atout.name");
-  location.reload();
+  sessionOver("logout_here");
 }
 
 /** The server's rule for a name (accounts.NAME): Latin letters, accented ones included, digits, _ or -;
@@ -270,6 +290,7 @@ function show() {
   }
   if (r.kind === "leaderboard") return renderLeaderboard(app, main);
   if (r.kind === "friends") return renderFriends(app, main);
+  if (r.kind === "account") return renderAccount(app, main);
   app.net.send({ type: "lobby" });
   app.lobbySocket = app.net.ws;
   renderLobby(app, main);
@@ -285,6 +306,11 @@ async function start() {
 async function boot() {
   document.documentElement.lang = lang();
   renderTop();
+  const flash = sessionStorage.getItem("atout.flash"); // why the last page ended its session
+  if (flash) {
+    sessionStorage.removeItem("atout.flash");
+    toast(t(flash), "error");
+  }
   const [me, catalogue] = await Promise.all([
     fetch("/api/me").then((r) => (r.ok ? r.json() : null)).catch(() => null),
     fetch("/api/options").then((r) => r.json()),
