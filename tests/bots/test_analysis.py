@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 
-from tests.engine.helpers import build
-
 from atout.bots import make_bot
 from atout.bots.analysis import analyse, decision_points
 from atout.engine import GARDE, PASS, Bid, Chelem, Deal, Play, RuleSet, new_deal
 from atout.engine.cards import parse_card
 from atout.engine.kinds import DecisionKind
 from atout.engine.record import parse_action, replay, start_deal, to_record
+from engine.helpers import build
 
 
 def _finish(deal: Deal, level: str = "heuristic", seed: str = "finish") -> dict:

@@ -180,7 +180,7 @@ async def test_friends_requests_and_private_tables_for_friends(db_url: str) -> N
         master, pal = clients["Master"], clients["Pal"]
         ws_pal = await Client.connect(server.url, "x", cookie=cookies["Pal"])
         answer = await master.post("/api/friends", json={"action": "request", "name": "pal"})
-        assert answer.json() == {"friends": [], "incoming": [], "outgoing": ["Pal"]}
+        assert answer.json() == {"friends": [], "incoming": [], "outgoing": ["Pal"], "presence": {}}
         assert (await ws_pal.expect("friend"))["name"] == "Master"
         for body, code in (({"action": "request", "name": "Master"}, "friend_self"),
                            ({"action": "request", "name": "Pal"}, "already_requested"),

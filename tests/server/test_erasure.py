@@ -115,7 +115,7 @@ async def test_deleting_an_account(db_url: str) -> None:
                                         "deleted": True}, seats
                 board = (await anyone.get("/api/leaderboard", params={"players": 3, "period": "all"})).json()
                 assert [r["name"] for r in board["rows"]] == []
-            assert (await bob_http.get("/api/friends")).json() == {"friends": [], "incoming": [], "outgoing": []}
+            assert (await bob_http.get("/api/friends")).json() == {"friends": [], "incoming": [], "outgoing": [], "presence": {}}
             assert (await carl_http.get("/api/friends")).json()["outgoing"] == []
             async with site_page(base) as newcomer:
                 made = await newcomer.post("/api/register", json={"name": "ann", "password": "a new person"})

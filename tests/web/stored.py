@@ -83,7 +83,10 @@ def player_id(db_url: str, name: str) -> str:
 
 
 def insert(db_url: str, table: Any, rows: list[dict[str, Any]]) -> None:
-    """Rows written straight to one of the store's tables (badges, as a finished game would award them)."""
+    """Rows written straight to one of the store's tables (badges, as a finished game would award them);
+    none is nothing (an empty insert would be one row of defaults)."""
+    if not rows:
+        return
     store = Store(db_url)
     try:
         with store.engine.begin() as conn:
