@@ -31,7 +31,7 @@ from typing import Any
 
 from atout.arena.stats import mean_ci, percentile
 from atout.bots import make_bot
-from atout.bots.analysis import MARKS, WORLDS_FACTOR, analyse
+from atout.bots.analysis import MARKS, WORLDS_FACTOR, analyse, mark_for
 from atout.engine import RuleSet, new_deal
 from atout.engine.record import to_record
 
@@ -98,10 +98,12 @@ def summarize(results: list[dict], levels: list[str]) -> dict[str, Any]:
         kinds = sorted({d["kind"] for d in decisions})
         marks = {}
         for mark, least in MARKS:
-            given = [d for d in decisions if d["loss"] >= least]
+            given = [d for d in decisions if mark_for(d["loss"], d["low"]) == mark]
+            by_loss = sum(1 for d in decisions if mark_for(d["loss"], 1.0) == mark)
             marks[str(mark)] = {"at_least": least, "count": len(given),
                                 "per_deal": round(len(given) / len(deals), 3) if deals else None,
-                                "sure": sum(1 for d in given if d["low"] > 0)}
+                                "per_decision": round(len(given) / len(decisions), 4) if decisions else None,
+                                "by_loss_alone": by_loss}
         seconds = [r["seconds"] for r in deals if r["decisions"]]
         out[level] = {
             "per_decision": _ratio_ci(deals, rng),
@@ -133,9 +135,9 @@ def report(summary: dict[str, Any]) -> str:
     for level, s in summary.items():
         lines.append(f"  {level:<9} " + "  ".join(f"{k} {v}" for k, v in s["histogram"].items()))
     lines.append("")
-    lines.append("marks per deal (one seat), and how many of them have an interval above 0:")
+    lines.append("marks per deal (one seat) and per decision (the loss's interval above 0; by the loss alone):")
     for level, s in summary.items():
-        lines.append(f"  {level:<9} " + "  ".join(f"{m} {v['per_deal']} ({v['sure']}/{v['count']} sure)"
+        lines.append(f"  {level:<9} " + "  ".join(f"{m} {v['per_deal']} ({v['per_decision']:.2%}; {v['by_loss_alone']})"
                                                  for m, v in s["marks"].items()))
     lines.append("")
     lines.append("mean loss by kind of decision:")

@@ -67,3 +67,23 @@ def test_a_seat_the_deal_lacks_and_a_broken_record_are_refused_by_name(record, t
     assert cli.main(["analyse", str(path), "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["action"] == 3
+
+
+def test_progress_is_drawn_on_a_terminal_and_wiped_at_the_end():
+    import io
+
+    from atout.cli.analyse import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Terminal()
+    progress = Progress(out)
+    progress(3, 12)
+    assert "3/12 decisions" in out.getvalue() and out.getvalue().startswith("\r")
+    progress.close()
+    assert out.getvalue().endswith("\r\033[K")
+    quiet = io.StringIO()
+    Progress(quiet)(3, 12)
+    assert quiet.getvalue() == ""

@@ -6,7 +6,7 @@ could not see) and the expert's own search (``expert.score_worlds``: worlds draw
 observation, every candidate played out in each of them) scores each sensible action and the one
 taken.  The best mean minus the taken action's mean is the choice's expected loss (≥ 0), with a
 95% interval from the paired per-world differences; the loss in points of the deal sets its mark
-(``MARKS``; docs/analysis.md says how the thresholds were measured).
+(``MARKS``; docs/analysis.md says how the thresholds were measured), when the interval is above 0.
 
 The worlds of a decision come from a generator seeded by (analysis seed, seat, index, kind) and
 no time limit applies, so a record and a seed give the same analysis on any machine, and a
@@ -65,14 +65,18 @@ MARKS: tuple[tuple[Mark, float], ...] = (
     (Mark.MISTAKE, 15.0),
     (Mark.INACCURACY, 5.0),
 )
-"""The least expected loss (points of the deal, for the seat) that earns each mark, worst first;
-chosen from the measured spread of losses (benchmarks/analysis.py, docs/analysis.md)."""
+"""The least expected loss (points of the deal, for the seat) that earns each mark, worst first: the
+expert's own decisions lose that much one time in a thousand, a hundred and twenty (4 players, 1,543
+decisions: p99.9 40.8, p99 16.9, p95 4.6; benchmarks/results/analysis.json, docs/analysis.md)."""
 
 Z95 = 1.96
 
 
-def mark_for(loss: float) -> Mark | None:
-    """The mark an expected loss of ``loss`` points earns, or None."""
+def mark_for(loss: float, low: float) -> Mark | None:
+    """The mark a decision earns: by its expected ``loss``, and only when the low end ``low`` of the
+    loss's 95% interval is above 0 (the search is sure it lost something)."""
+    if low <= 0:
+        return None
     for mark, least in MARKS:
         if loss >= least:
             return mark
@@ -320,7 +324,7 @@ def analyse_point(point: Point, seed: str = "analysis", factor: int = WORLDS_FAC
         seat=point.seat, index=point.index, kind=point.kind, action=point.taken, best=plan.actions[best],
         expected=means[taken], best_expected=means[best], loss=loss, interval=(low, high),
         worlds=len(weights), weight=total * total / sum(w * w for w in weights),
-        candidates=tuple(zip(plan.actions, means, strict=True)), mark=mark_for(loss), trick=point.trick,
+        candidates=tuple(zip(plan.actions, means, strict=True)), mark=mark_for(loss, low), trick=point.trick,
     )
 
 
