@@ -1,7 +1,7 @@
 """The whole suite: the robots' compiled code is made once, before any test runs.
 
-numba compiles the card play (``bots/fastplay.py``, ``bots/fastdeal.py``, and expert-2's frozen copies
-of them) the first time on a machine
+numba compiles the card play (``bots/fastplay.py``, ``bots/fastdeal.py``, the learned policy, and expert-2's
+frozen copies of them) the first time on a machine
 and keeps it in its on-disk cache. Done inside a test, that compile ran under the test's timeout and
 made one test take minutes on a loaded machine; here it runs once, in the process that starts the run
 (xdist's controller, before its workers exist), and every worker then only loads it from the cache."""
@@ -17,12 +17,14 @@ _warm_up_seconds: float | None = None
 
 def pytest_configure(config: pytest.Config) -> None:
     global _warm_up_seconds
+    from atout.bots import policy
     from atout.bots.expert2.fastplay import warm_up as warm_up_expert2
     from atout.bots.fastplay import warm_up
 
     start = time.perf_counter()
     warm_up()  # the controller compiles (or loads); a worker, started after it, loads
     warm_up_expert2()  # the frozen expert-2 has its own copy of the compiled code
+    policy.warm_up()  # the learned card policy's own entry points
     _warm_up_seconds = time.perf_counter() - start
 
 

@@ -331,6 +331,19 @@ def load() -> Policy:
     return _loaded
 
 
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the policy's entry points for the arrays the callers
+    pass, without running them: the test run does it once before its workers start."""
+    from numba import types
+
+    ints, grid = types.Array(types.int64, 1, "C"), types.Array(types.float64, 2, "C")
+    floats = types.Array(types.float64, 1, "C")
+    weights = (grid, floats, floats, floats)
+    card_values_policy.compile((ints, types.int64, ints, ints, types.int64, *weights))
+    policy_card.compile((ints, *weights))
+    candidate_features.compile((ints, ints, grid))
+
+
 class PolicyBot:
     """The policy alone at the table: its cards as taker, the rules of thumb's everywhere else (a
     development yardstick for the policy's own strength as the rollouts use it, not a level
@@ -372,4 +385,4 @@ def rules_policy() -> Policy:
 
 
 __all__ = ["NF", "Policy", "PolicyBot", "candidate_features", "card_values_policy", "exact", "load", "play_out_policy",
-           "policy_card", "rules_policy"]
+           "policy_card", "rules_policy", "warm_up"]
