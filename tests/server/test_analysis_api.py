@@ -41,7 +41,7 @@ async def _done(http: httpx.AsyncClient, client: Client, game: str, deal: int, t
 
 
 async def test_a_player_analyses_their_seat_and_gets_what_atout_analyse_gives(db_url: str) -> None:
-    config = dataclasses.replace(quick_config(), analysis_per_hour=2)
+    config = dataclasses.replace(quick_config(), analysis_per_hour=2, analysis_worlds=1)
     async with running_server(db_url, config) as server:
         ann = await Client.connect(server.url, "Ann")
         table = await table_with_robots(ann, 4, deals=2)
@@ -55,7 +55,7 @@ async def test_a_player_analyses_their_seat_and_gets_what_atout_analyse_gives(db
             assert asked.status_code == 202 and asked.json()["status"] in ("queued", "running"), asked.text
             seen: list[dict[str, Any]] = []
             answer = await _done(http, ann, game, 0, seen=seen)
-            expected = analyse(records[0], [0], "analysis").to_json()
+            expected = analyse(records[0], [0], "analysis", factor=1).to_json()
             assert answer == {"status": "done", "game": game, "deal": 0, "seat": 0, "analysis": expected}
             progress = [a["done"] for a in seen if a["status"] == "running" and "done" in a]
             assert progress == sorted(progress)
@@ -103,7 +103,8 @@ async def test_a_finished_deal_of_a_running_game_only_and_one_analysis_at_a_time
     """Between two deals (the fake clock holds the next one back) the deal just finished may be analysed at
     its table, the one to come may not; then one analysis at a time per person."""
     clock = FakeClock()
-    async with running_server(db_url, quick_config(deal_pause=5.0), clock) as server, _http(server) as http:
+    config = dataclasses.replace(quick_config(deal_pause=5.0), analysis_worlds=1)
+    async with running_server(db_url, config, clock) as server, _http(server) as http:
         ann = await Client.connect(server.url, "Ann")
         table = await table_with_robots(ann, 4, deals=3)
         await ann.request({"type": "start", "table": table})
@@ -118,7 +119,7 @@ async def test_a_finished_deal_of_a_running_game_only_and_one_analysis_at_a_time
         assert asked.status_code == 202, asked.text
         answer = await _done(http, ann, game, 0, table)
         record = server.hub.rooms[table].table.records[0]
-        assert answer["analysis"] == analyse(record, [0], "analysis").to_json()
+        assert answer["analysis"] == analyse(record, [0], "analysis", factor=1).to_json()
         ended = 1
         await ann.settle()
         while not game_over(ann):  # (a void deal is dealt again: more deals may end than the game counts)
@@ -156,7 +157,8 @@ async def test_a_full_queue_is_busy_and_a_server_without_workers_says_so(db_url:
 
 
 async def test_a_worker_that_dies_fails_its_analysis_and_the_next_one_gets_new_workers(db_url: str) -> None:
-    async with running_server(db_url) as server, _http(server) as http:
+    config = dataclasses.replace(quick_config(), analysis_worlds=1)  # the plumbing here; the search in tests/bots
+    async with running_server(db_url, config) as server, _http(server) as http:
         ann = await Client.connect(server.url, "Ann")
         table = await table_with_robots(ann, 3, deals=2)
         await ann.request({"type": "start", "table": table})
@@ -183,4 +185,5 @@ async def test_a_worker_that_dies_fails_its_analysis_and_the_next_one_gets_new_w
         again = await http.post("/api/analysis", json={"game": game, "deal": 1}, headers=_auth(ann))
         assert again.status_code == 202, again.text
         answer = await _done(http, ann, game, 1)
-        assert answer["analysis"] == analyse(server.hub.store.game(game).data["records"][1], [0], "analysis").to_json()
+        record = server.hub.store.game(game).data["records"][1]
+        assert answer["analysis"] == analyse(record, [0], "analysis", factor=1).to_json()

@@ -44,7 +44,8 @@ async def _to_the_result(app, pilot) -> None:
             await pilot.press("1")
 
 
-async def test_a_on_the_result_screen_analyses_the_persons_decisions():
+async def test_a_on_the_result_screen_analyses_the_persons_decisions(monkeypatch):
+    monkeypatch.setattr(AnalysisScreen, "FACTOR", 1)  # the plumbing is tested here, the search in tests/bots
     game = Game(players=4, level="heuristic", deals=2, seed="analysis-screen")
     app = AtoutApp(game, delay=0)
     async with app.run_test(size=(110, 40)) as pilot:
@@ -54,7 +55,7 @@ async def test_a_on_the_result_screen_analyses_the_persons_decisions():
         await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.analysis is not None,
                     "the analysis never showed")
         screen = app.screen
-        expected = analyse(record, [HUMAN], "analysis").to_json()
+        expected = analyse(record, [HUMAN], "analysis", factor=1).to_json()
         assert screen.analysis.to_json() == expected
         mine = [d for d in expected["decisions"] if d["seat"] == HUMAN]
         summary = str(screen.query_one("#summary").render())

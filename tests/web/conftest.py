@@ -66,7 +66,8 @@ class Site:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port),
              "--db", f"sqlite:///{tmp_path / 'web.db'}", "--robot-pace", "0", "--deal-pause", str(self.deal_pause),
-             "--log-level", "warning"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
+             "--log-level", "warning",
+             "--analysis-worlds", "1"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):

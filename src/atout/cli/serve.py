@@ -54,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the event loop (docs/analysis.md; default 1; 0: no analyses)")
     parser.add_argument("--analysis-queue", type=int, default=16, metavar="N",
                         help="analyses that may wait for a worker; more are answered busy (default 16)")
+    parser.add_argument("--analysis-worlds", type=int, default=8, metavar="N",
+                        help="an analysis searches N times the worlds the expert plays with: more is surer and "
+                             "dearer (docs/analysis.md; default 8)")
     parser.add_argument("--limit-factor", type=float, default=1.0, metavar="F",
                         help="multiply every budget of chat lines, invitations, tables, friend requests, logins "
                              "(docs/server.md, Limits) by F (default 1; a load test whose clients all come from one "
@@ -134,6 +137,9 @@ def serve(args: argparse.Namespace) -> int:
     if args.analysis_workers < 0 or args.analysis_queue < 0:
         print("atout serve: --analysis-workers and --analysis-queue must be 0 or more", file=sys.stderr)
         return 2
+    if args.analysis_worlds < 1:
+        print(f"atout serve: --analysis-worlds must be 1 or more, not {args.analysis_worlds}", file=sys.stderr)
+        return 2
     if (args.workers > 1 or redis) and not db.startswith(("postgresql://", "postgres://")):
         print("atout serve: several server processes share one PostgreSQL store: give --db postgresql://… "
               "(SQLite is for one process)", file=sys.stderr)
@@ -151,7 +157,8 @@ def serve(args: argparse.Namespace) -> int:
                 "limit_factor": args.limit_factor,
                 "log_level": args.log_level, "slot": args.slot, "slots": args.slots,
                 "commit_linger": args.commit_linger, "origins": origins,
-                "analysis_workers": args.analysis_workers, "analysis_queue": args.analysis_queue}
+                "analysis_workers": args.analysis_workers, "analysis_queue": args.analysis_queue,
+                "analysis_worlds": args.analysis_worlds}
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     processes = f", {args.workers} processes" if args.workers > 1 else ""
@@ -189,7 +196,8 @@ def app_from_settings():
                     commit_linger=settings.get("commit_linger", 2.0) / 1000,
                     origins=tuple(settings.get("origins", ())),
                     analysis_workers=settings.get("analysis_workers", 1),
-                    analysis_queue=settings.get("analysis_queue", 16), limit_factor=settings.get("limit_factor", 1.0))
+                    analysis_queue=settings.get("analysis_queue", 16),
+                    analysis_worlds=settings.get("analysis_worlds", 8), limit_factor=settings.get("limit_factor", 1.0))
     app = create_app(settings["db"], config, redis_url=settings["redis"])
     _tune_gc()
     return app

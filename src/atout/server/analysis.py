@@ -32,7 +32,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..bots.analysis import VERSION, Analysis, Decision, analyse_point, decision_points
+from ..bots.analysis import VERSION, WORLDS_FACTOR, Analysis, Decision, analyse_point, decision_points
 from ..engine.kinds import SeatKind
 from ..engine.record import RecordError, replay
 from .accounts import AccountError
@@ -70,11 +70,11 @@ def count_points(record: dict, seat: int) -> int:
     return sum(1 for _ in decision_points(record, [seat]))
 
 
-def analyse_nth(record: dict, seat: int, seed: str, n: int) -> Decision | None:
+def analyse_nth(record: dict, seat: int, seed: str, n: int, factor: int = WORLDS_FACTOR) -> Decision | None:
     """The ``n``-th decision of ``seat`` in ``record``, scored (one task of a worker process)."""
     for i, point in enumerate(decision_points(record, [seat])):
         if i == n:
-            return analyse_point(point, seed)
+            return analyse_point(point, seed, factor)
     raise IndexError(f"seat {seat} has fewer than {n + 1} decisions")
 
 
@@ -121,8 +121,10 @@ class Job:
 class AnalysisPool:
     """The worker processes, the queue before them and the limits on it (see the module docstring)."""
 
-    def __init__(self, engine: sa.Engine, workers: int = 1, queue: int = 16, per_person: int = 1) -> None:
+    def __init__(self, engine: sa.Engine, workers: int = 1, queue: int = 16, per_person: int = 1,
+                 factor: int = WORLDS_FACTOR) -> None:
         self.engine = engine
+        self.factor = factor  # times the expert's worlds each decision searches (atout serve --analysis-worlds)
         self.workers = workers
         self.limit = queue
         self.per_person = per_person
@@ -215,7 +217,8 @@ class AnalysisPool:
             decisions: list[Decision] = []
             forced = 0
             for n in range(job.total):
-                decision = await loop.run_in_executor(executor, analyse_nth, job.record, job.seat, SEED, n)
+                decision = await loop.run_in_executor(executor, analyse_nth, job.record, job.seat, SEED, n,
+                                                      self.factor)
                 if decision is None:
                     forced += 1
                 else:

@@ -134,7 +134,8 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     config = config or Config()
     store = Store(db_url)
     accounts = Accounts(store, config.hasher)
-    analysis = AnalysisPool(store.engine, config.analysis_workers, config.analysis_queue, config.analysis_per_person)
+    analysis = AnalysisPool(store.engine, config.analysis_workers, config.analysis_queue, config.analysis_per_person,
+                            config.analysis_worlds)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from time import perf_counter  # the latency histogram (tests may replace the module time)
 from typing import Any
 
+from ..bots.analysis import WORLDS_FACTOR
 from ..engine.kinds import SeatKind, TableStatus
 from . import ledger
 from .accounts import NAME, NAME_RULE, name_key, normal_name
@@ -84,6 +85,7 @@ class Config:
     analysis_workers: int = 1  # processes that analyse finished deals (server/analysis.py); 0: none
     analysis_queue: int = 16  # analyses that may wait for a worker; beyond, 503 busy
     analysis_per_person: int = 1  # analyses one person may have waiting or running
+    analysis_worlds: int = WORLDS_FACTOR  # an analysis searches this many times the worlds the expert plays with
     analysis_per_hour: int = 30  # analyses one person may start in an hour (the budget "analysis")
 
 

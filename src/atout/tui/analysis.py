@@ -18,7 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, ProgressBar, Static
 
-from ..bots.analysis import Analysis, analyse
+from ..bots.analysis import WORLDS_FACTOR, Analysis, analyse
 
 MARK_STYLES = {"inaccuracy": "bold #e8c547", "mistake": "bold #ff8c1a", "blunder": "bold #ff4d5e"}
 """Yellow, orange, red: the colours chess sites give the three marks."""
@@ -68,6 +68,7 @@ class AnalysisScreen(ModalScreen):
     """The person's decisions in a finished deal, scored by the expert's search (progress while it runs)."""
 
     BINDINGS = [Binding("escape,enter,a,q", "close", "Close")]
+    FACTOR = WORLDS_FACTOR  # times the expert's worlds each decision searches (a test asks for fewer)
     DEFAULT_CSS = """
     AnalysisScreen { align: center middle; }
     AnalysisScreen > VerticalScroll { width: 100%; max-width: 110; height: 100%; max-height: 40;
@@ -97,7 +98,7 @@ class AnalysisScreen(ModalScreen):
         self.query_one("#summary", Static).update(Text("The expert is going over your decisions…", style="dim"))
 
         def work() -> None:
-            analysis = analyse(self.record, [self.seat], self.seed, self.progress)
+            analysis = analyse(self.record, [self.seat], self.seed, self.progress, self.FACTOR)
             with contextlib.suppress(RuntimeError):  # the app may close meanwhile
                 self.app.call_from_thread(self.show, analysis)
 
