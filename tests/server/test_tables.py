@@ -202,7 +202,7 @@ async def test_options_checked_and_marked_changed(db_url: str) -> None:
                                     "options": {"deals": 3, "rules": {"petit_sec": "holder_may_play"}}})
         assert answer["event"]["changed"] == ["deals", "rules"]
         await ann.settle()
-        assert ann.state["changed"] == ["deals", "rules"] and ann.state["options"]["deals"] == 3
+        assert ann.state["changed"] == [] and ann.state["options"]["deals"] == 3  # her own change: no news to her
         await ann.send({"type": "seen", "table": table})
         state = await ann.expect("table")
         assert state["state"]["changed"] == []

@@ -278,6 +278,8 @@ class AccountRoutes:
     async def me(self, request: Request) -> Response:
         account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
         if account is None:
+            if request.query_params.get("optional") == "1":  # a page asking whether: a guest is no error
+                return JSONResponse(None)
             return _error(401, "not_logged_in", "not logged in")
         chips = await asyncio.to_thread(self._standing, account.id)
         return JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar, **chips})

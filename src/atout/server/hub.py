@@ -595,7 +595,14 @@ class Hub:
 
     async def on_options(self, conn: Connection, m: Options) -> None:
         player = conn.who
-        await self._room(m.table).request(conn, lambda t, now: t.set_options(player.id, m.options, m.seq, now), m.ref)
+        room = self._room(m.table)
+
+        def options(table: Table, now: float) -> list[dict[str, Any]]:
+            events = table.set_options(player.id, m.options, m.seq, now)
+            room.seen_options[player.id] = table.changed_seq  # the master is not told of their own change
+            return events
+
+        await room.request(conn, options, m.ref)
 
     async def on_start(self, conn: Connection, m: Start) -> None:
         room = self._room(m.table)

@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from .connection import Connection
 
 HISTORY_KEPT = 2000
+LOG_KEPT = 300
+"""The most events a joining page's log gets (a five-seat deal is about 100)."""
+LOG_REACH = 600
+"""How far back the store is read for the deal's start when the memory does not reach it."""
 SNAPSHOT_EVERY = 64
 _NOTHING = object()
 
@@ -190,14 +194,36 @@ class Room:
             was_gone = seat is not None and seat in table.gone_since
             events = table.connection_back(conn.who.id, self.services.clock.now()) if seat is not None else []
             moved = seat is not None and self.same_address() != table.same_address
+            log = await self.deal_log(seat) if last_seq is None else None  # a page that holds no log yet
             if events:  # back after being marked absent: everyone hears ``present``, then this page its state
                 await self.commit(events)
-                conn.send(self.state_for(conn))
+                conn.send(self.state_for(conn, log))
             elif was_gone or moved:  # moved: a seat now shares an address, and everyone is told before a game
-                self.tell_state()  # connected again: everyone sees it, the returning page included
+                self.tell_state(conn, log)  # connected again: everyone sees it, the returning page included
             else:
-                conn.send(self.state_for(conn))
+                conn.send(self.state_for(conn, log))
         self.services.lobby(self)
+
+    async def deal_log(self, seat: int | None) -> list[dict[str, Any]]:
+        """The table's log so far as ``seat`` (None: a spectator) may see it, for a page that arrives: the
+        current deal's events from its start (its game's start too, for the first deal), or the table's
+        last events before any deal; each as that viewer would have received it (``public_event``: an
+        écart is its trumps and its size to all but the taker). Chat lines are in the state already."""
+        table = self.table
+        events: list[dict[str, Any]] = list(self.history)
+        starts = (EventType.DEAL_START, EventType.GAME_START)
+        if table.game is not None and not any(e["type"] in starts for e in events):
+            since = max(0, table.seq - LOG_REACH)  # loaded from the store mid-deal: the store has the rest
+            stored = await asyncio.to_thread(self.services.store.events_after, table.id, since, LOG_REACH)
+            events = [e.data for e in stored]
+        begin = next((i for i in range(len(events) - 1, -1, -1) if events[i]["type"] == EventType.DEAL_START), None)
+        if begin is None:
+            begin = max(0, len(events) - LOG_KEPT)
+        else:
+            while begin and events[begin - 1]["type"] in (EventType.GAME_START, EventType.GAME_DEALER):
+                begin -= 1
+        kept = [e for e in events[begin:] if e["type"] != EventType.CHAT][-LOG_KEPT:]
+        return [{"seq": e["seq"], "event": table.public_event(e, seat)} for e in kept]
 
     def lost(self, conn: Connection) -> None:
         """``conn`` closed: a seated person with no connection left here starts the absence clock."""
@@ -329,18 +355,21 @@ class Room:
                     message["ref"] = ref
                 conn.send(message)
 
-    def tell_state(self) -> None:
+    def tell_state(self, joining: Connection | None = None, log: list[dict[str, Any]] | None = None) -> None:
         """A ``table`` message to every follower: for runtime changes that make no numbered event
-        (a connection lost or back before the absence clock ran out, a pause)."""
+        (a connection lost or back before the absence clock ran out, a pause); ``joining``'s with ``log``."""
         for conn in list(self.followers):
-            conn.send(self.state_for(conn))
+            conn.send(self.state_for(conn, log if conn is joining else None))
 
-    def state_for(self, conn: Connection) -> dict[str, Any]:
+    def state_for(self, conn: Connection, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         table = self.table
         self._note_facts()
         seen = self.seen_options.get(conn.player.id, -1) if conn.player else -1
-        return {"type": "table", "table": table.id, "seq": table.seq,
-                "state": table.view(self.viewer(conn), self.services.clock.now(), self.spectators(), seen)}
+        message = {"type": "table", "table": table.id, "seq": table.seq,
+                   "state": table.view(self.viewer(conn), self.services.clock.now(), self.spectators(), seen)}
+        if log is not None:
+            message["log"] = log
+        return message
 
     # ------------------------------------------------------------ the store away
     def _roll_back(self) -> None:

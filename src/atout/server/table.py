@@ -264,6 +264,7 @@ class Table:
         self.game_unranked = None if e.get("unranked") is None else Unranked(e["unranked"])
         self.stakes = list(e.get("stakes") or [0] * self.players)
         self.proposed = {}
+        self.changed = []  # a game started with them: the options' changes are no news any more
         self.status = TableStatus.PLAYING
 
     def _on_deal_start(self, e: dict[str, Any]) -> None:
@@ -320,6 +321,8 @@ class Table:
 
     def _on_automatic(self, e: dict[str, Any]) -> None:
         self.seats[e["seat"]].automatic = e["on"]
+        if not e["on"] and self.to_act() == e["seat"]:  # back on their own turn: a whole turn's time again
+            self.turn_started = e.get("at", self.turn_started)
 
     def _on_timeout(self, e: dict[str, Any]) -> None:
         pass
@@ -618,7 +621,13 @@ class Table:
         stored = action_to_json(seat, parsed)
         del stored["seat"]
         self._parsed = (stored, parsed)  # the action event applies it without parsing it again
-        self._emit(out, EventType.ACTION, now, seat=seat, action=stored, by=by)
+        tricks = len(self.deal.tricks)
+        was_automatic = self.seats[seat].automatic
+        event = self._emit(out, EventType.ACTION, now, seat=seat, action=stored, by=by)
+        if len(self.deal.tricks) > tricks:  # this card ended a trick: who won it, for every log
+            event["won"] = self.deal.tricks[-1].winner
+        if was_automatic and by == SeatKind.PERSON:  # the person's own action ends automatic mode (said)
+            self._emit(out, EventType.AUTOMATIC, now, seat=seat, on=False)
         if self.deal.is_over:
             self._end_deal(out, now)
         else:
