@@ -63,7 +63,7 @@ def test_explain_search_compares_a_contract_with_passing():
 def test_explain_search_for_a_hidden_poignee_names_the_card():
     search = Search([Poignee(0b111), NO_POIGNEE], [-10.0, 5.0], 16)
     text = explain_search(Play(13), search, 5)
-    assert text.startswith("Keep the poignée hidden, then play R♠: expected +15 over show a poignée of 3")
+    assert text.startswith("Keep the poignée hidden, then play K♠: expected +15 over show a poignée of 3")
 
 
 @pytest.mark.parametrize("level", ["beginner", "club"])

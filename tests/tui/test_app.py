@@ -69,6 +69,7 @@ async def test_taker_phases_dog_ecart_and_refusals(tmp_path):
         await settle(app, pilot)
         screen = app.screen
         assert screen.mode == "ecart"
+        assert screen.query_one(HandView).choosing and "Choose card" in footer_text(app)  # Enter's hint now
         hand = screen.query_one(HandView)
         assert hand.tagged == game.deal.dog  # the dog's cards are marked in the hand
         # A king or a bout is refused with the reason.
@@ -152,7 +153,7 @@ async def test_illegal_card_refused_with_reason_and_mouse_play():
                         text = message(app)
                         assert "Refused" in text
                         assert any(w in text for w in ("follow suit", "trump", "called"))
-                        # Cards as the screen names them (R♠, trump 18), never record codes (KS, T18).
+                        # Cards as the screen names them (K♠, trump 18), never record codes (KS, T18).
                         assert not re.search(r"\b(?:T\d{1,2}|EX|(?:10|[1-9JNQK])[SHDC])\b", text), text
                         assert game.deal.history == before  # nothing changed
                         # Now play a playable card with the mouse.
@@ -168,6 +169,12 @@ async def test_illegal_card_refused_with_reason_and_mouse_play():
     pytest.fail("no refused card found")
 
 
+def footer_text(app) -> str:
+    """The key hints the footer shows now."""
+    return " ".join(str(binding.description) for _, binding, enabled, _ in app.screen.active_bindings.values()
+                    if binding.show and enabled)
+
+
 async def test_five_player_call():
     game = human_taker(5, "call", GARDE)
     app = AtoutApp(game, delay=0)
@@ -176,16 +183,19 @@ async def test_five_player_call():
         screen = app.screen
         assert screen.mode == "call"
         labels = [b.label.plain for b in buttons(app)]
-        assert labels[:4] == ["1 Call R♠", "2 Call R♥", "3 Call R♦", "4 Call R♣"]
-        # Clicking a card at the call is refused: the call uses the buttons.
-        await pilot.press("enter")
+        assert labels[:4] == ["1 Call K♠", "2 Call K♥", "3 Call K♦", "4 Call K♣"]
+        # Clicking a card at the call is refused: the call uses the buttons; Enter is no card's key here
+        # (its hint shows only while a card is to be chosen).
+        hand = app.screen.query_one(HandView)
+        assert not hand.choosing and "Choose card" not in footer_text(app)
+        await pilot.click(HandView, offset=hand.position_of(hand.cards[0]))
         assert "call a card" in message(app)
         await pilot.click(buttons(app)[1])
         await settle(app, pilot)
         assert game.deal.called == parse_card("KH")
         status = str(app.screen.query_one("#status").render()) if isinstance(app.screen, GameScreen) else ""
         if isinstance(app.screen, GameScreen):
-            assert "called R♥" in status
+            assert "called K♥" in status
 
 
 async def test_poignee_choice_of_trumps():

@@ -21,24 +21,24 @@ from ..engine import (
     Poignee,
 )
 from ..engine.actions import CONTRACTS
-from ..engine.cards import cards_of, french_name
+from ..engine.cards import cards_of, english_name
 from .expert import NO_POIGNEE, ExpertBot, Search
 
 _CONTRACT_WORDS = {PASS: "Pass", **{i + 1: name.replace("_", " ").capitalize() for i, name in enumerate(CONTRACTS)}}
 
 
 def action_words(action: object) -> str:
-    """A short label for an action, as a player would say it ("Garde", "Play R♥", "Écart 3♠ 5♠ …")."""
+    """A short label for an action, as a player would say it ("Garde", "Play K♥", "Écart 3♠ 5♠ …")."""
     if action is NO_POIGNEE:
         return "Keep the poignée hidden"
     if type(action) is Bid:
         return _CONTRACT_WORDS.get(action.contract, str(action)) + (" with a chelem" if action.chelem else "")
     if type(action) is Play:
-        return f"Play {french_name(action.card)}"
+        return f"Play {english_name(action.card)}"
     if type(action) is Call:
-        return f"Call {french_name(action.card)}"
+        return f"Call {english_name(action.card)}"
     if type(action) is Discard:
-        return "Écart " + " ".join(french_name(c) for c in cards_of(action.cards))
+        return "Écart " + " ".join(english_name(c) for c in cards_of(action.cards))
     if type(action) is Poignee:
         return f"Show a poignée of {action.cards.bit_count()}"
     if type(action) is Chelem:

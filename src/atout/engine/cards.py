@@ -100,6 +100,18 @@ def french_name(card: int) -> str:
     return f"{letter}{SUIT_SYMBOLS[card // 14]}"
 
 
+def english_name(card: int) -> str:
+    """A short English label for display: ``K♠`` (king), ``Q♥`` (queen), ``C♦`` (knight), ``J♣`` (jack),
+    ``10♥``, ``21``, ``Ex``: the letters an English-speaking player reads, on the site and in the terminal."""
+    if card == EXCUSE:
+        return "Ex"
+    if card >= 56:
+        return str(card - 55)
+    rank = card % 14 + 1
+    letter = {14: "K", 13: "Q", 12: "C", 11: "J"}.get(rank, str(rank))
+    return f"{letter}{SUIT_SYMBOLS[card // 14]}"
+
+
 def parse_card(text: str) -> int:
     """Read a canonical or French card code; raise ValueError naming the bad code."""
     if not isinstance(text, str):

@@ -353,10 +353,21 @@ class GameScreen(Screen):
     #actions Button { margin-right: 1; min-width: 0; width: auto; padding: 0 1; }
     """
 
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    @mode.setter
+    def mode(self, value: str) -> None:
+        """What a chosen card means now; the hand offers Enter (its key's hint) only when a card is chosen."""
+        self._mode = value
+        for hand in self.query(HandView):
+            hand.choosing = value in ("ecart", "poignee", "play")
+
     def __init__(self, game: Game) -> None:
         super().__init__()
         self.game = game
-        self.mode = ""  # what a chosen card means: bid, ecart, poignee, play...
+        self._mode = ""  # what a chosen card means: bid, ecart, poignee, play...
         self.ecart = 0
         self.poignee = 0
         self.poignee_size = 0

@@ -66,6 +66,11 @@ def record_names(record: dict) -> list[str]:
     return [f"Seat {seat}" for seat in range(max(players, 0))]
 
 
+def deals(name: str) -> str:
+    """"Ann deals", and "You deal" (a terminal game's record names its person "You")."""
+    return "You deal" if name == "You" else f"{name} deals"
+
+
 def replay_text(record: dict, title: str = "") -> str:
     """A plain-text account of a whole deal record: hands, dog, every action, each trick
     with who played what, and the result; what ``atout replay FILE`` prints without a terminal."""
@@ -73,7 +78,7 @@ def replay_text(record: dict, title: str = "") -> str:
     names = record_names(record)
     deal = states[-1]
     lines = []
-    head = f"{deal.players} players, {names[deal.dealer]} deals"
+    head = f"{deal.players} players, {deals(names[deal.dealer])}"
     if deal.seed is not None:
         head += f", seed {deal.seed}"
     lines.append(f"{title}: {head}" if title else head)
@@ -153,7 +158,7 @@ class ReplayApp(App):
         """One step of the deal, in the players' names; long hands wrap inside 80 columns."""
         name = self.seat_label
         out = Text()
-        out.append(f"{deal.players} players · {name(deal.dealer)} deals")
+        out.append(f"{deal.players} players · {deals(name(deal.dealer))}")
         if deal.seed is not None:
             out.append(f" · seed {deal.seed}")
         if deal.taker is not None:

@@ -9,7 +9,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..engine.cards import EXCUSE, display_order, french_name
+from ..engine.cards import EXCUSE, display_order, english_name
 
 CELL = 4  # columns per card in the hand
 BOX_CELL = 6  # columns per drawn card (frame of 5 and a gap) in a large terminal
@@ -24,7 +24,7 @@ def card_style(card: int) -> str:
 
 
 def card_word(card: int) -> str:
-    """A card as every sentence, the table and the log name it: ``R♠``, ``trump 19``, ``Excuse``.
+    """A card as every sentence, the table and the log name it: ``K♠``, ``trump 19``, ``Excuse``.
 
     The hand shows trumps by their number alone (on a yellow tile, in their own group), so
     the words here are what a person reads there, and refusals never use record codes (T19)."""
@@ -32,7 +32,7 @@ def card_word(card: int) -> str:
         return "Excuse"
     if card >= 56:
         return f"trump {card - 55}"
-    return french_name(card)
+    return english_name(card)
 
 
 def card_text(card: int, style: str | None = None) -> Text:
@@ -107,6 +107,7 @@ class HandView(Widget, can_focus=True):
     selected: reactive[int] = reactive(0)  # highlighted cards
     tagged: reactive[int] = reactive(0)  # cards from the dog (underlined)
     cursor: reactive[int] = reactive(0)
+    choosing: reactive[bool] = reactive(False, bindings=True)  # a card is chosen now (écart, poignée, play)
 
     class Chosen(Message):
         def __init__(self, card: int) -> None:
@@ -184,7 +185,7 @@ class HandView(Widget, can_focus=True):
 
         for index, (card, x, row) in enumerate(layout):
             style = self.card_style_now(index, card)
-            label = french_name(card)
+            label = english_name(card)
             if not boxed:
                 put(row, x, Text(label.rjust(3), style=style))
                 continue
@@ -220,6 +221,12 @@ class HandView(Widget, can_focus=True):
         others = [(abs(cx - x), i) for i, (_, cx, r) in enumerate(layout) if r == row + step]
         if others:
             self.cursor = min(others)[1]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter's hint ("Choose card") only while a card is to be chosen, not during the auction."""
+        if action == "choose":
+            return self.choosing
+        return True
 
     def action_choose(self) -> None:
         cards = self.cards
