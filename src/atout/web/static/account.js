@@ -2,8 +2,8 @@
 // leaderboard. Chips, XP and badges appear on the profile when the server sends them.
 
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
-import { contractWord } from "./result.js";
+import { dateTime, t } from "./i18n.js";
+import { contractWord, signed } from "./result.js";
 import { downloadLink } from "./review.js";
 import { lineChart } from "./chart.js";
 
@@ -115,8 +115,8 @@ export async function renderProfile(app, main, name) {
   const badges = (p.badges || []).map((b) => h("li", { class: "badge-item", dataset: { badge: b.badge },
     title: t(`badge.${b.badge}.what`, {}, b.what || "") }, h("span", { class: "medal", "aria-hidden": "true" }), t(`badge.${b.badge}`, {}, b.what || b.badge)));
   const recent = (p.recent || []).map((g) => h("li", {},
-    h("a", { href: `#/g/${encodeURIComponent(g.game)}` }, new Date(g.ended_at * 1000).toLocaleString()), " — ",
-    t("profile.place", { place: g.place, n: g.players }), " ", h("strong", {}, g.total > 0 ? `+${g.total}` : String(g.total)),
+    h("a", { href: `#/g/${encodeURIComponent(g.game)}` }, dateTime(g.ended_at)), " — ",
+    t("profile.place", { place: g.place, n: g.players }), " ", h("strong", {}, signed(g.total)),
     g.abandoned ? ` (${t("seat.abandoned")})` : "", g.competitive ? "" : ` (${t("lobby.practice")})`));
   const friendButton = app.registered && app.me && app.me.name !== p.name
     ? h("button", { onclick: async () => { try { await api("/api/friends", { action: "request", name: p.name }); app.toast(t("friends.sent", { name: p.name })); } catch (err) { app.toast(app.errorText(err), "error"); } } }, t("friends.add"))
@@ -254,7 +254,7 @@ export async function renderGame(app, main, id) {
           h("a", { href: `#/g/${encodeURIComponent(g.id)}/${number}`, "aria-label": t("game.review_label", { what: label }) }, t("game.review")),
           g.records[i] ? downloadLink(data, t("game.download")) : "")),
       h("td", {}, line.void ? t(`result.void.${line.void}`, {}, t("sheet.void")) : `${nameOf(line.taker)} ${contractWord(line.contract)} ${line.made ? "✓" : "✗"}`),
-      (line.scores || []).map((sc) => h("td", { class: "num" }, String(sc))));
+      (line.scores || []).map((sc) => h("td", { class: "num" }, signed(sc))));
   });
   replace(main, h("section", { class: "card-box game-page", dataset: { game: g.id } },
     h("h1", {}, t("game.title", { id: g.id })),

@@ -16,7 +16,7 @@ const en = {
   "lobby.deals": "{n} deals", "lobby.seconds": "{n} s per turn", "lobby.untimed": "no time limit",
   "lobby.competitive": "competitive", "lobby.practice": "practice", "lobby.bet": "bet {n} chips",
   "lobby.private": "private", "lobby.playing": "playing", "lobby.waiting": "waiting",
-  "lobby.robots": "{n} robot(s)", "lobby.spectators": "{n} watching",
+  "lobby.robots": "{n} robots", "lobby.robots.one": "{n} robot", "lobby.spectators": "{n} watching", "lobby.deals.one": "{n} deal",
   "lobby.open": "Sit", "lobby.open_label": "Go to table {id} to sit", "lobby.watch": "Watch",
   "lobby.watch_label": "Watch table {id}",
   // -- the lobby's own tables and quick play, names, friends' presence, the review, the profile --
@@ -80,7 +80,7 @@ const en = {
   "level.random": "random", "level.expert-1": "expert (previous)",
   "contract.pass": "Pass", "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
   "contract.garde_contre": "Garde contre",
-  "table.felt": "The table", "table.actions": "What you can do", "table.hand": "Your hand", "table.hand_n": "Your hand, {n} cards",
+  "table.felt": "The table", "table.actions": "What you can do", "table.hand": "Your hand", "table.hand_n": "Your hand, {n} cards", "table.hand_n.one": "Your hand, {n} card",
   "table.sheet": "Score sheet", "table.options": "Table options", "table.you": "you", "table.seat_n": "Seat {n}",
   "table.deal_of": "Deal {n} of {of}", "table.contract_by": "{contract} by {name}", "table.called": "called {card}",
   "table.spectator": "watching", "table.commitment_title": "SHA-256 of this deal's secret seed, revealed at its end: {hash}",
@@ -100,7 +100,7 @@ const en = {
   "table.poignee_of": "{name}'s {size} poignée", "table.nothing_shown": "Nothing has been shown yet.",
   "seat.master": "master of the table", "seat.disconnected": "disconnected", "seat.absent": "absent (robot plays)",
   "seat.automatic": "automatic", "seat.abandoned": "abandoned", "seat.dealer": "dealer", "seat.dealer_short": "D",
-  "seat.partner": "partner", "seat.cards": "{n} cards", "seat.tricks": "{n} tricks", "seat.empty": "Empty seat",
+  "seat.partner": "partner", "seat.cards": "{n} cards", "seat.cards.one": "{n} card", "seat.tricks": "{n} tricks", "seat.tricks.one": "{n} trick", "seat.empty": "Empty seat",
   "seat.sit": "Sit here", "seat.sit_label": "Sit at seat {n}", "seat.robot": "Add a robot", "seat.robot_label": "Add a robot at seat {n}",
   "seat.unrobot": "Remove", "seat.unrobot_label": "Remove the robot {name}", "seat.clock": "time left", "seat.robot_tag": "robot",
   "bid.title": "Your bid", "bid.chelem": "and announce a chelem",
@@ -124,7 +124,8 @@ const en = {
   "invite.from": "{name} invites you to a table.", "invite.join": "Go there",
   "chat.title": "Chat", "chat.say": "Say something at the table", "chat.placeholder": "Say something…", "chat.send": "Send",
   "log.title": "Log", "log.sat": "{name} sits down.", "log.left": "{name} leaves.", "log.robot": "A robot ({level}) sits: {name}.",
-  "log.master": "{name} is now the master.", "log.game_start": "A game of {n} deals starts.",
+  "log.master": "{name} is now the master.", "log.game_start": "A game of {n} deals starts.", "log.game_start.one": "A game of one deal starts.",
+  "log.bid_chelem": "{name}: {contract}, and a chelem announced.",
   "log.deal_start": "Deal {n}: {name} deals.", "log.deal_end": "The deal is over.", "log.game_end": "The game is over.",
   "log.pass": "{name}: pass.", "log.bid": "{name}: {contract}.", "log.call": "{name} calls {card}.",
   "log.ecart_all": "{name} lays aside {cards}.", "log.ecart": "{name} lays the écart aside.",
@@ -141,7 +142,7 @@ const en = {
   "result.void_title": "A void deal", "result.void.all_pass": "Everyone passed.", "result.void.petit_sec": "A player held the petit sec.",
   "result.void_next": "It does not count; the next dealer deals.",
   "result.took": "{name} took a {contract} (×{k})", "result.with_partner": "with {name} as partner", "result.alone": "alone",
-  "result.count": "Taker's side: {points} points with {bouts} bout(s); needed {target}.",
+  "result.count": "Taker's side: {points} points with {bouts}; needed {target}.", "result.bouts": "{n} bouts", "result.bouts.one": "{n} bout",
   "result.made": "Made by {margin}", "result.failed": "Failed by {margin}",
   "result.each_defender": "the taker's side scores U per defender, each defender −U",
   "result.pab_short": "petit au bout", "result.poignee_short": "poignée",
@@ -213,7 +214,7 @@ const en = {
   "password.title": "Change your password", "password.why": "Every other browser is logged out.",
   "password.old": "Current password", "password.new": "New password (8 characters or more)",
   "password.repeat": "New password again", "password.submit": "Change the password",
-  "password.mismatch": "The two new passwords differ.", "password.wrong": "Wrong password.", "password.changed": "Password changed: {n} other session(s) ended.",
+  "password.mismatch": "The two new passwords differ.", "password.wrong": "Wrong password.", "password.changed": "Password changed: {n} other sessions ended.", "password.changed.one": "Password changed: {n} other session ended.",
   "delete.title": "Delete your account",
   "delete.why": "Your sessions, friends, standings and badges go, and your name is free for anyone to take. The games you played stay, shown as played by a deleted player, and your chips stay in the ledger under no name. A seat you hold is left to a robot. This cannot be undone.",
   "delete.open": "Delete my account…", "delete.password": "Your password", "delete.confirm_name": "Type your name, {name}, to confirm",
@@ -224,6 +225,14 @@ const en = {
   "profile.account_link": "Your sessions, password and account", "player.deleted": "deleted player",
   "error.wrong": "Wrong name or password.", "error.no_session": "That session is over already.",
   "error.rate_limited_wait": "Too many at once: try again in {retry_after} s.",
+  // -- the table page (issue 23) --
+  "top.skip": "Skip to the content",
+  "table.turn_title": "Your turn — Atout", "table.sound": "Sound on your turn", "table.sound_on": "sound on", "table.sound_off": "sound off",
+  "table.automatic_title": "Your clock ran out: the robot plays for you.", "table.back_big": "I'm back",
+  "table.result_close": "Continue", "table.result_open": "The result", "table.trick_to": "{name} takes the trick",
+  "refused.private": "Table {id} is private: only the people its master invited, and the master's friends, may watch it or sit there.",
+  "refused.no_spectators": "Table {id} allows no spectators: only its players see it.",
+  "refused.title": "You cannot open this table", "refused.back": "Back to the tables",
 };
 
 const fr = {
@@ -242,7 +251,7 @@ const fr = {
   "lobby.deals": "{n} donnes", "lobby.seconds": "{n} s par tour", "lobby.untimed": "sans limite de temps",
   "lobby.competitive": "compétition", "lobby.practice": "entraînement", "lobby.bet": "mise {n} jetons",
   "lobby.private": "privée", "lobby.playing": "en jeu", "lobby.waiting": "en attente",
-  "lobby.robots": "{n} robot(s)", "lobby.spectators": "{n} spectateur(s)",
+  "lobby.robots": "{n} robots", "lobby.robots.one": "{n} robot", "lobby.spectators": "{n} spectateurs", "lobby.spectators.one": "{n} spectateur", "lobby.deals.one": "{n} donne",
   "lobby.open": "S'asseoir", "lobby.open_label": "Aller à la table {id} pour s'asseoir", "lobby.watch": "Regarder",
   "lobby.watch_label": "Regarder la table {id}",
   // -- the lobby's own tables and quick play, names, friends' presence, the review, the profile --
@@ -306,7 +315,7 @@ const fr = {
   "level.random": "au hasard", "level.expert-1": "expert (précédent)",
   "contract.pass": "Passe", "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
   "contract.garde_contre": "Garde contre",
-  "table.felt": "La table", "table.actions": "Ce que vous pouvez faire", "table.hand": "Votre main", "table.hand_n": "Votre main, {n} cartes",
+  "table.felt": "La table", "table.actions": "Ce que vous pouvez faire", "table.hand": "Votre main", "table.hand_n": "Votre main, {n} cartes", "table.hand_n.one": "Votre main, {n} carte",
   "table.sheet": "Feuille de marque", "table.options": "Options de la table", "table.you": "vous", "table.seat_n": "Place {n}",
   "table.deal_of": "Donne {n} sur {of}", "table.contract_by": "{contract} par {name}", "table.called": "appel {card}",
   "table.spectator": "spectateur", "table.commitment_title": "SHA-256 de la graine secrète de la donne, révélée à la fin : {hash}",
@@ -326,7 +335,7 @@ const fr = {
   "table.poignee_of": "Poignée {size} de {name}", "table.nothing_shown": "Rien n'a encore été montré.",
   "seat.master": "maître de la table", "seat.disconnected": "déconnecté", "seat.absent": "absent (un robot joue)",
   "seat.automatic": "automatique", "seat.abandoned": "abandon", "seat.dealer": "donneur", "seat.dealer_short": "D",
-  "seat.partner": "partenaire", "seat.cards": "{n} cartes", "seat.tricks": "{n} plis", "seat.empty": "Place libre",
+  "seat.partner": "partenaire", "seat.cards": "{n} cartes", "seat.cards.one": "{n} carte", "seat.tricks": "{n} plis", "seat.tricks.one": "{n} pli", "seat.empty": "Place libre",
   "seat.sit": "S'asseoir", "seat.sit_label": "S'asseoir à la place {n}", "seat.robot": "Ajouter un robot",
   "seat.robot_label": "Ajouter un robot à la place {n}", "seat.unrobot": "Retirer", "seat.unrobot_label": "Retirer le robot {name}",
   "seat.clock": "temps restant", "seat.robot_tag": "robot",
@@ -351,7 +360,8 @@ const fr = {
   "invite.from": "{name} vous invite à une table.", "invite.join": "Y aller",
   "chat.title": "Discussion", "chat.say": "Dire quelque chose à la table", "chat.placeholder": "Votre message…", "chat.send": "Envoyer",
   "log.title": "Journal", "log.sat": "{name} s'assoit.", "log.left": "{name} s'en va.", "log.robot": "Un robot ({level}) s'assoit : {name}.",
-  "log.master": "{name} est maintenant le maître.", "log.game_start": "Une partie de {n} donnes commence.",
+  "log.master": "{name} est maintenant le maître.", "log.game_start": "Une partie de {n} donnes commence.", "log.game_start.one": "Une partie d'une donne commence.",
+  "log.bid_chelem": "{name} : {contract}, et annonce un chelem.",
   "log.deal_start": "Donne {n} : {name} donne.", "log.deal_end": "La donne est finie.", "log.game_end": "La partie est finie.",
   "log.pass": "{name} : passe.", "log.bid": "{name} : {contract}.", "log.call": "{name} appelle {card}.",
   "log.ecart_all": "{name} écarte {cards}.", "log.ecart": "{name} fait son écart.",
@@ -368,7 +378,7 @@ const fr = {
   "result.void_title": "Donne nulle", "result.void.all_pass": "Tout le monde a passé.", "result.void.petit_sec": "Un joueur avait le petit sec.",
   "result.void_next": "Elle ne compte pas ; le donneur suivant donne.",
   "result.took": "{name} a pris une {contract} (×{k})", "result.with_partner": "avec {name} pour partenaire", "result.alone": "seul",
-  "result.count": "Camp du preneur : {points} points avec {bouts} bout(s) ; il en fallait {target}.",
+  "result.count": "Camp du preneur : {points} points avec {bouts} ; il en fallait {target}.", "result.bouts": "{n} bouts", "result.bouts.one": "{n} bout",
   "result.made": "Faite de {margin}", "result.failed": "Chutée de {margin}",
   "result.each_defender": "le camp du preneur marque U par défenseur, chaque défenseur −U",
   "result.pab_short": "petit au bout", "result.poignee_short": "poignée",
@@ -440,7 +450,7 @@ const fr = {
   "password.title": "Changer de mot de passe", "password.why": "Tous les autres navigateurs sont déconnectés.",
   "password.old": "Mot de passe actuel", "password.new": "Nouveau mot de passe (8 caractères ou plus)",
   "password.repeat": "Nouveau mot de passe, encore", "password.submit": "Changer le mot de passe",
-  "password.mismatch": "Les deux nouveaux mots de passe diffèrent.", "password.wrong": "Mot de passe erroné.", "password.changed": "Mot de passe changé : {n} autre(s) session(s) fermée(s).",
+  "password.mismatch": "Les deux nouveaux mots de passe diffèrent.", "password.wrong": "Mot de passe erroné.", "password.changed": "Mot de passe changé : {n} autres sessions fermées.", "password.changed.one": "Mot de passe changé : {n} autre session fermée.",
   "delete.title": "Supprimer votre compte",
   "delete.why": "Vos sessions, amis, classements et badges disparaissent, et votre nom redevient libre pour qui le veut. Les parties jouées restent, jouées par un joueur supprimé, et vos jetons restent dans le registre sans nom. Une place que vous occupez est laissée à un robot. C'est définitif.",
   "delete.open": "Supprimer mon compte…", "delete.password": "Votre mot de passe", "delete.confirm_name": "Tapez votre nom, {name}, pour confirmer",
@@ -451,6 +461,14 @@ const fr = {
   "profile.account_link": "Vos sessions, votre mot de passe et votre compte", "player.deleted": "joueur supprimé",
   "error.wrong": "Nom ou mot de passe erroné.", "error.no_session": "Cette session est déjà fermée.",
   "error.rate_limited_wait": "Trop à la fois : réessayez dans {retry_after} s.",
+  // -- the table page (issue 23) --
+  "top.skip": "Aller au contenu",
+  "table.turn_title": "À vous — Atout", "table.sound": "Son à votre tour", "table.sound_on": "son activé", "table.sound_off": "son coupé",
+  "table.automatic_title": "Votre temps est écoulé : le robot joue pour vous.", "table.back_big": "Je suis là",
+  "table.result_close": "Continuer", "table.result_open": "Le résultat", "table.trick_to": "{name} prend le pli",
+  "refused.private": "La table {id} est privée : seuls les invités de son maître et les amis du maître peuvent la regarder ou s'y asseoir.",
+  "refused.no_spectators": "La table {id} n'admet pas de spectateurs : seuls ses joueurs la voient.",
+  "refused.title": "Vous ne pouvez pas ouvrir cette table", "refused.back": "Retour aux tables",
 };
 
 const WORDS = { en, fr };
@@ -476,11 +494,27 @@ export function setLang(value) {
 /** The words for `key` in the current language, with {name} filled from `params`; `fallback` when
  * neither language has them (undefined: the key itself). */
 export function t(key, params = {}, fallback) {
-  let text = WORDS[current][key];
-  if (text === undefined) text = en[key];
+  let text = pick(WORDS[current], key, params);
+  if (text === undefined) text = pick(en, key, params);
   if (text === undefined) return fallback === undefined ? key : fallback;
   const out = text.replace(/\{(\w+)\}/g, (_, name) => (params && params[name] !== undefined ? String(params[name]) : ""));
   return text.startsWith("{") ? out.charAt(0).toUpperCase() + out.slice(1) : out; // a sentence starts with a capital
 }
 
-export const KEYS = { en, fr }; // the tests check both languages have the same keys
+export const KEYS = { en, fr };
+
+/** The words for `key`, in the plural form the count `params.n` takes in the current language (Intl.PluralRules:
+ * `key.one` for one in English, for 0 and 1 in French), else `key` itself. */
+function pick(words, key, params) {
+  if (params && typeof params.n === "number") {
+    const form = words[`${key}.${new Intl.PluralRules(current).select(params.n)}`];
+    if (form !== undefined) return form;
+  }
+  return words[key];
+}
+
+/** A date and time in the current language's way ("25 Nov 2026, 15:54" / "25 nov. 2026, 15:54"). */
+export function dateTime(seconds) {
+  return new Intl.DateTimeFormat(current === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium", timeStyle: "short" })
+    .format(new Date(seconds * 1000));
+} // the tests check both languages have the same keys

@@ -99,6 +99,8 @@ function onMessage(m) {
       } else if (m.code === "bad_token") {
         localStorage.removeItem("atout.token");
         location.reload();
+      } else if (app.view && !app.view.state && (m.code === "private" || m.code === "no_spectators")) {
+        app.view.refuse(m.code); // a table this person may not open: a page that says so, not an empty felt
       } else if (app.view && m.code === "no_table") {
         toast(errorText(m), "error");
         go("");
@@ -184,12 +186,15 @@ function onStatus(status) {
 }
 
 function renderTop() {
+  const skip = $(".skip");
+  if (skip) skip.textContent = t("top.skip");
+  if (!app.view || !app.view.noticing) document.title = t("welcome.title");
   const who = app.me
     ? h("span", { class: "who" },
       h("a", { href: `#/p/${encodeURIComponent(app.me.name)}`, title: t("top.profile") }, app.me.name),
       app.me.registered ? "" : h("span", { class: "tag" }, t("top.guest")))
     : "";
-  const status = app.status === "online" ? "" : h("span", { class: `netstatus ${app.status}`, role: "status" },
+  const status = app.status === "online" || !app.net ? "" : h("span", // no "Connecting…" before anyone connects { class: `netstatus ${app.status}`, role: "status" },
     t(`net.${app.status}`));
   const account = app.registered
     ? h("button", { class: "quiet", onclick: logout }, t("top.logout"))
@@ -207,7 +212,9 @@ function renderTop() {
       class: "quiet lang", "aria-label": t("top.language"), onclick: () => {
         setLang(lang() === "fr" ? "en" : "fr");
         renderTop();
-        show();
+        if (app.view && route().kind === "t") app.view.relabel(); // everything on screen at once, the log too
+        else if (!app.me && $("#guest-name")) welcomeScreen($("#guest-name").value);
+        else show();
       },
     }, lang() === "fr" ? "EN" : "FR"));
 }
@@ -312,7 +319,7 @@ async function boot() {
     toast(t(flash), "error");
   }
   const [me, catalogue] = await Promise.all([
-    fetch("/api/me").then((r) => (r.ok ? r.json() : null)).catch(() => null),
+    fetch("/api/me?optional=1").then((r) => (r.ok ? r.json() : null)).catch(() => null), // a guest: null, no error
     fetch("/api/options").then((r) => r.json()),
   ]);
   app.catalogue = catalogue;

@@ -7,7 +7,8 @@ import * as cards from "./cards.js";
 
 const MINUS = "−";
 
-const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `${MINUS}${-n}` : "0");
+/** A score with its sign, the minus U+2212 as everywhere on the site (+12, −28, 0). */
+export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `${MINUS}${-n}` : "0");
 
 export function contractWord(name) {
   return name ? t(`contract.${name}`) : "—";
@@ -35,13 +36,13 @@ export function resultBlock(result, nameOf, players, catalogue) {
   if (bonus) formula += ` ${made ? "+" : MINUS} ${bonus} ${t("result.poignee_short")}`;
   const chelem = { announced_made: 400, made: 200, announced_failed: -200, defence: -200 }[result.chelem] || 0;
   if (chelem) formula += ` ${chelem > 0 ? "+" : MINUS} ${Math.abs(chelem)} chelem`;
-  formula += ` = ${result.unit}`;
+  formula += ` = ${signed(result.unit).replace(/^\+/, "")}`;
   const partner = result.partner !== null && result.partner !== result.taker
     ? t("result.with_partner", { name: nameOf(result.partner) })
     : players === 5 ? t("result.alone") : "";
   return h("div", { class: `result ${made ? "made" : "failed"}` },
     h("h3", {}, t("result.took", { name: nameOf(result.taker), contract: contractWord(result.contract), k }), " ", partner),
-    h("p", {}, t("result.count", { points: String(result.points).replace(".5", "½"), bouts: result.bouts, target: result.target }), " ",
+    h("p", {}, t("result.count", { points: String(result.points).replace(".5", "½"), bouts: t("result.bouts", { n: result.bouts }), target: result.target }), " ",
       h("strong", { class: made ? "good" : "bad" }, t(made ? "result.made" : "result.failed", { margin: result.margin }))),
     h("p", { class: "formula" }, formula, " — ", t("result.each_defender")),
     h("p", { class: "hint" },
@@ -74,7 +75,7 @@ export function sheetTable(game, nameOf, players, review = null) {
 }
 
 export function rankingList(game, nameOf) {
-  return h("ol", { class: "ranking" }, (game.ranking || []).map((r) => h("li", {},
+  return h("ol", { class: "ranking" }, (game.ranking || []).map((r) => h("li", {}, // numbered by place, ties alike
     h("span", { class: "place" }, `${r.place}.`), " ", nameOf(r.seat), " ", h("strong", {}, signed(r.total)))));
 }
 

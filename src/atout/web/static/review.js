@@ -10,7 +10,7 @@
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import * as cards from "./cards.js";
-import { contractWord, resultBlock } from "./result.js";
+import { contractWord, resultBlock, signed } from "./result.js";
 
 /** A button that copies `text` (a commitment: 64 hex digits) in one click, and says it did. */
 export function copyButton(text, label, toast) {
@@ -73,7 +73,7 @@ export function renderMarks(root, decisions, nameOf, list = null) {
 
 function markText(mark) {
   const better = mark.better === undefined ? "" : betterWords(mark.better);
-  const gain = typeof mark.gain === "number" ? ` (${mark.gain > 0 ? "+" : ""}${mark.gain})` : "";
+  const gain = typeof mark.gain === "number" ? ` (${signed(mark.gain)})` : "";
   return t("review.better", { what: better }) + gain;
 }
 

@@ -3,17 +3,60 @@
 // the only state kept here is what the person is choosing (an écart, a poignée) and the log.
 
 import { $, clear, h, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { optionControls, readOptions, levelLabel } from "./options.js";
 import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
 import { copyButton, reviewAtTable } from "./review.js";
+
+const MIN_STEP = 28; // the least of each hand card that shows (px): its index and suit, above 24 px
 
 const POSITIONS = {
   3: ["bottom", "topright", "topleft"],
   4: ["bottom", "right", "top", "left"],
   5: ["bottom", "right", "topright", "topleft", "left"],
 };
+
+// Your turn in a tab you are not looking at: the tab's icon gets a red dot, and a short tone plays (made
+// with WebAudio: nothing to download), unless the bar's bell was turned off (remembered in localStorage).
+const ICON_TURN = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ctext y='14' font-size='14'%3E%E2%99%A3%3C/text%3E%3Ccircle cx='12' cy='4' r='4' fill='%23d32f2f'/%3E%3C/svg%3E";
+let iconAtRest = null;
+
+function setIcon(turn) {
+  const link = document.querySelector("link[rel=icon]");
+  if (!link) return;
+  if (iconAtRest === null) iconAtRest = link.getAttribute("href");
+  link.setAttribute("href", turn ? ICON_TURN : iconAtRest);
+  document.documentElement.dataset.turn = turn ? "yes" : "";
+}
+
+export function soundOn() {
+  return localStorage.getItem("atout.sound") !== "off";
+}
+
+let audio = null;
+function beep() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  try {
+    audio = audio || new Context();
+    const now = audio.currentTime;
+    const gain = audio.createGain();
+    gain.connect(audio.destination);
+    [[660, 0], [880, 0.16]].forEach(([hz, at]) => {
+      const tone = audio.createOscillator();
+      tone.frequency.value = hz;
+      tone.connect(gain);
+      tone.start(now + at);
+      tone.stop(now + at + 0.14);
+    });
+    gain.gain.setValueAtTime(0.15, now);
+    gain.gain.linearRampToValueAtTime(0, now + 0.32);
+    window.atout.beeps = (window.atout.beeps || 0) + 1; // what the browser tests count
+  } catch (err) {
+    void err; // no sound here: the title and icon say it
+  }
+}
 
 // The state after an event that carries only what changed (the hello asked for patches; docs/protocol.md).
 export function applyPatch(state, m) {
@@ -42,6 +85,13 @@ export class TableView {
     this.built = false;
     this.keys = (e) => this.onKey(e);
     this.names = {}; // the last name known at each seat, for log lines about people who just left
+    this.trickPlays = []; // the log's current trick: [name, card] as played, until a card says who won it
+    this.result = null; // the last deal's result as shown: {key, result, record}, until the person dismisses it
+    this.dismissed = new Set(); // the results dismissed (their keys)
+    this.refusedCode = null; // the table refused this person (private, no spectators): its page says so
+    this.noticing = false; // the tab's title and icon say "your turn" (a hidden tab)
+    this.relayout = () => this.layoutHand();
+    this.visibility = () => { if (!document.hidden) this.unnotice(); };
   }
 
   // ------------------------------------------------------------------ life
@@ -55,6 +105,30 @@ export class TableView {
   close() {
     clearInterval(this.ticker);
     document.removeEventListener("keydown", this.keys);
+    window.removeEventListener("resize", this.relayout);
+    document.removeEventListener("visibilitychange", this.visibility);
+    this.unnotice();
+  }
+
+  /** The language changed: every word on screen again at once, the log's lines included (kept as data). */
+  relabel() {
+    this.optionsKey = "";
+    this.copyCommitment = null;
+    this.build();
+    if (this.refusedCode) return this.refuse(this.refusedCode);
+    this.renderLog();
+    this.render();
+    return null;
+  }
+
+  /** The table does not admit this person: a page that says why, and the way back. */
+  refuse(code) {
+    this.refusedCode = code;
+    replace(this.main, h("section", { class: "card-box refused", role: "alert", dataset: { refused: code } },
+      h("h1", {}, t("refused.title")),
+      h("p", {}, t(`refused.${code}`, { id: this.id })),
+      h("p", {}, h("a", { href: "#/", class: "button" }, t("refused.back")))));
+    this.built = false;
   }
 
   offline() {
@@ -89,16 +163,19 @@ export class TableView {
       h("section", { class: "panel chat" }, h("h2", {}, t("chat.title")), this.chatList, chatForm),
       h("details", { class: "panel log", open: true }, h("summary", {}, t("log.title")), this.logList));
     this.overlayBox = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "false" });
+    this.resultBox = h("div", { class: "felt-panel result-panel", hidden: true, role: "dialog", "aria-modal": "false" });
     this.announce = h("div", { class: "sr-only", "aria-live": "assertive" });
     this.pausedBox = h("div", { class: "paused-banner", role: "status", hidden: true }); // the table waits for its store
     this.pausedWhy = null;
     this.root = h("div", { class: "table-page", dataset: { table: this.id } },
-      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand), this.side, this.overlayBox, this.announce);
+      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand), this.side, this.overlayBox, this.resultBox, this.announce);
     replace(this.main, this.root);
     this.built = true;
     clearInterval(this.ticker);
     this.ticker = setInterval(() => this.tick(), 250);
     document.addEventListener("keydown", this.keys);
+    window.addEventListener("resize", this.relayout);
+    document.addEventListener("visibilitychange", this.visibility);
   }
 
   // ------------------------------------------------------------------ messages
@@ -106,6 +183,7 @@ export class TableView {
     if (m.type === "table") {
       this.seq = m.seq;
       this.setState(m.state);
+      if (m.log) this.loadLog(m.log);
       return;
     }
     if (m.patch && !this.state) {
@@ -131,71 +209,129 @@ export class TableView {
       this.ecart.clear();
       if (!deal || deal.phase !== "play") this.poignee = null;
     }
-    const won = deal ? deal.tricks_won.reduce((a, b) => a + b, 0) : 0;
-    if (deal && won > this.tricksSeen && deal.last_trick && this.log.length) {
-      const lt = deal.last_trick;
-      this.addLog(t("log.trick_won", {
-        name: this.nameOf(lt.winner), cards: lt.cards.map((c) => `${this.nameOf(c.seat)} ${cards.word(c.card)}`).join(", "),
-      }), "log-trick");
+    if (this.automatic()) { // the robot plays for this seat: nothing being chosen stays half done
+      this.ecart.clear();
+      this.poignee = null;
     }
-    this.tricksSeen = won;
-    if (this.isMyTurn() && !(before && before.deal && before.deal.to_act === deal.to_act && before.deal.phase === deal.phase)) {
+    if (deal && deal.result && state.game) {
+      const key = `${state.game.id}/${state.game.sheet.length}`;
+      if (!this.result || this.result.key !== key) this.result = { key, result: deal.result };
+    }
+    const mine = this.isMyTurn();
+    if (mine && !this.wasMine) {
       this.announce.textContent = t("table.your_turn");
+      this.noticeTurn();
+    } else if (!mine) {
+      this.unnotice();
     }
+    this.wasMine = mine;
     this.render();
   }
 
   onEvent(e) {
     const name = (seat) => this.nameOf(seat);
     switch (e.type) {
-      case "sat": this.names[e.seat] = e.name; this.addLog(t("log.sat", { name: e.name })); break;
-      case "left": this.addLog(t("log.left", { name: name(e.seat) })); break;
-      case "robot": this.names[e.seat] = e.name; this.addLog(t("log.robot", { name: e.name, level: levelLabel(this.app.catalogue, e.level) })); break;
-      case "master": this.addLog(t("log.master", { name: name(e.seat) })); break;
-      case "game_start": this.log = []; this.addLog(t("log.game_start", { n: e.deals })); break;
-      case "deal_start": this.lastRecord = null; this.addLog(t("log.deal_start", { n: e.number, name: name(e.dealer) }), "deal"); break;
-      case "action": this.addLog(this.actionWords(e.seat, e.action, e.by)); break;
-      case "deal_end": this.lastRecord = e.record; this.addLog(t("log.deal_end"), "deal"); break;
-      case "game_end": this.addLog(t("log.game_end"), "deal"); break;
-      case "timeout": this.addLog(t("log.timeout", { name: name(e.seat) })); break;
-      case "automatic": this.addLog(t(e.on ? "log.auto_on" : "log.auto_off", { name: name(e.seat) })); break;
-      case "absent": this.addLog(t("log.absent", { name: name(e.seat) })); break;
-      case "present": this.addLog(t("log.present", { name: name(e.seat) })); break;
-      case "abandon": this.addLog(t("log.abandon", { name: name(e.seat) })); break;
-      case "cancel_proposed": this.addLog(t("log.cancel_proposed", { name: name(e.by) })); break;
-      case "vote": this.addLog(t(e.accept ? "log.vote_yes" : "log.vote_no", { name: name(e.seat) })); break;
-      case "cancel_end": this.addLog(t(e.cancelled ? "log.cancelled" : "log.not_cancelled")); if (e.record) this.lastRecord = e.record; break;
-      case "invited": this.addLog(t("log.invited", { name: e.name })); break;
-      case "closed": this.addLog(t("log.closed")); break;
+      case "sat": this.names[e.seat] = e.name; this.addLog("log.sat", { name: e.name }); break;
+      case "left": this.addLog("log.left", { name: name(e.seat) }); break;
+      case "robot": this.names[e.seat] = e.name; this.addLog("log.robot", { name: e.name, level: { level: e.level } }); break;
+      case "master": if (e.seat !== null && e.seat !== undefined) this.addLog("log.master", { name: name(e.seat) }); break;
+      case "game_start": this.log = []; this.trickPlays = []; if (!this.replaying && this.logList) clear(this.logList); this.addLog("log.game_start", { n: e.deals }); break;
+      case "deal_start": this.lastRecord = null; this.trickPlays = []; this.addLog("log.deal_start", { n: e.number, name: name(e.dealer) }, "deal"); break;
+      case "action": this.logAction(e); break;
+      case "deal_end":
+        this.lastRecord = e.record;
+        if (this.result) this.result.record = e.record;
+        this.addLog("log.deal_end", {}, "deal");
+        break;
+      case "game_end": this.addLog("log.game_end", {}, "deal"); break;
+      case "timeout": this.addLog("log.timeout", { name: name(e.seat) }); break;
+      case "automatic": this.addLog(e.on ? "log.auto_on" : "log.auto_off", { name: name(e.seat) }); break;
+      case "absent": this.addLog("log.absent", { name: name(e.seat) }); break;
+      case "present": this.addLog("log.present", { name: name(e.seat) }); break;
+      case "abandon": this.addLog("log.abandon", { name: name(e.seat) }); break;
+      case "cancel_proposed": this.addLog("log.cancel_proposed", { name: name(e.by) }); break;
+      case "vote": this.addLog(e.accept ? "log.vote_yes" : "log.vote_no", { name: name(e.seat) }); break;
+      case "cancel_end": this.addLog(e.cancelled ? "log.cancelled" : "log.not_cancelled"); if (e.record) this.lastRecord = e.record; break;
+      case "invited": this.addLog("log.invited", { name: e.name }); break;
+      case "closed": this.addLog("log.closed"); break;
       default: break;
     }
   }
 
-  actionWords(seat, a, by) {
-    const who = this.nameOf(seat);
-    const robot = by === "robot" && this.state && this.state.seats[seat] && this.state.seats[seat].kind === "person" ? ` ${t("log.by_robot")}` : "";
-    let text;
-    if (a.bid !== undefined) text = a.bid === "pass" ? t("log.pass", { name: who }) : t("log.bid", { name: who, contract: contractWord(a.bid) }) + (a.chelem ? ` + chelem` : "");
-    else if (a.call !== undefined) text = t("log.call", { name: who, card: cards.word(a.call) });
-    else if (a.discard !== undefined) text = t("log.ecart_all", { name: who, cards: a.discard.map(cards.word).join(" ") });
-    else if (a.ecart !== undefined) text = a.ecart.trumps && a.ecart.trumps.length
-      ? t("log.ecart_trumps", { name: who, cards: a.ecart.trumps.map(cards.word).join(" ") }) : t("log.ecart", { name: who });
-    else if (a.chelem !== undefined) text = t(a.chelem ? "log.chelem_yes" : "log.chelem_no", { name: who });
-    else if (a.poignee !== undefined) text = t("log.poignee", { name: who, cards: a.poignee.map(cards.word).join(" ") });
-    else if (a.play !== undefined) text = t("log.play", { name: who, card: cards.word(a.play) });
-    else if (a.petit_sec !== undefined) text = t(a.petit_sec === "redeal" ? "log.petit_sec_redeal" : "log.petit_sec_play", { name: who });
-    else text = `${who}: ${JSON.stringify(a)}`;
-    return text + robot;
+  /** A game action in the log, as data: its words are chosen when it is shown, in the language of then.
+   * A card that ends a trick (`won`) is followed by the trick and who took it. */
+  logAction(e) {
+    const a = e.action;
+    const who = this.nameOf(e.seat);
+    const seat = this.state && this.state.seats[e.seat];
+    const more = e.by === "robot" && seat && seat.kind === "person" ? ["log.by_robot"] : [];
+    if (a.bid !== undefined) {
+      if (a.bid === "pass") this.addLog("log.pass", { name: who }, "", more);
+      else this.addLog(a.chelem ? "log.bid_chelem" : "log.bid", { name: who, contract: { contract: a.bid } }, "", more);
+    } else if (a.call !== undefined) this.addLog("log.call", { name: who, card: { card: a.call } }, "", more);
+    else if (a.discard !== undefined) this.addLog("log.ecart_all", { name: who, cards: { cards: a.discard } }, "", more);
+    else if (a.ecart !== undefined) {
+      if (a.ecart.trumps && a.ecart.trumps.length) this.addLog("log.ecart_trumps", { name: who, cards: { cards: a.ecart.trumps } }, "", more);
+      else this.addLog("log.ecart", { name: who }, "", more);
+    } else if (a.chelem !== undefined) this.addLog(a.chelem ? "log.chelem_yes" : "log.chelem_no", { name: who }, "", more);
+    else if (a.poignee !== undefined) this.addLog("log.poignee", { name: who, cards: { cards: a.poignee } }, "", more);
+    else if (a.play !== undefined) {
+      this.trickPlays.push([who, a.play]);
+      this.addLog("log.play", { name: who, card: { card: a.play } }, "", more);
+      if (e.won !== undefined && e.won !== null) {
+        this.addLog("log.trick_won", { name: this.nameOf(e.won), cards: { plays: this.trickPlays } }, "log-trick");
+        this.trickPlays = [];
+      }
+    } else if (a.petit_sec !== undefined) this.addLog(a.petit_sec === "redeal" ? "log.petit_sec_redeal" : "log.petit_sec_play", { name: who }, "", more);
   }
 
-  addLog(text, kind = "") {
-    this.log.push({ text, kind });
+  /** One line of the log: its words' key, its arguments (names as they were; cards, contracts and levels as
+   * codes), its style, and words after it. */
+  addLog(key, p = {}, kind = "", more = []) {
+    const view = this;
+    const entry = { key, p, kind, more, get text() { return view.logText(this); } };
+    this.log.push(entry);
     if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
-    if (this.logList) {
-      this.logList.append(h("li", { class: kind }, text));
+    if (this.logList && !this.replaying) {
+      this.logList.append(h("li", { class: kind }, entry.text));
       while (this.logList.childElementCount > 300) this.logList.firstElementChild.remove();
       this.logList.scrollTop = this.logList.scrollHeight;
     }
+  }
+
+  logText(entry) {
+    const params = {};
+    for (const [k, v] of Object.entries(entry.p)) params[k] = this.logValue(v);
+    return [t(entry.key, params), ...entry.more.map((k) => t(k))].join(" ");
+  }
+
+  logValue(v) {
+    if (!v || typeof v !== "object") return v;
+    if (v.card !== undefined) return cards.word(v.card);
+    if (v.cards !== undefined) return v.cards.map(cards.word).join(" ");
+    if (v.contract !== undefined) return contractWord(v.contract);
+    if (v.level !== undefined) return levelLabel(this.app.catalogue, v.level);
+    if (v.plays !== undefined) return v.plays.map(([n, c]) => `${n} ${cards.word(c)}`).join(", ");
+    return "";
+  }
+
+  renderLog() {
+    if (!this.logList) return;
+    replace(this.logList, this.log.map((entry) => h("li", { class: entry.kind }, entry.text)));
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  /** The log a join brought: the table's events so far, as this viewer received them. */
+  loadLog(items) {
+    this.log = [];
+    this.trickPlays = [];
+    this.replaying = true;
+    try {
+      for (const item of items) this.onEvent(item.event);
+    } finally {
+      this.replaying = false;
+    }
+    this.renderLog();
   }
 
   // ------------------------------------------------------------------ helpers
@@ -212,7 +348,14 @@ export class TableView {
   isMyTurn() {
     const d = this.state && this.state.deal;
     return Boolean(d && this.me !== null && d.to_act === this.me && d.legal && d.legal.length
-      && this.actedAt !== this.seq && !this.state.paused);
+      && this.actedAt !== this.seq && !this.state.paused && !this.automatic());
+  }
+
+  /** Whether the robot plays for this person's seat (the clock ran out): until they are back. */
+  automatic() {
+    const s = this.state;
+    const seat = s && s.you !== null && s.you !== undefined ? s.seats[s.you] : null;
+    return Boolean(seat && seat.automatic && s.game && !s.game.over);
   }
 
   legal(kind) {
@@ -288,6 +431,70 @@ export class TableView {
     this.renderHand();
     this.renderSide();
     this.renderOverlay();
+    this.renderResult();
+  }
+
+  // ------------------------------------------------------------------ your turn, in a hidden tab
+  /** It became this person's turn: a tab they are not looking at says so in its title and icon, and a
+   * short sound plays (the bar's bell turns it off; remembered). */
+  noticeTurn() {
+    if (!document.hidden) return;
+    this.noticing = true;
+    document.title = t("table.turn_title");
+    setIcon(true);
+    if (soundOn()) beep();
+  }
+
+  unnotice() {
+    if (!this.noticing) return;
+    this.noticing = false;
+    document.title = t("welcome.title");
+    setIcon(false);
+  }
+
+  // ------------------------------------------------------------------ results
+  /** The end of a deal, and of a game: in a panel above everything, read whole, until the person closes it
+   * (the next deal may begin meanwhile: the panel stays). */
+  renderResult() {
+    const s = this.state;
+    const box = this.resultBox;
+    const g = s.game;
+    const over = g && g.over ? `over/${g.id}` : null;
+    const review = g && g.sheet.length
+      ? h("button", { type: "button", class: "quiet review-open", onclick: () => reviewAtTable(this.app, this.id, g.sheet.length) }, t("table.review"))
+      : "";
+    let key = null;
+    let parts = null;
+    if (over && !this.dismissed.has(over)) {
+      key = over;
+      const d = s.deal;
+      parts = [this.gameOver(), d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue) : "", review,
+        g.outcome ? h("a", { href: `#/g/${encodeURIComponent(g.id)}`, class: "game-link" }, t("game.page")) : ""];
+    } else if (!over && this.result && !this.dismissed.has(this.result.key)) {
+      key = this.result.key;
+      const record = this.result.record || this.lastRecord;
+      parts = [resultBlock(this.result.result, (x) => this.nameOf(x), s.players, this.app.catalogue),
+        h("div", { class: "row" }, h("button", { type: "button", class: "primary", dataset: { dismiss: "result" }, onclick: () => this.dismiss(key) }, t("table.result_close")), review),
+        record ? reviewBlock(record, (x) => this.nameOf(x)) : ""];
+    }
+    if (!key) {
+      if (!box.hidden) { box.hidden = true; clear(box); }
+      this.resultKey = null;
+      return;
+    }
+    const signature = JSON.stringify([key, lang(), s.game && s.game.over, s.master === s.you, Boolean(this.result && this.result.record), s.game && s.game.sheet.length]);
+    if (signature === this.resultKey && !box.hidden) return; // drawn already: a re-render would close its details
+    this.resultKey = signature;
+    box.className = `felt-panel result-panel ${over ? "game-end" : "deal-end"}`;
+    box.setAttribute("aria-label", t(over ? "game.over" : "table.result_open"));
+    replace(box, h("button", { class: "quiet close", onclick: () => this.dismiss(key), "aria-label": t("close") }, "×"), parts);
+    box.hidden = false;
+  }
+
+  dismiss(key) {
+    this.dismissed.add(key);
+    this.renderResult();
+    this.renderActions();
   }
 
   renderBar() {
@@ -317,6 +524,11 @@ export class TableView {
       d && d.last_trick ? h("button", { class: "quiet", onclick: () => this.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
       d ? h("button", { class: "quiet", onclick: () => this.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
       playing && seated && !s.vote ? h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel")) : "",
+      seated ? h("button", {
+        class: "quiet sound", "aria-pressed": String(soundOn()), "aria-label": t("table.sound"),
+        title: `${t("table.sound")}: ${t(soundOn() ? "table.sound_on" : "table.sound_off")}`,
+        onclick: () => { localStorage.setItem("atout.sound", soundOn() ? "off" : "on"); this.renderBar(); },
+      }, "♪") : "",
       seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : "");
   }
 
@@ -365,25 +577,18 @@ export class TableView {
       const trick = d.trick.length ? d.trick : (d.phase === "play" || d.phase === "end") && d.last_trick ? d.last_trick.cards : [];
       const done = !d.trick.length && trick.length;
       const trickBox = h("div", { class: `trick ${done ? "done" : ""}`, "aria-label": t("table.trick") });
+      const winner = done && d.last_trick ? d.last_trick.winner : null;
       for (const x of trick) {
-        trickBox.append(h("div", { class: `played pos-${this.position(x.seat)}`, dataset: { card: x.card, seat: x.seat } },
+        trickBox.append(h("div", { class: `played pos-${this.position(x.seat)}${x.seat === winner ? " winner" : ""}`, dataset: { card: x.card, seat: x.seat } },
           this.cardFace(x.card), h("span", { class: "sr-only" }, `${this.nameOf(x.seat)}: ${cards.fullName(x.card)}`)));
       }
-      if (done && d.last_trick && d.phase !== "end") trickBox.append(h("div", { class: "trick-caption" }, t("table.trick_won", { name: this.nameOf(d.last_trick.winner) })));
+      if (done && d.last_trick) trickBox.append(h("div", { class: "trick-caption" }, t("table.trick_to", { name: this.nameOf(d.last_trick.winner) })));
       centre.append(trickBox);
       if (d.phase === "bidding") centre.append(h("p", { class: "phase-note" }, t("table.bidding")));
       if (d.phase === "call" && d.to_act !== this.me) centre.append(h("p", { class: "phase-note" }, t("table.calling", { name: this.nameOf(d.taker) })));
       if (d.phase === "discard" && d.to_act !== this.me) centre.append(h("p", { class: "phase-note" }, t("table.discarding", { name: this.nameOf(d.taker) })));
     }
     this.felt.append(centre);
-    const review = s.game && s.game.sheet.length
-      ? h("button", { type: "button", class: "quiet review-open", onclick: () => reviewAtTable(this.app, this.id, s.game.sheet.length) }, t("table.review"))
-      : "";
-    if (s.game && s.game.over) this.felt.append(h("div", { class: "felt-panel" }, this.gameOver(),
-      d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue) : "", review,
-      s.game.outcome ? h("a", { href: `#/g/${encodeURIComponent(s.game.id)}`, class: "game-link" }, t("game.page")) : ""));
-    else if (d && d.result) this.felt.append(h("div", { class: "felt-panel deal-end" }, resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue),
-      review, this.lastRecord ? reviewBlock(this.lastRecord, (x) => this.nameOf(x)) : ""));
   }
 
   seatBox(seat) {
@@ -460,9 +665,10 @@ export class TableView {
         h("button", { class: "quiet", onclick: () => this.app.net.send({ type: "seen", table: this.id }) }, t("options.seen"))));
     }
     if (s.vote) box.append(this.voteBox());
-    if (mySeat && mySeat.automatic && s.game && !s.game.over) {
-      box.append(h("div", { class: "notice warn" }, t("table.automatic"), " ",
-        h("button", { onclick: () => this.send({ type: "back" }) }, t("table.back"))));
+    if (this.automatic()) { // the clock ran out: no prompt, the seat is the robot's until the person is back
+      box.append(h("div", { class: "notice warn automatic-notice", role: "alert" }, h("strong", {}, t("table.automatic_title")), " ",
+        h("button", { class: "primary big", dataset: { back: "" }, onclick: () => this.back() }, t("table.back_big"))));
+      return;
     }
     const waiting = s.status === "waiting" || !s.game || s.game.over;
     const shared = waiting ? s.same_address || [] : [];
@@ -471,11 +677,14 @@ export class TableView {
         t("table.same_address", { names: shared.map((x) => this.nameOf(x)).join(", ") })));
     }
     if (waiting) {
+      if (s.game && s.game.over && this.dismissed.has(`over/${s.game.id}`)) {
+        box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { this.dismissed.delete(`over/${s.game.id}`); this.renderResult(); this.renderActions(); } }, t("table.result_open"))));
+      }
       if (me !== null && s.master === me) {
         const empty = s.seats.filter((x) => x.kind === "empty").length;
         box.append(h("div", { class: "row" },
           empty ? h("button", { class: "quiet", onclick: () => this.fillRobots() }, t("table.fill_robots")) : "",
-          !s.game || !s.game.over ? h("button", { class: "primary", disabled: empty > 0, onclick: () => this.send({ type: "start" }) }, t("table.start")) : ""));
+          h("button", { class: "primary", disabled: empty > 0, onclick: () => this.send({ type: "start" }) }, t(s.game && s.game.over ? "game.again" : "table.start"))));
         box.append(this.inviteForm());
       } else if (me !== null) {
         box.append(h("p", { class: "hint" }, t("table.wait_master")));
@@ -621,14 +830,47 @@ export class TableView {
       }, cards.face(code)));
     });
     this.hand.append(row);
+    this.layoutHand();
     if (d.ecart && d.ecart.length && d.phase !== "discard") {
       this.hand.append(h("div", { class: "my-ecart hint" }, t("table.my_ecart", { cards: d.ecart.map(cards.word).join(" ") })));
     }
   }
 
+  /** The hand fitted to its width: cards overlap, each showing at least MIN_STEP pixels (its index and suit
+   * readable); when one row cannot keep that, two or three rows, balanced. */
+  layoutHand() {
+    const row = this.hand && this.hand.querySelector(".hand-cards");
+    if (!row) return;
+    const buttons = [...row.querySelectorAll("button.card")];
+    const n = buttons.length;
+    const width = this.hand.clientWidth;
+    if (!n || !width) return;
+    const card = Math.round(Math.min(72, Math.max(46, width / 7)));
+    const perRowMax = Math.max(1, Math.floor((width - card) / MIN_STEP) + 1);
+    const rows = Math.ceil(n / perRowMax);
+    const perRow = Math.ceil(n / rows);
+    const step = perRow > 1 ? Math.min(card, Math.floor((width - card) / (perRow - 1))) : card;
+    this.hand.style.setProperty("--hand-card", `${card}px`);
+    row.dataset.rows = String(rows);
+    let line = null;
+    buttons.forEach((button, i) => {
+      if (i % perRow === 0) {
+        line = h("div", { class: "hand-row" });
+        row.append(line);
+      }
+      const last = i % perRow === perRow - 1 || i === n - 1;
+      button.style.width = `${last ? card : step}px`;
+      line.append(button);
+    });
+  }
+
   clickCard(code) {
     const d = this.state.deal;
     if (this.actedAt === this.seq) return; // a card is on its way: this click is the same person's, too soon
+    if (this.automatic()) { // any action of the person ends automatic mode
+      this.back();
+      return;
+    }
     if (!this.isMyTurn()) {
       this.app.toast(t("play.not_your_turn"), "error");
       return;
@@ -748,6 +990,10 @@ export class TableView {
   }
 
   // ------------------------------------------------------------------ requests
+  async back() {
+    await this.send({ type: "back" });
+  }
+
   async sit(seat) {
     await this.send({ type: "sit", seat });
   }
