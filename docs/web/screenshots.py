@@ -40,6 +40,59 @@ def phase(person: Person) -> str:
                                 " return d ? d.phase + (window.atout.view.isMyTurn() ? ':me' : '') : ''; }")
 
 
+PHONE = {"width": 390, "height": 844}
+POIGNEE = """() => { const v = window.atout.view; const s = structuredClone(v.state);
+  const trumps = s.deal.hand.filter((c) => c.startsWith('T'));
+  s.deal.legal = [{ poignee_from: trumps, sizes: { simple: Math.min(8, trumps.length) } }, ...s.deal.legal];
+  v.setState(s); document.querySelector('[data-poignee=simple]').click(); }"""
+NAMES = {"bidding:me": "bidding", "discard:me": "ecart", "chelem:me": "chelem", "play:me": "play", "play": "trick",
+         "end": "deal-end"}
+
+
+def table_phases(browser, site, name: str, viewport: dict | None, suffix: str, players: int = 4) -> None:
+    """A game of two deals as ``name`` with robots, taking with a garde when she may: a picture of each phase
+    (the dog shown and the écart, the chelem's question, a poignée offered, a card to play, a trick, the
+    deal's result, the game's end), and the game's end in French."""
+    person = Person(browser, site.url, name, viewport=viewport).arrive()
+    person.create(players, deals=2, turn_seconds=90)
+    person.page.click("text=Fill empty seats with robots")
+    person.page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
+    if not suffix:
+        shoot(person.page, "table-waiting")
+    person.page.click("text=Start the game")
+    person.page.wait_for_function("() => window.atout.view.isMyTurn() && window.atout.view.state.deal.phase === 'bidding'")
+    shoot(person.page, "bidding" + suffix)
+    seen: set[str] = {"bidding:me"}
+    for _ in range(4000):
+        p = phase(person)
+        if p in NAMES and p not in seen:
+            seen.add(p)
+            if p == "discard:me":
+                person.page.evaluate(AUTOPLAY)
+                person.page.evaluate(AUTOPLAY)
+            shoot(person.page, NAMES[p] + suffix)
+            if p == "play:me" and person.page.evaluate("() => window.atout.view.state.deal.hand.filter((c) => c.startsWith('T')).length >= 3"):
+                person.page.evaluate(POIGNEE)
+                shoot(person.page, "poignee" + suffix)
+                person.page.evaluate("() => { [...document.querySelectorAll('.actions button')]"
+                                     ".find((b) => b.textContent === \"Don't show\").click(); window.atout.view.open(); }")
+                person.page.wait_for_timeout(200)
+        if p == "play:me" and "last" not in seen and person.page.locator("text=Last trick").count():
+            seen.add("last")
+            person.page.keyboard.press("l")
+            shoot(person.page, "last-trick" + suffix)
+            person.page.keyboard.press("Escape")
+        if person.game_over():
+            shoot(person.page, "game-over" + suffix)
+            break
+        if person.page.evaluate(TAKE) is None and person.step() is None:
+            person.page.wait_for_timeout(30)
+    person.page.click("button.lang")
+    person.page.wait_for_timeout(200)
+    shoot(person.page, "game-over-fr" + suffix)
+    person.close()
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         site = Site(Path(tmp), deal_pause=2.5)
@@ -48,56 +101,23 @@ def main() -> None:
             alice = Person(browser, site.url, "Alice")
             alice.page.goto(site.url)
             shoot(alice.page, "welcome")
-            alice.page.fill("#guest-name", "Alice")
-            alice.page.click("form.welcome button[type=submit]")
-            alice.page.wait_for_selector("#create-form")
-            alice.create(4, deals=3, turn_seconds=90)
-            alice.page.click("text=Fill empty seats with robots")
-            alice.page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
-            shoot(alice.page, "table-waiting")
+            alice.close()
             bob = Person(browser, site.url, "Bob").arrive()
             shoot(bob.page, "lobby")
-            alice.page.click("text=Start the game")
-            seen: set[str] = set()
-            wanted = {"bidding:me", "discard:me", "play:me", "play", "end"}
-            for _ in range(4000):
-                p = phase(alice)
-                if p in wanted and p not in seen:
-                    seen.add(p)
-                    name = {"bidding:me": "bidding", "discard:me": "ecart", "play:me": "play",
-                            "play": "trick", "end": "deal-end"}[p]
-                    if p == "discard:me":
-                        alice.page.evaluate(AUTOPLAY)
-                        alice.page.evaluate(AUTOPLAY)
-                    if p == "play" and "spectator" not in seen:
-                        seen.add("spectator")
-                        bob.page.goto(f"{site.url}/#/t/{alice.page.eval_on_selector('.table-page', 'el => el.dataset.table')}")
-                        bob.page.wait_for_selector(".felt .seat")
-                        shoot(bob.page, "spectator")
-                    shoot(alice.page, name)
-                if p == "play:me" and "last" not in seen and alice.page.locator("text=Last trick").count():
-                    seen.add("last")
-                    alice.page.keyboard.press("l")
-                    shoot(alice.page, "last-trick")
-                    alice.page.keyboard.press("Escape")
-                if alice.game_over():
-                    shoot(alice.page, "game-over")
-                    break
-                if alice.page.evaluate(TAKE) is None and alice.step() is None:
-                    alice.page.wait_for_timeout(30)
-            alice.page.click("button.lang")
-            alice.page.wait_for_timeout(200)
-            shoot(alice.page, "game-over-fr")
-            phone = Person(browser, site.url, "Carla", viewport={"width": 390, "height": 844})
-            phone.arrive()
-            phone.create(5, deals=1)
-            phone.fill_and_start()
+            table_phases(browser, site, "Alice", None, "")
+            table_phases(browser, site, "Carla", PHONE, "-phone")
+            watcher = Person(browser, site.url, "Dan", viewport=PHONE).arrive()
+            carla = Person(browser, site.url, "Erin").arrive()
+            table = carla.create(4, deals=1)
+            carla.fill_and_start()
             for _ in range(400):
-                if phase(phone) == "play:me":
+                if phase(carla) == "play:me":
                     break
-                if phone.step() is None:
-                    phone.page.wait_for_timeout(30)
-            shoot(phone.page, "phone-play")
+                if carla.step() is None:
+                    carla.page.wait_for_timeout(30)
+            watcher.page.goto(f"{site.url}/#/t/{table}")
+            watcher.page.wait_for_selector(".log-list li")
+            shoot(watcher.page, "spectator-phone")
         finally:
             browser.close()
             site.stop()
