@@ -226,7 +226,7 @@ def test_first_load_is_small(browser, site):
     total = sum(sizes.values())
     print(f"first load: {total} bytes in {len(sizes)} responses")
     assert any(u.endswith("/static/table.js") for u in sizes), "every module is loaded at once"
-    assert total < 200_000
+    assert total < 240_000  # 215 KB with issue 23's table page (the log as data, results, a phone's hand)
     person.close()
 
 

@@ -16,7 +16,7 @@ const en = {
   "lobby.deals": "{n} deals", "lobby.seconds": "{n} s per turn", "lobby.untimed": "no time limit",
   "lobby.competitive": "competitive", "lobby.practice": "practice", "lobby.bet": "bet {n} chips",
   "lobby.private": "private", "lobby.playing": "playing", "lobby.waiting": "waiting",
-  "lobby.robots": "{n} robots", "lobby.robots.one": "{n} robot", "lobby.spectators": "{n} watching", "lobby.deals.one": "{n} deal",
+  "lobby.robots": "{n} robots", "lobby.robots.one": "{n} robot", "lobby.spectators": "{n} watching", "lobby.spectators.one": "{n} watching", "lobby.deals.one": "{n} deal",
   "lobby.open": "Sit", "lobby.open_label": "Go to table {id} to sit", "lobby.watch": "Watch",
   "lobby.watch_label": "Watch table {id}",
   // -- the lobby's own tables and quick play, names, friends' presence, the review, the profile --
