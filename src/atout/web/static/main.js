@@ -194,8 +194,9 @@ function renderTop() {
       h("a", { href: `#/p/${encodeURIComponent(app.me.name)}`, title: t("top.profile") }, app.me.name),
       app.me.registered ? "" : h("span", { class: "tag" }, t("top.guest")))
     : "";
-  const status = app.status === "online" || (app.status === "connecting" && !app.me) ? "" : h("span", // no "Connecting…" before a name { class: `netstatus ${app.status}`, role: "status" },
-    t(`net.${app.status}`));
+  // no "Connecting…" before a name
+  const status = app.status === "online" || (app.status === "connecting" && !app.me) ? ""
+    : h("span", { class: `netstatus ${app.status}`, role: "status" }, t(`net.${app.status}`));
   const account = app.registered
     ? h("button", { class: "quiet", onclick: logout }, t("top.logout"))
     : h("button", { class: "quiet", onclick: () => accountDialog(app) }, t("top.login"));
