@@ -71,7 +71,7 @@ def test_a_new_password_then_log_out_everywhere_from_the_page(browser, site):
     page.wait_for_selector("#password-form .refusal:has-text('Wrong password.')")
     page.fill("#password-old", "first long secret")
     page.click("#password-form button[type=submit]")
-    page.wait_for_selector(".toast:has-text('Password changed: 1 other session(s) ended.')")
+    page.wait_for_selector(".toast:has-text('Password changed: 1 other session ended.')")
     told(phone, "password_changed")
     page.wait_for_function("() => document.querySelectorAll('.sessions li').length === 1")
     log_in(phone, "second long secret")

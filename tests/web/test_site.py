@@ -86,7 +86,7 @@ def test_an_account_plays_then_finds_its_game_on_its_profile_and_the_leaderboard
     page.goto(f"{site.url}/#/p/Carol")
     page.wait_for_selector(".profile .stats")
     assert page.locator(".recent li").count() == 1
-    assert (f"+{total}" if total > 0 else str(total)) in page.inner_text(".recent li")
+    assert (f"+{total}" if total > 0 else f"\u2212{-total}" if total < 0 else "0") in page.inner_text(".recent li")  # one minus sign
 
     page.goto(f"{site.url}/#/leaderboard")
     page.wait_for_selector(".board")
