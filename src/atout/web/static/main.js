@@ -9,6 +9,7 @@ import { renderLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { renderFriends, renderGame, renderLeaderboard, renderProfile, accountDialog } from "./account.js";
 import { renderDeal } from "./review.js";
+import { dailyWord, renderDaily } from "./daily.js";
 import { renderAccount } from "./sessions.js";
 
 const app = {
@@ -204,6 +205,7 @@ function renderTop() {
     h("nav", { "aria-label": t("top.nav") },
       h("a", { href: "#/" }, t("top.tables")),
       h("a", { href: "#/leaderboard" }, t("top.leaderboard")),
+      h("a", { href: "#/daily" }, dailyWord("nav")),
       app.registered ? h("a", { href: "#/friends" }, t("top.friends")) : "",
       app.registered ? h("a", { href: "#/account" }, t("top.account")) : ""),
     h("span", { class: "spacer" }),
@@ -296,6 +298,7 @@ function show() {
     return renderGame(app, main, game);
   }
   if (r.kind === "leaderboard") return renderLeaderboard(app, main);
+  if (r.kind === "daily") return renderDaily(app, main, r.arg);
   if (r.kind === "friends") return renderFriends(app, main);
   if (r.kind === "account") return renderAccount(app, main);
   app.net.send({ type: "lobby" });
