@@ -239,7 +239,7 @@ def ranking(engine: sa.Engine, day: str) -> list[dict[str, Any]]:
             place = out[-1]["place"] if tied else i + 1
         out.append({"place": place, "name": row.name, "status": row.status,
                     "total": row.total if row.status != "playing" else None, "deals": row.deals_done,
-                    "game": row.game_id if row.status != "playing" else None})
+                    "game": row.game_id if row.status == "finished" else None})  # an abandoned play's game is not stored
     return out
 
 
@@ -258,7 +258,8 @@ def plays(engine: sa.Engine, day: Day, revealed: bool) -> list[dict[str, Any]]:
         records = list(data.get("records", []))
         if revealed:
             records = [with_seed(r, daily_deal_seed(day.seed, k)) for k, r in enumerate(records)]
-        out.append({"name": row.name, "status": row.status, "total": row.total, "game": row.game_id,
+        out.append({"name": row.name, "status": row.status, "total": row.total,
+                    "game": row.game_id if row.status == "finished" else None,
                     "seat": data.get("seat", 0), "names": data.get("names"), "records": records,
                     "commitments": data.get("commitments", [])})
     return out
