@@ -15,7 +15,7 @@ from atout.cli.main import main
 from atout.engine.fairness import commitment, daily_deal_seed, daily_dealer, verify_daily
 from atout.server.clock import FakeClock
 
-from .helpers import Client, concrete, quick_config, running_server, site_page
+from .helpers import Client, concrete, eventually, quick_config, running_server, site_page
 from .test_tables import game_over
 
 START = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
@@ -191,3 +191,32 @@ async def test_leaving_is_an_abandonment_ranked_last_and_never_a_second_try(db_u
         assert (await _get(http, f"/api/daily/{DAY}/plays", dan_cookie)).status_code == 200
         await ann.close()
         await dan.close()
+
+
+async def test_closing_the_tab_is_an_abandonment_even_when_the_robot_finishes_the_game(db_url: str) -> None:
+    """The tab closed: 10 s later a robot plays for the seat, as at any table; the game it finishes while the
+    person is away counts as abandoned (docs/daily.md, "Abandonment")."""
+    clock = FakeClock(START)
+    config = dataclasses.replace(quick_config(absent_after=10, abandon_after=180), daily_deals=1)
+    async with running_server(db_url, config, clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
+        eve_cookie = await _account(http, "Eve")
+        eve = await Client.connect(server.url, "Eve", cookie=eve_cookie)
+        table = (await eve.request({"type": "daily"}))["table"]
+        await eve.settle()
+        await eve.close()
+
+        async def gone() -> bool:
+            return not server.hub.rooms[table].followers
+
+        await eventually(gone, "the closed tab was never noticed")
+        clock.advance(11)
+
+        async def ended() -> bool:
+            mine = (await _get(http, "/api/daily", eve_cookie)).json()["played"]
+            return mine["status"] != "playing"
+
+        await eventually(ended, "the robot never finished the game")
+        played = (await _get(http, "/api/daily", eve_cookie)).json()["played"]
+        assert played["status"] == "abandoned" and played["deals_done"] == 1
+        ranking = (await _get(http, f"/api/daily/{DAY}")).json()["ranking"]
+        assert [(r["name"], r["status"], r["place"]) for r in ranking] == [("Eve", "abandoned", None)]

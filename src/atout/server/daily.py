@@ -203,10 +203,12 @@ def daily_end(over: GameOver) -> DailyEnd | None:
     person = next((s for s in over.seats if s.kind == SeatKind.PERSON and s.player is not None), None)
     if person is None or person.player is None:
         return None
-    finished = over.outcome == Outcome.FINISHED and not person.abandoned
+    # away when it ended (the tab closed: a robot played for the seat meanwhile) is an abandonment too
+    away = person.seat in over.daily.get("absent", [])
+    finished = over.outcome == Outcome.FINISHED and not person.abandoned and not away
     names = [s.name for s in over.seats]
     data = {"seat": person.seat, "names": names, "records": list(over.records), "commitments": list(over.commitments)}
-    return DailyEnd(over.daily, person.player, over.game_id, "finished" if finished else "abandoned", person.total,
+    return DailyEnd(str(over.daily["day"]), person.player, over.game_id, "finished" if finished else "abandoned", person.total,
                     len(over.records), over.ended_at, data)
 
 

@@ -422,7 +422,8 @@ class Table:
             sheet=tuple(self._stored_line(line.to_json()) for line in game.sheet), records=tuple(self.records),
             commitments=tuple(self.commitments), ranking=ranking,
             abandoners=tuple(dict(a) for a in self.abandoners), single=single,
-            daily=None if self.daily is None else str(self.daily["day"]))
+            daily=None if self.daily is None else {
+                "day": str(self.daily["day"]), "absent": [i for i, s in enumerate(self.seats) if s.absent]})
 
     def _stored_line(self, line: dict[str, Any]) -> dict[str, Any]:
         """A sheet line as the games row keeps it: at a daily deal's table, without its seed (docs/daily.md)."""
