@@ -50,19 +50,26 @@ async def _play_daily(server, name: str, cookie: str) -> tuple[Client, str]:
     answer = await client.request({"type": "daily"})
     assert answer["type"] == "event", answer
     table = answer["table"]
+    await _play_on(client, table)
+    return client, table
+
+
+async def _play_on(client: Client, table: str, actions: int | None = None) -> None:
+    """Play ``client``'s turns at ``table`` until the game is over (and the table closed), or ``actions`` of
+    them are played."""
     for _ in range(2000):
-        if game_over(client):
+        if game_over(client) or actions == 0:
             break
         state = client.state
         deal = state and state["deal"]
         if deal and deal["to_act"] == state["you"] and deal["legal"]:
             done = await client.request({"type": "act", "table": table, "action": _taking(state)})
             assert done["type"] != "error", done
+            actions = None if actions is None else actions - 1
         else:
             await client.recv()
-    if not _closed(client):  # the table closes with the game's end (the same batch, or the next)
+    if actions is None and not _closed(client):  # the table closes with the game's end (the same batch, or next)
         await client.expect("closed")
-    return client, table
 
 
 def _closed(client: Client) -> bool:
@@ -220,3 +227,32 @@ async def test_closing_the_tab_is_an_abandonment_even_when_the_robot_finishes_th
         assert played["status"] == "abandoned" and played["deals_done"] == 1
         ranking = (await _get(http, f"/api/daily/{DAY}")).json()["ranking"]
         assert [(r["name"], r["status"], r["place"]) for r in ranking] == [("Eve", "abandoned", None)]
+
+
+async def test_a_daily_deal_resumes_after_a_restart_with_the_days_deals(db_url: str) -> None:
+    """The table's day and its secret seed are stored with it: a restarted server deals the day's next deal
+    (the same dealer, the same commitment as anyone's), and the day still verifies."""
+    clock = FakeClock(START)
+    config = dataclasses.replace(quick_config(), daily_deals=2)
+    async with running_server(db_url, config, clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
+        cookie = await _account(http, "Ann")
+        seed = server.hub.daily_day(DAY).seed
+        ann = await Client.connect(server.url, "Ann", cookie=cookie)
+        table = (await ann.request({"type": "daily"}))["table"]
+        await _play_on(ann, table, actions=3)
+        await ann.close()
+    async with running_server(db_url, config, clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
+        ann = await Client.connect(server.url, "Ann", cookie=cookie)
+        await ann.send({"type": "join", "table": table})
+        await ann.expect("table")
+        await _play_on(ann, table)
+        starts = [f["event"] for f in ann.frames if f.get("event", {}).get("type") == "deal_start"]
+        assert starts and starts[-1]["commitment"] in {commitment(daily_deal_seed(seed, k)) for k in range(2)}
+        assert seed not in _text(ann) and daily_deal_seed(seed, 1) not in _text(ann)
+        assert (await _get(http, "/api/daily", cookie)).json()["played"]["status"] == "finished"
+        clock.advance(TO_MIDNIGHT + 1)
+        published = (await _get(http, f"/api/daily/{DAY}/deals")).json()
+        assert len(published["plays"][0]["records"]) == 2
+        result = verify_daily(published)
+        assert result.passed, [c.message for c in result.failures]
+        await ann.close()
