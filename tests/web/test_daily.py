@@ -58,5 +58,7 @@ def test_a_person_plays_the_daily_deal_and_sees_the_ranking(browser, daily_site)
     keys = page.evaluate("async () => { const m = await import('/static/daily.js');"
                          " return [Object.keys(m.KEYS.en).sort(), Object.keys(m.KEYS.fr).sort()]; }")
     assert keys[0] == keys[1]
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing wider than the screen
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
     assert not daisy.policy_violations() and not [f for f in daisy.frames if f.get("type") == "pageerror"]
     daisy.close()

@@ -74,6 +74,14 @@ function playsList(plays, me) {
       w("deal", { n: k + 1 })), " "]) : "")));
 }
 
+let styled = false;
+/** The page's own style sheet, added once (the site allows no inline style). */
+function ensureStyle() {
+  if (styled || document.querySelector("link[data-daily]")) return;
+  styled = true;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/daily.css", dataset: { daily: "1" } }));
+}
+
 /** A robot level as the site offers it to people (heuristic is "club"). */
 function levelName(app, level) {
   const aliases = (app.catalogue && app.catalogue.level_aliases) || {};
@@ -82,6 +90,7 @@ function levelName(app, level) {
 
 /** The daily page: today's (no `day`), or a past day's (#/daily/DAY). */
 export async function renderDaily(app, main, day = "") {
+  ensureStyle();
   replace(main, h("p", { class: "hint" }, "…"));
   const me = app.me && app.me.registered ? app.me.name : null;
   let today;
