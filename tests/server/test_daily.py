@@ -123,8 +123,9 @@ async def test_a_day_is_played_once_ranked_hidden_until_its_end_then_verified(db
         day = (await _get(http, f"/api/daily/{DAY}", ann_cookie)).json()
         assert day["over"] is False and day["seed"] is None
         ranking = day["ranking"]
-        assert [r["name"] for r in ranking] == sorted(["Ann", "Bob"]) and {r["status"] for r in ranking} == {"finished"}
-        assert ranking[0]["total"] == ranking[1]["total"] and ranking[0]["place"] == ranking[1]["place"] == 1
+        assert [r["name"] for r in ranking] == ["Ann", "Bob"], ranking  # equal totals: who finished first
+        assert {r["status"] for r in ranking} == {"finished"}, ranking
+        assert ranking[0]["total"] == ranking[1]["total"] and ranking[0]["place"] == ranking[1]["place"] == 1, ranking
         assert day["you"]["status"] == "finished" and day["you"]["game"] == ann_game
         shown = (await _get(http, f"/api/daily/{DAY}/plays", ann_cookie)).json()
         records = {p["name"]: [{k: v for k, v in r.items() if k != "names"} for r in p["records"]] for p in shown["plays"]}
@@ -196,6 +197,14 @@ async def test_leaving_is_an_abandonment_ranked_last_and_never_a_second_try(db_u
         assert again["code"] == "daily_played"
         # having abandoned, the play is over: the others' play may be seen
         assert (await _get(http, f"/api/daily/{DAY}/plays", dan_cookie)).status_code == 200
+        # Ann deletes her account: her play stays in the day, under no name
+        http.cookies.clear()
+        deleted = await http.post("/api/account/delete", json={"password": "Ann long password"},
+                                  headers={"Cookie": f"atout_session={ann_cookie}"})
+        assert deleted.status_code == 200, deleted.text
+        shown = (await _get(http, f"/api/daily/{DAY}/plays", dan_cookie)).text
+        assert "Ann" not in shown and "deleted player" in shown
+        assert "Ann" not in (await _get(http, f"/api/daily/{DAY}")).text
         await ann.close()
         await dan.close()
 
