@@ -14,7 +14,6 @@ import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { contractWord, resultBlock, signed } from "./result.js";
-import { analysisPanel, annotateReview, decisionsList, storedAnalysis } from "./analysis.js";
 
 /** A button that copies `text` (a commitment: 64 hex digits) in one click, and says it did. */
 export function copyButton(text, label, toast) {
@@ -192,7 +191,7 @@ export class ReviewView {
       replace(this.board, this.trickBlock(trick), this.handsBlock(this.handsAt(k), trick), k === 1 ? this.asideBlock() : "");
     }
     renderMarks(this.root, this.marks, (x) => this.nameOf(x), this.marksList);
-    if (this.analysis) annotateReview(this.root, this.analysis);
+    if (this.analysis && this.analysisModule) this.analysisModule.annotateReview(this.root, this.analysis);
   }
 
   trickBlock(trick) {
@@ -247,7 +246,12 @@ export class ReviewView {
    * same actions, at this step and every step after. */
   setAnalysis(analysis) {
     this.analysis = analysis;
-    annotateReview(this.root, analysis);
+    const draw = (m) => {
+      this.analysisModule = m;
+      m.annotateReview(this.root, analysis);
+    };
+    if (this.analysisModule) draw(this.analysisModule);
+    else import("./analysis.js").then(draw);
   }
 
   onKey(e) {
@@ -292,12 +296,14 @@ export async function renderDeal(app, main, game, number) {
  * that asks for it (its progress while the expert works); either way the marks go beside the actions. */
 function analysisBox(view, game, deal) {
   const box = h("div", { class: "review-analysis" });
-  storedAnalysis({ game, deal }).then((made) => {
+  import("./analysis.js").then(async (m) => { // loaded when a player's own deal is reviewed, not at the first page
+    view.analysisModule = m;
+    const made = await m.storedAnalysis({ game, deal });
     if (made) {
-      replace(box, h("section", { class: "analysis" }, decisionsList(made)));
+      replace(box, h("section", { class: "analysis" }, m.decisionsList(made)));
       view.setAnalysis(made);
     } else {
-      replace(box, analysisPanel({ game, deal, onDone: (a) => view.setAnalysis(a) }));
+      replace(box, m.analysisPanel({ game, deal, onDone: (a) => view.setAnalysis(a) }));
     }
   });
   return box;
