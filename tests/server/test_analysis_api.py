@@ -8,9 +8,12 @@ import multiprocessing
 from typing import Any
 
 import httpx
+import sqlalchemy as sa
 
 from atout.bots.analysis import analyse
 from atout.server.clock import FakeClock
+from atout.server.db import analyses
+from atout.server.limits import Budget
 
 from .helpers import Client, eventually, quick_config, running_server, when_next_deal
 from .test_tables import game_over, play_until, table_with_robots
@@ -187,3 +190,29 @@ async def test_a_worker_that_dies_fails_its_analysis_and_the_next_one_gets_new_w
         answer = await _done(http, ann, game, 1)
         record = server.hub.store.game(game).data["records"][1]
         assert answer["analysis"] == analyse(record, [0], "analysis", factor=1).to_json()
+
+
+async def test_the_sites_analysis_budget_refuses_by_name_and_changes_nothing(db_url: str) -> None:
+    """POST /api/analysis spends the person's budget ``analysis`` (limits.py, shared with every process): once
+    it is spent, the request is refused with 429 ``rate_limited`` naming the budget, and nothing is queued,
+    started or stored."""
+    config = dataclasses.replace(quick_config(), analysis_per_hour=1)
+    async with running_server(db_url, config) as server, _http(server) as http:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, deals=1)
+        await ann.request({"type": "start", "table": table})
+        await play_until(ann, game_over)
+        game = ann.state["game"]["id"]
+        hub = server.hub
+        assert await hub.limits.spend(Budget.ANALYSIS, person=ann.id) is None  # the hour's one, spent elsewhere
+        refused = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(ann))
+        error = refused.json()["error"]
+        assert refused.status_code == 429 and refused.headers["Retry-After"] == str(error["retry_after"])
+        assert (error["code"], error["budget"], error["scope"]) == ("rate_limited", "analysis", "person")
+        assert error["message"].startswith("at most 1 analysis requests in an hour for one person: try again in")
+        pool = server.app.state.analysis
+        assert pool.jobs == {} and not pool.waiting and pool.executor is None  # nothing queued, no worker started
+        polled = await http.get("/api/analysis", params={"game": game, "deal": "0"}, headers=_auth(ann))
+        assert (polled.status_code, polled.json()["error"]["code"]) == (404, "not_requested")
+        with hub.store.engine.connect() as conn:
+            assert conn.execute(sa.select(sa.func.count()).select_from(analyses)).scalar_one() == 0

@@ -42,8 +42,8 @@ def test_a_refused_request_spends_from_no_bucket() -> None:
 
 
 async def test_each_scope_counts_its_own_and_analysis_has_its_budget() -> None:
-    """The analysis budget no route spends yet: 5 a minute on a connection, 30 an hour for a person, 100
-    an hour from an address, as any route that comes will get it by naming ``Budget.ANALYSIS``."""
+    """The analysis budget (POST /api/analysis spends it per person and address): 5 a minute on a
+    connection, 30 an hour for a person, 100 an hour from an address."""
     now = [1000.0]
     limits = Limits(lambda: now[0], LocalSite().take)
     answers = [await limits.spend(Budget.ANALYSIS, connection=f"c{i}", person="p1", address="192.0.2.1")

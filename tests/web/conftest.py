@@ -52,11 +52,12 @@ def browser():
 class Site:
     """``atout serve`` on a free port: robots without pause, a short pause between deals."""
 
-    def __init__(self, tmp_path: Path, deal_pause: float = 0.3) -> None:
+    def __init__(self, tmp_path: Path, deal_pause: float = 0.3, args: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.tmp_path = tmp_path
         self.deal_pause = deal_pause
+        self.args = args  # more of atout serve's options
         self.start()
 
     def start(self) -> None:
@@ -67,7 +68,7 @@ class Site:
             [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port),
              "--db", f"sqlite:///{tmp_path / 'web.db'}", "--robot-pace", "0", "--deal-pause", str(self.deal_pause),
              "--log-level", "warning",
-             "--analysis-worlds", "1"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
+             "--analysis-worlds", "1", *self.args], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):

@@ -100,3 +100,67 @@ def test_a_finished_deal_is_reviewed_trick_by_trick_and_the_deal_going_on_never(
         assert refused == "no_deal"  # the next deal, being played
     rita.close()
     watcher.close()
+
+
+
+def _stored_analysis(record: dict, seat: int) -> tuple[dict, dict[int, str]]:
+    """An analysis of ``seat`` in the form the site stores (``Analysis.to_json`` of real decision points),
+    its figures chosen (the search itself is tested in tests/bots and test_analysis.py; this test is about
+    the page): the seat's first card a blunder whose better card is its last one, its second an
+    inaccuracy, the others without a mark. Returns it and the mark at each marked action's index."""
+    from atout.bots.analysis import Analysis, Decision, DecisionKind, Mark, decision_points
+
+    points = list(decision_points(record, [seat]))
+    cards = [p for p in points if p.kind == DecisionKind.CARD]
+    last = cards[-1].taken
+    decisions, marks = [], {}
+    for p in points:
+        mark = Mark.BLUNDER if p is cards[0] else Mark.INACCURACY if p is cards[1] else None
+        loss = 42.0 if mark == Mark.BLUNDER else 6.0 if mark else 0.0
+        best = last if p is cards[0] else p.taken
+        decisions.append(Decision(seat, p.index, p.kind, p.taken, best, -loss, 0.0, loss, (loss - 1, loss + 1), 96,
+                                  96.0, ((best, 0.0),), mark, p.trick))
+        if mark:
+            marks[p.index] = str(mark)
+    return Analysis("analysis", (seat,), decisions, {seat: 0}).to_json(), marks
+
+
+def test_the_review_page_shows_the_analysis_marks_beside_ones_own_actions(browser, shared_site):
+    """A person's stored deal, its analysis made: the review page shows each mark and "better: X (+N)" beside
+    the matching action (by its index in the record), and lists every decision."""
+    from atout.bots.analysis import VERSION
+    from atout.server.db import analyses
+
+    from .stored import insert, play_and_store
+
+    ines = Person(browser, shared_site.url, "Ines").arrive()
+    page = ines.page
+    page.wait_for_function("() => window.atout.me && window.atout.me.id")
+    me = page.evaluate("() => window.atout.me.id")
+    db = f"sqlite:///{shared_site.tmp_path / 'web.db'}"
+    for seed in range(10):  # a deal that is played (every seat passing, or a petit sec, voids one: no cards)
+        game = play_and_store(db, [(me, "Ines")], deals=1, seed=seed)
+        record = page.evaluate("async (g) => (await (await fetch('/api/games/' + g)).json()).records.at(-1)", game)
+        if sum(1 for a in record["actions"] if a["seat"] == 0 and "play" in a) >= 2:
+            break
+    analysis, marks = _stored_analysis(record, 0)
+    deal = page.evaluate("async (g) => (await (await fetch('/api/games/' + g)).json()).records.length", game)
+    insert(db, analyses, [{"game_id": game, "deal": deal - 1, "seat": 0, "version": VERSION, "seed": "analysis",
+                           "created_at": 0.0, "data": analysis}])
+    page.goto(f"{shared_site.url}/#/g/{game}/{deal}")
+    page.wait_for_selector(".review-analysis .analysis-list li")
+    assert page.locator(".review-analysis .analysis-list li").count() == len(analysis["decisions"])
+    page.keyboard.press("ArrowRight")  # trick 1
+    first = min(marks)
+    blunder = page.locator(f".review-trick li[data-action-index='{first}'] .analysis-mark")
+    expect(blunder).to_have_count(1)
+    last = next(d for d in analysis["decisions"] if d["index"] == first)["best"]["play"]
+    words = page.evaluate("async (c) => (await import('/static/cards.js')).word(c)", last)
+    expect(blunder).to_contain_text("blunder")
+    expect(blunder).to_contain_text(f"better: play {words} (+42)")
+    assert page.locator(".review-trick .analysis-mark").count() == 1  # the others' cards, and unmarked ones: none
+    page.keyboard.press("ArrowRight")  # trick 2: the inaccuracy
+    second = sorted(marks)[1]
+    expect(page.locator(f".review-trick li[data-action-index='{second}'] .mark-inaccuracy")).to_have_count(1)
+    assert not [f for f in ines.frames if f.get("type") == "pageerror"]
+    ines.close()

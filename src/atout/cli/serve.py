@@ -57,6 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--analysis-worlds", type=int, default=8, metavar="N",
                         help="an analysis searches N times the worlds the expert plays with: more is surer and "
                              "dearer (docs/analysis.md; default 8)")
+    parser.add_argument("--daily-deals", type=int, default=5, metavar="N",
+                        help="deals in each day's set of the daily deal (docs/daily.md; default 5; fixed for a day "
+                             "when the day is first asked for)")
+    parser.add_argument("--daily-level", default=None, metavar="LEVEL",
+                        help="the daily deal's robots (default: the tables' default level)")
     parser.add_argument("--limit-factor", type=float, default=1.0, metavar="F",
                         help="multiply every budget of chat lines, invitations, tables, friend requests, logins "
                              "(docs/server.md, Limits) by F (default 1; a load test whose clients all come from one "
@@ -134,6 +139,14 @@ def serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print(f"atout serve: --workers must be 1 or more, not {args.workers}", file=sys.stderr)
         return 2
+    if not 1 <= args.daily_deals <= 20:
+        print(f"atout serve: --daily-deals is 1 to 20, not {args.daily_deals}", file=sys.stderr)
+        return 2
+    from ..bots import LEVELS
+
+    if args.daily_level is not None and args.daily_level not in LEVELS:
+        print(f"atout serve: --daily-level is one of {', '.join(LEVELS)}, not {args.daily_level!r}", file=sys.stderr)
+        return 2
     if args.analysis_workers < 0 or args.analysis_queue < 0:
         print("atout serve: --analysis-workers and --analysis-queue must be 0 or more", file=sys.stderr)
         return 2
@@ -158,7 +171,8 @@ def serve(args: argparse.Namespace) -> int:
                 "log_level": args.log_level, "slot": args.slot, "slots": args.slots,
                 "commit_linger": args.commit_linger, "origins": origins,
                 "analysis_workers": args.analysis_workers, "analysis_queue": args.analysis_queue,
-                "analysis_worlds": args.analysis_worlds}
+                "analysis_worlds": args.analysis_worlds,
+                "daily_deals": args.daily_deals, "daily_level": args.daily_level}
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     processes = f", {args.workers} processes" if args.workers > 1 else ""
@@ -197,7 +211,9 @@ def app_from_settings():
                     origins=tuple(settings.get("origins", ())),
                     analysis_workers=settings.get("analysis_workers", 1),
                     analysis_queue=settings.get("analysis_queue", 16),
-                    analysis_worlds=settings.get("analysis_worlds", 8), limit_factor=settings.get("limit_factor", 1.0))
+                    analysis_worlds=settings.get("analysis_worlds", 8), limit_factor=settings.get("limit_factor", 1.0),
+                    daily_deals=settings.get("daily_deals", 5),
+                    **({"daily_level": settings["daily_level"]} if settings.get("daily_level") else {}))
     app = create_app(settings["db"], config, redis_url=settings["redis"])
     _tune_gc()
     return app

@@ -6,13 +6,14 @@ import argparse
 import re
 import sys
 
-from ..engine.fairness import Verification, normalize_commitment, verify
+from ..engine.fairness import DAILY_FORMAT, Verification, normalize_commitment, verify, verify_daily
 from ..engine.record import RecordError
 from .records import _print_json, _read
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="the deal record, or the server's {\"commitment\", \"record\"}; - for standard input")
+    parser.add_argument("file", help="the deal record, or the server's {\"commitment\", \"record\"}, or a daily deal's "
+                        "whole set (GET /api/daily/DATE/deals); - for standard input")
     parser.add_argument("--commitment", metavar="HEX",
                         help="the commitment published when the deal began (64 hex digits; default: the one in FILE, if any)")
     parser.add_argument("--hand", action="append", default=[], metavar="SEAT:CODES",
@@ -53,7 +54,11 @@ def run(args: argparse.Namespace) -> int:
     """Exit 0 when every check passes, 1 when one fails, 2 for a malformed file or option."""
     try:
         given, seen = _options(args)
-        result = verify(_read(args.file), given, seen)
+        published = _read(args.file)
+        if isinstance(published, dict) and published.get("format") == DAILY_FORMAT:
+            result = verify_daily(published)  # a day's whole set, once its seed is revealed (docs/daily.md)
+        else:
+            result = verify(published, given, seen)
     except RecordError as err:
         if args.json:
             _print_json(err.to_json())

@@ -190,3 +190,66 @@ def verify(published: Any, commitment: str | None = None,
             raise RecordError(None, "hand", f"a seen hand needs a seat from 0 to {deal.players - 1}, not {seat!r}")
         checks.append(_hand_check(deal, seat, _cards(hand, None, f"the hand seen by seat {seat}")))
     return Verification(tuple(checks), record.get("seed"), given[0][1] if given else None)
+
+
+# ---------------------------------------------------------------- the daily deal (docs/daily.md)
+DAILY_FORMAT = "atout-daily"
+
+
+def daily_deal_seed(day_seed: str, index: int) -> str:
+    """The seed of deal ``index`` (from 0) of a day's set: a hash of the day's seed, so that a deal's seed,
+    once known, tells nothing of the day's seed nor of any other deal of that day."""
+    return hashlib.sha256(f"atout-daily/1/{day_seed}/{index}".encode()).hexdigest()[:32]
+
+
+def daily_dealer(day_seed: str, players: int, index: int) -> int:
+    """Who deals deal ``index`` of the day: the first dealer drawn by lot from the day's seed, then the
+    next seat to the right at each deal (a void deal included), as at any table."""
+    from .deal import draw_first_dealer
+
+    return (draw_first_dealer(day_seed, players) + index) % players
+
+
+def verify_daily(published: Any) -> Verification:
+    """Check a day's published set (``GET /api/daily/DATE/deals`` once the day is over): the revealed day's
+    seed against the commitment published before the day, then every deal of every play of it: its seed
+    is the day's ``index``-th, its dealer the day's, and the deal verifies as any (``verify``).
+
+    ``published``: ``{"format": "atout-daily", "date", "commitment", "seed", "players", "deals",
+    "plays": [{"name", "records": [record, ...]}]}``; RecordError when it is not of that form."""
+    if not isinstance(published, Mapping) or published.get("format") != DAILY_FORMAT:
+        raise RecordError(None, "record", f"a day's set is a JSON object whose format is {DAILY_FORMAT!r}")
+    day_seed, plays = published.get("seed"), published.get("plays")
+    players, deals = published.get("players"), published.get("deals")
+    if not isinstance(day_seed, str):
+        raise RecordError(None, "record", "the day's seed is revealed once the day is over: this set has none yet")
+    if not isinstance(plays, list) or not isinstance(players, int) or not isinstance(deals, int):
+        raise RecordError(None, "record", "a day's set gives players, deals and plays (a list)")
+    day_commitment = normalize_commitment(published.get("commitment"), "the day's")
+    digest = commitment(day_seed)
+    checks = [Check("day", digest == day_commitment,
+                    f"sha256 of the day's seed is {digest}" + ("" if digest == day_commitment
+                                                                else f", not the commitment {day_commitment}"))]
+    for play in plays:
+        name = play.get("name", "?") if isinstance(play, Mapping) else "?"
+        records = play.get("records") if isinstance(play, Mapping) else None
+        if not isinstance(records, list) or len(records) > deals:
+            raise RecordError(None, "record", f"{name}'s play: records is a list of at most {deals} deal records")
+        for k, record in enumerate(records):
+            if not isinstance(record, Mapping):
+                raise RecordError(None, "record", f"{name}'s deal {k + 1} is not a deal record")
+            seed = daily_deal_seed(day_seed, k)
+            dealer = daily_dealer(day_seed, players, k)
+            where = f"{name}, deal {k + 1}"
+            if record.get("seed") != seed:
+                checks.append(Check("daily", False, f"{where}: the seed {record.get('seed')!r} is not the day's deal "
+                                                    f"{k + 1} ({seed})"))
+                continue
+            if record.get("dealer") != dealer or record.get("players") != players:
+                checks.append(Check("daily", False, f"{where}: dealt by seat {record.get('dealer')!r} at "
+                                                    f"{record.get('players')!r}, not by seat {dealer} at {players}"))
+                continue
+            checks.append(Check("daily", True, f"{where}: the day's deal {k + 1}, dealt by seat {dealer}"))
+            for check in verify(dict(record), commitment(seed)).checks:
+                checks.append(Check(check.name, check.ok, f"{where}: {check.message}", check.seat))
+    return Verification(tuple(checks), day_seed, day_commitment)

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from . import ledger, profiles, standings
+from . import daily, ledger, profiles, standings
 from .accounts import NAME, SESSION_DAYS, AccountError, Accounts, name_key, normal_name, session_key
 from .limits import Budget, Refusal
 from .origins import site_scheme
@@ -155,7 +155,19 @@ class AccountRoutes:
             found = await asyncio.to_thread(profiles.game, self.accounts.store, game_id)
         if found is None:
             return _error(404, "no_game", f"no stored game {game_id[:40]!r}")
+        if refused := await self._daily_locked(request, game_id):
+            return refused
         return JSONResponse(found)
+
+    async def _daily_locked(self, request: Request, game_id: str) -> Response | None:
+        """A daily deal's game before its day is over: only for those who have played that day (daily.py)."""
+        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
+        day = await asyncio.to_thread(daily.locked_game, self.accounts.store.engine, game_id,
+                                      None if account is None else account.id, request.app.state.hub.clock.now())
+        if day is None:
+            return None
+        return _error(403, "daily_not_played", f"this game is a play of the daily deal of {day}: it is shown to those "
+                                               "who have played that day, or to anyone once the day is over")
 
     async def deal(self, request: Request) -> Response:
         """One deal of a stored game, told whole for its review, with its record and commitment."""
@@ -166,6 +178,8 @@ class AccountRoutes:
         if found is None:
             return _error(404, "no_deal", f"no deal {number[:20]!r} in a stored game {game_id[:40]!r}: a game is "
                                           "stored once it is over; a deal of a game going on is reviewed at its table")
+        if refused := await self._daily_locked(request, game_id):
+            return refused
         return JSONResponse(found)
 
     async def register(self, request: Request) -> Response:

@@ -21,6 +21,7 @@ from .accounts import Accounts, session_key
 from .analysis import AnalysisPool, AnalysisRoutes
 from .api import COOKIE, AccountRoutes, _error
 from .clock import Clock
+from .daily import DailyRoutes
 from .hub import Config, Hub
 from .origins import OriginGuard
 from .protocol import MAX_MESSAGE_BYTES
@@ -159,6 +160,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     routes = [
         *AccountRoutes(accounts).routes(),
         *AnalysisRoutes(analysis).routes(),
+        *DailyRoutes().routes(),
         Route("/", index),
         Route("/health", health),
         Route("/metrics", metrics),

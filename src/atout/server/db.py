@@ -189,5 +189,33 @@ analyses = sa.Table(
     sa.Column("data", JSONType, nullable=False),  # the analysis as `atout analyse --json` prints it
 )
 
-__all__ = ["analyses", "badges", "friendships", "game_players", "games", "ledger", "metadata", "players", "rating_history", "ratings",
+daily_days = sa.Table(
+    "daily_days",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),  # the UTC date, 2026-11-25
+    sa.Column("seed", sa.String(64), nullable=False),  # secret until the day is over (docs/daily.md)
+    sa.Column("commitment", sa.String(64), nullable=False),  # sha256 of the seed: published at once
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("deals", sa.Integer, nullable=False),
+    sa.Column("level", sa.String(32), nullable=False),  # the robots' level
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+daily_plays = sa.Table(
+    "daily_plays",
+    metadata,
+    sa.Column("day", sa.String(10), sa.ForeignKey("daily_days.day"), primary_key=True),
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),  # once a day each
+    sa.Column("table_id", sa.String(32), nullable=False),
+    sa.Column("game_id", sa.String(32), nullable=True),  # the game played (its games row once finished)
+    sa.Column("status", sa.String(16), nullable=False),  # "playing" | "finished" | "abandoned"
+    sa.Column("total", sa.Integer, nullable=True),  # the seat's total when the game ended
+    sa.Column("deals_done", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("ended_at", sa.Float, nullable=True),
+    sa.Column("data", JSONType, nullable=True),  # the seat, names, records (by hands: no seed) and commitments
+    sa.Index("daily_plays_rank", "day", "status", "total"),
+)
+
+__all__ = ["analyses", "badges", "daily_days", "daily_plays", "friendships", "game_players", "games", "ledger", "metadata", "players", "rating_history", "ratings",
            "sessions", "settlements", "standings", "table_events", "table_leases", "tables"]

@@ -17,6 +17,7 @@ import sqlalchemy as sa
 
 from .db import (
     badges,
+    daily_plays,
     friendships,
     game_players,
     games,
@@ -62,6 +63,18 @@ def anonymised(data: dict[str, Any], gone: set[str]) -> dict[str, Any]:
     return out
 
 
+def _daily_anonymised(data: dict[str, Any]) -> dict[str, Any]:
+    """A daily deal's play (daily.py: its seat, names and records) with its person named as deleted."""
+    seat = data.get("seat", 0)
+
+    def names(values: Any) -> Any:
+        return [DELETED_NAME if i == seat else n for i, n in enumerate(values)] if isinstance(values, list) else values
+
+    return {**data, "names": names(data.get("names")),
+            "records": [{**r, "names": names(r.get("names"))} if isinstance(r, dict) and "names" in r else r
+                        for r in data.get("records", [])]}
+
+
 def deleted_among(conn, ids: Iterable[str]) -> set[str]:
     """Which of these player ids belong to deleted accounts."""
     ids = [i for i in set(ids) if i]
@@ -94,6 +107,10 @@ def erase(conn, player_id: str, now: float) -> Erased:
         if new != data:
             conn.execute(games.update().where(games.c.id == row.id).values(data=new))
             changed += 1
+    for play in conn.execute(sa.select(daily_plays.c.day, daily_plays.c.data).where(
+            daily_plays.c.player_id == player_id, daily_plays.c.data.is_not(None))).all():
+        conn.execute(daily_plays.update().where(daily_plays.c.day == play.day, daily_plays.c.player_id == player_id)
+                     .values(data=_daily_anonymised(play.data)))
     conn.execute(players.update().where(players.c.id == player_id).values(
         name=DELETED_NAME, name_key=tombstone_key(player_id), password_hash=NO_PASSWORD, deleted_at=now))
     return Erased(ended, friends, changed)

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..bots.analysis import WORLDS_FACTOR
 from ..engine.kinds import SeatKind, TableStatus
-from . import ledger
+from . import daily, ledger
 from .accounts import NAME, NAME_RULE, name_key, normal_name
 from .addresses import AddressBook
 from .clock import Clock, SystemClock
@@ -28,7 +28,7 @@ from .friends import Friends
 from .limits import RULES, Budget, Limits, Rule, Scope
 from .logs import event_log, log
 from .metrics import Metrics
-from .options import OptionError, TableOptions
+from .options import OptionError, TableOptions, default_robot_level
 from .protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -37,6 +37,7 @@ from .protocol import (
     Chat,
     Claim,
     Create,
+    Daily,
     Hello,
     Invite,
     Join,
@@ -87,6 +88,8 @@ class Config:
     analysis_per_person: int = 1  # analyses one person may have waiting or running
     analysis_worlds: int = WORLDS_FACTOR  # an analysis searches this many times the worlds the expert plays with
     analysis_per_hour: int = 30  # analyses one person may start in an hour (the budget "analysis")
+    daily_deals: int = daily.DEALS  # deals in a day's set of the daily deal (set when the day is first asked for)
+    daily_level: str = field(default_factory=default_robot_level)  # the daily deal's robots
 
 
 def budget_rules(config: Config) -> list[Rule]:
@@ -123,6 +126,7 @@ class Hub:
             Options: self.on_options, Start: self.on_start, Act: self.on_act, Back: self.on_back,
             Seen: self.on_seen, Chat: self.on_chat, Cancel: self.on_cancel, Vote: self.on_vote,
             Invite: self.on_invite, Review: self.on_review, Quick: self.on_quick, Claim: self.on_claim,
+            Daily: self.on_daily,
             Ping: self.on_ping,
         }  # fmt: skip
         self.metrics = Metrics(self)  # /metrics, in a registry of this hub's own
@@ -545,6 +549,32 @@ class Hub:
             if m.ref is not None:
                 claim["ref"] = m.ref
             await self.site.forward(conn, table_id, dumps(claim), m.ref)
+
+    def daily_day(self, day: str) -> daily.Day:
+        """The daily deal's set of ``day``, drawn and committed to now if nobody asked for it yet (a thread's)."""
+        return daily.ensure_day(self.store.engine, day, self.config.daily_deals, self.config.daily_level,
+                                self.clock.now())
+
+    async def on_daily(self, conn: Connection, m: Daily) -> None:
+        """The day's daily deal (``daily.py``): a registered person's one play of it, at a table of its own
+        (the person at seat 0, the day's robots in the others), stored as it starts and started at once."""
+        player = conn.who
+        if not player.registered:
+            raise ProtocolError("registered_only", "the daily deal is for registered players: log in (or register) "
+                                                   "to play it")
+        day = await asyncio.to_thread(self.daily_day, daily.day_of(self.clock.now()))
+        table = Table(self.site.new_table_id(), day.players, day.options(), self.config.timing)
+        await asyncio.to_thread(daily.begin, self.store.engine, day.day, player.id, table.id, self.clock.now())
+        room = Room(table, self.services)
+
+        async def stored(token: int | None) -> None:
+            self.site.claimed(table.id, token)
+            self.rooms[table.id] = room
+
+        await room.create(conn, m.ref, stored, lease=self.site.new_lease(),
+                          daily=({"day": day.day, "deals": day.deals}, day.seed))
+        room.start()
+        await room.request(conn, lambda t, now: t.daily_start(player.id, now))
 
     async def on_claim(self, conn: Connection, m: Claim) -> None:
         room = self._room(m.table)

@@ -25,7 +25,7 @@ class Budget(StrEnum):
     FRIEND_REQUEST = "friend_request"
     INVITATION = "invitation"
     TABLE = "table"
-    ANALYSIS = "analysis"  # no route uses it yet: the analysis endpoint, when it comes, spends from it
+    ANALYSIS = "analysis"  # POST /api/analysis, per person and per address (server/analysis.py)
     LOGIN = "login"  # a login, a password change, an account deletion: each tries a password
     REGISTRATION = "registration"
 

@@ -158,15 +158,19 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+class Daily(_Message):
+    type: Literal["daily"]
+
+
 ClientMessage = Annotated[
     Hello | Lobby | Create | Join | Sit | Leave | Robot | Unrobot | Options | Start | Act | Cancel | Vote
-    | Back | Seen | Chat | Invite | Review | Quick | Claim | Ping,
+    | Back | Seen | Chat | Invite | Review | Quick | Claim | Daily | Ping,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
     "hello", "lobby", "create", "join", "sit", "leave", "robot", "unrobot", "options", "start", "act",
-    "cancel", "vote", "back", "seen", "chat", "invite", "review", "quick", "claim", "ping",
+    "cancel", "vote", "back", "seen", "chat", "invite", "review", "quick", "claim", "daily", "ping",
 )  # fmt: skip
 
 

@@ -95,6 +95,7 @@ class GameOver:
     ranking: tuple[dict[str, Any], ...] | None  # finished games: place, seat, total
     abandoners: tuple[dict[str, Any], ...]
     single: dict[str, Any] | None  # a one-deal game's deal: taker, partner, made
+    daily: dict[str, Any] | None = None  # a daily deal's game: {day, absent: the seats away at its end} (docs/daily.md)
 
 
 __all__ = ["Bets", "GameEnd", "GameOver", "SeatOver", "SeatResult", "registered"]

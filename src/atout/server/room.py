@@ -26,6 +26,7 @@ from ..engine.record import action_to_json
 from . import finisher
 from .addresses import AddressBook
 from .clock import Clock
+from .daily import daily_end, robot_seed
 from .logs import event_log, log
 from .patches import Parts, changed, patch_for
 from .protocol import ProtocolError
@@ -165,12 +166,13 @@ class Room:
             raise ProtocolError("paused", self.table.paused)
 
     async def create(self, conn: Connection, ref: str | None, stored: Callable[[int | None], Awaitable[None]],
-                     quick: bool = False, lease: tuple[str, float, float] | None = None) -> None:
+                     quick: bool = False, lease: tuple[str, float, float] | None = None,
+                     daily: tuple[dict[str, Any], str] | None = None) -> None:
         """A new table's first events, its creator following it; ``stored`` once the store has the table
         (and, given ``lease``, this process's lease on it: its fencing token)."""
         async with self.lock:
             now = self.services.clock.now()
-            events = self.table.create(conn.who.id, conn.who.name, now, quick=quick)
+            events = self.table.create(conn.who.id, conn.who.name, now, quick=quick, daily=daily)
             token = await asyncio.to_thread(self.services.store.create_table, self.table.id, now,
                                             self.table.snapshot(), self.table.players, lease)
             await stored(token)
@@ -278,6 +280,7 @@ class Room:
                 table.id, stored, snapshot, status=TableStatus.CLOSED if EventType.CLOSED in kinds else None,
                 game=None if over is None else finisher.game_row(over), bets=bets,
                 settlement=None if over is None else finisher.settlement(over),
+                daily=None if over is None else daily_end(over),
                 fence=self.services.fence(table.id)))
         except StoreError as err:
             if err.outage:
@@ -470,15 +473,23 @@ class Room:
         if self.table is not table or table.seq != seq or table.robot_turn() != seat or table.paused:
             return
         deal = table.deal
-        assert deal is not None
+        assert deal is not None and table.game is not None
+        deal_index = table.game.deal_index - 1  # the deal being played, from 0 (void deals included)
         observation = deal.observation(seat)
         # A robot's first move makes it off the event loop: an expert loads its compiled card
         # play then (0.2 s, or seconds the first time on a machine).
-        bot = self.bots.get((seat, table.robot_level(seat)))
-        if bot is None:
-            bot = await asyncio.to_thread(self._bot, seat)
         try:
-            action = await asyncio.to_thread(bot.choose, observation)
+            if table.daily is not None and table.daily_seed is not None:
+                # a daily deal's robot answers the same play the same way: its seed is the day's, the deal's,
+                # the seat's and the actions' so far (daily.py), a new robot for each decision
+                seed = robot_seed(table.daily_seed, deal_index, seat, [action_to_json(s, a) for s, a in deal.history])
+                level = table.robot_level(seat)
+                action = await asyncio.to_thread(lambda: make_bot(level, seed).choose(observation))
+            else:
+                bot = self.bots.get((seat, table.robot_level(seat)))
+                if bot is None:
+                    bot = await asyncio.to_thread(self._bot, seat)
+                action = await asyncio.to_thread(bot.choose, observation)
         except Exception as err:  # a failing robot must not stop the table: a legal move instead
             event_log(event="robot_failed", table=table.id, seat=seat, error=repr(err))
             action = RandomBot(f"{table.id}/{seq}").choose(observation)

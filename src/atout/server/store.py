@@ -24,7 +24,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from . import erasure, ledger, standings
+from . import daily, erasure, ledger, standings
+from .daily import DailyEnd
 from .db import game_players, games, metadata, table_events, table_leases, tables
 from .results import registered
 
@@ -84,13 +85,14 @@ class Append(NamedTuple):
     game: GameRow | None = None
     bets: ledger.Bets | None = None  # a starting game's bets, taken into its pot
     settlement: ledger.GameEnd | None = None  # a game's end: its pot shared out, XP, badges (once per game)
+    daily: DailyEnd | None = None  # a daily deal's game ended: the person's play of the day (daily.py)
     fence: tuple[str, int] | None = None  # (owner, token): written only while this lease still holds
 
     @property
     def events_only(self) -> bool:
         """Whether it adds events and nothing else, its lease's fence aside (most writes: a card, a bid)."""
         return (self.snapshot is None and self.status is None and self.game is None and self.bets is None
-                and self.settlement is None)
+                and self.settlement is None and self.daily is None)
 
 
 class Fenced(Exception):
@@ -358,6 +360,8 @@ class Store:
             ledger.take_bets(conn, item.bets)
         if item.settlement is not None:  # in the game row's transaction: both or neither
             ledger.settle(conn, item.settlement)
+        if item.daily is not None:
+            daily.finish(conn, item.daily)
 
     def _events(self, conn, table_id: str, seq: int, limit: int | None = None) -> list[StoredEvent]:
         query = (sa.select(table_events.c.seq, table_events.c.at, table_events.c.kind, table_events.c.data)

@@ -20,6 +20,7 @@ from typing import Any
 from ..engine import IllegalAction
 from ..engine.actions import Play
 from ..engine.fairness import commitment as seed_commitment
+from ..engine.fairness import daily_deal_seed
 from ..engine.game import Game
 from ..engine.kinds import EventType, Outcome, SeatKind, TableStatus, Unranked
 from ..engine.observation import Private, private_parts
@@ -105,6 +106,8 @@ class Table:
         self.guard_seq = 0  # the last event that a request must have seen (not a chat line or the like)
         self.status = TableStatus.WAITING
         self.quick = False  # opened by quick play: its robots give their seats to people between deals
+        self.daily: dict[str, Any] | None = None  # a daily deal's table: {day, deals} (docs/daily.md)
+        self.daily_seed: str | None = None  # its day's secret seed: the game's, every deal's (never sent)
         self.game: Game | None = None
         self.game_id: str | None = None
         self.game_started_at: float | None = None
@@ -212,6 +215,8 @@ class Table:
     def _on_created(self, e: dict[str, Any]) -> None:
         self.options = TableOptions.from_json(e["options"])
         self.quick = bool(e.get("quick", False))
+        self.daily = e.get("daily")
+        self.daily_seed = e.get("_daily_seed")
 
     def _on_claimed(self, e: dict[str, Any]) -> None:
         seat = self.seats[e["seat"]]
@@ -414,9 +419,17 @@ class Table:
             ranked=self.game_ranked, unranked=self.game_unranked, competitive=self.options.competitive,
             started_at=self.game_started_at or now, ended_at=now,
             deals=game.deals, counted=len(counted), seats=tuple(seats), options=self.options.to_json(),
-            sheet=tuple(line.to_json() for line in game.sheet), records=tuple(self.records),
+            sheet=tuple(self._stored_line(line.to_json()) for line in game.sheet), records=tuple(self.records),
             commitments=tuple(self.commitments), ranking=ranking,
-            abandoners=tuple(dict(a) for a in self.abandoners), single=single)
+            abandoners=tuple(dict(a) for a in self.abandoners), single=single,
+            daily=None if self.daily is None else {
+                "day": str(self.daily["day"]), "absent": [i for i, s in enumerate(self.seats) if s.absent]})
+
+    def _stored_line(self, line: dict[str, Any]) -> dict[str, Any]:
+        """A sheet line as the games row keeps it: at a daily deal's table, without its seed (docs/daily.md)."""
+        if self.daily is not None:
+            line.pop("seed", None)
+        return line
 
     def _check_seq(self, seq: int) -> None:
         """A request answers the table as of event ``seq``: stale if anything it answers changed since."""
@@ -444,10 +457,15 @@ class Table:
             raise ProtocolError("registered_only", f"this table bets {self.options.bet} chips a game: "
                                                    "log in (or register) to sit at a betting table")
 
-    def create(self, player: str, name: str, now: float, quick: bool = False) -> list[dict[str, Any]]:
+    def create(self, player: str, name: str, now: float, quick: bool = False,
+               daily: tuple[dict[str, Any], str] | None = None) -> list[dict[str, Any]]:
+        """A new table, its creator at seat 0 and its master; ``daily``: a daily deal's ({day, deals}, the day's
+        secret seed), which deals the day's preset deals instead of fresh ones (docs/daily.md)."""
         self._check_may_bet(player)
         out: list[dict[str, Any]] = []
-        self._emit(out, EventType.CREATED, now, players=self.players, options=self.options.to_json(), quick=quick)
+        extra: dict[str, Any] = {} if daily is None else {"daily": daily[0], "_daily_seed": daily[1]}
+        self._emit(out, EventType.CREATED, now, players=self.players, options=self.options.to_json(), quick=quick,
+                   **extra)
         self._emit(out, EventType.SAT, now, seat=0, player=player, name=name)
         self._emit(out, EventType.MASTER, now, seat=0)
         return out
@@ -564,6 +582,8 @@ class Table:
         self._check_seq(seq)
         self._check_master(player)
         self._check_waiting("starting a game")
+        if self.daily is not None and self.game_id is not None:
+            raise ProtocolError("daily_played", "a daily deal is played once: its game is over")
         empty = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY]
         if empty:
             raise ProtocolError("seats_empty", f"every seat must be filled first; empty: {', '.join(map(str, empty))}")
@@ -573,7 +593,7 @@ class Table:
         out: list[dict[str, Any]] = []
         self._emit(out, EventType.GAME_START, now, game=secrets.token_hex(8), deals=self.options.deals,
                    options=self.options.to_json(), ranked=unranked is None, unranked=unranked, stakes=stakes,
-                   _seed=secrets.token_hex(16))
+                   _seed=self.daily_seed if self.daily is not None else secrets.token_hex(16))
         assert self.game is not None
         self._emit(out, EventType.GAME_DEALER, now, dealer=self.game.dealer)
         self._start_deal(out, now)
@@ -584,7 +604,10 @@ class Table:
 
     def _start_deal(self, out: list[dict[str, Any]], now: float) -> None:
         assert self.game is not None
-        seed = secrets.token_hex(16)
+        if self.daily is not None and self.daily_seed is not None:  # the day's preset deal, the same for all
+            seed = daily_deal_seed(self.daily_seed, self.game.deal_index)
+        else:
+            seed = secrets.token_hex(16)
         self._emit(out, EventType.DEAL_START, now, number=self.game.deals_played + 1, dealer=self.game.next_dealer,
                    commitment=seed_commitment(seed), _seed=seed)
         if self.deal is not None and self.deal.is_over:  # a petit sec voided it as it was dealt
@@ -639,6 +662,13 @@ class Table:
         line = self.game.sheet[-1].to_json()
         line.pop("record", None)
         names = [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]  # for whoever replays it
+        if self.daily is not None:  # the day's seeds stay secret until the day is over: the record by its hands
+            line.pop("seed", None)
+            self._emit(out, EventType.DEAL_END, now, _seed=self.deal.seed, commitment=self.commitment,
+                       record={**to_record(self.deal, with_seed=False), "names": names}, line=line)
+            if self.game.is_over or self.game.deal_index >= self.daily["deals"]:  # a void deal counts as one
+                self._end_game(out, now)
+            return
         self._emit(out, EventType.DEAL_END, now, seed=self.deal.seed, commitment=self.commitment,
                    record={**to_record(self.deal), "names": names}, line=line)
         if self.game.is_over:
@@ -650,6 +680,8 @@ class Table:
         self._emit(out, EventType.GAME_END, now, game=self.game_id, totals=self.game.totals, ranking=ranking,
                    abandoned=list(self.abandoned))
         self._hand_over_claims(out, now)
+        if self.daily is not None:  # played once: the table closes (no second game, nobody to sit)
+            self._emit(out, EventType.CLOSED, now, why="the daily deal is played: its ranking is on the daily page")
 
     def next_deal(self, now: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -694,6 +726,12 @@ class Table:
         self._emit(out, kind, now, seat=robots[0], player=player, name=name)
         return out
 
+    def daily_start(self, player: str, now: float) -> list[dict[str, Any]]:
+        """A daily deal's game, at once: the day's robots in every other seat, then the start."""
+        if self.daily is None:
+            raise ProtocolError("bad_option", "not a daily deal's table")
+        return self.quick_start(player, now)
+
     def quick_start(self, player: str, now: float) -> list[dict[str, Any]]:
         """A quick table's first game, at once: robots in every empty seat, then the start."""
         self._check_master(player)
@@ -725,6 +763,8 @@ class Table:
         return out
 
     def propose_cancel(self, player: str, seq: int, now: float) -> list[dict[str, Any]]:
+        if self.daily is not None:  # whatever the table's state: a cancel would reveal the unfinished deal's seed
+            raise ProtocolError("daily_table", "a daily deal cannot be cancelled: leaving it is an abandonment")
         self._check_seq(seq)
         seat = self.seat_of(player)
         if seat is None:
@@ -1042,6 +1082,8 @@ class Table:
             "seq": self.seq,
             "status": self.status,
             "quick": self.quick,
+            "daily": self.daily,
+            "daily_seed": self.daily_seed,
             "game": None if self.game is None else self.game.to_json(),
             "game_id": self.game_id,
             "game_started_at": self.game_started_at,
@@ -1071,6 +1113,8 @@ class Table:
         table.seq = data["seq"]
         table.status = TableStatus(data["status"])
         table.quick = bool(data.get("quick", False))
+        table.daily = data.get("daily")
+        table.daily_seed = data.get("daily_seed")
         table.game = None if data["game"] is None else Game.from_json(data["game"])
         table.game_id = data["game_id"]
         table.game_started_at = data["game_started_at"]

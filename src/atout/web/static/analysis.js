@@ -137,6 +137,20 @@ function headers() {
   return out;
 }
 
+/** The analysis of one's seat in deal `deal` of game `game` when it was made already (GET /api/analysis
+ * answers it at once, spending nothing); null when nobody asked for it yet, or it is still being made. */
+export async function storedAnalysis({ game, deal }, { fetchImpl = fetch } = {}) {
+  const query = new URLSearchParams({ game, deal: String(deal) });
+  try {
+    const answer = await fetchImpl(`/api/analysis?${query}`, { headers: headers(), credentials: "same-origin" });
+    if (answer.status !== 200) return null;
+    const data = await answer.json();
+    return data.status === "done" ? data.analysis : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Ask for the analysis of one's seat in deal `deal` of game `game` (at `table` while the game runs) and
  * poll until it is made: `onProgress({status, done, total, ahead})` after each answer. Resolves with the
  * analysis; rejects with `{code, message}` when the server refuses. */

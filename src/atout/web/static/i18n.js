@@ -233,6 +233,8 @@ const en = {
   "refused.private": "Table {id} is private: only the people its master invited, and the master's friends, may watch it or sit there.",
   "refused.no_spectators": "Table {id} allows no spectators: only its players see it.",
   "refused.title": "You cannot open this table", "refused.back": "Back to the tables",
+  // -- the daily deal (issue 24; the page's own words are in daily.js) --
+  "top.daily": "Daily deal",
 };
 
 const fr = {
@@ -469,6 +471,8 @@ const fr = {
   "refused.private": "La table {id} est privée : seuls les invités de son maître et les amis du maître peuvent la regarder ou s'y asseoir.",
   "refused.no_spectators": "La table {id} n'admet pas de spectateurs : seuls ses joueurs la voient.",
   "refused.title": "Vous ne pouvez pas ouvrir cette table", "refused.back": "Retour aux tables",
+  // -- the daily deal (issue 24; the page's own words are in daily.js) --
+  "top.daily": "Donne du jour",
 };
 
 const WORDS = { en, fr };

@@ -205,6 +205,7 @@ function renderTop() {
     h("nav", { "aria-label": t("top.nav") },
       h("a", { href: "#/" }, t("top.tables")),
       h("a", { href: "#/leaderboard" }, t("top.leaderboard")),
+      h("a", { href: "#/daily" }, t("top.daily")),
       app.registered ? h("a", { href: "#/friends" }, t("top.friends")) : "",
       app.registered ? h("a", { href: "#/account" }, t("top.account")) : ""),
     h("span", { class: "spacer" }),
@@ -297,6 +298,7 @@ function show() {
     return renderGame(app, main, game);
   }
   if (r.kind === "leaderboard") return renderLeaderboard(app, main);
+  if (r.kind === "daily") return import("./daily.js").then((m) => m.renderDaily(app, main, r.arg)); // loaded when asked
   if (r.kind === "friends") return renderFriends(app, main);
   if (r.kind === "account") return renderAccount(app, main);
   app.net.send({ type: "lobby" });

@@ -6,6 +6,9 @@
 // The hook for an analysis: `ReviewView.setMarks(decisions)` takes decisions of the review (each by
 // its `index` in the record's actions) that carry a `mark`, and `renderMarks` shows each beside that
 // decision wherever the review shows it ("better: K♥ (+12)"), and lists them.
+// The analysis itself: on a stored deal's page, the person who played it asks for the analysis of their
+// seat (analysis.js: POST /api/analysis, its progress shown), and `setAnalysis` puts each decision's mark
+// and "better: X (+N)" beside the entry of the same action (`data-action-index`: its place in the record).
 
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
@@ -123,7 +126,7 @@ export class ReviewView {
       : t("review.took", { name: this.nameOf(r.taker), contract: contractWord(res.contract) })
         + (r.called ? ` · ${t("table.called", { card: cards.word(r.called) })}` : "")
         + (res.partner !== null && res.partner !== r.taker && r.called ? ` · ${t("result.with_partner", { name: this.nameOf(res.partner) })}` : "");
-    const auction = r.decisions.filter((x) => x.bid !== undefined).map((x) => h("li", { dataset: { index: x.index } },
+    const auction = r.decisions.filter((x) => x.bid !== undefined).map((x) => h("li", { dataset: { index: x.index, actionIndex: x.index } },
       h("strong", {}, this.nameOf(x.seat)), " ", contractWord(x.bid), x.chelem ? " + chelem" : ""));
     this.stepTitle = h("h2", { class: "step-title", "aria-live": "polite" });
     this.board = h("div", { class: "review-board" });
@@ -188,12 +191,13 @@ export class ReviewView {
       replace(this.board, this.trickBlock(trick), this.handsBlock(this.handsAt(k), trick), k === 1 ? this.asideBlock() : "");
     }
     renderMarks(this.root, this.marks, (x) => this.nameOf(x), this.marksList);
+    if (this.analysis && this.analysisModule) this.analysisModule.annotateReview(this.root, this.analysis);
   }
 
   trickBlock(trick) {
     return h("div", { class: "review-trick", dataset: { trick: String(trick.number) } },
       h("ol", { class: "plays" }, trick.plays.map((p) => h("li", {
-        class: p.seat === trick.winner ? "winner" : "", dataset: { seat: String(p.seat), index: String(p.index) },
+        class: p.seat === trick.winner ? "winner" : "", dataset: { seat: String(p.seat), index: String(p.index), actionIndex: String(p.index) },
       }, cardFace(p.card), h("span", { class: "who" }, this.nameOf(p.seat)),
       p.seat === trick.leader ? h("span", { class: "tag" }, t("review.led")) : "",
       p.seat === trick.winner ? h("span", { class: "tag win" }, t("review.won")) : ""))));
@@ -238,6 +242,18 @@ export class ReviewView {
     renderMarks(this.root, this.marks, (x) => this.nameOf(x), this.marksList);
   }
 
+  /** The analysis of one's seat (the server's `analysis` object): its marks beside the entries of the
+   * same actions, at this step and every step after. */
+  setAnalysis(analysis) {
+    this.analysis = analysis;
+    const draw = (m) => {
+      this.analysisModule = m;
+      m.annotateReview(this.root, analysis);
+    };
+    if (this.analysisModule) draw(this.analysisModule);
+    else import("./analysis.js").then(draw);
+  }
+
   onKey(e) {
     if (e.target && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
     if (e.key === "ArrowRight") this.show(this.step + 1);
@@ -269,9 +285,28 @@ export async function renderDeal(app, main, game, number) {
     return null;
   }
   const view = new ReviewView(app, data, { go: (n) => app.go(`g/${encodeURIComponent(game)}/${n}`) });
+  const played = Boolean(app.me) && (data.names || []).includes(app.me.name);
   replace(main, h("div", { class: "card-box review-box" },
-    h("a", { href: `#/g/${encodeURIComponent(game)}`, class: "back-link" }, `← ${t("review.to_game")}`), view.attach()));
+    h("a", { href: `#/g/${encodeURIComponent(game)}`, class: "back-link" }, `← ${t("review.to_game")}`), view.attach(),
+    played ? analysisBox(view, game, number - 1) : ""));
   return view;
+}
+
+/** The analysis of one's own play in this deal: shown at once when it was made already, else a button
+ * that asks for it (its progress while the expert works); either way the marks go beside the actions. */
+function analysisBox(view, game, deal) {
+  const box = h("div", { class: "review-analysis" });
+  import("./analysis.js").then(async (m) => { // loaded when a player's own deal is reviewed, not at the first page
+    view.analysisModule = m;
+    const made = await m.storedAnalysis({ game, deal });
+    if (made) {
+      replace(box, h("section", { class: "analysis" }, m.decisionsList(made)));
+      view.setAnalysis(made);
+    } else {
+      replace(box, m.analysisPanel({ game, deal, onDone: (a) => view.setAnalysis(a) }));
+    }
+  });
+  return box;
 }
 
 /** A finished deal of the table's game, reviewed over the table (a dialog: the game goes on behind). */

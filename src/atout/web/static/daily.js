@@ -1,0 +1,159 @@
+// The daily deal (docs/daily.md): today's set (its commitment, one click to copy), the person's one play
+// of it (a button that starts it at a table of its own), the day's ranking, and once one's own play is
+// over the others' play of the same deals, each deal a link to its review (where one's own play is
+// analysed). Past days stay browsable (#/daily/DAY), with their revealed seed and the whole set to
+// download for `atout verify`. Its words are its own (both languages), so i18n.js is not touched.
+
+import { h, replace } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { copyButton } from "./review.js";
+
+const WORDS = {
+  en: {
+    nav: "Daily deal", title: "Daily deal of {day}", past_title: "Daily deal of {day}",
+    what: "{deals} deal(s) at four, against robots ({level}), the same for everyone today: play them once, and compare.",
+    commitment: "Today's deals come from a seed whose SHA-256 is", revealed: "The day's seed, revealed:",
+    hidden: "The seed is revealed when the day is over (UTC).", play: "Play today's deal",
+    guest: "Log in (or register) to play the daily deal.", playing: "Your play of today's deal goes on:",
+    back: "back to your table", finished: "You played today's deal: {total} points.",
+    abandoned: "You left today's deal: {total} points, ranked after those who played it to the end.",
+    ranking: "The day's ranking", none: "Nobody has played this day yet.", place: "Place", name: "Player",
+    total: "Points", status: "", "status.abandoned": "abandoned", "status.playing": "playing",
+    plays: "Everyone's play of the same deals", plays_locked: "The others' play is shown once your own play is over.",
+    deal: "deal {n}", yours: "(you)", past: "Past days", no_past: "No past day yet.",
+    played_by: "{n} played", download: "Download the whole day for atout verify",
+    next: "Tomorrow's commitment:", today_link: "Today's deal",
+  },
+  fr: {
+    nav: "Donne du jour", title: "Donne du jour du {day}", past_title: "Donne du jour du {day}",
+    what: "{deals} donne(s) à quatre, contre des robots ({level}), les mêmes pour tous aujourd'hui : jouez-les une fois, et comparez.",
+    commitment: "Les donnes du jour viennent d'une graine dont le SHA-256 est", revealed: "La graine du jour, révélée :",
+    hidden: "La graine est révélée à la fin de la journée (UTC).", play: "Jouer la donne du jour",
+    guest: "Connectez-vous (ou inscrivez-vous) pour jouer la donne du jour.", playing: "Votre partie du jour est en cours :",
+    back: "retour à votre table", finished: "Vous avez joué la donne du jour : {total} points.",
+    abandoned: "Vous avez quitté la donne du jour : {total} points, classé après ceux qui l'ont finie.",
+    ranking: "Le classement du jour", none: "Personne n'a encore joué ce jour-là.", place: "Place", name: "Joueur",
+    total: "Points", status: "", "status.abandoned": "abandon", "status.playing": "en cours",
+    plays: "Le jeu de chacun sur les mêmes donnes", plays_locked: "Le jeu des autres s'affiche une fois votre partie finie.",
+    deal: "donne {n}", yours: "(vous)", past: "Jours passés", no_past: "Pas encore de jour passé.",
+    played_by: "{n} joueur(s)", download: "Télécharger toute la journée pour atout verify",
+    next: "Engagement de demain :", today_link: "La donne du jour",
+  },
+};
+export const KEYS = WORDS; // the tests check both languages have the same keys
+
+export function dailyWord(key, params = {}) {
+  const text = (WORDS[lang()] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] !== undefined ? String(params[name]) : ""));
+}
+const w = dailyWord;
+
+async function get(path) {
+  const answer = await fetch(path, { credentials: "same-origin" });
+  const data = await answer.json().catch(() => ({}));
+  if (!answer.ok) throw data.error || { code: String(answer.status), message: answer.statusText };
+  return data;
+}
+
+function rankingTable(rows, me) {
+  if (!rows.length) return h("p", { class: "hint" }, w("none"));
+  return h("table", { class: "board daily-ranking" },
+    h("thead", {}, h("tr", {}, ["place", "name", "total", "status"].map((k) => h("th", { scope: "col" }, w(k))))),
+    h("tbody", {}, rows.map((r) => h("tr", { class: me && r.name === me ? "you" : "", dataset: { name: r.name, status: r.status } },
+      h("td", {}, r.place === null ? "—" : String(r.place)),
+      h("td", {}, h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name)),
+      h("td", { class: "num" }, r.total === null ? "—" : String(r.total)),
+      h("td", {}, r.status === "finished" ? "" : w(`status.${r.status}`))))));
+}
+
+function playsList(plays, me) {
+  return h("ol", { class: "daily-plays" }, plays.map((p) => h("li", { dataset: { name: p.name } },
+    h("strong", {}, p.name), me && p.name === me ? ` ${w("yours")}` : "", ` — ${p.total} `,
+    p.status === "abandoned" ? h("span", { class: "tag" }, w("status.abandoned")) : "", " ",
+    p.game ? p.records.map((_, k) => [h("a", { href: `#/g/${encodeURIComponent(p.game)}/${k + 1}`, class: "deal-link" },
+      w("deal", { n: k + 1 })), " "]) : "")));
+}
+
+let styled = false;
+/** The page's own style sheet, added once (the site allows no inline style). */
+function ensureStyle() {
+  if (styled || document.querySelector("link[data-daily]")) return;
+  styled = true;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/daily.css", dataset: { daily: "1" } }));
+}
+
+/** A robot level as the site offers it to people (heuristic is "club"). */
+function levelName(app, level) {
+  const aliases = (app.catalogue && app.catalogue.level_aliases) || {};
+  return aliases[level] || level;
+}
+
+/** The daily page: today's (no `day`), or a past day's (#/daily/DAY). */
+export async function renderDaily(app, main, day = "") {
+  ensureStyle();
+  replace(main, h("p", { class: "hint" }, "…"));
+  const me = app.me && app.me.registered ? app.me.name : null;
+  let today;
+  let shown;
+  try {
+    today = await get("/api/daily");
+    shown = await get(`/api/daily/${encodeURIComponent(day || today.day)}`);
+  } catch (err) {
+    replace(main, h("section", { class: "card-box" }, h("p", {}, app.errorText(err))));
+    return;
+  }
+  const isToday = shown.day === today.day;
+  const message = h("p", { class: "refusal", role: "status" });
+  const parts = [h("h1", {}, w(isToday ? "title" : "past_title", { day: shown.day })),
+    h("p", {}, w("what", { deals: shown.deals, level: levelName(app, shown.level) }))];
+  parts.push(h("p", { class: "commitment-line" }, w("commitment"), " ", h("code", { class: "commitment-full" }, shown.commitment), " ",
+    copyButton(shown.commitment, t("review.copy"), app.toast)));
+  if (shown.seed) {
+    parts.push(h("p", {}, w("revealed"), " ", h("code", { class: "daily-seed" }, shown.seed), " ",
+      h("a", { href: `/api/daily/${encodeURIComponent(shown.day)}/deals`, download: `atout-daily-${shown.day}.json` }, w("download"))));
+  } else {
+    parts.push(h("p", { class: "hint" }, w("hidden")));
+  }
+  if (isToday) {
+    const played = today.played;
+    if (!today.registered) {
+      parts.push(h("p", { class: "daily-status" }, w("guest")));
+    } else if (!played) {
+      const button = h("button", { type: "button", class: "primary daily-play", onclick: async () => {
+        button.disabled = true;
+        message.textContent = "";
+        try {
+          const answer = await app.net.request({ type: "daily" });
+          app.go(`t/${answer.table}`);
+        } catch (err) {
+          message.textContent = app.errorText(err);
+          button.disabled = false;
+        }
+      } }, w("play"));
+      parts.push(h("p", { class: "daily-status" }, button), message);
+    } else if (played.status === "playing") {
+      parts.push(h("p", { class: "daily-status" }, w("playing"), " ", h("a", { href: `#/t/${encodeURIComponent(played.table)}` }, w("back"))));
+    } else {
+      parts.push(h("p", { class: "daily-status", dataset: { status: played.status } }, w(played.status, { total: played.total })));
+    }
+    parts.push(h("p", { class: "hint" }, w("next"), " ", h("code", {}, today.next.commitment)));
+  } else {
+    parts.push(h("p", {}, h("a", { href: "#/daily" }, w("today_link"))));
+  }
+  parts.push(h("h2", {}, w("ranking")), rankingTable(shown.ranking, me));
+  const playsBox = h("section", { class: "daily-plays-box" }, h("h2", {}, w("plays")));
+  parts.push(playsBox);
+  const pastBox = h("section", { class: "daily-past" }, h("h2", {}, w("past")));
+  parts.push(pastBox);
+  replace(main, h("section", { class: "card-box daily", dataset: { day: shown.day } }, parts));
+  if (shown.ranking.some((r) => r.status !== "playing")) {
+    get(`/api/daily/${encodeURIComponent(shown.day)}/plays`)
+      .then((p) => playsBox.append(playsList(p.plays, me)))
+      .catch(() => playsBox.append(h("p", { class: "hint" }, w("plays_locked"))));
+  } else {
+    playsBox.hidden = true;
+  }
+  get("/api/daily/days").then((d) => pastBox.append(d.days.length
+    ? h("ul", {}, d.days.map((x) => h("li", {}, h("a", { href: `#/daily/${x.day}` }, x.day), " — ", w("played_by", { n: x.plays }))))
+    : h("p", { class: "hint" }, w("no_past")))).catch(() => {});
+}

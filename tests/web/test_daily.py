@@ -1,0 +1,64 @@
+"""The daily deal in the browser (docs/daily.md): a registered person finds it in the navigation, sees today's
+commitment, plays the day's set (one deal here: ``atout serve --daily-deals 1``) at a table of its own, and
+comes back to the day's ranking with their total, their deal a link to its review; never a second try."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import Site
+from .pages import play_until_over
+from .test_profile import log_in
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def daily_site(tmp_path_factory) -> Iterator[Site]:
+    server = Site(tmp_path_factory.mktemp("daily"), args=("--daily-deals", "1"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_person_plays_the_daily_deal_and_sees_the_ranking(browser, daily_site):
+    url = daily_site.url
+    made = httpx.post(f"{url}/api/register", json={"name": "Daisy", "password": "Daisy long secret"},
+                      headers={"Origin": url})
+    assert made.status_code == 201, made.text
+    daisy = log_in(browser, url, "Daisy")
+    page = daisy.page
+    page.click("nav a[href='#/daily']")
+    page.wait_for_selector(".daily .daily-play")
+    today = httpx.get(f"{url}/api/daily").json()
+    assert today["deals"] == 1
+    assert page.inner_text(".daily .commitment-full") == today["commitment"]
+    page.click(".daily-play")
+    page.wait_for_function("() => location.hash.startsWith('#/t/') && window.atout.view && window.atout.view.state"
+                           " && window.atout.view.state.status === 'playing'")
+    assert daisy.state()["you"] == 0
+    play_until_over([daisy])
+    page.click("nav a[href='#/daily']")
+    row = page.locator(".daily-ranking tr[data-name='Daisy']")
+    expect(row).to_have_count(1)
+    mine = page.locator(".daily-status")
+    expect(mine).to_contain_text("You played today's deal")
+    total = row.locator("td.num").inner_text()
+    assert total != "—" and f"{int(total)} points" in mine.inner_text()
+    link = page.locator(".daily-plays li[data-name='Daisy'] a.deal-link")
+    expect(link).to_have_count(1)  # her deal, to review (and analyse)
+    assert page.locator(".daily-play").count() == 0  # no second try
+    refused = page.evaluate("() => window.atout.net.request({type: 'daily'}).then(() => 'given', (e) => e.code)")
+    assert refused == "daily_played"
+    keys = page.evaluate("async () => { const m = await import('/static/daily.js');"
+                         " return [Object.keys(m.KEYS.en).sort(), Object.keys(m.KEYS.fr).sort()]; }")
+    assert keys[0] == keys[1]
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing wider than the screen
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
+    assert not daisy.policy_violations() and not [f for f in daisy.frames if f.get("type") == "pageerror"]
+    daisy.close()
