@@ -52,6 +52,7 @@ from ..engine.actions import PLAYS
 from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
 from .fastplay import card_values, exact_values, warm_up
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
+from .isearch import SecondPly
 from .knowledge import infer
 from .policy import card_values_policy
 from .policy import load as load_policy
@@ -117,6 +118,12 @@ ROLLOUT_POLICY = ""
 """Which seats of a card's rollouts play the learned policy (``policy``) instead of the rules of
 thumb: "" none, "own" the searching seat, "taker" the searching seat when it is the taker, "side" its side
 (as the world deals it), "all" every seat."""
+SECOND_PLY = ""
+"""Whose next card of a card's rollouts is searched without seeing the world (``isearch``): ""
+nobody (the rules of thumb play it), "taker" the searching seat when it is the taker, "all" the
+searching seat always."""
+SECOND_PLY_REDEALS = 8
+"""Worlds re-dealt from the seat's own view at each of those next cards (``isearch``)."""
 
 
 def equivalent_cards(legal: int, unseen: int) -> list[int]:
@@ -201,6 +208,9 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         worlds: list[tuple[Any, float]] = draw(obs, rng, samples, k, deadline=draw_deadline)
     except NoWorld:
         return None
+    if SECOND_PLY and cards is not None and score is card_values and (SECOND_PLY == "all" or obs.taker == me):
+        # Drawn after the worlds, so that they are the worlds the plain search draws.
+        score = SecondPly(SECOND_PLY_REDEALS, {s: c for s, c, *_ in obs.poignees}, rng.getrandbits(62))
     rows: list[list[int]] = []
     weights: list[float] = []
     for world, weight in worlds:
