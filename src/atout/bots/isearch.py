@@ -14,9 +14,11 @@ deal by the rules of thumb as before.
 
 So the candidate at the root is valued by a continuation that reacts to what the others did after
 it, with a search, without the world's hands (a one-step search with a fixed continuation cannot
-see a plan whose second card depends on the first trick; a cheating second ply sees it but over-
-rates every candidate alike).  Worlds with a called partner not yet shown are left to the rules of
-thumb (the partner would be re-dealt too).
+see a plan whose second card depends on what the others did after the first; a cheating second
+ply can, but by seeing the world).  Worlds with a called partner not yet shown are left to the
+rules of thumb (the partner would be re-dealt too).  Off by default (``expert.SECOND_PLY``): it
+changed about a quarter of the taker's cards at 4 players and gained nothing measurable
+(benchmarks/results/strength.md, issue 25's third session).
 """
 
 from __future__ import annotations
