@@ -151,3 +151,9 @@ def test_the_expert_with_the_second_ply_is_legal_and_a_seed_fixes_its_play(monke
     first = _cards_played("isearch-switch/2")
     assert len(first) == 72  # someone took: a whole deal of cards
     assert _cards_played("isearch-switch/2") == first
+
+
+def test_the_second_ply_is_off_by_default():
+    from atout.bots import expert
+
+    assert expert.SECOND_PLY == ""
