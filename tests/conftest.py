@@ -17,7 +17,7 @@ _warm_up_seconds: float | None = None
 
 def pytest_configure(config: pytest.Config) -> None:
     global _warm_up_seconds
-    from atout.bots import policy
+    from atout.bots import isearch, policy
     from atout.bots.expert2.fastplay import warm_up as warm_up_expert2
     from atout.bots.fastplay import warm_up
 
@@ -25,6 +25,7 @@ def pytest_configure(config: pytest.Config) -> None:
     warm_up()  # the controller compiles (or loads); a worker, started after it, loads
     warm_up_expert2()  # the frozen expert-2 has its own copy of the compiled code
     policy.warm_up()  # the learned card policy's own entry points
+    isearch.warm_up()  # the second ply's (off by default, tested)
     _warm_up_seconds = time.perf_counter() - start
 
 

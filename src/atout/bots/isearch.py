@@ -24,7 +24,7 @@ changed about a quarter of the taker's cards at 4 players and gained nothing mea
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from .fastplay import (
     ACTIVE,
@@ -55,6 +55,7 @@ from .fastplay import (
     rules_card,
 )
 
+_INTS = types.Array(types.int64, 1, "C")
 KEY_CAP = 4096
 """Information sets remembered in one decision (more are searched again, not remembered)."""
 
@@ -315,7 +316,9 @@ class SecondPly:
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) ``card_values_is`` now."""
+    """Compile (or load from numba's cache) the entry points now, running them on nothing."""
     st = np.zeros(84, dtype=np.int64)
     none = np.zeros(0, dtype=np.int64)
     SecondPly(1, {}, 1)(st, 0, none, none)
+    redeal.compile((_INTS, types.int64, _INTS, _INTS, types.Array(types.uint64, 1, "C"), _INTS))
+    _node_card.compile((_INTS, types.int64, types.int64, _INTS, _INTS, types.Array(types.uint64, 1, "C")))
