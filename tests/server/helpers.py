@@ -104,6 +104,7 @@ async def eventually(done: Callable[[], bool | Awaitable[bool]], what: str, with
 def site_page(base: str, **kwargs: Any) -> httpx.AsyncClient:
     """HTTP as the site's own page sends it: with the ``Origin`` a browser adds to every POST (a request
     with the session cookie and no Origin is refused)."""
+    kwargs.setdefault("timeout", 120.0)  # an upper bound on a hang, not httpx's 5 s guess of a loaded machine
     return httpx.AsyncClient(base_url=base, headers={"Origin": base, **kwargs.pop("headers", {})}, **kwargs)
 
 

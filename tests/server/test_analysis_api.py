@@ -20,7 +20,7 @@ from .test_tables import game_over, play_until, table_with_robots
 
 
 def _http(server) -> httpx.AsyncClient:
-    return httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}")
+    return httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=120.0)  # bounds a hang only
 
 
 def _auth(client: Client) -> dict[str, str]:

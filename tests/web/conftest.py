@@ -72,7 +72,7 @@ class Site:
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/health").status_code == 200:
+                if httpx.get(f"{self.url}/health", timeout=WITHIN).status_code == 200:
                     return
             if self.proc.poll() is not None:
                 break

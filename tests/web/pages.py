@@ -5,10 +5,26 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
+import httpx
 from playwright.sync_api import Browser, Page
 
 AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
+
+HTTP_WITHIN = 120.0
+"""How long an HTTP call of a test may wait for its answer: an upper bound on a hang (a loaded machine
+hashes a password slowly), never a guess of how fast it is (httpx's own default is 5 s)."""
+
+
+def http_get(url: str, **kwargs: Any) -> httpx.Response:
+    return httpx.get(url, timeout=HTTP_WITHIN, **kwargs)
+
+
+def http_post(url: str, **kwargs: Any) -> httpx.Response:
+    return httpx.post(url, timeout=HTTP_WITHIN, **kwargs)
+
+
 WAIT_MS = 120_000
 """How long a page may take to show what a test waits for before the test calls it a hang (Playwright's
 default, 30 s, is a guess a loaded machine can miss)."""

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import Site
-from .pages import play_until_over
+from .pages import http_get, http_post, play_until_over
 from .test_profile import log_in
 
 pytestmark = pytest.mark.slow
@@ -28,14 +27,14 @@ def daily_site(tmp_path_factory) -> Iterator[Site]:
 
 def test_a_person_plays_the_daily_deal_and_sees_the_ranking(browser, daily_site):
     url = daily_site.url
-    made = httpx.post(f"{url}/api/register", json={"name": "Daisy", "password": "Daisy long secret"},
+    made = http_post(f"{url}/api/register", json={"name": "Daisy", "password": "Daisy long secret"},
                       headers={"Origin": url})
     assert made.status_code == 201, made.text
     daisy = log_in(browser, url, "Daisy")
     page = daisy.page
     page.click("nav a[href='#/daily']")
     page.wait_for_selector(".daily .daily-play")
-    today = httpx.get(f"{url}/api/daily").json()
+    today = http_get(f"{url}/api/daily").json()
     assert today["deals"] == 1
     assert page.inner_text(".daily .commitment-full") == today["commitment"]
     page.click(".daily-play")

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import time
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from atout.server.db import badges
 
-from .pages import WAIT_MS, Person
+from .pages import WAIT_MS, Person, http_get, http_post
 from .stored import insert, play_and_store, player_id
 from .test_lobby import PHONE, in_viewport
 
@@ -24,7 +23,7 @@ def helene(shared_site):
     """Hélène and Bruno, registered, after five games at a betting table (a void deal first in the first
     one), with two badges."""
     for name in ("Hélène", "Bruno"):
-        made = httpx.post(f"{shared_site.url}/api/register", json={"name": name, "password": f"{name} long secret"},
+        made = http_post(f"{shared_site.url}/api/register", json={"name": name, "password": f"{name} long secret"},
                           headers={"Origin": shared_site.url})
         assert made.status_code == 201, made.text
     db = f"sqlite:///{shared_site.tmp_path / 'web.db'}"
@@ -32,10 +31,10 @@ def helene(shared_site):
     start = time.time()
     games = [play_and_store(db, people, deals=2, bet=50, void_first=i == 0, at=start + 3600 * (i + 1), seed=i)
              for i in range(5)]
-    held = {b["badge"] for b in httpx.get(f"{shared_site.url}/api/players/Hélène").json()["badges"]}
+    held = {b["badge"] for b in http_get(f"{shared_site.url}/api/players/Hélène").json()["badges"]}
     insert(db, badges, [{"player_id": people[0][0], "badge": badge, "game_id": games[0], "at": start + 3600}
                         for badge in ("first_win", "petit_au_bout") if badge not in held])  # as games award them
-    return {"games": games, "profile": httpx.get(f"{shared_site.url}/api/players/Hélène").json()}
+    return {"games": games, "profile": http_get(f"{shared_site.url}/api/players/Hélène").json()}
 
 
 def log_in(browser, site_url: str, name: str, lang: str = "en-GB", viewport: dict | None = None) -> Person:
@@ -119,10 +118,10 @@ def test_a_game_page_numbers_its_deals_as_the_sheet_does_and_each_is_reviewed_an
 def test_friends_are_seen_online_at_a_table_and_playing_and_joined_or_invited(browser, shared_site, helene):
     cookies = {}
     for name in ("Hélène", "Bruno"):
-        login = httpx.post(f"{shared_site.url}/api/login", json={"name": name, "password": f"{name} long secret"})
+        login = http_post(f"{shared_site.url}/api/login", json={"name": name, "password": f"{name} long secret"})
         cookies[name] = login.cookies["atout_session"]
     for name, action, other in (("Hélène", "request", "Bruno"), ("Bruno", "accept", "Hélène")):
-        answer = httpx.post(f"{shared_site.url}/api/friends", json={"action": action, "name": other},
+        answer = http_post(f"{shared_site.url}/api/friends", json={"action": action, "name": other},
                             cookies={"atout_session": cookies[name]}, headers={"Origin": shared_site.url})
         assert answer.status_code == 200, answer.text
 
