@@ -6,6 +6,7 @@
 
 import { h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { signed } from "./result.js";
 import { copyButton } from "./review.js";
 
 const WORDS = {
@@ -62,13 +63,13 @@ function rankingTable(rows, me) {
     h("tbody", {}, rows.map((r) => h("tr", { class: me && r.name === me ? "you" : "", dataset: { name: r.name, status: r.status } },
       h("td", {}, r.place === null ? "—" : String(r.place)),
       h("td", {}, h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name)),
-      h("td", { class: "num" }, r.total === null ? "—" : String(r.total)),
+      h("td", { class: "num" }, r.total === null ? "—" : signed(r.total)),
       h("td", {}, r.status === "finished" ? "" : w(`status.${r.status}`))))));
 }
 
 function playsList(plays, me) {
   return h("ol", { class: "daily-plays" }, plays.map((p) => h("li", { dataset: { name: p.name } },
-    h("strong", {}, p.name), me && p.name === me ? ` ${w("yours")}` : "", ` — ${p.total} `,
+    h("strong", {}, p.name), me && p.name === me ? ` ${w("yours")}` : "", ` — ${signed(p.total)} `,
     p.status === "abandoned" ? h("span", { class: "tag" }, w("status.abandoned")) : "", " ",
     p.game ? p.records.map((_, k) => [h("a", { href: `#/g/${encodeURIComponent(p.game)}/${k + 1}`, class: "deal-link" },
       w("deal", { n: k + 1 })), " "]) : "")));
@@ -134,7 +135,7 @@ export async function renderDaily(app, main, day = "") {
     } else if (played.status === "playing") {
       parts.push(h("p", { class: "daily-status" }, w("playing"), " ", h("a", { href: `#/t/${encodeURIComponent(played.table)}` }, w("back"))));
     } else {
-      parts.push(h("p", { class: "daily-status", dataset: { status: played.status } }, w(played.status, { total: played.total })));
+      parts.push(h("p", { class: "daily-status", dataset: { status: played.status } }, w(played.status, { total: signed(played.total) })));
     }
     parts.push(h("p", { class: "hint" }, w("next"), " ", h("code", {}, today.next.commitment)));
   } else {
