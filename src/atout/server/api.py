@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from . import daily, ledger, profiles, standings
+from . import daily, ledger, profiles, standings, tournaments
 from .accounts import NAME, SESSION_DAYS, AccountError, Accounts, name_key, normal_name, session_key
 from .limits import Budget, Refusal
 from .origins import site_scheme
@@ -165,6 +165,10 @@ class AccountRoutes:
         day = await asyncio.to_thread(daily.locked_game, self.accounts.store.engine, game_id,
                                       None if account is None else account.id, request.app.state.hub.clock.now())
         if day is None:
+            if await asyncio.to_thread(tournaments.locked_game, self.accounts.store.engine, game_id,
+                                       None if account is None else account.id):
+                return _error(403, "tournament_round", "this game is a tournament's: its cards are shown to the "
+                                                       "other tables' players once every table of its round is over")
             return None
         return _error(403, "daily_not_played", f"this game is a play of the daily deal of {day}: it is shown to those "
                                                "who have played that day, or to anyone once the day is over")

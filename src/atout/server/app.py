@@ -28,6 +28,7 @@ from .protocol import MAX_MESSAGE_BYTES
 from .security import SecurityHeaders
 from .site import LocalSite, Site
 from .store import Store
+from .tournaments import TournamentRoutes
 
 MAX_FRAME = 64 * 1024
 """Frames above this close the connection (1009); between MAX_MESSAGE_BYTES and this, an error answers."""
@@ -161,6 +162,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         *AccountRoutes(accounts).routes(),
         *AnalysisRoutes(analysis).routes(),
         *DailyRoutes().routes(),
+        *TournamentRoutes().routes(),
         Route("/", index),
         Route("/health", health),
         Route("/metrics", metrics),

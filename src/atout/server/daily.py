@@ -198,7 +198,7 @@ class DailyEnd:
 
 def daily_end(over: GameOver) -> DailyEnd | None:
     """The daily play a game's end closes, if it was a daily deal's."""
-    if over.daily is None:
+    if over.daily is None or "tournament" in over.daily:  # a tournament's table: tournaments.py
         return None
     person = next((s for s in over.seats if s.kind == SeatKind.PERSON and s.player is not None), None)
     if person is None or person.player is None:

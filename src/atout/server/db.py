@@ -217,5 +217,49 @@ daily_plays = sa.Table(
     sa.Index("daily_plays_rank", "day", "status", "total"),
 )
 
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),  # unguessable: a private tournament's link is its id
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("creator_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("deals", sa.Integer, nullable=False),  # deals a round
+    sa.Column("players", sa.Integer, nullable=False),  # at a table: 4 or 5
+    sa.Column("rounds", sa.Integer, nullable=False),
+    sa.Column("starts_at", sa.Float, nullable=True),  # a start time, or None: when ``size`` people have registered
+    sa.Column("size", sa.Integer, nullable=True),
+    sa.Column("private", sa.Boolean, nullable=False),  # by its link only: not listed
+    sa.Column("level", sa.String(32), nullable=False),  # the robots' level
+    sa.Column("seed", sa.String(64), nullable=False),  # secret until the tournament is over (docs/tournaments.md)
+    sa.Column("commitment", sa.String(64), nullable=False),  # sha256 of the seed: published at creation
+    sa.Column("status", sa.String(16), nullable=False),  # "open" | "running" | "finished" | "cancelled"
+    sa.Column("round", sa.Integer, nullable=False, server_default="0"),  # the round being played (from 0)
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("ended_at", sa.Float, nullable=True),
+    sa.Index("tournaments_status", "status", "starts_at"),
+)
+
+tournament_entries = sa.Table(
+    "tournament_entries",
+    metadata,
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("number", sa.Integer, nullable=False),  # the order of registration (seating uses it)
+    sa.Column("registered_at", sa.Float, nullable=False),
+    sa.Index("tournament_entries_player", "player_id"),
+)
+
+tournament_tables = sa.Table(
+    "tournament_tables",
+    metadata,
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("table_id", sa.String(32), nullable=False, unique=True),
+    sa.Column("seats", JSONType, nullable=False),  # each seat's player id, or None for a robot
+)
+
 __all__ = ["analyses", "badges", "daily_days", "daily_plays", "friendships", "game_players", "games", "ledger", "metadata", "players", "rating_history", "ratings",
-           "sessions", "settlements", "standings", "table_events", "table_leases", "tables"]
+           "sessions", "settlements", "standings", "table_events", "table_leases", "tables",
+           "tournament_entries", "tournament_tables", "tournaments"]

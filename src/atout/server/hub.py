@@ -19,7 +19,7 @@ from typing import Any
 
 from ..bots.analysis import WORLDS_FACTOR
 from ..engine.kinds import SeatKind, TableStatus
-from . import daily, ledger
+from . import daily, ledger, tournaments
 from .accounts import NAME, NAME_RULE, name_key, normal_name
 from .addresses import AddressBook
 from .clock import Clock, SystemClock
@@ -119,7 +119,8 @@ class Hub:
         self.addresses = AddressBook()
         self.stats = Stats()
         self.services = Services(store, self.writer, self.clock, self.config.timing, self.addresses,
-                                 fence=self.site.fence, lobby=self._lobby_update, stats=self.stats)
+                                 fence=self.site.fence, lobby=self._lobby_update, stats=self.stats,
+                                 closed=self._tournament_table_closed)
         self.handlers: dict[type, Handler] = {
             Hello: self.on_hello, Lobby: self.on_lobby, Create: self.on_create, Join: self.on_join,
             Sit: self.on_sit, Leave: self.on_leave, Robot: self.on_robot, Unrobot: self.on_unrobot,
@@ -133,6 +134,7 @@ class Hub:
         self.limits = Limits(self.clock.now, self.site.take, budget_rules(self.config), self.config.limit_factor)
         self.ended: dict[str, float] = {}  # sessions that ended lately (key -> when): a socket they open is closed
         self._background: set[asyncio.Task[Any]] = set()
+        self.tournament_wake = asyncio.Event()  # a tournament was created: its start time may be the next
 
     @property
     def actions(self) -> int:
@@ -145,6 +147,7 @@ class Hub:
         await self.site.start(self)
         if self.accounts is not None:
             self._spawn(self._sweep_sessions())
+        self._spawn(self._tournament_clock())
 
     def resume(self, item: StoredTable) -> Room:
         """A table as the store holds it, running again here."""
@@ -575,6 +578,64 @@ class Hub:
                           daily=({"day": day.day, "deals": day.deals}, day.seed))
         room.start()
         await room.request(conn, lambda t, now: t.daily_start(player.id, now))
+
+    # ------------------------------------------------------------ tournaments (tournaments.py)
+    async def _tournament_clock(self) -> None:
+        """Start each tournament whose start time has come, on the server's clock (every process does:
+        the first to start one wins, tournaments.start)."""
+        while True:
+            self.tournament_wake.clear()
+            ready, later = await asyncio.to_thread(tournaments.due, self.store.engine, self.clock.now())
+            for tid in ready:
+                await self.tournament_start(tid)
+            if ready:
+                continue
+            waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.tournament_wake.wait())]
+            if later is not None:
+                waiters.append(asyncio.ensure_future(self.clock.sleep_until(later)))
+            try:
+                await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waiters:
+                    w.cancel()
+
+    async def tournament_start(self, tid: str) -> None:
+        opened = await asyncio.to_thread(tournaments.start, self.store.engine, tid, self.clock.now(),
+                                         self.site.new_table_id)
+        if opened is not None:
+            await self._open_round(opened)
+
+    async def _open_round(self, opened: tournaments.Round) -> None:
+        """A round's tables, run here (each may move to another process as any table does)."""
+        for _, table_id, seats in opened.tables:
+            table = Table(table_id, opened.players, opened.options(), self.config.timing)
+            room = Room(table, self.services)
+
+            async def stored(token: int | None, table_id: str = table_id, room: Room = room) -> None:
+                self.site.claimed(table_id, token)
+                self.rooms[table_id] = room
+
+            def make(t: Table, now: float, seats: list[tuple[str, str] | None] = seats) -> list[dict[str, Any]]:
+                return t.tournament_open(seats, opened.spec(), opened.seed, now)
+
+            await room.open(make, stored, lease=self.site.new_lease())
+            room.start()
+            for player, _ in (s for s in seats if s is not None):
+                self.tell_player(player, {"type": "tournament", "tournament": opened.tournament, "round": opened.round,
+                                          "table": table_id})
+
+    def _tournament_table_closed(self, room: Room) -> None:
+        self._spawn(self.tournament_advance(room.table.id))
+
+    async def tournament_advance(self, table_id: str) -> None:
+        """A tournament's table closed: when its round is over everywhere, the next round (or the end)."""
+        tid = await asyncio.to_thread(tournaments.tournament_of, self.store.engine, table_id)
+        if tid is None:
+            return
+        opened = await asyncio.to_thread(tournaments.advance, self.store.engine, tid, self.clock.now(),
+                                         self.site.new_table_id)
+        if opened is not None:
+            await self._open_round(opened)
 
     async def on_claim(self, conn: Connection, m: Claim) -> None:
         room = self._room(m.table)

@@ -78,6 +78,7 @@ class Services:
     fence: Callable[[str], tuple[str, int] | None]
     lobby: Callable[[Room], None]  # the table's line in the lobby may have changed
     stats: Stats = field(default_factory=Stats)
+    closed: Callable[[Room], None] | None = None  # a tournament's table closed (its round may be over)
 
 
 class Room:
@@ -178,6 +179,22 @@ class Room:
             await stored(token)
             self.follow(conn)
             await self.commit(events, force_snapshot=True, origin=conn, ref=ref)
+
+    async def open(self, make: Callable[[Table, float], list[dict[str, Any]]],
+                   stored: Callable[[int | None], Awaitable[None]], lease: tuple[str, float, float] | None = None) -> None:
+        """A table the server opens by itself (a tournament's): its first events, nobody following yet; its
+        people start the absence clock until they come (docs/tournaments.md)."""
+        async with self.lock:
+            now = self.services.clock.now()
+            events = make(self.table, now)
+            token = await asyncio.to_thread(self.services.store.create_table, self.table.id, now,
+                                            self.table.snapshot(), self.table.players, lease)
+            await stored(token)
+            await self.commit(events, force_snapshot=True)
+            for i, seat in enumerate(self.table.seats):
+                if seat.kind == SeatKind.PERSON:
+                    self.table.connection_lost(i, now)
+            self.wake.set()
 
     def follow(self, conn: Connection) -> None:
         self.followers.add(conn)
@@ -296,6 +313,9 @@ class Room:
             self.snapshot_seq = table.seq
             self.base = (snapshot[0], orjson.dumps(snapshot[1]))
         self.history.extend(events)
+        if EventType.CLOSED in kinds and table.daily is not None and "tournament" in table.daily \
+                and self.services.closed is not None:
+            self.services.closed(self)
         self.services.stats.actions += sum(1 for e in events if e["type"] == EventType.ACTION)
         if log.isEnabledFor(20):  # INFO
             for e in events:

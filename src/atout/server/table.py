@@ -423,7 +423,8 @@ class Table:
             commitments=tuple(self.commitments), ranking=ranking,
             abandoners=tuple(dict(a) for a in self.abandoners), single=single,
             daily=None if self.daily is None else {
-                "day": str(self.daily["day"]), "absent": [i for i, s in enumerate(self.seats) if s.absent]})
+                "day": str(self.daily["day"]), "absent": [i for i, s in enumerate(self.seats) if s.absent],
+                **({"tournament": self.daily["tournament"]} if "tournament" in self.daily else {})})
 
     def _stored_line(self, line: dict[str, Any]) -> dict[str, Any]:
         """A sheet line as the games row keeps it: at a daily deal's table, without its seed (docs/daily.md)."""
@@ -681,7 +682,9 @@ class Table:
                    abandoned=list(self.abandoned))
         self._hand_over_claims(out, now)
         if self.daily is not None:  # played once: the table closes (no second game, nobody to sit)
-            self._emit(out, EventType.CLOSED, now, why="the daily deal is played: its ranking is on the daily page")
+            why = ("the tournament's round is played here: its ranking is on the tournament's page"
+                   if "tournament" in self.daily else "the daily deal is played: its ranking is on the daily page")
+            self._emit(out, EventType.CLOSED, now, why=why)
 
     def next_deal(self, now: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -732,6 +735,28 @@ class Table:
             raise ProtocolError("bad_option", "not a daily deal's table")
         return self.quick_start(player, now)
 
+    def tournament_open(self, seats: list[tuple[str, str] | None], spec: dict[str, Any], seed: str,
+                        now: float) -> list[dict[str, Any]]:
+        """A tournament's table (docs/tournaments.md), opened by the server and started at once: each
+        person (id, name) in their seat, robots in the others (None); ``spec`` {tournament, round, deals} and
+        ``seed`` the round's secret seed, whose preset deals every table of the round plays (as a daily
+        deal's: ``daily`` carries them)."""
+        people = [(i, s) for i, s in enumerate(seats) if s is not None]
+        if len(seats) != self.players or not people:
+            raise ProtocolError("bad_option", "a tournament's table seats its players, one person at least")
+        out: list[dict[str, Any]] = []
+        self._emit(out, EventType.CREATED, now, players=self.players, options=self.options.to_json(), quick=False,
+                   daily={"day": None, **spec}, _daily_seed=seed)
+        for i, (player, name) in people:
+            self._emit(out, EventType.SAT, now, seat=i, player=player, name=name)
+        self._emit(out, EventType.MASTER, now, seat=people[0][0])
+        for i, seat in enumerate(self.seats):
+            if seat.kind == SeatKind.EMPTY:
+                level = self.options.robot_level
+                self._emit(out, EventType.ROBOT, now, seat=i, level=level, name=f"Robot {i + 1} ({level})")
+        out += self.start(people[0][1][0], self.seq, now)
+        return out
+
     def quick_start(self, player: str, now: float) -> list[dict[str, Any]]:
         """A quick table's first game, at once: robots in every empty seat, then the start."""
         self._check_master(player)
@@ -764,6 +789,9 @@ class Table:
 
     def propose_cancel(self, player: str, seq: int, now: float) -> list[dict[str, Any]]:
         if self.daily is not None:  # whatever the table's state: a cancel would reveal the unfinished deal's seed
+            if "tournament" in self.daily:
+                raise ProtocolError("tournament_table", "a tournament's table cannot be cancelled: leaving it is an "
+                                                        "abandonment")
             raise ProtocolError("daily_table", "a daily deal cannot be cancelled: leaving it is an abandonment")
         self._check_seq(seq)
         seat = self.seat_of(player)
