@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..arena.scoring import SeatResult, duplicate_scores, ranking
+from ..arena.scoring import Duplicate, SeatResult, duplicate_scores, ranking
 from ..engine.fairness import commitment
 from .accounts import AccountError, name_key
 from .db import games, players, table_events, tables, tournament_entries, tournament_tables, tournaments
@@ -131,6 +131,9 @@ def seating(people: int, seats: int, round_: int) -> list[list[int | None]]:
 
 
 # ------------------------------------------------------------------------------ the store
+_unclosed = sa.or_(tables.c.status.is_(None), tables.c.status != "closed")
+"""A tournament's table still to play: open, or not yet stored (its round's tables are opened one by one)."""
+
 def _row(conn: sa.Connection, tid: str) -> Any:
     return conn.execute(sa.select(tournaments).where(tournaments.c.id == tid)).first()
 
@@ -255,9 +258,9 @@ def advance(engine: sa.Engine, tid: str, now: float, new_id: Any) -> Round | Non
         if row is None or row.status != "running":
             return None
         open_tables = conn.execute(
-            sa.select(sa.func.count()).select_from(tournament_tables.join(tables, tables.c.id == tournament_tables.c.table_id))
+            sa.select(sa.func.count()).select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
             .where(tournament_tables.c.tournament_id == tid, tournament_tables.c.round == row.round,
-                   tables.c.status != "closed")).scalar_one()
+                   _unclosed)).scalar_one()
         if open_tables:
             return None
         last = row.round + 1 >= row.rounds
@@ -279,7 +282,7 @@ def tournament_of(engine: sa.Engine, table_id: str) -> str | None:
 def _results(conn: sa.Connection, tid: str) -> tuple[list[SeatResult], list[dict[str, Any]]]:
     """Every seat's result on every deal ended at the tournament's tables, and the tables."""
     rows = conn.execute(sa.select(tournament_tables, tables.c.status)
-                        .select_from(tournament_tables.join(tables, tables.c.id == tournament_tables.c.table_id))
+                        .select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
                         .where(tournament_tables.c.tournament_id == tid)
                         .order_by(tournament_tables.c.round, tournament_tables.c.number)).all()
     ids = [r.table_id for r in rows]
@@ -338,8 +341,11 @@ def view(engine: sa.Engine, tid: str, viewer: str | None) -> dict[str, Any] | No
         names = _names(conn, {p for t in listed for p in t["seats"] if p is not None})
     scores = duplicate_scores(results)
     over_rounds = {t["round"] for t in listed} - {t["round"] for t in listed if not t["closed"]}
+    names.update({e.player_id: e.name for e in entry_rows})
+    waiting = [Duplicate(SeatResult("-", -1, e.player_id, None, e.player_id), None, None, 0) for e in entry_rows]
     places = [{"place": p.place, "name": names.get(p.player, "?"), "total": round(float(p.total), 2), "deals": p.deals,
-               "abandoned": p.abandoned, "you": p.player == viewer} for p in ranking(scores)]
+               "abandoned": p.abandoned, "you": p.player == viewer}
+              for p in ranking(scores + waiting)]  # everyone registered, those with no deal scored yet too
     deals = []
     for d in scores:
         r = d.result
@@ -401,9 +407,9 @@ def locked_game(engine: sa.Engine, game_id: str, person: str | None) -> bool:
         if row is None or (person is not None and person in row.seats):
             return False
         still = conn.execute(
-            sa.select(sa.func.count()).select_from(tournament_tables.join(tables, tables.c.id == tournament_tables.c.table_id))
+            sa.select(sa.func.count()).select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
             .where(tournament_tables.c.tournament_id == row.tournament_id, tournament_tables.c.round == row.round,
-                   tables.c.status != "closed")).scalar_one()
+                   _unclosed)).scalar_one()
     return bool(still)
 
 

@@ -1,0 +1,250 @@
+"""Duplicate tournaments (docs/tournaments.md): created with checked options, registered to, started on the
+server's clock or when full, seated at tables playing one round's deals (robots in the empty seats),
+re-seated each round, scored deal-seat by deal-seat (points less the mean: summing to zero), ranked live;
+another table's cards hidden until one's own copy of the deal is played, the seed until the end."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from typing import Any
+
+import httpx
+import pytest
+
+from atout.engine.fairness import commitment, daily_deal_seed
+from atout.server import tournaments
+from atout.server.clock import FakeClock
+from atout.server.tournaments import round_seed, seating
+
+from .helpers import Client, eventually, quick_config, running_server, site_page
+from .test_daily import _account, _play_on, _text
+
+START = 1_700_000_000.0
+
+
+# ------------------------------------------------------------------------------ seating
+@pytest.mark.parametrize("people,seats", [(1, 4), (2, 4), (4, 4), (5, 4), (9, 4), (11, 5), (13, 4), (20, 5)])
+def test_each_round_seats_everyone_once_the_first_fills_tables_in_order(people: int, seats: int) -> None:
+    for r in range(4):
+        tables = seating(people, seats, r)
+        placed = [p for t in tables for p in t if p is not None]
+        assert sorted(placed) == list(range(people)), (r, tables)
+        assert all(len(t) == seats for t in tables)
+        for t in tables:  # a person keeps the seat they hold in round 0
+            assert all(p is None or p % seats == s for s, p in enumerate(t))
+    first = seating(people, seats, 0)
+    assert first == [[i if i < people else None for i in range(k, k + seats)] for k in range(0, people, seats)]
+
+
+def test_rounds_bring_new_opponents() -> None:
+    # 3 tables of 4 (a prime number of tables above... equal to 3): in round 1 nobody meets a round-0 opponent
+    first, second = seating(12, 4, 0), seating(12, 4, 1)
+
+    def pairs(tables: list[list[int | None]]) -> set[frozenset[int]]:
+        return {frozenset(p) for t in tables for p in itertools.combinations([x for x in t if x is not None], 2)}
+
+    assert len(pairs(first) & pairs(second)) < len(pairs(first)) // 2
+    # 5 tables of 4 (5 a prime above 4): two people meet at most once over 5 rounds
+    met: dict[frozenset[int], int] = defaultdict(int)
+    for r in range(5):
+        for pair in pairs(seating(20, 4, r)):
+            met[pair] += 1
+    assert max(met.values()) == 1
+
+
+def test_the_round_seeds_are_hashes_of_the_tournament_seed() -> None:
+    seed = "0" * 32
+    assert round_seed(seed, 0) != round_seed(seed, 1) and seed not in round_seed(seed, 0)
+
+
+# ------------------------------------------------------------------------------ the routes
+async def _post(http: httpx.AsyncClient, path: str, cookie: str | None, body: dict[str, Any] | None = None) -> httpx.Response:
+    http.cookies.clear()
+    return await http.post(path, json=body or {}, headers={"Cookie": f"atout_session={cookie}"} if cookie else {})
+
+
+async def _get(http: httpx.AsyncClient, path: str, cookie: str | None = None) -> dict[str, Any]:
+    http.cookies.clear()
+    got = await http.get(path, headers={"Cookie": f"atout_session={cookie}"} if cookie else {})
+    assert got.status_code == 200, got.text
+    return got.json()
+
+
+async def test_options_are_checked_and_a_refusal_changes_nothing(db_url: str) -> None:
+    clock = FakeClock(START)
+    async with running_server(db_url, quick_config(), clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
+        guest = await _post(http, "/api/tournaments", None, {"deals": 2, "size": 4})
+        assert (guest.status_code, guest.json()["error"]["code"]) == (401, "registered_only")
+        ann = await _account(http, "Ann")
+        bad = [({"deals": 0, "size": 4}, "deals"), ({"deals": 13, "size": 4}, "deals"),
+               ({"deals": "2", "size": 4}, "deals"), ({"players": 3, "size": 4}, "players"),
+               ({"players": True, "size": 4}, "players"), ({"rounds": 0, "size": 4}, "rounds"),
+               ({"size": 4, "starts_at": START + 60}, "one of the two"), ({}, "one of the two"),
+               ({"starts_at": START - 1}, "future"), ({"starts_at": START}, "future"), ({"size": 1}, "size"),
+               ({"size": 4, "private": "yes"}, "private"), ({"size": 4, "name": ""}, "name"),
+               ({"size": 4, "colour": "red"}, "colour")]
+        for body, named in bad:
+            refused = await _post(http, "/api/tournaments", ann, body)
+            assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_tournament", (body, refused.text)
+            assert named in refused.json()["error"]["message"], (body, refused.text)
+        assert await _get(http, "/api/tournaments", ann) == {"open": [], "running": [], "finished": []}
+
+        made = await _post(http, "/api/tournaments", ann, {"name": "Friday", "deals": 3, "size": 8, "private": True})
+        assert made.status_code == 201, made.text
+        private = made.json()
+        assert private["seed"] is None and private["status"] == "open" and private["creator"] == "Ann"
+        assert len(private["commitment"]) == 64
+        listed = await _get(http, "/api/tournaments", ann)
+        assert [t["id"] for t in listed["open"]] == [private["id"]]  # the creator sees it listed
+        bob = await _account(http, "Bob")
+        assert (await _get(http, "/api/tournaments", bob))["open"] == []  # others only by its link
+        assert (await _get(http, f"/api/tournaments/{private['id']}", bob))["name"] == "Friday"
+        joined = await _post(http, f"/api/tournaments/{private['id']}/register", bob)
+        assert joined.status_code == 200 and joined.json()["registered"] and joined.json()["entries_names"] == ["Bob"]
+        again = await _post(http, f"/api/tournaments/{private['id']}/register", bob)
+        assert (again.status_code, again.json()["error"]["code"]) == (409, "registered")
+        left = await _post(http, f"/api/tournaments/{private['id']}/unregister", bob)
+        assert left.json()["entries"] == 0 and not left.json()["registered"]
+        gone = await _post(http, f"/api/tournaments/{private['id']}/unregister", bob)
+        assert gone.json()["error"]["code"] == "not_registered"
+        assert (await http.get("/api/tournaments/nothing-here")).status_code == 404
+        assert tournaments.validate({"size": 2}, START).rounds == 1
+
+
+async def test_a_tournament_starts_on_time_seats_people_scores_duplicate_and_hides_other_tables(db_url: str) -> None:
+    clock = FakeClock(START)
+    config = quick_config()  # robots at once; a person away 10 s has a robot play for them
+    async with running_server(db_url, config, clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
+        names = ["Ann", "Bob", "Cyd", "Dan", "Eve"]
+        cookies = {n: await _account(http, n) for n in names}
+        made = await _post(http, "/api/tournaments", cookies["Ann"],
+                           {"name": "Two rounds", "deals": 1, "players": 4, "rounds": 2, "starts_at": START + 600})
+        tid = made.json()["id"]
+        for n in names:
+            assert (await _post(http, f"/api/tournaments/{tid}/register", cookies[n])).status_code == 200
+        assert (await _post(http, f"/api/tournaments/{tid}/unregister", cookies["Eve"])).status_code == 200
+        assert (await _post(http, f"/api/tournaments/{tid}/register", cookies["Eve"])).status_code == 200  # last now
+        seed = server.hub.store.engine and _seed(server, tid)
+        assert made.json()["commitment"] == commitment(seed)
+
+        eve = await Client.connect(server.url, "Eve", cookie=cookies["Eve"])
+        clock.advance(599)  # not yet
+        assert (await _get(http, f"/api/tournaments/{tid}"))["status"] == "open"
+        clock.advance(1)
+        await eventually(lambda: _status(http, tid, "running"), "the tournament starts at its start time")
+        told = await eve.expect("tournament")
+        view = await _get(http, f"/api/tournaments/{tid}", cookies["Eve"])
+        assert [t["names"] for t in view["tables"]] == [["Ann", "Bob", "Cyd", "Dan"], ["Eve", None, None, None]]
+        assert view["your_table"] == told["table"] == view["tables"][1]["table"]
+        late = await _post(http, f"/api/tournaments/{tid}/register", await _account(http, "Fay"))
+        assert (late.status_code, late.json()["error"]["code"]) == (409, "tournament_started")
+
+        # Eve is at her table and has not played; the four others are away: robots play for them
+        await eve.send({"type": "join", "table": view["your_table"]})
+        await eve.expect("table")
+        clock.advance(11)
+        await eventually(lambda: _closed(http, tid, cookies["Eve"], 0), "round 0's first table is played")
+        view = await _get(http, f"/api/tournaments/{tid}", cookies["Eve"])
+        first = view["tables"][0]
+        assert first["game"] is None and view["deals_scores"] == []  # its cards: hidden from Eve for now
+        theirs = await _game_of(server, first["table"])
+        locked = await http.get(f"/api/games/{theirs}", headers={"Cookie": f"atout_session={cookies['Eve']}"})
+        assert (locked.status_code, locked.json()["error"]["code"]) == (403, "tournament_round")
+        http.cookies.clear()
+        mine = await http.get(f"/api/games/{theirs}", headers={"Cookie": f"atout_session={cookies['Ann']}"})
+        assert mine.status_code == 200  # Ann's own table
+        assert len(view["ranking"]) == 5  # live: the first table's deal is scored (each alone so far: 0)
+
+        await _play_on(eve, view["your_table"])  # Eve plays her copy of the deal: round 0 is over
+        await eventually(lambda: _status(http, tid, "running", round_=1), "round 1 is seated")
+        http.cookies.clear()
+        assert (await http.get(f"/api/games/{theirs}", headers={"Cookie": f"atout_session={cookies['Eve']}"})).status_code == 200
+        view = await _get(http, f"/api/tournaments/{tid}", cookies["Eve"])
+        second = [t["names"] for t in view["tables"] if t["round"] == 1]
+        assert second == [["Ann", None, "Cyd", None], ["Eve", "Bob", None, "Dan"]]  # re-seated (tournaments.seating)
+        assert view["seed"] is None
+
+        ids = [t["table"] for t in view["tables"] if t["round"] == 1]
+        await eventually(lambda: all(_waiting(server, i) for i in ids), "round 1's tables are open")
+        clock.advance(11)  # everyone away: robots play round 1 through
+        await eventually(lambda: _status(http, tid, "finished"), "the tournament ends with its last round")
+        final = await _get(http, f"/api/tournaments/{tid}", cookies["Ann"])
+        assert final["seed"] == seed
+        rows = final["deals_scores"]
+        assert {r["deal"] for r in rows} == {"0.0", "1.0"}
+        by_key: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+        for r in rows:
+            by_key[(r["deal"], r["seat"])].append(r)
+        for key, seat_rows in by_key.items():  # each deal-seat sums to zero (rounded to 2 decimals each)
+            assert abs(sum(r["score"] for r in seat_rows)) < 0.02 * len(seat_rows), key
+            assert all(r["tables"] == 2 for r in seat_rows)
+            assert all(abs(r["score"] - (r["points"] - r["mean"])) < 0.02 for r in seat_rows)
+        people = {r["name"] for r in rows if r["name"] is not None}
+        assert people == set(names)
+        for place in final["ranking"]:
+            assert abs(place["total"] - sum(r["score"] for r in rows if r["name"] == place["name"])) < 0.05
+        assert [p["place"] for p in final["ranking"]] == sorted(p["place"] for p in final["ranking"])
+        # the same deals at every table of a round: the deal's commitment is the round seed's
+        logged = [e for f in eve.frames if f["type"] == "table" for e in f.get("log") or []]
+        dealt = [e["event"]["commitment"] for e in logged if e["event"]["type"] == "deal_start"]
+        assert dealt[0] == commitment(daily_deal_seed(round_seed(seed, 0), 0))
+        assert seed not in _text(eve) and round_seed(seed, 0) not in _text(eve)
+        # the profile's list: Eve's tournaments
+        profile = await _get(http, "/api/tournaments?player=Eve")
+        assert [t["id"] for t in profile["finished"]] == [tid]
+        await eve.close()
+
+
+async def test_when_full_it_starts_at_once_with_robots_in_the_last_seats(db_url: str) -> None:
+    clock = FakeClock(START)
+    async with running_server(db_url, quick_config(), clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
+        ann, bob = await _account(http, "Ann"), await _account(http, "Bob")
+        made = await _post(http, "/api/tournaments", ann, {"deals": 1, "players": 5, "size": 2})
+        tid = made.json()["id"]
+        await _post(http, f"/api/tournaments/{tid}/register", ann)
+        assert (await _get(http, f"/api/tournaments/{tid}"))["status"] == "open"
+        full = await _post(http, f"/api/tournaments/{tid}/register", bob)
+        assert full.json()["status"] == "running"
+        assert [t["names"] for t in full.json()["tables"]] == [["Ann", "Bob", None, None, None]]
+        table = server.hub.rooms[full.json()["your_table"]].table
+        assert [s.kind for s in table.seats] == ["person", "person", "robot", "robot", "robot"]
+        refused = await (await Client.connect(server.url, "Ann", cookie=ann)).request(
+            {"type": "cancel", "table": table.id})
+        assert refused["type"] == "error"
+        clock.advance(11)
+        await eventually(lambda: _status(http, tid, "finished"), "the one round is played (robots for the away)")
+
+
+def _waiting(server: Any, table_id: str) -> bool:
+    """The table is open here and its people's absence clocks run (tournament tables open one by one)."""
+    room = server.hub.rooms.get(table_id)
+    return room is not None and bool(room.table.gone_since)
+
+
+def _seed(server: Any, tid: str) -> str:
+    import sqlalchemy as sa
+
+    from atout.server.db import tournaments as rows
+
+    with server.hub.store.engine.connect() as conn:
+        return conn.execute(sa.select(rows.c.seed).where(rows.c.id == tid)).scalar_one()
+
+
+async def _game_of(server: Any, table_id: str) -> str:
+    import sqlalchemy as sa
+
+    from atout.server.db import games
+
+    with server.hub.store.engine.connect() as conn:
+        return conn.execute(sa.select(games.c.id).where(games.c.table_id == table_id)).scalar_one()
+
+
+async def _status(http: httpx.AsyncClient, tid: str, status: str, round_: int | None = None) -> bool:
+    view = await _get(http, f"/api/tournaments/{tid}")
+    return view["status"] == status and (round_ is None or view["round"] == round_)
+
+
+async def _closed(http: httpx.AsyncClient, tid: str, cookie: str, number: int) -> bool:
+    view = await _get(http, f"/api/tournaments/{tid}", cookie)
+    return any(t["closed"] for t in view["tables"] if t["number"] == number and t["round"] == 0)
