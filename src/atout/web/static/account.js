@@ -131,7 +131,21 @@ export async function renderProfile(app, main, name) {
       h("thead", {}, h("tr", {}, h("th", {}, ""), ["games", "wins", "deals", "taker_success", "average"].map((k) => h("th", { scope: "col" }, t(`profile.${k}`))))),
       h("tbody", {}, stats))),
     h("h2", {}, t("profile.recent")),
-    recent.length ? h("ol", { class: "recent" }, recent) : h("p", { class: "hint" }, t("profile.no_games"))));
+    recent.length ? h("ol", { class: "recent" }, recent) : h("p", { class: "hint" }, t("profile.no_games")),
+    tournamentsBox(p.name)));
+}
+
+/** The person's tournaments (docs/tournaments.md), asked for after the profile: a list, or nothing. */
+function tournamentsBox(name) {
+  const box = h("section", { class: "profile-tournaments", hidden: true }, h("h2", {}, t("profile.tournaments")));
+  api(`/api/tournaments?player=${encodeURIComponent(name)}`).then((found) => {
+    const all = [...found.running, ...found.open, ...found.finished];
+    if (!all.length) return;
+    box.append(h("ul", {}, all.map((x) => h("li", { dataset: { id: x.id, status: x.status } },
+      h("a", { href: `#/tournaments/${encodeURIComponent(x.id)}` }, x.name), ` — ${x.status}`))));
+    box.hidden = false;
+  }).catch(() => {});
+  return box;
 }
 
 /** The profile's drawings: chips after each movement, and the rating game by game for one player count

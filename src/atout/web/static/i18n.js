@@ -235,6 +235,14 @@ const en = {
   "refused.title": "You cannot open this table", "refused.back": "Back to the tables",
   // -- the daily deal (issue 24; the page's own words are in daily.js) --
   "top.daily": "Daily deal",
+  // -- tournaments (issue 24; the page's own words are in tournaments.js) --
+  "top.tournaments": "Tournaments", "tournament.begun": "A round of your tournament has begun: your table is on the tournament's page.",
+  "profile.tournaments": "Tournaments",
+  "error.tournament_started": "The tournament has started: registration is closed.",
+  "error.tournament_full": "The tournament is full.", "error.registered": "You are registered already.",
+  "error.not_registered": "You are not registered.", "error.no_tournament": "No such tournament.",
+  "error.tournament_round": "This game is a tournament's: it is shown once every table of its round has played it.",
+  "error.tournament_table": "A tournament's table cannot be cancelled: leaving it is an abandonment.",
 };
 
 const fr = {
@@ -473,6 +481,14 @@ const fr = {
   "refused.title": "Vous ne pouvez pas ouvrir cette table", "refused.back": "Retour aux tables",
   // -- the daily deal (issue 24; the page's own words are in daily.js) --
   "top.daily": "Donne du jour",
+  // -- tournaments (issue 24; the page's own words are in tournaments.js) --
+  "top.tournaments": "Tournois", "tournament.begun": "Un tour de votre tournoi commence : votre table est sur la page du tournoi.",
+  "profile.tournaments": "Tournois",
+  "error.tournament_started": "Le tournoi a commencé : les inscriptions sont closes.",
+  "error.tournament_full": "Le tournoi est complet.", "error.registered": "Vous êtes déjà inscrit.",
+  "error.not_registered": "Vous n'êtes pas inscrit.", "error.no_tournament": "Ce tournoi n'existe pas.",
+  "error.tournament_round": "Cette partie est celle d'un tournoi : elle s'affiche quand toutes les tables de son tour l'ont jouée.",
+  "error.tournament_table": "Une table de tournoi ne peut pas être annulée : la quitter est un abandon.",
 };
 
 const WORDS = { en, fr };

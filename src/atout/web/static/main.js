@@ -1,5 +1,6 @@
 // The page: who you are, the connection, the route (#/ lobby, #/t/ID a table, #/p/NAME a profile,
-// #/g/GAME a stored game and #/g/GAME/N its deal N reviewed, #/leaderboard, #/friends, #/account), and the
+// #/g/GAME a stored game and #/g/GAME/N its deal N reviewed, #/leaderboard, #/daily, #/tournaments[/ID],
+// #/friends, #/account), and the
 // messages that keep each view live.
 
 import { $, h, replace } from "./dom.js";
@@ -135,6 +136,10 @@ function onMessage(m) {
       toast(t(`friend.${m.event}`, { name: m.name }));
       friendsMoved();
       break;
+    case "tournament": // a round of a tournament of yours began: your table
+      toast(t("tournament.begun"));
+      if (route().kind === "tournaments") show();
+      break;
     case "presence": // a friend came online or left: the friends shown are asked again
       friendsMoved();
       break;
@@ -206,6 +211,7 @@ function renderTop() {
       h("a", { href: "#/" }, t("top.tables")),
       h("a", { href: "#/leaderboard" }, t("top.leaderboard")),
       h("a", { href: "#/daily" }, t("top.daily")),
+      h("a", { href: "#/tournaments" }, t("top.tournaments")),
       app.registered ? h("a", { href: "#/friends" }, t("top.friends")) : "",
       app.registered ? h("a", { href: "#/account" }, t("top.account")) : ""),
     h("span", { class: "spacer" }),
@@ -299,6 +305,7 @@ function show() {
   }
   if (r.kind === "leaderboard") return renderLeaderboard(app, main);
   if (r.kind === "daily") return import("./daily.js").then((m) => m.renderDaily(app, main, r.arg)); // loaded when asked
+  if (r.kind === "tournaments") return import("./tournaments.js").then((m) => m.renderTournaments(app, main, r.arg)); // loaded when asked
   if (r.kind === "friends") return renderFriends(app, main);
   if (r.kind === "account") return renderAccount(app, main);
   app.net.send({ type: "lobby" });

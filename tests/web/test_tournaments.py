@@ -1,0 +1,92 @@
+"""A small duplicate tournament in the browser (docs/tournaments.md): two people and robots, from the
+creation and the registration to the ranking — one deal, four a table, "when full" with two, so the second
+registration starts it at once; both play their table through and find the ranking and the deal's review;
+a phone's screen holds the pages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import Site
+from .pages import play_until_over
+from .test_profile import log_in
+
+pytestmark = pytest.mark.slow
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def tournament_site(tmp_path_factory) -> Iterator[Site]:
+    server = Site(tmp_path_factory.mktemp("tournaments"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_two_people_and_robots_from_registration_to_the_ranking(browser, tournament_site):
+    url = tournament_site.url
+    for name in ("Tina", "Tomas"):
+        made = httpx.post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
+                          headers={"Origin": url})
+        assert made.status_code == 201, made.text
+    tina = log_in(browser, url, "Tina")
+    tomas = log_in(browser, url, "Tomas", viewport=PHONE)
+    page = tina.page
+    page.click("nav a[href='#/tournaments']")
+    form = page.locator("form.t-create")
+    form.locator("input[name=name]").fill("Tuesday duplicate")
+    form.locator("input[name=deals]").fill("13")  # out of range: refused, with its reason, and nothing made
+    form.locator("button[type=submit]").click()
+    expect(form.locator(".refusal")).to_contain_text("deals")
+    assert httpx.get(f"{url}/api/tournaments").json()["open"] == []
+    form.locator("input[name=deals]").fill("1")
+    form.locator("input[name=size]").fill("2")
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector(".tournament[data-status=open] .t-register")
+    tid = page.eval_on_selector(".tournament", "el => el.dataset.id")
+    page.click(".t-register")
+    expect(page.locator(".t-entries")).to_have_text("Tina")
+
+    phone = tomas.page  # Tomas finds it in the list, on a phone
+    phone.click("nav a[href='#/tournaments']")
+    phone.click(f".t-open li[data-id='{tid}'] a")
+    phone.click(".t-register")  # the second of two: it starts at once
+    phone.wait_for_selector(".tournament[data-status=running] .t-play")
+    assert phone.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
+    phone.click(".t-play")
+    page.wait_for_selector(".tournament[data-status=running] .t-play")  # Tina's page hears of it (or looks again)
+    page.click(".t-play")
+    for person in (tina, tomas):
+        person.page.wait_for_function("() => location.hash.startsWith('#/t/') && window.atout.view"
+                                      " && window.atout.view.state && window.atout.view.state.status === 'playing'")
+    assert {tina.state()["you"], tomas.state()["you"]} == {0, 1}  # seated in registration order, robots after
+    assert [s["kind"] for s in tina.state()["seats"]] == ["person", "person", "robot", "robot"]
+    play_until_over([tina, tomas])
+
+    page.goto(f"{url}/#/tournaments/{tid}")
+    page.wait_for_selector(".tournament[data-status=finished]")
+    rows = page.locator(".t-ranking tbody tr")
+    expect(rows).to_have_count(2)
+    assert set(page.eval_on_selector_all(".t-ranking tbody tr", "els => els.map((e) => e.dataset.name)")) == {"Tina", "Tomas"}
+    assert page.locator(".t-seed").inner_text() == httpx.get(f"{url}/api/tournaments/{tid}").json()["seed"]
+    expect(page.locator(".t-scores tbody tr")).to_have_count(4)  # one table: each seat's deal, scored 0
+    page.locator(".t-tables a.deal-link").first.click()
+    page.wait_for_function("() => location.hash.startsWith('#/g/')")
+    page.wait_for_selector(".review, .review-page, main section")
+    # the profile lists the tournament
+    phone.goto(f"{url}/#/p/Tomas")
+    expect(phone.locator(f".profile-tournaments li[data-id='{tid}']")).to_have_count(1)
+    phone.goto(f"{url}/#/tournaments/{tid}")
+    phone.wait_for_selector(".tournament[data-status=finished] .t-ranking")
+    assert phone.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
+    keys = page.evaluate("async () => { const m = await import('/static/tournaments.js');"
+                         " return [Object.keys(m.KEYS.en).sort(), Object.keys(m.KEYS.fr).sort()]; }")
+    assert keys[0] == keys[1]
+    for person in (tina, tomas):
+        assert not person.policy_violations() and not [f for f in person.frames if f.get("type") == "pageerror"]
+        person.close()
