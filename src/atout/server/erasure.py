@@ -26,6 +26,8 @@ from .db import (
     ratings,
     sessions,
     standings,
+    tournament_entries,
+    tournaments,
 )
 
 DELETED_NAME = "deleted player"
@@ -111,6 +113,10 @@ def erase(conn, player_id: str, now: float) -> Erased:
             daily_plays.c.player_id == player_id, daily_plays.c.data.is_not(None))).all():
         conn.execute(daily_plays.update().where(daily_plays.c.day == play.day, daily_plays.c.player_id == player_id)
                      .values(data=_daily_anonymised(play.data)))
+    # registrations to tournaments not yet started end; those played keep their seat, named as deleted
+    conn.execute(tournament_entries.delete().where(
+        tournament_entries.c.player_id == player_id,
+        tournament_entries.c.tournament_id.in_(sa.select(tournaments.c.id).where(tournaments.c.status == "open"))))
     conn.execute(players.update().where(players.c.id == player_id).values(
         name=DELETED_NAME, name_key=tombstone_key(player_id), password_hash=NO_PASSWORD, deleted_at=now))
     return Erased(ended, friends, changed)
