@@ -214,11 +214,20 @@ async def test_when_full_it_starts_at_once_with_robots_in_the_last_seats(db_url:
         assert [t["names"] for t in full.json()["tables"]] == [["Ann", "Bob", None, None, None]]
         table = server.hub.rooms[full.json()["your_table"]].table
         assert [s.kind for s in table.seats] == ["person", "person", "robot", "robot", "robot"]
-        refused = await (await Client.connect(server.url, "Ann", cookie=ann)).request(
-            {"type": "cancel", "table": table.id})
-        assert refused["type"] == "error"
+        ann_ws = await Client.connect(server.url, "Ann", cookie=ann)
+        await ann_ws.send({"type": "join", "table": table.id})
+        await ann_ws.expect("table")
+        refused = await ann_ws.request({"type": "cancel", "table": table.id})
+        assert (refused["type"], refused["code"]) == ("error", "tournament_table")
+        left = await ann_ws.request({"type": "leave", "table": table.id})  # Ann abandons: a robot plays her seat
+        assert left["type"] == "event" and left["event"]["type"] == "abandon", left
         clock.advance(11)
         await eventually(lambda: _status(http, tid, "finished"), "the one round is played (robots for the away)")
+        final = await _get(http, f"/api/tournaments/{tid}")
+        assert [(p["name"], p["abandoned"], p["place"]) for p in final["ranking"]] == \
+            [("Bob", False, 1), ("Ann", True, 2)]  # alone at one table: both 0, the abandoner after
+        assert all(r["abandoned"] == (r["name"] == "Ann") for r in final["deals_scores"])
+        await ann_ws.close()
 
 
 def _waiting(server: Any, table_id: str) -> bool:

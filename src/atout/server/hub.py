@@ -582,7 +582,13 @@ class Hub:
     # ------------------------------------------------------------ tournaments (tournaments.py)
     async def _tournament_clock(self) -> None:
         """Start each tournament whose start time has come, on the server's clock (every process does:
-        the first to start one wins, tournaments.start)."""
+        the first to start one wins, tournaments.start). Starting, it opens the next round of any tournament
+        whose round ended while no process was there to see it."""
+        for tid in await asyncio.to_thread(tournaments.running, self.store.engine):
+            opened = await asyncio.to_thread(tournaments.advance, self.store.engine, tid, self.clock.now(),
+                                             self.site.new_table_id)
+            if opened is not None:
+                await self._open_round(opened)
         while True:
             self.tournament_wake.clear()
             ready, later = await asyncio.to_thread(tournaments.due, self.store.engine, self.clock.now())

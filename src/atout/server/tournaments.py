@@ -272,6 +272,12 @@ def advance(engine: sa.Engine, tid: str, now: float, new_id: Any) -> Round | Non
         return _seat_round(conn, row, row.round + 1, new_id)
 
 
+def running(engine: sa.Engine) -> list[str]:
+    """The tournaments being played (a process starting looks whether one of their rounds is over)."""
+    with engine.connect() as conn:
+        return [r.id for r in conn.execute(sa.select(tournaments.c.id).where(tournaments.c.status == "running"))]
+
+
 def tournament_of(engine: sa.Engine, table_id: str) -> str | None:
     with engine.connect() as conn:
         return conn.execute(sa.select(tournament_tables.c.tournament_id)
@@ -414,7 +420,7 @@ def locked_game(engine: sa.Engine, game_id: str, person: str | None) -> bool:
 
 
 __all__ = ["Round", "Spec", "TournamentError", "advance", "create", "due", "listing", "locked_game", "register",
-           "round_seed", "seating", "start", "tournament_of", "unregister", "validate", "view"]
+           "round_seed", "running", "seating", "start", "tournament_of", "unregister", "validate", "view"]
 
 
 # ------------------------------------------------------------------------------ the routes
