@@ -115,6 +115,10 @@ async def test_options_are_checked_and_a_refusal_changes_nothing(db_url: str) ->
         assert deleted.status_code == 200, deleted.text
         assert (await _get(http, f"/api/tournaments/{private['id']}", ann))["entries"] == 0
         assert tournaments.validate({"size": 2}, START).rounds == 1
+        for _ in range(4):  # five waiting for their start at most, per person
+            assert (await _post(http, "/api/tournaments", ann, {"size": 4})).status_code == 201
+        sixth = await _post(http, "/api/tournaments", ann, {"size": 4})
+        assert (sixth.status_code, sixth.json()["error"]["code"]) == (409, "too_many_tournaments")
 
 
 async def test_a_tournament_starts_on_time_seats_people_scores_duplicate_and_hides_other_tables(db_url: str) -> None:

@@ -40,6 +40,8 @@ ROUNDS = (1, 10)
 SIZE = (2, 200)
 NAME_LENGTH = 60
 FIELDS = {"name", "deals", "players", "rounds", "starts_at", "size", "private"}
+OPEN_PER_PERSON = 5
+"""Tournaments one person may have created that have not started yet."""
 LISTED = 50
 """How many tournaments of each kind ``GET /api/tournaments`` lists."""
 
@@ -142,6 +144,11 @@ def create(engine: sa.Engine, spec: Spec, creator: str, level: str, now: float) 
     tid = secrets.token_urlsafe(9)
     seed = secrets.token_hex(16)
     with engine.begin() as conn:
+        waiting = conn.execute(sa.select(sa.func.count()).select_from(tournaments).where(
+            tournaments.c.creator_id == creator, tournaments.c.status == "open")).scalar_one()
+        if waiting >= OPEN_PER_PERSON:
+            raise TournamentError(409, "too_many_tournaments", f"you have {waiting} tournaments waiting for their "
+                                                               f"start already: {OPEN_PER_PERSON} at most")
         conn.execute(tournaments.insert().values(
             id=tid, name=spec.name, creator_id=creator, deals=spec.deals, players=spec.players, rounds=spec.rounds,
             starts_at=spec.starts_at, size=spec.size, private=spec.private, level=level, seed=seed,
