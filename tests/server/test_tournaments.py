@@ -5,8 +5,10 @@ another table's cards hidden until one's own copy of the deal is played, the see
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,6 +20,8 @@ from atout.server.clock import FakeClock
 from atout.server.tournaments import round_seed, seating
 
 from .helpers import Client, eventually, quick_config, running_server, site_page
+from .test_cluster import Process, RedisServer, ready
+from .test_cluster import redis as redis  # the fixture: a Redis of the test's own
 from .test_daily import _account, _play_on, _text
 
 START = 1_700_000_000.0
@@ -266,3 +270,33 @@ async def _status(http: httpx.AsyncClient, tid: str, status: str, round_: int | 
 async def _closed(http: httpx.AsyncClient, tid: str, cookie: str, number: int) -> bool:
     view = await _get(http, f"/api/tournaments/{tid}", cookie)
     return any(t["closed"] for t in view["tables"] if t["number"] == number and t["round"] == 0)
+
+
+async def test_a_tournament_is_one_across_the_processes_of_a_site(pg_url: str, redis: RedisServer, tmp_path: Path) -> None:
+    """Two processes of one site (PostgreSQL and Redis): Ann registers on A, Bob on B, whose registration
+    fills it and starts it there; Ann hears of her table on A and plays it from A (the table runs on B);
+    both processes give the same ranking, read from the store."""
+    with ready([Process(pg_url, redis.url, tmp_path, name) for name in ("A", "B")]) as (a, b):
+        base_a, base_b = f"http://127.0.0.1:{a.port}", f"http://127.0.0.1:{b.port}"
+        async with site_page(base_a) as http_a, site_page(base_b) as http_b:
+            ann = await _account(http_a, "Ann")
+            bob = await _account(http_b, "Bob")
+            made = await _post(http_a, "/api/tournaments", ann, {"deals": 1, "players": 4, "size": 2})
+            tid = made.json()["id"]
+            ann_ws = await Client.connect(a.url, "Ann", cookie=ann)
+            assert (await _post(http_a, f"/api/tournaments/{tid}/register", ann)).status_code == 200
+            started = await _post(http_b, f"/api/tournaments/{tid}/register", bob)
+            table = started.json()["your_table"]
+            assert started.json()["status"] == "running" and table in b.health()["table_ids"]
+            told = await ann_ws.expect("tournament")  # through the site's bus
+            assert told["table"] == table
+            bob_ws = await Client.connect(b.url, "Bob", cookie=bob)
+            for ws in (ann_ws, bob_ws):
+                await ws.send({"type": "join", "table": table})
+                await ws.expect("table")
+            await asyncio.gather(_play_on(ann_ws, table), _play_on(bob_ws, table))
+            await eventually(lambda: _status(http_a, tid, "finished"), "the tournament ends, seen from A")
+            seen_a, seen_b = await _get(http_a, f"/api/tournaments/{tid}"), await _get(http_b, f"/api/tournaments/{tid}")
+            assert seen_a["ranking"] == seen_b["ranking"] and {p["name"] for p in seen_a["ranking"]} == {"Ann", "Bob"}
+            for ws in (ann_ws, bob_ws):
+                await ws.close()
