@@ -77,7 +77,8 @@ def test_two_people_and_robots_from_registration_to_the_ranking(browser, tournam
     expect(page.locator(".t-scores tbody tr")).to_have_count(4)  # one table: each seat's deal, scored 0
     page.locator(".t-tables a.deal-link").first.click()
     page.wait_for_function("() => location.hash.startsWith('#/g/')")
-    page.wait_for_selector(".review, .review-page, main section")
+    game = httpx.get(f"{url}/api/tournaments/{tid}").json()["tables"][0]["game"]
+    page.wait_for_selector(f".review-page[data-game='{game}'][data-deal='1']")  # the deal told whole
     # the profile lists the tournament
     phone.goto(f"{url}/#/p/Tomas")
     expect(phone.locator(f".profile-tournaments li[data-id='{tid}']")).to_have_count(1)
