@@ -192,7 +192,7 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         # out from one packed copy of each world (exactly, once few cards are left).
         cards = np.array([a.card for a in actions], dtype=np.int64)
         values = np.zeros(len(actions), dtype=np.int64)
-        score = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
+        score: Callable[..., None] = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
         if ROLLOUT_POLICY and score is card_values:
             score = _policy_values(ROLLOUT_POLICY)
         draw = weighted_states

@@ -61,7 +61,7 @@ KEY_CAP = 4096
 
 
 @njit(cache=True)
-def _rand(rs) -> int:
+def _rand(rs) -> np.int64:
     """xorshift64*: the next 31-bit draw of the generator state ``rs[0]`` (a uint64, not 0)."""
     x = rs[0]
     x ^= x >> np.uint64(12)
@@ -73,7 +73,7 @@ def _rand(rs) -> int:
 
 @njit(cache=True)
 def _below(rs, n: int) -> int:
-    return _rand(rs) % n
+    return int(_rand(rs) % n)
 
 
 @njit(cache=True)
