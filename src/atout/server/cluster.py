@@ -45,6 +45,10 @@ LEASE_SECONDS = 6.0
 most this long, plus one scan, before another process takes them over."""
 SCAN_SECONDS = 1.0
 STANDBY_SECONDS = 3.0
+HANDED_SECONDS = 30.0
+"""A table this process handed home is its home's to take for this long; after it (its home gone
+meanwhile), the next slot takes it as any table nobody runs. Without it, this process's own scan,
+running each second, could take a released table back before the home heard it was its to take."""
 """How long a table whose process died waits for its slot's successor (where the proxy now sends its
 people) before any other process takes it over."""
 
@@ -73,6 +77,7 @@ class RedisSite:
         self.process = secrets.token_hex(6) if self.slot is None else f"s{self.slot}-{secrets.token_hex(4)}"
         name_process(self.process)  # the log lines name this process as the site does
         self.unowned_since: dict[str, float] = {}  # tables seen without an owner that another slot should take
+        self.handed: dict[str, float] = {}  # tables handed home by this process, when: its home takes them first
         self.bus = RedisBus(redis_url, self.process)
         self.lease_seconds = lease_seconds
         self.wall = wall  # leases use wall-clock time: every process of the site must agree on it
@@ -159,11 +164,14 @@ class RedisSite:
         unowned = await asyncio.to_thread(self.hub.store.unowned_tables, self.wall())
         now = time.monotonic()
         self.unowned_since = {t: self.unowned_since.get(t, now) for t in unowned}
+        self.handed = {t: at for t, at in self.handed.items() if now - at < HANDED_SECONDS}
         for table_id in unowned:
             if table_id in self.hub.rooms:
                 continue
             if not self.first_in_line(table_id) and now - self.unowned_since[table_id] < STANDBY_SECONDS:
                 continue
+            if now - self.handed.get(table_id, -HANDED_SECONDS) < HANDED_SECONDS:
+                continue  # released for its home's process: this scan must not take it back before that one
             if await self._take(table_id):
                 self.takeovers += 1
 
@@ -180,6 +188,7 @@ class RedisSite:
             async with room.lock:
                 if self.hub.rooms.get(table_id) is not room:
                     continue
+                self.handed[table_id] = time.monotonic()
                 await asyncio.to_thread(self.hub.store.release_lease, table_id, self.process, token)
                 followers = [c for c in room.followers if not c.remote]
                 await self.lost(table_id, f"handed back to slot {slot}")
