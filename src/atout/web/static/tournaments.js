@@ -25,6 +25,7 @@ const WORDS = {
     score: "Score", played: "{n} deal(s) played", closed: "over", hidden: "Each deal's scores are shown once every table of its round has played it.",
     status_open: "registration open", status_running: "being played", status_finished: "finished", status_cancelled: "cancelled",
     begun: "Your tournament table is ready.", back: "All tournaments",
+    download: "Download every deal of every table for atout verify",
   },
   fr: {
     title: "Tournois", intro: "Tournois en duplicate : chaque table joue les mêmes donnes aux mêmes places, et chaque place est comparée à la même place des autres tables.",
@@ -42,6 +43,7 @@ const WORDS = {
     score: "Score", played: "{n} donne(s) jouée(s)", closed: "finie", hidden: "Les scores de chaque donne s'affichent quand toutes les tables de son tour l'ont jouée.",
     status_open: "inscriptions ouvertes", status_running: "en cours", status_finished: "terminé", status_cancelled: "annulé",
     begun: "Votre table de tournoi est prête.", back: "Tous les tournois",
+    download: "Télécharger toutes les donnes de toutes les tables pour atout verify",
   },
 };
 export const KEYS = WORDS; // the tests check both languages have the same keys
@@ -192,7 +194,11 @@ async function renderOne(app, main, id) {
     h("p", {}, w("summary", { deals: x.deals, rounds: x.rounds, players: x.players, level: x.level })),
     h("p", {}, x.starts_at ? w("starts_at", { time: dateTime(x.starts_at) }) : w("starts_full", { size: x.size })),
     h("p", { class: "commitment-line" }, w("commitment"), " ", h("code", {}, x.commitment), " ", copyButton(x.commitment, t("review.copy"), app.toast))];
-  if (x.seed) parts.push(h("p", {}, w("seed"), " ", h("code", { class: "t-seed" }, x.seed)));
+  if (x.seed) {
+    parts.push(h("p", {}, w("seed"), " ", h("code", { class: "t-seed" }, x.seed)));
+    parts.push(h("p", {}, h("a", { class: "t-download", href: `/api/tournaments/${encodeURIComponent(x.id)}/deals`,
+                                   download: `atout-tournament-${x.id}.json` }, w("download"))));
+  }
   if (x.your_table) {
     parts.push(h("p", { class: "t-yours" }, w("your_table"), " ",
       h("a", { class: "primary t-play", href: `#/t/${encodeURIComponent(x.your_table)}` }, w("go_table"))));
