@@ -70,13 +70,31 @@ def log_in(browser, url: str, name: str) -> Person:
     return person
 
 
-def play_daily(person: Person) -> None:
+GARDE = """() => {
+  const v = window.atout.view;
+  if (!v || !v.state || !v.isMyTurn()) return null;
+  const garde = [...document.querySelectorAll('.actions [data-bid=garde]')].find((x) => !x.disabled);
+  if (garde) { garde.click(); return 'garde'; }
+  return null;
+}"""
+
+
+def play_daily(person: Person, garde: bool = False) -> None:
+    """The day's play through; ``garde``: taking with a garde when one may (another play than the others')."""
     page = person.page
     page.click("nav a[href='#/daily']")
     page.click(".daily-play")
     page.wait_for_function("() => location.hash.startsWith('#/t/') && window.atout.view && window.atout.view.state"
                            " && window.atout.view.state.status === 'playing'")
-    play_until_over([person])
+    if not garde:
+        play_until_over([person])
+        return
+    for _ in range(4000):
+        if person.game_over():
+            return
+        if page.evaluate(GARDE) is None and person.step() is None:
+            page.wait_for_timeout(30)
+    raise AssertionError("the daily deal did not end")
 
 
 def daily(browser, url: str) -> bool:
@@ -84,7 +102,7 @@ def daily(browser, url: str) -> bool:
         register(url, name)
     for name in ("Dora", "Diego"):  # two have played before Daisy: her ranking has company
         other = log_in(browser, url, name)
-        play_daily(other)
+        play_daily(other, garde=name == "Diego")
         other.close()
     daisy = log_in(browser, url, "Daisy")
     page = daisy.page
