@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from atout.engine.fairness import commitment, daily_deal_seed
+from atout.cli.main import main
+from atout.engine.fairness import commitment, daily_deal_seed, verify_tournament
 from atout.server import tournaments
 from atout.server.clock import FakeClock
 from atout.server.tournaments import round_seed, seating
@@ -236,6 +238,66 @@ async def test_when_full_it_starts_at_once_with_robots_in_the_last_seats(db_url:
             [("Bob", False, 1), ("Ann", True, 2)]  # alone at one table: both 0, the abandoner after
         assert all(r["abandoned"] == (r["name"] == "Ann") for r in final["deals_scores"])
         await ann_ws.close()
+
+
+async def test_a_finished_tournaments_deals_pass_atout_verify_and_are_refused_before(db_url: str, tmp_path: Path) -> None:
+    clock = FakeClock(START)
+    async with running_server(db_url, quick_config(), clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
+        ann, bob = await _account(http, "Ann"), await _account(http, "Bob")
+        made = await _post(http, "/api/tournaments", ann, {"deals": 2, "players": 4, "rounds": 2, "size": 2})
+        tid = made.json()["id"]
+        http.cookies.clear()
+        early = await http.get(f"/api/tournaments/{tid}/deals")
+        assert (early.status_code, early.json()["error"]["code"]) == (403, "tournament_not_over")
+        missing = await http.get("/api/tournaments/nope/deals")
+        assert (missing.status_code, missing.json()["error"]["code"]) == (404, "no_tournament")
+        await _post(http, f"/api/tournaments/{tid}/register", ann)
+        full = await _post(http, f"/api/tournaments/{tid}/register", bob)
+        assert full.json()["status"] == "running"
+        running_now = await http.get(f"/api/tournaments/{tid}/deals")
+        assert (running_now.status_code, running_now.json()["error"]["code"]) == (403, "tournament_not_over")
+        first = full.json()["your_table"]
+        await eventually(lambda: _waiting(server, first), "round 0's table is open")
+        clock.advance(11)  # nobody came: robots play for both
+        await eventually(lambda: _status(http, tid, "running", round_=1), "round 1 is seated")
+        view = await _get(http, f"/api/tournaments/{tid}")
+        ids = [t["table"] for t in view["tables"] if t["round"] == 1]
+        await eventually(lambda: all(_waiting(server, i) for i in ids), "round 1's tables are open")
+        clock.advance(11)
+        await eventually(lambda: _status(http, tid, "finished"), "the tournament ends with its last round")
+
+        http.cookies.clear()
+        got = await http.get(f"/api/tournaments/{tid}/deals")
+        assert got.status_code == 200, got.text
+        published: dict[str, Any] = got.json()
+        assert published["format"] == "atout-tournament" and published["seed"] == _seed(server, tid)
+        assert published["commitment"] == made.json()["commitment"]
+        assert [(t["round"], t["number"], len(t["records"])) for t in published["tables"]] == [(0, 0, 2), (1, 0, 2)]
+        assert published["tables"][0]["names"][:2] == ["Ann", "Bob"]
+        assert all("hands" not in r and "seed" in r for t in published["tables"] for r in t["records"])
+        result = verify_tournament(published)
+        assert result.passed, [c.message for c in result.failures]
+        assert sum(c.name == "round" for c in result.checks) == 4  # every deal of every table
+        path = tmp_path / "tournament.json"
+        path.write_text(json.dumps(published))
+        assert main(["verify", str(path)]) == 0
+
+        tampered = json.loads(json.dumps(published))
+        acts = tampered["tables"][1]["records"][0]["actions"]
+        acts[0] = {"seat": acts[0]["seat"], "play": "EX"}  # a card played in the bidding
+        path.write_text(json.dumps(tampered))
+        assert main(["verify", str(path)]) == 1
+        failed = verify_tournament(tampered).failures
+        assert [(c.name, c.message.split(":")[0]) for c in failed] == [("replay", "round 2, table 1, deal 1")], failed
+        swapped = json.loads(json.dumps(published))
+        swapped["tables"][0]["round"] = 1  # round 1's deals shown as round 2's: not that round's seeds
+        failed = verify_tournament(swapped).failures
+        assert [c.message.split(":")[0] for c in failed] == ["round 2, table 1, deal 1", "round 2, table 1, deal 2"]
+        assert "is not the round's deal 1" in failed[0].message
+        lied = json.loads(json.dumps(published))
+        lied["seed"] = "0" * 32
+        failed = verify_tournament(lied).failures
+        assert failed[0].name == "tournament" and "not the commitment" in failed[0].message
 
 
 def _waiting(server: Any, table_id: str) -> bool:

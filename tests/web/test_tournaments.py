@@ -11,6 +11,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from atout.engine.fairness import verify_tournament
+
 from .conftest import Site
 from .pages import play_until_over
 from .test_profile import log_in
@@ -74,6 +76,8 @@ def test_two_people_and_robots_from_registration_to_the_ranking(browser, tournam
     expect(rows).to_have_count(2)
     assert set(page.eval_on_selector_all(".t-ranking tbody tr", "els => els.map((e) => e.dataset.name)")) == {"Tina", "Tomas"}
     assert page.locator(".t-seed").inner_text() == httpx.get(f"{url}/api/tournaments/{tid}").json()["seed"]
+    published = httpx.get(url + page.get_attribute(".t-download", "href")).json()  # the page's link: atout verify's file
+    assert verify_tournament(published).passed
     expect(page.locator(".t-scores tbody tr")).to_have_count(4)  # one table: each seat's deal, scored 0
     page.locator(".t-tables a.deal-link").first.click()
     page.wait_for_function("() => location.hash.startsWith('#/g/')")

@@ -6,14 +6,23 @@ import argparse
 import re
 import sys
 
-from ..engine.fairness import DAILY_FORMAT, Verification, normalize_commitment, verify, verify_daily
+from ..engine.fairness import (
+    DAILY_FORMAT,
+    TOURNAMENT_FORMAT,
+    Verification,
+    normalize_commitment,
+    verify,
+    verify_daily,
+    verify_tournament,
+)
 from ..engine.record import RecordError
 from .records import _print_json, _read
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="the deal record, or the server's {\"commitment\", \"record\"}, or a daily deal's "
-                        "whole set (GET /api/daily/DATE/deals); - for standard input")
+                        "whole set (GET /api/daily/DATE/deals), or a finished tournament's deals (GET /api/tournaments/ID/deals); "
+                        "- for standard input")
     parser.add_argument("--commitment", metavar="HEX",
                         help="the commitment published when the deal began (64 hex digits; default: the one in FILE, if any)")
     parser.add_argument("--hand", action="append", default=[], metavar="SEAT:CODES",
@@ -57,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         published = _read(args.file)
         if isinstance(published, dict) and published.get("format") == DAILY_FORMAT:
             result = verify_daily(published)  # a day's whole set, once its seed is revealed (docs/daily.md)
+        elif isinstance(published, dict) and published.get("format") == TOURNAMENT_FORMAT:
+            result = verify_tournament(published)  # every table's deals, once it is over (docs/tournaments.md)
         else:
             result = verify(published, given, seen)
     except RecordError as err:

@@ -233,23 +233,72 @@ def verify_daily(published: Any) -> Verification:
     for play in plays:
         name = play.get("name", "?") if isinstance(play, Mapping) else "?"
         records = play.get("records") if isinstance(play, Mapping) else None
-        if not isinstance(records, list) or len(records) > deals:
-            raise RecordError(None, "record", f"{name}'s play: records is a list of at most {deals} deal records")
-        for k, record in enumerate(records):
-            if not isinstance(record, Mapping):
-                raise RecordError(None, "record", f"{name}'s deal {k + 1} is not a deal record")
-            seed = daily_deal_seed(day_seed, k)
-            dealer = daily_dealer(day_seed, players, k)
-            where = f"{name}, deal {k + 1}"
-            if record.get("seed") != seed:
-                checks.append(Check("daily", False, f"{where}: the seed {record.get('seed')!r} is not the day's deal "
-                                                    f"{k + 1} ({seed})"))
-                continue
-            if record.get("dealer") != dealer or record.get("players") != players:
-                checks.append(Check("daily", False, f"{where}: dealt by seat {record.get('dealer')!r} at "
-                                                    f"{record.get('players')!r}, not by seat {dealer} at {players}"))
-                continue
-            checks.append(Check("daily", True, f"{where}: the day's deal {k + 1}, dealt by seat {dealer}"))
-            for check in verify(dict(record), commitment(seed)).checks:
-                checks.append(Check(check.name, check.ok, f"{where}: {check.message}", check.seat))
+        checks += _preset_checks(str(name), "daily", "day", day_seed, players, deals, records)
     return Verification(tuple(checks), day_seed, day_commitment)
+
+
+def _preset_checks(name: str, check_name: str, what: str, set_seed: str, players: int, deals: int, records: Any) -> list[Check]:
+    """The checks of one play of a preset set of deals (a day's, a tournament round's): deal ``k``'s seed is
+    ``daily_deal_seed(set_seed, k)``, its dealer the set's, and it verifies as any deal (``verify``)."""
+    if not isinstance(records, list) or len(records) > deals:
+        raise RecordError(None, "record", f"{name}: records is a list of at most {deals} deal records")
+    checks = []
+    for k, record in enumerate(records):
+        if not isinstance(record, Mapping):
+            raise RecordError(None, "record", f"{name}, deal {k + 1}: not a deal record")
+        seed = daily_deal_seed(set_seed, k)
+        dealer = daily_dealer(set_seed, players, k)
+        where = f"{name}, deal {k + 1}"
+        if record.get("seed") != seed:
+            checks.append(Check(check_name, False, f"{where}: the seed {record.get('seed')!r} is not the {what}'s deal "
+                                             f"{k + 1} ({seed})"))
+            continue
+        if record.get("dealer") != dealer or record.get("players") != players:
+            checks.append(Check(check_name, False, f"{where}: dealt by seat {record.get('dealer')!r} at "
+                                             f"{record.get('players')!r}, not by seat {dealer} at {players}"))
+            continue
+        checks.append(Check(check_name, True, f"{where}: the {what}'s deal {k + 1}, dealt by seat {dealer}"))
+        for check in verify(dict(record), commitment(seed)).checks:
+            checks.append(Check(check.name, check.ok, f"{where}: {check.message}", check.seat))
+    return checks
+
+
+# ---------------------------------------------------------------- duplicate tournaments (docs/tournaments.md)
+TOURNAMENT_FORMAT = "atout-tournament"
+
+
+def tournament_round_seed(seed: str, round_: int) -> str:
+    """Round ``round_``'s seed: every table of the round deals its deals from it (``daily_deal_seed``, the
+    dealer ``daily_dealer``). A hash of the tournament's seed, not a part of it."""
+    return hashlib.sha256(f"atout-tournament/1/{seed}/{round_}".encode()).hexdigest()[:32]
+
+
+def verify_tournament(published: Any) -> Verification:
+    """Check a finished tournament's published deals (``GET /api/tournaments/ID/deals``): the revealed seed
+    against the commitment published at its creation, then every deal of every table: its seed is its
+    round's ``index``-th, its dealer the round's, and the deal verifies as any (``verify``).
+
+    ``published``: ``{"format": "atout-tournament", "id", "commitment", "seed", "players", "deals", "rounds",
+    "tables": [{"round", "number", "records": [record, ...]}]}``; RecordError when it is not of that form."""
+    if not isinstance(published, Mapping) or published.get("format") != TOURNAMENT_FORMAT:
+        raise RecordError(None, "record", f"a tournament's deals are a JSON object whose format is {TOURNAMENT_FORMAT!r}")
+    seed, tables = published.get("seed"), published.get("tables")
+    players, deals, rounds = published.get("players"), published.get("deals"), published.get("rounds")
+    if not isinstance(seed, str):
+        raise RecordError(None, "record", "the tournament's seed is revealed once it is over: these deals have none yet")
+    if not isinstance(tables, list) or not isinstance(players, int) or not isinstance(deals, int) \
+            or not isinstance(rounds, int):
+        raise RecordError(None, "record", "a tournament's deals give players, deals, rounds and tables (a list)")
+    promised = normalize_commitment(published.get("commitment"), "the tournament's")
+    digest = commitment(seed)
+    checks = [Check("tournament", digest == promised,
+                    f"sha256 of the tournament's seed is {digest}" + ("" if digest == promised
+                                                                      else f", not the commitment {promised}"))]
+    for table in tables:
+        round_ = table.get("round") if isinstance(table, Mapping) else None
+        if not isinstance(round_, int) or not 0 <= round_ < rounds:
+            raise RecordError(None, "record", f"a table's round is a whole number from 0 to {rounds - 1}")
+        number = table.get("number")
+        name = f"round {round_ + 1}, table {number + 1 if isinstance(number, int) else '?'}"
+        checks += _preset_checks(name, "round", "round", tournament_round_seed(seed, round_), players, deals, table.get("records"))
+    return Verification(tuple(checks), seed, promised)

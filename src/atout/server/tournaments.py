@@ -17,7 +17,6 @@ tournament may run on any process of a site.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import math
 import secrets
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..arena.scoring import Duplicate, SeatResult, duplicate_scores, ranking
-from ..engine.fairness import commitment
+from ..engine.fairness import TOURNAMENT_FORMAT, commitment, daily_deal_seed, tournament_round_seed
 from .accounts import AccountError, name_key
 from .db import games, players, table_events, tables, tournament_entries, tournament_tables, tournaments
 from .options import TableOptions
@@ -115,7 +114,7 @@ def validate(data: dict[str, Any], now: float) -> Spec:
 def round_seed(seed: str, round_: int) -> str:
     """Round ``round_``'s seed: every table of the round deals its deals from it (``daily_deal_seed``), and
     its robots are seeded from it (``daily.robot_seed``). A hash of the tournament's seed, not a part."""
-    return hashlib.sha256(f"atout-tournament/1/{seed}/{round_}".encode()).hexdigest()[:32]
+    return tournament_round_seed(seed, round_)
 
 
 def seating(people: int, seats: int, round_: int) -> list[list[int | None]]:
@@ -410,6 +409,33 @@ def listing(engine: sa.Engine, viewer: str | None, player: str | None = None) ->
     return out
 
 
+def published_deals(engine: sa.Engine, tid: str) -> dict[str, Any]:
+    """A finished tournament's every deal at every table, each record by its seed, with the revealed seed:
+    what ``atout verify`` checks (``verify_tournament``). TournamentError before the end."""
+    from .daily import with_seed
+
+    with engine.connect() as conn:
+        row = _row(conn, tid)
+        if row is None:
+            raise TournamentError(404, "no_tournament", "no such tournament")
+        if row.status != "finished":
+            raise TournamentError(403, "tournament_not_over", "the tournament's seed is revealed, and its deals "
+                                                              "with it, once the tournament is over")
+        rows = conn.execute(sa.select(tournament_tables.c.round, tournament_tables.c.number, games.c.data)
+                            .select_from(tournament_tables.outerjoin(games, games.c.table_id == tournament_tables.c.table_id))
+                            .where(tournament_tables.c.tournament_id == tid)
+                            .order_by(tournament_tables.c.round, tournament_tables.c.number)).all()
+    listed = []
+    for r in rows:
+        data = r.data or {}
+        seed = tournament_round_seed(row.seed, r.round)
+        records = [with_seed(rec, daily_deal_seed(seed, k)) for k, rec in enumerate(data.get("records", []))]
+        names = [s.get("name") for s in data.get("seats", [])]
+        listed.append({"round": r.round, "number": r.number, "names": names, "records": records})
+    return {"format": TOURNAMENT_FORMAT, "id": row.id, "name": row.name, "commitment": row.commitment,
+            "seed": row.seed, "players": row.players, "deals": row.deals, "rounds": row.rounds, "tables": listed}
+
+
 def locked_game(engine: sa.Engine, game_id: str, person: str | None) -> bool:
     """A tournament's game may be looked at by the people of its table, and by anyone once every table of
     its round is closed (before, its cards are those another table is still to play)."""
@@ -426,18 +452,19 @@ def locked_game(engine: sa.Engine, game_id: str, person: str | None) -> bool:
     return bool(still)
 
 
-__all__ = ["Round", "Spec", "TournamentError", "advance", "create", "due", "listing", "locked_game", "register",
+__all__ = ["Round", "Spec", "TournamentError", "advance", "create", "due", "listing", "locked_game", "published_deals", "register",
            "round_seed", "running", "seating", "start", "tournament_of", "unregister", "validate", "view"]
 
 
 # ------------------------------------------------------------------------------ the routes
 class TournamentRoutes:
     """``GET /api/tournaments``, ``POST /api/tournaments`` (create), ``GET /api/tournaments/ID``,
-    ``POST /api/tournaments/ID/register`` and ``/unregister`` (docs/protocol.md, "Tournaments")."""
+    ``POST /api/tournaments/ID/register`` and ``/unregister``, ``GET /api/tournaments/ID/deals`` (docs/protocol.md, "Tournaments")."""
 
     def routes(self) -> list[Route]:
         return [Route("/api/tournaments", self.index, methods=["GET", "POST"]),
                 Route("/api/tournaments/{tid}", self.one, methods=["GET"]),
+                Route("/api/tournaments/{tid}/deals", self.deals, methods=["GET"]),
                 Route("/api/tournaments/{tid}/register", self.register, methods=["POST"]),
                 Route("/api/tournaments/{tid}/unregister", self.unregister, methods=["POST"])]
 
@@ -493,6 +520,15 @@ class TournamentRoutes:
                                         None if account is None else account.id)
         if found is None:
             return _refusal(TournamentError(404, "no_tournament", "no such tournament"))
+        return JSONResponse(found)
+
+    async def deals(self, request: Request) -> Response:
+        """Every deal of every table with the revealed seed, for ``atout verify`` (once it is over)."""
+        hub = request.app.state.hub
+        try:
+            found = await asyncio.to_thread(published_deals, hub.store.engine, request.path_params["tid"][:40])
+        except TournamentError as err:
+            return _refusal(err)
         return JSONResponse(found)
 
     async def register(self, request: Request) -> Response:

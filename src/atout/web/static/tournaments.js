@@ -25,6 +25,7 @@ const WORDS = {
     score: "Score", played: "{n} deal(s) played", closed: "over", hidden: "Each deal's scores are shown once every table of its round has played it.",
     status_open: "registration open", status_running: "being played", status_finished: "finished", status_cancelled: "cancelled",
     begun: "Your tournament table is ready.", back: "All tournaments",
+    download: "Download every deal of every table for atout verify", deal_label: "round {r}, deal {k}",
   },
   fr: {
     title: "Tournois", intro: "Tournois en duplicate : chaque table joue les mêmes donnes aux mêmes places, et chaque place est comparée à la même place des autres tables.",
@@ -42,6 +43,7 @@ const WORDS = {
     score: "Score", played: "{n} donne(s) jouée(s)", closed: "finie", hidden: "Les scores de chaque donne s'affichent quand toutes les tables de son tour l'ont jouée.",
     status_open: "inscriptions ouvertes", status_running: "en cours", status_finished: "terminé", status_cancelled: "annulé",
     begun: "Votre table de tournoi est prête.", back: "Tous les tournois",
+    download: "Télécharger toutes les donnes de toutes les tables pour atout verify", deal_label: "tour {r}, donne {k}",
   },
 };
 export const KEYS = WORDS; // the tests check both languages have the same keys
@@ -137,13 +139,24 @@ export async function renderTournaments(app, main, id = "") {
   replace(main, h("section", { class: "card-box tournaments" }, parts));
 }
 
+/** A score with its sign, the site's minus sign (U+2212) for a loss. */
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
+}
+
+/** A deal's key `ROUND.K` (from 0) as people count, short ("1.2": round 1, deal 2; its words as its title). */
+function dealCell(key) {
+  const [r, k] = String(key).split(".").map(Number);
+  return h("td", { title: w("deal_label", { r: r + 1, k: k + 1 }) }, `${r + 1}.${k + 1}`);
+}
+
 function rankingTable(rows) {
   return h("div", { class: "sheet-scroll" }, h("table", { class: "board t-ranking" },
     h("thead", {}, h("tr", {}, ["place", "player", "total", "scored"].map((k) => h("th", { scope: "col" }, w(k))))),
     h("tbody", {}, rows.map((r) => h("tr", { class: r.you ? "you" : "", dataset: { name: r.name } },
       h("td", {}, String(r.place)),
       h("td", {}, h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name), r.abandoned ? h("span", { class: "tag" }, w("abandoned")) : ""),
-      h("td", { class: "num" }, r.total > 0 ? `+${r.total}` : String(r.total)),
+      h("td", { class: "num" }, signed(r.total)),
       h("td", { class: "num" }, String(r.deals)))))));
 }
 
@@ -162,10 +175,10 @@ function scoresTable(rows, tables) {
   return h("div", { class: "sheet-scroll" }, h("table", { class: "board t-scores" },
     h("thead", {}, h("tr", {}, ["deal_seat", "seat", "table", "player", "points", "mean", "score"].map((k) => h("th", { scope: "col" }, w(k, { n: "" }).trim())))),
     h("tbody", {}, rows.map((r) => h("tr", { dataset: { deal: r.deal, seat: String(r.seat) } },
-      h("td", {}, r.deal), h("td", {}, String(r.seat + 1)), h("td", {}, String(numberOf.get(r.table) || "")),
-      h("td", {}, r.name || w("robot")), h("td", { class: "num" }, String(r.points)),
-      h("td", { class: "num" }, r.mean === null ? "—" : String(r.mean)),
-      h("td", { class: "num" }, r.score === null ? "—" : String(r.score)))))));
+      dealCell(r.deal), h("td", {}, String(r.seat + 1)), h("td", {}, String(numberOf.get(r.table) || "")),
+      h("td", {}, r.name || w("robot")), h("td", { class: "num" }, signed(r.points)),
+      h("td", { class: "num" }, r.mean === null ? "—" : signed(r.mean)),
+      h("td", { class: "num" }, r.score === null ? "—" : signed(r.score)))))));
 }
 
 async function renderOne(app, main, id) {
@@ -192,7 +205,11 @@ async function renderOne(app, main, id) {
     h("p", {}, w("summary", { deals: x.deals, rounds: x.rounds, players: x.players, level: x.level })),
     h("p", {}, x.starts_at ? w("starts_at", { time: dateTime(x.starts_at) }) : w("starts_full", { size: x.size })),
     h("p", { class: "commitment-line" }, w("commitment"), " ", h("code", {}, x.commitment), " ", copyButton(x.commitment, t("review.copy"), app.toast))];
-  if (x.seed) parts.push(h("p", {}, w("seed"), " ", h("code", { class: "t-seed" }, x.seed)));
+  if (x.seed) {
+    parts.push(h("p", {}, w("seed"), " ", h("code", { class: "t-seed" }, x.seed)));
+    parts.push(h("p", {}, h("a", { class: "t-download", href: `/api/tournaments/${encodeURIComponent(x.id)}/deals`,
+                                   download: `atout-tournament-${x.id}.json` }, w("download"))));
+  }
   if (x.your_table) {
     parts.push(h("p", { class: "t-yours" }, w("your_table"), " ",
       h("a", { class: "primary t-play", href: `#/t/${encodeURIComponent(x.your_table)}` }, w("go_table"))));
