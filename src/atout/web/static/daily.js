@@ -12,7 +12,8 @@ import { copyButton } from "./review.js";
 const WORDS = {
   en: {
     nav: "Daily deal", title: "Daily deal of {day}", past_title: "Daily deal of {day}",
-    what: "{deals} deal(s) at four, against robots ({level}), the same for everyone today: play them once, and compare.",
+    what: "{deals} deals at four, against robots ({level}), the same for everyone today: play them once, and compare.",
+    "what.one": "One deal at four, against robots ({level}), the same for everyone today: play it once, and compare.",
     commitment: "Today's deals come from a seed whose SHA-256 is", revealed: "The day's seed, revealed:",
     hidden: "The seed is revealed when the day is over (UTC).", play: "Play today's deal",
     guest: "Log in (or register) to play the daily deal.", playing: "Your play of today's deal goes on:",
@@ -22,12 +23,13 @@ const WORDS = {
     total: "Points", status: "", "status.abandoned": "abandoned", "status.playing": "playing",
     plays: "Everyone's play of the same deals", plays_locked: "The others' play is shown once your own play is over.",
     deal: "deal {n}", yours: "(you)", past: "Past days", no_past: "No past day yet.",
-    played_by: "{n} played", download: "Download the whole day for atout verify",
+    played_by: "{n} played", "played_by.one": "{n} played", download: "Download the whole day for atout verify",
     next: "Tomorrow's commitment:", today_link: "Today's deal",
   },
   fr: {
     nav: "Donne du jour", title: "Donne du jour du {day}", past_title: "Donne du jour du {day}",
-    what: "{deals} donne(s) à quatre, contre des robots ({level}), les mêmes pour tous aujourd'hui : jouez-les une fois, et comparez.",
+    what: "{deals} donnes à quatre, contre des robots ({level}), les mêmes pour tous aujourd'hui : jouez-les une fois, et comparez.",
+    "what.one": "Une donne à quatre, contre des robots ({level}), la même pour tous aujourd'hui : jouez-la une fois, et comparez.",
     commitment: "Les donnes du jour viennent d'une graine dont le SHA-256 est", revealed: "La graine du jour, révélée :",
     hidden: "La graine est révélée à la fin de la journée (UTC).", play: "Jouer la donne du jour",
     guest: "Connectez-vous (ou inscrivez-vous) pour jouer la donne du jour.", playing: "Votre partie du jour est en cours :",
@@ -37,14 +39,17 @@ const WORDS = {
     total: "Points", status: "", "status.abandoned": "abandon", "status.playing": "en cours",
     plays: "Le jeu de chacun sur les mêmes donnes", plays_locked: "Le jeu des autres s'affiche une fois votre partie finie.",
     deal: "donne {n}", yours: "(vous)", past: "Jours passés", no_past: "Pas encore de jour passé.",
-    played_by: "{n} joueur(s)", download: "Télécharger toute la journée pour atout verify",
+    played_by: "{n} joueurs", "played_by.one": "{n} joueur", download: "Télécharger toute la journée pour atout verify",
     next: "Engagement de demain :", today_link: "La donne du jour",
   },
 };
 export const KEYS = WORDS; // the tests check both languages have the same keys
 
 export function dailyWord(key, params = {}) {
-  const text = (WORDS[lang()] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
+  const words = WORDS[lang()] || WORDS.en;
+  const count = typeof params.n === "number" ? params.n : typeof params.deals === "number" ? params.deals : undefined;
+  const form = count === undefined ? undefined : words[`${key}.${new Intl.PluralRules(lang()).select(count)}`];
+  const text = form ?? words[key] ?? WORDS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] !== undefined ? String(params[name]) : ""));
 }
 const w = dailyWord;
