@@ -155,7 +155,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--client-processes", type=int, default=1)
-    parser.add_argument("--commit-linger", type=float, default=2.0, help="atout serve --commit-linger (ms)")
+    parser.add_argument("--commit-linger", type=float, default=5.0, help="atout serve --commit-linger (ms)")
     parser.add_argument("--out", default=None, help="write the figures here (benchmarks/results/scale.json)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())

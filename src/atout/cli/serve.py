@@ -29,9 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nginx-config", default=None, metavar="PORTS",
                         help="print nginx's configuration for processes on these ports (comma-separated, "
                              "slot 1 first) listening on --port, and exit (default: serve)")
-    parser.add_argument("--commit-linger", type=float, default=2.0, metavar="MS",
+    parser.add_argument("--commit-linger", type=float, default=5.0, metavar="MS",
                         help="milliseconds a small batch of table writes waits for more before its transaction: "
-                             "fewer transactions under load, for at most that much delay (default 2; 0: none)")
+                             "fewer transactions under load, for at most that much delay (default 5; 0: none)")
     parser.add_argument("--robot-pace", type=float, default=0.8, metavar="SECONDS",
                         help="how long a robot waits before it plays, so people can follow (default 0.8)")
     parser.add_argument("--deal-pause", type=float, default=5.0, metavar="SECONDS",
@@ -207,7 +207,7 @@ def app_from_settings():
     config = Config(secret=_secret(Path(user_data_dir("atout"))), timing=timing,
                     trusted_proxy=settings["behind_proxy"], rate=settings["rate"], burst=2 * settings["rate"],
                     slot=settings.get("slot"), slots=settings.get("slots"),
-                    commit_linger=settings.get("commit_linger", 2.0) / 1000,
+                    commit_linger=settings.get("commit_linger", 5.0) / 1000,
                     origins=tuple(settings.get("origins", ())),
                     analysis_workers=settings.get("analysis_workers", 1),
                     analysis_queue=settings.get("analysis_queue", 16),

@@ -81,7 +81,7 @@ class Config:
     trusted_proxy: bool = False  # behind a proxy of ours: a connection's address is its X-Forwarded-For
     slot: int | None = None  # this process's slot behind a proxy that routes tables by slot (proxy.py)
     slots: int | None = None  # how many slots that proxy routes
-    commit_linger: float = 0.0  # seconds a small batch of writes waits for more (atout serve: 0.002)
+    commit_linger: float = 0.0  # seconds a small batch of writes waits for more (atout serve: 0.005)
     origins: tuple[str, ...] = ()  # pages besides the site's own that may act for a person (origins.py)
     analysis_workers: int = 1  # processes that analyse finished deals (server/analysis.py); 0: none
     analysis_queue: int = 16  # analyses that may wait for a worker; beyond, 503 busy
