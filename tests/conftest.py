@@ -4,15 +4,32 @@ numba compiles the card play (``bots/fastplay.py``, ``bots/fastdeal.py``, the le
 frozen copies of them) the first time on a machine
 and keeps it in its on-disk cache. Done inside a test, that compile ran under the test's timeout and
 made one test take minutes on a loaded machine; here it runs once, in the process that starts the run
-(xdist's controller, before its workers exist), and every worker then only loads it from the cache."""
+(xdist's controller, before its workers exist), and every worker then only loads it from the cache.
+A first compile (a fresh clone) costs about 34 s of one core: the controller runs it as two processes
+side by side, on the two cores, before loading the result itself."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import pytest
 
 _warm_up_seconds: float | None = None
+
+COMPILES = (  # two halves of about the same length (cold: 14 + 4 s, and 9.5 + 6.5 s)
+    "from atout.bots.fastplay import warm_up; warm_up(); from atout.bots import policy; policy.warm_up()",
+    "from atout.bots.expert2.fastplay import warm_up; warm_up(); from atout.bots import isearch; isearch.warm_up()",
+)
+
+
+def _compile_side_by_side() -> None:
+    """numba's first compile in two processes at once (each writes its part of the on-disk cache)."""
+    processes = [subprocess.Popen([sys.executable, "-c", code]) for code in COMPILES]
+    failed = [code for process, code in zip(processes, COMPILES, strict=True) if process.wait() != 0]
+    if failed:
+        raise pytest.UsageError(f"the robots' compiled code did not build: {failed}")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -22,6 +39,8 @@ def pytest_configure(config: pytest.Config) -> None:
     from atout.bots.fastplay import warm_up
 
     start = time.perf_counter()
+    if not hasattr(config, "workerinput"):  # the run's first process: build what the cache lacks
+        _compile_side_by_side()
     warm_up()  # the controller compiles (or loads); a worker, started after it, loads
     warm_up_expert2()  # the frozen expert-2 has its own copy of the compiled code
     policy.warm_up()  # the learned card policy's own entry points
