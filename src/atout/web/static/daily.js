@@ -2,10 +2,10 @@
 // of it (a button that starts it at a table of its own), the day's ranking, and once one's own play is
 // over the others' play of the same deals, each deal a link to its review (where one's own play is
 // analysed). Past days stay browsable (#/daily/DAY), with their revealed seed and the whole set to
-// download for `atout verify`. Its words are its own (both languages), so i18n.js is not touched.
+// download for `atout verify`. Its words are its own (both languages), looked up as i18n.js looks up its own (wordsFrom).
 
 import { h, replace } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { t, wordsFrom } from "./i18n.js";
 import { signed } from "./result.js";
 import { copyButton } from "./review.js";
 
@@ -45,14 +45,7 @@ const WORDS = {
 };
 export const KEYS = WORDS; // the tests check both languages have the same keys
 
-export function dailyWord(key, params = {}) {
-  const words = WORDS[lang()] || WORDS.en;
-  const count = typeof params.n === "number" ? params.n : typeof params.deals === "number" ? params.deals : undefined;
-  const form = count === undefined ? undefined : words[`${key}.${new Intl.PluralRules(lang()).select(count)}`];
-  const text = form ?? words[key] ?? WORDS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] !== undefined ? String(params[name]) : ""));
-}
-const w = dailyWord;
+const w = wordsFrom(WORDS);
 
 async function get(path) {
   const answer = await fetch(path, { credentials: "same-origin" });
@@ -111,7 +104,7 @@ export async function renderDaily(app, main, day = "") {
   const isToday = shown.day === today.day;
   const message = h("p", { class: "refusal", role: "status" });
   const parts = [h("h1", {}, w(isToday ? "title" : "past_title", { day: shown.day })),
-    h("p", {}, w("what", { deals: shown.deals, level: levelName(app, shown.level) }))];
+    h("p", {}, w("what", { n: shown.deals, deals: shown.deals, level: levelName(app, shown.level) }))];
   parts.push(h("p", { class: "commitment-line" }, w("commitment"), " ", h("code", { class: "commitment-full" }, shown.commitment), " ",
     copyButton(shown.commitment, t("review.copy"), app.toast)));
   if (shown.seed) {

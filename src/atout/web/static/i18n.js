@@ -517,8 +517,18 @@ export function t(key, params = {}, fallback) {
   let text = pick(WORDS[current], key, params);
   if (text === undefined) text = pick(en, key, params);
   if (text === undefined) return fallback === undefined ? key : fallback;
-  const out = text.replace(/\{(\w+)\}/g, (_, name) => (params && params[name] !== undefined ? String(params[name]) : ""));
+  const out = fill(text, params);
   return text.startsWith("{") ? out.charAt(0).toUpperCase() + out.slice(1) : out; // a sentence starts with a capital
+}
+
+/** A page's own words (`{en: {...}, fr: {...}}`, loaded with the page) looked up as `t` does: the current
+ * language, then English, then the key; plurals by `params.n`. */
+export function wordsFrom(table) {
+  return (key, params = {}) => fill(pick(table[current] || table.en, key, params) ?? pick(table.en, key, params) ?? key, params);
+}
+
+function fill(text, params) {
+  return text.replace(/\{(\w+)\}/g, (_, name) => (params && params[name] !== undefined ? String(params[name]) : ""));
 }
 
 export const KEYS = { en, fr };

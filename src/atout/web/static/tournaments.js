@@ -5,7 +5,7 @@
 // (#/g/GAME/N). Its words are its own (both languages), as daily.js's.
 
 import { h, replace } from "./dom.js";
-import { dateTime, lang, t } from "./i18n.js";
+import { dateTime, t, wordsFrom } from "./i18n.js";
 import { copyButton } from "./review.js";
 
 const WORDS = {
@@ -48,11 +48,7 @@ const WORDS = {
 };
 export const KEYS = WORDS; // the tests check both languages have the same keys
 
-export function tournamentWord(key, params = {}) {
-  const text = (WORDS[lang()] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] !== undefined ? String(params[name]) : ""));
-}
-const w = tournamentWord;
+const w = wordsFrom(WORDS);
 
 async function call(path, body) {
   const init = body === undefined ? { credentials: "same-origin" }
