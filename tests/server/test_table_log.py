@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from .helpers import Client, concrete, quick_config, running_server
-from .test_tables import table_with_robots
+from .test_tables import play_until, table_with_robots
 
 
 def taker_first(state: dict[str, Any]) -> dict[str, Any]:
@@ -30,26 +30,12 @@ def ecart_laid(client: Client) -> bool:
                 and sum(deal["tricks_won"]) >= 2)
 
 
-async def play_as(client: Client, choose, done, limit: int = 3000) -> None:
-    for _ in range(limit):
-        if done(client):
-            return
-        state = client.state
-        deal = state and state["deal"]
-        if deal and deal["to_act"] == state["you"] and deal["legal"] and state["vote"] is None:
-            answer = await client.request({"type": "act", "table": state["id"], "action": choose(state)})
-            assert answer["type"] != "error", answer
-        else:
-            await client.recv()
-    raise AssertionError("never reached")
-
-
 async def test_a_page_that_arrives_gets_the_deals_log_with_hidden_parts_hidden(db_url: str) -> None:
     async with running_server(db_url, quick_config()) as server:
         ann = await Client.connect(server.url, "Ann")
         table = await table_with_robots(ann, 4, level="heuristic", deals=20, turn_seconds=0)
         await ann.request({"type": "start", "table": table})
-        await play_as(ann, taker_first, ecart_laid)
+        await play_until(ann, ecart_laid, limit=3000, choose=taker_first)
         deal = ann.state["deal"]
         me = ann.state["you"]
         watcher = await Client.connect(server.url, "Watcher")

@@ -13,15 +13,15 @@ from atout.server.clock import FakeClock
 from .helpers import Client, eventually, first_legal, quick_config, running_server
 
 
-async def play_until(client: Client, done, limit: int = 2000) -> None:
-    """Answer every turn of ``client``'s seat with a legal action until ``done(client)``."""
+async def play_until(client: Client, done, limit: int = 2000, choose=first_legal) -> None:
+    """Answer every turn of ``client``'s seat with ``choose(state)`` (a legal action) until ``done(client)``."""
     for _ in range(limit):
         if done(client):
             return
         state = client.state
         deal = state and state["deal"]
         if deal and deal["to_act"] == state["you"] and deal["legal"] and state["vote"] is None:
-            answer = await client.request({"type": "act", "table": state["id"], "action": first_legal(state)})
+            answer = await client.request({"type": "act", "table": state["id"], "action": choose(state)})
             assert answer["type"] != "error", answer
         else:
             await client.recv()
