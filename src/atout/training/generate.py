@@ -1,7 +1,7 @@
 """Training data for the card policy: the expert's searched cards, with every candidate's features.
 
     nice -n 10 python -m atout.training.generate --players 4 --deals 3000 --seed p25-4 \\
-        --jobs 2 --out /work/runs/learn25/data-4.npz
+        --jobs 2 --out data-4.npz
 
 Deal ``i`` is the arena's deal ``i`` of ``--seed`` (dealer ``i % players``); the expert sits in seat
 ``i % players`` among heuristic players (the company its rollouts and the arena give it), or in

@@ -1,6 +1,6 @@
 """Fit the card policy to the expert's searched cards and write the weights the package ships.
 
-    python -m atout.training.train --data /work/runs/learn25/data-4.npz [more.npz ...] --seed 1 \\
+    python -m atout.training.train --data data-4.npz [more.npz ...] --seed 1 \\
         --out src/atout/bots/weights/policy.npz --curve benchmarks/results/policy-curve.png
 
 Needs the ``[train]`` extra (PyTorch on CPU, matplotlib for the picture).  Each searched card is a
