@@ -62,14 +62,12 @@ def test_four_pages_play_a_whole_deal_together(browser, site):
                if j != i and card not in seen[j]]
     assert not missing, f"never shown on the other pages: {missing}"
     assert not [f for p in people for f in p.frames if f.get("type") in ("error", "pageerror")]
-    delays = sorted(seen[j][card] - at for i, mine in enumerate(clicked) for card, at in mine.items()
-                    for j in range(len(people)) if j != i)
+    # each card shows on the other pages after its click (how long it took is a benchmark's figure:
+    # benchmarks/card_latency.py; a test on a loaded machine cannot say it)
+    delays = [seen[j][card] - at for i, mine in enumerate(clicked) for card, at in mine.items()
+              for j in range(len(people)) if j != i]
     assert len(delays) == 3 * 72, len(delays)
-    assert delays[0] > 0
-    median, p95, worst = delays[len(delays) // 2], delays[int(len(delays) * 0.95)], delays[-1]
-    print(f"card shown on the other pages: median {median:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms "
-          f"over {len(delays)} sightings")
-    assert median < 100, f"median {median:.1f} ms"
+    assert min(delays) > 0, "a card showed on another page before its click"
     states = [p.state() for p in people]
     assert {s["you"] for s in states} == {0, 1, 2, 3}
     totals = states[0]["game"]["totals"]
