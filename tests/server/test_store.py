@@ -55,6 +55,37 @@ def test_an_event_is_never_stored_twice_and_a_refused_batch_changes_nothing(stor
         store.append([Append("ghost", [ev(1)], snapshot=(1, {}))])
 
 
+def test_the_writer_s_connection_stores_events_exactly_as_the_pooled_path(store: Store) -> None:
+    """The writer's own path (on PostgreSQL one statement carrying the rows as JSON) keeps every value: text
+    with quotes, escapes and accents, floats to the last bit, big integers, nulls, nesting; several tables, one
+    of them fenced, in one transaction; and a batch with an event already stored is refused whole."""
+    data = {"text": 'é ♥ "quoted" \\ back\nslash', "x": 0.1 + 0.2, "big": 2**40, "none": None,
+            "cards": [[1, 2], {"k": True}], "empty": {}}
+    at = 1_795_715_547.910547 + 1e-6
+    for table_id in ("a", "b", "c"):
+        store.create_table(table_id, 0.0, {"seq": 0}, 4)
+    token = store.acquire_lease("b", "me", now=100.0, ttl=5.0)
+    held = store.engine.connect()
+    store.append([Append("a", [StoredEvent(1, at, "chat", data), StoredEvent(2, at + 1, "card", {"seat": 3})]),
+                  Append("b", [StoredEvent(1, 0.5, "bid", data)], fence=("me", token)),
+                  Append("c", [StoredEvent(1, 2.0, "card", {})])], held)
+    assert [(e.seq, e.at, e.kind, e.data) for e in store.events_after("a", 0)] == [
+        (1, at, "chat", data), (2, at + 1, "card", {"seat": 3})]
+    assert [(e.at, e.data) for e in store.events_after("b", 0)] == [(0.5, data)]
+    assert [e.data for e in store.events_after("c", 0)] == [{}]
+    with pytest.raises(StoreError) as refused:  # b's fence no longer holds: nothing of the batch is stored
+        store.append([Append("a", [StoredEvent(3, at, "card", {})]),
+                      Append("b", [StoredEvent(2, 1.0, "card", {})], fence=("me", token + 1))], held)
+    assert refused.value.fenced == "b"
+    with pytest.raises(StoreError, match="refused by the database"):  # c's first event again: all refused
+        store.append([Append("a", [StoredEvent(3, at, "card", {})]), Append("c", [StoredEvent(1, 3.0, "card", {})])],
+                     held)
+    assert [len(store.events_after(t, 0)) for t in "abc"] == [2, 1, 1]
+    store.append([Append("a", [StoredEvent(3, at, "card", {})])], held)  # the connection still works
+    assert [e.seq for e in store.events_after("a", 0)] == [1, 2, 3]
+    held.close()
+
+
 async def test_a_small_batch_waits_its_linger_for_writes_that_come_after_it(store: Store) -> None:
     """Two writes from two turns of the event loop share one transaction when the first lingers (the
     second comes microseconds later; a whole second of linger leaves no doubt on a loaded machine)."""

@@ -190,14 +190,18 @@ class Store:
     def append(self, items: list[Append], connection: sa.Connection | None = None) -> None:
         """Every item in one transaction: all stored, or none (StoreError names the first refusal).
         ``connection``: a connection the caller keeps open (the writer thread's), else one from the pool."""
-        rows = [(item.table_id, e.seq, e.at, e.kind, _json(e.data)) for item in items for e in item.events]
         if connection is not None and all(item.events_only for item in items):
             fences = {item.table_id: item.fence for item in items if item.fence is not None}
             try:
+                if connection.dialect.name == "postgresql":
+                    self._append_events_postgresql(connection, items, fences)
+                    return
+                rows = [(item.table_id, e.seq, e.at, e.kind, _json(e.data)) for item in items for e in item.events]
                 self._append_events(connection, rows, fences)
             except Fenced as err:
                 raise StoreError(str(err), fenced=err.table_id) from None
             return
+        rows = [(item.table_id, e.seq, e.at, e.kind, _json(e.data)) for item in items for e in item.events]
         try:
             with contextlib.ExitStack() as stack:
                 if connection is None:
@@ -218,6 +222,39 @@ class Store:
             raise StoreError(f"refused by the ledger: {err.message}") from None
         except Fenced as err:
             raise StoreError(str(err), fenced=err.table_id) from None
+
+    def _append_events_postgresql(self, connection: sa.Connection, items: list[Append],
+                                  fences: dict[str, tuple[str, int]]) -> None:
+        """Events alone on PostgreSQL in one round trip: the fences and the rows travel as two JSON texts in
+        one statement, sent with its BEGIN and COMMIT as one pipeline. Against a fence check, an executemany
+        and a commit (four or five waits on the socket, each a few system calls) this halved the writer's
+        CPU a transaction for the small batches of several processes (``APPEND_EVENTS``)."""
+        dbapi = connection.connection.dbapi_connection
+        assert dbapi is not None
+        rows = orjson.dumps([[item.table_id, e.seq, e.at, e.kind, e.data] for item in items for e in item.events],
+                            option=orjson.OPT_NON_STR_KEYS).decode()
+        held = orjson.dumps([[table_id, owner, token] for table_id, (owner, token) in fences.items()]).decode()
+        count = sum(len(item.events) for item in items)
+        cursor = dbapi.cursor()
+        try:
+            with dbapi.pipeline():
+                cursor.execute(APPEND_EVENTS, (held, rows, len(fences)))
+                dbapi.commit()
+            stored = cursor.rowcount
+        except connection.dialect.loaded_dbapi.IntegrityError as err:
+            with contextlib.suppress(Exception):
+                dbapi.rollback()
+            raise StoreError(f"refused by the database: {_first_line(err)}") from None
+        except BaseException:
+            with contextlib.suppress(Exception):  # the connection may be gone: the writer opens another
+                dbapi.rollback()
+            raise
+        finally:
+            with contextlib.suppress(Exception):
+                cursor.close()
+        if stored != count:  # a lease was not held, so nothing was stored: the checked path says whose (Fenced)
+            self._append_events(connection, [(item.table_id, e.seq, e.at, e.kind, _json(e.data))
+                                             for item in items for e in item.events], fences)
 
     def _append_events(self, connection: sa.Connection, rows: list[tuple[Any, ...]],
                        fences: dict[str, tuple[str, int]]) -> None:
@@ -405,6 +442,20 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+APPEND_EVENTS = """
+WITH fence AS (
+    SELECT f->>0 AS table_id, f->>1 AS owner, (f->>2)::bigint AS token FROM json_array_elements(%s::json) AS f),
+held AS (
+    SELECT l.table_id FROM table_leases AS l JOIN fence AS f
+        ON l.table_id = f.table_id AND l.owner = f.owner AND l.token = f.token
+    FOR SHARE OF l)
+INSERT INTO table_events (table_id, seq, at, kind, data)
+SELECT e->>0, (e->>1)::integer, (e->>2)::float8, e->>3, (e->4)::jsonb FROM json_array_elements(%s::json) AS e
+WHERE (SELECT count(*) FROM held) = %s"""
+"""Every row or none: inserted only if each fence's lease is still (owner, token), read under a share lock so a
+takeover waits for this transaction (as ``_check_fences``). Its text never changes, so psycopg prepares it."""
 
 
 def _first_line(err: Exception) -> str:
