@@ -141,6 +141,7 @@ export class TableView {
     this.actions = h("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions") });
     this.hand = h("section", { class: "hand", "aria-label": t("table.hand") });
     this.sheet = h("section", { class: "panel sheet-panel", "aria-label": t("table.sheet") });
+    this.sheetKey = ""; // a new, empty panel: drawn at the next render
     this.optionsBox = h("section", { class: "panel options-panel", "aria-label": t("table.options") });
     this.chatList = h("ol", { class: "chat-list", "aria-live": "polite", "aria-label": t("chat.title") });
     const input = h("input", { name: "chat", maxlength: 300, autocomplete: "off", "aria-label": t("chat.say"), placeholder: t("chat.placeholder") });
@@ -936,8 +937,16 @@ export class TableView {
       const showOptions = s.status === "waiting" || !s.game || s.game.over;
       replace(this.optionsBox, h("details", { open: showOptions }, h("summary", {}, t("table.options")), form));
     }
-    if (s.game) replace(this.sheet, sheetTable(s.game, (x) => this.nameOf(x), s.players, (n) => reviewAtTable(this.app, this.id, n)));
-    else clear(this.sheet);
+    // drawn again only when what it shows changed: redrawn at every card, its review buttons lost a click
+    // whose press and release fell on either side of a redraw
+    const g = s.game;
+    const sheetKey = JSON.stringify([g && [g.sheet, g.totals, g.deal_number, g.deals], s.players,
+      s.seats.map((_, i) => this.nameOf(i))]);
+    if (sheetKey !== this.sheetKey) {
+      this.sheetKey = sheetKey;
+      if (s.game) replace(this.sheet, sheetTable(s.game, (x) => this.nameOf(x), s.players, (n) => reviewAtTable(this.app, this.id, n)));
+      else clear(this.sheet);
+    }
     const chat = s.chat || [];
     replace(this.chatList, chat.map((c) => h("li", {}, h("strong", {}, c.name), ": ", h("span", { class: "chat-text" }, c.text))));
     this.chatList.scrollTop = this.chatList.scrollHeight;
