@@ -50,3 +50,25 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> str:
     return f"robots' compiled code ready in {_warm_up_seconds:.1f} s (numba; compiled once, then cached on disk)"
+
+
+LONG_FIRST = ("tests/tui/test_app.py", "tests/server/test_cluster.py", "tests/server/test_restart.py",
+              "tests/server/test_leaks.py", "tests/server/test_handover.py", "tests/server/test_slots.py",
+              "tests/server/test_analysis_api.py", "tests/cli/test_commands.py")
+"""Files whose tests take seconds each (server processes, a whole terminal game): run first, so that the
+run's last minutes are not one worker finishing them while the others wait."""
+
+BROWSER_LAST = "tests/web/"
+"""The browser tests run last: Playwright's synchronous API keeps an event loop running in the worker's thread
+while its browser is open (a session's fixture), and an asyncio test after them could not start its own.
+xdist's default scheduling hands tests out in this order, so no worker gets another test after a browser
+test (``--dist worksteal`` would: a worker done with its own share takes from another's queue)."""
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own grouping by fixture scope, which a stable sort keeps
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def order(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return 2 if path.startswith(BROWSER_LAST) else 0 if path.startswith(LONG_FIRST) else 1
+
+    items.sort(key=order)
