@@ -142,6 +142,8 @@ export class TableView {
     this.hand = h("section", { class: "hand", "aria-label": t("table.hand") });
     this.sheet = h("section", { class: "panel sheet-panel", "aria-label": t("table.sheet") });
     this.sheetKey = ""; // a new, empty panel: drawn at the next render
+    this.handKey = "";
+    this.chatKey = "";
     this.optionsBox = h("section", { class: "panel options-panel", "aria-label": t("table.options") });
     this.chatList = h("ol", { class: "chat-list", "aria-live": "polite", "aria-label": t("chat.title") });
     const input = h("input", { name: "chat", maxlength: 300, autocomplete: "off", "aria-label": t("chat.say"), placeholder: t("chat.placeholder") });
@@ -806,16 +808,22 @@ export class TableView {
   renderHand() {
     const s = this.state;
     const d = s.deal;
+    const plays = new Set(this.legal("play").map((c) => c.play));
+    const discard = this.legal("discard_from")[0];
+    const myTurn = Boolean(d) && this.isMyTurn();
+    const choosing = discard ? this.ecart : this.poignee ? this.poignee.cards : null;
+    // built again only when what it shows changed: most events are other seats' cards, and a rebuilt hand
+    // cost a forced layout at every one (the renderer's largest single cost in a deal)
+    const key = JSON.stringify([d && s.you !== null && [d.hand, d.ecart, d.phase], [...plays], myTurn,
+      choosing && [...choosing], Boolean(this.poignee)]);
+    if (key === this.handKey) return;
+    this.handKey = key;
     clear(this.hand);
     if (!d || s.you === null) {
       this.hand.hidden = true;
       return;
     }
     this.hand.hidden = false;
-    const plays = new Set(this.legal("play").map((c) => c.play));
-    const discard = this.legal("discard_from")[0];
-    const myTurn = this.isMyTurn();
-    const choosing = discard ? this.ecart : this.poignee ? this.poignee.cards : null;
     const hand = cards.sortHand(d.hand);
     const row = h("div", { class: "hand-cards", role: "group", "aria-label": t("table.hand_n", { n: hand.length }) });
     hand.forEach((code, index) => {
@@ -843,6 +851,7 @@ export class TableView {
     const row = this.hand && this.hand.querySelector(".hand-cards");
     if (!row) return;
     const buttons = [...row.querySelectorAll("button.card")];
+    for (const line of row.querySelectorAll(".hand-row")) line.remove(); // a relayout's rows replace the last ones
     const n = buttons.length;
     const width = this.hand.clientWidth;
     if (!n || !width) return;
@@ -948,8 +957,12 @@ export class TableView {
       else clear(this.sheet);
     }
     const chat = s.chat || [];
-    replace(this.chatList, chat.map((c) => h("li", {}, h("strong", {}, c.name), ": ", h("span", { class: "chat-text" }, c.text))));
-    this.chatList.scrollTop = this.chatList.scrollHeight;
+    const chatKey = JSON.stringify(chat);
+    if (chatKey !== this.chatKey) { // only when it changed: the scroll below forces a layout
+      this.chatKey = chatKey;
+      replace(this.chatList, chat.map((c) => h("li", {}, h("strong", {}, c.name), ": ", h("span", { class: "chat-text" }, c.text))));
+      this.chatList.scrollTop = this.chatList.scrollHeight;
+    }
   }
 
   renderOverlay() {
