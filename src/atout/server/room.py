@@ -28,7 +28,7 @@ from .addresses import AddressBook
 from .clock import Clock
 from .daily import daily_end, robot_seed
 from .logs import event_log, log
-from .patches import Parts, changed, patch_for
+from .patches import Parts, changed, deal_of, patch_for
 from .protocol import ProtocolError
 from .results import Bets, GameOver
 from .store import Append, Store, StoredEvent, StoredTable, StoreError, StoreWriter
@@ -360,18 +360,18 @@ class Room:
         last = len(events) - 1
         for conn, viewer in followers:
             seen = self.seen_options.get(conn.player.id, -1) if conn.player else -1
-            deal = None if public is None else public if viewer is None else {**public, **private[viewer]}
+            own = None if public is None or viewer is None else private[viewer]
             options_changed = table.changed if table.changed_seq > seen else []
             basis = conn.views.get(table.id) if conn.patches else None
             for i, (e, public_event) in enumerate(zip(events, seen_by[viewer], strict=True)):
                 message: dict[str, Any] = {"type": "event", "table": table.id, "seq": e["seq"],
                                            "event": public_event}
                 if i == last:
+                    parts: Parts = (shared, viewer, options_changed, public, own)
                     if basis is None:
-                        message["state"] = {**shared, "you": viewer, "changed": options_changed, "deal": deal}
+                        message["state"] = {**shared, "you": viewer, "changed": options_changed, "deal": deal_of(parts)}
                     else:
-                        parts: Parts = (shared, viewer, options_changed, deal, public)
-                        public_ok = public_changed if basis[4] is last_public else None
+                        public_ok = public_changed if basis[3] is last_public else None
                         message.update(patch_for(basis, parts, last_shared, shared_changed, public_ok))
                         conn.views[table.id] = parts
                 if i == 0 and ref is not None and conn is origin:
