@@ -355,7 +355,7 @@ class Room:
             shared_changed = changed(last_passing, passing)
         else:
             shared_changed = changed(last_shared, shared)
-        public_changed = None if last_public is None or public is None else changed(last_public, public)
+        public_changed = None if last_public is None or public is None else table.public_changes(last_public, public)
         self.told = (shared, public, lasting, passing)
         last = len(events) - 1
         for conn, viewer in followers:

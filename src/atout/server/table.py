@@ -28,6 +28,7 @@ from ..engine.record import RecordError, action_to_json, parse_action, to_record
 from ..engine.state import Deal
 from ..engine.view import PublicViews, private_json
 from .options import OptionError, TableOptions
+from .patches import changed
 from .protocol import ProtocolError
 from .results import Bets, GameOver, SeatOver
 
@@ -1047,6 +1048,12 @@ class Table:
             return None, {}
         public = self._public_views.view(deal.observation(None))
         return public, {v: self._private_view(deal, v) for v in viewers if v is not None}
+
+    def public_changes(self, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+        """``patches.changed(before, after)`` for two spectator's DealViews of this table: read off the
+        public views' own record when ``after`` was made right after ``before`` (every action's telling)."""
+        known = self._public_views.changes(before)
+        return known if known is not None and after is self._public_views.current else changed(before, after)
 
     def _private_view(self, deal: Deal, seat: int) -> dict[str, Any]:
         """``private_json`` of the seat's private parts, the same dict as last time when they did not
