@@ -81,13 +81,19 @@ def _choice(choice: Any) -> dict[str, Any]:
     return out
 
 
+_PLAY_CHOICES = tuple({"play": card_code(card)} for card in range(78))
+"""Each card's play as a legal choice's JSON (``choice_to_json``), shared like ``_choice``'s."""
+
+
 def _legal(hand: int, legal: tuple[Choice, ...]) -> list[dict[str, Any]]:
     """The legal choices' JSON; the écart's choice also names each card of the hand that may not go,
     with the reason (``kinds.EcartRefusal``), so a client explains a refusal without knowing the rule.
     Only the taker, to act, has that choice: no other seat learns of the taker's cards."""
     out = []
     for choice in legal:
-        if isinstance(choice, DiscardFrom):
+        if type(choice) is Play:  # most choices: read by card, without hashing the Play (a Python call)
+            out.append(_PLAY_CHOICES[choice.card])
+        elif isinstance(choice, DiscardFrom):
             refused = ecart_refusals(hand, choice.count)
             out.append({**_choice(choice), "refused": {card_code(c): refused[c].value for c in sorted(refused)}})
         else:
