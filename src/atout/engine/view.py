@@ -81,7 +81,7 @@ def _choice(choice: Any) -> dict[str, Any]:
     return out
 
 
-_PLAY_CHOICES = tuple({"play": card_code(card)} for card in range(78))
+_PLAY_CHOICES: tuple[dict[str, Any], ...] = tuple({"play": card_code(card)} for card in range(78))
 """Each card's play as a legal choice's JSON (``choice_to_json``), shared like ``_choice``'s."""
 
 

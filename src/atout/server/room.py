@@ -101,6 +101,8 @@ class Room:
         # and the shared view's lasting and passing parts
         self.armed: Any = None  # the deadline the timer sleeps until (None: none); changes wake it
         self._same_address: tuple[tuple[int, int], list[int]] | None = None
+        self._followers_changed = 0  # counts the changes of ``followers``, for ``_audience``
+        self._audience_seen: tuple[Any, tuple[list[tuple[Connection, int | None]], set[int | None], int]] | None = None
 
     # ------------------------------------------------------------ queries
     @property
@@ -198,6 +200,7 @@ class Room:
 
     def follow(self, conn: Connection) -> None:
         self.followers.add(conn)
+        self._followers_changed += 1
         conn.tables.add(self.table.id)
 
     async def join(self, conn: Connection, last_seq: int | None) -> None:
@@ -247,6 +250,7 @@ class Room:
     def lost(self, conn: Connection) -> None:
         """``conn`` closed: a seated person with no connection left here starts the absence clock."""
         self.followers.discard(conn)
+        self._followers_changed += 1
         seat = self.viewer(conn)
         player = conn.player
         still = player is not None and any(c.player is not None and c.player.id == player.id for c in self.followers)
@@ -339,9 +343,7 @@ class Room:
         to a client that asked for patches, what changed in it); the requester's first event echoes its
         request's ``ref``."""
         table = self.table
-        followers = [(conn, self.viewer(conn)) for conn in self.followers]
-        viewers = {v for _, v in followers}
-        spectators = sum(1 for _, v in followers if v is None)  # self.spectators(), from what is at hand
+        followers, viewers, spectators = self._audience()
         lasting, passing = table.shared_parts(self.services.clock.now(), spectators)
         shared = {**lasting, **passing}
         public, private = table.deal_parts(viewers)
@@ -377,6 +379,20 @@ class Room:
                 if i == 0 and ref is not None and conn is origin:
                     message["ref"] = ref
                 conn.send(message)
+
+    def _audience(self) -> tuple[list[tuple[Connection, int | None]], set[int | None], int]:
+        """Each follower with the seat it sees the table from, the viewers among them, and how many are
+        spectators: worked out again only when the followers or the table's people may have changed
+        (a non-action event, another table object), not at every action's telling."""
+        table = self.table
+        key = (table, table.version, self._followers_changed)
+        cached = self._audience_seen
+        if cached is None or cached[0] != key:
+            followers = [(conn, self.viewer(conn)) for conn in self.followers]
+            viewers = {v for _, v in followers}
+            spectators = sum(1 for _, v in followers if v is None)  # self.spectators(), from what is at hand
+            cached = self._audience_seen = (key, (followers, viewers, spectators))
+        return cached[1]
 
     def tell_state(self, joining: Connection | None = None, log: list[dict[str, Any]] | None = None) -> None:
         """A ``table`` message to every follower: for runtime changes that make no numbered event

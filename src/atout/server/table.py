@@ -946,7 +946,11 @@ class Table:
     # ------------------------------------------------------------ views
     def public_events(self, events: list[dict[str, Any]], viewers: set[int | None]
                       ) -> dict[int | None, list[dict[str, Any]]]:
-        """``public_event`` for each viewer; an event every viewer sees alike is made once and shared."""
+        """``public_event`` for each viewer; an event every viewer sees alike is made once and shared (and
+        when every event is, so is the list)."""
+        if not any(event["type"] == "action" and "discard" in event["action"] for event in events):
+            alike = [self.public_event(event, None) for event in events]  # read, never changed: shared
+            return {v: alike for v in viewers}
         out: dict[int | None, list[dict[str, Any]]] = {v: [] for v in viewers}
         for event in events:
             if event["type"] == "action" and "discard" in event["action"]:
