@@ -79,9 +79,16 @@ def patch_for(basis: Parts, parts: Parts, last_shared: Any, shared_changed: dict
     return out
 
 
+def unmoved(basis: Parts, parts: Parts, last_shared: Any) -> bool:
+    """Whether the client's last state was made from the table's last telling and its own parts (you,
+    changed, its private fields) stayed as they were: its patch is then the shared and public changes
+    alone, the same for every such client, so the frame is made once for all of them."""
+    return basis[0] is last_shared and basis[4] is parts[4] and basis[1] == parts[1] and basis[2] == parts[2]
+
+
 def _whole(parts: Parts) -> dict[str, Any]:
     shared, you, options_changed, _, _ = parts
     return {**shared, "you": you, "changed": options_changed, "deal": deal_of(parts)}
 
 
-__all__ = ["Parts", "changed", "deal_of", "patch_for", "state_patch"]
+__all__ = ["Parts", "changed", "deal_of", "patch_for", "state_patch", "unmoved"]

@@ -28,8 +28,8 @@ from .addresses import AddressBook
 from .clock import Clock
 from .daily import daily_end, robot_seed
 from .logs import event_log, log
-from .patches import Parts, changed, deal_of, patch_for
-from .protocol import ProtocolError
+from .patches import Parts, changed, deal_of, patch_for, unmoved
+from .protocol import ProtocolError, dumps
 from .results import Bets, GameOver
 from .store import Append, Store, StoredEvent, StoredTable, StoreError, StoreWriter
 from .table import Table, Timing
@@ -360,6 +360,8 @@ class Room:
         public_changed = None if last_public is None or public is None else table.public_changes(last_public, public)
         self.told = (shared, public, lasting, passing)
         last = len(events) - 1
+        alike: tuple[list[dict[str, Any]], str] | None = None  # the last frame of those whose patch is the
+        # shared and public changes alone (spectators, and seats whose own fields stayed): its events, its text
         for conn, viewer in followers:
             seen = self.seen_options.get(conn.player.id, -1) if conn.player else -1
             own = None if public is None or viewer is None else private[viewer]
@@ -373,9 +375,17 @@ class Room:
                     if basis is None:
                         message["state"] = {**shared, "you": viewer, "changed": options_changed, "deal": deal_of(parts)}
                     else:
-                        public_ok = public_changed if basis[3] is last_public else None
-                        message.update(patch_for(basis, parts, last_shared, shared_changed, public_ok))
                         conn.views[table.id] = parts
+                        public_ok = public_changed if basis[3] is last_public else None
+                        if public_ok is not None and shared_changed is not None and not (i == 0 and conn is origin) \
+                                and unmoved(basis, parts, last_shared):
+                            its_events = seen_by[viewer]
+                            if alike is None or alike[0] is not its_events:  # made once, sent to each of them
+                                message.update(patch_for(basis, parts, last_shared, shared_changed, public_ok))
+                                alike = (its_events, dumps(message))
+                            conn.send(alike[1])
+                            continue
+                        message.update(patch_for(basis, parts, last_shared, shared_changed, public_ok))
                 if i == 0 and ref is not None and conn is origin:
                     message["ref"] = ref
                 conn.send(message)
