@@ -169,7 +169,12 @@ class Table:
         return self.status == TableStatus.PLAYING and self.deal is not None and not self.deal.is_over
 
     def to_act(self) -> int | None:
-        return self.deal.to_act if self.in_deal else None
+        """``deal.to_act`` while a deal is played (``in_deal``), read in one go: several times an action."""
+        game = self.game
+        deal = None if game is None else game.deal
+        if deal is None or deal.is_over or self.status != TableStatus.PLAYING:
+            return None
+        return deal.to_act
 
     def robot_turn(self) -> int | None:
         """The seat a robot must play for now, if any."""
@@ -997,7 +1002,7 @@ class Table:
         same objects from card to card, so a patch finds them unchanged at a glance (``is``)."""
         game = self.game
         key = (self.version, self.paused, tuple(self.same_address), tuple(self.gone_since),
-               tuple((s.absent, s.automatic) for s in self.seats),
+               [(s.absent, s.automatic) for s in self.seats],
                None if game is None else (len(game.sheet), game.deal_number, game.dealer))
         cached = self._lasting
         if cached is not None and cached[0] == key:
