@@ -206,9 +206,15 @@ class PublicViews:
             self._obs, self._view, self._last, self._changed = obs, out, before, None
             return out
         made: dict[str, Any] = {}  # the fields made again, each from parts of the observation that changed
-        if any(isinstance(action, Bid) for _, action in obs.history[len(last.history):]):
-            made["bids"] = _bids(obs)
-        if not before["ecart_laid"] and (obs.ecart is not None or _ecart_shown(obs.history)):
+        new = obs.history[len(last.history):]
+        for _, action in new:
+            if isinstance(action, Bid):
+                made["bids"] = _bids(obs)
+                break
+        # an écart is seen as laid once shown before the first card: while none was, and no card was
+        # played before these actions, they alone may show it
+        if not before["ecart_laid"] and (obs.ecart is not None
+                                         or (not last.trick and not last.tricks and _ecart_shown(new))):
             made["ecart_laid"] = True
         if len(obs.tricks) != len(last.tricks):
             tricks_won = [0] * obs.players
