@@ -165,11 +165,18 @@ def test_a_spectators_view_made_from_the_last_equals_the_view_made_whole(players
 
     rng = random.Random(seed)
     views = PublicViews()
+    before = None
     for dealer in (0, 1 % players):
         deal = new_deal(RuleSet(players=players), dealer, seed=str(seed + dealer))
         while True:
             obs = deal.observation(None)
-            assert views.view(obs) == observation_to_json(obs)
+            view = views.view(obs)
+            assert view == observation_to_json(obs)
+            if before is not None and (known := views.changes(before)) is not None:  # what a patch carries
+                assert known == {k: v for k, v in view.items() if before[k] != v}
+            elif before is not None:
+                assert before["dealer"] != view["dealer"], "the changes are known within a deal"
+            before = view
             if deal.phase == "end":
                 break
             deal.apply(random_action(deal.legal_actions(), rng), deal.to_act)

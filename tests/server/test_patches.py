@@ -8,6 +8,7 @@ import json
 import pytest
 
 from .helpers import Client, running_server
+from .test_table_log import taker_first
 from .test_tables import game_over, play_until, table_with_robots
 
 
@@ -72,6 +73,63 @@ async def test_patched_states_equal_whole_states(db_url: str, players: int) -> N
         sizes = [len(json.dumps(f)) for f in ann_patched.frames if "patch" in f]
         wholes = [len(json.dumps(f)) for f in ann.frames if "state" in f and f["type"] == "event"]
         assert sum(sizes) / len(sizes) < sum(wholes) / len(wholes) / 3
+
+
+async def test_every_seats_patched_states_equal_its_whole_states(db_url: str) -> None:
+    """Four people, each with a connection that asked for patches and one that did not, and a spectator
+    of each kind, through a whole game: each patched state rebuilt equals the whole state its twin got,
+    after every event. A seat's own fields move with its cards and turns while the others' stay, and a
+    frame made once for the clients whose patch holds nothing of their own must reach no other (the
+    first speaker takes with a garde, so the écart is laid, which each viewer sees its own way)."""
+    async with running_server(db_url) as server:
+        patched = [await Client.connect(server.url, name, patches=True) for name in ("Ann", "Bob", "Cyd", "Dan")]
+        ann = patched[0]
+        await ann.send({"type": "create", "players": 4, "options": {"deals": 1, "turn_seconds": 0, "competitive": False}})
+        table = (await ann.expect("master"))["table"]
+        for seat, client in enumerate(patched[1:], start=1):
+            await client.send({"type": "join", "table": table})
+            await client.expect("table")
+            answer = await client.request({"type": "sit", "table": table, "seat": seat})
+            assert answer["type"] != "error", answer
+        others = []
+        for client in patched:  # the same people again, with whole states
+            twin = await Client.connect(server.url, client.name, token=client.token)
+            await twin.send({"type": "join", "table": table})
+            await twin.expect("table")
+            others.append((client, twin))
+        watchers = []
+        for name, patches in (("WatcherP", True), ("WatcherW", False)):
+            watcher = await Client.connect(server.url, name, patches=patches)
+            await watcher.send({"type": "join", "table": table})
+            await watcher.expect("table")
+            watchers.append(watcher)
+        others.append((watchers[0], watchers[1]))
+        for client in patched:
+            await client.settle()
+        since = ann.seq  # everyone follows from here: the states before differ by who had joined yet
+        started = await ann.request({"type": "start", "table": table})
+        assert started["type"] != "error", started
+        for _ in range(1000):
+            for client in patched:
+                await client.settle()
+            if game_over(ann):
+                break
+            for client in patched:
+                state = client.state
+                deal = state and state["deal"]
+                if deal and deal["to_act"] == state["you"] and deal["legal"]:
+                    answer = await client.request({"type": "act", "table": table, "action": taker_first(state)})
+                    assert answer["type"] != "error", answer
+                    break
+        assert game_over(ann)
+        for client, twin in others:
+            await client.settle()
+            await twin.settle()
+            rebuilt, expected = states_by_seq(client), states_by_seq(twin)
+            compared = [seq for seq in rebuilt if seq > since]
+            assert len(compared) > 50 and all(seq in expected for seq in compared)
+            for seq in compared:
+                assert rebuilt[seq] == expected[seq], f"{client.name}, seq {seq}: the patched state differs"
 
 
 async def test_a_bad_patches_flag_is_refused(db_url: str) -> None:

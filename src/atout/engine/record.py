@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import (
+    PLAYS,
     Action,
     Bid,
     Call,
@@ -20,7 +21,7 @@ from .actions import (
     PoigneeFrom,
     contract_name,
 )
-from .cards import card_code, codes, mask_of, parse_card
+from .cards import DECK_SIZE, card_code, codes, mask_of, parse_card
 from .deal import deal_cards
 from .kinds import Contract
 from .rules import RuleError, RuleSet
@@ -29,6 +30,8 @@ from .state import Deal
 FORMAT = "atout-deal"
 VERSION = 1
 _BIDS = {contract.value: contract.rank for contract in Contract}
+_CODE_CARDS = {card_code(card): card for card in range(DECK_SIZE)}
+"""Each card by its canonical code (``parse_card``'s first try)."""
 _ACTION_KEYS = ("bid", "call", "discard", "chelem", "poignee", "play", "petit_sec")
 _ENTRY_KEYS = frozenset({"seat", *_ACTION_KEYS})
 
@@ -130,6 +133,12 @@ def _card(value: Any, index: int, what: str) -> int:
 
 def parse_action(entry: Any, index: int, players: int) -> tuple[int, Action]:
     """One record action as (seat, Action); RecordError names what is wrong."""
+    if type(entry) is dict and len(entry) == 2:  # the usual one, a card by its code: read at once (a
+        seat, value = entry.get("seat"), entry.get("play")  # server reads one per action)
+        if type(seat) is int and 0 <= seat < players and type(value) is str:
+            card = _CODE_CARDS.get(value)
+            if card is not None:
+                return seat, PLAYS[card]
     if not isinstance(entry, dict):
         raise RecordError(index, "record", "an action is a JSON object")
     seat = entry.get("seat")

@@ -81,13 +81,19 @@ def _choice(choice: Any) -> dict[str, Any]:
     return out
 
 
+_PLAY_CHOICES: tuple[dict[str, Any], ...] = tuple({"play": card_code(card)} for card in range(78))
+"""Each card's play as a legal choice's JSON (``choice_to_json``), shared like ``_choice``'s."""
+
+
 def _legal(hand: int, legal: tuple[Choice, ...]) -> list[dict[str, Any]]:
     """The legal choices' JSON; the écart's choice also names each card of the hand that may not go,
     with the reason (``kinds.EcartRefusal``), so a client explains a refusal without knowing the rule.
     Only the taker, to act, has that choice: no other seat learns of the taker's cards."""
     out = []
     for choice in legal:
-        if isinstance(choice, DiscardFrom):
+        if type(choice) is Play:  # most choices: read by card, without hashing the Play (a Python call)
+            out.append(_PLAY_CHOICES[choice.card])
+        elif isinstance(choice, DiscardFrom):
             refused = ecart_refusals(hand, choice.count)
             out.append({**_choice(choice), "refused": {card_code(c): refused[c].value for c in sorted(refused)}})
         else:
@@ -116,8 +122,7 @@ def _ecart_shown(history) -> bool:
     return False
 
 
-def observation_to_json(obs: Observation) -> dict[str, Any]:
-    """The viewer's DealView (docs/protocol.md): its own hand, public cards, its legal choices."""
+def _bids(obs: Observation) -> list[dict[str, Any]]:
     bids: list[dict[str, Any]] = []
     for seat, action in obs.history:
         if not isinstance(action, Bid):
@@ -125,6 +130,12 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
                 break  # the bids come together (after any petit sec decisions): none after them
             continue
         bids.append(_bid(seat, action))
+    return bids
+
+
+def observation_to_json(obs: Observation) -> dict[str, Any]:
+    """The viewer's DealView (docs/protocol.md): its own hand, public cards, its legal choices."""
+    bids = _bids(obs)
     tricks_won = [0] * obs.players
     for trick in obs.tricks:
         tricks_won[trick.winner] += 1
@@ -163,13 +174,27 @@ class PublicViews:
     """The spectator's DealView of one deal after each of its actions, as ``observation_to_json`` makes
     it, built from the public observation alone; the parts the new actions left alone are the last
     view's own objects (a server makes one after every action: the bids, tricks and poignées do not
-    need reading again, and a patch finds the unchanged parts at a glance, by ``is``)."""
+    need reading again, and a patch finds the unchanged parts at a glance, by ``is``). A field is made
+    again only when the observation's parts it is made of changed, and the view remembers which fields
+    changed from the last one (``changes``), so a telling need not compare every field."""
 
-    __slots__ = ("_obs", "_view")
+    __slots__ = ("_changed", "_last", "_obs", "_view")
 
     def __init__(self) -> None:
         self._obs: Observation | None = None
         self._view: dict[str, Any] | None = None
+        self._last: dict[str, Any] | None = None  # the view before the current one
+        self._changed: dict[str, Any] | None = None  # the current view's fields that differ from _last's
+
+    @property
+    def current(self) -> dict[str, Any] | None:
+        """The last view made."""
+        return self._view
+
+    def changes(self, since: dict[str, Any]) -> dict[str, Any] | None:
+        """The fields of the current view that differ from ``since``'s (``patches.changed``), when
+        ``since`` is the view made just before it; None when unknown."""
+        return self._changed if since is self._last and self._last is not None else None
 
     def view(self, obs: Observation) -> dict[str, Any]:
         """``observation_to_json(obs)`` for a spectator's ``obs`` of the deal the last one was of."""
@@ -178,44 +203,63 @@ class PublicViews:
                 or last.dealer != obs.dealer or last.seats != obs.seats
                 or len(obs.history) < len(last.history) or obs.history[:len(last.history)] != last.history):
             out = observation_to_json(obs)  # another deal (or the first view): made whole
-        else:
-            out = dict(before)
-            new = obs.history[len(last.history):]
-            if any(isinstance(action, Bid) for _, action in new):
-                out["bids"] = observation_to_json(obs)["bids"]
-            if not before["ecart_laid"] and (obs.ecart is not None or _ecart_shown(obs.history)):
-                out["ecart_laid"] = True
-            if len(obs.tricks) != len(last.tricks):
-                tricks_won = [0] * obs.players
-                for trick in obs.tricks:
-                    tricks_won[trick.winner] += 1
-                out["tricks_won"] = tricks_won
-                out["last_trick"] = _last_trick(obs.tricks[-1]) if obs.tricks else None
-            if obs.trick != last.trick:
-                out["trick"] = [_play(seat, card) for seat, card in obs.trick]
-            if obs.poignees != last.poignees:
-                out["poignees"] = [{"seat": seat, "size": size, "cards": _codes(cards), "bonus": bonus}
-                                   for seat, cards, size, bonus in obs.poignees]
-            if obs.hand_sizes != last.hand_sizes:
-                out["hand_sizes"] = list(obs.hand_sizes)
-            if obs.result is not last.result:
-                out["result"] = None if obs.result is None else obs.result.to_json()
-            out["phase"] = obs.phase
-            out["to_act"] = obs.to_act
-            out["contract"] = obs.contract_name
-            out["taker"] = obs.taker
-            out["called"] = None if obs.called is None else card_code(obs.called)
-            out["partner"] = obs.partner
-            out["dog"] = None if obs.dog is None else _codes(obs.dog)
-            out["ecart_trumps"] = _codes(obs.ecart_trumps)
-            out["chelem"] = obs.chelem_announced
-            out["void"] = obs.void
-            # a spectator's own parts (PRIVATE) are empty and stay so: hand, ecart, partner and legal
-            # come from the observation all the same
-            out["hand"] = _codes(obs.hand)
-            out["ecart"] = None if obs.ecart is None else _codes(obs.ecart)
-            out["legal"] = _legal(obs.hand, obs.legal)
-        self._obs, self._view = obs, out
+            self._obs, self._view, self._last, self._changed = obs, out, before, None
+            return out
+        made: dict[str, Any] = {}  # the fields made again, each from parts of the observation that changed
+        new = obs.history[len(last.history):]
+        for _, action in new:
+            if isinstance(action, Bid):
+                made["bids"] = _bids(obs)
+                break
+        # an écart is seen as laid once shown before the first card: while none was, and no card was
+        # played before these actions, they alone may show it
+        if not before["ecart_laid"] and (obs.ecart is not None
+                                         or (not last.trick and not last.tricks and _ecart_shown(new))):
+            made["ecart_laid"] = True
+        if len(obs.tricks) != len(last.tricks):
+            tricks_won = [0] * obs.players
+            for trick in obs.tricks:
+                tricks_won[trick.winner] += 1
+            made["tricks_won"] = tricks_won
+            made["last_trick"] = _last_trick(obs.tricks[-1]) if obs.tricks else None
+        if obs.trick != last.trick:
+            made["trick"] = [_play(seat, card) for seat, card in obs.trick]
+        if obs.poignees != last.poignees:
+            made["poignees"] = [{"seat": seat, "size": size, "cards": _codes(cards), "bonus": bonus}
+                                for seat, cards, size, bonus in obs.poignees]
+        if obs.hand_sizes != last.hand_sizes:
+            made["hand_sizes"] = list(obs.hand_sizes)
+        if obs.result is not last.result:
+            made["result"] = None if obs.result is None else obs.result.to_json()
+        if obs.phase != last.phase:
+            made["phase"] = obs.phase
+        if obs.to_act != last.to_act:
+            made["to_act"] = obs.to_act
+        if obs.contract != last.contract or obs.taker != last.taker:
+            made["contract"] = obs.contract_name
+            made["taker"] = obs.taker
+        if obs.called != last.called:
+            made["called"] = None if obs.called is None else card_code(obs.called)
+        if obs.partner != last.partner:
+            made["partner"] = obs.partner
+        if obs.dog != last.dog:
+            made["dog"] = None if obs.dog is None else _codes(obs.dog)
+        if obs.ecart_trumps != last.ecart_trumps:
+            made["ecart_trumps"] = _codes(obs.ecart_trumps)
+        if obs.chelem_announced != last.chelem_announced:
+            made["chelem"] = obs.chelem_announced
+        if obs.void != last.void:
+            made["void"] = obs.void
+        # a spectator's own parts (PRIVATE) are empty and stay so; made again all the same if they moved
+        if obs.hand != last.hand:
+            made["hand"] = _codes(obs.hand)
+        if obs.ecart != last.ecart:
+            made["ecart"] = None if obs.ecart is None else _codes(obs.ecart)
+        if obs.legal != last.legal or obs.hand != last.hand:
+            made["legal"] = _legal(obs.hand, obs.legal)
+        out = {**before, **made}
+        self._obs, self._view, self._last = obs, out, before
+        self._changed = {k: v for k, v in made.items() if (old := before[k]) is not v and old != v}
         return out
 
 

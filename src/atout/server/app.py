@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .accounts import Accounts, session_key
@@ -43,29 +44,40 @@ def static_dir() -> Path | None:
     return folder if folder.is_dir() else None
 
 
-async def websocket_endpoint(websocket: WebSocket) -> None:
-    hub: Hub = websocket.app.state.hub
-    token = websocket.cookies.get(COOKIE)
-    account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
-    await websocket.accept()
-    conn = hub.connect(websocket.send_text, websocket.close, account, client_address(websocket, hub.config.trusted_proxy),
-                       session=session_key(token) if account is not None and token else None)
-    pump = asyncio.create_task(conn.pump())
-    try:
-        while not conn.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            text = frame.get("text")
-            if text is None:
-                text = frame.get("bytes") or b""
-            await hub.receive(conn, text)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        await hub.disconnect(conn)
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await asyncio.wait_for(pump, 1.0)
+class WebSocketEndpoint:
+    """``/ws``: an ASGI application of its own, not a Starlette endpoint function, so that each frame goes
+    to the server's ``send`` and comes from its ``receive`` as it is, without the WebSocket object's state
+    checks and coroutines around every one (five frames an action at a four-seat table); that object
+    serves the rest: the cookie, the accept, the close."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        websocket = WebSocket(scope, receive=receive, send=send)
+        hub: Hub = websocket.app.state.hub
+        token = websocket.cookies.get(COOKIE)
+        account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
+        await websocket.accept()
+
+        async def send_text(text: str) -> None:
+            await send({"type": "websocket.send", "text": text})
+
+        conn = hub.connect(send_text, websocket.close, account, client_address(websocket, hub.config.trusted_proxy),
+                           session=session_key(token) if account is not None and token else None)
+        pump = asyncio.create_task(conn.pump())
+        try:
+            while not conn.closed:
+                frame = await receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    text = frame.get("bytes") or b""
+                await hub.receive(conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await hub.disconnect(conn)
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(pump, 1.0)
 
 
 def client_address(connection: WebSocket | Request, trusted_proxy: bool) -> str | None:
@@ -167,7 +179,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         Route("/health", health),
         Route("/metrics", metrics),
         Route("/api/options", table_options),
-        WebSocketRoute("/ws", websocket_endpoint),
+        WebSocketRoute("/ws", WebSocketEndpoint()),
     ]
     folder = static_dir()
     if folder is not None:

@@ -32,17 +32,26 @@ def state_patch(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]
 
 
 Parts = tuple[dict[str, Any], Any, Any, Any, Any]
-"""A TableView as its parts: the shared view (or the whole state), you, changed, the deal view, and
-the public deal view that deal view was made from (None if unknown)."""
+"""A TableView as its parts: the shared view (or the whole state), you, changed, and its DealView as
+the public view and the viewer's private fields over it (None: none, a spectator's, or a DealView held
+whole). A telling keeps a seat's private fields apart rather than merging them into a copy of the
+public view for every seat: a patch reads only the fields that may differ."""
+
+
+def deal_of(parts: Parts) -> dict[str, Any] | None:
+    """The DealView the parts make: the public view, with the viewer's private fields over it."""
+    public, private = parts[3], parts[4]
+    return public if public is None or private is None else {**public, **private}
 
 
 def patch_for(basis: Parts, parts: Parts, last_shared: Any, shared_changed: dict[str, Any] | None,
               public_changed: dict[str, Any] | None) -> dict[str, Any]:
     """``state_patch`` from the client's last state to this one; quick when the last state was made from
     the table's last telling: the shared and public fields' changes are then the same for every viewer,
-    worked out once."""
-    its_shared, its_you, its_changed, old_deal, its_public = basis
-    _, you, options_changed, new_deal, _ = parts
+    worked out once, and only the viewer's private fields are compared (none, when they are the same
+    dict as last time: a seat that neither played nor came to act)."""
+    its_shared, its_you, its_changed, old_public, old_private = basis
+    _, you, options_changed, new_public, new_private = parts
     if shared_changed is None or its_shared is not last_shared:
         return state_patch(_whole(basis), _whole(parts))
     patch = dict(shared_changed)
@@ -51,25 +60,35 @@ def patch_for(basis: Parts, parts: Parts, last_shared: Any, shared_changed: dict
     if its_changed != options_changed:
         patch["changed"] = options_changed
     out: dict[str, Any] = {"patch": patch}
-    if old_deal is None or new_deal is None:
-        if old_deal is not new_deal:
-            patch["deal"] = new_deal
+    if old_public is None or new_public is None:
+        if old_public is not new_public:
+            patch["deal"] = deal_of(parts)
         return out
-    if public_changed is not None and its_public is not None:
+    if public_changed is not None:
         deal_patch = dict(public_changed)
-        for key in PRIVATE:
-            if old_deal[key] != new_deal[key]:
-                deal_patch[key] = new_deal[key]
+        if old_private is not new_private or old_private is None:
+            old_own = old_public if old_private is None else old_private
+            new_own = new_public if new_private is None else new_private
+            for key in PRIVATE:
+                if old_own[key] != new_own[key]:
+                    deal_patch[key] = new_own[key]
     else:
-        deal_patch = changed(old_deal, new_deal)
+        deal_patch = changed(deal_of(basis) or {}, deal_of(parts) or {})
     if deal_patch:
         out["deal_patch"] = deal_patch
     return out
 
 
+def unmoved(basis: Parts, parts: Parts, last_shared: Any) -> bool:
+    """Whether the client's last state was made from the table's last telling and its own parts (you,
+    changed, its private fields) stayed as they were: its patch is then the shared and public changes
+    alone, the same for every such client, so the frame is made once for all of them."""
+    return basis[0] is last_shared and basis[4] is parts[4] and basis[1] == parts[1] and basis[2] == parts[2]
+
+
 def _whole(parts: Parts) -> dict[str, Any]:
-    shared, you, options_changed, deal, _ = parts
-    return {**shared, "you": you, "changed": options_changed, "deal": deal}
+    shared, you, options_changed, _, _ = parts
+    return {**shared, "you": you, "changed": options_changed, "deal": deal_of(parts)}
 
 
-__all__ = ["Parts", "changed", "patch_for", "state_patch"]
+__all__ = ["Parts", "changed", "deal_of", "patch_for", "state_patch", "unmoved"]

@@ -28,8 +28,8 @@ from .addresses import AddressBook
 from .clock import Clock
 from .daily import daily_end, robot_seed
 from .logs import event_log, log
-from .patches import Parts, changed, patch_for
-from .protocol import ProtocolError
+from .patches import Parts, changed, deal_of, patch_for, unmoved
+from .protocol import ProtocolError, dumps
 from .results import Bets, GameOver
 from .store import Append, Store, StoredEvent, StoredTable, StoreError, StoreWriter
 from .table import Table, Timing
@@ -101,6 +101,8 @@ class Room:
         # and the shared view's lasting and passing parts
         self.armed: Any = None  # the deadline the timer sleeps until (None: none); changes wake it
         self._same_address: tuple[tuple[int, int], list[int]] | None = None
+        self._followers_changed = 0  # counts the changes of ``followers``, for ``_audience``
+        self._audience_seen: tuple[Any, tuple[list[tuple[Connection, int | None]], set[int | None], int]] | None = None
 
     # ------------------------------------------------------------ queries
     @property
@@ -198,6 +200,7 @@ class Room:
 
     def follow(self, conn: Connection) -> None:
         self.followers.add(conn)
+        self._followers_changed += 1
         conn.tables.add(self.table.id)
 
     async def join(self, conn: Connection, last_seq: int | None) -> None:
@@ -247,6 +250,7 @@ class Room:
     def lost(self, conn: Connection) -> None:
         """``conn`` closed: a seated person with no connection left here starts the absence clock."""
         self.followers.discard(conn)
+        self._followers_changed += 1
         seat = self.viewer(conn)
         player = conn.player
         still = player is not None and any(c.player is not None and c.player.id == player.id for c in self.followers)
@@ -339,9 +343,7 @@ class Room:
         to a client that asked for patches, what changed in it); the requester's first event echoes its
         request's ``ref``."""
         table = self.table
-        followers = [(conn, self.viewer(conn)) for conn in self.followers]
-        viewers = {v for _, v in followers}
-        spectators = sum(1 for _, v in followers if v is None)  # self.spectators(), from what is at hand
+        followers, viewers, spectators = self._audience()
         lasting, passing = table.shared_parts(self.services.clock.now(), spectators)
         shared = {**lasting, **passing}
         public, private = table.deal_parts(viewers)
@@ -355,28 +357,52 @@ class Room:
             shared_changed = changed(last_passing, passing)
         else:
             shared_changed = changed(last_shared, shared)
-        public_changed = None if last_public is None or public is None else changed(last_public, public)
+        public_changed = None if last_public is None or public is None else table.public_changes(last_public, public)
         self.told = (shared, public, lasting, passing)
         last = len(events) - 1
+        alike: tuple[list[dict[str, Any]], str] | None = None  # the last frame of those whose patch is the
+        # shared and public changes alone (spectators, and seats whose own fields stayed): its events, its text
         for conn, viewer in followers:
             seen = self.seen_options.get(conn.player.id, -1) if conn.player else -1
-            deal = None if public is None else public if viewer is None else {**public, **private[viewer]}
+            own = None if public is None or viewer is None else private[viewer]
             options_changed = table.changed if table.changed_seq > seen else []
             basis = conn.views.get(table.id) if conn.patches else None
             for i, (e, public_event) in enumerate(zip(events, seen_by[viewer], strict=True)):
                 message: dict[str, Any] = {"type": "event", "table": table.id, "seq": e["seq"],
                                            "event": public_event}
                 if i == last:
+                    parts: Parts = (shared, viewer, options_changed, public, own)
                     if basis is None:
-                        message["state"] = {**shared, "you": viewer, "changed": options_changed, "deal": deal}
+                        message["state"] = {**shared, "you": viewer, "changed": options_changed, "deal": deal_of(parts)}
                     else:
-                        parts: Parts = (shared, viewer, options_changed, deal, public)
-                        public_ok = public_changed if basis[4] is last_public else None
-                        message.update(patch_for(basis, parts, last_shared, shared_changed, public_ok))
                         conn.views[table.id] = parts
+                        public_ok = public_changed if basis[3] is last_public else None
+                        if public_ok is not None and shared_changed is not None and not (i == 0 and conn is origin) \
+                                and unmoved(basis, parts, last_shared):
+                            its_events = seen_by[viewer]
+                            if alike is None or alike[0] is not its_events:  # made once, sent to each of them
+                                message.update(patch_for(basis, parts, last_shared, shared_changed, public_ok))
+                                alike = (its_events, dumps(message))
+                            conn.send(alike[1])
+                            continue
+                        message.update(patch_for(basis, parts, last_shared, shared_changed, public_ok))
                 if i == 0 and ref is not None and conn is origin:
                     message["ref"] = ref
                 conn.send(message)
+
+    def _audience(self) -> tuple[list[tuple[Connection, int | None]], set[int | None], int]:
+        """Each follower with the seat it sees the table from, the viewers among them, and how many are
+        spectators: worked out again only when the followers or the table's people may have changed
+        (a non-action event, another table object), not at every action's telling."""
+        table = self.table
+        key = (table, table.version, self._followers_changed)
+        cached = self._audience_seen
+        if cached is None or cached[0] != key:
+            followers = [(conn, self.viewer(conn)) for conn in self.followers]
+            viewers = {v for _, v in followers}
+            spectators = sum(1 for _, v in followers if v is None)  # self.spectators(), from what is at hand
+            cached = self._audience_seen = (key, (followers, viewers, spectators))
+        return cached[1]
 
     def tell_state(self, joining: Connection | None = None, log: list[dict[str, Any]] | None = None) -> None:
         """A ``table`` message to every follower: for runtime changes that make no numbered event

@@ -28,6 +28,7 @@ from ..engine.record import RecordError, action_to_json, parse_action, to_record
 from ..engine.state import Deal
 from ..engine.view import PublicViews, private_json
 from .options import OptionError, TableOptions
+from .patches import changed
 from .protocol import ProtocolError
 from .results import Bets, GameOver, SeatOver
 
@@ -168,7 +169,12 @@ class Table:
         return self.status == TableStatus.PLAYING and self.deal is not None and not self.deal.is_over
 
     def to_act(self) -> int | None:
-        return self.deal.to_act if self.in_deal else None
+        """``deal.to_act`` while a deal is played (``in_deal``), read in one go: several times an action."""
+        game = self.game
+        deal = None if game is None else game.deal
+        if deal is None or deal.is_over or self.status != TableStatus.PLAYING:
+            return None
+        return deal.to_act
 
     def robot_turn(self) -> int | None:
         """The seat a robot must play for now, if any."""
@@ -945,7 +951,11 @@ class Table:
     # ------------------------------------------------------------ views
     def public_events(self, events: list[dict[str, Any]], viewers: set[int | None]
                       ) -> dict[int | None, list[dict[str, Any]]]:
-        """``public_event`` for each viewer; an event every viewer sees alike is made once and shared."""
+        """``public_event`` for each viewer; an event every viewer sees alike is made once and shared (and
+        when every event is, so is the list)."""
+        if not any(event["type"] == "action" and "discard" in event["action"] for event in events):
+            alike = [self.public_event(event, None) for event in events]  # read, never changed: shared
+            return {v: alike for v in viewers}
         out: dict[int | None, list[dict[str, Any]]] = {v: [] for v in viewers}
         for event in events:
             if event["type"] == "action" and "discard" in event["action"]:
@@ -992,7 +1002,7 @@ class Table:
         same objects from card to card, so a patch finds them unchanged at a glance (``is``)."""
         game = self.game
         key = (self.version, self.paused, tuple(self.same_address), tuple(self.gone_since),
-               tuple((s.absent, s.automatic) for s in self.seats),
+               [(s.absent, s.automatic) for s in self.seats],
                None if game is None else (len(game.sheet), game.deal_number, game.dealer))
         cached = self._lasting
         if cached is not None and cached[0] == key:
@@ -1047,6 +1057,12 @@ class Table:
             return None, {}
         public = self._public_views.view(deal.observation(None))
         return public, {v: self._private_view(deal, v) for v in viewers if v is not None}
+
+    def public_changes(self, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+        """``patches.changed(before, after)`` for two spectator's DealViews of this table: read off the
+        public views' own record when ``after`` was made right after ``before`` (every action's telling)."""
+        known = self._public_views.changes(before)
+        return known if known is not None and after is self._public_views.current else changed(before, after)
 
     def _private_view(self, deal: Deal, seat: int) -> dict[str, Any]:
         """``private_json`` of the seat's private parts, the same dict as last time when they did not
