@@ -66,6 +66,7 @@ from .tactics import (
     complete_ecart,
     hand_strength,
 )
+from .value import value_card_values
 
 SAFETY_SECONDS = 0.7
 """Without a budget the search runs its fixed number of worlds (deterministic), stopping
@@ -124,6 +125,14 @@ nobody (the rules of thumb play it), "taker" the searching seat when it is the t
 searching seat always."""
 SECOND_PLY_REDEALS = 8
 """Worlds re-dealt from the seat's own view at each of those next cards (``isearch``)."""
+LEAF_VALUE = ""
+"""Whose card searches end each candidate's rollout at the end of its trick and value the position
+there by the learned value (``value``, trained on the expert's own deals) instead of playing the
+deal out by the rules of thumb: "" nobody, "taker" the searching seat when it is the taker,
+"defence" when it is not, "all" always."""
+LEAF_MIX = 1.0
+"""With ``LEAF_VALUE``, the weight of the learned value in each world's score; the rest is the rules
+of thumb's play-out from the same trick's end."""
 
 
 def equivalent_cards(legal: int, unseen: int) -> list[int]:
@@ -208,6 +217,9 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         worlds: list[tuple[Any, float]] = draw(obs, rng, samples, k, deadline=draw_deadline)
     except NoWorld:
         return None
+    if LEAF_VALUE and cards is not None and score is card_values and (
+            LEAF_VALUE == "all" or (LEAF_VALUE == "taker") == (obs.taker == me)):
+        score = value_card_values(LEAF_MIX)
     if SECOND_PLY and cards is not None and score is card_values and (SECOND_PLY == "all" or obs.taker == me):
         # Drawn after the worlds, so that they are the worlds the plain search draws.
         score = SecondPly(SECOND_PLY_REDEALS, {s: c for s, c, *_ in obs.poignees}, rng.getrandbits(62))
