@@ -36,7 +36,7 @@ class Person:
 
     def __init__(self, browser: Browser, site_url: str, name: str, lang: str = "en-GB",
                  viewport: dict | None = None) -> None:
-        self.context = browser.new_context(locale=lang, viewport=viewport or {"width": 1280, "height": 820})
+        self.context = browser.new_context(locale=lang, viewport=viewport or {"width": 1280, "height": 820}, reduced_motion="reduce")
         self.context.set_default_timeout(WAIT_MS)
         self.site = site_url
         self.name = name
