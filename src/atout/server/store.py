@@ -12,6 +12,7 @@ import contextlib
 import queue
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -196,12 +197,11 @@ class Store:
                 if connection.dialect.name == "postgresql":
                     self._append_events_postgresql(connection, items, fences)
                     return
-                rows = [(item.table_id, e.seq, e.at, e.kind, _json(e.data)) for item in items for e in item.events]
-                self._append_events(connection, rows, fences)
+                self._append_events(connection, _event_rows(items), fences)
             except Fenced as err:
                 raise StoreError(str(err), fenced=err.table_id) from None
             return
-        rows = [(item.table_id, e.seq, e.at, e.kind, _json(e.data)) for item in items for e in item.events]
+        rows = _event_rows(items)
         try:
             with contextlib.ExitStack() as stack:
                 if connection is None:
@@ -229,59 +229,28 @@ class Store:
         one statement, sent with its BEGIN and COMMIT as one pipeline. Against a fence check, an executemany
         and a commit (four or five waits on the socket, each a few system calls) this halved the writer's
         CPU a transaction for the small batches of several processes (``APPEND_EVENTS``)."""
-        dbapi = connection.connection.dbapi_connection
-        assert dbapi is not None
         rows = orjson.dumps([[item.table_id, e.seq, e.at, e.kind, e.data] for item in items for e in item.events],
                             option=orjson.OPT_NON_STR_KEYS).decode()
         held = orjson.dumps([[table_id, owner, token] for table_id, (owner, token) in fences.items()]).decode()
         count = sum(len(item.events) for item in items)
-        cursor = dbapi.cursor()
-        try:
+        with _driver_transaction(connection) as (dbapi, cursor):
             with dbapi.pipeline():
                 cursor.execute(APPEND_EVENTS, (held, rows, len(fences)))
                 dbapi.commit()
-            stored = cursor.rowcount
-        except connection.dialect.loaded_dbapi.IntegrityError as err:
-            with contextlib.suppress(Exception):
-                dbapi.rollback()
-            raise StoreError(f"refused by the database: {_first_line(err)}") from None
-        except BaseException:
-            with contextlib.suppress(Exception):  # the connection may be gone: the writer opens another
-                dbapi.rollback()
-            raise
-        finally:
-            with contextlib.suppress(Exception):
-                cursor.close()
+            stored = cursor.rowcount  # read before the cursor closes
         if stored != count:  # a lease was not held, so nothing was stored: the checked path says whose (Fenced)
-            self._append_events(connection, [(item.table_id, e.seq, e.at, e.kind, _json(e.data))
-                                             for item in items for e in item.events], fences)
+            self._append_events(connection, _event_rows(items), fences)
 
     def _append_events(self, connection: sa.Connection, rows: list[tuple[Any, ...]],
                        fences: dict[str, tuple[str, int]]) -> None:
         """Events alone, the writer's usual batch: the leases' fences, one executemany and a commit on the
         driver's own connection, without SQLAlchemy's statement and transaction layers (which cost the
         writer thread more instructions than the database's own work for such a batch)."""
-        dbapi = connection.connection.dbapi_connection
-        assert dbapi is not None
-        cursor = dbapi.cursor()
-        try:
+        with _driver_transaction(connection) as (dbapi, cursor):
             if fences:
                 self._check_fences_on(cursor, connection.dialect.name, fences)
             cursor.executemany(self._insert_events, rows)
             dbapi.commit()
-        except Fenced:
-            dbapi.rollback()
-            raise
-        except connection.dialect.loaded_dbapi.IntegrityError as err:
-            dbapi.rollback()
-            raise StoreError(f"refused by the database: {_first_line(err)}") from None
-        except BaseException:
-            with contextlib.suppress(Exception):  # the connection may be gone: the writer opens another
-                dbapi.rollback()
-            raise
-        finally:
-            with contextlib.suppress(Exception):
-                cursor.close()
 
     def _check_fences(self, conn, fences: dict[str, tuple[str, int]]) -> None:
         """Fencing: each table's lease must still be (owner, token), read under a share lock so a
@@ -442,6 +411,34 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def _event_rows(items: list[Append]) -> list[tuple[Any, ...]]:
+    """Every item's events as the rows of ``table_events``, their data as JSON text."""
+    return [(item.table_id, e.seq, e.at, e.kind, _json(e.data)) for item in items for e in item.events]
+
+
+@contextlib.contextmanager
+def _driver_transaction(connection: sa.Connection) -> Iterator[tuple[Any, Any]]:
+    """The driver's own connection and a cursor for one transaction the caller commits: on any error it is
+    rolled back (the connection may be gone: the writer opens another), a refusal by the database becomes a
+    StoreError naming it, and the cursor is closed."""
+    dbapi = connection.connection.dbapi_connection
+    assert dbapi is not None
+    cursor = dbapi.cursor()
+    try:
+        yield dbapi, cursor
+    except connection.dialect.loaded_dbapi.IntegrityError as err:
+        with contextlib.suppress(Exception):
+            dbapi.rollback()
+        raise StoreError(f"refused by the database: {_first_line(err)}") from None
+    except BaseException:
+        with contextlib.suppress(Exception):
+            dbapi.rollback()
+        raise
+    finally:
+        with contextlib.suppress(Exception):
+            cursor.close()
 
 
 APPEND_EVENTS = """
