@@ -12,6 +12,7 @@ played.  Inference is plain numba over the packed state; the weights ship in the
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -320,15 +321,10 @@ class Policy:
         return self.w1, self.b1, self.w2, self.v
 
 
-_loaded: Policy | None = None
-
-
+@functools.cache
 def load() -> Policy:
     """The policy shipped with the package (read once)."""
-    global _loaded
-    if _loaded is None:
-        _loaded = Policy.read(WEIGHTS)
-    return _loaded
+    return Policy.read(WEIGHTS)
 
 
 def warm_up() -> None:

@@ -18,6 +18,7 @@ kB) and are read once.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -264,15 +265,10 @@ class Value:
         return (self.mean, self.scale, self.w1, self.b1, self.w2, self.b2, self.w3, self.b3)
 
 
-_loaded: Value | None = None
-
-
+@functools.cache
 def load() -> Value:
     """The value shipped with the package (read once)."""
-    global _loaded
-    if _loaded is None:
-        _loaded = Value.read(WEIGHTS)
-    return _loaded
+    return Value.read(WEIGHTS)
 
 
 def value_card_values(mix: float = 1.0):

@@ -7,3 +7,15 @@ the weights the package ships.  ``python -m atout.training.value_data`` keeps th
 two tricks of deals the expert played, seen from each seat, with the deal's result, and ``python -m
 atout.training.value_train`` fits the position value to them.  All are reproducible from their seeds.
 """
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def write_summary(summary: dict[str, Any], beside: str) -> None:
+    """A training run's summary as JSON beside its curve (or its weights), and printed without the curve."""
+    with open(str(beside).rsplit(".", 1)[0] + ".json", "w") as f:
+        json.dump(summary, f, indent=1)
+    print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=1))

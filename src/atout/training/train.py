@@ -16,10 +16,11 @@ epoch's weights are kept.  One thread, a fixed seed: the same data give the same
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
+
+from . import write_summary
 
 
 def load(paths: list[str]):
@@ -150,10 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = {"invocation": " ".join(["python -m atout.training.train", *sys.argv[1:]]), "groups": len(X), "held_out": n_val,
                "rules_regret": base_val, "policy_regret": curve[-1]["val_regret"],
                "by_role": by_role, "curve": curve}
-    summary_path = str(args.curve or args.out).rsplit(".", 1)[0] + ".json"
-    with open(summary_path, "w") as f:
-        json.dump(summary, f, indent=1)
-    print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=1))
+    write_summary(summary, args.curve or args.out)
     if args.curve:
         import matplotlib
 

@@ -17,10 +17,11 @@ fixed seed: the same data give the same weights.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
+
+from . import write_summary
 
 
 def load(paths: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -90,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--curve", help="PNG of the learning curves (their figures go beside it, as .json)")
     args = ap.parse_args(argv)
+    invocation = " ".join(["python -m atout.training.value_train", *sys.argv[1:]])
 
     import torch
 
@@ -129,15 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     np.savez(args.out, mean=mean.astype(np.float64), scale=scale.astype(np.float64),
              w1=arr(lin[0].weight), b1=arr(lin[0].bias), w2=arr(lin[1].weight), b2=arr(lin[1].bias),
              w3=arr(lin[2].weight)[0] * 100.0, b3=np.float64(arr(lin[2].bias)[0] * 100.0),
-             invocation=np.array(" ".join(["python -m atout.training.value_train", *sys.argv[1:]])))
-    summary = {"invocation": " ".join(["python -m atout.training.value_train", *sys.argv[1:]]),
+             invocation=np.array(invocation))
+    summary = {"invocation": invocation,
                "positions": len(X), "deals": len(deals), "held_out_deals": len(held),
                "mean_mse": mean_mse, "linear_mse": linear_mse, "best_held_out_mse": best,
                "by_size": by_size, "curve": curve}
-    summary_path = str(args.curve or args.out).rsplit(".", 1)[0] + ".json"
-    with open(summary_path, "w") as f:
-        json.dump(summary, f, indent=1)
-    print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=1))
+    write_summary(summary, args.curve or args.out)
     if args.curve:
         import matplotlib
 
