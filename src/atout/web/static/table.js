@@ -80,7 +80,7 @@ export class TableView {
     this.overlay = null; // "last" | "shown" | null
     this.lastRecord = null;
     this.tricksSeen = 0;
-    this.optionsKey = "";
+    this.drawn = {}; // each part's key when last drawn (toDraw())
     this.ticker = null;
     this.built = false;
     this.keys = (e) => this.onKey(e);
@@ -112,7 +112,6 @@ export class TableView {
 
   /** The language changed: every word on screen again at once, the log's lines included (kept as data). */
   relabel() {
-    this.optionsKey = "";
     this.copyCommitment = null;
     this.build();
     if (this.refusedCode) return this.refuse(this.refusedCode);
@@ -141,9 +140,7 @@ export class TableView {
     this.actions = h("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions") });
     this.hand = h("section", { class: "hand", "aria-label": t("table.hand") });
     this.sheet = h("section", { class: "panel sheet-panel", "aria-label": t("table.sheet") });
-    this.sheetKey = ""; // a new, empty panel: drawn at the next render
-    this.handKey = "";
-    this.chatKey = "";
+    this.drawn = {}; // new, empty parts: each drawn at the next render
     this.optionsBox = h("section", { class: "panel options-panel", "aria-label": t("table.options") });
     this.chatList = h("ol", { class: "chat-list", "aria-live": "polite", "aria-label": t("chat.title") });
     const input = h("input", { name: "chat", maxlength: 300, autocomplete: "off", "aria-label": t("chat.say"), placeholder: t("chat.placeholder") });
@@ -814,10 +811,8 @@ export class TableView {
     const choosing = discard ? this.ecart : this.poignee ? this.poignee.cards : null;
     // built again only when what it shows changed: most events are other seats' cards, and a rebuilt hand
     // cost a forced layout at every one (the renderer's largest single cost in a deal)
-    const key = JSON.stringify([d && s.you !== null && [d.hand, d.ecart, d.phase], [...plays], myTurn,
-      choosing && [...choosing], Boolean(this.poignee)]);
-    if (key === this.handKey) return;
-    this.handKey = key;
+    if (!this.toDraw("hand", [d && s.you !== null && [d.hand, d.ecart, d.phase], [...plays], myTurn,
+      choosing && [...choosing], Boolean(this.poignee)])) return;
     clear(this.hand);
     if (!d || s.you === null) {
       this.hand.hidden = true;
@@ -932,12 +927,19 @@ export class TableView {
     this.render();
   }
 
+  /** Whether what ``part`` shows (``what``) changed since it was last drawn: a part drawn again at every
+   * event loses clicks that fall across a redraw, and costs the browser a layout each time. */
+  toDraw(part, what) {
+    const key = JSON.stringify(what);
+    if (this.drawn[part] === key) return false;
+    this.drawn[part] = key;
+    return true;
+  }
+
   renderSide() {
     const s = this.state;
-    const key = JSON.stringify([s.options, s.changed, s.master === s.you && s.you !== null, s.status, s.game && s.game.over]);
     const editable = s.master === s.you && s.you !== null && (s.status === "waiting" || !s.game || s.game.over);
-    if (key !== this.optionsKey) {
-      this.optionsKey = key;
+    if (this.toDraw("options", [s.options, s.changed, s.master === s.you && s.you !== null, s.status, s.game && s.game.over])) {
       const form = h("form", { class: "table-options", onsubmit: (e) => e.preventDefault() });
       form.append(optionControls(this.app.catalogue, s.options, {
         editable, changed: s.changed || [],
@@ -949,17 +951,12 @@ export class TableView {
     // drawn again only when what it shows changed: redrawn at every card, its review buttons lost a click
     // whose press and release fell on either side of a redraw
     const g = s.game;
-    const sheetKey = JSON.stringify([g && [g.sheet, g.totals, g.deal_number, g.deals], s.players,
-      s.seats.map((_, i) => this.nameOf(i))]);
-    if (sheetKey !== this.sheetKey) {
-      this.sheetKey = sheetKey;
+    if (this.toDraw("sheet", [g && [g.sheet, g.totals, g.deal_number, g.deals], s.players, s.seats.map((_, i) => this.nameOf(i))])) {
       if (s.game) replace(this.sheet, sheetTable(s.game, (x) => this.nameOf(x), s.players, (n) => reviewAtTable(this.app, this.id, n)));
       else clear(this.sheet);
     }
     const chat = s.chat || [];
-    const chatKey = JSON.stringify(chat);
-    if (chatKey !== this.chatKey) { // only when it changed: the scroll below forces a layout
-      this.chatKey = chatKey;
+    if (this.toDraw("chat", chat)) { // only when it changed: the scroll below forces a layout
       replace(this.chatList, chat.map((c) => h("li", {}, h("strong", {}, c.name), ": ", h("span", { class: "chat-text" }, c.text))));
       this.chatList.scrollTop = this.chatList.scrollHeight;
     }
