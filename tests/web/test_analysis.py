@@ -51,15 +51,17 @@ def test_a_player_asks_for_the_analysis_and_sees_the_marks(browser, site):
     decisions = analysis["decisions"]
     rows = page.locator(".analysis-list li")
     assert rows.count() == len(decisions) > 0
-    words = dict(page.evaluate("() => window.__words"))
-    for d, row in zip(decisions, rows.all(), strict=True):
+    # each decision's better choice in words, in the decisions' order: a poignée and the card it goes with
+    # are two decisions at one index of the record, so an index alone does not name one
+    words = [word for _, word in page.evaluate("() => window.__words")]
+    for d, row, better in zip(decisions, rows.all(), words, strict=True):
         text = row.inner_text()
         if d["mark"]:
             assert row.locator(f".mark-{d['mark']}").count() == 1
         else:
             assert row.locator(".mark").count() == 0
         if d["mark"] or d["loss"] >= 1:
-            assert f"better: {words[d['index']]} (+" in text
+            assert f"better: {better} (+" in text
         else:
             assert "better" not in text
     # The review's entries: marks beside the decisions that lost something, nowhere else.
