@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from atout.cli import arena as arena_cli
+from atout.arena import run as arena_run
 from atout.cli.main import main
 
 QUICK = ["arena", "--players", "3", "--candidate", "random", "--baseline", "random", "--deals", "1", "--quiet"]
@@ -17,7 +17,7 @@ QUICK = ["arena", "--players", "3", "--candidate", "random", "--baseline", "rand
     (["--deals", "0"], "--deals"), (["--out", "/no/such/folder/x.json"], "--out"),
 ])
 def test_bad_options_exit_2_naming_the_option_before_any_deal(extra, named, capsys, monkeypatch) -> None:
-    monkeypatch.setattr(arena_cli, "run_arena", lambda *a, **k: pytest.fail("ran despite a bad option"))
+    monkeypatch.setattr(arena_run, "run_arena", lambda *a, **k: pytest.fail("ran despite a bad option"))
     assert main([*QUICK, *extra]) == 2
     assert named in capsys.readouterr().err
 
@@ -35,7 +35,7 @@ def test_a_write_that_fails_at_the_end_prints_the_results(tmp_path, monkeypatch,
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(arena_cli, "write_json", full_disk)
+    monkeypatch.setattr(arena_run, "write_json", full_disk)
     assert main([*QUICK, "--out", str(tmp_path / "r.json")]) == 1
     out, err = capsys.readouterr()
     assert json.loads(out[out.index("{"):])["config"]["players"] == 3

@@ -7,13 +7,10 @@ import json
 import sys
 from pathlib import Path
 
-from ..arena.run import report, run_arena, stderr_progress, summarize, write_json
-from ..bots import LEVELS
-
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, choices=(3, 4, 5), default=4, help="players at each table (default 4)")
-    p.add_argument("--candidate", default="expert", help=f"robot level tested ({', '.join(LEVELS)}; default expert)")
+    p.add_argument("--candidate", default="expert", help="robot level tested (an unknown one is refused with the list of levels; default expert)")
     p.add_argument("--baseline", default="heuristic", help="robot level it is compared with (default heuristic)")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals to play (default 100)")
     p.add_argument("--seed", default="arena", help="names the deals: the same seed, the same deals (default arena)")
@@ -40,6 +37,10 @@ def _writable(path: str) -> str | None:
 
 
 def arena(args: argparse.Namespace) -> int:
+    # the robots (and numba) load only for a run: the parser and the other commands start without them
+    from ..arena.run import report, run_arena, stderr_progress, summarize, write_json
+    from ..bots import LEVELS
+
     for level in (args.candidate, args.baseline):
         if level not in LEVELS:
             print(f"unknown robot level {level!r}; levels are {', '.join(LEVELS)}", file=sys.stderr)

@@ -86,10 +86,6 @@ def _secret(data_dir: Path) -> bytes:
 def serve(args: argparse.Namespace) -> int:
     import json
 
-    import uvicorn
-
-    from ..server.app import MAX_FRAME
-    from ..server.logs import UVICORN_LOG_CONFIG
     from ..server.paths import default_db_url
 
     for name in ("robot_pace", "deal_pause", "abandon_after", "commit_linger"):
@@ -142,11 +138,13 @@ def serve(args: argparse.Namespace) -> int:
     if not 1 <= args.daily_deals <= 20:
         print(f"atout serve: --daily-deals is 1 to 20, not {args.daily_deals}", file=sys.stderr)
         return 2
-    from ..bots import LEVELS
+    if args.daily_level is not None:
+        from ..bots import LEVELS
 
-    if args.daily_level is not None and args.daily_level not in LEVELS:
-        print(f"atout serve: --daily-level is one of {', '.join(LEVELS)}, not {args.daily_level!r}", file=sys.stderr)
-        return 2
+        if args.daily_level not in LEVELS:
+            print(f"atout serve: --daily-level is one of {', '.join(LEVELS)}, not {args.daily_level!r}",
+                  file=sys.stderr)
+            return 2
     if args.analysis_workers < 0 or args.analysis_queue < 0:
         print("atout serve: --analysis-workers and --analysis-queue must be 0 or more", file=sys.stderr)
         return 2
@@ -173,6 +171,12 @@ def serve(args: argparse.Namespace) -> int:
                 "analysis_workers": args.analysis_workers, "analysis_queue": args.analysis_queue,
                 "analysis_worlds": args.analysis_worlds,
                 "daily_deals": args.daily_deals, "daily_level": args.daily_level}
+    # the server (and the robots, numba) load only now: a refused command says so at once
+    import uvicorn
+
+    from ..server.app import MAX_FRAME
+    from ..server.logs import UVICORN_LOG_CONFIG
+
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     processes = f", {args.workers} processes" if args.workers > 1 else ""
