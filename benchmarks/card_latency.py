@@ -5,7 +5,7 @@ loopback play whole deals by clicking, and each page notes when each card appear
 
 A timing, so a benchmark and not a test: the test of the same game (tests/web/test_play.py) checks that
 every card shows on every other page, and after its click; this prints how fast, median / p95 / max over
-every (card, other page) sighting. Needs Debian's chromium (or ATOUT_CHROMIUM).
+every (card, other page) sighting. Needs Debian's chromium-headless-shell or chromium (or ATOUT_CHROMIUM).
 """
 
 from __future__ import annotations
