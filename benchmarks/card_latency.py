@@ -20,6 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' own modules (served), as pytest finds them
 
 from tests.web.conftest import CHROMIUM, Site  # noqa: E402
 from tests.web.pages import Person, play_until_over  # noqa: E402

@@ -14,7 +14,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ import sqlalchemy as sa
 import websockets
 
 from atout.server.store import engine_url
+from served import Served
 
 from .helpers import WITHIN, Client, eventually, first_legal, site_page, wait_until
 from .test_tables import scrape
@@ -89,12 +89,11 @@ class Process:
         self.port = port or free_port()
         self.name = name
         self.log = data / f"{name}.log"
-        env = {**os.environ, "ATOUT_SECRET": "cluster-test", "XDG_DATA_HOME": str(data)}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port),
-             "--db", db or f"sqlite:///{data / (name + '.db')}", *(["--redis", redis] if redis else []),
-             "--robot-pace", "0", "--deal-pause", "0.2", "--log-level", log_level, *extra],
-            env=env, stdout=subprocess.DEVNULL, stderr=self.log.open("a"))
+        self.proc = Served(
+            ["--port", str(self.port), "--db", db or f"sqlite:///{data / (name + '.db')}",
+             *(["--redis", redis] if redis else []), "--robot-pace", "0", "--deal-pause", "0.2", "--log-level", log_level,
+             *extra], {"ATOUT_SECRET": "cluster-test", "XDG_DATA_HOME": str(data)}, self.log,
+            printed=False)  # the log holds JSON lines alone
 
     @property
     def url(self) -> str:

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import random
 import signal
 import socket
-import subprocess
-import sys
 import time
 
 import httpx
@@ -17,6 +14,7 @@ import pytest
 import websockets
 
 from atout.engine.record import replay
+from served import Served
 
 from .helpers import WITHIN, Client, eventually, first_legal
 
@@ -35,18 +33,16 @@ class ServerProcess:
     def __init__(self, db_url: str, tmp_path) -> None:
         self.db_url = db_url
         self.port = free_port()
-        self.env = {**os.environ, "ATOUT_SECRET": "restart-test-secret", "XDG_DATA_HOME": str(tmp_path)}
-        self.proc: subprocess.Popen | None = None
+        self.env = {"ATOUT_SECRET": "restart-test-secret", "XDG_DATA_HOME": str(tmp_path)}
+        self.proc: Served | None = None
 
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     async def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(self.port), "--db", self.db_url,
-             "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning"],
-            env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = Served(["--port", str(self.port), "--db", self.db_url, "--robot-pace", "0", "--deal-pause", "0",
+                            "--log-level", "warning"], self.env)
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         async with httpx.AsyncClient() as http:
             while time.monotonic() < deadline:

@@ -13,19 +13,18 @@ where that is a failure: ``.ci/run`` installs it.
 from __future__ import annotations
 
 import contextlib
-import functools
-import multiprocessing
-import multiprocessing.context
 import os
 import shutil
 import socket
-import sys
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+
+from served import Served
 
 WITHIN = 120.0
 """How long a wait for something to happen may last before the test calls it a hang (an upper bound,
@@ -71,17 +70,16 @@ class Site:
     def start(self) -> None:
         tmp_path = self.tmp_path
         self.log = tmp_path / "serve.log"
-        env = {"ATOUT_SECRET": "web-test-secret", "XDG_DATA_HOME": str(tmp_path)}
-        argv = ["serve", "--port", str(self.port), "--db", f"sqlite:///{tmp_path / 'web.db'}", "--robot-pace", "0",
-                "--deal-pause", str(self.deal_pause), "--log-level", "warning", "--analysis-worlds", "1", *self.args]
-        self.proc = _servers().Process(target=_serve, args=(argv, env, str(self.log)), name=f"atout serve {self.port}")
-        self.proc.start()
+        self.proc = Served(["--port", str(self.port), "--db", f"sqlite:///{tmp_path / 'web.db'}", "--robot-pace", "0",
+                            "--deal-pause", str(self.deal_pause), "--log-level", "warning", "--analysis-worlds", "1",
+                            *self.args],
+                           {"ATOUT_SECRET": "web-test-secret", "XDG_DATA_HOME": str(tmp_path)}, self.log)
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/health", timeout=WITHIN).status_code == 200:
                     return
-            if not self.proc.is_alive():
+            if self.proc.poll() is not None:
                 break
             time.sleep(0.1)
         self.stop()
@@ -90,38 +88,17 @@ class Site:
     def kill(self) -> None:
         """SIGKILL: the server vanishes mid-game, as on a crash or a cut network."""
         self.proc.kill()
-        self.proc.join(10)
+        self.proc.wait(10)
 
     def stop(self) -> None:
-        if not self.proc.is_alive():
+        if self.proc.poll() is not None:
             return
         self.proc.terminate()
-        self.proc.join(10)
-        if self.proc.is_alive():
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(10)
+        if self.proc.poll() is None:
             self.proc.kill()
-            self.proc.join(10)
-
-
-def _serve(argv: list[str], env: dict[str, str], log: str) -> None:
-    """``atout serve`` in a process forked from the warm fork server, its output to ``log``."""
-    os.environ.update(env)
-    out = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    os.dup2(out, 1)
-    os.dup2(out, 2)
-    from atout.cli.main import main
-
-    sys.exit(main(argv))
-
-
-@functools.cache
-def _servers() -> multiprocessing.context.ForkServerContext:
-    """Where the tests' servers start: a fork server that has already imported the server and the robots
-    (each new ``atout serve`` is a fork of it, not a new interpreter importing them again: about 0.8 s of
-    CPU a server, some forty servers a run). The server it forks is the same ``atout serve`` as the command."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["atout.cli.main", "atout.cli.serve", "atout.server.app", "atout.bots",
-                                    "uvicorn", "uvicorn.protocols.websockets.websockets_sansio_impl"])
-    return context
+            self.proc.wait(10)
 
 
 @pytest.fixture

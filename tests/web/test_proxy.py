@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from atout.server.proxy import nginx_in_folder, slot_of
+from served import Served
 from server.conftest import fresh_postgres
 from server.test_cluster import RedisServer, free_port
 
@@ -36,7 +36,7 @@ def health(port: int) -> dict:
         return json.loads(err.read())
 
 
-def wait_until(ready, what: str, proc: subprocess.Popen, log: Path, bound: float = 120.0) -> None:
+def wait_until(ready, what: str, proc: subprocess.Popen | Served, log: Path, bound: float = 120.0) -> None:
     """Until ``ready()`` (the bound only stops a hang: it says nothing of how fast a start is)."""
     deadline = time.monotonic() + bound
     while True:
@@ -58,14 +58,13 @@ class Deployment:
         self.ports = [free_port() for _ in range(3)]
         self.listen = free_port()
         self.url = f"http://127.0.0.1:{self.listen}"
-        self.procs: list[subprocess.Popen] = []
-        env = {**os.environ, "ATOUT_SECRET": "proxy-test", "XDG_DATA_HOME": str(folder)}
+        self.procs: list[Served] = []
+        env = {"ATOUT_SECRET": "proxy-test", "XDG_DATA_HOME": str(folder)}
         for slot, port in enumerate(self.ports, start=1):
             log = folder / f"serve{slot}.log"
-            self.procs.append(subprocess.Popen(
-                [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db, "--redis", redis,
-                 "--slot", str(slot), "--slots", "3", "--behind-proxy", "--robot-pace", "0", "--deal-pause", "0.3",
-                 "--log-level", "warning"], env=env, stdout=subprocess.DEVNULL, stderr=log.open("w")))
+            self.procs.append(Served(
+                ["--port", str(port), "--db", db, "--redis", redis, "--slot", str(slot), "--slots", "3", "--behind-proxy",
+                 "--robot-pace", "0", "--deal-pause", "0.3", "--log-level", "warning"], env, log))
         for slot, (port, proc) in enumerate(zip(self.ports, self.procs, strict=True), start=1):
             wait_until(lambda port=port: health(port)["status"] == "ok", f"process {slot}", proc,
                        folder / f"serve{slot}.log")
