@@ -19,6 +19,7 @@ from atout.server.app import MAX_FRAME, create_app
 from atout.server.clock import FakeClock
 from atout.server.hub import Config, Hub
 from atout.server.table import Timing
+from atout.server.wsprotocol import AtoutWebSocketProtocol
 
 RECV_TIMEOUT = 10.0
 WITHIN = 120.0
@@ -64,6 +65,7 @@ async def running_server(db_url: str, config: Config | None = None, clock: FakeC
     app = create_app(db_url, config or quick_config(), clock, redis_url)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
                                            ws_max_size=MAX_FRAME, ws_per_message_deflate=False, lifespan="on",
+                                           ws=AtoutWebSocketProtocol,
                                            proxy_headers=False))  # as atout serve: the app's trusted_proxy decides
     task = asyncio.create_task(server.serve())
     while not server.started:

@@ -176,6 +176,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from ..server.app import MAX_FRAME
     from ..server.logs import UVICORN_LOG_CONFIG
+    from ..server.wsprotocol import AtoutWebSocketProtocol
 
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
@@ -187,7 +188,7 @@ def serve(args: argparse.Namespace) -> int:
                 port=args.port, log_level="warning", log_config=UVICORN_LOG_CONFIG, ws_max_size=MAX_FRAME, ws_ping_interval=20, ws_ping_timeout=20,
                 # No permessage-deflate: frames are small patches, and compressing each one for a browser
                 # (browsers always offer it) cost the server about a fifth more CPU per action
-                ws_per_message_deflate=False,
+                ws_per_message_deflate=False, ws=AtoutWebSocketProtocol,
                 proxy_headers=False)  # --behind-proxy decides
     return 0
 
