@@ -286,8 +286,10 @@ class Room:
         stored = [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events]
         snapshot = None
         kinds = {e["type"] for e in events}
+        encoded = b""
         if force_snapshot or table.seq - self.snapshot_seq >= SNAPSHOT_EVERY or kinds & SNAPSHOT_KINDS:
-            snapshot = (table.seq, table.snapshot())
+            encoded = orjson.dumps(table.snapshot())  # once: the store writes it, the room keeps it
+            snapshot = (table.seq, orjson.Fragment(encoded))
         bets: Bets | None = None
         over: GameOver | None = None
         for item in table.take_concluded():
@@ -315,7 +317,7 @@ class Room:
             raise
         if snapshot is not None:
             self.snapshot_seq = table.seq
-            self.base = (snapshot[0], orjson.dumps(snapshot[1]))
+            self.base = (snapshot[0], encoded)
         self.history.extend(events)
         if EventType.CLOSED in kinds and table.daily is not None and "tournament" in table.daily \
                 and self.services.closed is not None:

@@ -81,7 +81,7 @@ class Append(NamedTuple):
 
     table_id: str
     events: list[StoredEvent]
-    snapshot: tuple[int, dict[str, Any]] | None = None
+    snapshot: tuple[int, dict[str, Any] | orjson.Fragment] | None = None  # a Fragment: JSON made already
     status: str | None = None
     game: GameRow | None = None
     bets: ledger.Bets | None = None  # a starting game's bets, taken into its pot
