@@ -42,6 +42,8 @@ async def test_the_server_writes_its_frames_so_and_a_client_reads_them(db_url: s
         ann = await Client.connect(server.url, "Ann")
         await ann.send({"type": "create", "players": 3, "options": {"deals": 1}})
         await ann.expect("master")
+        # the hub's connection writes straight to the socket (the protocol's ASGI extension)
+        assert [c._write is not None for c in server.hub.connections] == [True]
         await ann.ws.close()
     read = [len(text.encode()) for text in ann.raw]
     assert read and read == written[:len(read)]

@@ -30,6 +30,7 @@ from .security import SecurityHeaders
 from .site import LocalSite, Site
 from .store import Store
 from .tournaments import TournamentRoutes
+from .wsprotocol import WRITE_TEXT
 
 MAX_FRAME = 64 * 1024
 """Frames above this close the connection (1009); between MAX_MESSAGE_BYTES and this, an error answers."""
@@ -61,7 +62,8 @@ class WebSocketEndpoint:
             await send({"type": "websocket.send", "text": text})
 
         conn = hub.connect(send_text, websocket.close, account, client_address(websocket, hub.config.trusted_proxy),
-                           session=session_key(token) if account is not None and token else None)
+                           session=session_key(token) if account is not None and token else None,
+                           write=scope.get("extensions", {}).get(WRITE_TEXT))
         pump = asyncio.create_task(conn.pump())
         try:
             while not conn.closed:

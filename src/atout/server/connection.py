@@ -57,8 +57,10 @@ class Connection:
 
     def __init__(self, send_text: Callable[[str], Coroutine[Any, Any, None]] | None,
                  close: Callable[[], Coroutine[Any, Any, None]] | None, config: Config, account: Any = None,
-                 address: str | None = None, stats: Stats | None = None) -> None:
+                 address: str | None = None, stats: Stats | None = None,
+                 write: Callable[[str], bool] | None = None) -> None:
         self._send_text = send_text
+        self._write = write  # the frame to the socket at once, or False: then through send_text
         self.stats = stats
         self._close = close
         self.id = secrets.token_hex(8)
@@ -117,6 +119,8 @@ class Connection:
             return
         if self.sent is not None:
             self.sent.append(text)
+        if self._write is not None and self._write(text):  # the socket took it: no coroutine at all
+            return
         # The ASGI send is a coroutine that, unless the socket's buffer is full, finishes without ever
         # suspending: run it here rather than through a queue and a task switch per frame (4 frames an
         # action at a 4-seat table). If it does suspend, the pump finishes it before anything else.

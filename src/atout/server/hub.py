@@ -187,9 +187,10 @@ class Hub:
 
     # ------------------------------------------------------------ connections
     def connect(self, send_text: Any, close: Any, account: Any = None, address: str | None = None,
-                session: str | None = None) -> Connection:
-        """A new socket; ``session``: the key of the session its cookie gave (``account``'s)."""
-        conn = Connection(send_text, close, self.config, account, address, self.stats)
+                session: str | None = None, write: Callable[[str], bool] | None = None) -> Connection:
+        """A new socket; ``session``: the key of the session its cookie gave (``account``'s); ``write``: the
+        server's direct write of a frame, where it has one (``wsprotocol``)."""
+        conn = Connection(send_text, close, self.config, account, address, self.stats, write)
         conn.session = session
         self.connections.add(conn)
         if session is not None and session in self.ended:  # it ended while this socket's handshake ran

@@ -25,7 +25,11 @@ from typing import Any
 from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import apply_mask
+from websockets.http11 import Request
 from websockets.protocol import State
+
+WRITE_TEXT = "atout.write_text"
+"""The ASGI scope's extension this protocol offers: ``write_text(text) -> bool`` (``AtoutWebSocketProtocol``)."""
 
 _TEXT = 0x81
 """FIN and the text opcode: a whole text message in one frame."""
@@ -109,12 +113,25 @@ class AtoutWebSocketProtocol(WebSocketsSansIOProtocol):
         if not initiated and self.handshake_initiated and data.endswith(b"\r\n\r\n") and not self.conn.reader.buffer:
             self.framed_here = True  # the request ended this data: websockets' parser is at the first frame
 
-    async def send(self, message: ASGISendEvent) -> None:
-        if (message["type"] == "websocket.send" and self.handshake_complete and not self.close_sent
-                and not self.disconnected and self.initial_response is None and self.writable.is_set()
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the application may write its text frames at once (ASGI's extensions)
+            scope["extensions"][WRITE_TEXT] = self.write_text
+
+    def write_text(self, text: str) -> bool:
+        """``text`` as a whole text frame to the socket at once, and True; False when uvicorn's ``send``
+        must do it (the handshake not done, closing, compressed, or the socket's buffer full: it waits)."""
+        if (self.handshake_complete and not self.close_sent and not self.disconnected
+                and self.initial_response is None and self.writable.is_set()
                 and self.conn.state is State.OPEN and not self.conn.extensions):
+            self.transport.write(text_frame(text.encode()))
+            return True
+        return False
+
+    async def send(self, message: ASGISendEvent) -> None:
+        if message["type"] == "websocket.send":
             text = message.get("text")
-            if text is not None:
-                self.transport.write(text_frame(text.encode()))
+            if text is not None and self.write_text(text):
                 return
         await super().send(message)
