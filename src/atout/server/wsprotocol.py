@@ -28,6 +28,11 @@ from websockets.frames import apply_mask
 from websockets.http11 import Request
 from websockets.protocol import State
 
+READ_AHEAD = 8
+"""Messages a connection may have waiting for the application before its socket stops being read: uvicorn
+stops reading after every message and starts again when the application takes it (two system calls a
+message); the application takes a client's messages one by one, and each is at most ``MAX_FRAME``."""
+
 WRITE_TEXT = "atout.write_text"
 """The ASGI scope's extension this protocol offers: ``write_text(text) -> bool`` (``AtoutWebSocketProtocol``)."""
 
@@ -112,6 +117,26 @@ class AtoutWebSocketProtocol(WebSocketsSansIOProtocol):
         super().data_received(data)
         if not initiated and self.handshake_initiated and data.endswith(b"\r\n\r\n") and not self.conn.reader.buffer:
             self.framed_here = True  # the request ended this data: websockets' parser is at the first frame
+
+    def send_receive_event_to_app(self) -> None:
+        """uvicorn's, but the socket is paused only once ``READ_AHEAD`` messages wait, not after each one."""
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:  # past the application's close: dropped, reads go on until the peer's close
+            return
+        if self.curr_msg_data_type == "text":
+            try:
+                self.queue.put_nowait({"type": "websocket.receive", "text": data.decode()})
+            except UnicodeDecodeError:
+                self.logger.exception("Invalid UTF-8 sequence received from client.")
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+        else:
+            self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
+        if not self.read_paused and self.queue.qsize() >= READ_AHEAD:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
