@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import (
+    GARDE,
     GARDE_CONTRE,
     GARDE_SANS,
     MULTIPLIERS,
@@ -50,6 +51,8 @@ from ..engine import (
 )
 from ..engine.actions import PLAYS
 from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
+from .bidvalue import CONTRACTS
+from .bidvalue import load as load_bid_edge
 from .fastplay import card_values, exact_values, warm_up
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .isearch import SecondPly
@@ -133,6 +136,9 @@ deal out by the rules of thumb: "" nobody, "taker" the searching seat when it is
 LEAF_MIX = 1.0
 """With ``LEAF_VALUE``, the weight of the learned value in each world's score; the rest is the rules
 of thumb's play-out from the same trick's end."""
+BID_EDGE = False
+"""Whether the bid's taker's edge is learned per hand (``bidvalue``: from the hand and the search's
+means, trained on what the expert scored bidding Garde) instead of the constant ``TAKER_EDGE``."""
 
 
 def equivalent_cards(legal: int, unseen: int) -> list[int]:
@@ -367,22 +373,31 @@ class ExpertBot:
         return self._evaluate(obs, actions, samples, self._seconds(budget))
 
     def _bid(self, obs: Observation, budget: float | None) -> Action:
-        hint = choose_bid(obs.hand, obs.players, obs.contract)
-        legal = [a.contract for a in obs.legal if type(a) is Bid and not a.chelem]
-        top = GARDE_CONTRE if hint >= GARDE_SANS else GARDE_SANS
-        contracts = [c for c in legal if c <= top]
-        if hint not in contracts:
-            hint = PASS
-        # Hopeless hands pass without search.
-        if hint == PASS and choose_bid(obs.hand, obs.players, obs.contract, margin=PASS_MARGIN) == PASS:
-            return Bid(PASS)
-        order = [hint] + [c for c in contracts if c != hint]
+        contracts = bid_candidates(obs)
+        if contracts is None:
+            return Bid(PASS)  # a hopeless hand passes without search
         samples = self.samples or BID_SAMPLES
+        actions = [Bid(c) for c in contracts]
+        seconds = self._seconds(budget, 4)
         # The rollouts play the taker's cards by rules of thumb; the expert plays them
         # better, so a contract is worth more to it than its rollouts say.
         edge = TAKER_EDGE[obs.players]
-        bonus = [edge * MULTIPLIERS[c] if c else 0.0 for c in order]
-        return self._evaluate(obs, [Bid(c) for c in order], samples, self._seconds(budget, 4), bonus)
+        if not BID_EDGE or GARDE not in contracts:
+            bonus = [edge * MULTIPLIERS[c] if c else 0.0 for c in contracts]
+            return self._evaluate(obs, actions, samples, seconds, bonus)
+        # The learned edge (``bidvalue``) reads the search's own means: search first, add it after.
+        self._evaluate(obs, actions, samples, seconds)
+        search = self.last_search
+        if search is None:
+            return actions[0]
+        means = np.full(len(CONTRACTS), np.nan)
+        for c, m in zip(contracts, search.means, strict=True):
+            means[CONTRACTS.index(c)] = m
+        edge = load_bid_edge().edge(obs.hand, obs.players, bid_position(obs), obs.contract, means)
+        totals = [m + (edge * MULTIPLIERS[c] if c else 0.0) for c, m in zip(contracts, search.means, strict=True)]
+        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
+        self.last_search = Search(actions, totals, search.worlds)
+        return actions[best]
 
     def _call(self, obs: Observation, budget: float | None) -> Action:
         """Every callable card the hand lacks, and one it holds (playing alone), by the searched score:
@@ -438,6 +453,25 @@ class ExpertBot:
                     ranked = sorted(range(len(swaps)), key=lambda i: -screen.means[i])
                     cands += [swaps[i] for i in ranked[:ECART_KEEP]]
         return first, list(dict.fromkeys(cands))
+
+
+def bid_candidates(obs: Observation) -> list[int] | None:
+    """The contracts the bid searches, the rules of thumb's first (it wins ties); None for a hand
+    so far below the rules of thumb's Prise (``PASS_MARGIN``) that it passes without search."""
+    hint = choose_bid(obs.hand, obs.players, obs.contract)
+    legal = [a.contract for a in obs.legal if type(a) is Bid and not a.chelem]
+    top = GARDE_CONTRE if hint >= GARDE_SANS else GARDE_SANS
+    contracts = [c for c in legal if c <= top]
+    if hint not in contracts:
+        hint = PASS
+    if hint == PASS and choose_bid(obs.hand, obs.players, obs.contract, margin=PASS_MARGIN) == PASS:
+        return None
+    return [hint] + [c for c in contracts if c != hint]
+
+
+def bid_position(obs: Observation) -> int:
+    """How many seats bid before this one (0 for the first to bid)."""
+    return sum(type(a) is Bid for _, a in obs.history)
 
 
 def _policy_values(who: str):

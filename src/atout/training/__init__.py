@@ -5,7 +5,10 @@ searched, the features of every candidate and the search's mean score for it; ``
 atout.training.train`` (the ``[train]`` extra: PyTorch on CPU) fits the policy to them and writes
 the weights the package ships.  ``python -m atout.training.value_data`` keeps the positions between
 two tricks of deals the expert played, seen from each seat, with the deal's result, and ``python -m
-atout.training.value_train`` fits the position value to them.  All are reproducible from their seeds.
+atout.training.value_train`` fits the position value to them.  ``python -m atout.training.bid_data`` keeps bidding hands with the
+expert's bid search's means and what the expert scored bidding Garde with them, and ``python -m
+atout.training.bid_train`` fits the learned bid edge (``atout.bots.bidvalue``, numpy only) to them.
+All are reproducible from their seeds.
 """
 
 from __future__ import annotations
