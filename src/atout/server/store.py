@@ -226,17 +226,27 @@ class Store:
     def _append_events_postgresql(self, connection: sa.Connection, items: list[Append],
                                   fences: dict[str, tuple[str, int]]) -> None:
         """Events alone on PostgreSQL in one round trip: the fences and the rows travel as two JSON texts in
-        one statement, sent with its BEGIN and COMMIT as one pipeline. Against a fence check, an executemany
-        and a commit (four or five waits on the socket, each a few system calls) this halved the writer's
-        CPU a transaction for the small batches of several processes (``APPEND_EVENTS``)."""
+        one statement, which is its own transaction (autocommit: the statement is atomic, its share locks
+        held to its end), without a BEGIN and a COMMIT around it nor psycopg's pipeline machinery. Against a
+        fence check, an executemany and a commit (four or five waits on the socket, each a few system calls)
+        this halved the writer's CPU a transaction for the small batches of several processes
+        (``APPEND_EVENTS``)."""
         rows = orjson.dumps([[item.table_id, e.seq, e.at, e.kind, e.data] for item in items for e in item.events],
                             option=orjson.OPT_NON_STR_KEYS).decode()
         held = orjson.dumps([[table_id, owner, token] for table_id, (owner, token) in fences.items()]).decode()
         count = sum(len(item.events) for item in items)
         with _driver_transaction(connection) as (dbapi, cursor):
-            with dbapi.pipeline():
-                cursor.execute(APPEND_EVENTS, (held, rows, len(fences)))
-                dbapi.commit()
+            if dbapi.info.transaction_status == _IDLE:  # one statement, its own transaction: one message each way
+                dbapi.autocommit = True
+                try:
+                    cursor.execute(APPEND_EVENTS, (held, rows, len(fences)))
+                finally:
+                    with contextlib.suppress(Exception):  # a connection gone: the writer opens another
+                        dbapi.autocommit = False
+            else:  # (never seen: the writer commits each transaction) the statement in one
+                with dbapi.pipeline():
+                    cursor.execute(APPEND_EVENTS, (held, rows, len(fences)))
+                    dbapi.commit()
             stored = cursor.rowcount  # read before the cursor closes
         if stored != count:  # a lease was not held, so nothing was stored: the checked path says whose (Fenced)
             self._append_events(connection, _event_rows(items), fences)
@@ -458,6 +468,9 @@ takeover waits for this transaction (as ``_check_fences``). Its text never chang
 def _first_line(err: Exception) -> str:
     return str(getattr(err, "orig", err)).splitlines()[0]
 
+
+_IDLE = 0
+"""libpq's PQTRANS_IDLE: a connection in no transaction (psycopg's ``pq.TransactionStatus.IDLE``)."""
 
 SMALL_BATCH = 8
 """A batch this small waits ``linger`` before its transaction: a transaction costs the process about as
