@@ -232,6 +232,8 @@ async def test_when_full_it_starts_at_once_with_robots_in_the_last_seats(db_url:
         full = await _post(http, f"/api/tournaments/{tid}/register", bob)
         assert full.json()["status"] == "running"
         assert [t["names"] for t in full.json()["tables"]] == [["Ann", "Bob", None, None, None]]
+        # (seen once under load: None here, the cause not found; the whole answer says which condition failed)
+        assert full.json()["your_table"] == full.json()["tables"][0]["table"], full.json()
         table = server.hub.rooms[full.json()["your_table"]].table
         assert [s.kind for s in table.seats] == ["person", "person", "robot", "robot", "robot"]
         ann_ws = await Client.connect(server.url, "Ann", cookie=ann)
