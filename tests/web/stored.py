@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from atout.engine.choices import random_action
-from atout.engine.kinds import TableStatus
+from atout.engine.kinds import TableStatus, Void
 from atout.engine.record import action_to_json
 from atout.server import finisher
 from atout.server.options import TableOptions
@@ -42,6 +42,9 @@ def play_and_store(db_url: str, people: list[tuple[str, str]], players: int = 4,
         deal = table.deal
         assert deal is not None
         if deal.is_over:
+            if void_first and not table.records[1:] and deal.void is not Void.ALL_PASS:
+                # the cards voided it first (a petit sec): deal the game again, for a first deal everyone passed
+                return play_and_store(db_url, people, players, deals, bet, void_first, at, seed)
             events += table.next_deal(at)
             continue
         legal = deal.legal_actions()
