@@ -133,7 +133,8 @@ async def test_illegal_card_named_and_nothing_changes(db_url: str) -> None:
             if game_over(ann):
                 pytest.skip("the deal ended before the person played a card")
         await ann.settle()
-        legal = {c["play"] for c in ann.state["deal"]["legal"]}
+        # the cards she may play (her first card may also be offered a poignée to show, with no "play")
+        legal = {c["play"] for c in ann.state["deal"]["legal"] if "play" in c}
         held = set(ann.state["deal"]["hand"])
         before = server.hub.rooms[table].table.snapshot()
         not_mine = next(c for c in ("KS", "KH", "KD", "KC", "T21", "T1", "EX", "1S", "1C") if c not in held)
