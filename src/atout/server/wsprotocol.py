@@ -119,24 +119,14 @@ class AtoutWebSocketProtocol(WebSocketsSansIOProtocol):
             self.framed_here = True  # the request ended this data: websockets' parser is at the first frame
 
     def send_receive_event_to_app(self) -> None:
-        """uvicorn's, but the socket is paused only once ``READ_AHEAD`` messages wait, not after each one."""
-        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
-        self.frames = []
-        if self.close_sent:  # past the application's close: dropped, reads go on until the peer's close
-            return
-        if self.curr_msg_data_type == "text":
-            try:
-                self.queue.put_nowait({"type": "websocket.receive", "text": data.decode()})
-            except UnicodeDecodeError:
-                self.logger.exception("Invalid UTF-8 sequence received from client.")
-                self.conn.send_close(1007)
-                self.handle_parser_exception()
-                return
-        else:
-            self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
-        if not self.read_paused and self.queue.qsize() >= READ_AHEAD:
+        """uvicorn's, but the socket is paused only once ``READ_AHEAD`` messages wait, not after each one:
+        uvicorn pauses it only when it reads as running, so it reads as paused while this message is queued."""
+        hold = not self.read_paused and self.queue.qsize() + 1 < READ_AHEAD
+        if hold:
             self.read_paused = True
-            self.transport.pause_reading()
+        super().send_receive_event_to_app()
+        if hold:
+            self.read_paused = False
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
