@@ -290,3 +290,65 @@ def test_names_stored_before_casefold_get_their_new_keys(db_url: str) -> None:
     assert keys == {"Strasse": "strasse", "Straße": "straße", "Weiß": "weiss", "Zoé": "zoe"}
     assert diff == []
     new.close()
+
+
+@pytest.mark.parametrize("locker", ["renewal", "writer's batch", "fence check"])
+def test_a_process_locks_its_leases_in_the_tables_order(pg_url: str, locker: str) -> None:
+    """A renewal and a batch of the same process's writes lock that process's leases in one order, the
+    tables': in the rows' physical order they could each hold a lease the other waits for, and PostgreSQL
+    would end one of them as a deadlock (seen once in benchmarks/scale.py). The leases are stored in the
+    reverse of the tables' order; another transaction holds the middle one; the locker, waiting on it, must
+    hold every lease before it and none after it."""
+    import sqlalchemy as sa
+
+    store = Store(pg_url)
+    store.migrate()
+    ids = [f"t{k:02d}" for k in range(10)]
+    tokens = {}
+    for table_id in reversed(ids):  # stored last-first: a scan meets them in the reverse order
+        store.create_table(table_id, 0.0, {"id": table_id, "seq": 0}, 4)
+        tokens[table_id] = store.acquire_lease(table_id, "p1", now=100.0, ttl=50.0)
+    middle = ids[5]
+    blocker = store.engine.connect()
+    blocker.begin()
+    blocker.execute(sa.text("SELECT 1 FROM table_leases WHERE table_id = :t FOR UPDATE"), {"t": middle})
+    writer = store.engine.connect()
+    errors: list[BaseException] = []
+
+    def lock() -> None:
+        try:
+            if locker == "renewal":
+                store.renew_leases("p1", tokens, now=101.0, ttl=50.0)
+            elif locker == "writer's batch":
+                store.append([Append(t, [ev(1)], fence=("p1", tokens[t])) for t in reversed(ids)], writer)
+            else:
+                with store.engine.begin() as conn:
+                    store._check_fences(conn, {t: ("p1", tokens[t]) for t in reversed(ids)})
+        except BaseException as err:  # reported by the test, from its thread
+            errors.append(err)
+
+    thread = threading.Thread(target=lock)
+    thread.start()
+    probe = store.engine.connect()
+
+    def locked(table_id: str) -> bool:
+        with probe.begin():
+            try:
+                probe.execute(sa.text("SELECT 1 FROM table_leases WHERE table_id = :t FOR UPDATE NOWAIT"),
+                              {"t": table_id})
+                return False
+            except sa.exc.OperationalError:  # lock_not_available
+                return True
+
+    deadline = time.monotonic() + 60
+    while not locked(ids[0]):  # readiness: the locker has started and holds the first table's lease
+        assert thread.is_alive() and time.monotonic() < deadline, errors
+        time.sleep(0.01)
+    assert [t for t in ids if locked(t)] == ids[:6]  # up to the middle one (the blocker's), nothing after
+    blocker.rollback()
+    blocker.close()
+    thread.join(60)
+    assert not errors
+    probe.close()
+    writer.close()
+    store.close()

@@ -279,7 +279,8 @@ class Store:
         """``_check_fences`` on a driver's cursor, inside the transaction it belongs to."""
         ids = list(fences)
         if dialect == "postgresql":
-            cursor.execute("SELECT table_id, owner, token FROM table_leases WHERE table_id = ANY(%s) FOR SHARE", (ids,))
+            cursor.execute("SELECT table_id, owner, token FROM table_leases WHERE table_id = ANY(%s) "
+                           "ORDER BY table_id FOR SHARE", (ids,))
         else:  # SQLite: one writer at a time already
             marks = ", ".join("?" * len(ids))
             cursor.execute(f"SELECT table_id, owner, token FROM table_leases WHERE table_id IN ({marks})", tuple(ids))
@@ -317,7 +318,11 @@ class Store:
         if not held:
             return set()
         with self.engine.begin() as conn:
-            rows = conn.execute(table_leases.update().where(table_leases.c.owner == owner)
+            # the rows locked in the tables' order, as the writer's fence checks lock them: in any other order
+            # a renewal and a batch of this process's writes could each hold a lease the other waits for
+            mine = (sa.select(table_leases.c.table_id).where(table_leases.c.owner == owner)
+                    .order_by(table_leases.c.table_id).with_for_update())
+            rows = conn.execute(table_leases.update().where(table_leases.c.table_id.in_(mine.scalar_subquery()))
                                 .values(expires_at=now + ttl)
                                 .returning(table_leases.c.table_id, table_leases.c.token)).all()
         renewed = {table_id: token for table_id, token in rows}
@@ -457,12 +462,13 @@ WITH fence AS (
 held AS (
     SELECT l.table_id FROM table_leases AS l JOIN fence AS f
         ON l.table_id = f.table_id AND l.owner = f.owner AND l.token = f.token
-    FOR SHARE OF l)
+    ORDER BY l.table_id FOR SHARE OF l)
 INSERT INTO table_events (table_id, seq, at, kind, data)
 SELECT e->>0, (e->>1)::integer, (e->>2)::float8, e->>3, (e->4)::jsonb FROM json_array_elements(%s::json) AS e
 WHERE (SELECT count(*) FROM held) = %s"""
 """Every row or none: inserted only if each fence's lease is still (owner, token), read under a share lock so a
-takeover waits for this transaction (as ``_check_fences``). Its text never changes, so psycopg prepares it."""
+takeover waits for this transaction (as ``_check_fences``), in the tables' order (as ``renew_leases``: no deadlock
+between them). Its text never changes, so psycopg prepares it."""
 
 
 def _first_line(err: Exception) -> str:
