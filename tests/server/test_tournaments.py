@@ -225,14 +225,19 @@ async def test_when_full_it_starts_at_once_with_robots_in_the_last_seats(db_url:
     clock = FakeClock(START)
     async with running_server(db_url, quick_config(), clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         ann, bob = await _account(http, "Ann"), await _account(http, "Bob")
-        made = await _post(http, "/api/tournaments", ann, {"deals": 1, "players": 5, "size": 2})
-        tid = made.json()["id"]
-        await _post(http, f"/api/tournaments/{tid}/register", ann)
-        assert (await _get(http, f"/api/tournaments/{tid}"))["status"] == "open"
-        full = await _post(http, f"/api/tournaments/{tid}/register", bob)
-        assert full.json()["status"] == "running"
-        assert [t["names"] for t in full.json()["tables"]] == [["Ann", "Bob", None, None, None]]
-        # (seen once under load: None here, the cause not found; the whole answer says which condition failed)
+        for _ in range(20):
+            made = await _post(http, "/api/tournaments", ann, {"deals": 1, "players": 5, "size": 2})
+            tid = made.json()["id"]
+            await _post(http, f"/api/tournaments/{tid}/register", ann)
+            assert (await _get(http, f"/api/tournaments/{tid}"))["status"] == "open"
+            full = await _post(http, f"/api/tournaments/{tid}/register", bob)
+            assert full.json()["status"] == "running"
+            assert [t["names"] for t in full.json()["tables"]] == [["Ann", "Bob", None, None, None]]
+            if not full.json()["tables"][0]["closed"]:
+                break
+            # The random deal was voided as it was dealt (a petit sec, 1 in 100-odd at 5 players): that was the
+            # tournament's one deal, played, so its table closed at once and is nobody's to go to (seen in a run).
+            assert full.json()["tables"][0]["deals_done"] == 1 and full.json()["your_table"] is None, full.json()
         assert full.json()["your_table"] == full.json()["tables"][0]["table"], full.json()
         table = server.hub.rooms[full.json()["your_table"]].table
         assert [s.kind for s in table.seats] == ["person", "person", "robot", "robot", "robot"]
