@@ -148,7 +148,7 @@ def run(processes: int, args, folder: Path) -> dict:
         per = [args.tables // args.client_processes + (1 if i < args.tables % args.client_processes else 0)
                for i in range(args.client_processes)]
         clients = [mp.Process(target=client_process, args=(url, n, args.players, args.warmup, args.seconds,
-                                                           f"{processes}p{i}", True, out, True))
+                                                           f"{processes}p{i}", True, out, True, args.pace))
                    for i, n in enumerate(per) if n]
         for c in clients:
             c.start()
@@ -256,6 +256,8 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--client-processes", type=int, default=1)
     parser.add_argument("--commit-linger", type=float, default=5.0, help="atout serve --commit-linger (ms)")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="seconds a seat thinks before it acts, as people do (0: the moment its turn comes)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="run every process count this many times, in turns, and keep each figure's median")
     parser.add_argument("--icount", action="store_true",

@@ -19,6 +19,7 @@ import contextlib
 import json
 import multiprocessing as mp
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -113,6 +114,10 @@ class Seat:
         if state["status"] == "waiting" and state["game"] and state["master"] == state["you"]:
             await self.ws.send(json.dumps({"type": "start", "table": state["id"], "seq": state["seq"]}))
         elif deal and deal["to_act"] == state["you"] and deal["legal"]:
+            if self.run.pace:  # a person's time to think: from half to one and a half times the pace
+                await asyncio.sleep(self.run.pace * (0.5 + self.run.random.random()))
+                if self.run.stop:
+                    return
             ref = self.run.sent()
             await self.ws.send(orjson.dumps({"type": "act", "table": state["id"], "seq": state["seq"], "ref": ref,
                                              "action": first_legal(deal)}).decode())
@@ -121,8 +126,10 @@ class Seat:
 class TableRun:
     """One table's seats and the times of its actions."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, pace: float = 0.0, seed: int = 0) -> None:
         self.players = players
+        self.pace = pace  # seconds a seat thinks before it acts (0: at once)
+        self.random = random.Random(seed)
         self.stop = False
         self.measure = False
         self._refs = 0
@@ -171,14 +178,15 @@ async def connect(url: str, name: str, patches: bool, token: str | None = None):
 
 
 async def drive_tables(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str,
-                       patches: bool, routed: bool = False) -> list[float]:
+                       patches: bool, routed: bool = False, pace: float = 0.0) -> list[float]:
     """``routed``: the clients connect as the browser page does behind a proxy that routes tables
     (docs/deploy.md): the master creates the table from a lobby socket at ``/ws``, then every seat,
-    the master's included, opens its socket at ``/ws?table=ID``."""
+    the master's included, opens its socket at ``/ws?table=ID``. ``pace``: each seat thinks about that
+    long before it acts, as people do, instead of acting the moment its turn comes."""
     runs = []
     listeners = []
     for t in range(tables):
-        run = TableRun(players)
+        run = TableRun(players, pace, t)
         seats = []
         for s in range(players if not routed else 1):
             ws, token = await connect(url, f"L{tag}t{t}s{s}", patches)
@@ -232,13 +240,13 @@ async def drive_tables(url: str, tables: int, players: int, warmup: float, secon
 
 
 def client_process(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str, patches: bool,
-                   out, routed: bool = False) -> None:
+                   out, routed: bool = False, pace: float = 0.0) -> None:
     try:  # the server's loop too (uvicorn picks uvloop where it is installed)
         import uvloop
         run = uvloop.run
     except ImportError:
         run = asyncio.run
-    out.put(run(drive_tables(url, tables, players, warmup, seconds, tag, patches, routed)))
+    out.put(run(drive_tables(url, tables, players, warmup, seconds, tag, patches, routed, pace)))
 
 
 def health(port: int) -> dict:
