@@ -10,12 +10,48 @@ interpreter spent about 0.8 s of CPU importing the same modules for each of the 
 from __future__ import annotations
 
 import functools
+import itertools
 import multiprocessing
 import multiprocessing.context
 import os
 import signal
+import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+@functools.cache
+def _ports() -> Iterator[int]:
+    """This test process's own ports: a block of its own (by pytest-xdist's worker number) below the range
+    the kernel picks outgoing connections' ports from. A port asked of the kernel (bind to 0) is in that
+    range: between its release and the server's bind, another worker's server or any client's connection
+    could take it (seen: a server of a two-process test failed to bind while another test's server answered
+    its health check on the same port)."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    base = max(1024, _ephemeral_low() - 12800) + (worker % 8) * 1600
+    return itertools.cycle(range(base, base + 1600))
+
+
+def free_port() -> int:
+    """A port for a test's server (``atout serve``, redis-server, nginx): of this process's block, not in
+    use now, and not handed out again before the block's 1,600 others."""
+    for port in _ports():
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError("unreachable: the ports cycle")
 
 
 def _serve(argv: list[str], env: dict[str, str], log: str | None, printed: bool) -> None:

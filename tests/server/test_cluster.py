@@ -24,16 +24,10 @@ import sqlalchemy as sa
 import websockets
 
 from atout.server.store import engine_url
-from served import Served
+from served import Served, free_port
 
 from .helpers import WITHIN, Client, eventually, first_legal, site_page, wait_until
 from .test_tables import scrape
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class RedisServer:

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import random
 import signal
-import socket
 import time
 
 import httpx
@@ -14,17 +13,12 @@ import pytest
 import websockets
 
 from atout.engine.record import replay
-from served import Served
+from served import Served, free_port
 
 from .helpers import WITHIN, Client, eventually, first_legal
 
 pytestmark = pytest.mark.slow
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class ServerProcess:

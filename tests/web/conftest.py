@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from served import Served
+from served import Served, free_port
 
 WITHIN = 120.0
 """How long a wait for something to happen may last before the test calls it a hang (an upper bound,
@@ -32,11 +31,6 @@ never a guess of how fast it happens)."""
 CHROMIUM = (os.environ.get("ATOUT_CHROMIUM") or shutil.which("chromium-headless-shell") or shutil.which("chromium")
             or "/usr/bin/chromium")
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="session")

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from atout.server.proxy import nginx_in_folder, slot_of
-from served import Served
+from served import Served, free_port
 from server.conftest import fresh_postgres
-from server.test_cluster import RedisServer, free_port
+from server.test_cluster import RedisServer
 
 from .pages import Person, play_until_over
 
