@@ -298,3 +298,40 @@ def test_a_decision_stops_fitting_a_taker_who_fits_no_club_world():
             checked += 1
     assert checked > 10
     assert bitten >= 3  # positions where a free draw tried more fits than the cap allows
+
+
+def test_five_player_worlds_keep_the_called_card_out_of_the_takers_hand():
+    """At five players a club taker calls a card it lacks; with ``sampling.CALLED_NOT_TAKER`` a
+    defender's worlds never deal the unseen called card to the taker (which would make the taker
+    play alone), and without it some do."""
+    import numpy as np
+
+    from atout.bots import fastplay, sampling
+    from atout.bots.sampling import weighted_states
+
+    taker_has = {True: 0, False: 0}
+    worlds = 0
+    for g in range(12):
+        for true, obs in observed_states(5, f"called/5/{g}", every=2):
+            if obs.phase != "play" or obs.called is None or obs.partner is not None:
+                continue
+            if obs.seat in (true.taker, true.partner) or (obs.dog is not None and obs.dog >> obs.called & 1):
+                continue
+            c = obs.called
+            word, bit = (fastplay.HAND_LO, c) if c < 56 else (fastplay.HAND_HI, c - 56)
+            for on in (True, False):
+                old = sampling.CALLED_NOT_TAKER
+                sampling.CALLED_NOT_TAKER = on
+                try:
+                    drawn = weighted_states(obs, random.Random(g), 24)
+                finally:
+                    sampling.CALLED_NOT_TAKER = old
+                for st, _w in drawn:
+                    holder = [s for s in range(5) if int(st[word + s]) >> bit & 1]
+                    taker_has[on] += holder == [obs.taker]
+                    if on:
+                        assert isinstance(st, np.ndarray)
+                        worlds += 1
+    assert worlds > 200
+    assert taker_has[True] == 0
+    assert taker_has[False] > worlds // 20
