@@ -67,11 +67,12 @@ reaches."""
 
 BID_MODEL_SLACK = 4.0
 
-MODEL_PLAYERS = (3, 4)
-"""The table sizes where ``ECART_MODEL`` and ``BID_MODEL`` apply once the bidding is over.  Not
-at five players: there they gained nothing against club takers (+0.5 [-2.4, +3.4] a defending
-seat, 200 paired deals) and cost -10.5 [-20.8, -0.2] against expert-1 takers, who bid and lay
-aside otherwise (80 deals)."""
+MODEL_PLAYERS = (3, 4, 5)
+"""The table sizes where ``ECART_MODEL`` and ``BID_MODEL`` apply once the bidding is over.  At five
+players since issue 25's sixth session: paired against the heuristic, 1,000 deals (seed r25-d5),
++3.2 [+1.7, +4.7] a defending seat (issue 12's fourth session had measured +0.5 [-2.4, +3.4] over
+200 deals with the code of then, and -10.5 [-20.8, -0.2] against expert-1 takers over 80, who bid
+and lay aside otherwise; benchmarks/results/strength.md)."""
 
 BID_TIME_PLAYERS = (3, 4, 5)
 """The table sizes where ``BID_MODEL`` also shapes, during the bidding, the worlds of a seat
