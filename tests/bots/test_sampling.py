@@ -149,7 +149,7 @@ def test_weighted_worlds_weigh_by_surprise():
     assert checked >= 2
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
     """Seen by a defender of a club taker, a world's hidden écart is the one the rules of thumb lay
     aside from the taker's cards in that world (so the taker's voids are where a club taker makes
@@ -206,22 +206,29 @@ def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
     assert unmodelled < checked / 2
 
 
-def test_five_player_worlds_use_no_club_taker_model():
-    """At five players the taker's écart and bid are not modelled in the card play
-    (``sampling.MODEL_PLAYERS``)."""
+def test_the_club_taker_model_applies_where_model_players_says():
+    """Once the bidding is over, a defender's worlds fit the taker to a club taker at the table sizes
+    ``sampling.MODEL_PLAYERS`` names (five players among them since issue 25's sixth session), and
+    not at a size left out."""
     from atout.bots import sampling
     from atout.bots.sampling import _buckets, _club_model
 
+    assert set(sampling.MODEL_PLAYERS) == {3, 4, 5}
     seen = 0
     for g in range(10):
         for _true, obs in observed_states(5, f"no-model/5/{g}", every=4):
             if obs.phase != "play" or obs.seat == obs.taker:
                 continue
             size, banned = _buckets(obs, infer(obs))
-            assert _club_model(obs, size, banned) is None
+            assert _club_model(obs, size, banned) is not None
+            old = sampling.MODEL_PLAYERS
+            sampling.MODEL_PLAYERS = (3, 4)
+            try:
+                assert _club_model(obs, size, banned) is None
+            finally:
+                sampling.MODEL_PLAYERS = old
             seen += 1
     assert seen > 20
-    assert 5 not in sampling.MODEL_PLAYERS and {3, 4} <= set(sampling.MODEL_PLAYERS)
 
 
 def test_five_player_bidding_worlds_give_the_highest_bidder_a_hand_worth_its_bid():
@@ -298,3 +305,40 @@ def test_a_decision_stops_fitting_a_taker_who_fits_no_club_world():
             checked += 1
     assert checked > 10
     assert bitten >= 3  # positions where a free draw tried more fits than the cap allows
+
+
+def test_five_player_worlds_keep_the_called_card_out_of_the_takers_hand():
+    """At five players a club taker calls a card it lacks; with ``sampling.CALLED_NOT_TAKER`` a
+    defender's worlds never deal the unseen called card to the taker (which would make the taker
+    play alone), and without it some do."""
+    import numpy as np
+
+    from atout.bots import fastplay, sampling
+    from atout.bots.sampling import weighted_states
+
+    taker_has = {True: 0, False: 0}
+    worlds = 0
+    for g in range(12):
+        for true, obs in observed_states(5, f"called/5/{g}", every=2):
+            if obs.phase != "play" or obs.called is None or obs.partner is not None:
+                continue
+            if obs.seat in (true.taker, true.partner) or (obs.dog is not None and obs.dog >> obs.called & 1):
+                continue
+            c = obs.called
+            word, bit = (fastplay.HAND_LO, c) if c < 56 else (fastplay.HAND_HI, c - 56)
+            for on in (True, False):
+                old = sampling.CALLED_NOT_TAKER
+                sampling.CALLED_NOT_TAKER = on
+                try:
+                    drawn = weighted_states(obs, random.Random(g), 24)
+                finally:
+                    sampling.CALLED_NOT_TAKER = old
+                for st, _w in drawn:
+                    holder = [s for s in range(5) if int(st[word + s]) >> bit & 1]
+                    taker_has[on] += holder == [obs.taker]
+                    if on:
+                        assert isinstance(st, np.ndarray)
+                        worlds += 1
+    assert worlds > 200
+    assert taker_has[True] == 0
+    assert taker_has[False] > worlds // 20

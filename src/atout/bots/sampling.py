@@ -28,6 +28,22 @@ PLAY_SURPRISE = 0.5
 """A world's weight is multiplied by this for each card another seat played that a club player
 (the rules of thumb, seeing what that seat saw) would not have played in it."""
 
+PLAY_SURPRISE_5: float | None = None
+"""At five players, the weight per surprising card instead of ``PLAY_SURPRISE`` (None: the same).
+There the others' cards are what tells a defender who the called card's holder is, and with 0.5 a
+surprise a defender's worlds give the true partner 45% of their weight at the third trick (a third
+is chance), 0.1 a surprise 59%.  Yet 0.1 lost: -0.9 [-2.9, +1.2] a defending seat against the
+heuristic, 300 paired deals (seed r25-d5); being told who holds the called card is worth only
++1.6 to the defence (``defence_information.py --know called``)."""
+
+
+def play_surprise(players: int) -> float:
+    """The weight per surprising card at a table of ``players``."""
+    if players == 5 and PLAY_SURPRISE_5 is not None:
+        return PLAY_SURPRISE_5
+    return PLAY_SURPRISE
+
+
 BID_SURPRISE = 0.2
 """A world's weight is multiplied by this when its hands fit the bids heard badly."""
 
@@ -51,11 +67,12 @@ reaches."""
 
 BID_MODEL_SLACK = 4.0
 
-MODEL_PLAYERS = (3, 4)
-"""The table sizes where ``ECART_MODEL`` and ``BID_MODEL`` apply once the bidding is over.  Not
-at five players: there they gained nothing against club takers (+0.5 [-2.4, +3.4] a defending
-seat, 200 paired deals) and cost -10.5 [-20.8, -0.2] against expert-1 takers, who bid and lay
-aside otherwise (80 deals)."""
+MODEL_PLAYERS = (3, 4, 5)
+"""The table sizes where ``ECART_MODEL`` and ``BID_MODEL`` apply once the bidding is over.  At five
+players since issue 25's sixth session: paired against the heuristic, 1,000 deals (seed r25-d5),
++3.2 [+1.7, +4.7] a defending seat (issue 12's fourth session had measured +0.5 [-2.4, +3.4] over
+200 deals with the code of then, and -10.5 [-20.8, -0.2] against expert-1 takers over 80, who bid
+and lay aside otherwise; benchmarks/results/strength.md)."""
 
 BID_TIME_PLAYERS = (3, 4, 5)
 """The table sizes where ``BID_MODEL`` also shapes, during the bidding, the worlds of a seat
@@ -69,6 +86,15 @@ UNFIT_TRIES = 4
 
 BID_CEILING = False
 """Whether a contract from a hand far above the next contract's threshold also fits badly."""
+
+CALLED_NOT_TAKER = False
+"""Whether a seat's worlds at five players keep the called card out of the taker's hand while it is
+unseen (a taker calls a card it lacks: the rules of thumb always do, the expert only when it does not
+choose to play alone).  Without it about a fifth of a defender's worlds give the taker its own
+called king, that is a taker playing alone and no partner among the others.  Paired against the
+heuristic at five players, 300 deals (seed r25-d5): +0.0 [-1.6, +1.6] a defending seat, though a third
+of those seat-games end otherwise; so off (issue 12's fourth session found the same of a stricter
+form, the taker's hand calling the card it called: -0.2 [-2.9, +2.5])."""
 
 DOG = -1
 ECART = -2
@@ -97,6 +123,12 @@ def _buckets(obs: Observation, k: Knowledge) -> tuple[dict[int, int], dict[int, 
         if hidden:
             size[ECART] = hidden
             banned[ECART] = TRUMPS | KINGS | BOUTS
+    taker, called = obs.taker, obs.called
+    if CALLED_NOT_TAKER and called is not None and taker in size and k.unseen >> called & 1 \
+            and not k.known[taker] >> called & 1:
+        bit = 1 << called
+        if any(not banned[b] & bit for b in size if b != taker):
+            banned[taker] |= bit
     return size, banned
 
 
@@ -458,7 +490,7 @@ def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowled
                 pool |= start.ecart & TRUMPS
             bonus += fastplay.poignee_bonus(pool, sizes)
         st[fastplay.BONUS] = bonus
-        w = PLAY_SURPRISE**surprises
+        w = play_surprise(obs.players)**surprises
         if not bids_plausible(obs, start):
             w *= BID_SURPRISE
         out.append((st, w))
@@ -601,7 +633,7 @@ def weighted_worlds(obs: Observation, rng: random.Random, count: int, k: Knowled
         deal, surprises = replay_world(obs, hidden)
         if deal is None:
             continue
-        w = PLAY_SURPRISE**surprises
+        w = play_surprise(obs.players)**surprises
         if not bids_plausible(obs, deal):
             w *= BID_SURPRISE
         out.append((deal, w))
