@@ -115,6 +115,10 @@ async def test_no_request_to_any_route_makes_the_server_fail(db_url: str) -> Non
                  query={"players": 4, "page": 4611686018427387904}, body=None, cookie=None)
         @example(route=("/api/leaderboard", ["GET"]), method="GET", use_route_method=True, path_param="",
                  query={"players": "abc"}, body=None, cookie=None)
+        @example(route=("/api/tournaments/{tid}", ["GET"]), method="GET", use_route_method=True, path_param="\x00",
+                 query={}, body=None, cookie=None)  # PostgreSQL refuses a NUL in a query: once a 500 (found so)
+        @example(route=("/api/tournaments/{tid}/register", ["POST"]), method="POST", use_route_method=True,
+                 path_param="a\x00", query={}, body=None, cookie="session")
         def request_anything(route, method, use_route_method, path_param, query, body, cookie) -> None:
             path, methods = route
             if use_route_method:

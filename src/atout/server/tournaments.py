@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -516,8 +517,10 @@ class TournamentRoutes:
     async def one(self, request: Request) -> Response:
         hub = request.app.state.hub
         account = await self._person(request)
-        found = await asyncio.to_thread(view, hub.store.engine, request.path_params["tid"][:40],
-                                        None if account is None else account.id)
+        try:
+            found = await asyncio.to_thread(view, hub.store.engine, _tid(request), None if account is None else account.id)
+        except TournamentError as err:
+            return _refusal(err)
         if found is None:
             return _refusal(TournamentError(404, "no_tournament", "no such tournament"))
         return JSONResponse(found)
@@ -526,15 +529,15 @@ class TournamentRoutes:
         """Every deal of every table with the revealed seed, for ``atout verify`` (once it is over)."""
         hub = request.app.state.hub
         try:
-            found = await asyncio.to_thread(published_deals, hub.store.engine, request.path_params["tid"][:40])
+            found = await asyncio.to_thread(published_deals, hub.store.engine, _tid(request))
         except TournamentError as err:
             return _refusal(err)
         return JSONResponse(found)
 
     async def register(self, request: Request) -> Response:
         hub = request.app.state.hub
-        tid = request.path_params["tid"][:40]
         try:
+            tid = _tid(request)
             account = await self._registered(request)
             full = await asyncio.to_thread(register, hub.store.engine, tid, account.id, hub.clock.now())
         except TournamentError as err:
@@ -545,13 +548,26 @@ class TournamentRoutes:
 
     async def unregister(self, request: Request) -> Response:
         hub = request.app.state.hub
-        tid = request.path_params["tid"][:40]
         try:
+            tid = _tid(request)
             account = await self._registered(request)
             await asyncio.to_thread(unregister, hub.store.engine, tid, account.id)
         except TournamentError as err:
             return _refusal(err)
         return JSONResponse(await asyncio.to_thread(view, hub.store.engine, tid, account.id))
+
+
+TOURNAMENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+"""A tournament's id (``secrets.token_urlsafe``): anything else in the path is no tournament's."""
+
+
+def _tid(request: Request) -> str:
+    """The path's tournament id; what cannot be one (a NUL, which PostgreSQL refuses in a query: that
+    would be a failure, not a no) is refused as no tournament without asking the store."""
+    tid = request.path_params["tid"]
+    if not TOURNAMENT_ID.match(tid):
+        raise TournamentError(404, "no_tournament", "no such tournament")
+    return tid
 
 
 def _player_id(engine: sa.Engine, name: str) -> str | None:
