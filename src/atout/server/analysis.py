@@ -36,13 +36,12 @@ from ..bots.analysis import VERSION, WORLDS_FACTOR, Analysis, Decision, analyse_
 from ..engine.kinds import SeatKind
 from ..engine.record import RecordError, replay
 from .accounts import AccountError
-from .db import analyses
+from .db import STORED_ID, analyses
 from .limits import Budget, Refusal
 from .logs import log
 
 SEED = "analysis"
 """The seed of every analysis the site makes: ``atout analyse FILE --seat N`` gives the same one."""
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _DEAL = re.compile(r"^[0-9]{1,3}$")
 
 
@@ -277,7 +276,7 @@ class AnalysisRoutes:
             if not _DEAL.match(deal_text) or (seat_text is not None and not _DEAL.match(seat_text)):
                 raise AnalysisError(400, "bad_query", "deal (and seat) are whole numbers from 0")
             game, deal, table = query.get("game", ""), int(deal_text), query.get("table")
-            if not GAME_ID.match(game) or (table is not None and not GAME_ID.match(table)):
+            if not STORED_ID.match(game) or (table is not None and not STORED_ID.match(table)):
                 raise AnalysisError(400, "bad_query", "game (and table): a game's (a table's) id")
             seat = None if seat_text is None else int(seat_text)
             jobs = [j for j in self.pool.jobs.values() if j.game == game and j.deal == deal
@@ -377,13 +376,13 @@ def _stored_table(hub, table_id: str):
 
 def _fields(data: dict[str, Any]) -> tuple[str, int, int | None, str | None]:
     game, deal, seat, table = data.get("game"), data.get("deal"), data.get("seat"), data.get("table")
-    if not isinstance(game, str) or not GAME_ID.match(game):
+    if not isinstance(game, str) or not STORED_ID.match(game):
         raise AnalysisError(400, "malformed", "game: the id of a game you played")
     if not isinstance(deal, int) or isinstance(deal, bool) or not 0 <= deal < 1000:
         raise AnalysisError(400, "malformed", "deal: the deal's place in the game's records, from 0")
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 5):
         raise AnalysisError(400, "malformed", "seat: 0 to 4, or left out for your own")
-    if table is not None and (not isinstance(table, str) or not GAME_ID.match(table)):
+    if table is not None and (not isinstance(table, str) or not STORED_ID.match(table)):
         raise AnalysisError(400, "malformed", "table: the id of the table the game is played at")
     return game, deal, seat, table
 

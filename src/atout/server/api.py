@@ -13,6 +13,7 @@ from starlette.routing import Route
 
 from . import daily, ledger, profiles, standings, tournaments
 from .accounts import NAME, SESSION_DAYS, AccountError, Accounts, name_key, normal_name, session_key
+from .db import STORED_ID
 from .limits import Budget, Refusal
 from .origins import site_scheme
 from .protocol import SessionEnd
@@ -23,7 +24,6 @@ MAX_PAGE = 100_000
 """The leaderboard's last page: 2,000,000 rows, far beyond any site's players (and within every
 database's integer range, which a page number of 2**62 was not)."""
 LEADERBOARD_QUERY = ("players", "period", "page")
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _PAGE = re.compile(r"^[0-9]{1,7}$")  # ASCII digits only: int() takes "٣" and " 3 " too
 
 
@@ -151,7 +151,7 @@ class AccountRoutes:
         """A finished or cancelled game with every deal record, to replay."""
         game_id = request.path_params["game_id"]
         found = None
-        if GAME_ID.match(game_id):  # a game's id is letters, digits, _ or -: anything else is no game's
+        if STORED_ID.match(game_id):  # a game's id is letters, digits, _ or -: anything else is no game's
             found = await asyncio.to_thread(profiles.game, self.accounts.store, game_id)
         if found is None:
             return _error(404, "no_game", f"no stored game {game_id[:40]!r}")
@@ -177,7 +177,7 @@ class AccountRoutes:
         """One deal of a stored game, told whole for its review, with its record and commitment."""
         game_id, number = request.path_params["game_id"], request.path_params["number"]
         found = None
-        if GAME_ID.match(game_id) and _PAGE.match(number):
+        if STORED_ID.match(game_id) and _PAGE.match(number):
             found = await asyncio.to_thread(profiles.deal, self.accounts.store, game_id, int(number))
         if found is None:
             return _error(404, "no_deal", f"no deal {number[:20]!r} in a stored game {game_id[:40]!r}: a game is "

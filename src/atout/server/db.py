@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 
 metadata = sa.MetaData()
 
 JSONType = sa.JSON().with_variant(JSONB(), "postgresql")
+
+STORED_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+"""What a table's, game's or tournament's id is made of: an id from a path or a message that is not such is
+nobody's, and is refused without asking the store (PostgreSQL refuses a NUL in a query: a failure, not a no)."""
 
 tables = sa.Table(
     "tables",

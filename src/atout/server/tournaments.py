@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +31,16 @@ from starlette.routing import Route
 from ..arena.scoring import Duplicate, SeatResult, duplicate_scores, ranking
 from ..engine.fairness import TOURNAMENT_FORMAT, commitment, daily_deal_seed, tournament_round_seed
 from .accounts import AccountError, name_key
-from .db import games, players, table_events, tables, tournament_entries, tournament_tables, tournaments
+from .db import (
+    STORED_ID,
+    games,
+    players,
+    table_events,
+    tables,
+    tournament_entries,
+    tournament_tables,
+    tournaments,
+)
 from .options import TableOptions
 
 DEALS = (1, 12)
@@ -557,15 +565,10 @@ class TournamentRoutes:
         return JSONResponse(await asyncio.to_thread(view, hub.store.engine, tid, account.id))
 
 
-TOURNAMENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
-"""A tournament's id (``secrets.token_urlsafe``): anything else in the path is no tournament's."""
-
-
 def _tid(request: Request) -> str:
-    """The path's tournament id; what cannot be one (a NUL, which PostgreSQL refuses in a query: that
-    would be a failure, not a no) is refused as no tournament without asking the store."""
+    """The path's tournament id; what cannot be one (``STORED_ID``) is no tournament's."""
     tid = request.path_params["tid"]
-    if not TOURNAMENT_ID.match(tid):
+    if not STORED_ID.match(tid):
         raise TournamentError(404, "no_tournament", "no such tournament")
     return tid
 
