@@ -21,6 +21,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+BLOCK = 1600
+"""Ports in a test process's block."""
+
 
 def _ephemeral_low() -> int:
     try:
@@ -37,21 +40,21 @@ def _ports() -> Iterator[int]:
     could take it (seen: a server of a two-process test failed to bind while another test's server answered
     its health check on the same port)."""
     worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
-    base = max(1024, _ephemeral_low() - 12800) + (worker % 8) * 1600
-    return itertools.cycle(range(base, base + 1600))
+    base = max(1024, _ephemeral_low() - 8 * BLOCK) + (worker % 8) * BLOCK
+    return itertools.cycle(range(base, base + BLOCK))
 
 
 def free_port() -> int:
     """A port for a test's server (``atout serve``, redis-server, nginx): of this process's block, not in
-    use now, and not handed out again before the block's 1,600 others."""
-    for port in _ports():
+    use now, and not handed out again before the block's others."""
+    for port in itertools.islice(_ports(), BLOCK):  # one turn of the block at most
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
             except OSError:
                 continue
             return port
-    raise AssertionError("unreachable: the ports cycle")
+    raise AssertionError(f"no free port in this test process's block of {BLOCK}")
 
 
 def _serve(argv: list[str], env: dict[str, str], log: str | None, printed: bool) -> None:
