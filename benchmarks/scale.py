@@ -51,13 +51,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def cpu_seconds(pids: list[int], part: slice = slice(11, 13)) -> float:
-    """CPU seconds the processes used: user and system (``part``: user alone is 11:12, system 12:13)."""
-    total = 0
+def cpu_seconds(pids: list[int]) -> tuple[float, float]:
+    """CPU seconds the processes used (user and system), and of them the system's (the kernel's work)."""
+    user = system = 0
     for pid in pids:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += sum(int(f) for f in fields[part])
-    return total / os.sysconf("SC_CLK_TCK")
+        user, system = user + int(fields[11]), system + int(fields[12])
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + system) / tick, system / tick
 
 
 def thread_cpu(pids: list[int]) -> dict[str, float]:
@@ -84,7 +85,7 @@ def switches(pids: list[int]) -> int:
         for task in Path(f"/proc/{pid}/task").iterdir():
             try:
                 for line in (task / "status").read_text().splitlines():
-                    if line.endswith("ctxt_switches:") or "ctxt_switches:" in line:
+                    if "ctxt_switches:" in line:
                         total += int(line.split()[1])
             except OSError:
                 continue
@@ -156,13 +157,12 @@ def run(processes: int, args, folder: Path) -> dict:
         pids = [s.pid for s in servers]
         before = [health(p) for p in ports]
         threads0, switches0, redis0 = thread_cpu(pids), switches(pids), redis_commands(redis_port)
-        if args.icount:
-            before = [health(p) for p in ports]  # the counting starts after this reading: it may only undercount
+        if args.icount:  # the counting starts after the readings above: it may only undercount
             for pid in pids:
                 callgrind("-i", "on", str(pid))
-        cpu0, t0, sys0 = cpu_seconds(pids), time.perf_counter(), cpu_seconds(pids, slice(12, 13))
+        (cpu0, sys0), t0 = cpu_seconds(pids), time.perf_counter()
         time.sleep(args.seconds)
-        cpu1, t1, sys1 = cpu_seconds(pids), time.perf_counter(), cpu_seconds(pids, slice(12, 13))
+        (cpu1, sys1), t1 = cpu_seconds(pids), time.perf_counter()
         if args.icount:
             for pid in pids:
                 callgrind("-i", "off", str(pid))
