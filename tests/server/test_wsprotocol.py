@@ -133,3 +133,18 @@ def test_a_client_s_frames_cut_anywhere_reach_the_application_as_uvicorn_s_own_p
     assert ours == theirs
     if whole and all(f.fin and f.opcode != Opcode.CONT and len(f.data) <= 65_536 for f in flat):
         assert framed_here, "whole frames, yet websockets' parser took over"
+
+
+@pytest.mark.parametrize("size", [125, 126, 65_535, 65_536, 65_537])
+def test_whole_frames_reads_every_length_encoding_up_to_the_largest_message_taken(size: int) -> None:
+    """A client's text frame in each of the three length encodings (7 bits, 16, 64: a message of 65,536
+    bytes, the largest the server takes, needs the last) is read here, unmasked; one byte more than the
+    largest is left to ``websockets``, which refuses it."""
+    text = ("é" * size).encode()[:size]
+    wire = Frame(Opcode.TEXT, text).serialize(mask=True, extensions=[])
+    frames = wsprotocol.whole_frames(wire, 65_536)
+    if size > 65_536:
+        assert frames is None
+    else:
+        assert frames == [(wire, text)]
+        assert wsprotocol.whole_frames(wire[:-1], 65_536) is None  # a frame cut short is not whole

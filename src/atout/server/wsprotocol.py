@@ -67,8 +67,10 @@ def whole_frames(data: bytes, max_size: int | None) -> list[tuple[bytes, bytes |
             if end - start < 6:
                 return None
             size, start = int.from_bytes(data[start:start + 2], "big"), start + 2
-        elif size == 127:
-            return None  # eight bytes of length: more than anything Atout takes
+        elif size == 127:  # eight bytes of length: a message of 65,536 bytes or more (ws_max_size says how much)
+            if end - start < 12:
+                return None
+            size, start = int.from_bytes(data[start:start + 8], "big"), start + 8
         if max_size is not None and size > max_size:
             return None
         body = start + 4
