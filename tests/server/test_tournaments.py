@@ -300,12 +300,16 @@ async def test_a_finished_tournaments_deals_pass_atout_verify_and_are_refused_be
         assert main(["verify", str(path)]) == 0
 
         tampered = json.loads(json.dumps(published))
-        acts = tampered["tables"][1]["records"][0]["actions"]
+        # a deal voided by a petit sec is stored with no action (about 1 in 400 deals): tamper with one played
+        where = [(t, n) for t in tampered["tables"] for n, r in enumerate(t["records"]) if r["actions"]]
+        table, n = where[-1]
+        acts = table["records"][n]["actions"]
         acts[0] = {"seat": acts[0]["seat"], "play": "EX"}  # a card played in the bidding
         path.write_text(json.dumps(tampered))
         assert main(["verify", str(path)]) == 1
         failed = verify_tournament(tampered).failures
-        assert [(c.name, c.message.split(":")[0]) for c in failed] == [("replay", "round 2, table 1, deal 1")], failed
+        deal = f"round {table['round'] + 1}, table {table['number'] + 1}, deal {n + 1}"
+        assert [(c.name, c.message.split(":")[0]) for c in failed] == [("replay", deal)], failed
         swapped = json.loads(json.dumps(published))
         swapped["tables"][0]["round"] = 1  # round 1's deals shown as round 2's: not that round's seeds
         failed = verify_tournament(swapped).failures
