@@ -31,25 +31,27 @@ from atout.arena.stats import paired
 
 RESULTS = Path(__file__).parent / "results"
 
-# name: (players, candidate, baseline, deals, seed).  Fresh seeds for issue 12 (the expert of
-# issue 3 is kept as level expert-1; its own figures are in git history under bench-*).
+# name: (players, candidate, baseline, deals, seed).  Fresh seeds ``i25-*`` for issue 25's robot,
+# fixed before its runs; the expert-1 runs are issue 12's (``i15-*``, the expert of then).
 RUNS = {
     "4-club-beginner": (4, "club", "beginner", 1000, "i15-4cb"),
-    "4-expert-heuristic": (4, "expert", "heuristic", 1000, "i15-4eh"),
+    "4-expert-heuristic": (4, "expert", "heuristic", 1000, "i25-4eh"),
+    "5-expert-heuristic": (5, "expert", "heuristic", 1000, "i25-5eh"),
+    "3-expert-heuristic": (3, "expert", "heuristic", 1000, "i25-3eh"),
+    "4-expert-expert2": (4, "expert", "expert-2", 1000, "i25-4e2"),
+    "5-expert-expert2": (5, "expert", "expert-2", 1000, "i25-5e2"),
+    "3-expert-expert2": (3, "expert", "expert-2", 1000, "i25-3e2"),
     "4-expert-expert1": (4, "expert", "expert-1", 400, "i15-4ee"),
-    "3-expert-heuristic": (3, "expert", "heuristic", 500, "i15-3eh"),
-    "5-expert-heuristic": (5, "expert", "heuristic", 500, "i15-5eh"),
-    "5-expert-heuristic-b": (5, "expert", "heuristic", 500, "i17-5eh"),
     "3-expert-expert1": (3, "expert", "expert-1", 400, "i15-3ee"),
     "5-expert-expert1": (5, "expert", "expert-1", 400, "i15-5ee"),
     "4-heuristic-random": (4, "heuristic", "random", 1000, "bench-4hr"),
 }
-"""Most important first.  Fresh seeds (``i15-*``) for the sixth issue-12 session's runs; the
-earlier runs (seeds ``i12-*`` to ``i14-*``) and issue 3's (``bench-*``) are in git history.
-``5-expert-heuristic-b`` is a second 500 deals on other seeds, decided before it ran (the first
-500's interval held the 5-player target); the table pools runs of the same match.
-Against expert-1 every seat but one searches with expert-1's Python rollouts, which costs about
-twenty times a run against the heuristic now, hence fewer deals there."""
+"""Most important first: the levels people are offered (club against beginner, expert against
+club), then issue 25's yardstick ``expert-2``, then ``expert-1`` (issue 12's, its runs made by the
+expert of then: the seeds and code are in each run's command).  Earlier seeds (``i12-*`` to
+``i17-*``, ``bench-*``) and their runs are in git history.  Against ``expert-1`` every seat but one
+searches with expert-1's Python rollouts, about twenty times a run against the heuristic, hence
+fewer deals there."""
 KINDS = ("bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card")
 
 

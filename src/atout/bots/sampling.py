@@ -72,7 +72,8 @@ MODEL_PLAYERS = (3, 4, 5)
 players since issue 25's sixth session: paired against the heuristic, 1,000 deals (seed r25-d5),
 +3.2 [+1.7, +4.7] a defending seat (issue 12's fourth session had measured +0.5 [-2.4, +3.4] over
 200 deals with the code of then, and -10.5 [-20.8, -0.2] against expert-1 takers over 80, who bid
-and lay aside otherwise; benchmarks/results/strength.md)."""
+and lay aside otherwise; against expert-2 takers, 1,000 paired deals (seed i25-5e2), -0.3 [-2.8, +2.2];
+benchmarks/results/strength.md)."""
 
 BID_TIME_PLAYERS = (3, 4, 5)
 """The table sizes where ``BID_MODEL`` also shapes, during the bidding, the worlds of a seat
