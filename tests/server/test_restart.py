@@ -20,7 +20,6 @@ from .helpers import WITHIN, Client, eventually, first_legal
 pytestmark = pytest.mark.slow
 
 
-
 class ServerProcess:
     """``atout serve`` in a child process, on the test's database."""
 

@@ -32,7 +32,6 @@ CHROMIUM = (os.environ.get("ATOUT_CHROMIUM") or shutil.which("chromium-headless-
             or "/usr/bin/chromium")
 
 
-
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
