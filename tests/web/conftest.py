@@ -78,6 +78,14 @@ class Site:
         self.stop()
         raise AssertionError(f"atout serve did not start: {self.log.read_text()[-2000:]}")
 
+    def advance_clock(self, seconds: float) -> float:
+        """Move the server's clock on (a site started with ``args=("--test-clock",)``): a turn clock or an
+        absence runs out now, without the test waiting real seconds. The server's time after the step."""
+        answer = httpx.post(f"{self.url}/test/clock", json={"advance": seconds}, headers={"Origin": self.url},
+                            timeout=WITHIN)
+        assert answer.status_code == 200, answer.text
+        return answer.json()["now"]
+
     def kill(self) -> None:
         """SIGKILL: the server vanishes mid-game, as on a crash or a cut network."""
         self.proc.kill()
@@ -97,6 +105,16 @@ class Site:
 @pytest.fixture
 def site(tmp_path) -> Iterator[Site]:
     server = Site(tmp_path)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def clocked_site(tmp_path) -> Iterator[Site]:
+    """A server whose clock the test moves on (``Site.advance_clock``): clocks run out when it says."""
+    server = Site(tmp_path, args=("--test-clock",))
     try:
         yield server
     finally:

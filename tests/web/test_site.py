@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -62,6 +63,32 @@ def test_the_turn_clock_counts_down_on_the_page(browser, site):
     assert time.monotonic() - began > 1.0  # seconds of the clock, not faster (whole seconds shown: > 1 s)
     assert alice.page.locator(".seat.to-act .clock").count() == 1
     alice.close()
+
+
+def test_a_turn_clock_runs_out_when_the_test_clock_is_moved_on(browser, clocked_site):
+    """The served test clock (``--test-clock``): moved on past a 30 s turn, the robot plays the seat and
+    the page shows it in automatic mode, at once and without real waiting; a site without the option
+    serves no such route."""
+    alice = Person(browser, clocked_site.url, "Alice").arrive()
+    alice.create(3, deals=1, turn_seconds=30)
+    alice.fill_and_start()
+    page = alice.page
+    page.wait_for_function("() => window.atout.view.isMyTurn()")
+    seq = alice.seq()
+    clocked_site.advance_clock(31)
+    page.wait_for_function("(seq) => window.atout.view.seq > seq && window.atout.view.state.seats[window.atout.view.state.you].automatic",
+                           arg=seq)
+    expect(page.locator(".actions [data-back]")).to_be_visible()
+    alice.close()
+    refused = httpx.post(f"{clocked_site.url}/test/clock", json={"advance": -1}, headers={"Origin": clocked_site.url},
+                         timeout=60)
+    assert refused.status_code == 400 and "advance" in refused.json()["error"]["message"], refused.text
+
+
+def test_a_site_without_the_test_clock_serves_no_clock_route(shared_site):
+    answer = httpx.post(f"{shared_site.url}/test/clock", json={"advance": 60}, headers={"Origin": shared_site.url},
+                        timeout=60)
+    assert answer.status_code == 404, answer.text
 
 
 def test_an_account_plays_then_finds_its_game_on_its_profile_and_the_leaderboard(browser, site):

@@ -66,6 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="multiply every budget of chat lines, invitations, tables, friend requests, logins "
                              "(docs/server.md, Limits) by F (default 1; a load test whose clients all come from one "
                              "address raises it)")
+    # for browser tests only (hidden): the server's clock moves forward when POST /test/clock says so
+    parser.add_argument("--test-clock", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning"),
                         help="log lines on stderr, one JSON object each with the time and the process's name "
                              "(default info: one line per table event)")
@@ -170,7 +172,7 @@ def serve(args: argparse.Namespace) -> int:
                 "commit_linger": args.commit_linger, "origins": origins,
                 "analysis_workers": args.analysis_workers, "analysis_queue": args.analysis_queue,
                 "analysis_worlds": args.analysis_worlds,
-                "daily_deals": args.daily_deals, "daily_level": args.daily_level}
+                "daily_deals": args.daily_deals, "daily_level": args.daily_level, "test_clock": args.test_clock}
     # the server (and the robots, numba) load only now: a refused command says so at once
     import uvicorn
 
@@ -201,6 +203,7 @@ def app_from_settings():
 
     from ..server import logs
     from ..server.app import create_app
+    from ..server.clock import SteppedClock
     from ..server.hub import Config
     from ..server.table import Timing
 
@@ -219,7 +222,8 @@ def app_from_settings():
                     analysis_worlds=settings.get("analysis_worlds", 8), limit_factor=settings.get("limit_factor", 1.0),
                     daily_deals=settings.get("daily_deals", 5),
                     **({"daily_level": settings["daily_level"]} if settings.get("daily_level") else {}))
-    app = create_app(settings["db"], config, redis_url=settings["redis"])
+    clock = SteppedClock() if settings.get("test_clock") else None
+    app = create_app(settings["db"], config, clock, redis_url=settings["redis"])
     _tune_gc()
     return app
 

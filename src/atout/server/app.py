@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .accounts import Accounts, session_key
 from .analysis import AnalysisPool, AnalysisRoutes
 from .api import COOKIE, AccountRoutes, _error
-from .clock import Clock
+from .clock import Clock, SteppedClock
 from .daily import DailyRoutes
 from .hub import Config, Hub
 from .origins import OriginGuard
@@ -104,6 +104,24 @@ async def health(request: Request) -> Response:
     return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
 
 
+async def advance_clock(request: Request) -> Response:
+    """``POST /test/clock`` ``{"advance": SECONDS}``: a test moves the server's clock on (served only with
+    ``atout serve --test-clock``, and only to this machine), so a turn clock runs out without waiting."""
+    clock = request.app.state.hub.clock
+    client = request.client.host if request.client else ""
+    if not isinstance(clock, SteppedClock) or client not in ("127.0.0.1", "::1"):
+        return _error(404, "not_found", "nothing is served at '/test/clock'")
+    try:
+        body = await request.json()
+        seconds = float(body["advance"])
+    except (ValueError, KeyError, TypeError):
+        return _error(400, "malformed", 'give {"advance": SECONDS}, a number of seconds of 0 or more')
+    if not 0 <= seconds <= 86_400:
+        return _error(400, "malformed", f"advance is 0 to 86400 seconds, not {seconds}")
+    clock.advance(seconds)
+    return JSONResponse({"now": clock.now()})
+
+
 async def metrics(request: Request) -> Response:
     """Prometheus' text format (``server/metrics.py``): tables, connections, actions, store commits,
     request latency, and the bus and takeovers when several processes share the site."""
@@ -183,6 +201,8 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         Route("/api/options", table_options),
         WebSocketRoute("/ws", WebSocketEndpoint()),
     ]
+    if isinstance(clock, SteppedClock):
+        routes.append(Route("/test/clock", advance_clock, methods=["POST"]))
     folder = static_dir()
     if folder is not None:
         routes.append(Mount("/static", StaticFiles(directory=folder), name="static"))

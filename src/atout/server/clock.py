@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import time
@@ -49,6 +50,36 @@ class FakeClock:
                 future.set_result(None)
 
 
-Clock = SystemClock | FakeClock
+class SteppedClock(SystemClock):
+    """Wall-clock seconds plus an offset that only moves forward, by ``advance``: a served process's
+    clock for browser tests (``atout serve --test-clock``), so that a turn clock or an absence runs
+    out when the test says, not after real seconds of waiting; between steps it runs as the wall's."""
 
-__all__ = ["Clock", "FakeClock", "SystemClock"]
+    def __init__(self) -> None:
+        self.offset = 0.0
+        self._moved: asyncio.Event | None = None
+
+    def now(self) -> float:
+        return time.time() + self.offset
+
+    async def sleep_until(self, when: float) -> None:
+        while (delay := when - self.now()) > 0:
+            if self._moved is None:
+                self._moved = asyncio.Event()
+            moved = self._moved
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(moved.wait(), delay + 0.0005)
+
+    def advance(self, seconds: float) -> None:
+        """Move time on by ``seconds`` and wake every sleeper to look at the clock again."""
+        if seconds < 0:
+            raise ValueError("a clock only moves forward")
+        self.offset += seconds
+        moved, self._moved = self._moved, None
+        if moved is not None:
+            moved.set()
+
+
+Clock = SystemClock | FakeClock | SteppedClock
+
+__all__ = ["Clock", "FakeClock", "SteppedClock", "SystemClock"]
