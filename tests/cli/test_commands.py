@@ -35,6 +35,10 @@ def finished_record(players: int = 4) -> dict:
     raise RuntimeError
 
 
+HIDDEN = {"atout serve --test-clock"}
+"""Options kept out of ``--help``: for the browser tests, never for people."""
+
+
 def test_every_option_in_help_has_a_line_and_its_default() -> None:
     parser = _parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -42,6 +46,9 @@ def test_every_option_in_help_has_a_line_and_its_default() -> None:
     for name, command in sub.choices.items():
         for action in command._actions:
             if not action.option_strings or isinstance(action, argparse._HelpAction):
+                continue
+            if action.help == argparse.SUPPRESS:  # hidden from people: only the tests' own options may be
+                assert f"atout {name} {action.option_strings[0]}" in HIDDEN, action.option_strings
                 continue
             if not action.help or "default" not in action.help:
                 missing.append(f"atout {name} {action.option_strings[0]}")
