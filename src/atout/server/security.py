@@ -12,14 +12,16 @@ from .origins import site_origin, site_scheme
 HSTS_SECONDS = 365 * 86400
 
 
-def content_policy(scope: Scope, trusted_proxy: bool) -> str:
+def content_policy(scope: Scope, trusted_proxy: bool, scripts: str = "") -> str:
     """The Content-Security-Policy: everything from the site itself, nothing inline (no script, no style
-    attribute), the WebSocket to the site's own address, the favicon as a data: URL, no frame around it."""
+    attribute) but the inline scripts whose hashes ``scripts`` names (the page's import map), the
+    WebSocket to the site's own address, the favicon as a data: URL, no frame around it."""
     connect = "'self'"
     origin = site_origin(scope, trusted_proxy)
     if origin is not None:  # 'self' covers ws: and wss: in CSP 3; browsers that predate it need it named
         connect += " " + origin.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
-    return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    script = "'self'" + (f" {scripts}" if scripts else "")
+    return (f"default-src 'none'; script-src {script}; style-src 'self'; img-src 'self' data:; "
             f"connect-src {connect}; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
             "frame-ancestors 'none'")
 
