@@ -4,6 +4,9 @@ to other sites about where a person came from; and over https, stay on https."""
 
 from __future__ import annotations
 
+import ipaddress
+from urllib.parse import urlsplit
+
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -33,12 +36,28 @@ def security_headers(scope: Scope, trusted_proxy: bool) -> dict[str, str]:
         "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin",  # other sites learn nothing of which page or table linked to them
-        "Cross-Origin-Opener-Policy": "same-origin",
         "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
     }
+    if trustworthy(scope, trusted_proxy):  # elsewhere a browser ignores it, and says so as an error on each page
+        headers["Cross-Origin-Opener-Policy"] = "same-origin"
     if site_scheme(scope, trusted_proxy) == "https":
         headers["Strict-Transport-Security"] = f"max-age={HSTS_SECONDS}"
     return headers
+
+
+def trustworthy(scope: Scope, trusted_proxy: bool) -> bool:
+    """Whether browsers count the site's origin as secure: https, or this machine (a friend on the network
+    who opens http://192.168.1.20:8000/ is on plain http elsewhere)."""
+    if site_scheme(scope, trusted_proxy) == "https":
+        return True
+    origin = site_origin(scope, trusted_proxy) or ""
+    host = urlsplit(origin).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class SecurityHeaders:
