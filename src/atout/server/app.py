@@ -157,12 +157,12 @@ def options_catalogue() -> dict:
 async def index(request: Request) -> Response:
     """The page, never cached, naming the client's files by their hashes (assets.py)."""
     files: ClientFiles | None = request.app.state.client_files
-    page = files.page(request.scope) if files is not None else None
-    if files is None or page is None:
+    assets = files.current() if files is not None else None
+    page = assets.page_answer(request.scope) if assets is not None else None
+    if assets is None or page is None:
         return PlainTextResponse("Atout server: the browser client is not installed; the WebSocket is at /ws.\n")
     trusted_proxy = request.app.state.hub.config.trusted_proxy
-    page.headers["Content-Security-Policy"] = content_policy(request.scope, trusted_proxy,
-                                                             files.current().script_source)
+    page.headers["Content-Security-Policy"] = content_policy(request.scope, trusted_proxy, assets.script_source)
     return page
 
 

@@ -95,6 +95,13 @@ class Assets:
         self.page = self.render(template.body.decode()).encode() if template is not None else None
         self.page_tag = f'W/"{hashlib.sha256(self.page or b"").hexdigest()[:HASH_LENGTH]}"'
 
+    def page_answer(self, scope: Scope) -> Response | None:
+        """``index.html`` as rendered, never cached (a 304 when the browser has it); None when there is none.
+        Its Content-Security-Policy must name ``script_source``, or the import map does not run."""
+        if self.page is None:
+            return None
+        return _answer(scope, self.page, None, "text/html", REVALIDATE, self.page_tag)
+
     def url(self, name: str) -> str:
         """The hashed URL of the file ``name`` (its plain URL when there is no such file)."""
         asset = self.by_name.get(name)
@@ -131,7 +138,8 @@ class Assets:
 
 
 class ClientFiles:
-    """The client's folder as served: the page at ``/`` and every file under ``/static/``. Files seen under an earlier hash stay served while the process lives."""
+    """The client's folder as served: the page at ``/`` and every file under ``/static/``. Files seen under
+    an earlier hash stay served while the process lives."""
 
     def __init__(self, folder: Path, rescan_seconds: float = RESCAN_SECONDS) -> None:
         self.folder = folder
@@ -160,14 +168,6 @@ class ClientFiles:
                 self.assets = Assets(self.folder)
                 self._seen.update(self.assets.by_hashed)
         return self.assets
-
-    def page(self, scope: Scope) -> Response | None:
-        """``index.html`` as rendered, never cached, with the hash of its import map for the
-        Content-Security-Policy's ``script-src``; None when the folder has no page."""
-        assets = self.current()
-        if assets.page is None:
-            return None
-        return _answer(scope, assets.page, None, "text/html", REVALIDATE, assets.page_tag)
 
     async def file(self, request: Request) -> Response:
         """``GET /static/{name}``: a hashed name for a year, a plain one revalidated at each use."""
