@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
 import os
 import secrets
+import socket
 import sys
 from pathlib import Path
 
@@ -83,6 +85,30 @@ def _secret(data_dir: Path) -> bytes:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip().encode()
+
+
+def network_addresses() -> list[str]:
+    """This machine's IPv4 address on its network (the one its default route leaves from), for friends on the
+    same network; none when it has no route out. Nothing is sent: connecting a UDP socket only picks a route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737): an address no one has, reached by the default route
+            address = probe.getsockname()[0]
+        except OSError:
+            return []
+    return [] if ipaddress.ip_address(address).is_loopback or address == "0.0.0.0" else [address]
+
+
+def where_open(host: str, port: int) -> str:
+    """The start line's addresses: this machine's, and its network's when ``--host`` lets others in."""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return f"http://localhost:{port}/ (this machine only: --host 0.0.0.0 lets your network in)"
+    if host not in ("0.0.0.0", "::"):
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+    around = [f"http://{address}:{port}/" for address in network_addresses()]
+    return (f"http://localhost:{port}/ and on your network at {', '.join(around)}" if around
+            else f"http://localhost:{port}/ and on your network at this machine's address, port {port} "
+                 "(ip addr or ipconfig shows it)")
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -181,10 +207,9 @@ def serve(args: argparse.Namespace) -> int:
     from ..server.wsprotocol import AtoutWebSocketProtocol
 
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
-    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     processes = f", {args.workers} processes" if args.workers > 1 else ""
     bus = f", bus: {redis.split('@')[-1]}" if redis else ""
-    print(f"Atout is open at http://{shown}:{args.port}/ (store: {db.split('@')[-1]}{bus}{processes}). "
+    print(f"Atout is open at {where_open(args.host, args.port)}. Store: {db.split('@')[-1]}{bus}{processes}. "
           "Ctrl-C stops it.", flush=True)
     uvicorn.run("atout.cli.serve:app_from_settings", factory=True, workers=args.workers, host=args.host,
                 port=args.port, log_level="warning", log_config=UVICORN_LOG_CONFIG, ws_max_size=MAX_FRAME, ws_ping_interval=20, ws_ping_timeout=20,

@@ -11,22 +11,23 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .accounts import Accounts, session_key
 from .analysis import AnalysisPool, AnalysisRoutes
 from .api import COOKIE, AccountRoutes, _error
+from .assets import ClientFiles
 from .clock import Clock, SteppedClock
 from .daily import DailyRoutes
 from .hub import Config, Hub
 from .origins import OriginGuard
 from .protocol import MAX_MESSAGE_BYTES
-from .security import SecurityHeaders
+from .security import SecurityHeaders, content_policy
 from .site import LocalSite, Site
 from .store import Store
 from .tournaments import TournamentRoutes
@@ -154,10 +155,15 @@ def options_catalogue() -> dict:
 
 
 async def index(request: Request) -> Response:
-    folder = static_dir()
-    if folder is None or not (folder / "index.html").is_file():
+    """The page, never cached, naming the client's files by their hashes (assets.py)."""
+    files: ClientFiles | None = request.app.state.client_files
+    assets = files.current() if files is not None else None
+    page = assets.page_answer(request.scope) if assets is not None else None
+    if assets is None or page is None:
         return PlainTextResponse("Atout server: the browser client is not installed; the WebSocket is at /ws.\n")
-    return FileResponse(folder / "index.html", headers={"Cache-Control": "no-cache"})
+    trusted_proxy = request.app.state.hub.config.trusted_proxy
+    page.headers["Content-Security-Policy"] = content_policy(request.scope, trusted_proxy, assets.script_source)
+    return page
 
 
 def create_app(db_url: str, config: Config | None = None, clock: Clock | None = None,
@@ -204,12 +210,18 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     if isinstance(clock, SteppedClock):
         routes.append(Route("/test/clock", advance_clock, methods=["POST"]))
     folder = static_dir()
-    if folder is not None:
-        routes.append(Mount("/static", StaticFiles(directory=folder), name="static"))
+    files = ClientFiles(folder) if folder is not None else None
+    if files is not None:
+        routes += files.routes()
     guard = Middleware(OriginGuard, origins=config.origins, trusted_proxy=config.trusted_proxy, cookie=COOKIE)
     headers = Middleware(SecurityHeaders, trusted_proxy=config.trusted_proxy)  # outermost: on refusals too
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error},
-                     middleware=[headers, guard])
+    # Pages, files and API answers gzipped (the client's files are so already, once); the WebSocket is not
+    # HTTP and passes by it untouched.
+    compress = Middleware(GZipMiddleware, minimum_size=500)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error},
+                    middleware=[headers, compress, guard])
+    app.state.client_files = files
+    return app
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

@@ -4,6 +4,9 @@ to other sites about where a person came from; and over https, stay on https."""
 
 from __future__ import annotations
 
+import ipaddress
+from urllib.parse import urlsplit
+
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -12,14 +15,16 @@ from .origins import site_origin, site_scheme
 HSTS_SECONDS = 365 * 86400
 
 
-def content_policy(scope: Scope, trusted_proxy: bool) -> str:
+def content_policy(scope: Scope, trusted_proxy: bool, scripts: str = "") -> str:
     """The Content-Security-Policy: everything from the site itself, nothing inline (no script, no style
-    attribute), the WebSocket to the site's own address, the favicon as a data: URL, no frame around it."""
+    attribute) but the inline scripts whose hashes ``scripts`` names (the page's import map), the
+    WebSocket to the site's own address, the favicon as a data: URL, no frame around it."""
     connect = "'self'"
     origin = site_origin(scope, trusted_proxy)
     if origin is not None:  # 'self' covers ws: and wss: in CSP 3; browsers that predate it need it named
         connect += " " + origin.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
-    return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    script = "'self'" + (f" {scripts}" if scripts else "")
+    return (f"default-src 'none'; script-src {script}; style-src 'self'; img-src 'self' data:; "
             f"connect-src {connect}; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
             "frame-ancestors 'none'")
 
@@ -31,12 +36,28 @@ def security_headers(scope: Scope, trusted_proxy: bool) -> dict[str, str]:
         "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin",  # other sites learn nothing of which page or table linked to them
-        "Cross-Origin-Opener-Policy": "same-origin",
         "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
     }
+    if trustworthy(scope, trusted_proxy):  # elsewhere a browser ignores it, and says so as an error on each page
+        headers["Cross-Origin-Opener-Policy"] = "same-origin"
     if site_scheme(scope, trusted_proxy) == "https":
         headers["Strict-Transport-Security"] = f"max-age={HSTS_SECONDS}"
     return headers
+
+
+def trustworthy(scope: Scope, trusted_proxy: bool) -> bool:
+    """Whether browsers count the site's origin as secure: https, or this machine (a friend on the network
+    who opens http://192.168.1.20:8000/ is on plain http elsewhere)."""
+    if site_scheme(scope, trusted_proxy) == "https":
+        return True
+    origin = site_origin(scope, trusted_proxy) or ""
+    host = urlsplit(origin).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class SecurityHeaders:

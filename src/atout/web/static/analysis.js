@@ -60,7 +60,7 @@ let styled = false;
 function ensureStyle() {
   if (styled || document.querySelector("link[data-analysis]")) return;
   styled = true;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/analysis.css", dataset: { analysis: "1" } }));
+  document.head.append(h("link", { rel: "stylesheet", href: import.meta.resolve("/static/analysis.css"), dataset: { analysis: "1" } }));
 }
 
 /** An action in the record's form (`{"play": "KH"}`, `{"poignee": null}`…) in words of the page's language. */

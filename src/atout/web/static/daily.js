@@ -78,7 +78,7 @@ let styled = false;
 function ensureStyle() {
   if (styled || document.querySelector("link[data-daily]")) return;
   styled = true;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/daily.css", dataset: { daily: "1" } }));
+  document.head.append(h("link", { rel: "stylesheet", href: import.meta.resolve("/static/daily.css"), dataset: { daily: "1" } }));
 }
 
 /** A robot level as the site offers it to people (heuristic is "club"). */

@@ -63,7 +63,7 @@ let styled = false;
 function ensureStyle() {
   if (styled || document.querySelector("link[data-tournaments]")) return;
   styled = true;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/tournaments.css", dataset: { tournaments: "1" } }));
+  document.head.append(h("link", { rel: "stylesheet", href: import.meta.resolve("/static/tournaments.css"), dataset: { tournaments: "1" } }));
 }
 
 let refresh = null; // the page's timer while a tournament is played (its ranking is live)
