@@ -1038,12 +1038,21 @@ class Table:
             },
             "same_address": self.same_address,
             "quick": self.quick,
+            "daily": self._daily_view(),
             "paused": self.paused,
             "commitment": self.commitment,
             "chat": list(self.chat),
         }
         self._lasting = (key, view)
         return view
+
+    def _daily_view(self) -> dict[str, Any] | None:
+        """What the page says of a daily deal's or a tournament round's table: where its ranking is (its
+        game ranks nobody here, and it is played once)."""
+        if self.daily is None:
+            return None
+        day = self.daily.get("day")
+        return {"day": None if day is None else str(day), "tournament": self.daily.get("tournament")}
 
     def _sheet(self) -> list[dict[str, Any]]:
         """The score sheet as viewers see it (no seeds: those go with each deal's end); cached per line."""

@@ -6,6 +6,7 @@
 
 import { h, replace } from "./dom.js";
 import { t, wordsFrom } from "./i18n.js";
+import { levelLabel } from "./options.js";
 import { signed } from "./result.js";
 import { copyButton } from "./review.js";
 
@@ -81,12 +82,6 @@ function ensureStyle() {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/daily.css", dataset: { daily: "1" } }));
 }
 
-/** A robot level as the site offers it to people (heuristic is "club"). */
-function levelName(app, level) {
-  const aliases = (app.catalogue && app.catalogue.level_aliases) || {};
-  return aliases[level] || level;
-}
-
 /** The daily page: today's (no `day`), or a past day's (#/daily/DAY). */
 export async function renderDaily(app, main, day = "") {
   ensureStyle();
@@ -104,7 +99,7 @@ export async function renderDaily(app, main, day = "") {
   const isToday = shown.day === today.day;
   const message = h("p", { class: "refusal", role: "status" });
   const parts = [h("h1", {}, w(isToday ? "title" : "past_title", { day: shown.day })),
-    h("p", {}, w("what", { n: shown.deals, deals: shown.deals, level: levelName(app, shown.level) }))];
+    h("p", {}, w("what", { n: shown.deals, deals: shown.deals, level: levelLabel(app.catalogue || {}, shown.level) }))];
   parts.push(h("p", { class: "commitment-line" }, w("commitment"), " ", h("code", { class: "commitment-full" }, shown.commitment), " ",
     copyButton(shown.commitment, t("review.copy"), app.toast)));
   if (shown.seed) {

@@ -517,7 +517,8 @@ export class TableView {
       h("h1", {}, t("lobby.table", { id: s.id })),
       h("span", { class: "facts" }, facts.join(" · ")),
       stakes.length ? h("span", { class: "stakes" }, stakes.join(" · ")) : "",
-      g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
+      s.daily ? h("a", { class: "tag daily-tag", href: `#/${this.rankingRoute()}` }, t(s.daily.tournament ? "table.tournament_tag" : "table.daily_tag"))
+        : g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
       s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
       s.commitment ? this.commitmentButton(s.commitment) : "",
       h("span", { class: "spacer" }),
@@ -621,7 +622,7 @@ export class TableView {
     if (d && d.tricks_won && d.phase === "play") info.push(t("seat.tricks", { n: d.tricks_won[i] }));
     if (seat.taking) info.push(t("seat.taking", { name: seat.taking })); // quick play: a person takes it next deal
     const buttons = [];
-    if (s.status === "waiting" || (s.game && s.game.over) || !s.game) {
+    if ((s.status === "waiting" || (s.game && s.game.over) || !s.game) && !s.daily) { // a daily's robots stay
       if (seat.kind === "empty" && s.you === null) buttons.push(h("button", { onclick: () => this.sit(i), "aria-label": t("seat.sit_label", { n: i + 1 }) }, t("seat.sit")));
       if (seat.kind === "empty" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.addRobot(i), "aria-label": t("seat.robot_label", { n: i + 1 }) }, t("seat.robot")));
       if (seat.kind === "robot" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.send({ type: "unrobot", seat: i }), "aria-label": t("seat.unrobot_label", { name: seat.name }) }, t("seat.unrobot")));
@@ -641,6 +642,17 @@ export class TableView {
     return h("span", { class: `card ${extra}`, "aria-label": cards.fullName(code), title: cards.fullName(code), dataset: { card: code } }, cards.face(code));
   }
 
+  /** Where a daily deal's (or a tournament round's) table is ranked: the daily page, the tournament's. */
+  rankingRoute() {
+    const x = this.state.daily;
+    return x.tournament ? `tournaments/${encodeURIComponent(x.tournament)}` : "daily";
+  }
+
+  rankingButton() {
+    return h("button", { class: "primary", dataset: { ranking: "" }, onclick: () => this.app.go(this.rankingRoute()) },
+      t(this.state.daily.tournament ? "table.tournament_ranking" : "table.daily_ranking"));
+  }
+
   gameOver() {
     const s = this.state;
     const g = s.game;
@@ -649,7 +661,8 @@ export class TableView {
       h("h2", {}, g.outcome === "cancelled" ? t("game.cancelled") : t("game.over")),
       g.outcome === "finished" ? rankingList(g, (x) => this.nameOf(x)) : "",
       h("div", { class: "row" },
-        master ? h("button", { onclick: () => this.send({ type: "start" }) }, t("game.again")) : h("p", { class: "hint" }, t("game.again_wait")),
+        s.daily ? this.rankingButton() // played once: its ranking, never another game
+          : master ? h("button", { onclick: () => this.send({ type: "start" }) }, t("game.again")) : h("p", { class: "hint" }, t("game.again_wait")),
         h("button", { class: "quiet", onclick: () => this.app.go("") }, t("table.to_lobby"))));
   }
 
@@ -680,7 +693,9 @@ export class TableView {
       if (s.game && s.game.over && this.dismissed.has(`over/${s.game.id}`)) {
         box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { this.dismissed.delete(`over/${s.game.id}`); this.renderResult(); this.renderActions(); } }, t("table.result_open"))));
       }
-      if (me !== null && s.master === me) {
+      if (s.daily) {
+        if (s.game && s.game.over) box.append(h("div", { class: "row" }, this.rankingButton()));
+      } else if (me !== null && s.master === me) {
         const empty = s.seats.filter((x) => x.kind === "empty").length;
         box.append(h("div", { class: "row" },
           empty ? h("button", { class: "quiet", onclick: () => this.fillRobots() }, t("table.fill_robots")) : "",

@@ -6,6 +6,7 @@
 
 import { h, replace } from "./dom.js";
 import { dateTime, t, wordsFrom } from "./i18n.js";
+import { levelLabel } from "./options.js";
 import { copyButton } from "./review.js";
 
 const WORDS = {
@@ -72,9 +73,9 @@ function stopRefresh() {
   refresh = null;
 }
 
-function line(x) {
+function line(app, x) {
   return h("li", { dataset: { id: x.id } }, h("a", { href: `#/tournaments/${encodeURIComponent(x.id)}` }, x.name), " — ",
-    w("summary", { deals: x.deals, rounds: x.rounds, players: x.players, level: x.level }), " ",
+    w("summary", { deals: x.deals, rounds: x.rounds, players: x.players, level: levelLabel(app.catalogue || {}, x.level) }), " ",
     h("span", { class: "tag" }, `${x.entries}`), x.private ? ` (${w("private").split(" (")[0]})` : "");
 }
 
@@ -129,7 +130,7 @@ export async function renderTournaments(app, main, id = "") {
   const parts = [h("h1", {}, w("title")), h("p", { class: "hint" }, w("intro"))];
   for (const kind of ["open", "running", "finished"]) {
     parts.push(h("h2", {}, w(kind)), listed[kind].length
-      ? h("ul", { class: `t-list t-${kind}` }, listed[kind].map(line)) : h("p", { class: "hint" }, w("none")));
+      ? h("ul", { class: `t-list t-${kind}` }, listed[kind].map((x) => line(app, x))) : h("p", { class: "hint" }, w("none")));
   }
   parts.push(app.registered ? createForm(app, message) : h("p", { class: "hint" }, w("guest")));
   replace(main, h("section", { class: "card-box tournaments" }, parts));
@@ -198,7 +199,7 @@ async function renderOne(app, main, id) {
   };
   const parts = [h("p", {}, h("a", { href: "#/tournaments" }, w("back"))),
     h("h1", {}, x.name, " ", h("span", { class: "tag t-status" }, w(`status_${x.status}`))),
-    h("p", {}, w("summary", { deals: x.deals, rounds: x.rounds, players: x.players, level: x.level })),
+    h("p", {}, w("summary", { deals: x.deals, rounds: x.rounds, players: x.players, level: levelLabel(app.catalogue || {}, x.level) })),
     h("p", {}, x.starts_at ? w("starts_at", { time: dateTime(x.starts_at) }) : w("starts_full", { size: x.size })),
     h("p", { class: "commitment-line" }, w("commitment"), " ", h("code", {}, x.commitment), " ", copyButton(x.commitment, t("review.copy"), app.toast))];
   if (x.seed) {

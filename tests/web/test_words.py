@@ -1,0 +1,69 @@
+"""The page's words and choices as a person reads them (issue 34's minors): the daily deal says the same
+robots as its table and offers its ranking at its end, never another game; the safe answer is the primary
+button; a contract is said once; the time-per-turn list in order; no backtick shown as typed; and the
+French page in French, numbers written the French way."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import Site
+from .pages import http_post, play_until_over
+from .test_profile import log_in
+
+pytestmark = pytest.mark.slow
+
+SHOTS = "/tmp"
+"""Where the tests leave what they saw (words-*.png), to look at."""
+
+
+def register(url: str, name: str) -> None:
+    made = http_post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
+                     headers={"Origin": url})
+    assert made.status_code == 201, made.text
+
+
+@pytest.fixture(scope="module")
+def daily_site(tmp_path_factory) -> Iterator[Site]:
+    server = Site(tmp_path_factory.mktemp("words-daily"), args=("--daily-deals", "1"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_daily_deal_names_its_robots_as_its_table_does_and_ends_on_its_ranking(browser, daily_site):
+    url = daily_site.url
+    register(url, "Dolores")
+    dolores = log_in(browser, url, "Dolores")
+    page = dolores.page
+    page.click("nav a[href='#/daily']")
+    page.wait_for_selector(".daily .daily-play")
+    said = re.search(r"robots \(([^)]+)\)", page.inner_text(".daily")).group(1)
+    assert said == "club"
+    page.click(".daily-play")
+    page.wait_for_function("() => window.atout.view && window.atout.view.state"
+                           " && window.atout.view.state.status === 'playing'")
+    robots = [s["name"] for s in dolores.state()["seats"] if s["kind"] == "robot"]
+    assert robots == [f"Robot {i} ({said})" for i in (2, 3, 4)]  # the table says the same robots
+    for i in (1, 2, 3):
+        expect(page.locator(f".seat[data-seat='{i}'] .seat-name")).to_contain_text(f"({said})")
+    tag = page.locator(".table-bar .daily-tag")
+    expect(tag).to_have_text("daily deal: the day's ranking")  # it has a ranking: not "unranked: practice"
+    assert page.locator(".table-bar .unranked").count() == 0
+    page.screenshot(path=f"{SHOTS}/words-daily-bar.png")
+    play_until_over([dolores])
+    ranking = page.locator(".game-over [data-ranking]")
+    expect(ranking).to_have_text("The day's ranking")  # played once a day: its ranking, never another game
+    expect(page.locator("button", has_text="Another game")).to_have_count(0)
+    expect(page.locator(".seat button", has_text="Remove")).to_have_count(0)  # nor robots to remove
+    page.screenshot(path=f"{SHOTS}/words-daily-end.png")
+    ranking.click()
+    page.wait_for_function("() => location.hash === '#/daily'")
+    expect(page.locator(".daily-ranking tr[data-name='Dolores']")).to_have_count(1)
+    assert not [f for f in dolores.frames if f.get("type") in ("pageerror", "error")]
+    dolores.close()
