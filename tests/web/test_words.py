@@ -6,13 +6,14 @@ French page in French, numbers written the French way."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import Site
-from .pages import http_post, play_until_over
+from .pages import Person, http_post, play_until_over
 from .test_profile import log_in
 
 pytestmark = pytest.mark.slow
@@ -67,3 +68,60 @@ def test_the_daily_deal_names_its_robots_as_its_table_does_and_ends_on_its_ranki
     expect(page.locator(".daily-ranking tr[data-name='Dolores']")).to_have_count(1)
     assert not [f for f in dolores.frames if f.get("type") in ("pageerror", "error")]
     dolores.close()
+
+
+def test_the_usual_answers_are_primary_and_a_contract_is_said_once(browser, shared_site):
+    """Two people and a robot: whoever speaks first bids a Garde contre; while the other is to bid, the
+    bidder's seat says "Garde contre" once (its bid's bubble, not a taker's badge beside it); the taker is
+    then asked about a chelem, "No chelem" the primary button and announcing one the quiet one."""
+    url = shared_site.url
+    ann = Person(browser, url, "Annick").arrive()
+    table = ann.create(3, deals=5)
+    bob = Person(browser, url, "Bertrand")
+    bob.page.goto(url)
+    bob.page.fill("#guest-name", "Bertrand")
+    bob.page.click("form.welcome button[type=submit]")
+    bob.page.wait_for_selector("#create-form")
+    bob.sit_at(table)
+    ann.fill_and_start()
+    people = [ann, bob]
+    said_once = chelem_seen = False
+    deadline = time.monotonic() + 240  # bounds a hang only
+    while not (said_once and chelem_seen):
+        assert time.monotonic() < deadline, "no Garde contre bid by a person in five deals"
+        moved = False
+        for person in people:
+            page = person.page
+            mine = page.evaluate("() => { const v = window.atout.view; const d = v.state.deal;"
+                                 " return v.isMyTurn() && d ? {phase: d.phase, taker: d.taker, contract: d.contract} : null; }")
+            if mine is None:
+                continue
+            if mine["phase"] == "bidding":
+                if mine["taker"] is not None:
+                    name = page.locator(f".seat[data-seat='{mine['taker']}'] .seat-name")
+                    word = {"garde_contre": "Garde contre"}.get(mine["contract"], mine["contract"])
+                    if mine["contract"] == "garde_contre":
+                        expect(name.locator(".bubble")).to_have_text(word)
+                        assert name.inner_text().count(word) == 1, name.inner_text()  # not "Garde contre Garde contre"
+                        page.screenshot(path=f"{SHOTS}/words-bid-once.png")
+                        said_once = True
+                garde = page.locator(".actions [data-bid=garde_contre]:not([disabled])")
+                (garde if garde.count() else page.locator(".actions [data-bid=pass]")).click()
+                page.wait_for_function("() => !window.atout.view.isMyTurn() || window.atout.view.state.deal.phase !== 'bidding'")
+                moved = True
+            elif page.locator(".actions [data-chelem]").count():
+                no, yes = page.locator(".actions [data-chelem=false]"), page.locator(".actions [data-chelem=true]")
+                expect(no).to_have_text("No chelem")
+                assert "primary" in no.get_attribute("class").split()  # the safe, usual answer
+                assert "quiet" in yes.get_attribute("class").split() and "primary" not in yes.get_attribute("class").split()
+                page.screenshot(path=f"{SHOTS}/words-chelem.png")
+                chelem_seen = True
+                person.step()
+                moved = True
+            elif person.step() is not None:
+                moved = True
+        if not moved:
+            time.sleep(0.02)
+    assert not [f for p in people for f in p.frames if f.get("type") == "pageerror"]
+    ann.close()
+    bob.close()

@@ -611,7 +611,7 @@ export class TableView {
     if (seat.automatic) tags.push(h("span", { class: "tag warn" }, t("seat.automatic")));
     if (seat.abandoned) tags.push(h("span", { class: "tag bad" }, t("seat.abandoned")));
     if (d && d.dealer === i) tags.push(h("span", { class: "tag", title: t("seat.dealer") }, t("seat.dealer_short")));
-    if (d && d.taker === i && d.contract) tags.push(h("span", { class: "tag taker" }, contractWord(d.contract)));
+    if (d && d.taker === i && d.contract && d.phase !== "bidding") tags.push(h("span", { class: "tag taker" }, contractWord(d.contract))); // bidding: its bubble says it
     if (d && d.partner !== null && d.partner !== undefined && d.partner === i && d.partner !== d.taker) tags.push(h("span", { class: "tag taker" }, t("seat.partner")));
     if (d && d.phase === "bidding") {
       const bid = [...d.bids].reverse().find((b) => b.seat === i);
@@ -753,7 +753,7 @@ export class TableView {
       h("p", { class: "refusal", role: "alert" }));
     } else if (chelem.length) {
       box.append(h("div", { class: "row", role: "group", "aria-label": t("chelem.title") }, h("span", {}, t("chelem.title")),
-        chelem.map((c) => h("button", { class: c.chelem ? "" : "quiet", dataset: { chelem: String(c.chelem) }, onclick: () => this.send({ type: "act", action: { chelem: c.chelem } }) }, t(c.chelem ? "chelem.yes" : "chelem.no")))));
+        chelem.map((c) => h("button", { class: c.chelem ? "quiet" : "primary", dataset: { chelem: String(c.chelem) }, onclick: () => this.send({ type: "act", action: { chelem: c.chelem } }) }, t(c.chelem ? "chelem.yes" : "chelem.no")))));
     } else if (petit.length) {
       box.append(h("div", { class: "row" }, h("span", {}, t("petit_sec.title")),
         petit.map((c) => h("button", { dataset: { petit: c.petit_sec }, onclick: () => this.send({ type: "act", action: { petit_sec: c.petit_sec } }) }, t(`petit_sec.${c.petit_sec}`)))));
