@@ -125,3 +125,20 @@ def test_the_usual_answers_are_primary_and_a_contract_is_said_once(browser, shar
     assert not [f for p in people for f in p.frames if f.get("type") == "pageerror"]
     ann.close()
     bob.close()
+
+
+def test_the_time_per_turn_list_is_in_order_with_no_limit_last(browser, shared_site):
+    person = Person(browser, shared_site.url, "Horloge").arrive()
+    page = person.page
+    values = page.eval_on_selector_all("#opt-turn_seconds option", "els => els.map((e) => JSON.parse(e.value))")
+    timed = [v for v in values if v]
+    assert timed == sorted(timed) and values == [*timed, 0], values  # 15, 20, 30, 45, 60, 90, then none
+    shown = page.eval_on_selector_all("#opt-turn_seconds option", "els => els.map((e) => e.textContent)")
+    assert shown[0] == "15 s" and shown[-1] == "unlimited", shown
+    assert page.eval_on_selector("#opt-turn_seconds", "el => JSON.parse(el.value)") == 30  # the default chosen
+    page.locator("#opt-turn_seconds").screenshot(path=f"{SHOTS}/words-turn-seconds.png")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector(".table-page .seat")
+    table_values = page.eval_on_selector_all(".table-options #opt-turn_seconds option", "els => els.map((e) => JSON.parse(e.value))")
+    assert table_values == values  # the table's own options list says it the same way
+    person.close()

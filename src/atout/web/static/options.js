@@ -27,6 +27,9 @@ function valueWords(name, value) {
   return String(value);
 }
 
+/** Times per turn as a person reads a list: shortest first, no limit (0) last. */
+const byLength = (seconds) => [...seconds].sort((a, b) => (a || Infinity) - (b || Infinity));
+
 /** The option fields; `values` are the table's current options (`rules` in full). */
 export function optionControls(cat, values, { editable = false, changed = [], onchange = null } = {}) {
   const dis = !editable;
@@ -46,7 +49,7 @@ export function optionControls(cat, values, { editable = false, changed = [], on
       opts.map((o) => h("option", { value: JSON.stringify(o), selected: o === values.rules[name] }, t(`rule.${name}.${o}`, {}, o)))),
     changedRule(name)));
   return h("div", { class: "options" },
-    field("turn_seconds", t("options.turn_seconds"), select("turn_seconds", v.turn_seconds, values.turn_seconds, (x) => valueWords("turn_seconds", x)), mark("turn_seconds")),
+    field("turn_seconds", t("options.turn_seconds"), select("turn_seconds", byLength(v.turn_seconds), values.turn_seconds, (x) => valueWords("turn_seconds", x)), mark("turn_seconds")),
     field("deals", t("options.deals"), number("deals", v.deals), mark("deals")),
     field("competitive", t("options.competitive"), check("competitive"), mark("competitive")),
     field("bet", t("options.bet"), number("bet", v.bet), mark("bet")),
