@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Site
-from .pages import Person, http_post, play_until_over
+from .pages import Person, http_get, http_post, play_until_over
+from .stored import play_and_store, player_id
 from .test_profile import log_in
 
 pytestmark = pytest.mark.slow
@@ -22,10 +23,12 @@ SHOTS = "/tmp"
 """Where the tests leave what they saw (words-*.png), to look at."""
 
 
-def register(url: str, name: str) -> None:
+def register(url: str, name: str) -> str:
+    """A registered person's session cookie."""
     made = http_post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
                      headers={"Origin": url})
     assert made.status_code == 201, made.text
+    return made.cookies["atout_session"]
 
 
 @pytest.fixture(scope="module")
@@ -141,4 +144,111 @@ def test_the_time_per_turn_list_is_in_order_with_no_limit_last(browser, shared_s
     page.wait_for_selector(".table-page .seat")
     table_values = page.eval_on_selector_all(".table-options #opt-turn_seconds option", "els => els.map((e) => JSON.parse(e.value))")
     assert table_values == values  # the table's own options list says it the same way
+    person.close()
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Iterator[dict]:
+    """Émile and Zoé, registered, after four betting games with robots (scores, chips, ratings, places),
+    Émile registered in a tournament "Coupe du matin"; the site's daily and tournament robots are beginners."""
+    server = Site(tmp_path_factory.mktemp("words-played"), args=("--daily-level", "beginner"))
+    try:
+        url = server.url
+        cookies = {name: register(url, name) for name in ("Émile", "Zoé")}
+        db = f"sqlite:///{server.tmp_path / 'web.db'}"
+        people = [(player_id(db, "Émile"), "Émile"), (player_id(db, "Zoé"), "Zoé")]
+        games = [play_and_store(db, people, deals=3, bet=50, at=time.time() - 3600 * (5 - i), seed=i) for i in range(4)]
+        for seed in range(4, 40):  # one game more that Émile won: her profile says "1er sur 4"
+            if any(g["place"] == 1 for g in http_get(f"{url}/api/players/%C3%89mile").json()["recent"]):
+                break
+            games.append(play_and_store(db, people, deals=1, at=time.time() - 60, seed=seed))
+        made = http_post(f"{url}/api/tournaments", json={"name": "Coupe du matin", "deals": 1, "players": 4, "rounds": 1,
+                                                           "private": False, "size": 4},
+                         cookies={"atout_session": cookies["Émile"]}, headers={"Origin": url})
+        assert made.status_code in (200, 201), made.text
+        tournament = made.json()["id"]
+        joined = http_post(f"{url}/api/tournaments/{tournament}/register", json={},
+                           cookies={"atout_session": cookies["Émile"]}, headers={"Origin": url})
+        assert joined.status_code == 200, joined.text
+        yield {"site": server, "games": games, "tournament": tournament}
+    finally:
+        server.stop()
+
+
+def fr(x: float, digits: int | None = None) -> str:
+    """A number as a French page writes it: the decimal comma, the true minus sign."""
+    text = f"{abs(x):.{digits}f}" if digits is not None else f"{abs(x):.2f}".rstrip("0").rstrip(".")
+    return ("\u2212" if x < 0 and text.strip("0.,") else "") + text.replace(".", ",")
+
+
+ASCII_NUMBER = re.compile(r"(?<![\w-])-\d|\d\.\d")
+"""A hyphen before a number, or a decimal point: English ways a French page must not show a number."""
+
+
+def test_the_french_page_says_everything_in_french_with_french_numbers(browser, played):
+    url = played["site"].url
+    emile = log_in(browser, url, "Émile", lang="fr-FR")
+    page = emile.page
+    profile = http_get(f"{url}/api/players/%C3%89mile").json()
+    page.goto(f"{url}/#/p/%C3%89mile")
+    page.wait_for_selector(".profile .stats")
+    expect(page.locator(".profile-tournaments li")).to_have_text("Coupe du matin — inscriptions ouvertes")  # not "open"
+    text = page.inner_text(".profile")
+    assert not ASCII_NUMBER.search(text), ASCII_NUMBER.search(text)
+    assert 1 in [g["place"] for g in profile["recent"]]
+    assert "1er sur 4" in text and "1e sur" not in text  # French ordinals: 1er, 2e, 3e
+    for g in profile["recent"]:
+        assert fr(g["total"]) in text if g["total"] <= 0 else f"+{fr(g['total'])}" in text
+    stats = profile["stats"]["all"]
+    row = page.locator(".stats tbody tr").first.inner_text()
+    if stats["average_per_deal"] is not None:
+        assert fr(stats["average_per_deal"]) in row, (row, stats)
+    page.screenshot(path=f"{SHOTS}/words-fr-profile.png", full_page=True)
+
+    page.goto(f"{url}/#/leaderboard")
+    page.wait_for_selector("table.board tbody tr")
+    rating = page.locator("table.board tbody tr", has_text="Émile").locator("td").last.inner_text()
+    assert re.fullmatch(r"\u2212?\d+,\d ± \d+,\d", rating), rating  # "25,3 ± 18,1": the French comma
+    page.screenshot(path=f"{SHOTS}/words-fr-board.png")
+
+    page.goto(f"{url}/#/tournaments")
+    page.wait_for_selector(".tournaments .t-open li")
+    summary = page.inner_text(".tournaments .t-open li")
+    assert "robots : débutant" in summary, summary  # the level named in French, never "heuristic" or "beginner"
+    page.click(".tournaments .t-open li a")
+    expect(page.locator(".tournament .t-status")).to_have_text("inscriptions ouvertes")
+    page.goto(f"{url}/#/daily")
+    page.wait_for_selector(".daily .daily-play")
+    assert "contre des robots (débutant)" in page.inner_text(".daily")
+
+    game = played["games"][-1]
+    page.goto(f"{url}/#/g/{game}")
+    page.wait_for_selector(".game-page .sheet")
+    text = page.inner_text(".game-page")
+    assert not ASCII_NUMBER.search(text), ASCII_NUMBER.search(text)
+    assert "\u2212" in text  # somebody lost: the true minus sign
+    page.screenshot(path=f"{SHOTS}/words-fr-game.png", full_page=True)
+    assert not [f for f in emile.frames if f.get("type") == "pageerror"]
+    emile.close()
+
+
+@pytest.mark.parametrize("lang", ["en-GB", "fr-FR"])
+def test_commands_in_the_words_are_code_never_backticks_as_typed(browser, played, lang):
+    url = played["site"].url
+    person = log_in(browser, url, "Zoé", lang=lang)
+    page = person.page
+    marked = page.evaluate("async () => { const m = await import('/static/i18n.js');"
+                           " return Object.entries(m.KEYS.en).filter(([, v]) => v.includes('`')).map(([k]) => k).sort(); }")
+    assert marked == ["game.replay_hint", "review.verify_hint"]  # each shown through withCode below
+    game = played["games"][0]
+    page.goto(f"{url}/#/g/{game}")
+    page.wait_for_selector(".game-page .sheet")
+    hint = page.locator(".game-page p.hint").last
+    expect(hint.locator("code").first).to_have_text("atout verify FILE" if lang == "en-GB" else "atout verify FICHIER")
+    assert "`" not in page.inner_text("main")
+    page.goto(f"{url}/#/g/{game}/1")
+    page.wait_for_selector(".fair")
+    expect(page.locator(".fair .hint code")).to_have_count(2)
+    assert "`" not in page.inner_text("main")
+    page.locator(".fair").screenshot(path=f"{SHOTS}/words-code-{lang}.png")
     person.close()

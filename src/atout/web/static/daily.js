@@ -5,7 +5,7 @@
 // download for `atout verify`. Its words are its own (both languages), looked up as i18n.js looks up its own (wordsFrom).
 
 import { h, replace } from "./dom.js";
-import { t, wordsFrom } from "./i18n.js";
+import { num, t, wordsFrom } from "./i18n.js";
 import { levelLabel } from "./options.js";
 import { signed } from "./result.js";
 import { copyButton } from "./review.js";
@@ -60,7 +60,7 @@ function rankingTable(rows, me) {
   return h("table", { class: "board daily-ranking" },
     h("thead", {}, h("tr", {}, ["place", "name", "total", "status"].map((k) => h("th", { scope: "col" }, w(k))))),
     h("tbody", {}, rows.map((r) => h("tr", { class: me && r.name === me ? "you" : "", dataset: { name: r.name, status: r.status } },
-      h("td", {}, r.place === null ? "—" : String(r.place)),
+      h("td", {}, r.place === null ? "—" : num(r.place)),
       h("td", {}, h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name)),
       h("td", { class: "num" }, r.total === null ? "—" : signed(r.total)),
       h("td", {}, r.status === "finished" ? "" : w(`status.${r.status}`))))));
