@@ -252,3 +252,19 @@ def test_commands_in_the_words_are_code_never_backticks_as_typed(browser, played
     assert "`" not in page.inner_text("main")
     page.locator(".fair").screenshot(path=f"{SHOTS}/words-code-{lang}.png")
     person.close()
+
+
+def test_robots_are_named_with_their_level_in_the_pages_language(browser, shared_site):
+    person = Person(browser, shared_site.url, "Bérénice", lang="fr-FR").arrive()
+    page = person.page
+    page.select_option("#create-form #opt-robot_level", '"beginner"')
+    person.create(4, deals=1)
+    page.click("text=Compléter avec des robots")
+    page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
+    assert [s["name"] for s in person.state()["seats"][1:]] == [f"Robot {i} (beginner)" for i in (2, 3, 4)]  # the server's
+    for i in (1, 2, 3):
+        expect(page.locator(f".seat[data-seat='{i}'] .seat-name")).to_contain_text(f"Robot {i + 1} (débutant)")
+    expect(page.locator(".log-list li", has_text="Un robot (débutant) s'assoit : Robot 2 (débutant).")).to_have_count(1)
+    assert "beginner" not in page.inner_text("main")
+    page.screenshot(path=f"{SHOTS}/words-fr-robots.png")
+    person.close()

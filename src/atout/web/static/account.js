@@ -4,6 +4,7 @@
 import { h, replace, withCode } from "./dom.js";
 import { dateTime, num, percent, t } from "./i18n.js";
 import { contractWord, signed } from "./result.js";
+import { shownName } from "./options.js";
 import { downloadLink } from "./review.js";
 import { lineChart } from "./chart.js";
 
@@ -274,7 +275,7 @@ export async function renderGame(app, main, id) {
     h("h1", {}, t("game.title", { id: g.id })),
     h("div", { class: "sheet-scroll" }, h("table", { class: "sheet" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.deal")), h("th", { scope: "col" }, t("sheet.contract")),
-        g.seats.map((s) => h("th", { scope: "col", class: "num" }, s.deleted ? t("player.deleted") : s.name)))),
+        g.seats.map((s) => h("th", { scope: "col", class: "num" }, s.deleted ? t("player.deleted") : shownName(app.catalogue, s.name))))),
       h("tbody", {}, rows))),
     h("p", { class: "hint" }, withCode(t("game.replay_hint")))));
 }

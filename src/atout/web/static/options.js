@@ -9,6 +9,13 @@ export function levelLabel(cat, level) {
   return t(`level.${name}`, {}, name);
 }
 
+/** A seat's name as this page says it: a robot's ("Robot 2 (beginner)", as the server names it) with its
+ * level in the page's language ("Robot 2 (débutant)"); a person's as it is (a name has no spaces). */
+export function shownName(cat, name) {
+  const robot = /^Robot (\d+) \(([\w-]+)\)$/.exec(name || "");
+  return robot ? `Robot ${robot[1]} (${levelLabel(cat || {}, robot[2])})` : name;
+}
+
 function levels(cat, current) {
   const offered = Object.keys(cat.levels);
   const name = (cat.level_aliases && cat.level_aliases[current]) || current;

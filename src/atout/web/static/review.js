@@ -13,6 +13,7 @@
 import { h, replace, withCode } from "./dom.js";
 import { t } from "./i18n.js";
 import * as cards from "./cards.js";
+import { shownName } from "./options.js";
 import { contractWord, resultBlock, signed } from "./result.js";
 
 /** A button that copies `text` (a commitment: 64 hex digits) in one click, and says it did. */
@@ -114,7 +115,7 @@ export class ReviewView {
   }
 
   nameOf(seat) {
-    return (this.data.names && this.data.names[seat]) || t("table.seat_n", { n: seat + 1 });
+    return shownName(this.app.catalogue, this.data.names && this.data.names[seat]) || t("table.seat_n", { n: seat + 1 });
   }
 
   build() {

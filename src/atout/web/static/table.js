@@ -5,7 +5,7 @@
 import { $, clear, h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import * as cards from "./cards.js";
-import { optionControls, readOptions, levelLabel } from "./options.js";
+import { optionControls, readOptions, levelLabel, shownName } from "./options.js";
 import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
 import { copyButton, reviewAtTable } from "./review.js";
 
@@ -306,12 +306,13 @@ export class TableView {
   }
 
   logValue(v) {
+    if (typeof v === "string") return shownName(this.app.catalogue, v); // a robot's level in this language
     if (!v || typeof v !== "object") return v;
     if (v.card !== undefined) return cards.word(v.card);
     if (v.cards !== undefined) return v.cards.map(cards.word).join(" ");
     if (v.contract !== undefined) return contractWord(v.contract);
     if (v.level !== undefined) return levelLabel(this.app.catalogue, v.level);
-    if (v.plays !== undefined) return v.plays.map(([n, c]) => `${n} ${cards.word(c)}`).join(", ");
+    if (v.plays !== undefined) return v.plays.map(([n, c]) => `${shownName(this.app.catalogue, n)} ${cards.word(c)}`).join(", ");
     return "";
   }
 
@@ -342,7 +343,7 @@ export class TableView {
   nameOf(seat) {
     if (seat === null || seat === undefined) return "?";
     const s = this.state && this.state.seats[seat]; // events may come before the state (a new table's first ones)
-    return (s && s.name) || this.names[seat] || t("table.seat_n", { n: seat + 1 });
+    return shownName(this.app.catalogue, (s && s.name) || this.names[seat]) || t("table.seat_n", { n: seat + 1 });
   }
 
   isMyTurn() {
@@ -625,7 +626,7 @@ export class TableView {
     if ((s.status === "waiting" || (s.game && s.game.over) || !s.game) && !s.daily) { // a daily's robots stay
       if (seat.kind === "empty" && s.you === null) buttons.push(h("button", { onclick: () => this.sit(i), "aria-label": t("seat.sit_label", { n: i + 1 }) }, t("seat.sit")));
       if (seat.kind === "empty" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.addRobot(i), "aria-label": t("seat.robot_label", { n: i + 1 }) }, t("seat.robot")));
-      if (seat.kind === "robot" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.send({ type: "unrobot", seat: i }), "aria-label": t("seat.unrobot_label", { name: seat.name }) }, t("seat.unrobot")));
+      if (seat.kind === "robot" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.send({ type: "unrobot", seat: i }), "aria-label": t("seat.unrobot_label", { name: shownName(this.app.catalogue, seat.name) }) }, t("seat.unrobot")));
     }
     const firstRobot = s.seats.findIndex((x) => x.kind === "robot" && !x.taking); // the seat a claim takes
     if (s.quick && i === firstRobot && s.you === null && !s.seats.some((x) => x.taking === this.app.me.name)) {
@@ -633,7 +634,7 @@ export class TableView {
     }
     const clock = toAct && s.clock && s.clock.seat === i ? h("span", { class: "clock", role: "timer", "aria-label": t("seat.clock") }, "") : "";
     return h("div", { class: classes.join(" "), dataset: { seat: i } },
-      h("div", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : (mine ? `${seat.name} (${t("table.you")})` : seat.name), " ", tags),
+      h("div", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : (mine ? `${seat.name} (${t("table.you")})` : shownName(this.app.catalogue, seat.name)), " ", tags),
       info.length ? h("div", { class: "seat-info" }, info.join(" · ")) : "",
       clock, buttons);
   }
