@@ -267,4 +267,11 @@ def test_robots_are_named_with_their_level_in_the_pages_language(browser, shared
     expect(page.locator(".log-list li", has_text="Un robot (débutant) s'assoit : Robot 2 (débutant).")).to_have_count(1)
     assert "beginner" not in page.inner_text("main")
     page.screenshot(path=f"{SHOTS}/words-fr-robots.png")
+    page.click("text=Lancer la partie")
+    play_until_over([person])
+    expect(page.locator(".game-over")).to_be_visible()
+    shown = page.inner_text("main")
+    assert not ASCII_NUMBER.search(shown), ASCII_NUMBER.search(shown)
+    assert "beginner" not in shown and "heuristic" not in shown
+    page.screenshot(path=f"{SHOTS}/words-fr-over.png")
     person.close()
