@@ -110,3 +110,25 @@ async def test_a_person_who_changes_their_mind_gives_the_robots_seat_back(db_url
             assert (await other.request({"type": "claim", "table": table}))["event"]["type"] == "claimed"
         refused = await full.request({"type": "claim", "table": table})  # every robot's seat is promised
         assert refused["type"] == "error" and refused["code"] == "no_seat_free", refused
+
+
+async def test_quick_play_robots_are_the_level_the_lobby_says_by_the_same_name(db_url: str) -> None:
+    """The lobby says robots default to the catalogue's default level, by its offered name (club): a quick
+    table's robots are that level, and their names say it the same way (never "heuristic")."""
+    from atout.bots import level_shown
+    from atout.server.app import options_catalogue
+
+    catalogue = options_catalogue()
+    default = catalogue["defaults"]["robot_level"]
+    assert default in catalogue["levels"]  # an offered level, named as the lobby names it
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        answer = await ann.request({"type": "quick", "players": 4})
+        assert answer["type"] == "event", answer
+        await ann.until_a_person_acts()
+        assert ann.state["options"]["robot_level"] == default
+        robots = [s for s in ann.state["seats"] if s["kind"] == "robot"]
+        assert len(robots) == 3
+        assert all(level_shown(s["level"] or default) == default for s in robots)
+        assert [s["name"] for s in robots] == [f"Robot {i} ({default})" for i in (2, 3, 4)]
+        assert level_shown("heuristic") == "club"  # a table that asks for it by its old name reads club too

@@ -68,9 +68,11 @@ def test_two_people_and_robots_from_registration_to_the_ranking(browser, tournam
                                       " && window.atout.view.state && window.atout.view.state.status === 'playing'")
     assert {tina.state()["you"], tomas.state()["you"]} == {0, 1}  # seated in registration order, robots after
     assert [s["kind"] for s in tina.state()["seats"]] == ["person", "person", "robot", "robot"]
+    expect(page.locator(".table-bar .daily-tag")).to_have_text("tournament: its ranking")  # not "unranked: practice"
     play_until_over([tina, tomas])
-
-    page.goto(f"{url}/#/tournaments/{tid}")
+    expect(page.locator(".game-over [data-ranking]")).to_have_text("The tournament's ranking")  # not another game
+    expect(page.locator("button", has_text="Another game")).to_have_count(0)
+    page.click(".game-over [data-ranking]")
     page.wait_for_selector(".tournament[data-status=finished]")
     rows = page.locator(".t-ranking tbody tr")
     expect(rows).to_have_count(2)

@@ -33,6 +33,14 @@ OFFERED_LEVELS: dict[str, str] = {
 }
 """The levels to offer people (terminal game, online tables), weakest first, with a line each."""
 
+SHOWN_AS: dict[str, str] = {"heuristic": "club"}
+"""A kept level that people know by an offered one's name (the same robot): every page says ``club``."""
+
+
+def level_shown(level: str) -> str:
+    """The name people read for ``level``: an offered level's own, ``club`` for ``heuristic``."""
+    return SHOWN_AS.get(level, level)
+
 
 def make_bot(level: str, seed: int | str | None = None) -> Bot:
     """A robot of ``level`` (see ``LEVELS``), deterministic for a given seed."""
@@ -45,5 +53,5 @@ def make_bot(level: str, seed: int | str | None = None) -> Bot:
 
 from .explain import explain  # noqa: E402  (it builds robots with make_bot)
 
-__all__ = ["LEVELS", "OFFERED_LEVELS", "BeginnerBot", "Bot", "Expert1Bot", "Expert2Bot", "ExpertBot",
-           "HeuristicBot", "RandomBot", "explain", "make_bot"]
+__all__ = ["LEVELS", "OFFERED_LEVELS", "SHOWN_AS", "BeginnerBot", "Bot", "Expert1Bot", "Expert2Bot", "ExpertBot",
+           "HeuristicBot", "RandomBot", "explain", "level_shown", "make_bot"]

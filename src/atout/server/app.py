@@ -138,7 +138,7 @@ async def table_options(request: Request) -> Response:
 
 
 def options_catalogue() -> dict:
-    from ..bots import OFFERED_LEVELS
+    from ..bots import OFFERED_LEVELS, SHOWN_AS
     from ..engine.kinds import Contract
     from ..engine.rules import SETTINGS
     from .options import OPTION_VALUES, TableOptions
@@ -147,7 +147,7 @@ def options_catalogue() -> dict:
         "values": OPTION_VALUES,
         "defaults": TableOptions().to_json(),
         "levels": OFFERED_LEVELS,
-        "level_aliases": {"heuristic": "club"},
+        "level_aliases": SHOWN_AS,
         "poignees": {n: {name: size for name, size, _ in s.poignees} for n, s in SETTINGS.items()},
         # Every bid in rising order with its multiplier: clients name and count contracts from here.
         "contracts": [{"name": c.value, "multiplier": c.multiplier} for c in Contract],

@@ -17,6 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..bots import level_shown
 from ..engine import IllegalAction
 from ..engine.actions import Play
 from ..engine.fairness import commitment as seed_commitment
@@ -41,6 +42,11 @@ CHAT_KEPT = 40
 ASIDES = frozenset({"chat", "absent", "present", "automatic", "invited", "vote", "claimed", "unclaimed"})
 """Events that change nothing a request answers: a request made before them is not stale (a chat line
 must not make a card on its way stale, nor another person's vote mine)."""
+
+
+def robot_name(seat: int, level: str) -> str:
+    """A robot's name at the table, with its level as people read it ("Robot 2 (club)", never heuristic)."""
+    return f"Robot {seat + 1} ({level_shown(level)})"
 
 
 @dataclass
@@ -542,7 +548,7 @@ class Table:
         except OptionError as err:
             raise ProtocolError("bad_option", str(err).replace("robot_level", "level")) from None
         out: list[dict[str, Any]] = []
-        self._emit(out, EventType.ROBOT, now, seat=seat, level=level, name=f"Robot {seat + 1} ({level})")
+        self._emit(out, EventType.ROBOT, now, seat=seat, level=level, name=robot_name(seat, level))
         return out
 
     def remove_robot(self, player: str, seat: int, seq: int, now: float) -> list[dict[str, Any]]:
@@ -759,7 +765,7 @@ class Table:
         for i, seat in enumerate(self.seats):
             if seat.kind == SeatKind.EMPTY:
                 level = self.options.robot_level
-                self._emit(out, EventType.ROBOT, now, seat=i, level=level, name=f"Robot {i + 1} ({level})")
+                self._emit(out, EventType.ROBOT, now, seat=i, level=level, name=robot_name(i, level))
         out += self.start(people[0][1][0], self.seq, now)
         return out
 
@@ -770,7 +776,7 @@ class Table:
         for i, seat in enumerate(self.seats):
             if seat.kind == SeatKind.EMPTY:
                 level = self.options.robot_level
-                self._emit(out, EventType.ROBOT, now, seat=i, level=level, name=f"Robot {i + 1} ({level})")
+                self._emit(out, EventType.ROBOT, now, seat=i, level=level, name=robot_name(i, level))
         out += self.start(player, self.seq, now)
         return out
 
@@ -1032,12 +1038,21 @@ class Table:
             },
             "same_address": self.same_address,
             "quick": self.quick,
+            "daily": self._daily_view(),
             "paused": self.paused,
             "commitment": self.commitment,
             "chat": list(self.chat),
         }
         self._lasting = (key, view)
         return view
+
+    def _daily_view(self) -> dict[str, Any] | None:
+        """What the page says of a daily deal's or a tournament round's table: where its ranking is (its
+        game ranks nobody here, and it is played once)."""
+        if self.daily is None:
+            return None
+        day = self.daily.get("day")
+        return {"day": None if day is None else str(day), "tournament": self.daily.get("tournament")}
 
     def _sheet(self) -> list[dict[str, Any]]:
         """The score sheet as viewers see it (no seeds: those go with each deal's end); cached per line."""

@@ -1,9 +1,10 @@
 // Accounts over HTTP: log in or register, a player's profile and recent games, friends, and the
 // leaderboard. Chips, XP and badges appear on the profile when the server sends them.
 
-import { h, replace } from "./dom.js";
-import { dateTime, t } from "./i18n.js";
+import { h, replace, withCode } from "./dom.js";
+import { dateTime, num, percent, t } from "./i18n.js";
 import { contractWord, signed } from "./result.js";
+import { shownName } from "./options.js";
 import { downloadLink } from "./review.js";
 import { lineChart } from "./chart.js";
 
@@ -68,7 +69,7 @@ function claimBox(app, chipsShown) {
       button.disabled = true;
       try {
         const answer = await api("/api/claim", {});
-        chipsShown.textContent = String(answer.chips);
+        chipsShown.textContent = num(answer.chips);
         message.classList.remove("refusal");
         message.textContent = t("claim.done", { n: answer.claimed, chips: answer.chips });
         button.remove();
@@ -78,7 +79,7 @@ function claimBox(app, chipsShown) {
         if (err.code === "not_below" || err.code === "claimed_today") {
           button.remove(); // not again today, or not needed: the balance says which
           const me = await api("/api/me").catch(() => null);
-          if (me && typeof me.chips === "number") chipsShown.textContent = String(me.chips);
+          if (me && typeof me.chips === "number") chipsShown.textContent = num(me.chips);
         } else {
           button.disabled = false;
         }
@@ -100,14 +101,14 @@ export async function renderProfile(app, main, name) {
   }
   const stats = Object.entries(p.stats || {}).map(([key, s]) => h("tr", {},
     h("th", { scope: "row" }, key === "all" ? t("profile.all") : t("lobby.players", { n: key })),
-    h("td", {}, String(s.games)), h("td", {}, String(s.wins)), h("td", {}, String(s.deals)),
-    h("td", {}, s.taker_success === null ? "—" : `${Math.round(s.taker_success * 100)} %`),
-    h("td", {}, s.average_per_deal === null ? "—" : String(s.average_per_deal))));
+    h("td", {}, num(s.games)), h("td", {}, num(s.wins)), h("td", {}, num(s.deals)),
+    h("td", {}, s.taker_success === null ? "—" : percent(Math.round(s.taker_success * 100) / 100)),
+    h("td", {}, s.average_per_deal === null ? "—" : num(s.average_per_deal))));
   const facts = [];
   const shown = {};
   for (const key of ["chips", "xp", "level"]) {
     if (p[key] === undefined || p[key] === null) continue;
-    shown[key] = h("strong", {}, String(p[key]));
+    shown[key] = h("strong", {}, num(p[key]));
     facts.push(h("li", { dataset: { fact: key } }, t(`profile.${key}`), " ", shown[key]));
   }
   const own = app.registered && app.me && app.me.name === p.name;
@@ -116,7 +117,7 @@ export async function renderProfile(app, main, name) {
     title: t(`badge.${b.badge}.what`, {}, b.what || "") }, h("span", { class: "medal", "aria-hidden": "true" }), t(`badge.${b.badge}`, {}, b.what || b.badge)));
   const recent = (p.recent || []).map((g) => h("li", {},
     h("a", { href: `#/g/${encodeURIComponent(g.game)}` }, dateTime(g.ended_at)), " — ",
-    t("profile.place", { place: g.place, n: g.players }), " ", h("strong", {}, signed(g.total)),
+    t(g.place === 1 ? "profile.place_first" : "profile.place", { place: g.place, n: g.players }), " ", h("strong", {}, signed(g.total)),
     g.abandoned ? ` (${t("seat.abandoned")})` : "", g.competitive ? "" : ` (${t("lobby.practice")})`));
   const friendButton = app.registered && app.me && app.me.name !== p.name
     ? h("button", { onclick: async () => { try { await api("/api/friends", { action: "request", name: p.name }); app.toast(t("friends.sent", { name: p.name })); } catch (err) { app.toast(app.errorText(err), "error"); } } }, t("friends.add"))
@@ -138,11 +139,11 @@ export async function renderProfile(app, main, name) {
 /** The person's tournaments (docs/tournaments.md), asked for after the profile: a list, or nothing. */
 function tournamentsBox(name) {
   const box = h("section", { class: "profile-tournaments", hidden: true }, h("h2", {}, t("profile.tournaments")));
-  api(`/api/tournaments?player=${encodeURIComponent(name)}`).then((found) => {
+  Promise.all([api(`/api/tournaments?player=${encodeURIComponent(name)}`), import("./tournaments.js")]).then(([found, words]) => {
     const all = [...found.running, ...found.open, ...found.finished];
     if (!all.length) return;
     box.append(h("ul", {}, all.map((x) => h("li", { dataset: { id: x.id, status: x.status } },
-      h("a", { href: `#/tournaments/${encodeURIComponent(x.id)}` }, x.name), ` — ${x.status}`))));
+      h("a", { href: `#/tournaments/${encodeURIComponent(x.id)}` }, x.name), ` — ${words.statusWord(x.status)}`))));
     box.hidden = false;
   }).catch(() => {});
   return box;
@@ -174,7 +175,7 @@ function historyCharts(history) {
             counts.map((c) => h("button", { type: "button", class: c === count ? "primary" : "quiet", "aria-pressed": String(c === count), onclick: () => draw(c) }, t("lobby.players", { n: c })))) : ""),
         lineChart({
           points: rows.map((r) => [r[0], r[1]]), band: rows.map((r) => [r[1] - r[2], r[1] + r[2]]), kind: "rating",
-          format: (v) => v.toFixed(1), label: t("profile.chart_rating_label", { n: count, games: rows.length, mu: last[1].toFixed(1), sigma: last[2].toFixed(1) }),
+          format: (v) => num(v, 1), label: t("profile.chart_rating_label", { n: count, games: rows.length, mu: num(last[1], 1), sigma: num(last[2], 1) }),
         }),
         h("p", { class: "hint" }, t("profile.chart_rating_hint")));
     };
@@ -274,9 +275,9 @@ export async function renderGame(app, main, id) {
     h("h1", {}, t("game.title", { id: g.id })),
     h("div", { class: "sheet-scroll" }, h("table", { class: "sheet" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.deal")), h("th", { scope: "col" }, t("sheet.contract")),
-        g.seats.map((s) => h("th", { scope: "col", class: "num" }, s.deleted ? t("player.deleted") : s.name)))),
+        g.seats.map((s) => h("th", { scope: "col", class: "num" }, s.deleted ? t("player.deleted") : shownName(app.catalogue, s.name))))),
       h("tbody", {}, rows))),
-    h("p", { class: "hint" }, t("game.replay_hint"))));
+    h("p", { class: "hint" }, withCode(t("game.replay_hint")))));
 }
 
 export async function renderLeaderboard(app, main, query = { players: 4, period: "week", page: 1 }) {
@@ -290,10 +291,10 @@ export async function renderLeaderboard(app, main, query = { players: 4, period:
   const pick = (key, values, words) => h("div", { class: "row", role: "group", "aria-label": t(`board.${key}`) },
     values.map((v) => h("button", { class: v === query[key] ? "primary" : "quiet", "aria-pressed": String(v === query[key]), onclick: () => renderLeaderboard(app, main, { ...query, [key]: v, page: 1 }) }, words(v))));
   const rows = board.rows.map((r) => h("tr", {},
-    h("td", {}, String(r.rank)), h("td", {}, h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name)),
-    h("td", { class: "num" }, String(r.points)), h("td", { class: "num" }, String(r.games)), h("td", { class: "num" }, String(r.wins)),
-    h("td", { class: "num" }, r.level !== undefined ? String(r.level) : "—"),
-    h("td", { class: "num" }, r.rating ? `${r.rating.mu.toFixed(1)} ± ${(3 * r.rating.sigma).toFixed(1)}` : "—")));
+    h("td", {}, num(r.rank)), h("td", {}, h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name)),
+    h("td", { class: "num" }, num(r.points)), h("td", { class: "num" }, num(r.games)), h("td", { class: "num" }, num(r.wins)),
+    h("td", { class: "num" }, r.level !== undefined ? num(r.level) : "—"),
+    h("td", { class: "num" }, r.rating ? `${num(r.rating.mu, 1)} ± ${num(3 * r.rating.sigma, 1)}` : "—")));
   const pages = Math.max(1, Math.ceil(board.total / board.per_page));
   replace(main, h("section", { class: "card-box" },
     h("h1", {}, t("board.title")),

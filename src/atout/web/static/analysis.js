@@ -5,7 +5,7 @@
 // whole thing in one element (a button, the progress, the list of one's decisions).
 
 import { h, replace } from "./dom.js";
-import { lang } from "./i18n.js";
+import { lang, num } from "./i18n.js";
 import * as cards from "./cards.js";
 
 const WORDS = {
@@ -53,7 +53,7 @@ function w(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] !== undefined ? String(params[name]) : ""));
 }
 
-const number = (x) => (Math.round(x * 10) / 10).toLocaleString(lang() === "fr" ? "fr-FR" : "en-GB");
+const number = (x) => num(Math.round(x * 10) / 10); // the French comma, the true minus sign
 
 let styled = false;
 /** The marks' own style sheet, added to the page once (the site allows no inline style). */

@@ -3,7 +3,7 @@
 // optional band around the line (a rating's uncertainty). It scales with the page's width, and its
 // words stay readable on a phone (the drawing is 320 units wide: a phone shows it near its own size).
 
-import { lang } from "./i18n.js";
+import { lang, num } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const W = 320;
@@ -23,7 +23,7 @@ function day(seconds) {
 
 /** `points`: [[seconds since 1970, value]] in time order; `band`: [[low, high]] for each point, or null.
  * `label` names the chart for screen readers; `format` writes a value. */
-export function lineChart({ points, band = null, label, format = (v) => String(Math.round(v)), kind = "" }) {
+export function lineChart({ points, band = null, label, format = (v) => num(Math.round(v)), kind = "" }) {
   const values = points.map((p) => p[1]).concat(band ? band.flat() : []);
   let low = Math.min(...values);
   let high = Math.max(...values);

@@ -5,7 +5,8 @@
 // download for `atout verify`. Its words are its own (both languages), looked up as i18n.js looks up its own (wordsFrom).
 
 import { h, replace } from "./dom.js";
-import { t, wordsFrom } from "./i18n.js";
+import { num, t, wordsFrom } from "./i18n.js";
+import { levelLabel } from "./options.js";
 import { signed } from "./result.js";
 import { copyButton } from "./review.js";
 
@@ -59,7 +60,7 @@ function rankingTable(rows, me) {
   return h("table", { class: "board daily-ranking" },
     h("thead", {}, h("tr", {}, ["place", "name", "total", "status"].map((k) => h("th", { scope: "col" }, w(k))))),
     h("tbody", {}, rows.map((r) => h("tr", { class: me && r.name === me ? "you" : "", dataset: { name: r.name, status: r.status } },
-      h("td", {}, r.place === null ? "—" : String(r.place)),
+      h("td", {}, r.place === null ? "—" : num(r.place)),
       h("td", {}, h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name)),
       h("td", { class: "num" }, r.total === null ? "—" : signed(r.total)),
       h("td", {}, r.status === "finished" ? "" : w(`status.${r.status}`))))));
@@ -81,12 +82,6 @@ function ensureStyle() {
   document.head.append(h("link", { rel: "stylesheet", href: import.meta.resolve("/static/daily.css"), dataset: { daily: "1" } }));
 }
 
-/** A robot level as the site offers it to people (heuristic is "club"). */
-function levelName(app, level) {
-  const aliases = (app.catalogue && app.catalogue.level_aliases) || {};
-  return aliases[level] || level;
-}
-
 /** The daily page: today's (no `day`), or a past day's (#/daily/DAY). */
 export async function renderDaily(app, main, day = "") {
   ensureStyle();
@@ -104,7 +99,7 @@ export async function renderDaily(app, main, day = "") {
   const isToday = shown.day === today.day;
   const message = h("p", { class: "refusal", role: "status" });
   const parts = [h("h1", {}, w(isToday ? "title" : "past_title", { day: shown.day })),
-    h("p", {}, w("what", { n: shown.deals, deals: shown.deals, level: levelName(app, shown.level) }))];
+    h("p", {}, w("what", { n: shown.deals, deals: shown.deals, level: levelLabel(app.catalogue || {}, shown.level) }))];
   parts.push(h("p", { class: "commitment-line" }, w("commitment"), " ", h("code", { class: "commitment-full" }, shown.commitment), " ",
     copyButton(shown.commitment, t("review.copy"), app.toast)));
   if (shown.seed) {

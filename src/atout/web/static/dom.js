@@ -35,3 +35,8 @@ export function replace(el, ...children) {
 }
 
 export const $ = (selector, root = document) => root.querySelector(selector);
+
+/** Words whose `command` parts (between backticks) are code: text nodes and <code> elements, never markup. */
+export function withCode(text) {
+  return String(text).split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part));
+}

@@ -161,7 +161,7 @@ const en = {
   "account.name": "Name", "account.password": "Password (8 characters or more)", "account.login": "Log in",
   "account.register": "Register",
   "profile.all": "All", "profile.badges": "Badges", "profile.guest": "Guests have no profile: register to keep your statistics.",
-  "profile.no_games": "No game yet.", "profile.place": "place {place} of {n}", "profile.recent": "Recent games",
+  "profile.no_games": "No game yet.", "profile.place": "place {place} of {n}", "profile.place_first": "place 1 of {n}", "profile.recent": "Recent games",
   "profile.stats": "Statistics", "profile.games": "Games", "profile.wins": "Wins", "profile.deals": "Deals",
   "profile.taker_success": "Contracts made", "profile.average": "Points per deal", "profile.chips": "Chips",
   "profile.xp": "XP", "profile.level": "Level",
@@ -177,6 +177,8 @@ const en = {
   "board.empty": "Nobody is ranked yet for this choice.", "board.previous": "Previous", "board.next": "Next",
   "board.page": "Page {page} of {pages}",
   "table.bet": "Bet {n} chips", "table.pot": "pot {n} chips", "table.unranked": "unranked",
+  "table.daily_tag": "daily deal: the day's ranking", "table.tournament_tag": "tournament: its ranking",
+  "table.daily_ranking": "The day's ranking", "table.tournament_ranking": "The tournament's ranking",
   "table.unranked.practice": "unranked: practice", "table.unranked.same_address": "unranked: two players share an address",
   "table.same_address": "{names} share an address: this game will be unranked (no points, rating, XP, badges or chips).",
   "table.paused": "Paused: the server is waiting for its database; the game resumes by itself.",
@@ -407,7 +409,7 @@ const fr = {
   "account.name": "Nom", "account.password": "Mot de passe (8 caractères ou plus)", "account.login": "Se connecter",
   "account.register": "S'inscrire",
   "profile.all": "Toutes", "profile.badges": "Badges", "profile.guest": "Les invités n'ont pas de profil : inscrivez-vous pour garder vos statistiques.",
-  "profile.no_games": "Aucune partie pour l'instant.", "profile.place": "{place}e sur {n}", "profile.recent": "Parties récentes",
+  "profile.no_games": "Aucune partie pour l'instant.", "profile.place": "{place}e sur {n}", "profile.place_first": "1er sur {n}", "profile.recent": "Parties récentes",
   "profile.stats": "Statistiques", "profile.games": "Parties", "profile.wins": "Victoires", "profile.deals": "Donnes",
   "profile.taker_success": "Contrats réussis", "profile.average": "Points par donne", "profile.chips": "Jetons",
   "profile.xp": "XP", "profile.level": "Niveau",
@@ -423,6 +425,8 @@ const fr = {
   "board.empty": "Personne n'est encore classé ici.", "board.previous": "Précédente", "board.next": "Suivante",
   "board.page": "Page {page} sur {pages}",
   "table.bet": "Mise {n} jetons", "table.pot": "pot {n} jetons", "table.unranked": "non classée",
+  "table.daily_tag": "donne du jour : classement du jour", "table.tournament_tag": "tournoi : son classement",
+  "table.daily_ranking": "Le classement du jour", "table.tournament_ranking": "Le classement du tournoi",
   "table.unranked.practice": "non classée : entraînement", "table.unranked.same_address": "non classée : deux joueurs partagent une adresse",
   "table.same_address": "{names} partagent une adresse : cette partie ne sera pas classée (ni points, ni cote, ni XP, ni badges, ni jetons).",
   "table.paused": "En pause : le serveur attend sa base de données ; la partie reprend d'elle-même.",
@@ -528,7 +532,23 @@ export function wordsFrom(table) {
 }
 
 function fill(text, params) {
-  return text.replace(/\{(\w+)\}/g, (_, name) => (params && params[name] !== undefined ? String(params[name]) : ""));
+  const word = (v) => (typeof v === "number" ? num(v) : String(v)); // a number as the language writes it
+  return text.replace(/\{(\w+)\}/g, (_, name) => (params && params[name] !== undefined ? word(params[name]) : ""));
+}
+
+/** A number as the page's language writes it: "12,5" and "10 000" in French, "12.5" and "10,000" in English
+ * (four digits stay together: 1000), a negative one with the true minus sign (−3) in both; `digits`: exactly
+ * that many decimals (a rating's one), else up to two. */
+export function num(n, digits) {
+  const decimals = digits === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  const format = new Intl.NumberFormat(current === "fr" ? "fr-FR" : "en-GB", { ...decimals, useGrouping: "min2" });
+  const text = format.format(Math.abs(n));
+  return n < 0 && /[1-9]/.test(text) ? `\u2212${text}` : text;
+}
+
+/** A share (0.45) as a percentage: "45 %" in French, "45%" in English. */
+export function percent(x) {
+  return new Intl.NumberFormat(current === "fr" ? "fr-FR" : "en-GB", { style: "percent" }).format(x);
 }
 
 export const KEYS = { en, fr };

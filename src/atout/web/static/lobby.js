@@ -2,7 +2,7 @@
 
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { levelLabel, optionControls, readOptions } from "./options.js";
+import { levelLabel, optionControls, readOptions, shownName } from "./options.js";
 import { friendsBox } from "./account.js";
 
 let draft = { players: 4 }; // the create form survives live lobby updates
@@ -72,7 +72,7 @@ function renderYours(app, main, yours) {
 }
 
 function tableItem(app, x) {
-  const seats = x.seats.map((name) => h("li", { class: name ? "taken" : "free" }, name || t("lobby.free")));
+  const seats = x.seats.map((name) => h("li", { class: name ? "taken" : "free" }, shownName(app.catalogue, name) || t("lobby.free")));
   const o = x.options || {};
   const facts = [
     t("lobby.players", { n: x.players }),

@@ -9,6 +9,13 @@ export function levelLabel(cat, level) {
   return t(`level.${name}`, {}, name);
 }
 
+/** A seat's name as this page says it: a robot's ("Robot 2 (beginner)", as the server names it) with its
+ * level in the page's language ("Robot 2 (débutant)"); a person's as it is (a name has no spaces). */
+export function shownName(cat, name) {
+  const robot = /^Robot (\d+) \(([\w-]+)\)$/.exec(name || "");
+  return robot ? `Robot ${robot[1]} (${levelLabel(cat || {}, robot[2])})` : name;
+}
+
 function levels(cat, current) {
   const offered = Object.keys(cat.levels);
   const name = (cat.level_aliases && cat.level_aliases[current]) || current;
@@ -26,6 +33,9 @@ function valueWords(name, value) {
   if (typeof value === "boolean") return value ? t("yes") : t("no");
   return String(value);
 }
+
+/** Times per turn as a person reads a list: shortest first, no limit (0) last. */
+const byLength = (seconds) => [...seconds].sort((a, b) => (a || Infinity) - (b || Infinity));
 
 /** The option fields; `values` are the table's current options (`rules` in full). */
 export function optionControls(cat, values, { editable = false, changed = [], onchange = null } = {}) {
@@ -46,7 +56,7 @@ export function optionControls(cat, values, { editable = false, changed = [], on
       opts.map((o) => h("option", { value: JSON.stringify(o), selected: o === values.rules[name] }, t(`rule.${name}.${o}`, {}, o)))),
     changedRule(name)));
   return h("div", { class: "options" },
-    field("turn_seconds", t("options.turn_seconds"), select("turn_seconds", v.turn_seconds, values.turn_seconds, (x) => valueWords("turn_seconds", x)), mark("turn_seconds")),
+    field("turn_seconds", t("options.turn_seconds"), select("turn_seconds", byLength(v.turn_seconds), values.turn_seconds, (x) => valueWords("turn_seconds", x)), mark("turn_seconds")),
     field("deals", t("options.deals"), number("deals", v.deals), mark("deals")),
     field("competitive", t("options.competitive"), check("competitive"), mark("competitive")),
     field("bet", t("options.bet"), number("bet", v.bet), mark("bet")),

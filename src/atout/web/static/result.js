@@ -2,13 +2,13 @@
 // of a finished deal from its record.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 import * as cards from "./cards.js";
 
 const MINUS = "−";
 
 /** A score with its sign, the minus U+2212 as everywhere on the site (+12, −28, 0). */
-export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `${MINUS}${-n}` : "0");
+export const signed = (n) => (n > 0 ? `+${num(n)}` : n < 0 ? `${MINUS}${num(-n)}` : "0");
 
 export function contractWord(name) {
   return name ? t(`contract.${name}`) : "—";
@@ -36,7 +36,7 @@ export function resultBlock(result, nameOf, players, catalogue) {
   if (bonus) formula += ` ${made ? "+" : MINUS} ${bonus} ${t("result.poignee_short")}`;
   const chelem = { announced_made: 400, made: 200, announced_failed: -200, defence: -200 }[result.chelem] || 0;
   if (chelem) formula += ` ${chelem > 0 ? "+" : MINUS} ${Math.abs(chelem)} chelem`;
-  formula += ` = ${signed(result.unit).replace(/^\+/, "")}`;
+  formula += ` = ${signed(result.unit).replace(/^\+/, "")}`; // the unit's sign only when it is a loss
   const partner = result.partner !== null && result.partner !== result.taker
     ? t("result.with_partner", { name: nameOf(result.partner) })
     : players === 5 ? t("result.alone") : "";

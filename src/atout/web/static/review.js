@@ -10,9 +10,10 @@
 // seat (analysis.js: POST /api/analysis, its progress shown), and `setAnalysis` puts each decision's mark
 // and "better: X (+N)" beside the entry of the same action (`data-action-index`: its place in the record).
 
-import { h, replace } from "./dom.js";
+import { h, replace, withCode } from "./dom.js";
 import { t } from "./i18n.js";
 import * as cards from "./cards.js";
+import { shownName } from "./options.js";
 import { contractWord, resultBlock, signed } from "./result.js";
 
 /** A button that copies `text` (a commitment: 64 hex digits) in one click, and says it did. */
@@ -114,7 +115,7 @@ export class ReviewView {
   }
 
   nameOf(seat) {
-    return (this.data.names && this.data.names[seat]) || t("table.seat_n", { n: seat + 1 });
+    return shownName(this.app.catalogue, this.data.names && this.data.names[seat]) || t("table.seat_n", { n: seat + 1 });
   }
 
   build() {
@@ -147,7 +148,7 @@ export class ReviewView {
           copyButton(d.commitment, t("review.copy"), this.app.toast))
         : h("p", { class: "hint" }, t("review.no_commitment")),
       d.seed ? h("p", {}, t("review.seed"), " ", h("code", {}, d.seed)) : "",
-      h("p", {}, downloadLink(d), " ", h("span", { class: "hint" }, t("review.verify_hint"))));
+      h("p", {}, downloadLink(d), " ", h("span", { class: "hint" }, withCode(t("review.verify_hint")))));
     replace(this.root,
       h("header", { class: "review-head" }, h("h1", { id: "review-title" }, title), deals),
       h("p", { class: "contract" }, contract),

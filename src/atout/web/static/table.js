@@ -5,7 +5,7 @@
 import { $, clear, h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import * as cards from "./cards.js";
-import { optionControls, readOptions, levelLabel } from "./options.js";
+import { optionControls, readOptions, levelLabel, shownName } from "./options.js";
 import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
 import { copyButton, reviewAtTable } from "./review.js";
 
@@ -306,12 +306,13 @@ export class TableView {
   }
 
   logValue(v) {
+    if (typeof v === "string") return shownName(this.app.catalogue, v); // a robot's level in this language
     if (!v || typeof v !== "object") return v;
     if (v.card !== undefined) return cards.word(v.card);
     if (v.cards !== undefined) return v.cards.map(cards.word).join(" ");
     if (v.contract !== undefined) return contractWord(v.contract);
     if (v.level !== undefined) return levelLabel(this.app.catalogue, v.level);
-    if (v.plays !== undefined) return v.plays.map(([n, c]) => `${n} ${cards.word(c)}`).join(", ");
+    if (v.plays !== undefined) return v.plays.map(([n, c]) => `${shownName(this.app.catalogue, n)} ${cards.word(c)}`).join(", ");
     return "";
   }
 
@@ -342,7 +343,7 @@ export class TableView {
   nameOf(seat) {
     if (seat === null || seat === undefined) return "?";
     const s = this.state && this.state.seats[seat]; // events may come before the state (a new table's first ones)
-    return (s && s.name) || this.names[seat] || t("table.seat_n", { n: seat + 1 });
+    return shownName(this.app.catalogue, (s && s.name) || this.names[seat]) || t("table.seat_n", { n: seat + 1 });
   }
 
   isMyTurn() {
@@ -517,7 +518,8 @@ export class TableView {
       h("h1", {}, t("lobby.table", { id: s.id })),
       h("span", { class: "facts" }, facts.join(" · ")),
       stakes.length ? h("span", { class: "stakes" }, stakes.join(" · ")) : "",
-      g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
+      s.daily ? h("a", { class: "tag daily-tag", href: `#/${this.rankingRoute()}` }, t(s.daily.tournament ? "table.tournament_tag" : "table.daily_tag"))
+        : g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
       s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
       s.commitment ? this.commitmentButton(s.commitment) : "",
       h("span", { class: "spacer" }),
@@ -610,7 +612,7 @@ export class TableView {
     if (seat.automatic) tags.push(h("span", { class: "tag warn" }, t("seat.automatic")));
     if (seat.abandoned) tags.push(h("span", { class: "tag bad" }, t("seat.abandoned")));
     if (d && d.dealer === i) tags.push(h("span", { class: "tag", title: t("seat.dealer") }, t("seat.dealer_short")));
-    if (d && d.taker === i && d.contract) tags.push(h("span", { class: "tag taker" }, contractWord(d.contract)));
+    if (d && d.taker === i && d.contract && d.phase !== "bidding") tags.push(h("span", { class: "tag taker" }, contractWord(d.contract))); // bidding: its bubble says it
     if (d && d.partner !== null && d.partner !== undefined && d.partner === i && d.partner !== d.taker) tags.push(h("span", { class: "tag taker" }, t("seat.partner")));
     if (d && d.phase === "bidding") {
       const bid = [...d.bids].reverse().find((b) => b.seat === i);
@@ -621,10 +623,10 @@ export class TableView {
     if (d && d.tricks_won && d.phase === "play") info.push(t("seat.tricks", { n: d.tricks_won[i] }));
     if (seat.taking) info.push(t("seat.taking", { name: seat.taking })); // quick play: a person takes it next deal
     const buttons = [];
-    if (s.status === "waiting" || (s.game && s.game.over) || !s.game) {
+    if ((s.status === "waiting" || (s.game && s.game.over) || !s.game) && !s.daily) { // a daily's robots stay
       if (seat.kind === "empty" && s.you === null) buttons.push(h("button", { onclick: () => this.sit(i), "aria-label": t("seat.sit_label", { n: i + 1 }) }, t("seat.sit")));
       if (seat.kind === "empty" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.addRobot(i), "aria-label": t("seat.robot_label", { n: i + 1 }) }, t("seat.robot")));
-      if (seat.kind === "robot" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.send({ type: "unrobot", seat: i }), "aria-label": t("seat.unrobot_label", { name: seat.name }) }, t("seat.unrobot")));
+      if (seat.kind === "robot" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.send({ type: "unrobot", seat: i }), "aria-label": t("seat.unrobot_label", { name: shownName(this.app.catalogue, seat.name) }) }, t("seat.unrobot")));
     }
     const firstRobot = s.seats.findIndex((x) => x.kind === "robot" && !x.taking); // the seat a claim takes
     if (s.quick && i === firstRobot && s.you === null && !s.seats.some((x) => x.taking === this.app.me.name)) {
@@ -632,13 +634,24 @@ export class TableView {
     }
     const clock = toAct && s.clock && s.clock.seat === i ? h("span", { class: "clock", role: "timer", "aria-label": t("seat.clock") }, "") : "";
     return h("div", { class: classes.join(" "), dataset: { seat: i } },
-      h("div", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : (mine ? `${seat.name} (${t("table.you")})` : seat.name), " ", tags),
+      h("div", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : (mine ? `${seat.name} (${t("table.you")})` : shownName(this.app.catalogue, seat.name)), " ", tags),
       info.length ? h("div", { class: "seat-info" }, info.join(" · ")) : "",
       clock, buttons);
   }
 
   cardFace(code, extra = "") {
     return h("span", { class: `card ${extra}`, "aria-label": cards.fullName(code), title: cards.fullName(code), dataset: { card: code } }, cards.face(code));
+  }
+
+  /** Where a daily deal's (or a tournament round's) table is ranked: the daily page, the tournament's. */
+  rankingRoute() {
+    const x = this.state.daily;
+    return x.tournament ? `tournaments/${encodeURIComponent(x.tournament)}` : "daily";
+  }
+
+  rankingButton() {
+    return h("button", { class: "primary", dataset: { ranking: "" }, onclick: () => this.app.go(this.rankingRoute()) },
+      t(this.state.daily.tournament ? "table.tournament_ranking" : "table.daily_ranking"));
   }
 
   gameOver() {
@@ -649,7 +662,8 @@ export class TableView {
       h("h2", {}, g.outcome === "cancelled" ? t("game.cancelled") : t("game.over")),
       g.outcome === "finished" ? rankingList(g, (x) => this.nameOf(x)) : "",
       h("div", { class: "row" },
-        master ? h("button", { onclick: () => this.send({ type: "start" }) }, t("game.again")) : h("p", { class: "hint" }, t("game.again_wait")),
+        s.daily ? this.rankingButton() // played once: its ranking, never another game
+          : master ? h("button", { onclick: () => this.send({ type: "start" }) }, t("game.again")) : h("p", { class: "hint" }, t("game.again_wait")),
         h("button", { class: "quiet", onclick: () => this.app.go("") }, t("table.to_lobby"))));
   }
 
@@ -680,7 +694,9 @@ export class TableView {
       if (s.game && s.game.over && this.dismissed.has(`over/${s.game.id}`)) {
         box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { this.dismissed.delete(`over/${s.game.id}`); this.renderResult(); this.renderActions(); } }, t("table.result_open"))));
       }
-      if (me !== null && s.master === me) {
+      if (s.daily) {
+        if (s.game && s.game.over) box.append(h("div", { class: "row" }, this.rankingButton()));
+      } else if (me !== null && s.master === me) {
         const empty = s.seats.filter((x) => x.kind === "empty").length;
         box.append(h("div", { class: "row" },
           empty ? h("button", { class: "quiet", onclick: () => this.fillRobots() }, t("table.fill_robots")) : "",
@@ -738,7 +754,7 @@ export class TableView {
       h("p", { class: "refusal", role: "alert" }));
     } else if (chelem.length) {
       box.append(h("div", { class: "row", role: "group", "aria-label": t("chelem.title") }, h("span", {}, t("chelem.title")),
-        chelem.map((c) => h("button", { class: c.chelem ? "" : "quiet", dataset: { chelem: String(c.chelem) }, onclick: () => this.send({ type: "act", action: { chelem: c.chelem } }) }, t(c.chelem ? "chelem.yes" : "chelem.no")))));
+        chelem.map((c) => h("button", { class: c.chelem ? "quiet" : "primary", dataset: { chelem: String(c.chelem) }, onclick: () => this.send({ type: "act", action: { chelem: c.chelem } }) }, t(c.chelem ? "chelem.yes" : "chelem.no")))));
     } else if (petit.length) {
       box.append(h("div", { class: "row" }, h("span", {}, t("petit_sec.title")),
         petit.map((c) => h("button", { dataset: { petit: c.petit_sec }, onclick: () => this.send({ type: "act", action: { petit_sec: c.petit_sec } }) }, t(`petit_sec.${c.petit_sec}`)))));

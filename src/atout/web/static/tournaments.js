@@ -5,7 +5,9 @@
 // (#/g/GAME/N). Its words are its own (both languages), as daily.js's.
 
 import { h, replace } from "./dom.js";
-import { dateTime, t, wordsFrom } from "./i18n.js";
+import { dateTime, num, t, wordsFrom } from "./i18n.js";
+import { levelLabel } from "./options.js";
+import { signed } from "./result.js";
 import { copyButton } from "./review.js";
 
 const WORDS = {
@@ -48,6 +50,9 @@ const WORDS = {
 };
 export const KEYS = WORDS; // the tests check both languages have the same keys
 
+/** A tournament's status in the page's language (a profile lists them too). */
+export const statusWord = (status) => w(`status_${status}`);
+
 const w = wordsFrom(WORDS);
 
 async function call(path, body) {
@@ -72,9 +77,9 @@ function stopRefresh() {
   refresh = null;
 }
 
-function line(x) {
+function line(app, x) {
   return h("li", { dataset: { id: x.id } }, h("a", { href: `#/tournaments/${encodeURIComponent(x.id)}` }, x.name), " — ",
-    w("summary", { deals: x.deals, rounds: x.rounds, players: x.players, level: x.level }), " ",
+    w("summary", { deals: x.deals, rounds: x.rounds, players: x.players, level: levelLabel(app.catalogue || {}, x.level) }), " ",
     h("span", { class: "tag" }, `${x.entries}`), x.private ? ` (${w("private").split(" (")[0]})` : "");
 }
 
@@ -129,15 +134,10 @@ export async function renderTournaments(app, main, id = "") {
   const parts = [h("h1", {}, w("title")), h("p", { class: "hint" }, w("intro"))];
   for (const kind of ["open", "running", "finished"]) {
     parts.push(h("h2", {}, w(kind)), listed[kind].length
-      ? h("ul", { class: `t-list t-${kind}` }, listed[kind].map(line)) : h("p", { class: "hint" }, w("none")));
+      ? h("ul", { class: `t-list t-${kind}` }, listed[kind].map((x) => line(app, x))) : h("p", { class: "hint" }, w("none")));
   }
   parts.push(app.registered ? createForm(app, message) : h("p", { class: "hint" }, w("guest")));
   replace(main, h("section", { class: "card-box tournaments" }, parts));
-}
-
-/** A score with its sign, the site's minus sign (U+2212) for a loss. */
-function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
 }
 
 /** A deal's key `ROUND.K` (from 0) as people count, short ("1.2": round 1, deal 2; its words as its title). */
@@ -150,10 +150,10 @@ function rankingTable(rows) {
   return h("div", { class: "sheet-scroll" }, h("table", { class: "board t-ranking" },
     h("thead", {}, h("tr", {}, ["place", "player", "total", "scored"].map((k) => h("th", { scope: "col" }, w(k))))),
     h("tbody", {}, rows.map((r) => h("tr", { class: r.you ? "you" : "", dataset: { name: r.name } },
-      h("td", {}, String(r.place)),
+      h("td", {}, num(r.place)),
       h("td", {}, h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name), r.abandoned ? h("span", { class: "tag" }, w("abandoned")) : ""),
       h("td", { class: "num" }, signed(r.total)),
-      h("td", { class: "num" }, String(r.deals)))))));
+      h("td", { class: "num" }, num(r.deals)))))));
 }
 
 function tablesList(tables) {
@@ -197,8 +197,8 @@ async function renderOne(app, main, id) {
     }
   };
   const parts = [h("p", {}, h("a", { href: "#/tournaments" }, w("back"))),
-    h("h1", {}, x.name, " ", h("span", { class: "tag t-status" }, w(`status_${x.status}`))),
-    h("p", {}, w("summary", { deals: x.deals, rounds: x.rounds, players: x.players, level: x.level })),
+    h("h1", {}, x.name, " ", h("span", { class: "tag t-status" }, statusWord(x.status))),
+    h("p", {}, w("summary", { deals: x.deals, rounds: x.rounds, players: x.players, level: levelLabel(app.catalogue || {}, x.level) })),
     h("p", {}, x.starts_at ? w("starts_at", { time: dateTime(x.starts_at) }) : w("starts_full", { size: x.size })),
     h("p", { class: "commitment-line" }, w("commitment"), " ", h("code", {}, x.commitment), " ", copyButton(x.commitment, t("review.copy"), app.toast))];
   if (x.seed) {
