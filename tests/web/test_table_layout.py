@@ -1,0 +1,125 @@
+"""The table page's layout where features meet (issue 34), at 1280×800 and 390×844: the last deal's result
+still open while the next deal needs you, every hand card's index in sight in a big hand, the top seat
+while waiting, a long title, the score sheet's names."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .pages import Person
+from .test_table_page import PHASE, TAKE
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+UNCOVERED = """(el) => { el.scrollIntoView({ block: 'nearest' }); const r = el.getBoundingClientRect();
+  const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return { inView: r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth,
+           hit: Boolean(at && (at === el || el.contains(at))), at: at ? at.outerHTML.slice(0, 80) : null }; }"""
+
+INDICES = """() => {
+  const covered = [];
+  document.querySelector('.hand').scrollIntoView({ block: 'nearest' });
+  for (const card of document.querySelectorAll('.hand-cards .card')) {
+    const index = card.querySelector('svg text.index, svg text.tindex');
+    if (!index) { covered.push(card.dataset.card + ' has no index'); continue; }
+    const r = index.getBoundingClientRect();
+    const points = [[r.left + 1, r.top + 1], [r.right - 1, r.top + 1], [r.left + 1, r.bottom - 1], [r.right - 1, r.bottom - 1],
+                    [(r.left + r.right) / 2, (r.top + r.bottom) / 2]];
+    for (const [x, y] of points) {
+      const at = document.elementFromPoint(x, y);
+      if (!at || at.closest('button.card') !== card) {
+        covered.push(`${card.dataset.card} at ${Math.round(x)},${Math.round(y)} under ${at && at.closest('[data-card]') ? at.closest('[data-card]').dataset.card : at && at.tagName}`);
+        break;
+      }
+    }
+  }
+  return { n: document.querySelectorAll('.hand-cards .card').length, covered };
+}"""
+
+
+def close_result(person: Person) -> None:
+    """A result read and closed (it stays open till closed)."""
+    page = person.page
+    if page.locator("[data-dismiss=result]").is_visible():
+        page.click("[data-dismiss=result]")
+
+
+def test_the_next_deals_bids_are_in_sight_while_the_last_result_is_open(browser, shared_site):
+    """A person reads the last deal's result slowly while the next deal begins: at their turn to bid, the
+    result is still open, and the bid buttons and the clock are in sight and take a real click."""
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        reader = Person(browser, shared_site.url, f"Slow{size}", viewport=viewport).arrive()
+        reader.create(4, deals=3, turn_seconds=30)
+        reader.fill_and_start()
+        page = reader.page
+        deadline = time.monotonic() + 180  # bounds a hang only
+        while not page.evaluate("() => window.atout.view.state.game.deal_number >= 2"):
+            assert time.monotonic() < deadline, "deal 1 did not end"
+            if reader.step() is None:
+                page.wait_for_timeout(20)
+        assert page.locator(".result-panel.deal-end").is_visible()  # deal 1's result, never closed
+        page.wait_for_function("() => window.atout.view.isMyTurn() && window.atout.view.state.deal.phase === 'bidding'")
+        page.screenshot(path=f"/tmp/layout-result-{size}.png")
+        assert page.locator(".result-panel.deal-end").is_visible(), "the last result closed itself"
+        bids = page.eval_on_selector_all(".actions [data-bid]", "els => els.map((e) => e.dataset.bid)")
+        assert len(bids) >= 5, bids
+        for what in [f".actions [data-bid={bid}]" for bid in bids] + [".actions .clock", ".hand-cards .card"]:
+            got = page.eval_on_selector(what, UNCOVERED)
+            assert got["inView"] and got["hit"], f"{size}: {what} covered: {got}"
+        seq = reader.seq()
+        page.locator(".actions [data-bid=pass]").click(timeout=10_000)  # a real click: refused if covered
+        page.wait_for_function("(seq) => window.atout.view.seq > seq", arg=seq)
+        assert page.locator(".result-panel.deal-end").is_visible()
+        page.click("[data-dismiss=result]")
+        assert page.locator(".result-panel").is_hidden()
+        reader.close()
+
+
+def reach_ecart(person: Person) -> None:
+    """Garde whenever the bidding allows, deals played on until this person lays an écart aside."""
+    page = person.page
+    deadline = time.monotonic() + 300  # bounds a hang only
+    while True:
+        assert time.monotonic() < deadline, "no écart of this person's in time"
+        phase = page.evaluate(PHASE)
+        if phase == "discard:me":
+            return
+        if phase.endswith(":me"):
+            if page.evaluate(TAKE) is None:
+                person.step()
+        else:
+            page.wait_for_timeout(20)
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_every_card_index_in_sight_in_a_big_hand(browser, shared_site, players):
+    """At the écart of a garde (24 cards at four players, 30 at three), on a desktop and a phone, before and
+    after two cards are chosen: each hand card's index is in sight, under no other card (at 1280 px the next
+    card covered the second digit of a trump's centred index: 10, 11 and 12 all read "1")."""
+    taker = Person(browser, shared_site.url, f"Fan{players}", viewport=DESKTOP).arrive()
+    taker.create(players, deals=9)
+    taker.fill_and_start()
+    reach_ecart(taker)
+    close_result(taker)
+    page = taker.page
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.wait_for_function("(w) => innerWidth === w && document.querySelector('.hand-cards .card')", arg=viewport["width"])
+        page.wait_for_function("() => document.querySelector('.hand-cards').dataset.rows")
+        got = page.evaluate(INDICES)
+        assert got["n"] == {4: 24, 3: 30}[players], got
+        page.screenshot(path=f"/tmp/layout-fan{players}-{size}.png")
+        assert not got["covered"], f"{size}: indices covered: {got['covered']}"
+    for _ in range(2):  # two cards chosen stand out of the fan: the next card's index still in sight
+        assert (taker.step() or "").startswith("pick"), "no card to choose"
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(viewport)
+        page.wait_for_function("(w) => innerWidth === w", arg=viewport["width"])
+        got = page.evaluate(INDICES)
+        assert not got["covered"], f"{size}, two chosen: indices covered: {got['covered']}"
+    taker.close()
