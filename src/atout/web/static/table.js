@@ -480,15 +480,34 @@ export class TableView {
     if (!key) {
       if (!box.hidden) { box.hidden = true; clear(box); }
       this.resultKey = null;
+      this.dockResult(false);
       return;
     }
+    // still open when the next deal needs this person: aside, in the page's flow, till closed (it covered the
+    // bids and the clock)
+    if (!over && s.deal && s.deal.phase !== "end" && this.isMyTurn()) this.dockedKey = key;
+    this.dockResult(this.dockedKey === key);
     const signature = JSON.stringify([key, lang(), s.game && s.game.over, s.master === s.you, Boolean(this.result && this.result.record), s.game && s.game.sheet.length]);
     if (signature === this.resultKey && !box.hidden) return; // drawn already: a re-render would close its details
     this.resultKey = signature;
-    box.className = `felt-panel result-panel ${over ? "game-end" : "deal-end"}`;
+    box.className = `felt-panel result-panel ${over ? "game-end" : "deal-end"}${this.dockedKey === key ? " docked" : ""}`;
     box.setAttribute("aria-label", t(over ? "game.over" : "table.result_open"));
     replace(box, h("button", { class: "quiet close", onclick: () => this.dismiss(key), "aria-label": t("close") }, "×"), parts);
     box.hidden = false;
+  }
+
+  /** The result panel above the table (centred; a phone's bottom sheet), or docked: first in the side column
+   * (below the hand on a phone), where it covers nothing. Focus inside it stays there. */
+  dockResult(docked) {
+    const box = this.resultBox;
+    box.classList.toggle("docked", docked);
+    const place = docked ? this.side : this.root;
+    if (box.parentNode === place) return;
+    const focused = box.contains(document.activeElement) ? document.activeElement : null;
+    if (docked) this.side.prepend(box);
+    else this.root.append(box);
+    if (focused) focused.focus({ preventScroll: true });
+    if (docked && box.getBoundingClientRect().top >= window.innerHeight) this.app.toast(t("table.result_docked")); // out of sight: say where
   }
 
   dismiss(key) {
