@@ -340,6 +340,7 @@ async function boot() {
   ]);
   app.catalogue = catalogue;
   app.registered = Boolean(me && (me.name || (me.player && me.player.name)));
+  window.addEventListener("hashchange", () => { app.moved = true; }); // a view opened from another: focus goes into it
   window.addEventListener("hashchange", show);
   $(".skip").addEventListener("click", skipToContent);
   window.addEventListener("online", () => app.net && app.net.nudge());

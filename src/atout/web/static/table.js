@@ -65,6 +65,11 @@ export function applyPatch(state, m) {
   return next;
 }
 
+/** A control known again once drawn anew: its tag, data, label and words. */
+function controlKey(el) {
+  return [el.tagName, JSON.stringify({ ...el.dataset }), el.getAttribute("aria-label") || "", el.textContent].join("|");
+}
+
 export class TableView {
   constructor(app, id, main) {
     this.app = app;
@@ -92,6 +97,9 @@ export class TableView {
     this.noticing = false; // the tab's title and icon say "your turn" (a hidden tab)
     this.relayout = () => this.layoutHand();
     this.visibility = () => { if (!document.hidden) this.unnotice(); };
+    this.arrived = Boolean(app.moved); // opened from another page of the site (not a page loaded here)
+    this.resultOpened = false;
+    this.beforeResult = null; // what had the focus when the result opened
   }
 
   // ------------------------------------------------------------------ life
@@ -137,7 +145,7 @@ export class TableView {
   build() {
     this.bar = h("header", { class: "table-bar" });
     this.felt = h("section", { class: "felt", "aria-label": t("table.felt") });
-    this.actions = h("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions") });
+    this.actions = h("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions"), tabindex: "-1" });
     this.hand = h("section", { class: "hand", "aria-label": t("table.hand") });
     this.sheet = h("section", { class: "panel sheet-panel", "aria-label": t("table.sheet") });
     this.drawn = {}; // new, empty parts: each drawn at the next render
@@ -419,6 +427,7 @@ export class TableView {
   // ------------------------------------------------------------------ drawing
   render() {
     if (!this.state) return;
+    const focus = this.focusBefore();
     const s = this.state;
     this.root.dataset.status = s.status;
     this.root.dataset.phase = s.deal ? s.deal.phase : "";
@@ -432,6 +441,60 @@ export class TableView {
     this.renderSide();
     this.renderOverlay();
     this.renderResult();
+    this.focusAfter(focus);
+  }
+
+  // ------------------------------------------------------------------ focus (a keyboard player goes on from where they were)
+  /** What has the focus in this table's page, to find it again once a redraw has replaced it. */
+  focusBefore() {
+    const el = document.activeElement;
+    if (!el || el === document.body || !this.root.contains(el)) return { key: null };
+    const card = el.closest(".hand-cards .card");
+    if (card) return { key: { card: card.dataset.card, index: Number(card.dataset.index) } };
+    const part = [this.actions, this.hand, this.bar, this.felt, this.side, this.resultBox, this.overlayBox].find((x) => x.contains(el));
+    return { key: { part, match: controlKey(el), input: el.tagName === "INPUT" ? [el.value, el.selectionStart, el.selectionEnd] : null } };
+  }
+
+  /** After a redraw: a result that just opened takes the focus from the play (it goes back on closing); focus
+   * lost with its control goes to the same control drawn again, else the next card, else the first control of
+   * what this person may do now, else the actions' box (from where a prompt that appears takes it). */
+  focusAfter({ key }) {
+    const now = document.activeElement;
+    const lost = !now || now === document.body || !now.isConnected;
+    const opened = this.resultOpened;
+    this.resultOpened = false;
+    if (opened && (lost || now === this.actions || now.closest(".play-area"))) {
+      const button = this.resultBox.querySelector("[data-dismiss]") || this.resultBox.querySelector(".close");
+      if (button) {
+        this.beforeResult = key;
+        button.focus({ preventScroll: true });
+        return;
+      }
+    }
+    const arrived = this.arrived; // opened from another page of the site: focus into the table
+    this.arrived = false;
+    if (now === this.actions || (lost && (key || arrived))) this.refocus(key);
+  }
+
+  refocus(key) {
+    const cards = [...this.hand.querySelectorAll("button.card")];
+    let target = null;
+    if (key && key.card) target = cards.find((c) => c.dataset.card === key.card) || cards[Math.min(key.index, cards.length - 1)] || null;
+    if (!target && key && key.part && key.part.isConnected && !key.part.hidden) {
+      target = [...key.part.querySelectorAll("button, input, select, summary, a[href]")].find((c) => !c.disabled && controlKey(c) === key.match) || null;
+      if (target && key.input) {
+        [target.value] = key.input;
+        target.setSelectionRange(key.input[1], key.input[2]);
+      }
+    }
+    if (target) {
+      target.focus({ preventScroll: true });
+      return;
+    }
+    const control = [...this.actions.querySelectorAll("button, input, select")].find((c) => !c.disabled)
+      || (this.isMyTurn() ? this.hand.querySelector("button.card.playable") || this.hand.querySelector("button.card") : null);
+    if (control) control.focus();
+    else if (document.activeElement !== this.actions) this.actions.focus({ preventScroll: true });
   }
 
   // ------------------------------------------------------------------ your turn, in a hidden tab
@@ -493,6 +556,8 @@ export class TableView {
     box.className = `felt-panel result-panel ${over ? "game-end" : "deal-end"}${this.dockedKey === key ? " docked" : ""}`;
     box.setAttribute("aria-label", t(over ? "game.over" : "table.result_open"));
     replace(box, h("button", { class: "quiet close", onclick: () => this.dismiss(key), "aria-label": t("close") }, "×"), parts);
+    if (box.hidden || this.shownResult !== key) this.resultOpened = true;
+    this.shownResult = key;
     box.hidden = false;
   }
 
@@ -511,9 +576,10 @@ export class TableView {
   }
 
   dismiss(key) {
+    const inside = this.resultBox.contains(document.activeElement);
     this.dismissed.add(key);
-    this.renderResult();
-    this.renderActions();
+    this.render();
+    if (inside) this.refocus(this.beforeResult); // back to where it was when the result opened
   }
 
   renderBar() {
@@ -546,7 +612,7 @@ export class TableView {
       seated ? h("button", {
         class: "quiet sound", "aria-pressed": String(soundOn()), "aria-label": t("table.sound"),
         title: `${t("table.sound")}: ${t(soundOn() ? "table.sound_on" : "table.sound_off")}`,
-        onclick: () => { localStorage.setItem("atout.sound", soundOn() ? "off" : "on"); this.renderBar(); },
+        onclick: () => { localStorage.setItem("atout.sound", soundOn() ? "off" : "on"); this.render(); },
       }, "♪") : "",
       seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : "");
   }
@@ -697,7 +763,7 @@ export class TableView {
     }
     if (waiting) {
       if (s.game && s.game.over && this.dismissed.has(`over/${s.game.id}`)) {
-        box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { this.dismissed.delete(`over/${s.game.id}`); this.renderResult(); this.renderActions(); } }, t("table.result_open"))));
+        box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { this.dismissed.delete(`over/${s.game.id}`); this.render(); } }, t("table.result_open"))));
       }
       if (me !== null && s.master === me) {
         const empty = s.seats.filter((x) => x.kind === "empty").length;
@@ -1009,7 +1075,7 @@ export class TableView {
 
   toggle(which) {
     this.overlay = this.overlay === which ? null : which;
-    this.renderOverlay();
+    this.render();
   }
 
   onKey(e) {
