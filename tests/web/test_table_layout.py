@@ -123,3 +123,32 @@ def test_every_card_index_in_sight_in_a_big_hand(browser, shared_site, players):
         got = page.evaluate(INDICES)
         assert not got["covered"], f"{size}, two chosen: indices covered: {got['covered']}"
     taker.close()
+
+
+def test_a_long_title_keeps_the_bar_buttons_on_its_first_row(browser, shared_site):
+    """A taker with a twenty-letter name at 1280 px: the bar's facts grow long ("Deal 1 of 9 · Garde by …"),
+    and still every button of the bar, *Leave the seat* included, stays on the title's row; on a phone the
+    bar wraps, and nothing runs off the screen."""
+    taker = Person(browser, shared_site.url, "Bartholomew_Fairfax1", viewport=DESKTOP).arrive()
+    taker.create(4, deals=9)
+    taker.fill_and_start()
+    reach_ecart(taker)
+    close_result(taker)
+    page = taker.page
+    expect_facts = "Garde by Bartholomew_Fairfax1"
+    assert expect_facts in page.inner_text(".table-bar .facts")
+    bar = page.evaluate("""() => { const box = (e) => { const r = e.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; };
+      return { title: box(document.querySelector('.table-bar h1')),
+               buttons: [...document.querySelectorAll('.table-bar button:not(.commitment)')].map((b) => [b.textContent, ...box(b)]) }; }""")
+    page.screenshot(path="/tmp/layout-bar-desktop.png")
+    top, bottom = bar["title"]
+    for text, b_top, b_bottom in bar["buttons"]:
+        assert b_top < bottom and b_bottom > top, f"{text!r} is not on the title's row: {bar}"
+    page.set_viewport_size(PHONE)
+    page.wait_for_function("() => innerWidth === 390")
+    page.screenshot(path="/tmp/layout-bar-phone.png")
+    wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth, [...document.querySelectorAll('.table-bar button')]"
+                         ".filter((b) => b.getBoundingClientRect().right > innerWidth).length]")
+    assert wide[0] <= wide[1] and wide[2] == 0, wide
+    taker.close()
+

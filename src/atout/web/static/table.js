@@ -597,15 +597,14 @@ export class TableView {
     const stakes = [];
     if (s.options && s.options.bet) stakes.push(t("table.bet", { n: s.options.bet }));
     if (g && (g.pot || (s.options && s.options.bet))) stakes.push(t("table.pot", { n: g.pot || 0 }));
-    replace(this.bar,
+    replace(this.bar, h("div", { class: "bar-title" }, // the title's part wraps within itself: the buttons keep their row
       h("a", { href: "#/", class: "back", "aria-label": t("table.to_lobby") }, "←"),
       h("h1", {}, t("lobby.table", { id: s.id })),
       h("span", { class: "facts" }, facts.join(" · ")),
       stakes.length ? h("span", { class: "stakes" }, stakes.join(" · ")) : "",
       g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
       s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
-      s.commitment ? this.commitmentButton(s.commitment) : "",
-      h("span", { class: "spacer" }),
+      s.commitment ? this.commitmentButton(s.commitment) : ""), h("div", { class: "bar-buttons" },
       d && d.last_trick ? h("button", { class: "quiet", onclick: () => this.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
       d ? h("button", { class: "quiet", onclick: () => this.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
       playing && seated && !s.vote ? h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel")) : "",
@@ -614,7 +613,7 @@ export class TableView {
         title: `${t("table.sound")}: ${t(soundOn() ? "table.sound_on" : "table.sound_off")}`,
         onclick: () => { localStorage.setItem("atout.sound", soundOn() ? "off" : "on"); this.render(); },
       }, "♪") : "",
-      seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : "");
+      seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : ""));
   }
 
   /** Quick play at this table: a robot's seat, from the next deal (the server picks which). */
