@@ -152,3 +152,37 @@ def test_a_long_title_keeps_the_bar_buttons_on_its_first_row(browser, shared_sit
     assert wide[0] <= wide[1] and wide[2] == 0, wide
     taker.close()
 
+
+HEADERS = """() => [...document.querySelectorAll('.sheet-panel .sheet th.num')].map((th) => {
+  const node = th.firstChild; const text = th.textContent; const broken = []; let at = 0;
+  for (const word of text.split(' ')) {
+    const range = document.createRange(); range.setStart(node, at); range.setEnd(node, at + word.length);
+    if (range.getClientRects().length > 1) broken.push(word);
+    at += word.length + 1;
+  }
+  return { text, title: th.title, broken, over: th.scrollWidth > th.clientWidth + 1 };
+})"""
+
+
+def test_score_sheet_names_break_between_words_only(browser, shared_site):
+    """Five columns of names in the side's score sheet, a long one-word name among them, on a desktop and a
+    phone: a name breaks between its words only (a word too long for its column ends in "…"), its whole name
+    in the column's title, no header wider than its column (the sheet broke "Slowdesktop" into "Slowd / es…")."""
+    host = Person(browser, shared_site.url, "Slowdesktopperson", viewport=DESKTOP).arrive()
+    host.create(5, deals=1)
+    host.fill_and_start()
+    page = host.page
+    names = page.evaluate("() => window.atout.view.state.seats.map((s) => s.name)")
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.wait_for_function("(w) => innerWidth === w && document.querySelectorAll('.sheet th.num').length === 5", arg=viewport["width"])
+        page.locator(".sheet-panel").scroll_into_view_if_needed()
+        page.locator(".sheet-panel").screenshot(path=f"/tmp/layout-sheet-{size}.png")
+        heads = page.evaluate(HEADERS)
+        assert [x["title"] for x in heads] == names, heads
+        for head in heads:
+            assert not head["broken"] and not head["over"], f"{size}: {head}"
+        fits = page.evaluate("""() => { const panel = document.querySelector('.sheet-panel').getBoundingClientRect();
+          return [...document.querySelectorAll('.sheet tr.total td.num')].every((c) => c.getBoundingClientRect().right <= panel.right); }""")
+        assert fits, f"{size}: the sheet runs out of its panel"
+    host.close()
