@@ -492,8 +492,9 @@ export class TableView {
       return;
     }
     const control = [...this.actions.querySelectorAll("button, input, select")].find((c) => !c.disabled)
-      || (this.isMyTurn() ? this.hand.querySelector("button.card.playable") || this.hand.querySelector("button.card") : null);
-    if (control) control.focus();
+      || (this.isMyTurn() ? this.hand.querySelector("button.card.playable") || this.hand.querySelector("button.card") : null)
+      || this.felt.querySelector("button"); // a seat to take, a robot to add
+    if (control) control.focus({ preventScroll: true }); // the page stays where the person put it
     else if (document.activeElement !== this.actions) this.actions.focus({ preventScroll: true });
   }
 
