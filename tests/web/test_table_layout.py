@@ -186,3 +186,44 @@ def test_score_sheet_names_break_between_words_only(browser, shared_site):
           return [...document.querySelectorAll('.sheet tr.total td.num')].every((c) => c.getBoundingClientRect().right <= panel.right); }""")
         assert fits, f"{size}: the sheet runs out of its panel"
     host.close()
+
+
+TOP_SEAT = """() => { const seat = document.querySelector('.felt .seat.pos-top'); const r = seat.getBoundingClientRect();
+  return { top: r.top, bottom: r.bottom, height: innerHeight, y: scrollY }; }"""
+
+
+def test_a_phone_keeps_the_top_seat_in_sight_while_the_table_waits(browser, shared_site):
+    """390×844, a table waiting for players: the master takes the keyboard to add a robot, another person sits
+    down and chats, the seats are filled and an option changed: the seat at the top of the felt stays in sight
+    all along (the page scrolls by itself at none of these)."""
+    host = Person(browser, shared_site.url, "Phonehost", viewport=PHONE).arrive()
+    table = host.create(4, deals=3)
+    page = host.page
+
+    def top_in_sight(after: str) -> None:
+        box = page.evaluate(TOP_SEAT)
+        assert box["top"] >= 0 and box["bottom"] <= box["height"], f"the top seat is out of sight after {after}: {box}"
+
+    top_in_sight("creating the table")
+    page.locator(".felt .seat.pos-top button").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.atout.view.state.seats.filter((s) => s.kind === 'robot').length === 1")
+    top_in_sight("a robot added from the keyboard")
+    guest = Person(browser, shared_site.url, "Phoneguest", viewport=DESKTOP).arrive()
+    guest.sit_at(table)
+    page.wait_for_function("() => window.atout.view.state.seats.filter((s) => s.kind === 'person').length === 2")
+    top_in_sight("a person sat down")
+    guest.page.fill(".chat-form input", "hello")
+    guest.page.press(".chat-form input", "Enter")
+    page.wait_for_function("() => document.querySelectorAll('.chat-list li').length === 1")
+    top_in_sight("a chat line")
+    page.fill("#opt-deals", "5")
+    page.press("#opt-deals", "Tab")
+    page.wait_for_function("() => window.atout.view.state.options.deals === 5")
+    page.evaluate("() => window.scrollTo(0, 0)")  # the person scrolled back up to the felt
+    page.click("text=Fill empty seats with robots")
+    page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
+    top_in_sight("the seats filled")
+    page.screenshot(path="/tmp/layout-waiting-phone.png")
+    guest.close()
+    host.close()
