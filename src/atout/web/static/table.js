@@ -452,7 +452,8 @@ export class TableView {
     const card = el.closest(".hand-cards .card");
     if (card) return { key: { card: card.dataset.card, index: Number(card.dataset.index) } };
     const part = [this.actions, this.hand, this.bar, this.felt, this.side, this.resultBox, this.overlayBox].find((x) => x.contains(el));
-    return { key: { part, match: controlKey(el), input: el.tagName === "INPUT" ? [el.value, el.selectionStart, el.selectionEnd] : null } };
+    const typed = el.tagName === "INPUT" && el.type === "text" && this.actions.contains(el); // an invitation being typed
+    return { key: { part, match: controlKey(el), input: typed ? [el.value, el.selectionStart, el.selectionEnd] : null } };
   }
 
   /** After a redraw: a result that just opened takes the focus from the play (it goes back on closing); focus
