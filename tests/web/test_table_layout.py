@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .pages import Person
+from .pages import AUTOPLAY, Person
 from .test_table_page import PHASE, TAKE
 
 pytestmark = pytest.mark.slow
@@ -20,6 +20,9 @@ UNCOVERED = """(el) => { el.scrollIntoView({ block: 'nearest' }); const r = el.g
   const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   return { inView: r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth,
            hit: Boolean(at && (at === el || el.contains(at))), at: at ? at.outerHTML.slice(0, 80) : null }; }"""
+
+DEAL_1_STEP = f"() => window.atout.view.state.game.deal_number < 2 ? ({AUTOPLAY})() : 'deal 2'"
+"""One click of deal 1's, checked and made at one moment: none once deal 2 began."""
 
 INDICES = """() => {
   const covered = [];
@@ -51,21 +54,38 @@ def close_result(person: Person) -> None:
 
 def test_the_next_deals_bids_are_in_sight_while_the_last_result_is_open(browser, shared_site):
     """A person reads the last deal's result slowly while the next deal begins: at their turn to bid, the
-    result is still open, and the bid buttons and the clock are in sight and take a real click."""
+    result is still open, and the bid buttons and the clock are in sight and take a real click. Its review
+    trick by trick, opened over the table then, says it is their turn, with the clock and the way back."""
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         reader = Person(browser, shared_site.url, f"Slow{size}", viewport=viewport).arrive()
         reader.create(4, deals=3, turn_seconds=30)
         reader.fill_and_start()
         page = reader.page
         deadline = time.monotonic() + 180  # bounds a hang only
-        while not page.evaluate("() => window.atout.view.state.game.deal_number >= 2"):
+        while True:  # deal 1 played, and nothing of deal 2's (a step and the deal's start may cross)
             assert time.monotonic() < deadline, "deal 1 did not end"
-            if reader.step() is None:
+            seq = reader.seq()
+            done = page.evaluate(DEAL_1_STEP)
+            if done == "deal 2":
+                break
+            if done and not done.startswith("pick"):
+                page.wait_for_function("(seq) => window.atout.view.seq > seq", arg=seq)
+            else:
                 page.wait_for_timeout(20)
         assert page.locator(".result-panel.deal-end").is_visible()  # deal 1's result, never closed
-        page.wait_for_function("() => window.atout.view.isMyTurn() && window.atout.view.state.deal.phase === 'bidding'")
+        page.wait_for_function("() => window.atout.view.isMyTurn()")
+        if page.evaluate("() => window.atout.view.state.deal.phase") != "bidding":  # a petit sec held, asked first
+            page.evaluate(AUTOPLAY)
+            page.wait_for_function("() => window.atout.view.isMyTurn() && window.atout.view.state.deal.phase === 'bidding'")
         page.screenshot(path=f"/tmp/layout-result-{size}.png")
         assert page.locator(".result-panel.deal-end").is_visible(), "the last result closed itself"
+        page.click(".result-panel .review-open")  # reading the last deal trick by trick, over the table
+        turn = page.wait_for_selector("dialog.review-dialog[open] .review-turn")  # says it is your turn, with the clock
+        assert "Your turn" in turn.inner_text() and page.locator(".review-turn .clock").inner_text().endswith(" s")
+        page.screenshot(path=f"/tmp/layout-review-{size}.png")
+        page.click(".review-turn button")
+        page.wait_for_selector("dialog.review-dialog", state="detached")
+        assert page.evaluate("() => document.activeElement.dataset.bid") == "pass"  # the first bid, for the keyboard
         bids = page.eval_on_selector_all(".actions [data-bid]", "els => els.map((e) => e.dataset.bid)")
         assert len(bids) >= 5, bids
         for what in [f".actions [data-bid={bid}]" for bid in bids] + [".actions .clock", ".hand-cards .card"]:

@@ -175,8 +175,9 @@ export class TableView {
     this.announce = h("div", { class: "sr-only", "aria-live": "assertive" });
     this.pausedBox = h("div", { class: "paused-banner", role: "status", hidden: true }); // the table waits for its store
     this.pausedWhy = null;
+    this.dockNote = h("p", { class: "dock-note", hidden: true }, h("button", { type: "button", class: "linklike", onclick: () => this.resultBox.scrollIntoView({ block: "start" }) }, t("table.result_docked")));
     this.root = h("div", { class: "table-page", dataset: { table: this.id } },
-      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand), this.side, this.overlayBox, this.resultBox, this.announce);
+      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand, this.dockNote), this.side, this.overlayBox, this.resultBox, this.announce);
     replace(this.main, this.root);
     this.built = true;
     clearInterval(this.ticker);
@@ -442,6 +443,23 @@ export class TableView {
     this.renderOverlay();
     this.renderResult();
     this.focusAfter(focus);
+    this.turnInReview();
+  }
+
+  /** Your turn while a deal's review is open over the table (a modal dialog: the bids out of reach): it says so
+   * with the clock, and one button back to the table and its first control (30 s reading it ran the clock out). */
+  turnInReview() {
+    const dialog = document.querySelector("dialog.review-dialog[open]");
+    if (!dialog) return;
+    const banner = dialog.querySelector(".review-turn");
+    if (!this.isMyTurn()) {
+      if (banner) banner.remove();
+      return;
+    }
+    if (banner) return;
+    dialog.prepend(h("div", { class: "notice review-turn", role: "alert" }, h("strong", {}, t("table.your_turn")), " ", this.clockText(), " ",
+      h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); this.refocus(null); } }, t("table.back_to_table"))));
+    this.tick();
   }
 
   // ------------------------------------------------------------------ focus (a keyboard player goes on from where they were)
@@ -526,7 +544,7 @@ export class TableView {
     const g = s.game;
     const over = g && g.over ? `over/${g.id}` : null;
     const review = g && g.sheet.length
-      ? h("button", { type: "button", class: "quiet review-open", onclick: () => reviewAtTable(this.app, this.id, g.sheet.length) }, t("table.review"))
+      ? h("button", { type: "button", class: "quiet review-open", onclick: () => reviewAtTable(this.app, this.id, g.sheet.length).then(() => this.turnInReview()) }, t("table.review"))
       : "";
     let key = null;
     let parts = null;
@@ -568,13 +586,13 @@ export class TableView {
   dockResult(docked) {
     const box = this.resultBox;
     box.classList.toggle("docked", docked);
+    this.dockNote.hidden = !docked; // where it went, on a screen whose side column is below the hand
     const place = docked ? this.side : this.root;
     if (box.parentNode === place) return;
     const focused = box.contains(document.activeElement) ? document.activeElement : null;
     if (docked) this.side.prepend(box);
     else this.root.append(box);
     if (focused) focused.focus({ preventScroll: true });
-    if (docked && box.getBoundingClientRect().top >= window.innerHeight) this.app.toast(t("table.result_docked")); // out of sight: say where
   }
 
   dismiss(key) {
@@ -854,7 +872,7 @@ export class TableView {
   tick() {
     const left = this.secondsLeft();
     if (left === null) return;
-    for (const el of this.root.querySelectorAll(".clock")) {
+    for (const el of [...this.root.querySelectorAll(".clock"), ...document.querySelectorAll(".review-turn .clock")]) {
       el.textContent = `${Math.ceil(left)} s`;
       el.classList.toggle("hurry", left < 6);
     }
