@@ -24,6 +24,9 @@ UNCOVERED = """(el) => { el.scrollIntoView({ block: 'nearest' }); const r = el.g
 DEAL_1_STEP = f"() => window.atout.view.state.game.deal_number < 2 ? ({AUTOPLAY})() : 'deal 2'"
 """One click of deal 1's, checked and made at one moment: none once deal 2 began."""
 
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two frames drawn: the resize event, and the hand laid out again for the new width, are behind."""
+
 INDICES = """() => {
   const covered = [];
   document.querySelector('.hand').scrollIntoView({ block: 'nearest' });
@@ -130,7 +133,7 @@ def test_every_card_index_in_sight_in_a_big_hand(browser, shared_site, players):
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
         page.wait_for_function("(w) => innerWidth === w && document.querySelector('.hand-cards .card')", arg=viewport["width"])
-        page.wait_for_function("() => document.querySelector('.hand-cards').dataset.rows")
+        page.evaluate(FRAMES)
         got = page.evaluate(INDICES)
         assert got["n"] == {4: 24, 3: 30}[players], got
         page.screenshot(path=f"/tmp/layout-fan{players}-{size}.png")
@@ -140,6 +143,7 @@ def test_every_card_index_in_sight_in_a_big_hand(browser, shared_site, players):
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(viewport)
         page.wait_for_function("(w) => innerWidth === w", arg=viewport["width"])
+        page.evaluate(FRAMES)
         got = page.evaluate(INDICES)
         assert not got["covered"], f"{size}, two chosen: indices covered: {got['covered']}"
     taker.close()
