@@ -100,7 +100,8 @@ function el(tag, attrs, text) {
   return node;
 }
 
-/** A card face as an SVG element (60×90 units, scaled by CSS). */
+/** A card face as an SVG element (60×90 units, scaled by CSS): every face's index in its top left corner, the
+ * part of a card a fanned hand leaves in sight. */
 export function face(code) {
   const c = parse(code);
   const svg = el("svg", { viewBox: "0 0 60 90", class: `face ${c.kind}`, "aria-hidden": "true", focusable: "false" });
@@ -115,11 +116,12 @@ export function face(code) {
     if (c.rank > 10) svg.append(el("text", { x: 33, y: 80, class: `pip small ${colour}`, "text-anchor": "middle" }, SYMBOL[c.suit]));
   } else if (c.kind === "trump") {
     svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 3, class: "band" }));
-    svg.append(el("text", { x: 30, y: 22, class: "tindex", "text-anchor": "middle" }, String(c.n)));
+    svg.append(el("text", { x: 7, y: 18, class: "tindex" }, String(c.n))); // in the corner a fan leaves uncovered
     svg.append(el("text", { x: 30, y: 60, class: `tnum ${isBout(code) ? "bout" : ""}`, "text-anchor": "middle" }, String(c.n)));
     svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, lang() === "fr" ? "ATOUT" : "TRUMP"));
   } else {
     svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 3, class: "band" }));
+    svg.append(el("text", { x: 7, y: 18, class: "tindex" }, "★"));
     svg.append(el("text", { x: 30, y: 55, class: "star", "text-anchor": "middle" }, "★"));
     svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, "EXCUSE"));
   }

@@ -313,6 +313,12 @@ function show() {
   renderLobby(app, main);
 }
 
+/** "Skip to the content": focus goes to the page's main part, the route stays (its `#main` is no route). */
+function skipToContent(e) {
+  e.preventDefault();
+  $("#main").focus();
+}
+
 async function start() {
   if (!app.net) {
     app.net = new Net({ hello, onMessage, onStatus, path: socketPath });
@@ -334,7 +340,9 @@ async function boot() {
   ]);
   app.catalogue = catalogue;
   app.registered = Boolean(me && (me.name || (me.player && me.player.name)));
+  window.addEventListener("hashchange", () => { app.moved = true; }); // a view opened from another: focus goes into it
   window.addEventListener("hashchange", show);
+  $(".skip").addEventListener("click", skipToContent);
   window.addEventListener("online", () => app.net && app.net.nudge());
   if (app.registered || localStorage.getItem("atout.token") || localStorage.getItem("atout.name")) start();
   else welcomeScreen();

@@ -57,7 +57,10 @@ export function resultBlock(result, nameOf, players, catalogue) {
 
 /** The score sheet; `review(n)`, when given, opens deal n (its place in the game, void ones included). */
 export function sheetTable(game, nameOf, players, review = null) {
-  const short = (name) => (name.length > 8 ? `${name.slice(0, 7)}…` : name);
+  // a column's name breaks between its words only: a word too long for the column (narrower the more players)
+  // ends in "…", the whole name in the title; broken anywhere, "Slowdesktop" read "Slowd / es…"
+  const cap = players >= 4 ? 6 : 9;
+  const short = (name) => name.split(" ").map((w) => (w.length > cap ? `${w.slice(0, cap - 1)}…` : w)).join(" ");
   const head = h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("sheet.contract")),
     Array.from({ length: players }, (_, i) => h("th", { scope: "col", class: "num", title: nameOf(i) }, short(nameOf(i)))));
   const number = (line, i) => (review

@@ -65,6 +65,11 @@ export function applyPatch(state, m) {
   return next;
 }
 
+/** A control known again once drawn anew: its tag, data, label and words. */
+function controlKey(el) {
+  return [el.tagName, JSON.stringify({ ...el.dataset }), el.getAttribute("aria-label") || "", el.textContent].join("|");
+}
+
 export class TableView {
   constructor(app, id, main) {
     this.app = app;
@@ -92,6 +97,9 @@ export class TableView {
     this.noticing = false; // the tab's title and icon say "your turn" (a hidden tab)
     this.relayout = () => this.layoutHand();
     this.visibility = () => { if (!document.hidden) this.unnotice(); };
+    this.arrived = Boolean(app.moved); // opened from another page of the site (not a page loaded here)
+    this.resultOpened = false;
+    this.beforeResult = null; // what had the focus when the result opened
   }
 
   // ------------------------------------------------------------------ life
@@ -137,7 +145,7 @@ export class TableView {
   build() {
     this.bar = h("header", { class: "table-bar" });
     this.felt = h("section", { class: "felt", "aria-label": t("table.felt") });
-    this.actions = h("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions") });
+    this.actions = h("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions"), tabindex: "-1" });
     this.hand = h("section", { class: "hand", "aria-label": t("table.hand") });
     this.sheet = h("section", { class: "panel sheet-panel", "aria-label": t("table.sheet") });
     this.drawn = {}; // new, empty parts: each drawn at the next render
@@ -167,8 +175,9 @@ export class TableView {
     this.announce = h("div", { class: "sr-only", "aria-live": "assertive" });
     this.pausedBox = h("div", { class: "paused-banner", role: "status", hidden: true }); // the table waits for its store
     this.pausedWhy = null;
+    this.dockNote = h("p", { class: "dock-note", hidden: true }, h("button", { type: "button", class: "linklike", onclick: () => this.resultBox.scrollIntoView({ block: "start" }) }, t("table.result_docked")));
     this.root = h("div", { class: "table-page", dataset: { table: this.id } },
-      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand), this.side, this.overlayBox, this.resultBox, this.announce);
+      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand, this.dockNote), this.side, this.overlayBox, this.resultBox, this.announce);
     replace(this.main, this.root);
     this.built = true;
     clearInterval(this.ticker);
@@ -420,6 +429,7 @@ export class TableView {
   // ------------------------------------------------------------------ drawing
   render() {
     if (!this.state) return;
+    const focus = this.focusBefore();
     const s = this.state;
     this.root.dataset.status = s.status;
     this.root.dataset.phase = s.deal ? s.deal.phase : "";
@@ -433,6 +443,79 @@ export class TableView {
     this.renderSide();
     this.renderOverlay();
     this.renderResult();
+    this.focusAfter(focus);
+    this.turnInReview();
+  }
+
+  /** Your turn while a deal's review is open over the table (a modal dialog: the bids out of reach): it says so
+   * with the clock, and one button back to the table and its first control (30 s reading it ran the clock out). */
+  turnInReview() {
+    const dialog = document.querySelector("dialog.review-dialog[open]");
+    if (!dialog) return;
+    const banner = dialog.querySelector(".review-turn");
+    if (!this.isMyTurn()) {
+      if (banner) banner.remove();
+      return;
+    }
+    if (banner) return;
+    dialog.prepend(h("div", { class: "notice review-turn", role: "alert" }, h("strong", {}, t("table.your_turn")), " ", this.clockText(), " ",
+      h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); this.refocus(null); } }, t("table.back_to_table"))));
+    this.tick();
+  }
+
+  // ------------------------------------------------------------------ focus (a keyboard player goes on from where they were)
+  /** What has the focus in this table's page, to find it again once a redraw has replaced it. */
+  focusBefore() {
+    const el = document.activeElement;
+    if (!el || el === document.body || !this.root.contains(el)) return { key: null };
+    const card = el.closest(".hand-cards .card");
+    if (card) return { key: { card: card.dataset.card, index: Number(card.dataset.index) } };
+    const part = [this.actions, this.hand, this.bar, this.felt, this.side, this.resultBox, this.overlayBox].find((x) => x.contains(el));
+    const typed = el.tagName === "INPUT" && el.type === "text" && this.actions.contains(el); // an invitation being typed
+    return { key: { part, match: controlKey(el), input: typed ? [el.value, el.selectionStart, el.selectionEnd] : null } };
+  }
+
+  /** After a redraw: a result that just opened takes the focus from the play (it goes back on closing); focus
+   * lost with its control goes to the same control drawn again, else the next card, else the first control of
+   * what this person may do now, else the actions' box (from where a prompt that appears takes it). */
+  focusAfter({ key }) {
+    const now = document.activeElement;
+    const lost = !now || now === document.body || !now.isConnected;
+    const opened = this.resultOpened;
+    this.resultOpened = false;
+    if (opened && (lost || now === this.actions || now.closest(".play-area"))) {
+      const button = this.resultBox.querySelector("[data-dismiss]") || this.resultBox.querySelector(".close");
+      if (button) {
+        this.beforeResult = key;
+        button.focus({ preventScroll: true });
+        return;
+      }
+    }
+    const arrived = this.arrived; // opened from another page of the site: focus into the table
+    this.arrived = false;
+    if (now === this.actions || (lost && (key || arrived))) this.refocus(key);
+  }
+
+  refocus(key) {
+    const cards = [...this.hand.querySelectorAll("button.card")];
+    let target = null;
+    if (key && key.card) target = cards.find((c) => c.dataset.card === key.card) || cards[Math.min(key.index, cards.length - 1)] || null;
+    if (!target && key && key.part && key.part.isConnected && !key.part.hidden) {
+      target = [...key.part.querySelectorAll("button, input, select, summary, a[href]")].find((c) => !c.disabled && controlKey(c) === key.match) || null;
+      if (target && key.input) {
+        [target.value] = key.input;
+        target.setSelectionRange(key.input[1], key.input[2]);
+      }
+    }
+    if (target) {
+      target.focus({ preventScroll: true });
+      return;
+    }
+    const control = [...this.actions.querySelectorAll("button, input, select")].find((c) => !c.disabled)
+      || (this.isMyTurn() ? this.hand.querySelector("button.card.playable") || this.hand.querySelector("button.card") : null)
+      || this.felt.querySelector("button"); // a seat to take, a robot to add
+    if (control) control.focus({ preventScroll: true }); // the page stays where the person put it
+    else if (document.activeElement !== this.actions) this.actions.focus({ preventScroll: true });
   }
 
   // ------------------------------------------------------------------ your turn, in a hidden tab
@@ -462,7 +545,7 @@ export class TableView {
     const g = s.game;
     const over = g && g.over ? `over/${g.id}` : null;
     const review = g && g.sheet.length
-      ? h("button", { type: "button", class: "quiet review-open", onclick: () => reviewAtTable(this.app, this.id, g.sheet.length) }, t("table.review"))
+      ? h("button", { type: "button", class: "quiet review-open", onclick: () => reviewAtTable(this.app, this.id, g.sheet.length).then(() => this.turnInReview()) }, t("table.review"))
       : "";
     let key = null;
     let parts = null;
@@ -481,21 +564,43 @@ export class TableView {
     if (!key) {
       if (!box.hidden) { box.hidden = true; clear(box); }
       this.resultKey = null;
+      this.dockResult(false);
       return;
     }
+    // still open when the next deal needs this person: aside, in the page's flow, till closed (it covered the
+    // bids and the clock)
+    if (!over && s.deal && s.deal.phase !== "end" && this.isMyTurn()) this.dockedKey = key;
+    this.dockResult(this.dockedKey === key);
     const signature = JSON.stringify([key, lang(), s.game && s.game.over, s.master === s.you, Boolean(this.result && this.result.record), s.game && s.game.sheet.length]);
     if (signature === this.resultKey && !box.hidden) return; // drawn already: a re-render would close its details
     this.resultKey = signature;
-    box.className = `felt-panel result-panel ${over ? "game-end" : "deal-end"}`;
+    box.className = `felt-panel result-panel ${over ? "game-end" : "deal-end"}${this.dockedKey === key ? " docked" : ""}`;
     box.setAttribute("aria-label", t(over ? "game.over" : "table.result_open"));
     replace(box, h("button", { class: "quiet close", onclick: () => this.dismiss(key), "aria-label": t("close") }, "×"), parts);
+    if (box.hidden || this.shownResult !== key) this.resultOpened = true;
+    this.shownResult = key;
     box.hidden = false;
   }
 
+  /** The result panel above the table (centred; a phone's bottom sheet), or docked: first in the side column
+   * (below the hand on a phone), where it covers nothing. Focus inside it stays there. */
+  dockResult(docked) {
+    const box = this.resultBox;
+    box.classList.toggle("docked", docked);
+    this.dockNote.hidden = !docked; // where it went, on a screen whose side column is below the hand
+    const place = docked ? this.side : this.root;
+    if (box.parentNode === place) return;
+    const focused = box.contains(document.activeElement) ? document.activeElement : null;
+    if (docked) this.side.prepend(box);
+    else this.root.append(box);
+    if (focused) focused.focus({ preventScroll: true });
+  }
+
   dismiss(key) {
+    const inside = this.resultBox.contains(document.activeElement);
     this.dismissed.add(key);
-    this.renderResult();
-    this.renderActions();
+    this.render();
+    if (inside) this.refocus(this.beforeResult); // back to where it was when the result opened
   }
 
   renderBar() {
@@ -513,7 +618,7 @@ export class TableView {
     const stakes = [];
     if (s.options && s.options.bet) stakes.push(t("table.bet", { n: s.options.bet }));
     if (g && (g.pot || (s.options && s.options.bet))) stakes.push(t("table.pot", { n: g.pot || 0 }));
-    replace(this.bar,
+    replace(this.bar, h("div", { class: "bar-title" }, // the title's part wraps within itself: the buttons keep their row
       h("a", { href: "#/", class: "back", "aria-label": t("table.to_lobby") }, "←"),
       h("h1", {}, t("lobby.table", { id: s.id })),
       h("span", { class: "facts" }, facts.join(" · ")),
@@ -521,17 +626,16 @@ export class TableView {
       s.daily ? h("a", { class: "tag daily-tag", href: `#/${this.rankingRoute()}` }, t(s.daily.tournament ? "table.tournament_tag" : "table.daily_tag"))
         : g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
       s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
-      s.commitment ? this.commitmentButton(s.commitment) : "",
-      h("span", { class: "spacer" }),
+      s.commitment ? this.commitmentButton(s.commitment) : ""), h("div", { class: "bar-buttons" },
       d && d.last_trick ? h("button", { class: "quiet", onclick: () => this.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
       d ? h("button", { class: "quiet", onclick: () => this.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
       playing && seated && !s.vote ? h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel")) : "",
       seated ? h("button", {
         class: "quiet sound", "aria-pressed": String(soundOn()), "aria-label": t("table.sound"),
         title: `${t("table.sound")}: ${t(soundOn() ? "table.sound_on" : "table.sound_off")}`,
-        onclick: () => { localStorage.setItem("atout.sound", soundOn() ? "off" : "on"); this.renderBar(); },
+        onclick: () => { localStorage.setItem("atout.sound", soundOn() ? "off" : "on"); this.render(); },
       }, "♪") : "",
-      seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : "");
+      seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : ""));
   }
 
   /** Quick play at this table: a robot's seat, from the next deal (the server picks which). */
@@ -692,7 +796,7 @@ export class TableView {
     }
     if (waiting) {
       if (s.game && s.game.over && this.dismissed.has(`over/${s.game.id}`)) {
-        box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { this.dismissed.delete(`over/${s.game.id}`); this.renderResult(); this.renderActions(); } }, t("table.result_open"))));
+        box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { this.dismissed.delete(`over/${s.game.id}`); this.render(); } }, t("table.result_open"))));
       }
       if (s.daily) {
         if (s.game && s.game.over) box.append(h("div", { class: "row" }, this.rankingButton()));
@@ -784,7 +888,7 @@ export class TableView {
   tick() {
     const left = this.secondsLeft();
     if (left === null) return;
-    for (const el of this.root.querySelectorAll(".clock")) {
+    for (const el of [...this.root.querySelectorAll(".clock"), ...document.querySelectorAll(".review-turn .clock")]) {
       el.textContent = `${Math.ceil(left)} s`;
       el.classList.toggle("hurry", left < 6);
     }
@@ -1006,7 +1110,7 @@ export class TableView {
 
   toggle(which) {
     this.overlay = this.overlay === which ? null : which;
-    this.renderOverlay();
+    this.render();
   }
 
   onKey(e) {
