@@ -721,7 +721,7 @@ class Hub:
 
     async def on_back(self, conn: Connection, m: Back) -> None:
         player = conn.who
-        await self._room(m.table).request(conn, lambda t, now: t.back(player.id, now), m.ref)
+        await self._room(m.table).request(conn, lambda t, now: t.back(player.id, now, m.seq), m.ref)
 
     async def on_cancel(self, conn: Connection, m: Cancel) -> None:
         player = conn.who

@@ -774,7 +774,9 @@ class Table:
         out += self.start(player, self.seq, now)
         return out
 
-    def back(self, player: str, now: float) -> list[dict[str, Any]]:
+    def back(self, player: str, now: float, seq: int | None = None) -> list[dict[str, Any]]:
+        if seq is not None and seq > self.seq:  # never stale otherwise: the robot plays on meanwhile
+            self._check_seq(seq)
         seat = self.seat_of(player)
         if seat is None:
             raise ProtocolError("not_seated", "you do not sit at this table")
