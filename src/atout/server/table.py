@@ -235,6 +235,15 @@ class Table:
     def _on_replaced(self, e: dict[str, Any]) -> None:
         self.seats[e["seat"]] = Seat(SeatKind.PERSON, e["player"], e["name"])
 
+    def _on_handed(self, e: dict[str, Any]) -> None:
+        seat = self.seats[e["seat"]]
+        if (seat.claimant if e.get("claim") else seat.player) in self.invited:  # a private table admits them still
+            self.invited.add(e["player"])
+        if e.get("claim"):  # the robot's seat the guest takes at the next deal
+            seat.claimant, seat.claimant_name = e["player"], e["name"]
+        else:  # the seat itself, as it is: its clocks, automatic mode and abandonment stay
+            seat.player, seat.name = e["player"], e["name"]
+
     def _on_sat(self, e: dict[str, Any]) -> None:
         self.seats[e["seat"]] = Seat(SeatKind.PERSON, e["player"], e["name"])
         if self.master is None:
@@ -785,6 +794,26 @@ class Table:
         out: list[dict[str, Any]] = []
         self._emit(out, EventType.AUTOMATIC, now, seat=seat, on=False)
         self._after_change(out, now)
+        return out
+
+    def hand_over(self, guest: str, account: str, name: str, now: float) -> list[dict[str, Any]]:
+        """The guest registered, or logged in, at the browser that holds their seat: the seat (or the robot's
+        seat they take at the next deal) is the account's from now on (docs/security.md, "A guest who
+        registers"). Refused (``seated``) where the account has a seat already: one person, one seat."""
+        if self.status == TableStatus.CLOSED:
+            return []
+        held = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.PERSON and s.player == guest and not s.abandoned]
+        claims = [i for i, s in enumerate(self.seats) if s.claimant == guest]
+        if not held and not claims:
+            return []
+        if self.seat_of(account) is not None or any(s.claimant == account for s in self.seats):
+            raise ProtocolError("seated", f"{name} has a seat at table {self.id} already, where the guest sits too: "
+                                          "one person, one seat (leave one of them first)")
+        out: list[dict[str, Any]] = []
+        for i in held:
+            self._emit(out, EventType.HANDED, now, seat=i, player=account, name=name)
+        for i in claims:
+            self._emit(out, EventType.HANDED, now, seat=i, player=account, name=name, claim=True)
         return out
 
     def say(self, player: str, name: str, text: str, now: float) -> list[dict[str, Any]]:
