@@ -250,19 +250,19 @@ def test_the_page_reconnects_by_itself_after_the_server_was_killed(browser, site
 
 def test_the_poignee_is_offered_preselected_changeable_and_sent(browser, site):
     """A hand with enough trumps is rare: the page is given a state offering one (its own real state,
-    with the offer added) and the message it would send is caught before the server."""
+    with the offer added: the lesser evil, where no deal can be chosen), and the message it sends is
+    read as the network carried it to the real server (which refuses it: the hand holds no poignée)."""
     alice, _ = robot_table(browser, site)
     advance_until(alice, "() => { const v = window.atout.view; return v.isMyTurn() && v.state.deal.phase === 'play'"
                          " && v.state.deal.hand.filter((c) => c.startsWith('T')).length >= 2; }")
     page = alice.page
+    before = len(alice.sent)
     sent = page.evaluate("""async () => {
       const v = window.atout.view;
       const state = structuredClone(v.state);
       const trumps = state.deal.hand.filter((c) => c.startsWith('T'));
       state.deal.legal = [{ poignee_from: trumps, sizes: { simple: trumps.length - 1 } }, ...state.deal.legal];
       v.setState(state);
-      const caught = [];
-      window.atout.net.request = async (m) => { caught.push(m); return { type: 'event' }; };
       document.querySelector('[data-poignee=simple]').click();
       const chosen = [...document.querySelectorAll('.hand-cards .card.selected')].map((e) => e.dataset.card);
       for (const old of document.querySelectorAll('.toast')) old.remove();
@@ -273,13 +273,12 @@ def test_the_poignee_is_offered_preselected_changeable_and_sent(browser, site):
       const free = [...document.querySelectorAll('.hand-cards .card.trump:not(.selected)')].map((e) => e.dataset.card);
       document.querySelector(`.hand-cards .card[data-card='${free[0]}']`).click();
       [...document.querySelectorAll('.actions button')].find((b) => b.textContent === 'Show them').click();
-      await new Promise((r) => setTimeout(r, 50));
-      return { trumps, chosen, refusal, caught };
+      return { trumps, chosen, refusal };
     }""")
     n = len(sent["trumps"]) - 1
     assert len(sent["chosen"]) == n and set(sent["chosen"]) <= set(sent["trumps"])
     assert sent["refusal"] and "only trumps" in sent["refusal"]
-    [message] = sent["caught"]
+    [message] = alice.sent_since(before)
     assert message["type"] == "act" and len(message["action"]["poignee"]) == n
     assert set(message["action"]["poignee"]) <= set(sent["trumps"])
     alice.close()
@@ -292,11 +291,9 @@ def test_an_ecart_card_is_refused_with_the_reason_the_server_sent(browser, site)
     alice, _ = robot_table(browser, site)
     advance_until(alice, "() => { const v = window.atout.view; const d = v.isMyTurn() && v.legal('discard_from')[0];"
                          " return Boolean(d && Object.keys(d.refused).length); }")
+    sent = len(alice.sent)
     seen = alice.page.evaluate("""() => {
       const v = window.atout.view;
-      const caught = [];
-      const request = window.atout.net.request;
-      window.atout.net.request = async (m) => { caught.push(m); return { type: 'event' }; };
       const out = {};
       for (const [card, reason] of Object.entries(v.legal('discard_from')[0].refused)) {
         for (const old of document.querySelectorAll('.toast')) old.remove();
@@ -304,8 +301,7 @@ def test_an_ecart_card_is_refused_with_the_reason_the_server_sent(browser, site)
         const toast = document.querySelector('.toast.error');
         out[card] = { reason, toast: toast && toast.innerText, selected: v.ecart.has(card) };
       }
-      window.atout.net.request = request;
-      return { out, caught };
+      return { out };
     }""")
     words = {"king": "A king never goes to the écart.", "bout": "A bout (1, 21, Excuse) never goes to the écart.",
              "trump": "A trump goes to the écart only when you have too few other cards."}
@@ -315,7 +311,7 @@ def test_an_ecart_card_is_refused_with_the_reason_the_server_sent(browser, site)
     for card, got in seen["out"].items():
         assert got["toast"] == words[got["reason"]], (card, got)
         assert not got["selected"]
-    assert seen["caught"] == []
+    assert alice.sent_since(sent) == []  # nothing went to the server
     formulas = alice.page.evaluate("""async () => {
       const { resultBlock } = await import('/static/result.js');
       const out = {};
