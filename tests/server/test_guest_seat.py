@@ -4,9 +4,14 @@ the seat passes to the account, the game goes on, and it is recorded under the a
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from atout.server import ledger
+from atout.server.room import rebuilt
+from atout.server.table import Timing
 
 from .helpers import Client, running_server, site_page
+from .test_cluster import Process, RedisServer, ready, redis  # noqa: F401 -- the redis fixture
 from .test_tables import game_over, play_until, table_with_robots
 
 
@@ -35,6 +40,10 @@ async def test_a_guest_who_registers_mid_game_keeps_the_seat_to_the_games_end(db
             await guest.expect("handed", seat=0)
             await guest.settle()
             assert guest.state["you"] is None  # the guest's page watches until it reloads as the account
+            item = server.hub.store.table(table)  # as a restarted server would load it
+            assert item is not None
+            again = rebuilt(item.snapshot, [e.data for e in item.events], Timing(), server.clock.now())
+            assert again.seat_of(account) == 0 and again.seat_of(guest.id) is None
             gus = await Client.connect(server.url, "Gus", cookie=made.cookies["atout_session"])
             await gus.send({"type": "join", "table": table, "last_seq": guest.seq})
             await gus.expect("table")
@@ -105,3 +114,23 @@ async def test_a_login_hands_seats_over_between_games_and_refuses_what_would_mak
             assert made.status_code == 201, made.text
         await player.settle()
         assert player.state["seats"][0]["name"] == "Gia"
+
+
+async def test_a_guest_registering_through_one_process_keeps_a_seat_another_runs(
+        pg_url: str, redis: RedisServer, tmp_path: Path) -> None:  # noqa: F811
+    """Two processes of one site over Redis: the guest's table runs on B, the registration comes to A;
+    the seat passes to the account where the table runs, and the account's socket on A plays it."""
+    with ready([Process(pg_url, redis.url, tmp_path, name) for name in ("A", "B")]) as (a, b):
+        guest = await Client.connect(b.url, "Gil")
+        table = await table_with_robots(guest, 3, level="random", turn_seconds=0)
+        await guest.request({"type": "start", "table": table})
+        async with site_page(f"http://127.0.0.1:{a.port}") as http:
+            made = await http.post("/api/register", json={"name": "Gil", "password": "Gil password",
+                                                          "guest": guest.token})
+            assert made.status_code == 201, made.text
+        await guest.expect("handed", seat=0)
+        gil = await Client.connect(a.url, "Gil", cookie=made.cookies["atout_session"])
+        await gil.send({"type": "join", "table": table})
+        await gil.expect("table")
+        assert gil.state["you"] == 0 and gil.state["seats"][0]["name"] == "Gil"
+        await play_until(gil, lambda c: acted(c, 0) >= 1)  # the account's own action, through A to B
