@@ -1,7 +1,8 @@
 """The table page as a regular of other sites expects it (issue 23), on a phone (390×844) and a desktop
 (1280×800): every phase without sideways scroll and every hand card readable, results read whole until
 closed, the log kept whole after a reload and for a late spectator, the language switched at once, the
-score sheet whole, automatic mode, a private table's refusal, and your turn noticed in a hidden tab."""
+score sheet whole, a private table's refusal, and your turn noticed in a hidden tab (automatic mode
+and I'm back: test_back.py)."""
 
 from __future__ import annotations
 
