@@ -30,6 +30,8 @@ async def test_a_guest_who_registers_mid_game_keeps_the_seat_to_the_games_end(db
         watcher = await Client.connect(server.url, "Wanda")
         await watcher.send({"type": "join", "table": table})
         await watcher.expect("table")
+        await guest.until_a_person_acts()  # the robots wait for the guest: the table stands still
+        guard = server.hub.rooms[table].table.guard_seq  # what a request must answer to not be stale
         async with site_page(base) as http:
             made = await http.post("/api/register", json={"name": "Gus", "password": "Gus password",
                                                           "guest": guest.token})
@@ -39,6 +41,7 @@ async def test_a_guest_who_registers_mid_game_keeps_the_seat_to_the_games_end(db
             assert handed["name"] == "Gus" and "player" not in handed  # nobody learns an id
             await guest.expect("handed", seat=0)
             await guest.settle()
+            assert server.hub.rooms[table].table.guard_seq == guard  # an aside: no card on its way is made stale
             assert guest.state["you"] is None  # the guest's page watches until it reloads as the account
             item = server.hub.store.table(table)  # as a restarted server would load it
             assert item is not None

@@ -38,7 +38,7 @@ ABANDON_AFTER = 180.0
 """Seconds without a connection before the seat is abandoned (PLATFORM: 3 minutes, a server setting)."""
 VOTE_SECONDS = 60.0
 CHAT_KEPT = 40
-ASIDES = frozenset({"chat", "absent", "present", "automatic", "invited", "vote", "claimed", "unclaimed"})
+ASIDES = frozenset({"chat", "absent", "present", "automatic", "invited", "vote", "claimed", "unclaimed", "handed"})
 """Events that change nothing a request answers: a request made before them is not stale (a chat line
 must not make a card on its way stale, nor another person's vote mine)."""
 
