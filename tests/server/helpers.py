@@ -236,7 +236,7 @@ class Client:
         self._refs += 1
         ref = f"r{self._refs}"
         message = {**message, "ref": ref}
-        if message["type"] not in ("back", "seen", "chat", "invite", "quick", "claim", "review", "daily"):
+        if message["type"] not in ("seen", "chat", "invite", "quick", "claim", "review", "daily"):
             message.setdefault("seq", self.seqs.get(message.get("table"), self.seq))
         await self.send(message)
         first = None

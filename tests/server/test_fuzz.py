@@ -139,7 +139,7 @@ class Generator:
             "options": {"type": "options", "table": t, "options": {"deals": 3}, "seq": q},
             "start": {"type": "start", "table": t, "seq": q},
             "act": {"type": "act", "table": t, "seq": q, "action": first_legal({"deal": {"legal": s.legal}})},
-            "back": {"type": "back", "table": t},
+            "back": {"type": "back", "table": t, "seq": q},
             "seen": {"type": "seen", "table": t},
             "chat": {"type": "chat", "table": t, "text": "hello"},
             "cancel": {"type": "cancel", "table": t, "seq": q},

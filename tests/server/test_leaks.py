@@ -99,7 +99,7 @@ async def person(
             if turns == sleep_on:
                 server.clock.advance(TURN_SECONDS + 1)
                 await client.expect("automatic", seat=me, on=True)
-                await client.send({"type": "back", "table": table})
+                await client.send({"type": "back", "table": table, "seq": client.seq})
                 continue
             action = choose(deal["legal"], rng)
             await client.send({"type": "act", "table": table, "seq": client.seq, "action": action})

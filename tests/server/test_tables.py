@@ -230,11 +230,21 @@ async def test_turn_clock_plays_for_the_seat_and_automatic_mode(db_url: str) -> 
         server.clock.advance(2)
         await ann.expect("timeout", seat=0)
         await ann.expect("automatic", seat=0, on=True)
+        seen = ann.seq  # the page's last event when the person reaches for "I'm back"
         server.clock.advance(1)
         await ann.expect("action", seat=0, by="robot")
         assert ann.state["seats"][0]["automatic"]
         await ann.settle()
-        answer = await ann.request({"type": "back", "table": table})
+        # back carries seq as every table request (the page adds it to each); fields it does not take
+        # are refused, and so is a seq the table has not reached
+        for wrong, code, says in [({}, "malformed", "seq: Field required"),
+                                  ({"seq": seen, "seat": 0}, "malformed", "seat: Extra inputs"),
+                                  ({"seq": ann.seq + 1}, "stale", "")]:
+            await ann.send({"type": "back", "table": table, **wrong})
+            refused = await ann.expect("error")
+            assert refused["code"] == code and says in refused["message"], refused
+        assert ann.state["seats"][0]["automatic"]
+        answer = await ann.request({"type": "back", "table": table, "seq": seen})  # the robot played since: not stale
         assert answer["type"] == "event" and answer["event"] == {"type": "automatic", "at": answer["event"]["at"],
                                                                   "seat": 0, "on": False}
 

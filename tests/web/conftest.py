@@ -121,6 +121,22 @@ def clocked_site(tmp_path) -> Iterator[Site]:
         server.stop()
 
 
+HELD_PACE = 600.0
+"""A robot's pace on ``held_site``: seconds of the server's clock, far beyond a test's real time."""
+
+
+@pytest.fixture
+def held_site(tmp_path) -> Iterator[Site]:
+    """A test-clock server whose robots wait for the test: each robot move (a robot's seat, or a person's
+    in automatic mode) comes when the test moves the clock on by ``HELD_PACE``, never on its own, so a
+    page can be looked at (and clicked) in a state that would last milliseconds at a robot pace of 0."""
+    server = Site(tmp_path, args=("--test-clock", "--robot-pace", str(HELD_PACE)))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture(scope="module")
 def shared_site(tmp_path_factory) -> Iterator[Site]:
     """One server for a whole module of tests that each use people of their own names (a server start

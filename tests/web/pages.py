@@ -41,12 +41,13 @@ class Person:
         self.site = site_url
         self.name = name
         self.frames: list[dict] = []
+        self.sent: list[dict] = []  # every WebSocket frame their page sent, as the network carried it
         self.console_errors: list[str] = []  # what the browser reported, a Content Security Policy refusal among them
         self.page = self.new_page()
 
     def new_page(self) -> Page:
         page = self.context.new_page()
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        page.on("websocket", self._socket)
         page.on("pageerror", lambda err: self.frames.append({"type": "pageerror", "error": str(err)}))
         page.on("console", lambda message: message.type == "error" and self.console_errors.append(message.text))
         return page
@@ -55,10 +56,25 @@ class Person:
         """The Content Security Policy's refusals the browser reported on this person's pages."""
         return [text for text in self.console_errors if "Content Security Policy" in text]
 
+    def _socket(self, ws) -> None:
+        ws.on("framereceived", self._frame)
+        ws.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
+
     def _frame(self, payload) -> None:
         if isinstance(payload, (bytes, bytearray)):
             payload = payload.decode()
         self.frames.append(json.loads(payload))
+
+    def sent_since(self, count: int) -> list[dict]:
+        """The requests the page sent after its first ``count`` frames, once everything it sent so far has
+        been seen on the network (a marked ping, sent last, has: frames leave a socket in order)."""
+        mark = f"sent-{count}-{len(self.sent)}"
+        self.page.evaluate("(mark) => window.atout.net.send({ type: 'ping', ref: mark })", mark)
+        deadline = time.monotonic() + HTTP_WITHIN  # bounds a hang only
+        while not any(f.get("ref") == mark for f in self.sent[count:]):
+            assert time.monotonic() < deadline, "the page's frames never reached the network"
+            self.page.wait_for_timeout(5)
+        return [f for f in self.sent[count:] if f.get("type") != "ping"]  # the keep-alive's, and the mark
 
     def arrive(self) -> Person:
         page = self.page

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from atout.engine.choices import random_action
@@ -96,3 +97,31 @@ def insert(db_url: str, table: Any, rows: list[dict[str, Any]]) -> None:
             conn.execute(table.insert(), rows)
     finally:
         store.close()
+
+
+def dealt_table(db_url: str, person: tuple[str, str], players: int, wanted: Callable[[Table], bool],
+                at: float | None = None) -> str:
+    """An open table as a running server would have stored it: ``person`` ((id, name)) at seat 0 and its
+    master, robots in the other seats, a one-deal game started, its deal dealt from a seed drawn at random
+    as the server draws it, drawn again until ``wanted(table)`` holds (a rare hand, as a poignée). A server
+    started afterwards serves it (every open table is loaded at the start). Returns its id."""
+    at = time.time() if at is None else at
+    options = TableOptions().changed(deals=1, turn_seconds=0, competitive=False, robot_level="random")
+    for _ in range(100_000):
+        table = Table("s" + secrets.token_hex(5), players, options)
+        events = table.create(person[0], person[1], at)
+        for seat in range(1, players):
+            events += table.add_robot(person[0], seat, "random", table.seq, at)
+        events += table.start(person[0], table.seq, at)
+        if wanted(table):
+            break
+    else:
+        raise AssertionError("no deal drawn was wanted")
+    store = Store(db_url)
+    try:
+        store.create_table(table.id, at, {"seq": 0}, players)
+        store.append([Append(table.id, [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events],
+                             snapshot=(table.seq, table.snapshot()))])
+    finally:
+        store.close()
+    return table.id

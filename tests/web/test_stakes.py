@@ -9,6 +9,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import Site
+from .outage import proxied_postgres
 from .pages import Person
 
 pytestmark = pytest.mark.slow
@@ -116,37 +118,33 @@ def test_registered_people_sharing_an_address_are_warned_before_the_start(browse
         person.close()
 
 
-def test_a_paused_table_shows_a_banner_until_it_resumes(browser, site):
-    """An outage of the store cannot be made with SQLite here: the page is given the `table` messages
-    the server sends when a table pauses and when it resumes, through its own WebSocket handler."""
-    alice = Person(browser, site.url, "Alice").arrive()
-    create(alice, players=3)
-    alice.fill_and_start()
-    page = alice.page
-    page.wait_for_function("() => window.atout.view.isMyTurn()")  # the table stands still
-    banner = page.locator(".paused-banner")
-    assert banner.is_hidden()
-    why = "the store cannot be reached: the table waits for it and resumes by itself"
-    feed = """(paused) => {
-      const v = window.atout.view;
-      const m = { type: 'table', table: v.id, seq: v.seq, state: { ...structuredClone(v.state), paused } };
-      window.atout.net.ws.onmessage({ data: JSON.stringify(m) });
-    }"""
-    page.evaluate(feed, why)
-    assert banner.is_visible()
-    assert banner.get_attribute("role") == "status"
-    assert "Paused" in banner.inner_text() and why in banner.inner_text()
-    playable = page.locator(".hand-cards .card.playable, .actions button[data-bid]:not([disabled])")
-    assert playable.count() == 0  # nothing to click while the table cannot take it
-    page.evaluate(feed, None)
-    assert banner.is_hidden()
-    assert playable.count() > 0
-    page.evaluate(feed, "<b>not markup</b>")  # a reason is text, never markup
-    assert "<b>not markup</b>" in banner.inner_text() and page.locator(".paused-banner b").count() == 0
-    page.evaluate("""() => {  // and a patch that ends the pause hides it too
-      const v = window.atout.view;
-      const m = { type: 'event', table: v.id, seq: v.seq, event: { type: 'resumed' }, patch: { paused: null } };
-      window.atout.net.ws.onmessage({ data: JSON.stringify(m) });
-    }""")
-    assert banner.is_hidden()
-    alice.close()
+def test_a_paused_table_shows_a_banner_until_it_resumes(browser, tmp_path):
+    """A real outage: the server's PostgreSQL is cut off (a proxy between them drops every connection)
+    when a card is played; the table pauses and the page says why, offers nothing to click, and when
+    PostgreSQL is back the table resumes by itself and the page with it."""
+    with proxied_postgres() as (url, proxy):
+        server = Site(tmp_path, args=("--db", url))
+        try:
+            alice = Person(browser, server.url, "Alice").arrive()
+            create(alice, players=3)
+            alice.fill_and_start()
+            page = alice.page
+            page.wait_for_function("() => window.atout.view.isMyTurn()")  # the table stands still
+            banner = page.locator(".paused-banner")
+            assert banner.is_hidden()
+            proxy.cut()
+            assert alice.step() is not None  # the person acts: the store cannot take it
+            expect(banner).to_be_visible()
+            assert banner.get_attribute("role") == "status"
+            why = "the store cannot be reached: the table waits for it and resumes by itself"
+            assert "Paused" in banner.inner_text() and why in banner.inner_text()
+            playable = page.locator(".hand-cards .card.playable, .actions button[data-bid]:not([disabled])")
+            assert playable.count() == 0  # nothing to click while the table cannot take it
+            proxy.restore()
+            expect(banner).to_be_hidden()  # by itself: nobody reloads
+            page.wait_for_function("() => window.atout.view.isMyTurn()")  # the refused action was not kept
+            assert playable.count() > 0
+            assert alice.step() is not None  # and the game goes on
+            alice.close()
+        finally:
+            server.stop()

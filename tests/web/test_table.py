@@ -10,7 +10,12 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from atout.engine.cards import EXCUSE_BIT, TRUMPS
+from atout.engine.rules import SETTINGS
+
 from .pages import Person
+from .stored import dealt_table
+from .test_back import until_my_turn
 
 pytestmark = pytest.mark.slow
 
@@ -249,40 +254,53 @@ def test_the_page_reconnects_by_itself_after_the_server_was_killed(browser, site
     alice.close()
 
 
-def test_the_poignee_is_offered_preselected_changeable_and_sent(browser, site):
-    """A hand with enough trumps is rare: the page is given a state offering one (its own real state,
-    with the offer added) and the message it would send is caught before the server."""
-    alice, _ = robot_table(browser, site)
-    advance_until(alice, "() => { const v = window.atout.view; return v.isMyTurn() && v.state.deal.phase === 'play'"
-                         " && v.state.deal.hand.filter((c) => c.startsWith('T')).length >= 2; }")
+def holds_a_poignee(table) -> bool:
+    """Seat 0 was dealt enough trumps (the Excuse among them) for the smallest poignée."""
+    trumps = bin(table.deal.hands[0] & (TRUMPS | EXCUSE_BIT)).count("1")
+    return trumps >= SETTINGS[table.players].poignees[0][1]
+
+
+def test_the_poignee_is_offered_preselected_changeable_and_sent(browser, held_site):
+    """A hand with a poignée is rare: the table is dealt in the test's process by the server's own table
+    code until seat 0 holds one (``stored.dealt_table``), stored, and served by the server started again;
+    its robots move when the test moves the clock (``held_site``). The page offers the poignée, preselects
+    it, refuses a suit card in it, changes it, and the real server takes what it sends."""
+    alice = Person(browser, held_site.url, "Alice").arrive()
+    me = alice.page.evaluate("() => window.atout.me.id")
+    table = dealt_table(f"sqlite:///{held_site.tmp_path / 'web.db'}", (me, "Alice"), 4, holds_a_poignee)
+    held_site.stop()
+    held_site.start()  # every open table is loaded at the start
     page = alice.page
-    sent = page.evaluate("""async () => {
-      const v = window.atout.view;
-      const state = structuredClone(v.state);
-      const trumps = state.deal.hand.filter((c) => c.startsWith('T'));
-      state.deal.legal = [{ poignee_from: trumps, sizes: { simple: trumps.length - 1 } }, ...state.deal.legal];
-      v.setState(state);
-      const caught = [];
-      window.atout.net.request = async (m) => { caught.push(m); return { type: 'event' }; };
-      document.querySelector('[data-poignee=simple]').click();
-      const chosen = [...document.querySelectorAll('.hand-cards .card.selected')].map((e) => e.dataset.card);
-      for (const old of document.querySelectorAll('.toast')) old.remove();
-      const other = document.querySelector('.hand-cards .card:not(.selected):not(.trump)');
-      other && other.click();  // a suit card is refused: only trumps in a poignée
-      const refusal = document.querySelector('.toast.error') && document.querySelector('.toast.error').innerText;
-      document.querySelector('.hand-cards .card.selected').click();  // one taken back, one put in
-      const free = [...document.querySelectorAll('.hand-cards .card.trump:not(.selected)')].map((e) => e.dataset.card);
-      document.querySelector(`.hand-cards .card[data-card='${free[0]}']`).click();
-      [...document.querySelectorAll('.actions button')].find((b) => b.textContent === 'Show them').click();
-      await new Promise((r) => setTimeout(r, 50));
-      return { trumps, chosen, refusal, caught };
-    }""")
-    n = len(sent["trumps"]) - 1
-    assert len(sent["chosen"]) == n and set(sent["chosen"]) <= set(sent["trumps"])
-    assert sent["refusal"] and "only trumps" in sent["refusal"]
-    [message] = sent["caught"]
-    assert message["type"] == "act" and len(message["action"]["poignee"]) == n
-    assert set(message["action"]["poignee"]) <= set(sent["trumps"])
+    page.goto(f"{held_site.url}/#/t/{table}")
+    page.wait_for_function("() => window.atout.view && window.atout.view.state && window.atout.view.state.you === 0")
+    while True:  # the person plays on (robots at the clock's pace) until their first card
+        until_my_turn(held_site, alice)
+        if page.evaluate("() => window.atout.view.legal('poignee_from').length > 0"):
+            break
+        assert page.evaluate("() => window.atout.view.state.deal.phase") != "play", "no poignée offered"
+        assert alice.step() is not None
+    offer = page.evaluate("() => window.atout.view.legal('poignee_from')[0]")
+    n = offer["sizes"]["simple"]
+    trumps = offer["poignee_from"]
+    page.click("[data-poignee=simple]")
+    chosen = page.evaluate("() => [...document.querySelectorAll('.hand-cards .card.selected')].map((e) => e.dataset.card)")
+    assert len(chosen) == n and set(chosen) <= set(trumps)  # preselected
+    other = page.locator(".hand-cards .card:not(.selected):not(.trump)").first
+    if other.count():
+        other.click()  # a suit card is refused: only trumps in a poignée
+        expect(page.locator(".toast.error").last).to_contain_text("only trumps")
+    free = [c for c in trumps if c not in chosen]
+    if free:  # one taken back, another put in
+        page.click(f".hand-cards .card[data-card='{chosen[0]}']")
+        page.click(f".hand-cards .card[data-card='{free[0]}']")
+    shown = page.evaluate("() => [...document.querySelectorAll('.hand-cards .card.selected')].map((e) => e.dataset.card)")
+    assert len(shown) == n and (not free or free[0] in shown)
+    before = len(alice.sent)
+    page.click(".actions button:text-is('Show them')")
+    page.wait_for_function("() => window.atout.view.state.deal.poignees.some((p) => p.seat === 0)")
+    [message] = alice.sent_since(before)
+    assert message["type"] == "act" and sorted(message["action"]["poignee"]) == sorted(shown)
+    assert [p["cards"] for p in alice.state()["deal"]["poignees"] if p["seat"] == 0] == [message["action"]["poignee"]]
     alice.close()
 
 
@@ -293,11 +311,9 @@ def test_an_ecart_card_is_refused_with_the_reason_the_server_sent(browser, site)
     alice, _ = robot_table(browser, site)
     advance_until(alice, "() => { const v = window.atout.view; const d = v.isMyTurn() && v.legal('discard_from')[0];"
                          " return Boolean(d && Object.keys(d.refused).length); }")
+    sent = len(alice.sent)
     seen = alice.page.evaluate("""() => {
       const v = window.atout.view;
-      const caught = [];
-      const request = window.atout.net.request;
-      window.atout.net.request = async (m) => { caught.push(m); return { type: 'event' }; };
       const out = {};
       for (const [card, reason] of Object.entries(v.legal('discard_from')[0].refused)) {
         for (const old of document.querySelectorAll('.toast')) old.remove();
@@ -305,8 +321,7 @@ def test_an_ecart_card_is_refused_with_the_reason_the_server_sent(browser, site)
         const toast = document.querySelector('.toast.error');
         out[card] = { reason, toast: toast && toast.innerText, selected: v.ecart.has(card) };
       }
-      window.atout.net.request = request;
-      return { out, caught };
+      return { out };
     }""")
     words = {"king": "A king never goes to the écart.", "bout": "A bout (1, 21, Excuse) never goes to the écart.",
              "trump": "A trump goes to the écart only when you have too few other cards."}
@@ -316,7 +331,7 @@ def test_an_ecart_card_is_refused_with_the_reason_the_server_sent(browser, site)
     for card, got in seen["out"].items():
         assert got["toast"] == words[got["reason"]], (card, got)
         assert not got["selected"]
-    assert seen["caught"] == []
+    assert alice.sent_since(sent) == []  # nothing went to the server
     formulas = alice.page.evaluate("""async () => {
       const { resultBlock } = await import('/static/result.js');
       const out = {};

@@ -149,6 +149,7 @@ class EventType(StrEnum):
     CLAIMED = "claimed"  # a person will take a robot's seat at the next deal (quick play)
     UNCLAIMED = "unclaimed"
     REPLACED = "replaced"  # a person took a robot's seat, between deals
+    HANDED = "handed"  # a guest's seat passed to the account they registered (or logged in to) at that browser
 
 
 __all__ = ["Contract", "DecisionKind", "EcartRefusal", "EventType", "Mark", "Outcome", "Phase", "SeatKind", "TableStatus", "Unranked",

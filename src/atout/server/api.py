@@ -198,8 +198,24 @@ class AccountRoutes:
                                                _address(request), request.headers.get("user-agent"))
         except AccountError as err:
             return _error(409 if err.code == "name_taken" else 400, err.code, err.message)
+        await self._hand_over(request, data, account, new=True)
         response = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar}, status_code=201)
         return _with_session(response, request, token)
+
+    async def _hand_over(self, request: Request, data: dict[str, Any], account: Any, new: bool) -> AccountError | None:
+        """The guest whose token is ``guest`` in the body (the browser registering or logging in) keeps
+        their seats: they pass to the account (docs/security.md, "A guest who registers"). The reason it
+        may not, for a login (nothing is handed over then)."""
+        hub = request.app.state.hub
+        token = data.get("guest")
+        guest = hub.player_from_token(token) if isinstance(token, str) and len(token) <= 200 else None
+        if guest is None or not guest.startswith("g"):
+            return None
+        refused = hub.handover_refused(guest, account.id, account.name, new)
+        if refused is not None:
+            return AccountError(refused.code, refused.message)
+        await hub.hand_over(guest, account.id, account.name)
+        return None
 
     async def _check_no_guest_holds(self, request: Request, data: dict[str, Any]) -> None:
         """A name a guest plays under now is not to be registered by somebody else (the chat and the
@@ -228,6 +244,9 @@ class AccountRoutes:
                                                      _address(request), request.headers.get("user-agent"))
         except AccountError as err:
             return _error(401, err.code, err.message)
+        if refusal := await self._hand_over(request, data, account, new=False):
+            await asyncio.to_thread(self.accounts.logout, token)  # the session just opened: nothing changed
+            return _error(409, refusal.code, refusal.message)
         response = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar})
         return _with_session(response, request, token)
 

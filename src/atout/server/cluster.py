@@ -348,6 +348,9 @@ class RedisSite:
     def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str) -> None:
         self.bus.post(SITE, {"kind": "sessions_ended", "player": player_id, "sessions": list(sessions), "why": why})
 
+    def handed_over(self, guest: str, account: str, name: str) -> None:
+        self.bus.post(SITE, {"kind": "handed_over", "guest": guest, "account": account, "name": name})
+
     async def take(self, items: Sequence[tuple[str, int, float]], now: float) -> tuple[int, float] | None:
         """The site's buckets in Redis; while Redis does not answer, this process's own (each process
         then allows a person its whole budget: limits go on, looser, rather than stop everyone)."""
@@ -398,6 +401,8 @@ class RedisSite:
             self.hub.tell_player(body["player"], body["message"], site=False)
         elif kind == "sessions_ended":
             self.hub.sessions_ended(body["player"], body["sessions"], body["why"], site=False)
+        elif kind == "handed_over":
+            self.hub.handed_over(body["guest"], body["account"], body["name"])
 
     async def _request(self, body: dict[str, Any]) -> None:
         key = (body["from"], body["conn"])

@@ -116,9 +116,11 @@ class Vote(_TableAction):
     accept: bool
 
 
-class Back(_Message):
+class Back(_TableAction):
+    """Never stale (the robot moves the table on while the person reaches for the button): its ``seq`` is
+    the client's, as every table request's, and only one beyond the table's is refused."""
+
     type: Literal["back"]
-    table: TableId
 
 
 class Seen(_Message):

@@ -39,6 +39,7 @@ class Host(Protocol):
     def forget_friends(self, *player_ids: str, site: bool = True) -> None: ...
     def tell_player(self, player_id: str, message: dict[str, Any], site: bool = True) -> None: ...
     def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str, site: bool = True) -> None: ...
+    def handed_over(self, guest: str, account: str, name: str) -> None: ...
     async def check_sessions(self) -> None: ...
 
 
@@ -109,6 +110,10 @@ class Site(Protocol):
     def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str) -> None:
         """Sessions of ``player_id`` ended here (a logout, a password change, an account deleted): the
         other processes close the sockets those sessions opened."""
+
+    def handed_over(self, guest: str, account: str, name: str) -> None:
+        """A guest registered (or logged in) here: the other processes hand that guest's seats at their
+        tables to the account."""
 
     async def take(self, items: Sequence[tuple[str, int, float]], now: float) -> tuple[int, float] | None:
         """``limits.Take`` for the buckets of people and addresses, which the whole site shares."""
@@ -194,6 +199,9 @@ class LocalSite:
         return None
 
     def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str) -> None:
+        return None
+
+    def handed_over(self, guest: str, account: str, name: str) -> None:
         return None
 
     async def take(self, items: Sequence[tuple[str, int, float]], now: float) -> tuple[int, float] | None:

@@ -39,7 +39,7 @@ ABANDON_AFTER = 180.0
 """Seconds without a connection before the seat is abandoned (PLATFORM: 3 minutes, a server setting)."""
 VOTE_SECONDS = 60.0
 CHAT_KEPT = 40
-ASIDES = frozenset({"chat", "absent", "present", "automatic", "invited", "vote", "claimed", "unclaimed"})
+ASIDES = frozenset({"chat", "absent", "present", "automatic", "invited", "vote", "claimed", "unclaimed", "handed"})
 """Events that change nothing a request answers: a request made before them is not stale (a chat line
 must not make a card on its way stale, nor another person's vote mine)."""
 
@@ -240,6 +240,15 @@ class Table:
 
     def _on_replaced(self, e: dict[str, Any]) -> None:
         self.seats[e["seat"]] = Seat(SeatKind.PERSON, e["player"], e["name"])
+
+    def _on_handed(self, e: dict[str, Any]) -> None:
+        seat = self.seats[e["seat"]]
+        if (seat.claimant if e.get("claim") else seat.player) in self.invited:  # a private table admits them still
+            self.invited.add(e["player"])
+        if e.get("claim"):  # the robot's seat the guest takes at the next deal
+            seat.claimant, seat.claimant_name = e["player"], e["name"]
+        else:  # the seat itself, as it is: its clocks, automatic mode and abandonment stay
+            seat.player, seat.name = e["player"], e["name"]
 
     def _on_sat(self, e: dict[str, Any]) -> None:
         self.seats[e["seat"]] = Seat(SeatKind.PERSON, e["player"], e["name"])
@@ -780,7 +789,9 @@ class Table:
         out += self.start(player, self.seq, now)
         return out
 
-    def back(self, player: str, now: float) -> list[dict[str, Any]]:
+    def back(self, player: str, now: float, seq: int | None = None) -> list[dict[str, Any]]:
+        if seq is not None and seq > self.seq:  # never stale otherwise: the robot plays on meanwhile
+            self._check_seq(seq)
         seat = self.seat_of(player)
         if seat is None:
             raise ProtocolError("not_seated", "you do not sit at this table")
@@ -789,6 +800,26 @@ class Table:
         out: list[dict[str, Any]] = []
         self._emit(out, EventType.AUTOMATIC, now, seat=seat, on=False)
         self._after_change(out, now)
+        return out
+
+    def hand_over(self, guest: str, account: str, name: str, now: float) -> list[dict[str, Any]]:
+        """The guest registered, or logged in, at the browser that holds their seat: the seat (or the robot's
+        seat they take at the next deal) is the account's from now on (docs/security.md, "A guest who
+        registers"). Refused (``seated``) where the account has a seat already: one person, one seat."""
+        if self.status == TableStatus.CLOSED:
+            return []
+        held = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.PERSON and s.player == guest and not s.abandoned]
+        claims = [i for i, s in enumerate(self.seats) if s.claimant == guest]
+        if not held and not claims:
+            return []
+        if self.seat_of(account) is not None or any(s.claimant == account for s in self.seats):
+            raise ProtocolError("seated", f"{name} has a seat at table {self.id} already, where the guest sits too: "
+                                          "one person, one seat (leave one of them first)")
+        out: list[dict[str, Any]] = []
+        for i in held:
+            self._emit(out, EventType.HANDED, now, seat=i, player=account, name=name)
+        for i in claims:
+            self._emit(out, EventType.HANDED, now, seat=i, player=account, name=name, claim=True)
         return out
 
     def say(self, player: str, name: str, text: str, now: float) -> list[dict[str, Any]]:

@@ -16,6 +16,12 @@ export async function api(path, body) {
   return data;
 }
 
+/** A guest playing a game now: registering keeps the seat, logging in waits for the game's end (the server says so). */
+function seatedInGame(app) {
+  const s = app.view && app.view.state;
+  return Boolean(!app.registered && s && s.you !== null && s.you !== undefined && s.game && !s.game.over);
+}
+
 export function accountDialog(app) {
   const name = h("input", { id: "account-name", name: "name", required: true, maxlength: 40, autocomplete: "username", "aria-describedby": "account-name-rule" });
   const password = h("input", { id: "account-password", name: "password", type: "password", required: true, minlength: 8, maxlength: 200, autocomplete: "current-password" });
@@ -29,8 +35,9 @@ export function accountDialog(app) {
     }
     if (!name.value.trim() || !password.reportValidity()) return;
     const body = { name: name.value.normalize("NFC").trim(), password: password.value };
-    const guest = localStorage.getItem("atout.token"); // a guest may register the name they play under
-    if (path === "/api/register" && guest) body.guest = guest;
+    // a guest may register the name they play under, and keeps their seats under the account (docs/security.md)
+    const guest = localStorage.getItem("atout.token");
+    if (guest && !app.registered) body.guest = guest;
     try {
       await api(path, body);
       localStorage.removeItem("atout.name");
@@ -43,6 +50,7 @@ export function accountDialog(app) {
     h("form", { method: "dialog", onsubmit: (e) => { e.preventDefault(); submit("/api/login"); } },
       h("h2", { id: "account-title" }, t("account.title")),
       h("p", { class: "hint" }, t("account.why")),
+      seatedInGame(app) ? h("p", { class: "notice warn", dataset: { notice: "seated" } }, t("account.seated")) : "",
       h("label", { for: "account-name" }, t("account.name")), name,
       h("p", { id: "account-name-rule", class: "hint" }, t("name.rule")),
       h("label", { for: "account-password" }, t("account.password")), password,

@@ -255,6 +255,7 @@ export class TableView {
       case "game_end": this.addLog("log.game_end", {}, "deal"); break;
       case "timeout": this.addLog("log.timeout", { name: name(e.seat) }); break;
       case "automatic": this.addLog(e.on ? "log.auto_on" : "log.auto_off", { name: name(e.seat) }); break;
+      case "handed": if (!e.claim) this.addLog("log.handed", { name: e.name }); break;
       case "absent": this.addLog("log.absent", { name: name(e.seat) }); break;
       case "present": this.addLog("log.present", { name: name(e.seat) }); break;
       case "abandon": this.addLog("log.abandon", { name: name(e.seat) }); break;

@@ -1,0 +1,30 @@
+"""Every table request the browser client sends through ``TableView.send`` carries ``table`` and ``seq``
+(table.js adds them to each): each such type must take both, or every click of it is refused as
+``malformed`` (issue 34: ``back`` did not take ``seq``, so *I'm back* never worked)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from atout.server.protocol import parse_message
+
+TABLE_JS = Path(__file__).resolve().parents[2] / "src" / "atout" / "web" / "static" / "table.js"
+FIELDS = {"sit": {"seat": 1}, "robot": {"seat": 1, "level": "random"}, "unrobot": {"seat": 1},
+          "options": {"options": {"deals": 3}}, "act": {"action": {"play": "7H"}}, "vote": {"accept": True}}
+"""The other fields of each request, as the page fills them."""
+
+
+def sent_by_the_page() -> set[str]:
+    """The types the page sends with ``this.send({ type: ... })``, read from table.js."""
+    return set(re.findall(r'this\.send\(\{ type: "([a-z_]+)"', TABLE_JS.read_text()))
+
+
+def test_every_table_request_the_page_sends_takes_its_table_and_seq() -> None:
+    kinds = sent_by_the_page()
+    assert {"act", "back", "sit", "start", "vote"} <= kinds  # the reading works
+    for kind in sorted(kinds):
+        message = {"type": kind, "table": "T1", "seq": 7, "ref": "r1", **FIELDS.get(kind, {})}
+        parsed = parse_message(json.dumps(message))  # a ProtocolError (malformed) fails the test
+        assert parsed.seq == 7 and parsed.table == "T1", kind
