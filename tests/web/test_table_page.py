@@ -280,11 +280,13 @@ def test_private_tables_and_your_turn_in_a_hidden_tab(browser, shared_site):
     noticed_while_hidden(max_, "() => (window.atout.beeps || 0) > 0")  # played on until the turn came back
     noticed = page.evaluate("() => ({ title: document.title, icon: document.querySelector('link[rel=icon]').href,"
                             " beeps: window.atout.beeps })")
-    assert noticed["title"] == "Your turn — Atout" and "circle" in noticed["icon"] and noticed["beeps"] == 1, noticed
+    # a tone a turn: one at least (two where the step that brought the turn back was itself one of two
+    # decisions in a row, an écart then the chelem question, each a turn of its own)
+    assert noticed["title"] == "Your turn — Atout" and "circle" in noticed["icon"] and noticed["beeps"] >= 1, noticed
     page.click(".table-bar .sound")  # the bell off: no tone next time
     page.evaluate("() => { window.__titles = []; }")
     noticed_while_hidden(max_, "() => window.__titles.includes('Your turn — Atout')")  # gone, and back again
-    assert page.evaluate("() => [window.atout.beeps, document.title]") == [1, "Your turn — Atout"]
+    assert page.evaluate("() => [window.atout.beeps, document.title]") == [noticed["beeps"], "Your turn — Atout"]
     shown = page.evaluate("""() => {
       Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
       Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
