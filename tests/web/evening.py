@@ -75,9 +75,10 @@ def calm(people: list[Guest], where: str) -> None:
 
 
 def play_until(people: list[Guest], done: Callable[[], bool], what: str, watching: list[Guest] = (),
-               timeout: float = 120.0) -> None:
+               unless: str | None = None, timeout: float = 120.0) -> None:
     """Each person plays whenever it is their turn (tests/web/autoplay.js) until ``done()``, asked before
-    every click (nobody: only the robots play); any error anyone saw fails it at once."""
+    every click (nobody: only the robots play), and never while the page's ``unless`` holds (Person.step);
+    any error anyone saw fails it at once."""
     deadline = time.monotonic() + timeout  # bounds a hang only
     everyone = [*people, *watching]
     while True:
@@ -85,7 +86,7 @@ def play_until(people: list[Guest], done: Callable[[], bool], what: str, watchin
         for person in people:
             if done():
                 return
-            if person.step() is not None:
+            if person.step(unless) is not None:
                 moved = True
             calm(everyone, what)
         if not people:
