@@ -11,13 +11,13 @@ import pytest
 from playwright.sync_api import expect
 
 from .evening import Guest, calm, hidden_cards_seen, play_until, turn_of
+from .pages import WAIT_MS
 
 pytestmark = pytest.mark.slow
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 TURN = 90  # seconds a turn, the longest offered: the test clock runs it out, a slow page never does
-CLICK_MS = 20_000  # a click on a control the page shows must not wait for anything to move out of its way
 
 COVERED = """(el) => { el.scrollIntoView({ block: 'nearest' }); const r = el.getBoundingClientRect();
   const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
@@ -46,7 +46,7 @@ def test_an_evening_at_the_table(browser, clocked_site):
     chloe.page.goto(f"{site.url}/#/t/{table}")
     chloe.wait("() => window.atout.view && window.atout.view.state && window.atout.view.state.status === 'playing'",
                "the game, watched")
-    expect(chloe.page.locator(".table-bar .tag", has_text="watching")).to_be_visible()
+    expect(chloe.page.locator(".table-bar .tag", has_text="watching")).to_be_visible(timeout=WAIT_MS)
     calm(everyone, "the table set")
     games = [anna.state()["game"]["id"]]
 
@@ -57,13 +57,13 @@ def test_an_evening_at_the_table(browser, clocked_site):
     anna.wait("(seq) => window.atout.view.seq > seq && window.atout.view.automatic()", "automatic mode after the clock ran out",
               arg=seq)
     back = anna.page.get_by_role("button", name="I'm back", exact=True)
-    expect(back).to_be_visible()
-    back.click(timeout=CLICK_MS)
+    expect(back).to_be_visible(timeout=WAIT_MS)
+    back.click()
     anna.wait("() => !window.atout.view.automatic() || document.querySelector('.toast.error')",
               "the end of automatic mode (or a refusal)")
     calm(everyone, "I'm back clicked")
     assert not anna.state()["seats"][anna.state()["you"]]["automatic"], "I'm back did not end automatic mode"
-    expect(back).to_be_hidden()
+    expect(back).to_be_hidden(timeout=WAIT_MS)
 
     # ---- a reload mid-trick: the same seat, the same hand, the trick as it was
     play_until(people, lambda: turn_of(bruno, "play", trick=1), "Bruno's turn with cards on the felt", [chloe])
@@ -83,7 +83,7 @@ def test_an_evening_at_the_table(browser, clocked_site):
     page.get_by_role("dialog").get_by_role("button", name="Register", exact=True).click()
     bruno.wait("() => window.atout.registered && window.atout.view && window.atout.view.state",
                "the table again, as a registered person")
-    expect(page.locator(".top .who")).to_have_text("Bruno")  # no "guest" tag
+    expect(page.locator(".top .who")).to_have_text("Bruno", timeout=WAIT_MS)  # no "guest" tag
     seat = before["you"]
     mine = bruno.seat_view()
     assert mine["you"] == seat and mine["name"] == "Bruno", \
@@ -102,9 +102,9 @@ def test_an_evening_at_the_table(browser, clocked_site):
                unless=second)  # nobody bids in it by the way: each person's bid is looked at below
     for person in people:
         panel = person.page.locator(".result-panel.deal-end")
-        expect(panel).to_be_visible()
+        expect(panel).to_be_visible(timeout=WAIT_MS)
         panel.locator("details.review summary").click()  # reading the whole deal, trick by trick
-        expect(panel.locator(".review-list")).to_be_visible()
+        expect(panel.locator(".review-list")).to_be_visible(timeout=WAIT_MS)
     bid = {}
     for _ in range(8):  # each person's one bid of the deal, whoever speaks first
         play_until([], lambda: any(turn_of(p, "bidding") for p in people) or anna.page.evaluate(
@@ -118,7 +118,7 @@ def test_an_evening_at_the_table(browser, clocked_site):
         cover = button.evaluate(COVERED)
         assert cover is None, f"{speaker.name}: the next deal's bid buttons are covered by {cover}"
         word = button.inner_text()
-        speaker.page.get_by_role("button", name=word, exact=True).click(timeout=CLICK_MS)
+        speaker.page.get_by_role("button", name=word, exact=True).click()
         bid[speaker.name] = word
         speaker.wait("() => !window.atout.view.isMyTurn() || window.atout.view.state.deal.phase !== 'bidding'",
                      f"{speaker.name}'s bid answered")
@@ -126,8 +126,8 @@ def test_an_evening_at_the_table(browser, clocked_site):
         calm(everyone, f"{speaker.name} bid with the result open")
     assert set(bid) == {"Anna", "Bruno"}, f"both bid with the result open: {bid}"
     for person in people:
-        person.page.locator(".result-panel.deal-end").get_by_role("button", name="Continue").click(timeout=CLICK_MS)
-        expect(person.page.locator(".result-panel")).to_be_hidden()
+        person.page.locator(".result-panel.deal-end").get_by_role("button", name="Continue").click()
+        expect(person.page.locator(".result-panel")).to_be_hidden(timeout=WAIT_MS)
 
     # ---- the end of game 1: the score sheet
     play_until(people, lambda: all(p.game_over() for p in people), "the end of game 1", [chloe])
@@ -144,11 +144,11 @@ def test_an_evening_at_the_table(browser, clocked_site):
     games.append(anna.state()["game"]["id"])
     for person in people:  # the last game's result, read: closed
         if person.page.locator(".result-panel").is_visible():
-            person.page.locator(".result-panel .close").click(timeout=CLICK_MS)
+            person.page.locator(".result-panel .close").click()
     play_until(people, lambda: turn_of(bruno, "play") and anna.page.evaluate(
         "() => window.atout.view.state.deal.tricks_won.some((n) => n > 0)"), "a trick of game 2", [chloe])
     vote(bruno, anna, chloe, accept=False)
-    expect(anna.page.locator(".log-list li", has_text="The game goes on.")).to_be_visible()
+    expect(anna.page.locator(".log-list li", has_text="The game goes on.")).to_be_visible(timeout=WAIT_MS)
     play_until(people, lambda: all(p.game_over() for p in people), "the end of game 2", [chloe])
     assert anna.state()["game"]["outcome"] == "finished"
     check_sheet(anna, 1)
@@ -162,7 +162,7 @@ def test_an_evening_at_the_table(browser, clocked_site):
     vote(bruno, anna, chloe, accept=True)
     for person in everyone:
         person.wait("() => window.atout.view.state.game.outcome === 'cancelled'", "the game cancelled")
-        expect(person.page.locator(".result-panel .game-over h2")).to_have_text("The game was cancelled")
+        expect(person.page.locator(".result-panel .game-over h2")).to_have_text("The game was cancelled", timeout=WAIT_MS)
     calm(everyone, "game 3 cancelled")
 
     # ---- the spectator never held a hidden card
@@ -198,7 +198,7 @@ def test_an_evening_at_the_table(browser, clocked_site):
 def check_sheet(person: Guest, deals: int) -> None:
     """The table's score sheet at a game's end: each deal's line sums to zero, the totals are the lines'."""
     sheet = person.page.locator(".sheet-panel .sheet")
-    expect(sheet).to_be_visible()
+    expect(sheet).to_be_visible(timeout=WAIT_MS)
     lines = [numbers(row.locator("td.num").all_inner_texts())
              for row in sheet.locator("tbody tr:not(.void):not(.total)").all()]
     assert len(lines) == deals, f"{person.name}'s sheet: {lines}"
@@ -210,12 +210,12 @@ def check_sheet(person: Guest, deals: int) -> None:
 def vote(proposer: Guest, other: Guest, spectator: Guest, accept: bool) -> None:
     """``proposer`` proposes to cancel the game from the table's bar; ``other`` answers; the spectator
     sees the vote and has no say."""
-    proposer.page.get_by_role("button", name="Propose to cancel").click(timeout=CLICK_MS)
+    proposer.page.get_by_role("button", name="Propose to cancel").click()
     box = other.page.locator(".actions .vote")
-    expect(box).to_contain_text(f"{proposer.name} proposes to cancel")
-    expect(spectator.page.locator(".actions .vote")).to_contain_text(f"{proposer.name} proposes to cancel")
+    expect(box).to_contain_text(f"{proposer.name} proposes to cancel", timeout=WAIT_MS)
+    expect(spectator.page.locator(".actions .vote")).to_contain_text(f"{proposer.name} proposes to cancel", timeout=WAIT_MS)
     assert spectator.page.locator(".actions [data-vote]").count() == 0
-    box.get_by_role("button", name="Cancel the game" if accept else "Play on").click(timeout=CLICK_MS)
+    box.get_by_role("button", name="Cancel the game" if accept else "Play on").click()
     for person in (proposer, other, spectator):
         person.wait("() => !window.atout.view.state.vote", "the vote's end")
     calm([proposer, other, spectator], f"the vote to cancel ({'accepted' if accept else 'refused'})")
