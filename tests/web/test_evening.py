@@ -19,12 +19,13 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 TURN = 90  # seconds a turn, the longest offered: the test clock runs it out, a slow page never does
 
-COVERED = """(el) => { el.scrollIntoView({ block: 'nearest' }); const r = el.getBoundingClientRect();
+COVERED = """(els) => els.map((el) => { el.scrollIntoView({ block: 'nearest' }); const r = el.getBoundingClientRect();
   const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   if (!top || el.contains(top)) return null;
-  const panel = top.closest('.result-panel');
-  return panel ? `the result panel (${top.className || top.tagName} in it)` : `${top.className || top.tagName}`; }"""
-"""What covers a control at its centre (after it is scrolled into view), or null when a click reaches it."""
+  const what = `${el.dataset.bid || el.className} under ${top.className || top.tagName}`;
+  return top.closest('.result-panel') ? `${what} of the result panel` : what; }).filter(Boolean)"""
+"""Which of the controls are covered at their centre (each scrolled into view first): a click would not reach
+them."""
 
 
 def numbers(texts: list[str]) -> list[int]:
@@ -114,14 +115,14 @@ def test_an_evening_at_the_table(browser, clocked_site):
             break
         panel = speaker.page.locator(".result-panel.deal-end")
         assert panel.is_visible(), f"{speaker.name}: the result panel closed by itself at the next deal's bidding"
-        button = speaker.page.locator(".actions [data-bid]:not([disabled])").first
-        cover = button.evaluate(COVERED)
-        assert cover is None, f"{speaker.name}: the next deal's bid buttons are covered by {cover}"
-        word = button.inner_text()
+        covered = speaker.page.locator(".actions [data-bid], .actions .clock").evaluate_all(COVERED)
+        assert not covered, f"{speaker.name}: the next deal's bidding is covered: {covered}"
+        offered = speaker.page.locator(".actions [data-bid]:not([disabled])")
+        word = (offered.filter(has_text="Prise") if offered.filter(has_text="Prise").count() else offered.first).inner_text()
+        seq = speaker.seq()
         speaker.page.get_by_role("button", name=word, exact=True).click()
         bid[speaker.name] = word
-        speaker.wait("() => !window.atout.view.isMyTurn() || window.atout.view.state.deal.phase !== 'bidding'",
-                     f"{speaker.name}'s bid answered")
+        speaker.wait("(seq) => window.atout.view.seq > seq", f"{speaker.name}'s bid answered", arg=seq)
         assert panel.is_visible(), f"{speaker.name}: the result panel closed at a bid"
         calm(everyone, f"{speaker.name} bid with the result open")
     assert set(bid) == {"Anna", "Bruno"}, f"both bid with the result open: {bid}"
