@@ -22,7 +22,7 @@ TURN = 90  # seconds a turn, the longest offered: the test clock runs it out, a 
 COVERED = """(els) => els.map((el) => { el.scrollIntoView({ block: 'nearest' }); const r = el.getBoundingClientRect();
   const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   if (!top || el.contains(top)) return null;
-  const what = `${el.dataset.bid || el.className} under ${top.className || top.tagName}`;
+  const what = `${el.dataset.bid || el.className} under ${top.className || top.tagName} "${top.textContent.slice(0, 60)}"`;
   return top.closest('.result-panel') ? `${what} of the result panel` : what; }).filter(Boolean)"""
 """Which of the controls are covered at their centre (each scrolled into view first): a click would not reach
 them."""
