@@ -112,11 +112,13 @@ class Person:
     def state(self) -> dict:
         return self.page.evaluate("() => window.atout.view.state")
 
-    def step(self) -> str | None:
-        """One click if this page has something to do; waits until the table has moved on."""
+    def step(self, unless: str | None = None) -> str | None:
+        """One click if this page has something to do; waits until the table has moved on. ``unless``, a
+        JavaScript condition, is looked at in the same breath as the click: none while it holds (a moment a
+        test means to meet itself, which the next frame may bring between a look and a click)."""
         before = self.seq()
         errors = sum(1 for f in self.frames if f.get("type") == "error")
-        done = self.page.evaluate(AUTOPLAY)
+        done = self.page.evaluate(AUTOPLAY if unless is None else f"() => ({unless}) ? null : ({AUTOPLAY})()")
         if done is None or done.startswith("pick"):
             return done
         deadline = time.monotonic() + 60  # bounds a hang only
