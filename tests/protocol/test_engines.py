@@ -116,3 +116,23 @@ def test_an_engine_that_does_not_start_is_refused_before_the_run(tmp_path, capsy
     assert not (tmp_path / "x.json").exists()
     code = main(["arena", "--deals", "1", "--candidate", "cmd:  "])
     assert code == 2 and "names no command" in capsys.readouterr().err
+
+
+def test_magmacrunch_s_robot_plays_a_duplicate_match(tmp_path, capsys):
+    """examples/magmacrunch_engine.py: an existing public tarot robot (the magmacrunch-tarot package's AI,
+    an optional download under a noncommercial licence, so never a dependency) through the adapter."""
+    try:
+        from tarot import rules
+    except ImportError:
+        rules = None
+    if rules is None or not hasattr(rules, "ai_card"):
+        pytest.skip("magmacrunch-tarot is not installed (pip install --no-deps magmacrunch-tarot): its robot's "
+                    "match is NOT tested")
+    out = tmp_path / "mm.json"
+    code = main(["arena", "--players", "4", "--deals", "3", "--seed", "magmacrunch", "--quiet",
+                 "--candidate", "heuristic", "--baseline", f"cmd:{sys.executable} {ROOT / 'examples' / 'magmacrunch_engine.py'}",
+                 "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    results = json.loads(out.read_text())
+    assert results["summary"]["deals"] == 3 and results["summary"]["faults"] == {}
+    assert all(len(d["seats"]) == 4 and sum(d["baseline_scores"]) == 0 for d in results["deals"])
