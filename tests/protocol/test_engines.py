@@ -136,3 +136,32 @@ def test_magmacrunch_s_robot_plays_a_duplicate_match(tmp_path, capsys):
     results = json.loads(out.read_text())
     assert results["summary"]["deals"] == 3 and results["summary"]["faults"] == {}
     assert all(len(d["seats"]) == 4 and sum(d["baseline_scores"]) == 0 for d in results["deals"])
+
+
+def test_a_stray_print_in_a_robot_goes_to_stderr_not_to_the_host(monkeypatch, capsys):
+    import io
+
+    from atout.engine import RuleSet, new_deal
+    from atout.protocol import engine
+    from atout.protocol.messages import decide
+
+    real = engine.make_bot
+
+    class Chatty:
+        name = "chatty"
+
+        def __init__(self, bot):
+            self.bot = bot
+
+        def choose(self, observation, budget=None):
+            print("thinking out loud")
+            return self.bot.choose(observation, budget)
+
+    monkeypatch.setattr(engine, "make_bot", lambda level, seed=None: Chatty(real(level, seed)))
+    deal = new_deal(RuleSet(3), 0, "engine/chatty")
+    lines = [{"type": "hello", "protocol": "atout-engine", "version": 1, "players": 3, "options": {},
+              "seat": deal.to_act}, decide(1, deal.observation(deal.to_act), None), {"type": "quit"}]
+    assert engine.serve("random", io.StringIO("".join(json.dumps(m) + "\n" for m in lines))) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["type"] for line in out.splitlines()] == ["ready", "action"]
+    assert "thinking out loud" in err

@@ -39,7 +39,7 @@ class EngineSettings:
     logs: str | None = None  # the folder of their stderr logs (None: stderr is dropped)
 
 
-_seated: dict[tuple[str, str, int, RuleSet], EngineBot] = {}
+_seated: dict[tuple[str, str, int, RuleSet, float | None, EngineSettings], EngineBot] = {}
 
 
 def log_path(settings: EngineSettings, role: str, seat: int) -> Path | None:
@@ -53,7 +53,7 @@ def seated_engine(spec: str, role: str, seat: int, rules: RuleSet, budget: float
                   settings: EngineSettings) -> EngineBot:
     """The process holding ``seat`` for ``role``, started (again) if it is not running.
     EngineFault when it cannot be started or fails its hello."""
-    key = (spec, role, seat, rules)
+    key = (spec, role, seat, rules, budget, settings)
     bot = _seated.get(key)
     if bot is not None and bot.alive:
         return bot

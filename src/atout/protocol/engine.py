@@ -17,10 +17,21 @@ def _say(out: TextIO, message: dict[str, Any]) -> None:
     out.flush()
 
 
-def serve(level: str, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr) -> int:
+def serve(level: str, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Answer the host until ``quit`` or the end of stdin; a line it cannot read is said on stderr and
-    skipped (the host then times out: its policy, not the engine's, decides)."""
-    make_bot(level)  # an unknown level fails here, before the hello
+    skipped (the host then times out: its policy, not the engine's, decides).  Anything else printed
+    while it runs goes to stderr: stdout carries the protocol's lines alone."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr, saved = sys.stderr, sys.stdout
+    sys.stdout = stderr  # a stray print (a warning, a debug line) must not break the protocol
+    try:
+        return _serve(level, stdin, stdout, stderr)
+    finally:
+        sys.stdout = saved
+
+
+def _serve(level: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     rules: RuleSet | None = None
     seat = 0
     bot = make_bot(level, None)
