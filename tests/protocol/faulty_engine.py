@@ -69,6 +69,8 @@ def main(mode: str) -> int:
                     print("faulty engine: exiting as told", file=sys.stderr)
                     return 3
             say({"type": "action", "id": message["id"], "action": simple(message["view"], mode)})
+        elif kind == "deal_end":
+            print(f"faulty engine: deal {message['number']} ended", file=sys.stderr, flush=True)
         elif kind == "quit":
             return 0
     return 0

@@ -53,8 +53,13 @@ def test_a_failing_engine_s_deal_is_finished_by_the_heuristic_and_reported(mode,
     assert f"baseline engine faults: 9 {kind}, in 4 playings finished by the heuristic" in text
     assert str(tmp_path) in text
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"baseline-seat{s}.log" for s in range(players)]
+    log = (tmp_path / "baseline-seat0.log").read_text()
     if mode == "exit":
-        assert "exiting as told" in (tmp_path / "baseline-seat0.log").read_text()
+        assert "exiting as told" in log
+    # told of each deal's end while it runs: after an illegal answer it still does (3 playings of deal 0
+    # hold seat 0 with the engine), after any other failure it was ended and started again for deal 1
+    assert log.count("deal 0 ended") == (3 if mode == "illegal" else 0)
+    assert log.count("deal 1 ended") == 3
 
 
 def test_an_ecart_the_deal_refuses_is_an_illegal_answer():

@@ -121,6 +121,7 @@ def play_game(
     roles = roles or [""] * len(levels)
     faults: list[dict] = []
     bots = _seat_bots(rules, dealer, seed, levels, roles, budget, engines or EngineSettings(), faults)
+    seated = [b if isinstance(b, EngineBot) else None for b in bots]  # told of the end, even if replaced
     times: list[float] = []
     kinds: list[str] = []
     decision = 0
@@ -150,12 +151,12 @@ def play_game(
         decision += 1
     r = deal.result
     assert r is not None
-    if any(isinstance(b, EngineBot) for b in bots):
+    if any(seated):
         result, record = r.to_json(), to_record(deal, with_seed=False)  # never the seed: it deals every hand
-        for s, bot in enumerate(bots):
-            if isinstance(bot, EngineBot):
+        for s, engine in enumerate(seated):
+            if engine is not None and engine.alive:
                 try:
-                    bot.deal_end(_number(seed), result, record)
+                    engine.deal_end(_number(seed), result, record)
                 except EngineFault as fault:
                     faults.append({"seat": s, "engine": roles[s], "decision": None, **fault.to_json()})
     return Game(list(r.scores), r.taker, r.partner, r.contract, r.made, r.void, times, kinds, faults)
