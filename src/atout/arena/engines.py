@@ -20,9 +20,15 @@ from ..protocol.host import EngineBot
 PREFIX = "cmd:"
 
 
+def command_of(spec: str) -> str | None:
+    """The command that runs entrant ``spec`` as an engine, or None for a robot level played in process.
+    (Other kinds of entrant that run as engines, such as an earlier commit's robot, resolve here too.)"""
+    return spec[len(PREFIX):] if spec.startswith(PREFIX) else None
+
+
 def is_engine(spec: str) -> bool:
     """Whether an entrant is an outside program (``cmd:COMMAND``) rather than a robot level."""
-    return spec.startswith(PREFIX)
+    return command_of(spec) is not None
 
 
 def engine_seed(deal_seed: str, seat: int, spec: str) -> str:
@@ -60,7 +66,9 @@ def seated_engine(spec: str, role: str, seat: int, rules: RuleSet, budget: float
     if bot is not None:
         bot.close()
     _seated.pop(key, None)
-    bot = EngineBot(spec[len(PREFIX):], rules, seat, budget, settings.timeout, log_path(settings, role, seat),
+    command = command_of(spec)
+    assert command is not None, spec
+    bot = EngineBot(command, rules, seat, budget, settings.timeout, log_path(settings, role, seat),
                     name=f"{role} seat {seat}")
     _seated[key] = bot
     return bot

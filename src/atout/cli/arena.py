@@ -71,14 +71,14 @@ def _engine_settings(args: argparse.Namespace) -> EngineSettings | None:
 
 def _try_engine(spec: str, players: int, engines: EngineSettings) -> str | None:
     """Why the engine ``spec`` cannot sit at a table (started, said hello, said quit), or None."""
-    from ..arena.engines import PREFIX
+    from ..arena.engines import command_of
     from ..engine import RuleSet
     from ..protocol import EngineFault
     from ..protocol.host import EngineBot
 
     log = Path(engines.logs) / "start.log" if engines.logs else None
     try:
-        EngineBot(spec[len(PREFIX):], RuleSet(players), 0, None, engines.timeout, log).close()
+        EngineBot(command_of(spec) or "", RuleSet(players), 0, None, engines.timeout, log).close()
     except EngineFault as fault:
         return fault.message
     return None
