@@ -86,12 +86,12 @@ def _try_engine(spec: str, players: int, engines: EngineSettings) -> str | None:
 
 def arena(args: argparse.Namespace) -> int:
     # the robots (and numba) load only for a run: the parser and the other commands start without them
-    from ..arena.engines import PREFIX, is_engine
+    from ..arena.engines import command_of, is_engine
     from ..arena.run import report, run_arena, stderr_progress, summarize, write_json
     from ..bots import LEVELS
 
     for level in (args.candidate, args.baseline):
-        if is_engine(level) and not level[len(PREFIX):].strip():
+        if is_engine(level) and not (command_of(level) or "").strip():
             print(f"atout arena: {level!r} names no command (cmd:COMMAND, such as cmd:python -m mybot)",
                   file=sys.stderr)
             return 2
