@@ -112,8 +112,12 @@ def test_two_engines_at_once_each_seat_its_own_process(tmp_path, capsys):
 def test_an_engine_that_does_not_start_is_refused_before_the_run(tmp_path, capsys):
     code = main(["arena", "--deals", "1", "--baseline", "cmd:/nonexistent/engine", "--out", str(tmp_path / "x.json")])
     err = capsys.readouterr().err
-    assert code == 2 and "the baseline 'cmd:/nonexistent/engine' does not start: could not start" in err
+    assert code == 2 and "the baseline 'cmd:/nonexistent/engine' does not start" in err and "could not start" in err
     assert not (tmp_path / "x.json").exists()
+    code = main(["arena", "--deals", "1", "--candidate", f"cmd:{sys.executable} -m no_such_robot_module",
+                 "--engine-logs", str(tmp_path / "logs")])
+    err = capsys.readouterr().err
+    assert code == 2 and "exited with code 1" in err and "No module named no_such_robot_module" in err
     code = main(["arena", "--deals", "1", "--candidate", "cmd:  "])
     assert code == 2 and "names no command" in capsys.readouterr().err
 

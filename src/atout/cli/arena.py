@@ -70,7 +70,8 @@ def _engine_settings(args: argparse.Namespace) -> EngineSettings | None:
 
 
 def _try_engine(spec: str, players: int, engines: EngineSettings) -> str | None:
-    """Why the engine ``spec`` cannot sit at a table (started, said hello, said quit), or None."""
+    """Why the engine ``spec`` cannot sit at a table (started, said hello, said quit), or None; the
+    reason ends with the last lines it wrote on stderr (a missing module, a syntax error, ...)."""
     from ..arena.engines import command_of
     from ..engine import RuleSet
     from ..protocol import EngineFault
@@ -80,7 +81,10 @@ def _try_engine(spec: str, players: int, engines: EngineSettings) -> str | None:
     try:
         EngineBot(command_of(spec) or "", RuleSet(players), 0, None, engines.timeout, log).close()
     except EngineFault as fault:
-        return fault.message
+        said = []
+        if log is not None and log.exists():
+            said = [line for line in log.read_text(errors="replace").splitlines() if not line.startswith("--- ")]
+        return fault.message + "".join(f"\n  {line}" for line in said[-5:])
     return None
 
 
@@ -116,8 +120,8 @@ def arena(args: argparse.Namespace) -> int:
             return 2
         for role, spec in (("candidate", args.candidate), ("baseline", args.baseline)):
             if is_engine(spec) and (why := _try_engine(spec, args.players, engines)) is not None:
-                print(f"atout arena: the {role} {spec!r} does not start: {why} (its stderr: {engines.logs})",
-                      file=sys.stderr)
+                print(f"atout arena: the {role} {spec!r} does not start (its stderr: {engines.logs}/start.log): "
+                      f"{why}", file=sys.stderr)
                 return 2
     config = {
         "players": args.players,
