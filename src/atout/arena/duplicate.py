@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..bots import make_bot
 from ..engine import (
@@ -17,6 +18,7 @@ from ..engine import (
     Call,
     Chelem,
     DiscardFrom,
+    IllegalAction,
     Observation,
     PetitSecDecision,
     Play,
@@ -24,6 +26,10 @@ from ..engine import (
     RuleSet,
     new_deal,
 )
+from ..engine.record import to_record
+from ..protocol import EngineFault
+from ..protocol.host import EngineBot
+from .engines import EngineSettings, engine_seed, is_engine, seated_engine
 
 DECISION_KINDS = ("bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card")
 """The kinds of decision the arena times separately (the issue's targets are per kind)."""
@@ -52,6 +58,7 @@ class Game:
     void: str | None
     times: list[float] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
+    faults: list[dict] = field(default_factory=list)  # engines that failed, each finished by FALLBACK
 
     def role(self, seat: int) -> str:
         if self.void:
@@ -67,6 +74,36 @@ def deal_seed(seed: str, index: int) -> str:
     return f"{seed}/deal/{index}"
 
 
+FALLBACK = "heuristic"
+"""The robot that finishes a deal for an engine's seat once that engine failed in it."""
+
+
+def _seat_bots(rules: RuleSet, dealer: int, seed: str, levels: list[str], roles: list[str], budget: float | None,
+               settings: EngineSettings, faults: list[dict]) -> list[Any]:
+    """One robot per seat: a level's robot made for this deal, or that seat's engine process told of
+    the deal.  An engine that cannot be (re)started leaves its seat to the fallback, said in ``faults``."""
+    bots: list[Any] = []
+    for s, level in enumerate(levels):
+        if not is_engine(level):
+            bots.append(make_bot(level, f"{seed}/seat/{s}/{level}"))
+            continue
+        bot: Any
+        try:
+            bot = seated_engine(level, roles[s], s, rules, budget, settings)
+            bot.new_deal(_number(seed), dealer, engine_seed(seed, s, level))
+        except EngineFault as fault:
+            faults.append({"seat": s, "engine": roles[s], "decision": None, **fault.to_json()})
+            bot = make_bot(FALLBACK, f"{seed}/seat/{s}/{FALLBACK}")
+        bots.append(bot)
+    return bots
+
+
+def _number(seed: str) -> int:
+    """The deal's number in the run (``deal_seed``'s last part), told to engines; 0 for another seed."""
+    tail = seed.rsplit("/", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
 def play_game(
     rules: RuleSet,
     dealer: int,
@@ -74,24 +111,55 @@ def play_game(
     levels: list[str],
     budget: float | None = None,
     watch: int | None = None,
+    roles: list[str] | None = None,
+    engines: EngineSettings | None = None,
 ) -> Game:
-    """Play one deal with robots of ``levels`` (one per seat); time ``watch``'s decisions."""
+    """Play one deal with robots of ``levels`` (one per seat: a level or ``cmd:COMMAND``); time
+    ``watch``'s decisions.  An engine that fails (``EngineFault``, or an action the deal refuses) has
+    its seat played by the ``FALLBACK`` robot for the rest of the deal; ``Game.faults`` says so."""
     deal = new_deal(rules, dealer, seed)
-    bots = [make_bot(level, f"{seed}/seat/{s}/{level}") for s, level in enumerate(levels)]
+    roles = roles or [""] * len(levels)
+    faults: list[dict] = []
+    bots = _seat_bots(rules, dealer, seed, levels, roles, budget, engines or EngineSettings(), faults)
+    seated = [b if isinstance(b, EngineBot) else None for b in bots]  # told of the end, even if replaced
     times: list[float] = []
     kinds: list[str] = []
+    decision = 0
     while (seat := deal.to_act) is not None:  # None once the deal is over
         obs = deal.observation(seat)
+        bot = bots[seat]
         start = time.perf_counter()
-        action = bots[seat].choose(obs, budget)
+        if isinstance(bot, EngineBot):
+            try:
+                action = bot.choose(obs, budget)
+                if not (type(action) is Play and deal.may_play(action.card)):
+                    try:
+                        deal.clone().apply(action, seat)  # checked on a copy: the deal names the rule broken
+                    except IllegalAction as err:
+                        raise EngineFault("illegal", f"{action}: {err.message}") from None
+            except EngineFault as fault:
+                faults.append({"seat": seat, "engine": roles[seat], "decision": decision, **fault.to_json()})
+                bot = bots[seat] = make_bot(FALLBACK, f"{seed}/seat/{seat}/{FALLBACK}")
+                action = bot.choose(obs, budget)
+        else:
+            action = bot.choose(obs, budget)
         elapsed = time.perf_counter() - start
         if seat == watch:
             times.append(elapsed)
             kinds.append(decision_kind(obs))
         deal.apply(action, seat=seat)
+        decision += 1
     r = deal.result
     assert r is not None
-    return Game(list(r.scores), r.taker, r.partner, r.contract, r.made, r.void, times, kinds)
+    if any(seated):
+        result, record = r.to_json(), to_record(deal, with_seed=False)  # never the seed: it deals every hand
+        for s, engine in enumerate(seated):
+            if engine is not None and engine.alive:
+                try:
+                    engine.deal_end(_number(seed), result, record)
+                except EngineFault as fault:
+                    faults.append({"seat": s, "engine": roles[s], "decision": None, **fault.to_json()})
+    return Game(list(r.scores), r.taker, r.partner, r.contract, r.made, r.void, times, kinds, faults)
 
 
 def play_duplicate(
@@ -101,22 +169,30 @@ def play_duplicate(
     seed: str,
     index: int,
     budget: float | None = None,
+    engines: EngineSettings | None = None,
 ) -> dict:
     """Deal ``index``: once all-baseline, then the candidate in each seat in turn.
 
     Returns a JSON-ready record with, per seat, the candidate's score, the
     baseline's score in that seat, their difference, the roles, and the
-    candidate's decision times with their kinds (``DECISION_KINDS``).
+    candidate's decision times with their kinds (``DECISION_KINDS``); ``faults`` lists every engine
+    failure of the deal's playings (``game``: "baseline" or the candidate's seat), each seat's
+    ``faults`` and ``baseline_faults`` count them per playing.
     """
     rules = RuleSet(players)
     dealer = index % players
     dseed = deal_seed(seed, index)
-    base = play_game(rules, dealer, dseed, [baseline] * players, budget)
+    base = play_game(rules, dealer, dseed, [baseline] * players, budget, roles=["baseline"] * players,
+                     engines=engines)
+    faults = [{"game": "baseline", **f} for f in base.faults]
     seats = []
     for seat in range(players):
         levels = [baseline] * players
         levels[seat] = candidate
-        game = play_game(rules, dealer, dseed, levels, budget, watch=seat)
+        roles = ["baseline"] * players
+        roles[seat] = "candidate"
+        game = play_game(rules, dealer, dseed, levels, budget, watch=seat, roles=roles, engines=engines)
+        faults.extend({"game": seat, **f} for f in game.faults)
         seats.append(
             {
                 "seat": seat,
@@ -130,6 +206,7 @@ def play_duplicate(
                 "contract": game.contract,
                 "times": [round(t, 6) for t in game.times],
                 "kinds": game.kinds,
+                "faults": len(game.faults),
             }
         )
     return {
@@ -138,5 +215,7 @@ def play_duplicate(
         "dealer": dealer,
         "baseline_scores": base.scores,
         "baseline_contract": base.contract,
+        "baseline_faults": len(base.faults),
         "seats": seats,
+        "faults": faults,
     }

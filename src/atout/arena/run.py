@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 
 from .duplicate import play_duplicate
+from .engines import EngineSettings, close_engines
 from .stats import contract_table, decision_times_by_kind, mean_ci, median, rate
 
 
@@ -49,7 +50,22 @@ def summarize(records: list[dict]) -> dict:
         },
         "decision_by_kind": decision_times_by_kind(records),
         "contracts": contract_table(records),
+        "faults": fault_table(records),
     }
+
+
+def fault_table(records: list[dict]) -> dict[str, dict[str, int]]:
+    """Engine failures per entrant ("candidate", "baseline") and kind, with the playings they touched."""
+    out: dict[str, dict[str, int]] = {}
+    for r in records:
+        touched: set[tuple[str, object]] = set()
+        for f in r.get("faults", ()):
+            row = out.setdefault(f["engine"], {"playings": 0})
+            row[f["kind"]] = row.get(f["kind"], 0) + 1
+            if (f["engine"], f["game"]) not in touched:
+                touched.add((f["engine"], f["game"]))
+                row["playings"] += 1
+    return out
 
 
 def _fmt(ci: dict) -> str:
@@ -92,6 +108,12 @@ def report(summary: dict, config: dict) -> str:
     for kind, k in summary.get("decision_by_kind", {}).items():
         lines.append(f"  {kind}: {k['count']}, median {k['median'] * 1000:.1f} ms, "
                      f"p99 {k['p99'] * 1000:.1f} ms, max {k['max'] * 1000:.1f} ms")  # fmt: skip
+    for who, row in summary.get("faults", {}).items():
+        kinds = ", ".join(f"{n} {kind}" for kind, n in row.items() if kind != "playings")
+        lines.append(f"{who} engine faults: {kinds}, in {row['playings']} playing"
+                     f"{'' if row['playings'] == 1 else 's'} finished by the heuristic for its seat")
+    if config.get("engine_logs"):
+        lines.append(f"engines' stderr: {config['engine_logs']}")
     return "\n".join(lines)
 
 
@@ -105,9 +127,11 @@ def run_arena(
     jobs: int = 1,
     progress: Callable[[int, int, float], None] | None = None,
     start: int = 0,
+    engines: EngineSettings | None = None,
 ) -> list[dict]:
-    """Play deals ``start .. start + deals - 1``; records come back in deal order."""
-    task = partial(play_duplicate, players, candidate, baseline, seed, budget=budget)
+    """Play deals ``start .. start + deals - 1``; records come back in deal order.  Engines
+    (``cmd:COMMAND`` entrants) are said quit at the end."""
+    task = partial(play_duplicate, players, candidate, baseline, seed, budget=budget, engines=engines)
     indices = range(start, start + deals)
     records: list[dict] = []
     t0 = time.monotonic()
@@ -120,10 +144,13 @@ def run_arena(
                 if progress:
                     progress(len(records), deals, time.monotonic() - t0)
     else:
-        for i in indices:
-            records.append(task(i))
-            if progress:
-                progress(len(records), deals, time.monotonic() - t0)
+        try:
+            for i in indices:
+                records.append(task(i))
+                if progress:
+                    progress(len(records), deals, time.monotonic() - t0)
+        finally:
+            close_engines()
     return records
 
 

@@ -1,4 +1,4 @@
-"""``atout arena``: duplicate deals between two robot levels."""
+"""``atout arena``: duplicate deals between two robots, Atout's levels or outside engines (``cmd:``)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,19 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..arena.engines import EngineSettings
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, choices=(3, 4, 5), default=4, help="players at each table (default 4)")
-    p.add_argument("--candidate", default="expert", help="robot level tested (an unknown one is refused with the list of levels; default expert)")
-    p.add_argument("--baseline", default="heuristic", help="robot level it is compared with (default heuristic)")
+    p.add_argument("--candidate", default="expert",
+                   help="robot tested: a level (an unknown one is refused with the list of levels) or cmd:COMMAND, "
+                        "a program speaking docs/engine-protocol.md, one process per seat (default expert)")
+    p.add_argument("--baseline", default="heuristic",
+                   help="robot it is compared with: a level or cmd:COMMAND (default heuristic)")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals to play (default 100)")
     p.add_argument("--seed", default="arena", help="names the deals: the same seed, the same deals (default arena)")
     p.add_argument("--budget", type=float, default=None, help="seconds per decision (robot default if unset)")
@@ -19,6 +26,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start", type=int, default=0, help="first deal number, to split a long run (default 0)")
     p.add_argument("--out", default=None, metavar="PATH",
                    help="also write every deal and the summary as JSON to PATH (default: no file)")
+    p.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="seconds an engine (cmd:) may take per decision before the heuristic plays its seat "
+                        "for the rest of the deal (default 30)")
+    p.add_argument("--engine-logs", default=None, metavar="DIR",
+                   help="folder for the engines' stderr, one log per entrant and seat (default: PATH.engines "
+                        "next to --out, else a new folder in the temporary directory)")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr (default: progress shown)")
 
 
@@ -36,24 +49,80 @@ def _writable(path: str) -> str | None:
     return None
 
 
+def _engine_settings(args: argparse.Namespace) -> EngineSettings | None:
+    """Where the engines' stderr goes (made now, so a bad folder is said before the run); None if it cannot be."""
+    from ..arena.engines import EngineSettings
+
+    if args.engine_logs is not None:
+        folder = Path(args.engine_logs)
+    elif args.out is not None:
+        folder = Path(args.out).with_name(Path(args.out).name + ".engines")
+    else:
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="atout-engines-"))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        print(f"atout arena: cannot make the engine log folder {folder}: {err.strerror or err}", file=sys.stderr)
+        return None
+    return EngineSettings(timeout=args.timeout, logs=str(folder))
+
+
+def _try_engine(spec: str, players: int, engines: EngineSettings) -> str | None:
+    """Why the engine ``spec`` cannot sit at a table (started, said hello, said quit), or None; the
+    reason ends with the last lines it wrote on stderr (a missing module, a syntax error, ...)."""
+    from ..arena.engines import command_of
+    from ..engine import RuleSet
+    from ..protocol import EngineFault
+    from ..protocol.host import EngineBot
+
+    log = Path(engines.logs) / "start.log" if engines.logs else None
+    try:
+        EngineBot(command_of(spec) or "", RuleSet(players), 0, None, engines.timeout, log).close()
+    except EngineFault as fault:
+        said = []
+        if log is not None and log.exists():
+            said = [line for line in log.read_text(errors="replace").splitlines() if not line.startswith("--- ")]
+        return fault.message + "".join(f"\n  {line}" for line in said[-5:])
+    return None
+
+
 def arena(args: argparse.Namespace) -> int:
     # the robots (and numba) load only for a run: the parser and the other commands start without them
+    from ..arena.engines import command_of, is_engine
     from ..arena.run import report, run_arena, stderr_progress, summarize, write_json
     from ..bots import LEVELS
 
     for level in (args.candidate, args.baseline):
-        if level not in LEVELS:
-            print(f"unknown robot level {level!r}; levels are {', '.join(LEVELS)}", file=sys.stderr)
+        if is_engine(level) and not (command_of(level) or "").strip():
+            print(f"atout arena: {level!r} names no command (cmd:COMMAND, such as cmd:python -m mybot)",
+                  file=sys.stderr)
+            return 2
+        if not is_engine(level) and level not in LEVELS:
+            print(f"unknown robot level {level!r}; levels are {', '.join(LEVELS)}, or cmd:COMMAND for a "
+                  "program speaking the engine protocol", file=sys.stderr)
             return 2
     for name, bad, rule in (("deals", args.deals < 1, "at least 1"), ("jobs", args.jobs < 1, "at least 1"),
                             ("start", args.start < 0, "0 or more"),
-                            ("budget", args.budget is not None and not args.budget > 0, "more than 0 seconds")):
+                            ("budget", args.budget is not None and not args.budget > 0, "more than 0 seconds"),
+                            ("timeout", not args.timeout > 0, "more than 0 seconds")):
         if bad:
             print(f"atout arena: --{name} must be {rule}", file=sys.stderr)
             return 2
     if args.out is not None and (why := _writable(args.out)) is not None:
         print(f"atout arena: cannot write --out {args.out}: {why}", file=sys.stderr)
         return 2
+    engines = None
+    if is_engine(args.candidate) or is_engine(args.baseline):
+        engines = _engine_settings(args)
+        if engines is None:
+            return 2
+        for role, spec in (("candidate", args.candidate), ("baseline", args.baseline)):
+            if is_engine(spec) and (why := _try_engine(spec, args.players, engines)) is not None:
+                print(f"atout arena: the {role} {spec!r} does not start (its stderr: {engines.logs}/start.log): "
+                      f"{why}", file=sys.stderr)
+                return 2
     config = {
         "players": args.players,
         "candidate": args.candidate,
@@ -64,9 +133,12 @@ def arena(args: argparse.Namespace) -> int:
         "budget": args.budget,
         "jobs": args.jobs,
     }
+    if engines is not None:
+        config["timeout"] = engines.timeout
+        config["engine_logs"] = engines.logs
     records = run_arena(
         args.players, args.candidate, args.baseline, args.deals, args.seed,
-        budget=args.budget, jobs=args.jobs, start=args.start,
+        budget=args.budget, jobs=args.jobs, start=args.start, engines=engines,
         progress=None if args.quiet else stderr_progress,
     )  # fmt: skip
     summary = summarize(records)

@@ -53,6 +53,12 @@ def _parser() -> argparse.ArgumentParser:
     from .arena import add_arguments
 
     add_arguments(sub.add_parser("arena", help="robots against robots on duplicate deals"))
+    engine = sub.add_parser(
+        "engine", help="a robot speaking the engine protocol on stdin and stdout",
+        description="Atout's robot of LEVEL as an engine: one JSON object a line on stdin and stdout, "
+                    "\"atout-engine 1\" (docs/engine-protocol.md), so any host can seat it.")
+    engine.add_argument("--level", default="expert", metavar="LEVEL",
+                        help="the robot: expert, heuristic, club, beginner, random or a yardstick (default expert)")
     from .serve import add_arguments as add_serve_arguments
 
     add_serve_arguments(sub.add_parser("serve", help="the online tables and the browser client"))
@@ -104,6 +110,15 @@ def _run(argv: list[str] | None) -> int:
         from .arena import arena
 
         return arena(args)
+    if args.command == "engine":
+        from ..bots import LEVELS
+
+        if args.level not in LEVELS:
+            print(f"unknown robot level {args.level!r}; levels are {', '.join(LEVELS)}", file=sys.stderr)
+            return 2
+        from ..protocol.engine import serve as serve_engine
+
+        return serve_engine(args.level)
     if args.command == "serve":
         from .serve import serve
 
