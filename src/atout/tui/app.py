@@ -64,7 +64,7 @@ HELP = f"""\
 • h: hint, what the expert robot would do · p: the previous trick · c: cards shown to all (dog, trumps of the écart, poignées) · s: save · q: leave (asks first, and says where the game is saved) · ?: this help.
 
 [b]Cards[/b]
-Four suits, ♠ ♥ ♦ ♣, of 14 cards: R (Roi, king), D (Dame, queen), C (Cavalier, knight), V (Valet, jack), then 10 down to 1. The 21 trumps, numbered 1 to 21, are yellow tiles in your hand ("trump 19" in sentences); the Excuse (Ex in your hand) is neither suit nor trump. The three bouts are the 21, the Petit (trump 1) and the Excuse.
+Four suits, ♠ ♥ ♦ ♣, of 14 cards: K (king, the Roi), Q (queen, the Dame), C (knight, the Cavalier), J (jack, the Valet), then 10 down to 1. The 21 trumps, numbered 1 to 21, are yellow tiles in your hand ("trump 19" in sentences); the Excuse (Ex in your hand) is neither suit nor trump. The three bouts are the 21, the Petit (trump 1) and the Excuse.
 Card points: a bout or a king 4½, a queen 3½, a knight 2½, a jack 1½, any other card ½ (91 in all).
 
 [b]Bidding[/b]
