@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.widgets import RadioButton
 
 from atout.engine import GARDE, PASS, PRISE, Bid, Deal, Poignee
 from atout.engine.cards import KINGS, SPADES, TRUMPS, english_name, parse_card, suit_card
@@ -356,6 +357,27 @@ async def test_start_screen_choices(tmp_path):
         await settle(app, pilot)
         assert isinstance(app.screen, (GameScreen, InfoScreen, ResultScreen))
         assert app.game.players == 3 and app.game.deals == 2
+
+
+@pytest.mark.parametrize(("keys", "players"), [((), 4), (("down",), 5), (("up",), 3)])
+async def test_start_screen_lights_the_chosen_option_and_enter_begins_with_it(tmp_path, keys, players):
+    """The cursor starts on the option chosen (4 players, the default level), not on the first (it lit "3
+    players" and the first Enter switched to 3); Enter begins with the option under the cursor."""
+    app = AtoutApp(None, delay=0, save_dir=tmp_path, start_screen=True, level="random")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        for choice in screen.query("#players, #level"):
+            lit = [str(b.label) for b in choice.query(RadioButton) if b.has_class("-selected")]
+            assert lit == [str(choice.pressed_button.label)], choice.id
+        assert str(screen.query_one("#players").pressed_button.label) == "4 players"
+        assert screen.query_one("#players").has_focus
+        for key in keys:
+            await pilot.press(key)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.game is not None, "Enter did not begin the game")
+        assert app.game.players == players and app.game.level == "random" and app.game.deals == 4
 
 
 async def test_start_screen_refuses_zero_deals():

@@ -185,6 +185,35 @@ class LeaveScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
+class Choice(RadioSet):
+    """One of the start screen's choices: its cursor starts on the option chosen (Textual's starts on the
+    first, so "3 players" was lit while 4 was chosen, and the first Enter switched to 3), and Enter takes
+    the option under the cursor and begins, as Enter does everywhere on the start screen; Space chooses."""
+
+    BINDINGS = [Binding("enter", "begin", "Start", show=False)]
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._on_chosen)  # after RadioSet's own mount, which lights the first option
+
+    def _on_chosen(self) -> None:
+        if self.pressed_index >= 0:
+            self._selected = self.pressed_index
+
+    begin = False  # Enter took another option: the game begins once the set has taken it
+
+    def action_begin(self) -> None:
+        if self._selected is not None and self._selected != self.pressed_index:
+            self.begin = True
+            self.action_toggle_button()
+        else:
+            self.screen.action_start()  # type: ignore[attr-defined]
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        if self.begin and event.radio_set is self:
+            self.begin = False
+            self.screen.action_start()  # type: ignore[attr-defined]
+
+
 class StartScreen(Screen):
     """Choose the players, the robots' level, the length and maybe a seed."""
 
@@ -213,10 +242,10 @@ class StartScreen(Screen):
         with Vertical():
             yield Label(Text("Atout — French Tarot against the computer", style="bold"))
             with Horizontal():
-                with RadioSet(id="players"):
+                with Choice(id="players"):
                     for n in (3, 4, 5):
                         yield RadioButton(f"{n} players", value=n == self.players)
-                with RadioSet(id="level"):
+                with Choice(id="level"):
                     levels, current = offered_levels(self.level)
                     for level in levels:
                         yield RadioButton(f"robots: {level}", value=level == current)
@@ -232,8 +261,8 @@ class StartScreen(Screen):
                 if self.can_resume:
                     yield Button("Resume saved game", id="resume")
                 yield Button("Quit", id="quit")
-            yield Static(Text("Tab moves between the choices, arrows and Space choose, Enter in a box or "
-                              "on Start begins.", style="dim"))
+            yield Static(Text("Tab moves between the choices, arrows and Space choose, Enter begins (with "
+                              "the option under the cursor).", style="dim"))
             yield Static("", id="error")
         yield Footer()
 
