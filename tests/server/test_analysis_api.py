@@ -3,12 +3,15 @@ kept in the store across a restart; only one's own seat of a finished deal; the 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import sqlalchemy as sa
 
 from atout.bots import make_bot
@@ -20,8 +23,9 @@ from atout.server.analysis_worker import analyse_nth, count_points, state, warm
 from atout.server.clock import FakeClock
 from atout.server.db import analyses
 from atout.server.limits import Budget
+from served import Served, free_port
 
-from .helpers import Client, eventually, quick_config, running_server, when_next_deal
+from .helpers import Client, eventually, quick_config, running_server, wait_until, when_next_deal
 from .test_tables import game_over, play_until, table_with_robots
 
 
@@ -155,6 +159,45 @@ def test_a_warmed_worker_analyses_every_kind_of_decision_without_compiling() -> 
         after = pool.submit(state).result()
     assert warmed["warmed"] == warmed["compiled"] > 0
     assert (after["pid"], after["compiled"]) == (warmed["pid"], warmed["compiled"])
+
+
+def _state(pid: int) -> str | None:
+    """A process's state letter from Linux's /proc (``Z``: ended, not yet reaped); None when it is gone."""
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    return None
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The analysis worker processes ``pid`` spawned (multiprocessing's spawn_main, not its resource tracker)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid and b"spawn_main" in (stat.parent / "cmdline").read_bytes():
+                found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes in Linux's /proc")
+def test_a_killed_server_leaves_no_analysis_worker_behind(tmp_path: Path) -> None:
+    """Every ``atout serve`` now starts a worker: one its server's SIGKILL or crash left waiting for tasks
+    for ever (150 MB each) would pile up; the worker ends once its server is gone."""
+    log = tmp_path / "serve.log"
+    server = Served(["--port", str(free_port()), "--db", f"sqlite:///{tmp_path / 'site.db'}", "--log-level", "info"],
+                    {"ATOUT_SECRET": "analysis-test-secret", "XDG_DATA_HOME": str(tmp_path)}, log)
+    try:
+        wait_until(lambda: log.exists() and "analysis workers ready" in log.read_text(),
+                   "the analysis worker did not start with the server")
+        workers = _workers_of(server.pid)
+        assert len(workers) == 1, workers
+        server.kill()
+        server.wait(10)
+        wait_until(lambda: _state(workers[0]) in (None, "Z"), "the analysis worker outlived its killed server")
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
 
 
 def _deals_ended(n: int):

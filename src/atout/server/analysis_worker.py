@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+import time
 from typing import Any
 
 from ..bots.analysis import WORLDS_FACTOR, Decision, analyse_point, decision_points
@@ -17,14 +19,31 @@ _warmed: int | None = None
 
 
 def warm() -> None:
-    """A worker's start: the compiled card play loaded from numba's on-disk cache (or compiled, about 15 s
-    on an idle machine, the first time on a machine or after an upgrade) before any job, not in a person's
-    wait."""
+    """A worker's start: it ends with its server (``follow_parent``), and the compiled card play is loaded
+    from numba's on-disk cache (or compiled, about 15 s on an idle machine, the first time on a machine or
+    after an upgrade) before any job, not in a person's wait."""
     global _warmed
     from ..bots.fastplay import warm_up
 
+    follow_parent()
     warm_up()
     _warmed = compiled()
+
+
+def follow_parent(every: float = 1.0) -> threading.Thread:
+    """End this process when the server that started it is gone: a server killed (SIGKILL, a crash) never
+    stops its pool, and a spawned worker, which holds both ends of its task queue, would wait for tasks
+    forever, 150 MB each."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    thread = threading.Thread(target=watch, name="follow the server", daemon=True)
+    thread.start()
+    return thread
 
 
 def compiled() -> int:
