@@ -180,15 +180,22 @@ def _workers_of(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes in Linux's /proc")
-def test_a_killed_server_leaves_no_analysis_worker_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize("when", ["warmed", "starting"])
+def test_a_killed_server_leaves_no_analysis_worker_behind(tmp_path: Path, when: str) -> None:
     """Every ``atout serve`` now starts a worker: one its server's SIGKILL or crash left waiting for tasks
-    for ever (150 MB each) would pile up; the worker ends once its server is gone."""
+    for ever (150 MB each) would pile up; the worker ends once its server is gone, killed once the worker
+    is warmed, or as soon as the worker exists (mostly while it still imports, before it could look at
+    its parent)."""
     log = tmp_path / "serve.log"
     server = Served(["--port", str(free_port()), "--db", f"sqlite:///{tmp_path / 'site.db'}", "--log-level", "info"],
                     {"ATOUT_SECRET": "analysis-test-secret", "XDG_DATA_HOME": str(tmp_path)}, log)
     try:
-        wait_until(lambda: log.exists() and "analysis workers ready" in log.read_text(),
-                   "the analysis worker did not start with the server")
+        if when == "warmed":
+            wait_until(lambda: log.exists() and "analysis workers ready" in log.read_text(),
+                       "the analysis worker did not start with the server")
+        else:
+            wait_until(lambda: bool(_workers_of(server.pid)), "the analysis worker did not start with the server",
+                       every=0.005)
         workers = _workers_of(server.pid)
         assert len(workers) == 1, workers
         server.kill()

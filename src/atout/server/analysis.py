@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import re
 import time
 from collections import deque
@@ -164,7 +165,7 @@ class AnalysisPool:
         if self.executor is None:
             # spawn, not fork: a fork of a server with threads and an event loop may inherit a held lock
             self.executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=warm)
+                                                initializer=warm, initargs=(os.getpid(),))
         return self.executor
 
     async def stop(self) -> None:

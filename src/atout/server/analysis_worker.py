@@ -18,26 +18,25 @@ _warmed: int | None = None
 """How many compiled functions this process held once warmed (None: not warmed)."""
 
 
-def warm() -> None:
-    """A worker's start: it ends with its server (``follow_parent``), and the compiled card play is loaded
-    from numba's on-disk cache (or compiled, about 15 s on an idle machine, the first time on a machine or
-    after an upgrade) before any job, not in a person's wait."""
+def warm(server: int | None = None) -> None:
+    """A worker's start: it ends with its server ``server`` (a pid: ``follow_parent``), and the compiled card
+    play is loaded from numba's on-disk cache (or compiled, about 15 s on an idle machine, the first time on
+    a machine or after an upgrade) before any job, not in a person's wait."""
     global _warmed
     from ..bots.fastplay import warm_up
 
-    follow_parent()
+    follow_parent(os.getppid() if server is None else server)
     warm_up()
     _warmed = compiled()
 
 
-def follow_parent(every: float = 1.0) -> threading.Thread:
-    """End this process when the server that started it is gone: a server killed (SIGKILL, a crash) never
-    stops its pool, and a spawned worker, which holds both ends of its task queue, would wait for tasks
-    forever, 150 MB each."""
-    parent = os.getppid()
+def follow_parent(server: int, every: float = 1.0) -> threading.Thread:
+    """End this process once its parent is no longer ``server`` (given by the server: it may die before
+    this runs): a server killed (SIGKILL, a crash) never stops its pool, and a spawned worker, which holds
+    both ends of its task queue, would wait for tasks for ever, 150 MB each."""
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == server:
             time.sleep(every)
         os._exit(0)
 
