@@ -7,8 +7,9 @@ import pytest
 from atout.bots import LEVELS, OFFERED_LEVELS, explain, make_bot
 from atout.bots.expert import NO_POIGNEE, ExpertBot, Search
 from atout.bots.explain import action_words, explain_search
-from atout.engine import PASS, Bid, Chelem, Play, Poignee, RuleSet, new_deal
+from atout.engine import PASS, Bid, Call, Chelem, Discard, Play, Poignee, RuleSet, new_deal
 from atout.engine.actions import GARDE, PRISE
+from atout.engine.cards import EXCUSE, HEARTS, SPADES, mask_of, suit_card, trump
 
 
 def test_kept_level_names_stay_and_offered_levels_exist():
@@ -99,3 +100,16 @@ def test_expert_records_its_last_search():
                 assert s.actions[best] == action or s.actions[best] is NO_POIGNEE
             deal.apply(action, seat=seat)
     assert searched > 0
+
+
+def test_action_words_name_cards_as_the_terminal_does():
+    """A trump is "trump 20", never a bare "20" (the analysis said "Play 20"); suit cards read K Q C J."""
+    assert action_words(Play(trump(20))) == "Play trump 20"
+    assert action_words(Play(trump(1))) == "Play trump 1"
+    assert action_words(Play(EXCUSE)) == "Play Excuse"
+    assert action_words(Play(suit_card(14, HEARTS))) == "Play K♥"
+    assert action_words(Play(suit_card(12, SPADES))) == "Play C♠"
+    assert action_words(Call(suit_card(14, SPADES))) == "Call K♠"
+    assert action_words(Discard(mask_of([suit_card(2, SPADES), suit_card(7, SPADES)]))) == "Écart 2♠ 7♠"
+    assert action_words(Discard(mask_of([trump(3), trump(5), suit_card(2, SPADES)]))) == "Écart trumps 5 3, 2♠"
+    assert action_words(Discard(mask_of([trump(4), suit_card(2, SPADES)]))) == "Écart trump 4, 2♠"

@@ -33,7 +33,8 @@ def quick_config(**timing: float) -> Config:
     """Robots play at once and deals follow each other at once, unless a test says otherwise."""
     values = {"robot_pace": 0.0, "deal_pause": 0.0, **timing}
     return Config(secret=b"test-secret", timing=Timing(**values), rate=1000.0, burst=1000.0, hasher=LIGHT_ARGON2,
-                  trusted_proxy=True)  # every test client comes from 127.0.0.1: X-Forwarded-For tells them apart
+                  trusted_proxy=True,  # every test client comes from 127.0.0.1: X-Forwarded-For tells them apart
+                  analysis_warm=False)  # no analysis worker until asked: a second of CPU a server otherwise
 
 
 class Server:

@@ -3,19 +3,29 @@ kept in the store across a restart; only one's own seat of a finished deal; the 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import sqlalchemy as sa
 
-from atout.bots.analysis import analyse
+from atout.bots import make_bot
+from atout.bots.analysis import analyse, decision_points
+from atout.engine import RuleSet, new_deal
+from atout.engine.kinds import DecisionKind
+from atout.engine.record import to_record
+from atout.server.analysis_worker import analyse_nth, count_points, state, warm
 from atout.server.clock import FakeClock
 from atout.server.db import analyses
 from atout.server.limits import Budget
+from served import Served, free_port
 
-from .helpers import Client, eventually, quick_config, running_server, when_next_deal
+from .helpers import Client, eventually, quick_config, running_server, wait_until, when_next_deal
 from .test_tables import game_over, play_until, table_with_robots
 
 
@@ -96,6 +106,105 @@ async def test_a_player_analyses_their_seat_and_gets_what_atout_analyse_gives(db
         kept = await http.get("/api/analysis", params={"game": game, "deal": "0"}, headers=_auth(ann))
         assert kept.status_code == 200 and kept.json()["analysis"] == expected
         assert server.app.state.analysis.executor is None
+
+
+async def test_the_worker_is_warmed_with_the_server_and_an_analysis_compiles_nothing(db_url: str) -> None:
+    """What made the site's first analysis take 42 s to 2 minutes (a fresh worker compiling the robots' card play
+    at the first request; benchmarks/results/analysis_web.md): the worker starts and warms up with the server,
+    before anyone asks, and the analysis then runs in that worker without loading or compiling anything."""
+    config = dataclasses.replace(quick_config(), analysis_worlds=1, analysis_warm=True)
+    async with running_server(db_url, config) as server, _http(server) as http:
+        pool = server.app.state.analysis
+        assert pool.executor is not None and pool.warming is not None  # started with the server, nobody asked
+        [warmed] = await pool.warming
+        assert warmed["warmed"] is not None and warmed["warmed"] == warmed["compiled"] > 0
+        assert warmed["pid"] in {p.pid for p in multiprocessing.active_children()}
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, deals=1)
+        await ann.request({"type": "start", "table": table})
+        await play_until(ann, game_over)
+        game = ann.state["game"]["id"]
+        asked = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(ann))
+        assert asked.status_code == 202, asked.text
+        answer = await _done(http, ann, game, 0)
+        assert answer["analysis"]["totals"][0]["decisions"] + answer["analysis"]["totals"][0]["forced"] > 0
+        after = await pool.probe()
+        assert (after["pid"], after["compiled"]) == (warmed["pid"], warmed["compiled"])
+
+
+def _taken(players: int) -> tuple[dict, int]:
+    """A deal robots played to its end with a taker who made an écart (bids, an écart and cards to analyse)."""
+    for n in range(200):
+        deal = new_deal(RuleSet(players), n % players, f"warm-test {players} {n}")
+        bots = [make_bot("heuristic", f"warm-test {n} {s}") for s in range(players)]
+        while deal.to_act is not None:
+            seat = deal.to_act
+            deal.apply(bots[seat].choose(deal.observation(seat)), seat)
+        record = to_record(deal)
+        if deal.taker is not None and any(p.kind is DecisionKind.ECART for p in decision_points(record, [deal.taker])):
+            return record, deal.taker
+    raise AssertionError(f"no deal of {players} players with an écart in 200")
+
+
+def test_a_warmed_worker_analyses_every_kind_of_decision_without_compiling() -> None:
+    """The warm-up covers all the analysis needs: in a fresh worker (as the site spawns them), the taker's and a
+    defender's decisions at 3, 4 and 5 players load or compile nothing more (else a person waits for it)."""
+    records = [_taken(players) for players in (3, 4, 5)]
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=warm) as pool:
+        warmed = pool.submit(state).result()
+        for record, taker in records:
+            for seat in (taker, (taker + 1) % record["players"]):
+                for n in range(pool.submit(count_points, record, seat).result()):
+                    pool.submit(analyse_nth, record, seat, "analysis", n, 1).result()
+        after = pool.submit(state).result()
+    assert warmed["warmed"] == warmed["compiled"] > 0
+    assert (after["pid"], after["compiled"]) == (warmed["pid"], warmed["compiled"])
+
+
+def _state(pid: int) -> str | None:
+    """A process's state letter from Linux's /proc (``Z``: ended, not yet reaped); None when it is gone."""
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    return None
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The analysis worker processes ``pid`` spawned (multiprocessing's spawn_main, not its resource tracker)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid and b"spawn_main" in (stat.parent / "cmdline").read_bytes():
+                found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes in Linux's /proc")
+@pytest.mark.parametrize("when", ["warmed", "starting"])
+def test_a_killed_server_leaves_no_analysis_worker_behind(tmp_path: Path, when: str) -> None:
+    """Every ``atout serve`` now starts a worker: one its server's SIGKILL or crash left waiting for tasks
+    for ever (150 MB each) would pile up; the worker ends once its server is gone, killed once the worker
+    is warmed, or as soon as the worker exists (mostly while it still imports, before it could look at
+    its parent)."""
+    log = tmp_path / "serve.log"
+    server = Served(["--port", str(free_port()), "--db", f"sqlite:///{tmp_path / 'site.db'}", "--log-level", "info"],
+                    {"ATOUT_SECRET": "analysis-test-secret", "XDG_DATA_HOME": str(tmp_path)}, log)
+    try:
+        if when == "warmed":
+            wait_until(lambda: log.exists() and "analysis workers ready" in log.read_text(),
+                       "the analysis worker did not start with the server")
+        else:
+            wait_until(lambda: bool(_workers_of(server.pid)), "the analysis worker did not start with the server",
+                       every=0.005)
+        workers = _workers_of(server.pid)
+        assert len(workers) == 1, workers
+        server.kill()
+        server.wait(10)
+        wait_until(lambda: _state(workers[0]) in (None, "Z"), "the analysis worker outlived its killed server")
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
 
 
 def _deals_ended(n: int):

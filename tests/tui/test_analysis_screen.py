@@ -9,11 +9,12 @@ import random
 from rich.console import Console
 
 from atout.bots.analysis import analyse
+from atout.engine.cards import parse_card
 from atout.engine.record import to_record
 from atout.tui.analysis import AnalysisScreen
 from atout.tui.app import AtoutApp, InfoScreen, ResultScreen
 from atout.tui.game import HUMAN, Game
-from atout.tui.widgets import HandView
+from atout.tui.widgets import HandView, card_word
 
 from .helpers import buttons, choose_card, settle, until
 
@@ -68,6 +69,9 @@ async def test_a_on_the_result_screen_analyses_the_persons_decisions(monkeypatch
         for d in mine:
             if d["mark"] or d["loss"] >= 1:
                 assert f"{d['best_words']} (+{d['loss']:g})" in text
+            if "play" in d["action"]:  # the card as the terminal names it: "Play trump 20", never "Play 20"
+                assert d["words"] == f"Play {card_word(parse_card(d['action']['play']))}"
+                assert d["words"] in text
         marks = sum(1 for d in mine if d["mark"])
         assert ("no mark" in summary) == (marks == 0)
         done = screen.analysis

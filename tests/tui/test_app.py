@@ -7,12 +7,14 @@ import json
 import random
 import re
 import threading
+from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.widgets import RadioButton
 
 from atout.engine import GARDE, PASS, PRISE, Bid, Deal, Poignee
-from atout.engine.cards import KINGS, TRUMPS, parse_card
+from atout.engine.cards import KINGS, SPADES, TRUMPS, english_name, parse_card, suit_card
 from atout.engine.ecart import ecart_refusal
 from atout.engine.kinds import EcartRefusal
 from atout.engine.record import replay
@@ -357,6 +359,27 @@ async def test_start_screen_choices(tmp_path):
         assert app.game.players == 3 and app.game.deals == 2
 
 
+@pytest.mark.parametrize(("keys", "players"), [((), 4), (("down",), 5), (("up",), 3)])
+async def test_start_screen_lights_the_chosen_option_and_enter_begins_with_it(tmp_path, keys, players):
+    """The cursor starts on the option chosen (4 players, the default level), not on the first (it lit "3
+    players" and the first Enter switched to 3); Enter begins with the option under the cursor."""
+    app = AtoutApp(None, delay=0, save_dir=tmp_path, start_screen=True, level="random")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        for choice in screen.query("#players, #level"):
+            lit = [str(b.label) for b in choice.query(RadioButton) if b.has_class("-selected")]
+            assert lit == [str(choice.pressed_button.label)], choice.id
+        assert str(screen.query_one("#players").pressed_button.label) == "4 players"
+        assert screen.query_one("#players").has_focus
+        for key in keys:
+            await pilot.press(key)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.game is not None, "Enter did not begin the game")
+        assert app.game.players == players and app.game.level == "random" and app.game.deals == 4
+
+
 async def test_start_screen_refuses_zero_deals():
     app = AtoutApp(None, delay=0, start_screen=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -585,15 +608,30 @@ async def test_leaving_after_a_failed_save_says_it_could_not_be_saved(tmp_path):
 
 
 async def test_help_spells_out_the_card_letters_and_points():
+    """The help and docs/terminal-game.md spell out the letters the cards show (they said R D C V while the
+    hand showed K Q C J): English letters, the French names beside them."""
     game = poignee_game()
     app = AtoutApp(game, delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
+        hand = app.screen.query_one(HandView)
+        shown = hand.render().plain
+        faces = [c for c in hand.cards if c < 56 and c % 14 >= 10]
+        assert faces, "the poignée game's hand has a face card"
         await pilot.press("question_mark")
         from rich.text import Text
 
-        text = Text.from_markup(str(app.screen.query_one("Static").content)).plain
-        for words in ("R (Roi, king)", "D (Dame, queen)", "C (Cavalier, knight)", "V (Valet, jack)",
-                      "a bout or a king 4½", "a queen 3½", "a knight 2½", "a jack 1½", "any other card ½",
-                      "1 Pass, 2 Prise, 3 Garde, 4 Garde sans, 5 Garde contre"):
-            assert words in " ".join(text.split()), words
+        text = " ".join(Text.from_markup(str(app.screen.query_one("Static").content)).plain.split())
+    docs = " ".join((Path(__file__).parents[2] / "docs" / "terminal-game.md").read_text().split())
+    words = {14: "king, the Roi", 13: "queen, the Dame", 12: "knight, the Cavalier", 11: "jack, the Valet"}
+    for card in faces:
+        label = english_name(card)
+        assert label in shown  # the face the hand shows
+        assert f"{label[0]} ({words[card % 14 + 1]})" in text, label
+    for rank, name in words.items():
+        letter = english_name(suit_card(rank, SPADES))[0]
+        assert f"{letter} ({name})" in text and f"`{letter}` ({name}" in docs, (letter, name)
+    assert "R (Roi" not in text and "`R` (Roi" not in docs
+    for words_ in ("a bout or a king 4½", "a queen 3½", "a knight 2½", "a jack 1½", "any other card ½",
+                   "1 Pass, 2 Prise, 3 Garde, 4 Garde sans, 5 Garde contre"):
+        assert words_ in text, words_

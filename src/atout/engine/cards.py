@@ -112,6 +112,16 @@ def english_name(card: int) -> str:
     return f"{letter}{SUIT_SYMBOLS[card // 14]}"
 
 
+def english_word(card: int) -> str:
+    """A card in an English sentence, as the terminal names it everywhere but in the hand: ``K♠``, ``trump 19``,
+    ``Excuse`` (a trump's bare number reads as a count: "Play 20")."""
+    if card == EXCUSE:
+        return "Excuse"
+    if card >= 56:
+        return f"trump {card - 55}"
+    return english_name(card)
+
+
 def parse_card(text: str) -> int:
     """Read a canonical or French card code; raise ValueError naming the bad code."""
     if not isinstance(text, str):

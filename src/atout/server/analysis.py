@@ -2,12 +2,13 @@
 
 ``POST /api/analysis`` asks for the analysis of one's own seat in a deal of a game one played, once
 that deal is over; ``GET /api/analysis?game=ID&deal=N`` polls it.  The expert's search runs in a
-bounded pool of worker processes, off the event loop: requests wait in a queue of bounded length
-(beyond it: 503 ``busy``), each person may have ``per_person`` of them queued or running and start as
-many as the site's budget ``analysis`` allows (``limits.py``: per person ``Config.analysis_per_hour`` an
-hour, per address and per connection besides; shared by every process), and each decision done moves the
-progress a poll reports.  Finished analyses are kept in the store (``analyses``, per game, deal, seat
-and analysis version), so a restart, or another server process, answers them at once.
+bounded pool of worker processes (``analysis_worker``), off the event loop, started and warmed up with
+the server: requests wait in a queue of bounded length (beyond it: 503 ``busy``), each person may have
+``per_person`` of them queued or running and start as many as the site's budget ``analysis`` allows
+(``limits.py``: per person ``Config.analysis_per_hour`` an hour, per address and per connection besides;
+shared by every process), and each decision done moves the progress a poll reports.  Finished analyses
+are kept in the store (``analyses``, per game, deal, seat and analysis version), so a restart, or another
+server process, answers them at once.
 
 A person analyses only a seat they played: the analysis of a finished deal hides nothing (its record is
 public once it ends), but it costs a search per decision, so it is given to the players of the deal.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import re
 import time
 from collections import deque
@@ -32,10 +34,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..bots.analysis import VERSION, WORLDS_FACTOR, Analysis, Decision, analyse_point, decision_points
+from ..bots.analysis import VERSION, WORLDS_FACTOR, Analysis, Decision
 from ..engine.kinds import SeatKind
 from ..engine.record import RecordError, replay
 from .accounts import AccountError
+from .analysis_worker import analyse_nth, count_points, state, warm
 from .db import STORED_ID, analyses
 from .limits import Budget, Refusal
 from .logs import log
@@ -54,27 +57,6 @@ class AnalysisError(Exception):
         self.status, self.code, self.message = status, code, message
         self.retry_after = retry_after  # what a 429 or 503 tells to wait (Retry-After)
         self.fields = fields or {}  # more of the error's fields: a spent budget's budget, scope and retry_after
-
-
-# ------------------------------------------------------------------ the worker processes' side
-def _warm() -> None:
-    """A worker's start: the compiled card play loaded from numba's cache once, not at the first card."""
-    from ..bots.fastplay import warm_up
-
-    warm_up()
-
-
-def count_points(record: dict, seat: int) -> int:
-    """How many decisions of ``seat`` the record holds (what progress counts to)."""
-    return sum(1 for _ in decision_points(record, [seat]))
-
-
-def analyse_nth(record: dict, seat: int, seed: str, n: int, factor: int = WORLDS_FACTOR) -> Decision | None:
-    """The ``n``-th decision of ``seat`` in ``record``, scored (one task of a worker process)."""
-    for i, point in enumerate(decision_points(record, [seat])):
-        if i == n:
-            return analyse_point(point, seed, factor)
-    raise IndexError(f"seat {seat} has fewer than {n + 1} decisions")
 
 
 # ------------------------------------------------------------------------------- the store
@@ -121,41 +103,84 @@ class AnalysisPool:
     """The worker processes, the queue before them and the limits on it (see the module docstring)."""
 
     def __init__(self, engine: sa.Engine, workers: int = 1, queue: int = 16, per_person: int = 1,
-                 factor: int = WORLDS_FACTOR) -> None:
+                 factor: int = WORLDS_FACTOR, warm_at_start: bool = True) -> None:
         self.engine = engine
         self.factor = factor  # times the expert's worlds each decision searches (atout serve --analysis-worlds)
         self.workers = workers
         self.limit = queue
         self.per_person = per_person
+        self.warm_at_start = warm_at_start
         self.jobs: dict[tuple[str, int, int], Job] = {}
         self.waiting: deque[Job] = deque()
         self.wake = asyncio.Event()
         self.executor: ProcessPoolExecutor | None = None
         self.runners: list[asyncio.Task] = []
+        self.warming: asyncio.Task | None = None  # the workers' start and warm-up: their states once warmed
+
+    async def start(self) -> None:
+        """At the server's start: the worker processes start and warm up in the background (a worker spawned
+        at the first request spent 1.6 to 3 s loading numba's compiled code, 42 to 80 s compiling it on a
+        machine without numba's cache, before the first decision: benchmarks/results/analysis_web.md), so
+        the first person who asks does not wait for it. ``warm_at_start`` False (tests that never analyse):
+        at the first request."""
+        if self.workers >= 1 and self.warm_at_start:
+            self._start()
 
     def _start(self) -> None:
-        """The runners start at the first request, and the processes with them: a site nobody asks never
-        spawns them."""
         if not self.runners:
-            self._processes()
+            self.warming = asyncio.create_task(self._warm_up(self._processes()))
             self.runners = [asyncio.create_task(self._run()) for _ in range(self.workers)]
 
+    async def _warm_up(self, executor: ProcessPoolExecutor) -> list[dict[str, Any]]:
+        """One task a worker, which starts it (in a thread: a process's spawn is no work for the event loop)
+        and waits for its warm-up; each worker's ``analysis_worker.state``. Logged: how long it took."""
+        began = time.monotonic()
+        try:
+            futures = await asyncio.to_thread(lambda: [executor.submit(state) for _ in range(self.workers)])
+            states = list(await asyncio.gather(*(asyncio.wrap_future(f) for f in futures)))
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # the first job meets the same broken pool, fails and gets new workers
+            log.error("the analysis workers did not start", exc_info=err)
+            raise
+        log.info("analysis workers ready: %d in %.1f s", len(states), time.monotonic() - began)
+        return states
+
+    async def ready(self) -> list[dict[str, Any]]:
+        """Once the workers are warmed: their states (``analysis_worker.state``); they start now if not yet."""
+        if self.workers < 1:
+            return []
+        self._start()
+        assert self.warming is not None
+        return await asyncio.shield(self.warming)
+
+    async def probe(self) -> dict[str, Any]:
+        """A worker's state now (with one worker: the one that made the analyses), after the jobs before."""
+        await self.ready()
+        return await asyncio.get_running_loop().run_in_executor(self._processes(), state)
+
     def _processes(self) -> ProcessPoolExecutor:
-        """The worker processes; new ones when a worker died (the pool is then broken for good)."""
+        """The worker processes, each warmed before its first task; new ones when a worker died (the pool is
+        then broken for good)."""
         if self.executor is None:
             # spawn, not fork: a fork of a server with threads and an event loop may inherit a held lock
             self.executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=_warm)
+                                                initializer=warm, initargs=(os.getpid(),))
         return self.executor
 
     async def stop(self) -> None:
-        for task in self.runners:
+        tasks = [*self.runners, *([self.warming] if self.warming else [])]
+        for task in tasks:
             task.cancel()
-        for task in self.runners:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self.executor is not None:
+            workers = dict(getattr(self.executor, "_processes", None) or {})
             self.executor.shutdown(wait=False, cancel_futures=True)
+            for process in workers.values():  # a worker still compiling, or analysing, is not waited for
+                with contextlib.suppress(Exception):
+                    process.terminate()
             self.executor = None
 
     def status(self, job: Job) -> dict[str, Any]:
@@ -401,4 +426,4 @@ def _refusal(err: AnalysisError) -> Response:
     return response
 
 
-__all__ = ["SEED", "AnalysisError", "AnalysisPool", "AnalysisRoutes", "Job", "analyse_nth", "count_points"]
+__all__ = ["SEED", "AnalysisError", "AnalysisPool", "AnalysisRoutes", "Job"]

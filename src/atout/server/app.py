@@ -175,7 +175,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     store = Store(db_url)
     accounts = Accounts(store, config.hasher)
     analysis = AnalysisPool(store.engine, config.analysis_workers, config.analysis_queue, config.analysis_per_person,
-                            config.analysis_worlds)
+                            config.analysis_worlds, config.analysis_warm)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -189,6 +189,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         await hub.start()
         app.state.hub = hub
         app.state.analysis = analysis
+        await analysis.start()
         try:
             yield
         finally:

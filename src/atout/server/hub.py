@@ -88,6 +88,7 @@ class Config:
     analysis_per_person: int = 1  # analyses one person may have waiting or running
     analysis_worlds: int = WORLDS_FACTOR  # an analysis searches this many times the worlds the expert plays with
     analysis_per_hour: int = 30  # analyses one person may start in an hour (the budget "analysis")
+    analysis_warm: bool = True  # the analysis workers start and warm up with the server, not at the first request
     daily_deals: int = daily.DEALS  # deals in a day's set of the daily deal (set when the day is first asked for)
     daily_level: str = field(default_factory=default_robot_level)  # the daily deal's robots
 

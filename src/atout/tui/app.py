@@ -64,7 +64,7 @@ HELP = f"""\
 • h: hint, what the expert robot would do · p: the previous trick · c: cards shown to all (dog, trumps of the écart, poignées) · s: save · q: leave (asks first, and says where the game is saved) · ?: this help.
 
 [b]Cards[/b]
-Four suits, ♠ ♥ ♦ ♣, of 14 cards: R (Roi, king), D (Dame, queen), C (Cavalier, knight), V (Valet, jack), then 10 down to 1. The 21 trumps, numbered 1 to 21, are yellow tiles in your hand ("trump 19" in sentences); the Excuse (Ex in your hand) is neither suit nor trump. The three bouts are the 21, the Petit (trump 1) and the Excuse.
+Four suits, ♠ ♥ ♦ ♣, of 14 cards: K (king, the Roi), Q (queen, the Dame), C (knight, the Cavalier), J (jack, the Valet), then 10 down to 1. The 21 trumps, numbered 1 to 21, are yellow tiles in your hand ("trump 19" in sentences); the Excuse (Ex in your hand) is neither suit nor trump. The three bouts are the 21, the Petit (trump 1) and the Excuse.
 Card points: a bout or a king 4½, a queen 3½, a knight 2½, a jack 1½, any other card ½ (91 in all).
 
 [b]Bidding[/b]
@@ -185,6 +185,35 @@ class LeaveScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
+class Choice(RadioSet):
+    """One of the start screen's choices: its cursor starts on the option chosen (Textual's starts on the
+    first, so "3 players" was lit while 4 was chosen, and the first Enter switched to 3), and Enter takes
+    the option under the cursor and begins, as Enter does everywhere on the start screen; Space chooses."""
+
+    BINDINGS = [Binding("enter", "begin", "Start", show=False)]
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._on_chosen)  # after RadioSet's own mount, which lights the first option
+
+    def _on_chosen(self) -> None:
+        if self.pressed_index >= 0:
+            self._selected = self.pressed_index
+
+    begin = False  # Enter took another option: the game begins once the set has taken it
+
+    def action_begin(self) -> None:
+        if self._selected is not None and self._selected != self.pressed_index:
+            self.begin = True
+            self.action_toggle_button()
+        else:
+            self.screen.action_start()  # type: ignore[attr-defined]
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        if self.begin and event.radio_set is self:
+            self.begin = False
+            self.screen.action_start()  # type: ignore[attr-defined]
+
+
 class StartScreen(Screen):
     """Choose the players, the robots' level, the length and maybe a seed."""
 
@@ -213,10 +242,10 @@ class StartScreen(Screen):
         with Vertical():
             yield Label(Text("Atout — French Tarot against the computer", style="bold"))
             with Horizontal():
-                with RadioSet(id="players"):
+                with Choice(id="players"):
                     for n in (3, 4, 5):
                         yield RadioButton(f"{n} players", value=n == self.players)
-                with RadioSet(id="level"):
+                with Choice(id="level"):
                     levels, current = offered_levels(self.level)
                     for level in levels:
                         yield RadioButton(f"robots: {level}", value=level == current)
@@ -232,8 +261,8 @@ class StartScreen(Screen):
                 if self.can_resume:
                     yield Button("Resume saved game", id="resume")
                 yield Button("Quit", id="quit")
-            yield Static(Text("Tab moves between the choices, arrows and Space choose, Enter in a box or "
-                              "on Start begins.", style="dim"))
+            yield Static(Text("Tab moves between the choices, arrows and Space choose, Enter begins (with "
+                              "the option under the cursor).", style="dim"))
             yield Static("", id="error")
         yield Footer()
 

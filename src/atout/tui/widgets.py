@@ -9,7 +9,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..engine.cards import EXCUSE, display_order, english_name
+from ..engine.cards import EXCUSE, display_order, english_name, english_word
 
 CELL = 4  # columns per card in the hand
 BOX_CELL = 6  # columns per drawn card (frame of 5 and a gap) in a large terminal
@@ -28,11 +28,7 @@ def card_word(card: int) -> str:
 
     The hand shows trumps by their number alone (on a yellow tile, in their own group), so
     the words here are what a person reads there, and refusals never use record codes (T19)."""
-    if card == EXCUSE:
-        return "Excuse"
-    if card >= 56:
-        return f"trump {card - 55}"
-    return english_name(card)
+    return english_word(card)
 
 
 def card_text(card: int, style: str | None = None) -> Text:
