@@ -36,7 +36,7 @@ def test_each_set_is_its_documented_strings():
     assert [u.value for u in Unranked] == ["practice", "same_address"]
     assert [k.value for k in DecisionKind] == ["bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card"]
     assert [m.value for m in Mark] == ["inaccuracy", "mistake", "blunder"]
-    assert len(EventType) == 27 and EventType("cancel_proposed") is EventType.CANCEL_PROPOSED
+    assert len(EventType) == 28 and EventType("handed") is EventType.HANDED  # a guest's seat handed to its new account
 
 
 def test_a_member_is_its_string_in_json_and_in_a_dict():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .actions import Choice, Discard, DiscardFrom, Play, Poignee, PoigneeFrom
+from .actions import Action, Choice, Discard, DiscardFrom, Play, Poignee, PoigneeFrom
 from .cards import EXCUSE_BIT, TRUMPS, cards_of, mask_of
 
 
@@ -28,7 +28,7 @@ def random_poignee(choice: PoigneeFrom, rng: random.Random, size: str | None = N
     return Poignee(mask_of(trumps) | EXCUSE_BIT)
 
 
-def concrete(choice: Choice, rng: random.Random):
+def concrete(choice: Choice, rng: random.Random) -> Action:
     """``choice`` itself, or a random concrete action for a ``*From`` entry."""
     if isinstance(choice, DiscardFrom):
         return random_discard(choice, rng)
@@ -37,7 +37,7 @@ def concrete(choice: Choice, rng: random.Random):
     return choice
 
 
-def random_action(legal: list[Choice] | tuple[Choice, ...], rng: random.Random):
+def random_action(legal: list[Choice] | tuple[Choice, ...], rng: random.Random) -> Action:
     """Uniform over the legal entries, then a random concrete action."""
     choice = legal[int(rng.random() * len(legal))]
     if type(choice) is Play:

@@ -83,7 +83,7 @@ def normalize_commitment(value: Any, where: str) -> str:
     return text
 
 
-def _unwrap(published: Any) -> tuple[dict, str | None, str | None]:
+def _unwrap(published: Any) -> tuple[dict[str, Any], str | None, str | None]:
     """The record, the file's commitment and the revealed seed, from any of the accepted shapes.
 
     Accepted: a deal record; ``{"commitment", "record"}`` (the server's ``deal_end``
@@ -108,7 +108,7 @@ def _unwrap(published: Any) -> tuple[dict, str | None, str | None]:
     return dict(record), file_commitment, seed
 
 
-def _commitment_check(record: dict, revealed: str | None, given: list[tuple[str, str]]) -> Check:
+def _commitment_check(record: dict[str, Any], revealed: str | None, given: list[tuple[str, str]]) -> Check:
     if "seed" not in record:
         return Check("commitment", False,
                      "this record gives the hands and the dog instead of a seed, so it cannot be checked "
@@ -127,7 +127,7 @@ def _commitment_check(record: dict, revealed: str | None, given: list[tuple[str,
     return Check("commitment", True, f"sha256 of the seed {seed!r} is the commitment {digest}")
 
 
-def _replay_check(deal: Deal, record: dict) -> Check:
+def _replay_check(deal: Deal, record: dict[str, Any]) -> Check:
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError(None, "record", "actions must be a list")
@@ -143,7 +143,7 @@ def _replay_check(deal: Deal, record: dict) -> Check:
     return Check("replay", True, f"all {len(parsed)} actions are legal on {cards}; {state}")
 
 
-def _describe(entry: dict) -> str:
+def _describe(entry: dict[str, Any]) -> str:
     return ", ".join(f"{key} {value if not isinstance(value, list) else ' '.join(map(str, value))}"
                      for key, value in entry.items())
 

@@ -36,7 +36,7 @@ class DealSummary:
     scores: list[int]
     record: str | None = None  # where the deal record was written, when a driver saves it
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
 

@@ -12,6 +12,7 @@ from .actions import (
     Bid,
     Call,
     Chelem,
+    Choice,
     Discard,
     DiscardFrom,
     IllegalAction,
@@ -45,7 +46,7 @@ class RecordError(ValueError):
         self.rule = rule
         self.message = message
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"error": {"action": self.action, "rule": self.rule, "message": self.message}}
 
 
@@ -54,10 +55,10 @@ class Replayed:
     """A record read and replayed: the deal as it stands after its last action."""
 
     deal: Deal
-    record: dict
+    record: dict[str, Any]
 
 
-def action_to_json(seat: int, action: Action) -> dict:
+def action_to_json(seat: int, action: Action) -> dict[str, Any]:
     """One action in record form."""
     if isinstance(action, Play):
         return {"seat": seat, "play": card_code(action.card)}
@@ -79,7 +80,7 @@ def action_to_json(seat: int, action: Action) -> dict:
     raise TypeError(f"not an action: {action!r}")
 
 
-def choice_to_json(choice: Any) -> dict:
+def choice_to_json(choice: Choice) -> dict[str, Any]:
     """A legal choice as ``atout legal`` prints it (seat left out)."""
     if isinstance(choice, DiscardFrom):
         return {"discard_from": codes(choice.cards), "count": choice.count}
@@ -90,7 +91,7 @@ def choice_to_json(choice: Any) -> dict:
     return out
 
 
-def to_record(deal: Deal, with_seed: bool = True) -> dict:
+def to_record(deal: Deal, with_seed: bool = True) -> dict[str, Any]:
     """The record of ``deal`` so far; by seed when it has one, else by hands and dog."""
     record: dict[str, Any] = {
         "format": FORMAT,
@@ -243,7 +244,7 @@ def replay(record: Any) -> Replayed:
     return Replayed(deal, record)
 
 
-def outcome_json(deal: Deal) -> dict:
+def outcome_json(deal: Deal) -> dict[str, Any]:
     """``atout replay --json``'s object."""
     fields = ("taker", "contract", "partner", "bouts", "points", "target", "made", "margin",
               "petit_au_bout", "poignees", "chelem", "unit", "scores")  # fmt: skip
@@ -258,7 +259,7 @@ def outcome_json(deal: Deal) -> dict:
     return out
 
 
-def legal_json(deal: Deal) -> dict:
+def legal_json(deal: Deal) -> dict[str, Any]:
     """``atout legal --json``'s object."""
     return {"seat": deal.to_act, "actions": [choice_to_json(c) for c in deal.legal_actions()]}
 

@@ -48,7 +48,7 @@ class RuleSet:
     """Players at the table and the options in force; defaults are the FFT rules."""
 
     players: int = 4
-    options: MappingProxyType = field(default_factory=lambda: DEFAULTS)
+    options: MappingProxyType[str, str] = field(default_factory=lambda: DEFAULTS)
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or self.players not in (3, 4, 5):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from .actions import GARDE_SANS, MULTIPLIERS, contract_name
 from .cards import BOUTS, EXCUSE, PETIT, half_points
@@ -13,6 +13,14 @@ if TYPE_CHECKING:
 
 TARGETS = {3: 36, 2: 41, 1: 51, 0: 56}
 """Points the taker's side needs, by the bouts it holds at the end."""
+
+
+class PoigneeScored(TypedDict):
+    """A poignée as the result lists it: who showed it, its size and the bonus it adds."""
+
+    seat: int
+    size: str
+    bonus: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,13 +38,13 @@ class Result:
     made: bool | None
     margin: int | None
     petit_au_bout: str | None
-    poignees: list[dict]
+    poignees: list[PoigneeScored]
     chelem: str | None
     unit: int | None
     scores: list[int]
     multiplier: int | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out.pop("multiplier")
         return out
@@ -133,4 +141,4 @@ def score(deal: Deal) -> Result:
     )
 
 
-__all__ = ["TARGETS", "Result", "chelem_bonus", "margin", "score", "shares", "unit"]
+__all__ = ["TARGETS", "PoigneeScored", "Result", "chelem_bonus", "margin", "score", "shares", "unit"]

@@ -8,8 +8,9 @@ thousands of actions per decision); ``clone()`` gives an independent copy.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import compress
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import (
     GARDE,
@@ -47,7 +48,7 @@ from .cards import (
 )
 from .ecart import ecart_allowed, ecart_faults
 from .kinds import EcartRefusal, Phase, Void
-from .observation import observe
+from .observation import Observation, observe
 from .rules import RuleSet
 
 if TYPE_CHECKING:
@@ -695,7 +696,7 @@ class Deal:
         return IllegalAction("must_trump", f"{code} is not allowed: you must {what}")
 
     # ------------------------------------------------------------- knowledge
-    def observation(self, seat: int | None):
+    def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may know now (``None``: a spectator's public view)."""
         return observe(self, seat)
 
@@ -707,7 +708,7 @@ _MUTABLE = ("hands", "history", "poignees", "trick", "tricks", "side", "piles", 
             "_petit_sec_pending")  # fmt: skip
 
 
-def _make_clone():
+def _make_clone() -> Callable[[Deal], Deal]:
     # One straight-line function copying every slot: a loop of setattr costs 4x more,
     # and search robots clone deals tens of thousands of times per decision.
     lines = ["def _clone(self):", "    other = _new(Deal)"]
@@ -715,9 +716,10 @@ def _make_clone():
         copy = "[:]" if name in _MUTABLE else ""
         lines.append(f"    other.{name} = self.{name}{copy}")
     lines.append("    return other")
-    namespace = {"_new": object.__new__, "Deal": Deal}
+    namespace: dict[str, Any] = {"_new": object.__new__, "Deal": Deal}
     exec("\n".join(lines), namespace)
-    return namespace["_clone"]
+    clone: Callable[[Deal], Deal] = namespace["_clone"]
+    return clone
 
 
 _clone = _make_clone()

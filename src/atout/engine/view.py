@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import Bid, Choice, DiscardFrom, Play, contract_name
+from .actions import Action, Bid, Choice, DiscardFrom, Play, contract_name
 from .cards import card_code, codes
 from .ecart import ecart_refusals
 from .observation import EcartShown, Observation, Private
@@ -112,7 +112,7 @@ def private_json(obs: Observation | Private) -> dict[str, Any]:
     }
 
 
-def _ecart_shown(history) -> bool:
+def _ecart_shown(history: tuple[tuple[int, Action | EcartShown], ...]) -> bool:
     """Whether an écart was laid (seen as EcartShown): it comes before the first card, if at all."""
     for _, action in history:
         if isinstance(action, EcartShown):

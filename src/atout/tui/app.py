@@ -6,6 +6,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypedDict
 
 from rich.console import Group
 from rich.text import Text
@@ -15,10 +16,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, RichLog, Static
+from textual.widgets.button import ButtonVariant
 
 from ..bots import OFFERED_LEVELS
 from ..engine import (
     Bid,
+    Call,
     Chelem,
     Discard,
     DiscardFrom,
@@ -81,7 +84,7 @@ The taker needs 56 points with no bout, 51 with 1, 41 with 2, 36 with 3. U = (25
 """
 
 
-def _button(label: str, fn, variant: str = "default", disabled: bool = False) -> Button:
+def _button(label: str, fn: Callable[..., object], variant: ButtonVariant = "default", disabled: bool = False) -> Button:
     button = Button(label, variant=variant, compact=True, disabled=disabled)
     button.action_fn = fn  # type: ignore[attr-defined]
     return button
@@ -214,6 +217,15 @@ class Choice(RadioSet):
             self.screen.action_start()  # type: ignore[attr-defined]
 
 
+class GameSettings(TypedDict):
+    """What the start screen asks before a game: the players, the robots' level, the deals, a seed."""
+
+    players: int
+    level: str | None
+    deals: int
+    seed: str | None
+
+
 class StartScreen(Screen):
     """Choose the players, the robots' level, the length and maybe a seed."""
 
@@ -266,7 +278,7 @@ class StartScreen(Screen):
             yield Static("", id="error")
         yield Footer()
 
-    def settings(self) -> dict:
+    def settings(self) -> GameSettings:
         players = (3, 4, 5)[max(0, self.query_one("#players", RadioSet).pressed_index)]
         levels, _ = offered_levels(self.level)
         index = self.query_one("#level", RadioSet).pressed_index
@@ -284,7 +296,9 @@ class StartScreen(Screen):
         except ValueError as err:
             self.query_one("#error", Static).update(Text(f"{err}", style="red"))
             return
-        self.app.new_game(**settings)
+        app = self.app
+        assert isinstance(app, AtoutApp)  # this screen runs in the terminal game only
+        app.new_game(**settings)
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
@@ -294,7 +308,9 @@ class StartScreen(Screen):
         if event.button.id == "start":
             self.action_start()
         elif event.button.id == "resume":
-            self.app.resume_game()
+            app = self.app
+            assert isinstance(app, AtoutApp)
+            app.resume_game()
         elif event.button.id == "quit":
             self.app.exit()
 
@@ -449,8 +465,10 @@ class GameScreen(Screen):
             self.clear_actions()
             self.robot_busy = False
             self.say("The deal is over.")
-            if self.app.delay > 0:  # let the last trick be seen
-                self.set_timer(self.app.delay * 2, self._show_result)
+            app = self.app
+            assert isinstance(app, AtoutApp)
+            if app.delay > 0:  # let the last trick be seen
+                self.set_timer(app.delay * 2, self._show_result)
             else:
                 self._show_result()
             return
@@ -704,7 +722,7 @@ class GameScreen(Screen):
             hand.marked = obs.hand
             self.say("Call a card: its holder will be your secret partner.")
             self.set_actions([_button(f"Call {card_word(c.card)}", lambda c=c: self.human_acts(c))
-                              for c in legal])
+                              for c in legal if isinstance(c, Call)])
         elif phase == Phase.DISCARD:
             self.mode = "ecart"
             self.ecart = 0
@@ -887,7 +905,7 @@ class GameScreen(Screen):
             fn()
 
     def action_button(self, index: int) -> None:
-        buttons = list(self.query("#actions Button"))
+        buttons = list(self.query("#actions Button").results(Button))
         if 0 < index <= len(buttons) and not buttons[index - 1].disabled:
             buttons[index - 1].press()
 
@@ -987,7 +1005,7 @@ class AtoutApp(App):
         self.delay = delay
         self.pause = pause
         self.save_dir = Path(save_dir) if save_dir is not None else None
-        self.settings = {"players": players or 4, "level": level, "deals": deals or 4, "seed": seed}
+        self.settings: GameSettings = {"players": players or 4, "level": level, "deals": deals or 4, "seed": seed}
         self.start_screen = game is None if start_screen is None else start_screen
 
     def on_mount(self) -> None:
