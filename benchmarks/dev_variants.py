@@ -160,14 +160,17 @@ def main() -> int:
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     ap.add_argument("--select", metavar="strong:S|poignee", help="only the deals a rare decision can matter in")
     ap.add_argument("--candidate", default="expert",
-                    help="the level in the candidate's seat; 'policy' is the learned card policy alone")
+                    help="the level in the candidate's seat; 'policy' is the learned card policy alone "
+                         "(research/card_policy)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     for spec in args.set:
         _set(spec)
     if args.candidate == "policy":
+        # research/ is outside the package: found from the repository's root.
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
         from atout.bots import LEVELS
-        from atout.bots.policy import PolicyBot
+        from research.card_policy.policy import PolicyBot
 
         LEVELS["policy"] = PolicyBot
     records = []

@@ -1,11 +1,10 @@
 """The whole suite: the robots' compiled code is made once, before any test runs.
 
-numba compiles the card play (``bots/fastplay.py``, ``bots/fastdeal.py``, the learned policy, and expert-2's
-frozen copies of them) the first time on a machine
-and keeps it in its on-disk cache. Done inside a test, that compile ran under the test's timeout and
+numba compiles the card play (``bots/fastplay.py``, ``bots/fastdeal.py``, and expert-2's frozen copies of
+them) the first time on a machine and keeps it in its on-disk cache. Done inside a test, that compile ran under the test's timeout and
 made one test take minutes on a loaded machine; here it runs once, in the process that starts the run
 (xdist's controller, before its workers exist), and every worker then only loads it from the cache.
-A first compile (a fresh clone) costs about 34 s of one core: the controller runs it as two processes
+A first compile (a fresh clone) costs tens of seconds of one core: the controller runs it as two processes
 side by side, on the two cores, before loading the result itself."""
 
 from __future__ import annotations
@@ -18,9 +17,9 @@ import pytest
 
 _warm_up_seconds: float | None = None
 
-COMPILES = (  # two halves of about the same length (cold: 14 + 4 s, and 9.5 + 6.5 s)
-    "from atout.bots.fastplay import warm_up; warm_up(); from atout.bots import policy; policy.warm_up()",
-    "from atout.bots.expert2.fastplay import warm_up; warm_up(); from atout.bots import isearch; isearch.warm_up()",
+COMPILES = (  # the live robot's and the frozen expert-2's, of about the same length
+    "from atout.bots.fastplay import warm_up; warm_up()",
+    "from atout.bots.expert2.fastplay import warm_up; warm_up()",
 )
 
 
@@ -34,7 +33,6 @@ def _compile_side_by_side() -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     global _warm_up_seconds
-    from atout.bots import isearch, policy
     from atout.bots.expert2.fastplay import warm_up as warm_up_expert2
     from atout.bots.fastplay import warm_up
 
@@ -43,8 +41,6 @@ def pytest_configure(config: pytest.Config) -> None:
         _compile_side_by_side()
     warm_up()  # the controller compiles (or loads); a worker, started after it, loads
     warm_up_expert2()  # the frozen expert-2 has its own copy of the compiled code
-    policy.warm_up()  # the learned card policy's own entry points
-    isearch.warm_up()  # the second ply's (off by default, tested)
     _warm_up_seconds = time.perf_counter() - start
 
 

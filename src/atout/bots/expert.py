@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from ..engine import (
-    GARDE,
     GARDE_CONTRE,
     GARDE_SANS,
     MULTIPLIERS,
@@ -51,14 +50,9 @@ from ..engine import (
 )
 from ..engine.actions import PLAYS
 from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
-from .bidvalue import CONTRACTS
-from .bidvalue import load as load_bid_edge
 from .fastplay import card_values, exact_values, warm_up
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
-from .isearch import SecondPly
 from .knowledge import infer
-from .policy import card_values_policy
-from .policy import load as load_policy
 from .rollout import ecart_scores, rollout_score
 from .sampling import NoWorld, weighted_states, weighted_worlds
 from .tactics import (
@@ -69,7 +63,6 @@ from .tactics import (
     complete_ecart,
     hand_strength,
 )
-from .value import value_card_values
 
 SAFETY_SECONDS = 0.7
 """Without a budget the search runs its fixed number of worlds (deterministic), stopping
@@ -115,30 +108,6 @@ players; a taker holding all four kings calls a queen, and so on).  Paired runs 
 deals with a hand of club count 62 or more (313 deals, seeds r25-c5 and r25-c5b): +1.1 [+0.1,
 +2.1] a deal, taker +4.6 [+0.6, +8.7] a take; 7 of 385 takes called themselves, each a Garde sans
 or contre that gained."""
-BID_POLICY = False
-"""Whether the rollouts of the bid, call, poignée, chelem and petit sec play the searching seat's
-cards by the learned policy (``policy``) in the worlds where it is the taker."""
-ROLLOUT_POLICY = ""
-"""Which seats of a card's rollouts play the learned policy (``policy``) instead of the rules of
-thumb: "" none, "own" the searching seat, "taker" the searching seat when it is the taker, "side" its side
-(as the world deals it), "all" every seat."""
-SECOND_PLY = ""
-"""Whose next card of a card's rollouts is searched without seeing the world (``isearch``): ""
-nobody (the rules of thumb play it), "taker" the searching seat when it is the taker, "all" the
-searching seat always."""
-SECOND_PLY_REDEALS = 8
-"""Worlds re-dealt from the seat's own view at each of those next cards (``isearch``)."""
-LEAF_VALUE = ""
-"""Whose card searches end each candidate's rollout at the end of its trick and value the position
-there by the learned value (``value``, trained on the expert's own deals) instead of playing the
-deal out by the rules of thumb: "" nobody, "taker" the searching seat when it is the taker,
-"defence" when it is not, "all" always."""
-LEAF_MIX = 1.0
-"""With ``LEAF_VALUE``, the weight of the learned value in each world's score; the rest is the rules
-of thumb's play-out from the same trick's end."""
-BID_EDGE = False
-"""Whether the bid's taker's edge is learned per hand (``bidvalue``: from the hand and the search's
-means, trained on what the expert scored bidding Garde) instead of the constant ``TAKER_EDGE``."""
 
 
 def equivalent_cards(legal: int, unseen: int) -> list[int]:
@@ -208,27 +177,16 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         cards = np.array([a.card for a in actions], dtype=np.int64)
         values = np.zeros(len(actions), dtype=np.int64)
         score: Callable[..., None] = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
-        if ROLLOUT_POLICY and score is card_values:
-            score = _policy_values(ROLLOUT_POLICY)
         draw = weighted_states
     else:
         draw = weighted_worlds
     # Écarts: each world played to its first card once, every écart played out from there.
     ecarts = [a.cards for a in actions] if all(type(a) is Discard for a in actions) else None
-    own = None
-    if BID_POLICY and ecarts is None and cards is None:
-        own = (1 << me, load_policy().args)
     draw_deadline = None if deadline is None or draw_seconds is None else deadline - draw_seconds
     try:
         worlds: list[tuple[Any, float]] = draw(obs, rng, samples, k, deadline=draw_deadline)
     except NoWorld:
         return None
-    if LEAF_VALUE and cards is not None and score is card_values and (
-            LEAF_VALUE == "all" or (LEAF_VALUE == "taker") == (obs.taker == me)):
-        score = value_card_values(LEAF_MIX)
-    if SECOND_PLY and cards is not None and score is card_values and (SECOND_PLY == "all" or obs.taker == me):
-        # Drawn after the worlds, so that they are the worlds the plain search draws.
-        score = SecondPly(SECOND_PLY_REDEALS, {s: c for s, c, *_ in obs.poignees}, rng.getrandbits(62))
     rows: list[list[int]] = []
     weights: list[float] = []
     for world, weight in worlds:
@@ -243,7 +201,7 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
                 w = world.clone()
                 if action is not NO_POIGNEE:
                     w.apply(action)
-                row.append(rollout_score(w, me, action is NO_POIGNEE, own))
+                row.append(rollout_score(w, me, action is NO_POIGNEE))
             rows.append(row)
         weights.append(weight)
         if deadline is not None and time.perf_counter() > deadline:
@@ -382,22 +340,8 @@ class ExpertBot:
         # The rollouts play the taker's cards by rules of thumb; the expert plays them
         # better, so a contract is worth more to it than its rollouts say.
         edge = TAKER_EDGE[obs.players]
-        if not BID_EDGE or GARDE not in contracts:
-            bonus = [edge * MULTIPLIERS[c] if c else 0.0 for c in contracts]
-            return self._evaluate(obs, actions, samples, seconds, bonus)
-        # The learned edge (``bidvalue``) reads the search's own means: search first, add it after.
-        self._evaluate(obs, actions, samples, seconds)
-        search = self.last_search
-        if search is None:
-            return actions[0]
-        means = np.full(len(CONTRACTS), np.nan)
-        for c, m in zip(contracts, search.means, strict=True):
-            means[CONTRACTS.index(c)] = m
-        edge = load_bid_edge().edge(obs.hand, obs.players, bid_position(obs), obs.contract, means)
-        totals = [m + (edge * MULTIPLIERS[c] if c else 0.0) for c, m in zip(contracts, search.means, strict=True)]
-        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-        self.last_search = Search(actions, totals, search.worlds)
-        return actions[best]
+        bonus = [edge * MULTIPLIERS[c] if c else 0.0 for c in contracts]
+        return self._evaluate(obs, actions, samples, seconds, bonus)
 
     def _call(self, obs: Observation, budget: float | None) -> Action:
         """Every callable card the hand lacks, and one it holds (playing alone), by the searched score:
@@ -467,24 +411,6 @@ def bid_candidates(obs: Observation) -> list[int] | None:
     if hint == PASS and choose_bid(obs.hand, obs.players, obs.contract, margin=PASS_MARGIN) == PASS:
         return None
     return [hint] + [c for c in contracts if c != hint]
-
-
-def bid_position(obs: Observation) -> int:
-    """How many seats bid before this one (0 for the first to bid)."""
-    return sum(type(a) is Bid for _, a in obs.history)
-
-
-def _policy_values(who: str):
-    """``card_values`` with the seats ``who`` names playing the learned policy in the rollouts."""
-    from .fastplay import FRIENDS, TAKER
-
-    args = load_policy().args
-
-    def score(world, me, cards, values):
-        mask = {"own": 1 << me, "taker": int(world[TAKER] == me) << me, "side": int(world[FRIENDS + me]),
-                "all": 31}[who]
-        card_values_policy(world, me, cards, values, mask, *args)
-    return score
 
 
 def _same_class(a: int, b: int, unseen: int) -> bool:

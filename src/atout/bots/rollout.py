@@ -29,18 +29,13 @@ _BIDS = tuple(Bid(c) for c in range(5))
 _NO_TRUMP = 1 << TRUMP_VOID
 
 
-def rollout_score(deal: Deal, me: int, declined: bool = False, policy: tuple | None = None) -> int:
+def rollout_score(deal: Deal, me: int, declined: bool = False) -> int:
     """``me``'s score once ``deal`` is played to its end as ``rollout`` plays it, the card play
     compiled (``fastplay``: the same cards, about fifty times faster); ``deal`` is changed only
-    up to the start of the play.  ``policy`` (a seat mask and ``policy.Policy.args``) has the taker,
-    if the mask holds it, play the learned policy's cards instead (the policy is a taker's)."""
+    up to the start of the play."""
     if not to_play(deal):
         return deal.result.scores[me]
     st = fastplay.pack(deal, shown_voids(deal), deal.to_act if declined else -1)
-    if policy is not None and deal.taker is not None and policy[0] >> deal.taker & 1:
-        from .policy import play_out_policy
-
-        return int(play_out_policy(st, me, 1 << deal.taker, *policy[1]))
     return int(fastplay.play_out(st, me))
 
 

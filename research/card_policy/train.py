@@ -1,9 +1,9 @@
-"""Fit the card policy to the expert's searched cards and write the weights the package ships.
+"""Fit the card policy to the expert's searched cards and write its weights (``weights/policy.npz``).
 
-    python -m atout.training.train --data data-4.npz [more.npz ...] --seed 1 \\
-        --out src/atout/bots/weights/policy.npz --curve benchmarks/results/policy-curve.png
+    python -m research.card_policy.train --data data-4.npz [more.npz ...] --seed 1 \\
+        --out research/card_policy/weights/policy.npz --curve benchmarks/results/policy-curve.png
 
-Needs the ``[train]`` extra (PyTorch on CPU, matplotlib for the picture).  Each searched card is a
+Needs PyTorch on CPU and matplotlib for the picture (``pip install torch matplotlib``).  Each searched card is a
 group of candidates; the network scores each candidate (``policy``: ``w2 · relu(W1 x + b1) + v · x``)
 and is trained by cross-entropy against the softmax of the search's means over ``--temperature``
 points, so a candidate the search scored close to the best counts nearly as much.  A tenth of the
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import torch
 
-    from ..bots.policy import NF, Policy
+    from .policy import NF, Policy
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(sel):
             by_role[name] = {"n": len(sel), "policy": regret(s_val[role[val] == r], M[sel], mask[sel]),
                              "rules": regret(rules_scores[sel], M[sel], mask[sel])}
-    summary = {"invocation": " ".join(["python -m atout.training.train", *sys.argv[1:]]), "groups": len(X), "held_out": n_val,
+    summary = {"invocation": " ".join(["python -m research.card_policy.train", *sys.argv[1:]]), "groups": len(X), "held_out": n_val,
                "rules_regret": base_val, "policy_regret": curve[-1]["val_regret"],
                "by_role": by_role, "curve": curve}
     write_summary(summary, args.curve or args.out)

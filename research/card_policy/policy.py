@@ -3,23 +3,24 @@
 The rollouts (``fastplay.play_out``) play every seat by the club rules of thumb, so the search
 values each candidate card as if the seat then played like a club player; the expert plays better
 than that.  This policy is a small network trained on the expert's searched card choices
-(``atout.training``): each legal card of the seat to act is described by ``NF`` numbers the seat
+(``generate``, ``train``): each legal card of the seat to act is described by ``NF`` numbers the seat
 itself can see (its hand, the trick, the cards gone, the voids shown, its known allies, and the
 rules of thumb's card), scored by ``score = w2 · relu(W1 x + b1) + v · x``, and the best score is
-played.  Inference is plain numba over the packed state; the weights ship in the package
-(``weights/policy.npz``, a few kB) and are loaded once.
+played.  Inference is plain numba over the packed state; the weights are ``weights/policy.npz``
+(8 kB), loaded once.  Research, not shipped (research/README.md): the expert's switch that put it in
+its rollouts (``expert.ROLLOUT_POLICY``) was taken out with the measurement that it gains nothing.
 """
 
 from __future__ import annotations
 
 import functools
+import random
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from ..engine.cards import EXCUSE, PETIT
-from .fastplay import (
+from atout.bots.fastplay import (
     ACTIVE,
     CALLED,
     FRIENDS,
@@ -54,6 +55,11 @@ from .fastplay import (
     popcount,
     score_for,
 )
+from atout.bots.heuristic import HeuristicBot
+from atout.bots.sampling import NoWorld, weighted_states
+from atout.engine import Play
+from atout.engine.actions import PLAYS
+from atout.engine.cards import EXCUSE, PETIT
 
 NF = 48
 """Features per legal card (see ``card_features``)."""
@@ -348,19 +354,11 @@ class PolicyBot:
     name = "policy"
 
     def __init__(self, seed: int | str | None = None, weights: Policy | None = None) -> None:
-        import random
-
-        from .heuristic import HeuristicBot
-
         self.rng = random.Random(seed)
         self.heuristic = HeuristicBot(seed)
         self.weights = weights
 
     def choose(self, obs, budget: float | None = None):
-        from ..engine import Play
-        from ..engine.actions import PLAYS
-        from .sampling import NoWorld, weighted_states
-
         if not all(type(a) is Play for a in obs.legal) or len(obs.legal) == 1 or obs.seat != obs.taker:
             return self.heuristic.choose(obs, budget)
         try:

@@ -1,6 +1,6 @@
 """Training data for the card policy: the expert's searched cards, with every candidate's features.
 
-    nice -n 10 python -m atout.training.generate --players 4 --deals 3000 --seed p25-4 \\
+    nice -n 10 python -m research.card_policy.generate --players 4 --deals 3000 --seed p25-4 \\
         --jobs 2 --out data-4.npz
 
 Deal ``i`` is the arena's deal ``i`` of ``--seed`` (dealer ``i % players``); the expert sits in seat
@@ -20,11 +20,12 @@ from multiprocessing import Pool
 
 import numpy as np
 
-from ..arena.duplicate import deal_seed
-from ..bots import expert as expert_mod
-from ..bots import make_bot
-from ..bots.policy import NF, candidate_features
-from ..engine import Play, RuleSet, new_deal
+from atout.arena.duplicate import deal_seed
+from atout.bots import expert as expert_mod
+from atout.bots import make_bot
+from atout.engine import Play, RuleSet, new_deal
+
+from .policy import NF, candidate_features
 
 _stash: list = []
 
@@ -104,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         x=np.concatenate([r[0] for r in recs]), means=np.concatenate([r[1] for r in recs]),
         offsets=np.concatenate([[0], np.cumsum(sizes)]), role=np.array([r[2] for r in recs], dtype=np.int8),
         players=np.array([r[3] for r in recs], dtype=np.int8),
-        invocation=np.array(" ".join(["python -m atout.training.generate", *sys.argv[1:]])))
+        invocation=np.array(" ".join(["python -m research.card_policy.generate", *sys.argv[1:]])))
     print(f"{args.out}: {len(recs)} searched cards, {int(sizes.sum())} candidates")
     return 0
 

@@ -1,20 +1,44 @@
-"""The learned card policy (``policy``): it sees only its seat's view, plays legal cards, and with
-weights that say "the rules of thumb" it plays exactly the compiled rollouts."""
+"""The learned card policy (``research.card_policy.policy``): it sees only its seat's view, plays legal
+cards, and with weights that say "the rules of thumb" it plays exactly the compiled rollouts.
+
+Research, not collected by the project's ``pytest`` (testpaths is ``tests``): ``pytest research/tests``."""
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 import pytest
 
-from atout.bots import fastplay, policy
+from atout.bots import fastplay, make_bot
 from atout.bots.rollout import shown_voids
+from atout.engine import PoigneeFrom, RuleSet, new_deal
+from atout.engine.state import PHASE_PLAY
+from research.card_policy import policy
 
-from .test_fastplay import position
+
+def position(players: int, seed: str):
+    """A deal played by a mix of heuristic and random robots up to a random point of the play
+    (as ``tests/bots/test_fastplay.py``'s)."""
+    rng = random.Random(seed)
+    rules = RuleSet(players)
+    deal = new_deal(rules, rng.randrange(players), seed)
+    bots = [make_bot(rng.choice(("heuristic", "random")), f"{seed}/{s}") for s in range(players)]
+    stop = rng.randrange(rules.settings.hand_size * rules.settings.active)
+    played = 0
+    while not deal.is_over:
+        if deal.phase == PHASE_PLAY and not any(type(a) is PoigneeFrom for a in deal.legal_actions()):
+            if played >= stop:
+                return deal
+            played += 1
+        seat = deal.to_act
+        deal.apply(bots[seat].choose(deal.observation(seat)), seat=seat)
+    return None
 
 
 def positions(players: int, count: int):
     for g in range(count):
-        deal = position(players, {}, f"policy/{players}/{g}")
+        deal = position(players, f"policy/{players}/{g}")
         if deal is not None:
             yield deal
 
@@ -38,11 +62,11 @@ def test_weights_on_the_rules_feature_alone_play_the_rollouts(players):
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_the_shipped_policy_plays_a_legal_card(players):
-    shipped = policy.load()
+def test_the_trained_policy_plays_a_legal_card(players):
+    trained = policy.load()
     for deal in positions(players, 15):
         st = fastplay.pack(deal, shown_voids(deal), deal.to_act)
-        assert deal.legal_play_mask() >> int(policy.policy_card(st, *shipped.args)) & 1
+        assert deal.legal_play_mask() >> int(policy.policy_card(st, *trained.args)) & 1
 
 
 @pytest.mark.parametrize("players", [4, 5])
@@ -72,31 +96,3 @@ def test_features_see_only_the_seat_s_own_view(players):
 def test_weights_of_the_wrong_shape_are_refused():
     with pytest.raises(ValueError, match="features"):
         policy.Policy(np.zeros((3, 2)), np.zeros(2), np.zeros(2), np.zeros(3))
-
-
-@pytest.mark.parametrize("who", ["own", "taker", "all"])
-def test_the_expert_with_rules_weights_in_its_rollouts_plays_as_without(who, monkeypatch):
-    """The switch only changes who plays by the policy: weights that mean "the rules of thumb" give
-    the very cards of the plain search."""
-    from atout.bots import expert, make_bot
-    from atout.engine import Play, RuleSet, new_deal
-
-    def cards_played(seed: str) -> list:
-        deal = new_deal(RuleSet(4), 0, seed)
-        bots = [make_bot("expert", f"{seed}/{s}") for s in range(4)]
-        out = []
-        while not deal.is_over and len(out) < 24:
-            seat = deal.to_act
-            action = bots[seat].choose(deal.observation(seat))
-            if type(action) is Play:
-                out.append(action.card)
-            deal.apply(action, seat=seat)
-        return out
-
-    # No safety stop: a loaded machine must not cut one search short and not the other.
-    monkeypatch.setattr(expert, "SAFETY_SECONDS", 1e9)
-    plain = cards_played("policy-switch/2")  # seat 2 takes
-    monkeypatch.setattr(expert, "load_policy", policy.rules_policy)
-    monkeypatch.setattr(expert, "ROLLOUT_POLICY", who)
-    assert cards_played("policy-switch/2") == plain
-    assert len(plain) == 24
