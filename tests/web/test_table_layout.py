@@ -18,7 +18,9 @@ DESKTOP = {"width": 1280, "height": 800}
 
 UNCOVERED = """(el) => { el.scrollIntoView({ block: 'nearest' }); const r = el.getBoundingClientRect();
   const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return { inView: r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth,
+  // a pixel's slack: scrolled to the nearest edge, a box can end a fraction of a pixel beyond it
+  return { inView: r.top >= -1 && r.bottom <= innerHeight + 1 && r.left >= -1 && r.right <= innerWidth + 1,
+           box: [r.top, r.bottom, r.left, r.right, innerHeight, innerWidth],
            hit: Boolean(at && (at === el || el.contains(at))), at: at ? at.outerHTML.slice(0, 80) : null }; }"""
 
 DEAL_1_STEP = f"() => window.atout.view.state.game.deal_number < 2 ? ({AUTOPLAY})() : 'deal 2'"
