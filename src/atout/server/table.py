@@ -37,6 +37,8 @@ ABSENT_AFTER = 10.0
 ABANDON_AFTER = 180.0
 """Seconds without a connection before the seat is abandoned (PLATFORM: 3 minutes, a server setting)."""
 VOTE_SECONDS = 60.0
+MIN_VOTERS = 2
+"""People present (robots do not vote) needed for an amicable end: one alone with robots may only leave."""
 CHAT_KEPT = 40
 ASIDES = frozenset({"chat", "absent", "present", "automatic", "invited", "vote", "claimed", "unclaimed"})
 """Events that change nothing a request answers: a request made before them is not stale (a chat line
@@ -810,8 +812,11 @@ class Table:
         assert self.game is not None  # playing
         if self.proposed.get(seat) == self.game.deal_index:
             raise ProtocolError("vote_again", "you may propose again after the next deal")
-        out: list[dict[str, Any]] = []
         voters = sorted(set(self.present_people()) | {seat})
+        if len(voters) < MIN_VOTERS:  # alone with robots, a lost game would be erased at will
+            raise ProtocolError("needs_two_people", "an amicable end needs the agreement of at least two people "
+                                                    "present: alone with robots, leaving the table is an abandonment")
+        out: list[dict[str, Any]] = []
         self._emit(out, EventType.CANCEL_PROPOSED, now, by=seat, voters=voters)
         self._after_vote_change(out, now)
         return out
@@ -834,10 +839,14 @@ class Table:
         vote = self.vote
         if vote is None:
             return
-        voters = [s for s in vote["voters"] if s in self.present_people() or s == vote["by"]]
+        proposer = {vote["by"]} - self.gone_since.keys()  # counted in automatic mode too, not once gone
+        here = set(self.present_people()) | proposer
+        voters = [s for s in vote["voters"] if s in here and not (self.seats[s].abandoned or self.seats[s].absent)]
         if any(v is False for v in vote["votes"].values()):
             refused = next(s for s, v in vote["votes"].items() if v is False)
             self._emit(out, EventType.CANCEL_END, now, cancelled=False, why=f"{self.seats[refused].name} refused")
+        elif len(voters) < MIN_VOTERS:  # the others left or went away: no agreement of two people any more
+            self._emit(out, EventType.CANCEL_END, now, cancelled=False, why="fewer than two people present")
         elif all(vote["votes"].get(s) for s in voters):
             unfinished = self.deal if self.deal is not None and not self.deal.is_over else None
             reveal = {} if unfinished is None else {  # the shuffle stays checkable: its seed is revealed too
@@ -920,6 +929,7 @@ class Table:
                 self._emit(out, EventType.AUTOMATIC, now, seat=seat, on=True)
             elif what == "absent":
                 self._emit(out, EventType.ABSENT, now, seat=seat)
+                self._after_vote_change(out, now)
             elif what == "abandon":
                 self._emit(out, EventType.ABANDON, now, seat=seat, player=self.seats[seat].player, why="did not come back")
                 self._succeed_master(out, now, seat)

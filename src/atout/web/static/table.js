@@ -523,7 +523,7 @@ export class TableView {
       h("span", { class: "spacer" }),
       d && d.last_trick ? h("button", { class: "quiet", onclick: () => this.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
       d ? h("button", { class: "quiet", onclick: () => this.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
-      playing && seated && !s.vote ? h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel")) : "",
+      playing && seated && !s.vote ? this.cancelButton() : "",
       seated ? h("button", {
         class: "quiet sound", "aria-pressed": String(soundOn()), "aria-label": t("table.sound"),
         title: `${t("table.sound")}: ${t(soundOn() ? "table.sound_on" : "table.sound_off")}`,
@@ -1038,6 +1038,19 @@ export class TableView {
 
   async proposeCancel() {
     await this.send({ type: "cancel" });
+  }
+
+  /** "Propose to cancel", offered only when another person is present to agree (robots do not vote):
+   *  alone with robots it says why not, and that leaving is an abandonment (the server refuses it too). */
+  cancelButton() {
+    const s = this.state;
+    const others = s.you !== null && s.you !== undefined && s.seats.some((x, i) => i !== s.you && x.kind === "person"
+      && x.present && x.connected && !x.automatic && !x.abandoned);
+    if (others) return h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel"));
+    return h("button", {
+      class: "quiet", "aria-disabled": "true", title: t("table.cancel_alone"), dataset: { cancel: "alone" },
+      onclick: () => this.app.toast(t("table.cancel_alone")),
+    }, t("table.cancel"));
   }
 }
 
