@@ -1118,6 +1118,7 @@ class Table:
             "robots": sum(s.kind == SeatKind.ROBOT for s in self.seats),
             "free": sum(s.kind == SeatKind.EMPTY for s in self.seats),
             "status": self.status,
+            "over": self.game_outcome if self.status == TableStatus.WAITING else None,  # not a table waiting for people
             "options": self.options.to_json(),
             "spectators": spectators,
             "private": self.options.private,
