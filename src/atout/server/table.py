@@ -31,6 +31,7 @@ from .options import OptionError, TableOptions
 from .patches import changed
 from .protocol import ProtocolError
 from .results import Bets, GameOver, SeatOver
+from .review import deal_places
 
 ABSENT_AFTER = 10.0
 """Seconds without a connection before a robot plays for a seated person."""
@@ -617,7 +618,8 @@ class Table:
             seed = daily_deal_seed(self.daily_seed, self.game.deal_index)
         else:
             seed = secrets.token_hex(16)
-        self._emit(out, EventType.DEAL_START, now, number=self.game.deals_played + 1, dealer=self.game.next_dealer,
+        number = self.game.deal_index + 1 if self.daily is not None else self.game.deals_played + 1  # deal_number's rule
+        self._emit(out, EventType.DEAL_START, now, number=number, dealer=self.game.next_dealer,
                    commitment=seed_commitment(seed), _seed=seed)
         if self.deal is not None and self.deal.is_over:  # a petit sec voided it as it was dealt
             self._end_deal(out, now)
@@ -1028,7 +1030,7 @@ class Table:
             "game": None if game is None else {
                 "id": self.game_id,
                 "deals": game.deals,
-                "deal_number": game.deal_number,
+                "deal_number": self.deal_number(),
                 "dealer": game.dealer,
                 "sheet": self._sheet(),
                 "totals": game.totals,
@@ -1048,6 +1050,18 @@ class Table:
         }
         self._lasting = (key, view)
         return view
+
+    def deal_number(self) -> int:
+        """"Deal k of the game's deals" for the deal being played or just ended: a void deal is dealt
+        again under its number (``Game.deal_number``), except at a daily deal's or tournament's table,
+        where it is one of the preset deals and the next is k + 1."""
+        assert self.game is not None
+        return self.game.deal_index if self.daily is not None else self.game.deal_number
+
+    def deal_place(self, number: int) -> tuple[int, int]:
+        """Finished deal ``number``'s (from 1, void ones included) "deal k of n", as ``deal_number`` said it."""
+        assert self.game is not None
+        return deal_places([line.to_json() for line in self.game.sheet], self.daily is None)[number - 1], self.game.deals
 
     def _sheet(self) -> list[dict[str, Any]]:
         """The score sheet as viewers see it (no seeds: those go with each deal's end); cached per line."""

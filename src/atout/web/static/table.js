@@ -468,7 +468,7 @@ export class TableView {
     if (over && !this.dismissed.has(over)) {
       key = over;
       const d = s.deal;
-      parts = [this.gameOver(), d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue) : "", review,
+      parts = [this.gameOver(), d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue, false) : "", review,
         g.outcome ? h("a", { href: `#/g/${encodeURIComponent(g.id)}`, class: "game-link" }, t("game.page")) : ""];
     } else if (!over && this.result && !this.dismissed.has(this.result.key)) {
       key = this.result.key;
@@ -695,7 +695,8 @@ export class TableView {
     }
     if (!d) return;
     if (d.phase === "end") {
-      box.append(h("p", { class: "hint" }, s.game && s.game.deal_number >= s.game.deals ? t("table.game_ending") : t("table.next_deal")));
+      const last = s.game && s.game.deal_number >= s.game.deals && !(d.result && d.result.void); // a void deal is dealt again
+      box.append(h("p", { class: "hint" }, last ? t("table.game_ending") : t("table.next_deal")));
       return;
     }
     if (!this.isMyTurn()) {
