@@ -4,12 +4,16 @@ erase a lost game at will)."""
 
 from __future__ import annotations
 
+import random
+from types import SimpleNamespace
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import atout.server.table as table_module
 from atout.bots import make_bot
 from atout.engine.record import action_to_json
 from atout.server.options import TableOptions
@@ -72,12 +76,17 @@ class Model:
     def __init__(self, people: int) -> None:
         self.people = set(range(people))
         self.absent: set[int] = set()  # told by an event
+        self.automatic: set[int] = set()  # their turn clock ran out: a robot plays, they do not vote
         self.lost: set[int] = set()  # without a connection (runtime: no event yet)
         self.left: set[int] = set()
         self.yes: set[int] = set()
+        self.by = -1
+
+    def here(self) -> set[int]:
+        return self.people - self.absent - self.lost - self.left
 
     def present(self) -> set[int]:
-        return self.people - self.absent - self.lost - self.left
+        return self.here() - self.automatic
 
     def follow(self, events: list[dict[str, Any]]) -> None:
         for e in events:
@@ -88,12 +97,15 @@ class Model:
                 self.absent.add(e["seat"])
             elif kind == "present":
                 self.absent.discard(e["seat"])
+            elif kind == "automatic":
+                (self.automatic.add if e["on"] else self.automatic.discard)(e["seat"])
             elif kind == "cancel_proposed":
+                self.by = e["by"]
                 self.yes = {e["by"]}
             elif kind == "vote" and e["accept"]:
                 self.yes.add(e["seat"])
             elif kind == "cancel_end" and e["cancelled"]:
-                agreeing = self.yes & self.present()
+                agreeing = self.yes & (self.present() | ({self.by} & self.here()))  # the proposer, automatic or not
                 assert len(agreeing) >= 2, f"cancelled with the agreement of {sorted(agreeing)} only: {e}"
                 assert len(self.yes) >= 2
 
@@ -110,7 +122,13 @@ def test_no_vote_passes_without_two_people_present(players: int, people: int, st
     let the time run out, play on), a game is cancelled only with two people present who accepted, and a
     proposal is refused exactly when fewer than two people are present."""
     people = min(people, players)
-    table = table_of(players, people)
+    shuffles = random.Random(seed)  # the table's seeds too: the same steps, the same deals (hypothesis replays)
+    with patch.object(table_module, "secrets", SimpleNamespace(token_hex=lambda n: shuffles.randbytes(n).hex())):
+        table = table_of(players, people)
+        play_steps(table, people, players, steps, seed)
+
+
+def play_steps(table: Table, people: int, players: int, steps: list, seed: int) -> None:
     model = Model(people)
     bot = make_bot("random", seed)
     now = 1.0
