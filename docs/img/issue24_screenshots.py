@@ -132,16 +132,23 @@ def tournament(browser, url: str) -> None:
     form = page.locator("form.t-create")
     form.locator("input[name=name]").fill("Tuesday duplicate")
     form.locator("input[name=deals]").fill("1")
-    form.locator("input[name=size]").fill("2")
+    form.locator("input[name=size]").fill("5")  # two tables at least (issue 34): Tina, three away, Tomas
     form.locator("button[type=submit]").click()
     page.wait_for_selector(".tournament[data-status=open] .t-register")
     tid = page.eval_on_selector(".tournament", "el => el.dataset.id")
     page.click(".t-register")
     page.wait_for_selector(".t-entries")
     shoot(page, "tournament-open")
+    for name in ("Tess", "Theo", "Tom"):  # who will not come: robots play for them
+        made = http_post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
+                         headers={"Origin": url})
+        assert made.status_code == 201, made.text
+        joined = http_post(f"{url}/api/tournaments/{tid}/register", headers={"Origin": url},
+                           cookies={"atout_session": made.cookies["atout_session"]})
+        assert joined.status_code == 200, joined.text
     phone = tomas.page
     phone.goto(f"{url}/#/tournaments/{tid}")
-    phone.click(".t-register")  # the second of two: it starts at once
+    phone.click(".t-register")  # the fifth of five: it starts at once
     phone.wait_for_selector(".tournament[data-status=running] .t-play")
     phone.click(".t-play")
     page.wait_for_selector(".tournament[data-status=running] .t-play")

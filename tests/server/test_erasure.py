@@ -43,7 +43,7 @@ async def test_deleting_an_account(db_url: str) -> None:
         async with site_page(base) as ann_http, site_page(base) as bob_http, site_page(base) as carl_http:
             ann = await Client.connect(server.url, "x", cookie=await register(ann_http, "Ann"))
             bob = await Client.connect(server.url, "x", cookie=await register(bob_http, "Bob"))
-            await register(carl_http, "Carl")
+            carl = await Client.connect(server.url, "x", cookie=await register(carl_http, "Carl"))
             await bob_http.post("/api/friends", json={"action": "request", "name": "Ann"})
             assert (await ann_http.post("/api/friends", json={"action": "accept", "name": "Bob"})).status_code == 200
             await carl_http.post("/api/friends", json={"action": "request", "name": "Ann"})
@@ -52,14 +52,24 @@ async def test_deleting_an_account(db_url: str) -> None:
             await ann.request({"type": "start", "table": done})
             await play_until(ann, game_over)
             finished = ann.state["game"]["id"]
-            gave_up = await table_with_robots(ann, 3, level="random", deals=2)
+            await ann.send({"type": "create", "players": 3, "options": {"deals": 2, "turn_seconds": 0}})
+            gave_up = (await ann.expect("master"))["table"]
+            await ann.settle()
+            await carl.send({"type": "join", "table": gave_up})
+            await carl.expect("table")
+            assert (await carl.request({"type": "sit", "table": gave_up, "seat": 1}))["type"] == "event"
+            await ann.settle()
+            await ann.request({"type": "robot", "table": gave_up, "seat": 2, "level": "random"})
             await ann.request({"type": "start", "table": gave_up})
             answer = {"code": "stale"}
             while answer.get("code") == "stale":  # robots may play meanwhile
                 await ann.settle()
                 answer = await ann.request({"type": "cancel", "table": gave_up})
             assert answer["type"] == "event", answer
-            assert ann.state["game"]["outcome"] == "cancelled"  # she alone votes: cancelled at once
+            await carl.expect("cancel_proposed")
+            assert (await carl.request({"type": "vote", "table": gave_up, "accept": True}))["type"] == "event"
+            await ann.expect("cancel_end", cancelled=True)  # two people agree: an amicable end
+            assert ann.state["game"]["outcome"] == "cancelled"
             cancelled = ann.state["game"]["id"]
             # and now: Ann sits at Bob's betting table, in a game under way
             await bob.send({"type": "create", "players": 3, "options": {"bet": 50, "deals": 2, "turn_seconds": 0}})

@@ -337,23 +337,91 @@ async def test_amicable_cancel(db_url: str) -> None:
         assert answer["type"] == "error" and answer["code"] == "vote_again"
 
 
-async def test_unanimous_cancel_records_a_cancelled_game(db_url: str) -> None:
+async def test_alone_with_robots_a_cancel_is_refused_and_leaving_is_an_abandonment(db_url: str) -> None:
+    """Robots do not vote: one person alone with them could erase a lost game at will. The proposal is
+    refused and changes nothing; the way out is to leave, recorded as an abandonment (issue 34)."""
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
-        table = await table_with_robots(ann, 4, level="random", turn_seconds=0)
+        table = await table_with_robots(ann, 4, level="random", turn_seconds=0, deals=3)
         await ann.request({"type": "start", "table": table})
-        await ann.until_a_person_acts()  # the proposal answers the latest seq
+        await ann.until_a_person_acts()
+        seq = ann.seqs[table]
         answer = await ann.request({"type": "cancel", "table": table})
-        assert answer["event"]["type"] == "cancel_proposed"
-        # alone among robots, the proposer's own vote is unanimity: cancelled in the same batch
-        assert [f["event"]["type"] for f in ann.batch] == ["cancel_proposed", "cancel_end"]
-        end = ann.batch[-1]["event"]
+        assert answer["type"] == "error" and answer["code"] == "needs_two_people", answer
+        assert "two people" in answer["message"] and "abandonment" in answer["message"]
+        await ann.settle()
+        assert ann.seqs[table] == seq and ann.state["status"] == "playing" and ann.state["vote"] is None
+        left = await ann.request({"type": "leave", "table": table})
+        assert left["event"]["type"] == "abandon" and left["event"]["seat"] == 0
+        assert [f["event"]["type"] for f in ann.batch][-1] == "closed"  # deserted, as any game every person left
+        assert [g.status for g in server.hub.store.games(table)] == []  # no cancelled game to show for it
+
+
+async def test_two_people_agreeing_record_a_cancelled_game(db_url: str) -> None:
+    async with running_server(db_url) as server:
+        ann, bob, table = await two_people_and_a_robot(server)
+        answer = await ann.request({"type": "cancel", "table": table})
+        assert answer["event"]["type"] == "cancel_proposed" and answer["event"]["voters"] == [0, 1]
+        await bob.settle()
+        accepted = await bob.request({"type": "vote", "table": table, "accept": True})
+        assert accepted["event"]["type"] == "vote"
+        assert [f["event"]["type"] for f in bob.batch] == ["vote", "cancel_end"]
+        end = bob.batch[-1]["event"]
         assert end["cancelled"]
         # the deal being played: the last one dealt (a petit sec voids a deal as it is dealt, and it is dealt again)
-        start = [f["event"] for f in ann.frames if f.get("event", {}).get("type") == "deal_start"][-1]
+        start = [f["event"] for f in bob.frames if f.get("event", {}).get("type") == "deal_start"][-1]
         assert verify(end["record"], start["commitment"]).passed  # the unfinished deal's seed is revealed
-        assert ann.state["status"] == "waiting" and ann.state["game"]["outcome"] == "cancelled"
+        assert bob.state["status"] == "waiting" and bob.state["game"]["outcome"] == "cancelled"
         assert [g.status for g in server.hub.store.games(table)] == ["cancelled"]
+
+
+async def test_a_vote_left_by_the_other_person_fails(db_url: str) -> None:
+    """Two people and a robot: Ann proposes, Bob leaves before voting. One person is left: the vote
+    fails (it does not pass on Ann's vote alone), and the game goes on."""
+    async with running_server(db_url) as server:
+        ann, bob, table = await two_people_and_a_robot(server)
+        await ann.request({"type": "cancel", "table": table})
+        await bob.settle()
+        await bob.request({"type": "leave", "table": table})
+        end = await ann.expect("cancel_end")
+        assert end["event"]["cancelled"] is False and end["event"]["why"] == "fewer than two people present"
+        assert ann.state["status"] == "playing" and ann.state["vote"] is None
+        again = {"code": "stale"}
+        while again.get("code") == "stale":  # the robot plays Bob's seat meanwhile
+            await ann.settle()
+            again = await ann.request({"type": "cancel", "table": table})
+        assert again["type"] == "error" and again["code"] in ("needs_two_people", "vote_again"), again
+
+
+async def test_a_vote_fails_when_the_other_person_goes_away(db_url: str) -> None:
+    """Bob's connection drops during the vote: once he is counted absent, one person is left and the
+    vote fails at once (no waiting for the minute to run out)."""
+    async with running_server(db_url) as server:
+        ann, bob, table = await two_people_and_a_robot(server)
+        await ann.request({"type": "cancel", "table": table})
+        await bob.close()
+        await ann.expect("table")  # the news of his lost connection
+        server.clock.advance(11)  # past ABSENT_AFTER, well before the vote's minute
+        end = await ann.expect("cancel_end")
+        assert end["event"]["cancelled"] is False and end["event"]["why"] == "fewer than two people present"
+
+
+async def two_people_and_a_robot(server) -> tuple[Client, Client, str]:
+    """Ann and Bob at a 3-player table with a robot, playing, the table waiting for one of them."""
+    ann = await Client.connect(server.url, "Ann")
+    await ann.send({"type": "create", "players": 3, "options": {"turn_seconds": 0, "deals": 3}})
+    table = (await ann.expect("master"))["table"]
+    await ann.settle()
+    bob = await Client.connect(server.url, "Bob")
+    await bob.send({"type": "join", "table": table})
+    await bob.expect("table")
+    await bob.request({"type": "sit", "table": table, "seat": 1})
+    await ann.settle()
+    await ann.request({"type": "robot", "table": table, "seat": 2, "level": "random"})
+    await ann.request({"type": "start", "table": table})
+    await ann.until_a_person_acts()
+    await bob.until_a_person_acts()
+    return ann, bob, table
 
 
 async def test_chat_is_text_and_rate_limited(db_url: str) -> None:

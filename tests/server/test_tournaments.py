@@ -88,7 +88,8 @@ async def test_options_are_checked_and_a_refusal_changes_nothing(db_url: str) ->
                ({"players": True, "size": 4}, "players"), ({"rounds": 0, "size": 4}, "rounds"),
                ({"size": 4, "starts_at": START + 60}, "one of the two"), ({}, "one of the two"),
                ({"starts_at": START - 1}, "future"), ({"starts_at": START}, "future"), ({"size": 1}, "size"),
-               ({"size": 4, "private": "yes"}, "private"), ({"size": 4, "name": ""}, "name"),
+               ({"size": 4}, "two tables"), ({"players": 5, "size": 5}, "at least 6"),  # one table: all 0
+               ({"size": 5, "private": "yes"}, "private"), ({"size": 4, "name": ""}, "name"),
                ({"size": 4, "colour": "red"}, "colour")]
         for body, named in bad:
             refused = await _post(http, "/api/tournaments", ann, body)
@@ -120,11 +121,31 @@ async def test_options_are_checked_and_a_refusal_changes_nothing(db_url: str) ->
         deleted = await _post(http, "/api/account/delete", bob, {"password": "Bob long password"})
         assert deleted.status_code == 200, deleted.text
         assert (await _get(http, f"/api/tournaments/{private['id']}", ann))["entries"] == 0
-        assert tournaments.validate({"size": 2}, START).rounds == 1
+        assert tournaments.validate({"size": 5}, START).rounds == 1
         for _ in range(4):  # five waiting for their start at most, per person
-            assert (await _post(http, "/api/tournaments", ann, {"size": 4})).status_code == 201
-        sixth = await _post(http, "/api/tournaments", ann, {"size": 4})
+            assert (await _post(http, "/api/tournaments", ann, {"size": 5})).status_code == 201
+        sixth = await _post(http, "/api/tournaments", ann, {"size": 5})
         assert (sixth.status_code, sixth.json()["error"]["code"]) == (409, "too_many_tournaments")
+
+
+async def test_a_tournament_with_one_table_of_people_is_cancelled_at_its_start(db_url: str) -> None:
+    """Issue 34: it started a table of 2 people and robots where everyone scored 0. A duplicate tournament
+    needs two tables: fewer entrants than a table's players plus one at the start time, it is cancelled
+    and opens no table."""
+    clock = FakeClock(START)
+    async with running_server(db_url, quick_config(), clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
+        names = ["Ann", "Bob", "Cyd", "Dan"]
+        cookies = {n: await _account(http, n) for n in names}
+        made = await _post(http, "/api/tournaments", cookies["Ann"], {"deals": 1, "players": 4, "starts_at": START + 60})
+        tid = made.json()["id"]
+        for n in names:
+            assert (await _post(http, f"/api/tournaments/{tid}/register", cookies[n])).status_code == 200
+        clock.advance(60)
+        await eventually(lambda: _status(http, tid, "cancelled"), "four people for tables of four: cancelled")
+        view = await _get(http, f"/api/tournaments/{tid}", cookies["Ann"])
+        assert view["tables"] == [] and view["your_table"] is None
+        assert not any(r.table.daily for r in server.hub.rooms.values())
+    assert [len(t) for t in seating(5, 4, 0)] == [4, 4]  # five: two tables, every seat of the first compared
 
 
 async def test_a_tournament_starts_on_time_seats_people_scores_duplicate_and_hides_other_tables(db_url: str) -> None:
@@ -224,57 +245,65 @@ async def answered(client: Client, message: dict) -> dict:
 async def test_when_full_it_starts_at_once_with_robots_in_the_last_seats(db_url: str) -> None:
     clock = FakeClock(START)
     async with running_server(db_url, quick_config(), clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
-        ann, bob = await _account(http, "Ann"), await _account(http, "Bob")
+        first = ["Ann", "Bob", "Cyd", "Dan", "Eve"]  # a table of five, and Fay: two tables, the fewest
+        cookies = {n: await _account(http, n) for n in [*first, "Fay"]}
+        fay = cookies["Fay"]  # the one alone with robots at the second table
         for _ in range(20):
-            made = await _post(http, "/api/tournaments", ann, {"deals": 1, "players": 5, "size": 2})
+            made = await _post(http, "/api/tournaments", cookies["Ann"], {"deals": 1, "players": 5, "size": 6})
             tid = made.json()["id"]
-            await _post(http, f"/api/tournaments/{tid}/register", ann)
+            for n in first:
+                await _post(http, f"/api/tournaments/{tid}/register", cookies[n])
             assert (await _get(http, f"/api/tournaments/{tid}"))["status"] == "open"
-            full = await _post(http, f"/api/tournaments/{tid}/register", bob)
+            full = await _post(http, f"/api/tournaments/{tid}/register", fay)
             assert full.json()["status"] == "running"
-            assert [t["names"] for t in full.json()["tables"]] == [["Ann", "Bob", None, None, None]]
-            if not full.json()["tables"][0]["closed"]:
+            assert [t["names"] for t in full.json()["tables"]] == [first, ["Fay", None, None, None, None]]
+            if not full.json()["tables"][1]["closed"]:
                 break
             # The random deal was voided as it was dealt (a petit sec, 1 in 100-odd at 5 players): that was the
             # tournament's one deal, played, so its table closed at once and is nobody's to go to (seen in a run).
-            assert full.json()["tables"][0]["deals_done"] == 1 and full.json()["your_table"] is None, full.json()
-        assert full.json()["your_table"] == full.json()["tables"][0]["table"], full.json()
+            assert full.json()["tables"][1]["deals_done"] == 1 and full.json()["your_table"] is None, full.json()
+        assert full.json()["your_table"] == full.json()["tables"][1]["table"], full.json()
         table = server.hub.rooms[full.json()["your_table"]].table
-        assert [s.kind for s in table.seats] == ["person", "person", "robot", "robot", "robot"]
-        ann_ws = await Client.connect(server.url, "Ann", cookie=ann)
-        await ann_ws.send({"type": "join", "table": table.id})
-        await ann_ws.expect("table")
-        refused = await answered(ann_ws, {"type": "cancel", "table": table.id})
+        assert [s.kind for s in table.seats] == ["person", "robot", "robot", "robot", "robot"]
+        table = server.hub.rooms[full.json()["tables"][0]["table"]].table  # Bob's, with four other people
+        bob_ws = await Client.connect(server.url, "Bob", cookie=cookies["Bob"])
+        await bob_ws.send({"type": "join", "table": table.id})
+        await bob_ws.expect("table")
+        refused = await answered(bob_ws, {"type": "cancel", "table": table.id})
         assert (refused["type"], refused["code"]) == ("error", "tournament_table")
-        left = await answered(ann_ws, {"type": "leave", "table": table.id})  # Ann abandons: a robot plays her seat
+        left = await answered(bob_ws, {"type": "leave", "table": table.id})  # Bob abandons: a robot plays his seat
         assert left["type"] == "event" and left["event"]["type"] == "abandon", left
         clock.advance(11)
         await eventually(lambda: _status(http, tid, "finished"), "the one round is played (robots for the away)")
         final = await _get(http, f"/api/tournaments/{tid}")
-        assert [(p["name"], p["abandoned"], p["place"]) for p in final["ranking"]] == \
-            [("Bob", False, 1), ("Ann", True, 2)]  # alone at one table: both 0, the abandoner after
-        assert all(r["abandoned"] == (r["name"] == "Ann") for r in final["deals_scores"])
-        await ann_ws.close()
+        assert [(p["name"], p["abandoned"]) for p in final["ranking"]][-1] == ("Bob", True)  # the abandoner last
+        assert sorted(p["name"] for p in final["ranking"]) == sorted([*first, "Fay"])
+        assert all(p["deals"] == 1 for p in final["ranking"])  # two tables: each seat compared with the other's
+        assert all(r["abandoned"] == (r["name"] == "Bob") for r in final["deals_scores"])
+        await bob_ws.close()
 
 
 async def test_a_finished_tournaments_deals_pass_atout_verify_and_are_refused_before(db_url: str, tmp_path: Path) -> None:
     clock = FakeClock(START)
     async with running_server(db_url, quick_config(), clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         ann, bob = await _account(http, "Ann"), await _account(http, "Bob")
-        made = await _post(http, "/api/tournaments", ann, {"deals": 2, "players": 4, "rounds": 2, "size": 2})
+        others = [await _account(http, n) for n in ("Cyd", "Dan")]
+        eve = await _account(http, "Eve")  # the fifth: two tables, the fewest
+        made = await _post(http, "/api/tournaments", ann, {"deals": 2, "players": 4, "rounds": 2, "size": 5})
         tid = made.json()["id"]
         http.cookies.clear()
         early = await http.get(f"/api/tournaments/{tid}/deals")
         assert (early.status_code, early.json()["error"]["code"]) == (403, "tournament_not_over")
         missing = await http.get("/api/tournaments/nope/deals")
         assert (missing.status_code, missing.json()["error"]["code"]) == (404, "no_tournament")
-        await _post(http, f"/api/tournaments/{tid}/register", ann)
-        full = await _post(http, f"/api/tournaments/{tid}/register", bob)
+        for cookie in (ann, bob, *others):
+            await _post(http, f"/api/tournaments/{tid}/register", cookie)
+        full = await _post(http, f"/api/tournaments/{tid}/register", eve)
         assert full.json()["status"] == "running"
         running_now = await http.get(f"/api/tournaments/{tid}/deals")
         assert (running_now.status_code, running_now.json()["error"]["code"]) == (403, "tournament_not_over")
-        first = full.json()["your_table"]
-        await eventually(lambda: _waiting(server, first), "round 0's table is open")
+        ids = [t["table"] for t in full.json()["tables"]]
+        await eventually(lambda: all(_waiting(server, i) for i in ids), "round 0's tables are open")
         clock.advance(11)  # nobody came: robots play for both
         await eventually(lambda: _status(http, tid, "running", round_=1), "round 1 is seated")
         view = await _get(http, f"/api/tournaments/{tid}")
@@ -289,12 +318,13 @@ async def test_a_finished_tournaments_deals_pass_atout_verify_and_are_refused_be
         published: dict[str, Any] = got.json()
         assert published["format"] == "atout-tournament" and published["seed"] == _seed(server, tid)
         assert published["commitment"] == made.json()["commitment"]
-        assert [(t["round"], t["number"], len(t["records"])) for t in published["tables"]] == [(0, 0, 2), (1, 0, 2)]
+        assert [(t["round"], t["number"], len(t["records"])) for t in published["tables"]] == \
+            [(0, 0, 2), (0, 1, 2), (1, 0, 2), (1, 1, 2)]
         assert published["tables"][0]["names"][:2] == ["Ann", "Bob"]
         assert all("hands" not in r and "seed" in r for t in published["tables"] for r in t["records"])
         result = verify_tournament(published)
         assert result.passed, [c.message for c in result.failures]
-        assert sum(c.name == "round" for c in result.checks) == 4  # every deal of every table
+        assert sum(c.name == "round" for c in result.checks) == 8  # every deal of every table
         path = tmp_path / "tournament.json"
         path.write_text(json.dumps(published))
         assert main(["verify", str(path)]) == 0
@@ -356,30 +386,37 @@ async def _closed(http: httpx.AsyncClient, tid: str, cookie: str, number: int) -
 
 
 async def test_a_tournament_is_one_across_the_processes_of_a_site(pg_url: str, redis: RedisServer, tmp_path: Path) -> None:
-    """Two processes of one site (PostgreSQL and Redis): Ann registers on A, Bob on B, whose registration
-    fills it and starts it there; Ann hears of her table on A and plays it from A (the table runs on B);
+    """Two processes of one site (PostgreSQL and Redis): Ann registers on A, Bob and Eve on B, whose
+    registration fills it (two tables of four, the fewest) and starts it there; Ann hears of her table on A and plays it from A (the table runs on B);
     both processes give the same ranking, read from the store."""
     with ready([Process(pg_url, redis.url, tmp_path, name) for name in ("A", "B")]) as (a, b):
         base_a, base_b = f"http://127.0.0.1:{a.port}", f"http://127.0.0.1:{b.port}"
         async with site_page(base_a) as http_a, site_page(base_b) as http_b:
             ann = await _account(http_a, "Ann")
             bob = await _account(http_b, "Bob")
-            made = await _post(http_a, "/api/tournaments", ann, {"deals": 1, "players": 4, "size": 2})
+            others = [await _account(http_a, n) for n in ("Cyd", "Dan")]  # at Ann's table, playing from A
+            eve = await _account(http_b, "Eve")
+            made = await _post(http_a, "/api/tournaments", ann, {"deals": 1, "players": 4, "size": 5})
             tid = made.json()["id"]
             ann_ws = await Client.connect(a.url, "Ann", cookie=ann)
             assert (await _post(http_a, f"/api/tournaments/{tid}/register", ann)).status_code == 200
-            started = await _post(http_b, f"/api/tournaments/{tid}/register", bob)
-            table = started.json()["your_table"]
+            assert (await _post(http_b, f"/api/tournaments/{tid}/register", bob)).status_code == 200
+            for cookie in others:
+                assert (await _post(http_a, f"/api/tournaments/{tid}/register", cookie)).status_code == 200
+            started = await _post(http_b, f"/api/tournaments/{tid}/register", eve)
+            table = started.json()["tables"][0]["table"]  # Ann's, Bob's, Cyd's and Dan's
             assert started.json()["status"] == "running" and table in b.health()["table_ids"]
             told = await ann_ws.expect("tournament")  # through the site's bus
             assert told["table"] == table
             bob_ws = await Client.connect(b.url, "Bob", cookie=bob)
-            for ws in (ann_ws, bob_ws):
+            cyd_ws, dan_ws = [await Client.connect(a.url, n, cookie=c) for n, c in zip(("Cyd", "Dan"), others, strict=True)]
+            people = (ann_ws, bob_ws, cyd_ws, dan_ws)  # Eve, alone at the other table, is away: robots play for her
+            for ws in people:
                 await ws.send({"type": "join", "table": table})
                 await ws.expect("table")
-            await asyncio.gather(_play_on(ann_ws, table), _play_on(bob_ws, table))
+            await asyncio.gather(*(_play_on(ws, table) for ws in people))
             await eventually(lambda: _status(http_a, tid, "finished"), "the tournament ends, seen from A")
             seen_a, seen_b = await _get(http_a, f"/api/tournaments/{tid}"), await _get(http_b, f"/api/tournaments/{tid}")
-            assert seen_a["ranking"] == seen_b["ranking"] and {p["name"] for p in seen_a["ranking"]} == {"Ann", "Bob"}
-            for ws in (ann_ws, bob_ws):
+            assert seen_a["ranking"] == seen_b["ranking"] and {p["name"] for p in seen_a["ranking"]} == {"Ann", "Bob", "Cyd", "Dan", "Eve"}
+            for ws in people:
                 await ws.close()

@@ -69,6 +69,7 @@ def test_all_pass_is_void_and_redealt():
     assert summary.void == "all_pass" and summary.number == 0
     assert game.deals_played == 0 and not game.is_over
     assert game.totals == [0, 0, 0]
+    assert game.deal_number == 1  # the void deal 1 is over: deal 1 still, dealt again (issue 34: it said 0)
     game.start_deal()
     assert game.deal_number == 1
 

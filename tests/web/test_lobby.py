@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .pages import Person
+from .pages import Person, play_until_over
 
 pytestmark = pytest.mark.slow
 
@@ -122,3 +122,24 @@ def test_quick_play_starts_a_game_at_once_and_a_later_person_takes_a_robots_seat
     assert later.state()["seats"][seat]["name"] == f"Later{players}" and later.state()["seats"][seat]["kind"] == "person"
     first.close()
     later.close()
+
+
+def test_a_finished_game_is_listed_as_over_not_as_waiting_and_after_the_tables_that_wait(browser, shared_site):
+    """Issue 34: the lobby listed finished games as waiting tables."""
+    flora = Person(browser, shared_site.url, "Flora").arrive()
+    done = flora.create(3, deals=1)
+    flora.fill_and_start()
+    play_until_over([flora])
+    gina = Person(browser, shared_site.url, "Gina").arrive()
+    waiting = gina.create(4, deals=2)  # a table that does wait for people
+    hugo = Person(browser, shared_site.url, "Hugo").arrive()
+    page = hugo.page
+    over = page.locator(f".table-item[data-table='{done}']")
+    expect(over.locator(".badge")).to_have_text("game over")
+    expect(page.locator(f".table-item[data-table='{waiting}'] .badge")).to_have_text("waiting")
+    ids = page.eval_on_selector_all(".table-item", "els => els.map((el) => el.dataset.table)")
+    assert ids.index(waiting) < ids.index(done)
+    flora.page.goto(f"{shared_site.url}/#/")  # her own line says so too
+    expect(flora.page.locator(f"#your-tables li[data-table='{done}']")).to_contain_text("game over")
+    for person in (flora, gina, hugo):
+        person.close()

@@ -30,7 +30,7 @@ def tournament_site(tmp_path_factory) -> Iterator[Site]:
         server.stop()
 
 
-def test_two_people_and_robots_from_registration_to_the_ranking(browser, tournament_site):
+def test_two_people_and_others_from_registration_to_the_ranking(browser, tournament_site):
     url = tournament_site.url
     for name in ("Tina", "Tomas"):
         made = httpx.post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
@@ -47,17 +47,28 @@ def test_two_people_and_robots_from_registration_to_the_ranking(browser, tournam
     expect(form.locator(".refusal")).to_contain_text("deals")
     assert httpx.get(f"{url}/api/tournaments").json()["open"] == []
     form.locator("input[name=deals]").fill("1")
-    form.locator("input[name=size]").fill("2")
+    form.locator("input[name=size]").fill("4")  # one table of four: every seat would score 0, refused
+    form.locator("button[type=submit]").click()
+    expect(form.locator(".refusal")).to_contain_text("two tables")
+    assert httpx.get(f"{url}/api/tournaments").json()["open"] == []
+    form.locator("input[name=size]").fill("5")
     form.locator("button[type=submit]").click()
     page.wait_for_selector(".tournament[data-status=open] .t-register")
     tid = page.eval_on_selector(".tournament", "el => el.dataset.id")
     page.click(".t-register")
     expect(page.locator(".t-entries")).to_have_text("Tina")
 
+    for name in ("Tess", "Theo", "Tom"):  # three more, who will not come: robots play for them (issue 34: two tables)
+        made = httpx.post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
+                          headers={"Origin": url})
+        assert made.status_code == 201, made.text
+        joined = httpx.post(f"{url}/api/tournaments/{tid}/register", headers={"Origin": url},
+                            cookies={"atout_session": made.cookies["atout_session"]})
+        assert joined.status_code == 200, joined.text
     phone = tomas.page  # Tomas finds it in the list, on a phone
     phone.click("nav a[href='#/tournaments']")
     phone.click(f".t-open li[data-id='{tid}'] a")
-    phone.click(".t-register")  # the second of two: it starts at once
+    phone.click(".t-register")  # the fifth of five: it starts at once
     phone.wait_for_selector(".tournament[data-status=running] .t-play")
     assert phone.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
     phone.click(".t-play")
@@ -66,8 +77,9 @@ def test_two_people_and_robots_from_registration_to_the_ranking(browser, tournam
     for person in (tina, tomas):
         person.page.wait_for_function("() => location.hash.startsWith('#/t/') && window.atout.view"
                                       " && window.atout.view.state && window.atout.view.state.status === 'playing'")
-    assert {tina.state()["you"], tomas.state()["you"]} == {0, 1}  # seated in registration order, robots after
-    assert [s["kind"] for s in tina.state()["seats"]] == ["person", "person", "robot", "robot"]
+    assert (tina.state()["you"], tomas.state()["you"]) == (0, 0)  # seated in registration order, robots after
+    assert [s["kind"] for s in tina.state()["seats"]] == ["person"] * 4  # with Tess, Theo and Tom (away)
+    assert [s["kind"] for s in tomas.state()["seats"]] == ["person", "robot", "robot", "robot"]  # the fifth
     expect(page.locator(".table-bar .daily-tag")).to_have_text("tournament: its ranking")  # not "unranked: practice"
     play_until_over([tina, tomas])
     expect(page.locator(".game-over [data-ranking]")).to_have_text("The tournament's ranking")  # not another game
@@ -75,12 +87,13 @@ def test_two_people_and_robots_from_registration_to_the_ranking(browser, tournam
     page.click(".game-over [data-ranking]")
     page.wait_for_selector(".tournament[data-status=finished]")
     rows = page.locator(".t-ranking tbody tr")
-    expect(rows).to_have_count(2)
-    assert set(page.eval_on_selector_all(".t-ranking tbody tr", "els => els.map((e) => e.dataset.name)")) == {"Tina", "Tomas"}
+    expect(rows).to_have_count(5)
+    assert set(page.eval_on_selector_all(".t-ranking tbody tr", "els => els.map((e) => e.dataset.name)")) == \
+        {"Tina", "Tomas", "Tess", "Theo", "Tom"}
     assert page.locator(".t-seed").inner_text() == httpx.get(f"{url}/api/tournaments/{tid}").json()["seed"]
     published = httpx.get(url + page.get_attribute(".t-download", "href")).json()  # the page's link: atout verify's file
     assert verify_tournament(published).passed
-    expect(page.locator(".t-scores tbody tr")).to_have_count(4)  # one table: each seat's deal, scored 0
+    expect(page.locator(".t-scores tbody tr")).to_have_count(8)  # two tables: each seat's deal at each
     page.locator(".t-tables a.deal-link").first.click()
     page.wait_for_function("() => location.hash.startsWith('#/g/')")
     game = httpx.get(f"{url}/api/tournaments/{tid}").json()["tables"][0]["game"]

@@ -135,8 +135,11 @@ class Game:
 
     @property
     def deal_number(self) -> int:
-        """The 1-based number of the counted deal being played."""
-        return self.deals_played + (0 if self.deal is None or self.deal.is_over else 1)
+        """The 1-based number of the deal being played, or just ended: "deal k of ``deals``". A void deal
+        does not count and is dealt again under its own number (k), so the log, the bar and the review
+        agree: the deal after a void deal 2 is deal 2 again."""
+        deal = self.deal
+        return self.deals_played + (0 if deal is None or (deal.is_over and not deal.void) else 1)
 
     def apply(self, action: Action, seat: int) -> DealSummary | None:
         """Apply ``seat``'s action; IllegalAction (nothing changed) when the rules forbid it.

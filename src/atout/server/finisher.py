@@ -32,6 +32,7 @@ def game_row(over: GameOver) -> GameRow | None:
         "abandoners": list(over.abandoners),
         "ranked": over.ranked,
         "unranked": over.unranked,
+        "daily": over.daily is not None,  # a daily deal's or tournament's: a void deal is one of its deals
     }
     participants: list[dict[str, Any]] = []
     if over.outcome == Outcome.FINISHED:

@@ -835,7 +835,7 @@ class Hub:
         number = m.deal
         names = [s.name or f"Seat {i + 1}" for i, s in enumerate(table.seats)]
         told = published(table.game_id, number, len(table.records), table.records[number - 1],
-                         table.commitments[number - 1], names)
+                         table.commitments[number - 1], names, table.deal_place(number))
         conn.send({"type": "review", "table": table.id, **told, **({"ref": m.ref} if m.ref else {})})
 
     async def on_ping(self, conn: Connection, m: Ping) -> None:

@@ -15,7 +15,7 @@ from .accounts import Accounts
 from .db import game_players as gp
 from .db import ledger as ledger_rows
 from .db import rating_history
-from .review import NotOver, published
+from .review import NotOver, deal_places, published
 from .store import Store
 
 RECENT = 10
@@ -142,7 +142,9 @@ def deal(store: Store, game_id: str, number: int) -> dict[str, Any] | None:
     record = records[number - 1]
     names = [s["name"] for s in data["seats"]]
     try:
-        return published(game_id, number, len(records), record, _commitments(data)[number - 1], names)
+        places = deal_places(data.get("sheet") or [], redealt=not data.get("daily"))
+        place = (places[number - 1], data["options"]["deals"]) if len(places) == len(records) else None
+        return published(game_id, number, len(records), record, _commitments(data)[number - 1], names, place)
     except NotOver:  # a game stores only its finished deals: never here
         return None
 

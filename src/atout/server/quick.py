@@ -2,7 +2,7 @@
 
 From the lobby's lines (this process's tables and the other processes', alike), the first that fits:
 a quick table where a robot's seat may be taken (a game is going on, the person plays from the next
-deal), then a table waiting for people with a free seat; none, and a new quick table opens with
+deal), then a table waiting for people with a free seat (not one whose game is over); none, and a new quick table opens with
 robots. Never a private table, a betting one, nor one where the person sits already.
 """
 
@@ -26,7 +26,7 @@ def pick(lines: list[dict[str, Any]], players: int) -> str | None:
     robots = [x for x in fit if x.get("quick") and x.get("claimable", 0) > 0]
     if robots:  # most people first: that is where the game is
         return min(robots, key=lambda x: (x["robots"], x["id"]))["id"]
-    waiting = [x for x in fit if x.get("status") == TableStatus.WAITING and x.get("free", 0) > 0]
+    waiting = [x for x in fit if x.get("status") == TableStatus.WAITING and x.get("free", 0) > 0 and not x.get("over")]
     if waiting:  # the nearest to full first: one more person may be all it waits for
         return min(waiting, key=lambda x: (x["free"], x["id"]))["id"]
     return None

@@ -67,13 +67,30 @@ def review(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def deal_places(sheet: list[dict[str, Any]], redealt: bool = True) -> list[int]:
+    """Each finished deal's number in its game, "deal k of the game's deals" (as the table's bar and log
+    said it): a void deal does not count and is dealt again under its number, so it carries the number of
+    the deal that follows it; where it is one of the preset deals instead (a daily deal's or a
+    tournament's table: not ``redealt``), every deal is numbered by its place."""
+    if not redealt:
+        return list(range(1, len(sheet) + 1))
+    out: list[int] = []
+    counted = 0
+    for line in sheet:
+        counted += 0 if line.get("void") else 1
+        out.append(counted + 1 if line.get("void") else counted)
+    return out
+
+
 def published(game_id: str, number: int, deals: int, record: dict[str, Any], commitment: str | None,
-              names: list[str]) -> dict[str, Any]:
-    """Deal ``number`` of ``deals`` of a game, as the page reviews and downloads it: ``commitment``,
-    ``seed`` and ``record`` are what ``atout verify FILE`` checks alone, ``review`` the deal told whole.
-    NotOver for a deal still being played."""
-    return {"game": game_id, "deal": number, "deals": deals, "names": record.get("names") or names,
+              names: list[str], place: tuple[int, int] | None = None) -> dict[str, Any]:
+    """Deal ``number`` of the ``deals`` finished ones of a game (void ones included: the address of its
+    review), as the page reviews and downloads it: ``commitment``, ``seed`` and ``record`` are what
+    ``atout verify FILE`` checks alone, ``review`` the deal told whole; ``place`` is how the game numbers
+    it, (k, the game's deals): "deal k of n". NotOver for a deal still being played."""
+    number_of = {} if place is None else {"number": place[0], "of": place[1]}
+    return {"game": game_id, "deal": number, "deals": deals, **number_of, "names": record.get("names") or names,
             "commitment": commitment, "seed": record.get("seed"), "record": record, "review": review(record)}
 
 
-__all__ = ["NotOver", "published", "review"]
+__all__ = ["NotOver", "deal_places", "published", "review"]

@@ -32,12 +32,15 @@ from .options import OptionError, TableOptions
 from .patches import changed
 from .protocol import ProtocolError
 from .results import Bets, GameOver, SeatOver
+from .review import deal_places
 
 ABSENT_AFTER = 10.0
 """Seconds without a connection before a robot plays for a seated person."""
 ABANDON_AFTER = 180.0
 """Seconds without a connection before the seat is abandoned (PLATFORM: 3 minutes, a server setting)."""
 VOTE_SECONDS = 60.0
+MIN_VOTERS = 2
+"""People present (robots do not vote) needed for an amicable end: one alone with robots may only leave."""
 CHAT_KEPT = 40
 ASIDES = frozenset({"chat", "absent", "present", "automatic", "invited", "vote", "claimed", "unclaimed", "handed"})
 """Events that change nothing a request answers: a request made before them is not stale (a chat line
@@ -630,7 +633,8 @@ class Table:
             seed = daily_deal_seed(self.daily_seed, self.game.deal_index)
         else:
             seed = secrets.token_hex(16)
-        self._emit(out, EventType.DEAL_START, now, number=self.game.deals_played + 1, dealer=self.game.next_dealer,
+        number = self.game.deal_index + 1 if self.daily is not None else self.game.deals_played + 1  # deal_number's rule
+        self._emit(out, EventType.DEAL_START, now, number=number, dealer=self.game.next_dealer,
                    commitment=seed_commitment(seed), _seed=seed)
         if self.deal is not None and self.deal.is_over:  # a petit sec voided it as it was dealt
             self._end_deal(out, now)
@@ -847,8 +851,11 @@ class Table:
         assert self.game is not None  # playing
         if self.proposed.get(seat) == self.game.deal_index:
             raise ProtocolError("vote_again", "you may propose again after the next deal")
-        out: list[dict[str, Any]] = []
         voters = sorted(set(self.present_people()) | {seat})
+        if len(voters) < MIN_VOTERS:  # alone with robots, a lost game would be erased at will
+            raise ProtocolError("needs_two_people", "an amicable end needs the agreement of at least two people "
+                                                    "present: alone with robots, leaving the table is an abandonment")
+        out: list[dict[str, Any]] = []
         self._emit(out, EventType.CANCEL_PROPOSED, now, by=seat, voters=voters)
         self._after_vote_change(out, now)
         return out
@@ -871,10 +878,14 @@ class Table:
         vote = self.vote
         if vote is None:
             return
-        voters = [s for s in vote["voters"] if s in self.present_people() or s == vote["by"]]
+        proposer = {vote["by"]} - self.gone_since.keys()  # counted in automatic mode too, not once gone
+        here = set(self.present_people()) | proposer
+        voters = [s for s in vote["voters"] if s in here and not (self.seats[s].abandoned or self.seats[s].absent)]
         if any(v is False for v in vote["votes"].values()):
             refused = next(s for s, v in vote["votes"].items() if v is False)
             self._emit(out, EventType.CANCEL_END, now, cancelled=False, why=f"{self.seats[refused].name} refused")
+        elif len(voters) < MIN_VOTERS:  # the others left or went away: no agreement of two people any more
+            self._emit(out, EventType.CANCEL_END, now, cancelled=False, why="fewer than two people present")
         elif all(vote["votes"].get(s) for s in voters):
             unfinished = self.deal if self.deal is not None and not self.deal.is_over else None
             reveal = {} if unfinished is None else {  # the shuffle stays checkable: its seed is revealed too
@@ -957,6 +968,7 @@ class Table:
                 self._emit(out, EventType.AUTOMATIC, now, seat=seat, on=True)
             elif what == "absent":
                 self._emit(out, EventType.ABSENT, now, seat=seat)
+                self._after_vote_change(out, now)
             elif what == "abandon":
                 self._emit(out, EventType.ABANDON, now, seat=seat, player=self.seats[seat].player, why="did not come back")
                 self._succeed_master(out, now, seat)
@@ -1055,7 +1067,7 @@ class Table:
             "game": None if game is None else {
                 "id": self.game_id,
                 "deals": game.deals,
-                "deal_number": game.deal_number,
+                "deal_number": self.deal_number(),
                 "dealer": game.dealer,
                 "sheet": self._sheet(),
                 "totals": game.totals,
@@ -1084,6 +1096,18 @@ class Table:
             return None
         day = self.daily.get("day")
         return {"day": None if day is None else str(day), "tournament": self.daily.get("tournament")}
+
+    def deal_number(self) -> int:
+        """"Deal k of the game's deals" for the deal being played or just ended: a void deal is dealt
+        again under its number (``Game.deal_number``), except at a daily deal's or tournament's table,
+        where it is one of the preset deals and the next is k + 1."""
+        assert self.game is not None
+        return self.game.deal_index if self.daily is not None else self.game.deal_number
+
+    def deal_place(self, number: int) -> tuple[int, int]:
+        """Finished deal ``number``'s (from 1, void ones included) "deal k of n", as ``deal_number`` said it."""
+        assert self.game is not None
+        return deal_places([line.to_json() for line in self.game.sheet], self.daily is None)[number - 1], self.game.deals
 
     def _sheet(self) -> list[dict[str, Any]]:
         """The score sheet as viewers see it (no seeds: those go with each deal's end); cached per line."""
@@ -1154,6 +1178,7 @@ class Table:
             "robots": sum(s.kind == SeatKind.ROBOT for s in self.seats),
             "free": sum(s.kind == SeatKind.EMPTY for s in self.seats),
             "status": self.status,
+            "over": self.game_outcome if self.status == TableStatus.WAITING else None,  # not a table waiting for people
             "options": self.options.to_json(),
             "spectators": spectators,
             "private": self.options.private,

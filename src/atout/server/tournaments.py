@@ -113,6 +113,9 @@ def validate(data: dict[str, Any], now: float) -> Spec:
             raise _bad("starts_at: at most 90 days ahead")
     if size is not None:
         size = _whole(data, "size", *SIZE)
+        if size < fewest(seats):
+            raise _bad(f"size: at least {fewest(seats)} people at {seats} a table, so that two tables play the same "
+                       "deals (alone at one table, every seat would score 0)")
     private = data.get("private", False)
     if not isinstance(private, bool):
         raise _bad("private: true (by its link only) or false (listed, open to all)")
@@ -120,6 +123,13 @@ def validate(data: dict[str, Any], now: float) -> Spec:
 
 
 # ------------------------------------------------------------------------------ seeds and seating
+def fewest(players: int) -> int:
+    """The fewest entrants a tournament of ``players`` a table starts with: two tables, so that every seat
+    of round 0 has another table's play of the same cards to be compared with (alone at one table, every
+    seat would score 0 against itself: no tournament at all)."""
+    return players + 1
+
+
 def round_seed(seed: str, round_: int) -> str:
     """Round ``round_``'s seed: every table of the round deals its deals from it (``daily_deal_seed``), and
     its robots are seeded from it (``daily.robot_seed``). A hash of the tournament's seed, not a part."""
@@ -250,7 +260,7 @@ def _seat_round(conn: sa.Connection, row: Any, round_: int, new_id: Any) -> Roun
 
 def start(engine: sa.Engine, tid: str, now: float, new_id: Any) -> Round | None:
     """Start the tournament (the first process to do so wins: None for the others, and for a tournament
-    nobody registered to, which is cancelled); its first round's tables, stored."""
+    with fewer entrants than ``fewest``, which is cancelled); its first round's tables, stored."""
     with engine.begin() as conn:
         done = conn.execute(tournaments.update().where(tournaments.c.id == tid, tournaments.c.status == "open")
                             .values(status="running", started_at=now, round=0))
@@ -259,7 +269,7 @@ def start(engine: sa.Engine, tid: str, now: float, new_id: Any) -> Round | None:
         row = _row(conn, tid)
         count = conn.execute(sa.select(sa.func.count()).select_from(tournament_entries)
                              .where(tournament_entries.c.tournament_id == tid)).scalar_one()
-        if count == 0:
+        if count < fewest(row.players):  # one table or none: nothing to compare
             conn.execute(tournaments.update().where(tournaments.c.id == tid).values(status="cancelled", ended_at=now))
             return None
         return _seat_round(conn, row, 0, new_id)

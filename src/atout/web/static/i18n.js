@@ -16,6 +16,7 @@ const en = {
   "lobby.deals": "{n} deals", "lobby.seconds": "{n} s per turn", "lobby.untimed": "no time limit",
   "lobby.competitive": "competitive", "lobby.practice": "practice", "lobby.bet": "bet {n} chips",
   "lobby.private": "private", "lobby.playing": "playing", "lobby.waiting": "waiting",
+  "lobby.over": "game over", "lobby.cancelled": "game cancelled",
   "lobby.robots": "{n} robots", "lobby.robots.one": "{n} robot", "lobby.spectators": "{n} watching", "lobby.spectators.one": "{n} watching", "lobby.deals.one": "{n} deal",
   "lobby.open": "Sit", "lobby.open_label": "Go to table {id} to sit", "lobby.watch": "Watch",
   "lobby.watch_label": "Watch table {id}",
@@ -87,6 +88,7 @@ const en = {
   "table.deal_of": "Deal {n} of {of}", "table.contract_by": "{contract} by {name}", "table.called": "called {card}",
   "table.spectator": "watching", "table.commitment_title": "SHA-256 of this deal's secret seed, revealed at its end: {hash}",
   "table.last_trick": "Last trick", "table.shown": "Cards shown", "table.cancel": "Propose to cancel",
+  "table.cancel_alone": "Cancelling needs the agreement of at least two people present (robots do not vote): alone with robots, you can only leave the table, which is an abandonment.",
   "table.leave": "Leave the seat", "table.to_lobby": "Back to the tables",
   "table.leave_confirm": "Leaving during a game is an abandonment: a robot plays your seat and you lose your bet. Leave?",
   "table.waiting_players": "Waiting for players…", "table.waiting_start": "Every seat is taken: the master may start.",
@@ -249,6 +251,7 @@ const en = {
   "error.not_registered": "You are not registered.", "error.no_tournament": "No such tournament.",
   "error.tournament_round": "This game is a tournament's: it is shown once every table of its round has played it.",
   "error.tournament_table": "A tournament's table cannot be cancelled: leaving it is an abandonment.",
+  "error.needs_two_people": "Cancelling needs the agreement of at least two people present: alone with robots, leaving the table is an abandonment.",
 };
 
 const fr = {
@@ -267,6 +270,7 @@ const fr = {
   "lobby.deals": "{n} donnes", "lobby.seconds": "{n} s par tour", "lobby.untimed": "sans limite de temps",
   "lobby.competitive": "compétition", "lobby.practice": "entraînement", "lobby.bet": "mise {n} jetons",
   "lobby.private": "privée", "lobby.playing": "en jeu", "lobby.waiting": "en attente",
+  "lobby.over": "partie finie", "lobby.cancelled": "partie annulée",
   "lobby.robots": "{n} robots", "lobby.robots.one": "{n} robot", "lobby.spectators": "{n} spectateurs", "lobby.spectators.one": "{n} spectateur", "lobby.deals.one": "{n} donne",
   "lobby.open": "S'asseoir", "lobby.open_label": "Aller à la table {id} pour s'asseoir", "lobby.watch": "Regarder",
   "lobby.watch_label": "Regarder la table {id}",
@@ -338,6 +342,7 @@ const fr = {
   "table.deal_of": "Donne {n} sur {of}", "table.contract_by": "{contract} par {name}", "table.called": "appel {card}",
   "table.spectator": "spectateur", "table.commitment_title": "SHA-256 de la graine secrète de la donne, révélée à la fin : {hash}",
   "table.last_trick": "Dernier pli", "table.shown": "Cartes montrées", "table.cancel": "Proposer d'annuler",
+  "table.cancel_alone": "Annuler demande l'accord d'au moins deux personnes présentes (les robots ne votent pas) : seul avec des robots, vous ne pouvez que quitter la table, ce qui est un abandon.",
   "table.leave": "Quitter la place", "table.to_lobby": "Retour aux tables",
   "table.leave_confirm": "Partir pendant une partie est un abandon : un robot joue votre place et vous perdez votre mise. Partir ?",
   "table.waiting_players": "En attente de joueurs…", "table.waiting_start": "Toutes les places sont prises : le maître peut lancer.",
@@ -501,6 +506,7 @@ const fr = {
   "error.not_registered": "Vous n'êtes pas inscrit.", "error.no_tournament": "Ce tournoi n'existe pas.",
   "error.tournament_round": "Cette partie est celle d'un tournoi : elle s'affiche quand toutes les tables de son tour l'ont jouée.",
   "error.tournament_table": "Une table de tournoi ne peut pas être annulée : la quitter est un abandon.",
+  "error.needs_two_people": "Annuler demande l'accord d'au moins deux personnes présentes : seul avec des robots, quitter la table est un abandon.",
 };
 
 const WORDS = { en, fr };

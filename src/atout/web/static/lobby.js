@@ -19,7 +19,7 @@ export function renderLobby(app, main) {
         h("div", { class: "lobby-side" }, friendsBox(app), createForm(app))));
   }
   const mine = (x) => x.you !== null && x.you !== undefined;
-  const rank = (x) => (mine(x) ? 0 : x.status === "waiting" ? 1 : 2);
+  const rank = (x) => (mine(x) ? 0 : x.over ? 3 : x.status === "waiting" ? 1 : 2); // a game over: last
   const tables = [...app.tables.values()].sort((a, b) => rank(a) - rank(b));
   renderYours(app, main, tables.filter(mine));
   if (!tables.length) {
@@ -65,10 +65,18 @@ function renderYours(app, main, yours) {
   replace(box, yours.length ? [
     h("h2", {}, t(yours.some((x) => x.status === "playing") ? "lobby.yours_playing" : "lobby.yours")),
     h("ul", { class: "tables" }, yours.map((x) => h("li", { class: "row", dataset: { table: x.id } },
-      h("span", {}, t("lobby.table", { id: x.id }), " · ", t(x.status === "playing" ? "lobby.playing" : "lobby.waiting"),
+      h("span", {}, t("lobby.table", { id: x.id }), " · ", statusWord(x),
         " · ", t("lobby.your_seat", { n: x.you + 1 })),
       h("button", { class: "primary", onclick: () => app.go(`t/${x.id}`) }, t("lobby.back"))))),
   ] : []);
+}
+
+/** A table's state in a word: its game being played, its game over (finished or cancelled: not a table
+ * waiting for people, though one may sit for the next game), or waiting for its first game. */
+function statusWord(x) {
+  if (x.status === "playing") return t("lobby.playing");
+  if (x.over) return t(x.over === "cancelled" ? "lobby.cancelled" : "lobby.over");
+  return t("lobby.waiting");
 }
 
 function tableItem(app, x) {
@@ -82,12 +90,12 @@ function tableItem(app, x) {
     o.bet ? t("lobby.bet", { n: o.bet }) : "",
     x.private ? t("lobby.private") : "",
   ].filter(Boolean).join(" · ");
-  const status = x.status === "playing" ? t("lobby.playing") : t("lobby.waiting");
+  const status = statusWord(x);
   const yours = x.you !== null && x.you !== undefined;
   return h("li", { class: `table-item ${x.status}${yours ? " mine" : ""}`, dataset: { table: x.id } },
     h("div", { class: "table-head" },
       h("strong", {}, t("lobby.table", { id: x.id })), " ",
-      h("span", { class: `badge ${x.status}` }, status),
+      h("span", { class: `badge ${x.over ? "over" : x.status}` }, status),
       yours ? h("span", { class: "tag mine" }, t("lobby.your_seat", { n: x.you + 1 })) : "",
       x.quick ? h("span", { class: "tag quick" }, t("quick.tag")) : "",
       x.robots ? h("span", { class: "hint" }, " ", t("lobby.robots", { n: x.robots })) : "",

@@ -20,11 +20,12 @@ export function multiplierOf(catalogue, name) {
   return contract ? contract.multiplier : 1;
 }
 
-/** The end of a deal: who took what, the count, the formula, everyone's score. */
-export function resultBlock(result, nameOf, players, catalogue) {
+/** The end of a deal: who took what, the count, the formula, everyone's score. A void deal says the
+ * next dealer deals only when a deal follows (`more`: not at a game's end, nor in a review). */
+export function resultBlock(result, nameOf, players, catalogue, more = true) {
   if (result.void) {
     return h("div", { class: "result void" }, h("h3", {}, t("result.void_title")),
-      h("p", {}, t(`result.void.${result.void}`, {}, result.void)), h("p", {}, t("result.void_next")));
+      h("p", {}, t(`result.void.${result.void}`, {}, result.void)), more ? h("p", {}, t("result.void_next")) : "");
   }
   const k = multiplierOf(catalogue, result.contract);
   const made = result.made;

@@ -122,7 +122,8 @@ export class ReviewView {
     const d = this.data;
     const r = this.r;
     const res = r.result;
-    const title = res.void ? t("review.title_void", { n: d.deal }) : t("review.title", { n: d.deal, of: d.deals });
+    const n = d.number ?? d.deal; // "deal k of n" as the game numbered it (a void deal: the number it was dealt again under)
+    const title = res.void ? t("review.title_void", { n }) : t("review.title", { n, of: d.of ?? d.deals });
     const contract = res.void ? t(`result.void.${res.void}`, {}, res.void)
       : t("review.took", { name: this.nameOf(r.taker), contract: contractWord(res.contract) })
         + (r.called ? ` · ${t("table.called", { card: cards.word(r.called) })}` : "")
@@ -182,7 +183,7 @@ export class ReviewView {
     }
     if (last) {
       this.stepTitle.textContent = t("review.result");
-      replace(this.board, resultBlock(r.result, (x) => this.nameOf(x), r.players, this.app.catalogue));
+      replace(this.board, resultBlock(r.result, (x) => this.nameOf(x), r.players, this.app.catalogue, false));
     } else if (k === 0) {
       this.stepTitle.textContent = t("review.dealt");
       replace(this.board, this.handsBlock(this.handsAt(0), null), this.asideBlock());

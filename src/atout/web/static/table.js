@@ -553,7 +553,7 @@ export class TableView {
     if (over && !this.dismissed.has(over)) {
       key = over;
       const d = s.deal;
-      parts = [this.gameOver(), d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue) : "", review,
+      parts = [this.gameOver(), d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue, false) : "", review,
         g.outcome ? h("a", { href: `#/g/${encodeURIComponent(g.id)}`, class: "game-link" }, t("game.page")) : ""];
     } else if (!over && this.result && !this.dismissed.has(this.result.key)) {
       key = this.result.key;
@@ -630,7 +630,7 @@ export class TableView {
       s.commitment ? this.commitmentButton(s.commitment) : ""), h("div", { class: "bar-buttons" },
       d && d.last_trick ? h("button", { class: "quiet", onclick: () => this.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
       d ? h("button", { class: "quiet", onclick: () => this.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
-      playing && seated && !s.vote ? h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel")) : "",
+      playing && seated && !s.vote ? this.cancelButton() : "",
       seated ? h("button", {
         class: "quiet sound", "aria-pressed": String(soundOn()), "aria-label": t("table.sound"),
         title: `${t("table.sound")}: ${t(soundOn() ? "table.sound_on" : "table.sound_off")}`,
@@ -816,7 +816,8 @@ export class TableView {
     }
     if (!d) return;
     if (d.phase === "end") {
-      box.append(h("p", { class: "hint" }, s.game && s.game.deal_number >= s.game.deals ? t("table.game_ending") : t("table.next_deal")));
+      const last = s.game && s.game.deal_number >= s.game.deals && !(d.result && d.result.void); // a void deal is dealt again
+      box.append(h("p", { class: "hint" }, last ? t("table.game_ending") : t("table.next_deal")));
       return;
     }
     if (!this.isMyTurn()) {
@@ -1159,6 +1160,19 @@ export class TableView {
 
   async proposeCancel() {
     await this.send({ type: "cancel" });
+  }
+
+  /** "Propose to cancel", offered only when another person is present to agree (robots do not vote):
+   *  alone with robots it says why not, and that leaving is an abandonment (the server refuses it too). */
+  cancelButton() {
+    const s = this.state;
+    const others = s.you !== null && s.you !== undefined && s.seats.some((x, i) => i !== s.you && x.kind === "person"
+      && x.present && x.connected && !x.automatic && !x.abandoned);
+    if (others) return h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel"));
+    return h("button", {
+      class: "quiet", "aria-disabled": "true", title: t("table.cancel_alone"), dataset: { cancel: "alone" },
+      onclick: () => this.app.toast(t("table.cancel_alone")),
+    }, t("table.cancel"));
   }
 }
 

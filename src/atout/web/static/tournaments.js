@@ -87,11 +87,13 @@ function createForm(app, message) {
   const field = (label, input) => h("label", { class: "t-field" }, h("span", {}, label), input);
   const name = h("input", { name: "name", maxlength: 60, value: "Tournament", required: true });
   const deals = h("input", { name: "deals", type: "number", min: 1, max: 12, value: 4 });
-  const players = h("select", { name: "players" }, h("option", { value: "4" }, "4"), h("option", { value: "5" }, "5"));
+  // two tables at least (each seat compared with the other table's): one more person than a table seats
+  const players = h("select", { name: "players", onchange: () => { size.min = Number(players.value) + 1; if (Number(size.value) < size.min) size.value = size.min; } },
+    h("option", { value: "4" }, "4"), h("option", { value: "5" }, "5"));
   const rounds = h("input", { name: "rounds", type: "number", min: 1, max: 10, value: 1 });
   const full = h("input", { type: "radio", name: "start", value: "full", checked: true });
   const timed = h("input", { type: "radio", name: "start", value: "time" });
-  const size = h("input", { name: "size", type: "number", min: 2, max: 200, value: 4 });
+  const size = h("input", { name: "size", type: "number", min: 5, max: 200, value: 5 });
   const when = h("input", { name: "starts_at", type: "datetime-local" });
   const priv = h("input", { name: "private", type: "checkbox" });
   return h("form", { class: "t-create", novalidate: true, onsubmit: async (e) => { // the server says what is wrong

@@ -1,0 +1,177 @@
+"""The vote to cancel, on the table actor without a network: an amicable end needs two people present
+(robots do not vote), whatever happens during the vote (issue 34: one person alone with robots could
+erase a lost game at will)."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+from typing import Any
+from unittest.mock import patch
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import atout.server.table as table_module
+from atout.bots import make_bot
+from atout.engine.record import action_to_json
+from atout.server.options import TableOptions
+from atout.server.protocol import ProtocolError
+from atout.server.table import Table, Timing
+
+from .helpers import when_next_deal
+
+NAMES = ["Ann", "Bob", "Carl", "Dan", "Eve"]
+
+
+def table_of(players: int, people: int) -> Table:
+    """``people`` people in the first seats, robots in the others, the game started."""
+    table = Table("t", players, TableOptions(deals=3), Timing())
+    table.create("p0", NAMES[0], 0.0)
+    for seat in range(1, players):
+        if seat < people:
+            table.sit(f"p{seat}", NAMES[seat], seat, table.seq, 0.0)
+        else:
+            table.add_robot("p0", seat, "random", table.seq, 0.0)
+    table.start("p0", table.seq, 0.0)
+    return table
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_alone_with_robots_a_proposal_is_refused_and_changes_nothing(players: int) -> None:
+    table = table_of(players, 1)
+    before = table.snapshot()
+    with pytest.raises(ProtocolError) as refused:
+        table.propose_cancel("p0", table.seq, 1.0)
+    assert refused.value.code == "needs_two_people"
+    assert table.snapshot() == before
+
+
+def test_a_second_person_away_counts_for_nobody() -> None:
+    """Two people, but Bob's connection is lost: Ann is the only one present, and may not propose."""
+    table = table_of(4, 2)
+    table.connection_lost(1, 1.0)
+    with pytest.raises(ProtocolError) as refused:
+        table.propose_cancel("p0", table.seq, 2.0)
+    assert refused.value.code == "needs_two_people"
+    table.connection_back("p1", 3.0)
+    assert [e["type"] for e in table.propose_cancel("p0", table.seq, 4.0)] == ["cancel_proposed"]
+
+
+def test_two_people_agreeing_cancel_and_one_refusing_does_not() -> None:
+    table = table_of(4, 2)
+    table.propose_cancel("p0", table.seq, 1.0)
+    ended = table.cast_vote("p1", False, table.seq, 2.0)
+    assert [e["type"] for e in ended] == ["vote", "cancel_end"] and ended[-1]["cancelled"] is False
+    table.propose_cancel("p1", table.seq, 3.0)
+    ended = table.cast_vote("p0", True, table.seq, 4.0)
+    assert ended[-1]["type"] == "cancel_end" and ended[-1]["cancelled"] is True
+    assert table.game_outcome == "cancelled"
+
+
+class Model:
+    """Who is seated and present, as the events say: the test's own count, not the table's."""
+
+    def __init__(self, people: int) -> None:
+        self.people = set(range(people))
+        self.absent: set[int] = set()  # told by an event
+        self.automatic: set[int] = set()  # their turn clock ran out: a robot plays, they do not vote
+        self.lost: set[int] = set()  # without a connection (runtime: no event yet)
+        self.left: set[int] = set()
+        self.yes: set[int] = set()
+        self.by = -1
+
+    def here(self) -> set[int]:
+        return self.people - self.absent - self.lost - self.left
+
+    def present(self) -> set[int]:
+        return self.here() - self.automatic
+
+    def follow(self, events: list[dict[str, Any]]) -> None:
+        for e in events:
+            kind = e["type"]
+            if kind == "abandon":
+                self.left.add(e["seat"])
+            elif kind == "absent":
+                self.absent.add(e["seat"])
+            elif kind == "present":
+                self.absent.discard(e["seat"])
+            elif kind == "automatic":
+                (self.automatic.add if e["on"] else self.automatic.discard)(e["seat"])
+            elif kind == "cancel_proposed":
+                self.by = e["by"]
+                self.yes = {e["by"]}
+            elif kind == "vote" and e["accept"]:
+                self.yes.add(e["seat"])
+            elif kind == "cancel_end" and e["cancelled"]:
+                agreeing = self.yes & (self.present() | ({self.by} & self.here()))  # the proposer, automatic or not
+                assert len(agreeing) >= 2, f"cancelled with the agreement of {sorted(agreeing)} only: {e}"
+                assert len(self.yes) >= 2
+
+
+STEP = st.tuples(st.sampled_from(["propose", "yes", "no", "leave", "lost", "back", "wait", "play"]),
+                 st.integers(0, 4), st.sampled_from([1.0, 11.0, 61.0, 200.0]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(players=st.sampled_from([3, 4, 5]), people=st.integers(1, 5), steps=st.lists(STEP, max_size=30),
+       seed=st.integers(0, 1000))
+def test_no_vote_passes_without_two_people_present(players: int, people: int, steps: list, seed: int) -> None:
+    """Whatever people do during votes (propose, accept, refuse, leave, lose their connection, come back,
+    let the time run out, play on), a game is cancelled only with two people present who accepted, and a
+    proposal is refused exactly when fewer than two people are present."""
+    people = min(people, players)
+    shuffles = random.Random(seed)  # the table's seeds too: the same steps, the same deals (hypothesis replays)
+    with patch.object(table_module, "secrets", SimpleNamespace(token_hex=lambda n: shuffles.randbytes(n).hex())):
+        table = table_of(players, people)
+        play_steps(table, people, players, steps, seed)
+
+
+def play_steps(table: Table, people: int, players: int, steps: list, seed: int) -> None:
+    model = Model(people)
+    bot = make_bot("random", seed)
+    now = 1.0
+    for what, who, dt in steps:
+        if table.status != "playing":
+            break
+        seat = who % players
+        player = f"p{seat}"
+        events: list[dict[str, Any]] = []
+        try:
+            if what == "propose":
+                alone = len(model.present() | {seat}) < 2
+                try:
+                    events = table.propose_cancel(player, table.seq, now)
+                except ProtocolError as refused:
+                    if refused.code == "needs_two_people":
+                        assert alone
+                    raise
+                assert not alone
+            elif what in ("yes", "no"):
+                events = table.cast_vote(player, what == "yes", table.seq, now)
+            elif what == "leave":
+                events = table.leave(player, table.seq, now)
+            elif what == "lost" and seat in model.people - model.left:
+                table.connection_lost(seat, now)
+                model.lost.add(seat)
+            elif what == "back" and seat in model.people - model.left:
+                events = table.connection_back(player, now)
+                model.lost.discard(seat)
+            elif what == "wait":
+                now += dt
+                while (more := table.tick(now)):
+                    events += more
+            elif what == "play" and table.vote is None:
+                if table.deal.is_over:
+                    events = table.tick(when_next_deal(table))
+                else:
+                    to_act = table.deal.to_act
+                    body = action_to_json(to_act, bot.choose(table.deal.observation(to_act)))
+                    del body["seat"]
+                    events = table.play(to_act, body, now, by="robot")
+        except ProtocolError:
+            continue
+        model.follow(events)
+        if table.vote is not None:  # a vote still running: two of its voters have neither left nor been absent
+            assert len(set(table.vote["voters"]) - model.left - model.absent) >= 2
