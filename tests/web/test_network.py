@@ -1,11 +1,17 @@
-"""Friends on the same network (README, "Friends on your network"): ``atout serve --host 0.0.0.0`` prints
-the machine's address on the network, and a friend's browser that opens it plays, its page's origin
-being the site's own as that friend's request names it (no ``--origin`` needed)."""
+"""Friends on the same network (README, "Friends on your network"): ``atout serve --host 0.0.0.0`` listens on
+every address of the machine and prints its address on the network; a friend's browser that opens another
+address than the host's own plays, its page's origin being the site's own as that friend's request names it
+(no ``--origin`` needed).
+
+The friend's browser opens 127.0.0.2, not the network address the line prints: traffic of a test stays on
+the loopback range. A server on 127.0.0.1 (the default) does not answer there, one on 0.0.0.0 does, which
+is what lets a friend in."""
 
 from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 
 from atout.cli.serve import network_addresses
@@ -14,22 +20,33 @@ from .conftest import Site
 from .pages import Person
 
 
-def test_a_friend_on_the_network_sits_at_the_table_by_the_address_the_start_line_prints(browser, tmp_path):
-    if not network_addresses():
-        pytest.skip("this machine has no address on a network (no route out): nothing for a friend to reach")
+def test_a_friend_reaches_the_table_at_another_address_of_the_machine(browser, tmp_path):
     site = Site(tmp_path, args=("--host", "0.0.0.0"))
     try:
-        printed = re.search(r"on your network at (http://[0-9.]+:[0-9]+)/", site.log.read_text())
-        assert printed, site.log.read_text()
-        assert not printed[1].startswith("http://127.")
+        log = site.log.read_text()
+        if network_addresses():
+            printed = re.search(r"on your network at (http://[0-9.]+:[0-9]+)/", log)
+            assert printed and not printed[1].startswith("http://127."), log
+        other = f"http://127.0.0.2:{site.port}"
         host = Person(browser, site.url, "Hostess").arrive()
         table = host.create(4)
-        friend = Person(browser, printed[1], "Friend").arrive()  # another machine would open this address
+        friend = Person(browser, other, "Friend").arrive()  # another machine would open the printed address
         friend.sit_at(table)
         host.page.wait_for_selector(".seat:has-text('Friend')")
-        assert friend.page.evaluate("() => location.origin") == printed[1]
-        assert not friend.console_errors and not host.console_errors
+        assert friend.page.evaluate("() => location.origin") == other
+        assert not friend.console_errors and not host.console_errors, (friend.console_errors, host.console_errors)
         friend.close()
         host.close()
+    finally:
+        site.stop()
+
+
+def test_the_default_server_answers_this_machine_only(tmp_path):
+    site = Site(tmp_path)  # --host 127.0.0.1
+    try:
+        assert httpx.get(f"{site.url}/health", timeout=60).status_code == 200
+        with pytest.raises(httpx.ConnectError):
+            httpx.get(f"http://127.0.0.2:{site.port}/health", timeout=60)
+        assert "this machine only" in site.log.read_text()
     finally:
         site.stop()
