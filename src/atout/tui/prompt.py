@@ -101,7 +101,9 @@ class Prompt(Vertical):
             button.label = f"{i} {button.label}"
         bar = self.query_one("#actions")
         bar.remove_children()
-        bar.mount(Horizontal(*buttons))
+        row = Horizontal()
+        bar.mount(row)
+        row.mount_all(buttons)  # in the DOM at once: a key typed ahead finds its button
 
     def press(self, index: int) -> None:
         """Key ``index`` (1-9): the numbered button of the row shown."""
