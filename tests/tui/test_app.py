@@ -635,3 +635,55 @@ async def test_help_spells_out_the_card_letters_and_points():
     for words_ in ("a bout or a king 4½", "a queen 3½", "a knight 2½", "a jack 1½", "any other card ½",
                    "1 Pass, 2 Prise, 3 Garde, 4 Garde sans, 5 Garde contre"):
         assert words_ in text, words_
+
+
+async def test_the_boxes_buttons_answer_clicks(tmp_path):
+    """Each box's buttons are bound by id: OK closes the dog, Stay keeps the game, Leave ends it."""
+    game = human_taker(4, "ecart", PRISE, save_dir=tmp_path)
+    app = AtoutApp(game, delay=0, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, InfoScreen) and app.screen.kind == "dog"
+        await pilot.click("#ok")
+        await settle(app, pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.prompt.mode == "ecart"
+        await pilot.click("#clear-ecart")
+        assert "0/6 chosen" in message(app)
+        await pilot.press("q")
+        assert isinstance(app.screen, LeaveScreen)
+        await pilot.click("#stay")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), "Stay did not close the box")
+        await pilot.press("q")
+        await pilot.click("#leave")
+        await until(pilot, lambda: not app.is_running, "Leave did not end the game")
+
+
+async def test_the_result_buttons_answer_clicks(monkeypatch):
+    """The result's Next deal button is bound by id, as its Enter key is."""
+    from atout.bots.random_bot import RandomBot
+
+    original = RandomBot.choose
+
+    def passing(self, observation, budget=None):
+        return Bid(0) if observation.phase == "bidding" else original(self, observation, budget)
+
+    monkeypatch.setattr(RandomBot, "choose", passing)
+    game = Game(players=4, level="random", deals=1, seed="allpass")
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first_dealer = game.deal.dealer
+        await pilot.press("1")  # pass: a void deal
+        await settle(app, pilot)
+        assert isinstance(app.screen, ResultScreen)
+        await pilot.click("#next")
+        await settle(app, pilot)
+        assert isinstance(app.screen, GameScreen) and game.deal.dealer == (first_dealer + 1) % 4
+
+
+async def test_the_start_screens_quit_button_quits():
+    app = AtoutApp(start_screen=True)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, StartScreen)
+        await pilot.click("#quit")
+        await until(pilot, lambda: not app.is_running, "Quit did not end the app")
