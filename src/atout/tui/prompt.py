@@ -55,6 +55,7 @@ class Prompt(Vertical):
         self.poignee = 0
         self.poignee_size = 0
         self.poignee_decided = False
+        self.shown_row: Horizontal | None = None  # the buttons shown (the rows being removed do not count)
 
     def compose(self) -> ComposeResult:
         yield Static(id="message")
@@ -92,6 +93,7 @@ class Prompt(Vertical):
         hand.selected = 0
 
     def clear_buttons_only(self) -> None:
+        self.shown_row = None
         self.query_one("#actions").remove_children()
 
     def set_actions(self, buttons: list[Button]) -> None:
@@ -101,14 +103,13 @@ class Prompt(Vertical):
             button.label = f"{i} {button.label}"
         bar = self.query_one("#actions")
         bar.remove_children()
-        row = Horizontal()
+        self.shown_row = row = Horizontal()
         bar.mount(row)
         row.mount_all(buttons)  # in the DOM at once: a key typed ahead finds its button
 
     def press(self, index: int) -> None:
         """Key ``index`` (1-9): the numbered button of the row shown."""
-        rows = [row for row in self.query_one("#actions").children if not row._pruning]
-        buttons = list(rows[-1].query(Button).results(Button)) if rows else []
+        buttons = list(self.shown_row.query(Button).results(Button)) if self.shown_row is not None else []
         if 0 < index <= len(buttons) and not buttons[index - 1].disabled:
             buttons[index - 1].press()
 
