@@ -187,11 +187,11 @@ async def main() -> None:
         await settle(app, pilot)
         screen = app.screen
         hand = screen.query_one(HandView)
-        allowed = [c for c in hand.cards if screen.ecart_pick_reason(c) is None]
+        allowed = [c for c in hand.cards if screen.prompt.ecart_pick_reason(c) is None]
         for card in allowed[-2:]:
             hand.post_message(HandView.Chosen(card))
             await pilot.pause()
-        refused = [c for c in hand.cards if screen.ecart_pick_reason(c) is not None]
+        refused = [c for c in hand.cards if screen.prompt.ecart_pick_reason(c) is not None]
         if refused:
             hand.post_message(HandView.Chosen(refused[0]))
             await pilot.pause()

@@ -89,7 +89,7 @@ async def play_through(app: AtoutApp, pilot, rng: random.Random, bid: str = "ran
             seen.add(screen.kind)
             await pilot.press("enter")
             continue
-        mode = screen.mode
+        mode = screen.prompt.mode
         seen.add(mode)
         hand = screen.query_one(HandView)
         if mode == "bid":
@@ -101,7 +101,7 @@ async def play_through(app: AtoutApp, pilot, rng: random.Random, bid: str = "ran
         elif mode == "ecart":
             count = screen.game.deal.settings.dog_size
             for card in list(hand.cards):
-                if screen.ecart.bit_count() < count and screen.ecart_pick_reason(card) is None:
+                if screen.prompt.ecart.bit_count() < count and screen.prompt.ecart_pick_reason(card) is None:
                     await choose_card(pilot, hand, card)
             await pilot.press("1")
         elif mode == "poignee":

@@ -31,14 +31,14 @@ async def _to_the_result(app, pilot) -> None:
             await pilot.press("enter")
             continue
         hand = screen.query_one(HandView)
-        if screen.mode == "play":
+        if screen.prompt.mode == "play":
             await choose_card(pilot, hand, rng.choice([c for c in hand.cards if hand.marked >> c & 1]))
-        elif screen.mode == "ecart":
+        elif screen.prompt.mode == "ecart":
             for card in list(hand.cards):
-                if screen.ecart.bit_count() < 6 and screen.ecart_pick_reason(card) is None:
+                if screen.prompt.ecart.bit_count() < 6 and screen.prompt.ecart_pick_reason(card) is None:
                     await choose_card(pilot, hand, card)
             await pilot.press("1")
-        elif screen.mode == "bid":
+        elif screen.prompt.mode == "bid":
             open_keys = [i for i, b in enumerate(buttons(app), 1) if not b.disabled]
             await pilot.press(str(open_keys[1] if len(open_keys) > 1 else 1))
         else:

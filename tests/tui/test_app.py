@@ -71,7 +71,7 @@ async def test_taker_phases_dog_ecart_and_refusals(tmp_path):
         await pilot.press("enter")
         await settle(app, pilot)
         screen = app.screen
-        assert screen.mode == "ecart"
+        assert screen.prompt.mode == "ecart"
         assert screen.query_one(HandView).choosing and "Choose card" in footer_text(app)  # Enter's hint now
         hand = screen.query_one(HandView)
         assert hand.tagged == game.deal.dog  # the dog's cards are marked in the hand
@@ -80,36 +80,36 @@ async def test_taker_phases_dog_ecart_and_refusals(tmp_path):
         assert forbidden
         await choose_card(pilot, hand, forbidden[0], arrows=True)
         assert "Refused" in message(app) and "may never be laid aside" in message(app)
-        assert screen.ecart == 0
+        assert screen.prompt.ecart == 0
         # Every card's reason is the engine's, in words: a king, a bout, a trump while others may go.
         mask = game.deal.hands[game.deal.taker]
         words = {EcartRefusal.KING: "a king may never", EcartRefusal.BOUT: "a bout (21, Petit, Excuse) may never",
                  EcartRefusal.TRUMP: "a trump may be laid aside only when"}
         for card in hand.cards:
             why = ecart_refusal(mask, 6, card)
-            said = screen.ecart_pick_reason(card)
+            said = screen.prompt.ecart_pick_reason(card)
             assert (said is None) == (why is None)
             if why is not None:
                 assert words[why] in said
         # Too early to confirm; then pick the right number and one too many.
         assert buttons(app)[0].disabled
-        allowed = [c for c in hand.cards if screen.ecart_pick_reason(c) is None]
+        allowed = [c for c in hand.cards if screen.prompt.ecart_pick_reason(c) is None]
         for card in allowed[:6]:
             await choose_card(pilot, hand, card)
-        assert screen.ecart.bit_count() == 6
+        assert screen.prompt.ecart.bit_count() == 6
         extra = next((c for c in allowed[6:]), None)
         if extra is not None:
             await choose_card(pilot, hand, extra)
             assert "take one back first" in message(app)
         # Unpick and repick one card, then lay aside.
         await choose_card(pilot, hand, allowed[0])
-        assert screen.ecart.bit_count() == 5
+        assert screen.prompt.ecart.bit_count() == 5
         await choose_card(pilot, hand, allowed[0])
         assert not buttons(app)[0].disabled
         await pilot.press("1")
         await settle(app, pilot)
         assert game.deal.ecart.bit_count() == 6
-        assert app.screen.mode == "chelem"
+        assert app.screen.prompt.mode == "chelem"
         assert [b.label.plain for b in buttons(app)] == ["1 No chelem", "2 Announce a chelem"]
         await pilot.press("1")
         await settle(app, pilot)
@@ -145,10 +145,10 @@ async def test_illegal_card_refused_with_reason_and_mouse_play():
                 if not isinstance(screen, GameScreen):
                     break
                 hand = screen.query_one(HandView)
-                if screen.mode == "bid":
+                if screen.prompt.mode == "bid":
                     await pilot.press("1")
                     continue
-                if screen.mode == "play":
+                if screen.prompt.mode == "play":
                     bad = [c for c in hand.cards if not hand.marked >> c & 1]
                     if bad:
                         before = list(game.deal.history)
@@ -184,7 +184,7 @@ async def test_five_player_call():
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        assert screen.mode == "call"
+        assert screen.prompt.mode == "call"
         labels = [b.label.plain for b in buttons(app)]
         assert labels[:4] == ["1 Call K♠", "2 Call K♥", "3 Call K♦", "4 Call K♣"]
         # Clicking a card at the call is refused: the call uses the buttons; Enter is no card's key here
@@ -207,16 +207,16 @@ async def test_poignee_choice_of_trumps():
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        assert screen.mode == "play"
+        assert screen.prompt.mode == "play"
         labels = [b.label.plain for b in buttons(app)]
         assert labels == ["1 Show simple (10)", "2 No poignée"]
         await pilot.press("1")
-        assert screen.mode == "poignee"
-        assert screen.poignee.bit_count() == 10
+        assert screen.prompt.mode == "poignee"
+        assert screen.prompt.poignee.bit_count() == 10
         hand = screen.query_one(HandView)
         # Swap: take back the 2, show the 11 instead.
         t2, t11 = parse_card("T2"), parse_card("T11")
-        assert screen.poignee >> t2 & 1 and not screen.poignee >> t11 & 1
+        assert screen.prompt.poignee >> t2 & 1 and not screen.prompt.poignee >> t11 & 1
         await choose_card(pilot, hand, t11)
         assert "take one back first" in message(app)
         await choose_card(pilot, hand, t2)
@@ -243,12 +243,12 @@ async def test_save_and_resume(tmp_path):
             if isinstance(screen, InfoScreen):
                 await pilot.press("enter")
                 continue
-            if screen.mode == "play" and len(game.deal.tricks) >= 3:
+            if screen.prompt.mode == "play" and len(game.deal.tricks) >= 3:
                 break
-            if screen.mode == "play":
+            if screen.prompt.mode == "play":
                 hand = screen.query_one(HandView)
                 await choose_card(pilot, hand, rng.choice([c for c in hand.cards if hand.marked >> c & 1]))
-            elif screen.mode == "ecart":
+            elif screen.prompt.mode == "ecart":
                 await play_through_ecart(app, pilot)
             else:
                 await pilot.press("1")
@@ -276,7 +276,7 @@ async def play_through_ecart(app, pilot):
     screen = app.screen
     hand = screen.query_one(HandView)
     for card in list(hand.cards):
-        if screen.ecart.bit_count() < 6 and screen.ecart_pick_reason(card) is None:
+        if screen.prompt.ecart.bit_count() < 6 and screen.prompt.ecart_pick_reason(card) is None:
             await choose_card(pilot, hand, card)
     await pilot.press("1")
 
@@ -293,10 +293,10 @@ async def test_result_screen_and_score_sheet():
             screen = app.screen
             if isinstance(screen, InfoScreen):
                 await pilot.press("enter")
-            elif screen.mode == "play":
+            elif screen.prompt.mode == "play":
                 hand = screen.query_one(HandView)
                 await choose_card(pilot, hand, rng.choice([c for c in hand.cards if hand.marked >> c & 1]))
-            elif screen.mode == "ecart":
+            elif screen.prompt.mode == "ecart":
                 await play_through_ecart(app, pilot)
             else:
                 await pilot.press("1")
@@ -476,10 +476,10 @@ async def test_hint_at_the_ecart_chooses_a_legal_ecart():
         await pilot.press("h")
         await until(pilot, lambda: "Hint:" in message(app), "no hint came")
         screen = app.screen
-        assert screen.ecart.bit_count() == 6
+        assert screen.prompt.ecart.bit_count() == 6
         await pilot.press("1")
         await settle(app, pilot)
-        assert game.deal.phase == "chelem" and game.deal.ecart == screen.ecart
+        assert game.deal.phase == "chelem" and game.deal.ecart == screen.prompt.ecart
 
 
 async def test_all_pass_is_a_void_deal_that_does_not_count(monkeypatch):
@@ -536,7 +536,7 @@ async def test_ecart_with_trumps_when_too_few_other_cards():
         picks = [parse_card(c) for c in ("T2", "T3", "T4")]
         for card in picks:
             await choose_card(pilot, hand, card)
-        assert screen.ecart.bit_count() == 3
+        assert screen.prompt.ecart.bit_count() == 3
         await choose_card(pilot, hand, parse_card("T5"))
         assert "trump 5: only 3 trumps may be laid aside" in message(app)
         await choose_card(pilot, hand, parse_card("KS"))
@@ -564,14 +564,14 @@ async def test_nobody_is_called_taker_while_the_bidding_is_open():
         fresh.apply(Bid(PRISE), seat=bidder)
         obs = fresh.observation(HUMAN)
         assert obs.phase == "bidding" and obs.taker == bidder
-        assert "best bid so far" in plain(screen.status_text(obs))
-        assert "TAKER" not in plain(screen.table_text(obs))
+        assert "best bid so far" in plain(screen.board.status_text(obs))
+        assert "TAKER" not in plain(screen.board.table_text(obs))
         while fresh.phase == "bidding":
             fresh.apply(Bid(PASS))
         obs = fresh.observation(HUMAN)
         assert obs.phase == "discard"
-        assert "TAKER" in plain(screen.table_text(obs))
-        assert "best bid so far" not in plain(screen.status_text(obs))
+        assert "TAKER" in plain(screen.board.table_text(obs))
+        assert "best bid so far" not in plain(screen.board.status_text(obs))
 
 
 async def test_q_asks_before_leaving_and_says_where_the_game_is_saved(tmp_path):
@@ -635,3 +635,55 @@ async def test_help_spells_out_the_card_letters_and_points():
     for words_ in ("a bout or a king 4½", "a queen 3½", "a knight 2½", "a jack 1½", "any other card ½",
                    "1 Pass, 2 Prise, 3 Garde, 4 Garde sans, 5 Garde contre"):
         assert words_ in text, words_
+
+
+async def test_the_boxes_buttons_answer_clicks(tmp_path):
+    """Each box's buttons are bound by id: OK closes the dog, Stay keeps the game, Leave ends it."""
+    game = human_taker(4, "ecart", PRISE, save_dir=tmp_path)
+    app = AtoutApp(game, delay=0, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, InfoScreen) and app.screen.kind == "dog"
+        await pilot.click("#ok")
+        await settle(app, pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.prompt.mode == "ecart"
+        await pilot.click("#clear-ecart")
+        assert "0/6 chosen" in message(app)
+        await pilot.press("q")
+        assert isinstance(app.screen, LeaveScreen)
+        await pilot.click("#stay")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), "Stay did not close the box")
+        await pilot.press("q")
+        await pilot.click("#leave")
+        await until(pilot, lambda: not app.is_running, "Leave did not end the game")
+
+
+async def test_the_result_buttons_answer_clicks(monkeypatch):
+    """The result's Next deal button is bound by id, as its Enter key is."""
+    from atout.bots.random_bot import RandomBot
+
+    original = RandomBot.choose
+
+    def passing(self, observation, budget=None):
+        return Bid(0) if observation.phase == "bidding" else original(self, observation, budget)
+
+    monkeypatch.setattr(RandomBot, "choose", passing)
+    game = Game(players=4, level="random", deals=1, seed="allpass")
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first_dealer = game.deal.dealer
+        await pilot.press("1")  # pass: a void deal
+        await settle(app, pilot)
+        assert isinstance(app.screen, ResultScreen)
+        await pilot.click("#next")
+        await settle(app, pilot)
+        assert isinstance(app.screen, GameScreen) and game.deal.dealer == (first_dealer + 1) % 4
+
+
+async def test_the_start_screens_quit_button_quits():
+    app = AtoutApp(start_screen=True)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, StartScreen)
+        await pilot.click("#quit")
+        await until(pilot, lambda: not app.is_running, "Quit did not end the app")

@@ -167,7 +167,7 @@ def test_a_failing_save_does_not_end_the_game(tmp_path):
 
 
 def test_the_start_screen_offers_levels_by_their_peoples_names() -> None:
-    from atout.tui.app import offered_levels
+    from atout.tui.start import offered_levels
 
     assert offered_levels("heuristic") == (["beginner", "club", "expert"], "club")
     assert offered_levels("expert") == (["beginner", "club", "expert"], "expert")

@@ -160,7 +160,7 @@ async def test_bid_keys_keep_their_meaning_and_unavailable_ones_are_greyed():
         assert labels == ["1 Pass", "2 Prise", "3 Garde", "4 Garde sans", "5 Garde contre"]
         assert [b.disabled for b in buttons(app)] == [False, True, True, False, False]
         await pilot.press("2")  # a prise is below the garde: nothing happens
-        assert game.deal.to_act == HUMAN and app.screen.mode == "bid"
+        assert game.deal.to_act == HUMAN and app.screen.prompt.mode == "bid"
         await pilot.press("4")
         await settle(app, pilot)
         assert (HUMAN, Bid(3)) in game.deal.history
@@ -175,7 +175,7 @@ async def test_a_long_refusal_wraps_and_is_never_cut():
         screen = app.screen
         reason = ("trump 5: a trump may be laid aside only when too few other cards may be; keep trump 5 "
                   "and lay aside 3♠ instead, or choose another card")
-        screen.refuse(reason)
+        screen.prompt.refuse(reason)
         await pilot.pause()
         widget = screen.query_one("#message")
         assert reason in message(app).replace("\n", " ")

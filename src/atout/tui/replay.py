@@ -119,10 +119,7 @@ class ReplayApp(App):
         Binding("end", "step(999)", "End"),
         Binding("q,escape", "quit", "Quit"),
     ]
-    CSS = """
-    #title { height: 1; background: $primary; padding: 0 1; }
-    #body { padding: 0 1; }
-    """
+    CSS_PATH = "replay.tcss"
 
     def __init__(self, record: dict, name: str = "") -> None:
         super().__init__()

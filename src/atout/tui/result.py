@@ -1,0 +1,67 @@
+"""The end of a deal: its result in detail, the score sheet, and the analysis of the person's play."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Label, Static
+
+from ..engine.record import to_record
+from .analysis import AnalysisScreen
+from .game import HUMAN, Game, seat_name
+from .text import ranking_text, result_text, sheet_table
+
+
+class ResultScreen(Screen):
+    """The end of a deal: the result in detail and the running score sheet."""
+
+    BINDINGS = [Binding("enter,n,space", "next", "Continue"), Binding("a", "analyse", "Analyse my play"),
+                Binding("q", "app.quit_game", "Quit")]
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+        self.analysis = None  # the person's play analysed, once asked for (kept while the screen shows)
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        result = game.current.result
+        assert result is not None  # this screen follows a finished deal
+        last = game.sheet[-1]
+        title = "Void deal" if last.void else f"Deal {last.number} of {game.deals}"
+        with VerticalScroll():
+            yield Label(Text(title, style="bold reverse"))
+            yield Static(result_text(game.players, result), id="result")
+            yield Label(Text("Score sheet", style="bold underline"))
+            yield Static(sheet_table(game), id="sheet")
+            if game.is_over:
+                yield Label(Text("Final ranking", style="bold underline"))
+                yield Static(ranking_text(game), id="ranking")
+            with Horizontal(id="result-actions"):
+                if game.is_over:
+                    yield Button("Quit", variant="primary", compact=True, id="next")
+                else:
+                    yield Button("Next deal (Enter)", variant="primary", compact=True, id="next")
+                yield Button("Analyse my play (a)", compact=True, id="analyse")
+        yield Footer()
+
+    @on(Button.Pressed, "#analyse")
+    def action_analyse(self) -> None:
+        """The person's decisions in this deal scored by the expert's search (docs/analysis.md)."""
+        record = {**to_record(self.game.current), "names": [seat_name(s) for s in range(self.game.players)]}
+
+        def keep(analysis) -> None:
+            self.analysis = analysis
+
+        self.app.push_screen(AnalysisScreen(record, HUMAN, done=self.analysis), keep)
+
+    @on(Button.Pressed, "#next")
+    def action_next(self) -> None:
+        if self.game.is_over:
+            self.app.exit()
+        else:
+            self.dismiss(True)
