@@ -687,3 +687,18 @@ async def test_the_start_screens_quit_button_quits():
         assert isinstance(app.screen, StartScreen)
         await pilot.click("#quit")
         await until(pilot, lambda: not app.is_running, "Quit did not end the app")
+
+
+def test_the_shown_cards_say_whose_poignee_in_english() -> None:
+    """"Your simple poignée", never "You's"; a robot's with its name's possessive."""
+    from types import SimpleNamespace
+
+    from atout.engine.cards import parse_card
+    from atout.tui.boxes import shown_cards_box
+    from atout.tui.game import ROBOT_NAMES
+
+    trumps = [parse_card(f"T{n}") for n in range(1, 11)]
+    obs = SimpleNamespace(dog=None, ecart_trumps=[], poignees=[(0, trumps, "simple", 20), (1, trumps, "simple", 20)])
+    text = shown_cards_box(obs).body.plain
+    assert "Your simple poignée (20)" in text and f"{ROBOT_NAMES[0]}'s simple poignée (20)" in text, text
+    assert "You's" not in text, text

@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from .game import seat_name
+from .game import seat_name, seat_owner
 from .text import contract_label, contracts_text
 from .widgets import card_text, cards_text
 
@@ -147,7 +147,7 @@ def shown_cards_box(obs) -> InfoScreen:
         body.append_text(cards_text(obs.ecart_trumps))
         body.append("\n")
     for seat, cards, size, bonus in obs.poignees:
-        body.append(f"{seat_name(seat)}'s {size} poignée ({bonus}): ")
+        body.append(f"{seat_owner(seat)} {size} poignée ({bonus}): ")
         body.append_text(cards_text(cards))
         body.append("\n")
     if not body.plain:

@@ -48,6 +48,11 @@ def seat_name(seat: int) -> str:
     return "You" if seat == HUMAN else ROBOT_NAMES[seat - 1]
 
 
+def seat_owner(seat: int) -> str:
+    """Whose, in a sentence's start: "Your", "Anna's"."""
+    return "Your" if seat == HUMAN else f"{ROBOT_NAMES[seat - 1]}'s"
+
+
 @dataclass
 class Game(EngineGame):
     """The engine's game of several deals, with robots in every seat but the person's, and saves."""
