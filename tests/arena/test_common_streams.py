@@ -76,3 +76,20 @@ def test_the_expert_through_the_protocol_plays_as_in_process(tmp_path, capsys):
     results = json.loads(out.read_text())
     assert results["config"]["seeding"] == "common" and results["summary"]["faults"] == {}
     assert [s["diff"] for d in results["deals"] for s in d["seats"]] == [0, 0, 0]
+
+
+def test_the_command_line_takes_a_seeding_and_says_it(tmp_path, capsys):
+    """``--seeding`` reaches the run, the report and the JSON; an unknown one is refused before any deal."""
+    out = tmp_path / "level.json"
+    code = main(["arena", "--players", "4", "--deals", "1", "--seed", "crn-cli", "--quiet", "--candidate", "beginner",
+                 "--baseline", "heuristic", "--seeding", "level", "--out", str(out)])
+    assert code == 0
+    assert "seed crn-cli, level seeding" in capsys.readouterr().out
+    data = json.loads(out.read_text())
+    want = play_duplicate(4, "beginner", "heuristic", "crn-cli", 0, seeding="level")
+    assert data["config"]["seeding"] == "level"
+    assert [s["diff"] for s in data["deals"][0]["seats"]] == _diffs(want)
+    with pytest.raises(SystemExit) as refused:
+        main(["arena", "--deals", "1", "--seeding", "lucky", "--out", str(tmp_path / "no.json")])
+    assert refused.value.code == 2 and "invalid choice: 'lucky'" in capsys.readouterr().err
+    assert not (tmp_path / "no.json").exists()
