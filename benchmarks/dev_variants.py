@@ -4,7 +4,7 @@
         --seed dev5 --focus taker --set expert.TAKER_EDGE[5]=0 --out /tmp/dev5-edge0.json
     python benchmarks/strength.py --compare /tmp/dev5-v0.json /tmp/dev5-edge0.json
 
-Like ``atout arena`` (same deals, same robot seeds, same JSON records), with two savings for
+Like ``atout arena`` (same deals, same robot seeds and ``--seeding``, same JSON records), with two savings for
 paired comparisons of variants: the all-baseline game of each deal is cached on disk (it does not
 depend on the candidate), and ``--focus`` plays on only the seat-games that matter to the change
 being measured, decided once the bidding (and the call) is over:
@@ -34,9 +34,8 @@ import sys
 import time
 from pathlib import Path
 
-from atout.arena.duplicate import Game, deal_seed, decision_kind
+from atout.arena.duplicate import SEEDINGS, Game, deal_seed, decision_kind, seat_robot
 from atout.arena.run import summarize, write_json
-from atout.bots import make_bot
 from atout.bots.tactics import hand_strength
 from atout.engine import RuleSet, new_deal
 from atout.engine.cards import EXCUSE_BIT, TRUMPS
@@ -59,10 +58,10 @@ def _set(spec: str) -> None:
 
 
 def play(rules: RuleSet, dealer: int, seed: str, levels: list[str], watch: int | None = None,
-         keep=None) -> Game | None:
+         keep=None, seeding: str = "common") -> Game | None:
     """``duplicate.play_game``, stopping after the bidding when ``keep(deal)`` says the game does not matter."""
     deal = new_deal(rules, dealer, seed)
-    bots = [make_bot(level, f"{seed}/seat/{s}/{level}") for s, level in enumerate(levels)]
+    bots = [seat_robot(level, seed, s, seeding) for s, level in enumerate(levels)]
     times: list[float] = []
     kinds: list[str] = []
     checked = keep is None
@@ -83,15 +82,18 @@ def play(rules: RuleSet, dealer: int, seed: str, levels: list[str], watch: int |
     return Game(list(r.scores), r.taker, r.partner, r.contract, r.made, r.void, times, kinds)
 
 
-def baseline_game(rules: RuleSet, dealer: int, seed: str, baseline: str, cache: Path | None = CACHE) -> Game:
-    """The all-baseline game of a deal, from ``cache`` when it was played before (None: no cache)."""
+def baseline_game(rules: RuleSet, dealer: int, seed: str, baseline: str, cache: Path | None = CACHE,
+                  seeding: str = "common") -> Game:
+    """The all-baseline game of a deal, from ``cache`` when it was played before (None: no cache); the
+    level seeding's games keep their names from before issue 39, the common seeding's are apart."""
     if cache is None:
-        return play(rules, dealer, seed, [baseline] * rules.players)
+        return play(rules, dealer, seed, [baseline] * rules.players, seeding=seeding)
     cache.mkdir(exist_ok=True)
-    path = cache / (f"{rules.players}-{baseline}-" + seed.replace("/", "_") + ".json")
+    kind = "" if seeding == "level" else f"{seeding}-"
+    path = cache / (f"{rules.players}-{baseline}-{kind}" + seed.replace("/", "_") + ".json")
     if path.exists():
         return Game(**json.loads(path.read_text()))
-    g = play(rules, dealer, seed, [baseline] * rules.players)
+    g = play(rules, dealer, seed, [baseline] * rules.players, seeding=seeding)
     path.write_text(json.dumps({k: getattr(g, k) for k in Game.__slots__}))
     return g
 
@@ -115,12 +117,12 @@ def selected(players: int, seed: str, index: int, select: str | None) -> bool:
 
 
 def duplicate(players: int, baseline: str, seed: str, index: int, focus: str | None,
-              candidate: str = "expert", cache: Path | None = CACHE) -> dict:
+              candidate: str = "expert", cache: Path | None = CACHE, seeding: str = "common") -> dict:
     """``duplicate.play_duplicate``'s record of deal ``index``, the seat-games ``focus`` leaves out counted 0."""
     rules = RuleSet(players)
     dealer = index % players
     dseed = deal_seed(seed, index)
-    base = baseline_game(rules, dealer, dseed, baseline, cache)
+    base = baseline_game(rules, dealer, dseed, baseline, cache, seeding)
     seats = []
     for seat in range(players):
         levels = [baseline] * players
@@ -134,7 +136,7 @@ def duplicate(players: int, baseline: str, seed: str, index: int, focus: str | N
                 if deal.taker is None or deal.taker == seat:
                     return False
                 return not (players == 5 and deal.hands[seat] >> deal.called & 1)
-        game = play(rules, dealer, dseed, levels, seat, keep)
+        game = play(rules, dealer, dseed, levels, seat, keep, seeding)
         if game is None:
             seats.append({"seat": seat, "candidate": 0, "baseline": 0, "diff": 0, "role": "skipped",
                           "baseline_role": base.role(seat), "made": None, "baseline_made": base.made,
@@ -157,6 +159,8 @@ def main() -> int:
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--seed", default="dev")
     ap.add_argument("--focus", choices=("taker", "defender"))
+    ap.add_argument("--seeding", choices=SEEDINGS, default="common",
+                    help="the robots' seeds, as atout arena's (level: as before issue 39, for earlier runs)")
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     ap.add_argument("--select", metavar="strong:S|poignee", help="only the deals a rare decision can matter in")
     ap.add_argument("--candidate", default="expert",
@@ -178,13 +182,14 @@ def main() -> int:
     indices = [i for i in range(args.start, args.start + args.deals)
                if selected(args.players, args.seed, i, args.select)]
     for i in indices:
-        records.append(duplicate(args.players, args.baseline, args.seed, i, args.focus, args.candidate))
+        records.append(duplicate(args.players, args.baseline, args.seed, i, args.focus, args.candidate,
+                                 seeding=args.seeding))
         done = len(records)
         sys.stderr.write(f"\r  {done}/{len(indices)} deals {time.monotonic() - t0:6.0f}s")
         sys.stderr.flush()
     sys.stderr.write("\n")
     config = {"players": args.players, "candidate": args.candidate, "baseline": args.baseline,
-              "deals": args.deals, "start": args.start, "seed": args.seed, "budget": None, "jobs": 1,
+              "deals": args.deals, "start": args.start, "seed": args.seed, "seeding": args.seeding, "budget": None, "jobs": 1,
               "focus": args.focus, "select": args.select, "set": args.set, "invocation": " ".join(sys.argv)}
     summary = summarize(records)
     write_json(args.out, config, summary, records)

@@ -55,11 +55,14 @@ fewer deals there."""
 KINDS = ("bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card")
 
 
-def command(name: str, jobs: int, deals: int, seed: str | None = None) -> str:
+def command(name: str, jobs: int, deals: int, seed: str | None = None, seeding: str = "common") -> str:
+    """The ``atout arena`` command of run ``name``; a run without ``seeding`` in its JSON was made before
+    issue 39, with what is now ``--seeding level``."""
     players, cand, base, _, run_seed = RUNS[name]
     seed = seed or run_seed
+    how = "" if seeding == "common" else f" --seeding {seeding}"
     return (f"atout arena --players {players} --candidate {cand} --baseline {base} --deals {deals} "
-            f"--seed {seed} --jobs {jobs} --out benchmarks/results/strength-{name}.json")
+            f"--seed {seed}{how} --jobs {jobs} --out benchmarks/results/strength-{name}.json")
 
 
 def _ci(ci: dict | None) -> str:
@@ -134,7 +137,7 @@ def table(invocation: str) -> str:
         c = data["config"]
         made_by = f", made by `{c['invocation']}`" if c.get("invocation") else ""
         code = f" (code {c['commit']}{made_by})" if c.get("commit") else ""
-        out.append(f"- `{command(name, c['jobs'], c['deals'], c['seed'])}`{code}")
+        out.append(f"- `{command(name, c['jobs'], c['deals'], c['seed'], c.get('seeding', 'level'))}`{code}")
     return "\n".join(out) + "\n"
 
 
@@ -232,6 +235,8 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", nargs="*", default=None, help=f"runs among {', '.join(RUNS)}")
     ap.add_argument("--deals-scale", type=float, default=1.0)
+    ap.add_argument("--seeding", choices=("common", "level"), default="common",
+                    help="the robots' seeds (atout arena --seeding): level reproduces the runs made before issue 39")
     ap.add_argument("--table-only", action="store_true", help="rewrite strength-table.md from the JSON files")
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
                     help="two arena JSON files on the same seed: AFTER minus BEFORE, paired by deal and seat")
@@ -266,10 +271,11 @@ def main() -> int:
     for name in args.only or RUNS:
         players, cand, base, deals, seed = RUNS[name]
         deals = max(1, int(deals * args.deals_scale))
-        print(f"== {name}: {command(name, args.jobs, deals)}", flush=True)
-        records = run_arena(players, cand, base, deals, seed, jobs=args.jobs, progress=stderr_progress)
+        print(f"== {name}: {command(name, args.jobs, deals, seeding=args.seeding)}", flush=True)
+        records = run_arena(players, cand, base, deals, seed, jobs=args.jobs, progress=stderr_progress,
+                            seeding=args.seeding)
         config = {"players": players, "candidate": cand, "baseline": base, "deals": deals, "start": 0,
-                  "seed": seed, "budget": None, "jobs": args.jobs, "cpus": os.cpu_count(),
+                  "seed": seed, "seeding": args.seeding, "budget": None, "jobs": args.jobs, "cpus": os.cpu_count(),
                   "python": sys.version.split()[0], "machine": platform.machine(), "commit": _commit(),
                   "invocation": invocation}
         summary = summarize(records)

@@ -4,6 +4,11 @@ Luck of the cards cancels out: the candidate's figure on a deal is its score
 minus the baseline's score in the same seat on the same deal.  Every deal is a
 pure function of (arena seed, deal number), robots included, so a run is
 reproducible and can be split over processes.
+
+The luck of the robots' own draws cancels too (``SEEDINGS``, by default ``common``): a seat's robot
+is seeded by the deal and the seat, never by its level, and restarts its stream at each decision
+(``bots.streams``), so the candidate and the baseline search the same worlds wherever they face the
+same decision, and a robot against an identical copy of itself measures 0 exactly.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import make_bot
+from ..bots.base import Bot
+from ..bots.streams import PerDecision
 from ..engine import (
     Bid,
     Call,
@@ -77,23 +84,40 @@ def deal_seed(seed: str, index: int) -> str:
 FALLBACK = "heuristic"
 """The robot that finishes a deal for an engine's seat once that engine failed in it."""
 
+SEEDINGS = ("common", "level")
+"""How the arena seeds a seat's robot on a deal.  ``common`` (the default): by the deal and the seat
+alone (``engine_seed(deal, seat)``, the seed an engine is told too), its stream restarted at each
+decision (``bots.streams.PerDecision``); ``level``: by the level's name too (``{deal}/seat/{s}/{level}``,
+an engine by a hash with its command), one running stream for the deal: the arena's seeding before
+issue 39, which the figures measured before it rest on (benchmarks/results/strength.md says which)."""
+
+
+def seat_robot(level: str, seed: str, seat: int, seeding: str = "common") -> Bot:
+    """The robot of ``level`` (played in process) for ``seat`` of the deal of ``seed``."""
+    if seeding == "level":
+        return make_bot(level, f"{seed}/seat/{seat}/{level}")
+    if seeding != "common":
+        raise ValueError(f"unknown seeding {seeding!r}; seedings are {', '.join(SEEDINGS)}")
+    own = engine_seed(seed, seat)
+    return PerDecision(make_bot(level, own), own)
+
 
 def _seat_bots(rules: RuleSet, dealer: int, seed: str, levels: list[str], roles: list[str], budget: float | None,
-               settings: EngineSettings, faults: list[dict]) -> list[Any]:
+               settings: EngineSettings, faults: list[dict], seeding: str) -> list[Any]:
     """One robot per seat: a level's robot made for this deal, or that seat's engine process told of
     the deal.  An engine that cannot be (re)started leaves its seat to the fallback, said in ``faults``."""
     bots: list[Any] = []
     for s, level in enumerate(levels):
         if not is_engine(level):
-            bots.append(make_bot(level, f"{seed}/seat/{s}/{level}"))
+            bots.append(seat_robot(level, seed, s, seeding))
             continue
         bot: Any
         try:
             bot = seated_engine(level, roles[s], s, rules, budget, settings)
-            bot.new_deal(_number(seed), dealer, engine_seed(seed, s, level))
+            bot.new_deal(_number(seed), dealer, engine_seed(seed, s, level if seeding == "level" else None))
         except EngineFault as fault:
             faults.append({"seat": s, "engine": roles[s], "decision": None, **fault.to_json()})
-            bot = make_bot(FALLBACK, f"{seed}/seat/{s}/{FALLBACK}")
+            bot = seat_robot(FALLBACK, seed, s, seeding)
         bots.append(bot)
     return bots
 
@@ -113,14 +137,15 @@ def play_game(
     watch: int | None = None,
     roles: list[str] | None = None,
     engines: EngineSettings | None = None,
+    seeding: str = "common",
 ) -> Game:
-    """Play one deal with robots of ``levels`` (one per seat: a level or ``cmd:COMMAND``); time
-    ``watch``'s decisions.  An engine that fails (``EngineFault``, or an action the deal refuses) has
-    its seat played by the ``FALLBACK`` robot for the rest of the deal; ``Game.faults`` says so."""
+    """Play one deal with robots of ``levels`` (one per seat: a level or ``cmd:COMMAND``), seeded by
+    ``seeding`` (``SEEDINGS``); time ``watch``'s decisions.  An engine that fails (``EngineFault``, or
+    an action the deal refuses) has its seat played by the ``FALLBACK`` robot for the rest of the deal; ``Game.faults`` says so."""
     deal = new_deal(rules, dealer, seed)
     roles = roles or [""] * len(levels)
     faults: list[dict] = []
-    bots = _seat_bots(rules, dealer, seed, levels, roles, budget, engines or EngineSettings(), faults)
+    bots = _seat_bots(rules, dealer, seed, levels, roles, budget, engines or EngineSettings(), faults, seeding)
     seated = [b if isinstance(b, EngineBot) else None for b in bots]  # told of the end, even if replaced
     times: list[float] = []
     kinds: list[str] = []
@@ -139,7 +164,7 @@ def play_game(
                         raise EngineFault("illegal", f"{action}: {err.message}") from None
             except EngineFault as fault:
                 faults.append({"seat": seat, "engine": roles[seat], "decision": decision, **fault.to_json()})
-                bot = bots[seat] = make_bot(FALLBACK, f"{seed}/seat/{seat}/{FALLBACK}")
+                bot = bots[seat] = seat_robot(FALLBACK, seed, seat, seeding)
                 action = bot.choose(obs, budget)
         else:
             action = bot.choose(obs, budget)
@@ -170,8 +195,10 @@ def play_duplicate(
     index: int,
     budget: float | None = None,
     engines: EngineSettings | None = None,
+    seeding: str = "common",
 ) -> dict:
-    """Deal ``index``: once all-baseline, then the candidate in each seat in turn.
+    """Deal ``index``: once all-baseline, then the candidate in each seat in turn (robots seeded by
+    ``seeding``, see ``SEEDINGS``).
 
     Returns a JSON-ready record with, per seat, the candidate's score, the
     baseline's score in that seat, their difference, the roles, and the
@@ -183,7 +210,7 @@ def play_duplicate(
     dealer = index % players
     dseed = deal_seed(seed, index)
     base = play_game(rules, dealer, dseed, [baseline] * players, budget, roles=["baseline"] * players,
-                     engines=engines)
+                     engines=engines, seeding=seeding)
     faults = [{"game": "baseline", **f} for f in base.faults]
     seats = []
     for seat in range(players):
@@ -191,7 +218,8 @@ def play_duplicate(
         levels[seat] = candidate
         roles = ["baseline"] * players
         roles[seat] = "candidate"
-        game = play_game(rules, dealer, dseed, levels, budget, watch=seat, roles=roles, engines=engines)
+        game = play_game(rules, dealer, dseed, levels, budget, watch=seat, roles=roles, engines=engines,
+                         seeding=seeding)
         faults.extend({"game": seat, **f} for f in game.faults)
         seats.append(
             {

@@ -31,10 +31,12 @@ def is_engine(spec: str) -> bool:
     return command_of(spec) is not None
 
 
-def engine_seed(deal_seed: str, seat: int, spec: str) -> str:
+def engine_seed(deal_seed: str, seat: int, spec: str | None = None) -> str:
     """The seed an engine gets for its own random choices: fixed by the deal and the seat, but no way
-    back to the deal's seed (which would deal it every hand)."""
-    return hashlib.sha256(f"{deal_seed}/seat/{seat}/{spec}".encode()).hexdigest()[:16]
+    back to the deal's seed (which would deal it every hand).  ``spec`` None: the seat's alone, the
+    same for every entrant (the arena's common seeding); else the entrant's command is in it too."""
+    tail = "" if spec is None else f"/{spec}"
+    return hashlib.sha256(f"{deal_seed}/seat/{seat}{tail}".encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,7 +91,8 @@ def report(summary: dict, config: dict) -> str:
     """The human-readable summary printed at the end of a run."""
     lines = [
         f"{config['candidate']} vs {config['baseline']}, {config['players']} players, "
-        f"{summary['deals']} duplicate deal{'' if summary['deals'] == 1 else 's'}, seed {config['seed']}",
+        f"{summary['deals']} duplicate deal{'' if summary['deals'] == 1 else 's'}, seed {config['seed']}"
+        + (f", {config['seeding']} seeding" if config.get("seeding") else ""),
         f"points per deal: {_fmt(summary['points_per_deal'])}",
     ]
     for role, ci in summary["by_role"].items():
@@ -128,10 +129,12 @@ def run_arena(
     progress: Callable[[int, int, float], None] | None = None,
     start: int = 0,
     engines: EngineSettings | None = None,
+    seeding: str = "common",
 ) -> list[dict]:
-    """Play deals ``start .. start + deals - 1``; records come back in deal order.  Engines
-    (``cmd:COMMAND`` entrants) are said quit at the end."""
-    task = partial(play_duplicate, players, candidate, baseline, seed, budget=budget, engines=engines)
+    """Play deals ``start .. start + deals - 1`` (robots seeded by ``seeding``: ``duplicate.SEEDINGS``);
+    records come back in deal order.  Engines (``cmd:COMMAND`` entrants) are said quit at the end."""
+    task = partial(play_duplicate, players, candidate, baseline, seed, budget=budget, engines=engines,
+                   seeding=seeding)
     indices = range(start, start + deals)
     records: list[dict] = []
     t0 = time.monotonic()

@@ -21,6 +21,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="robot it is compared with: a level or cmd:COMMAND (default heuristic)")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals to play (default 100)")
     p.add_argument("--seed", default="arena", help="names the deals: the same seed, the same deals (default arena)")
+    p.add_argument("--seeding", choices=("common", "level"), default="common",
+                   help="the robots' own random draws: common (default), seeded by deal and seat and restarted at "
+                        "each decision, so candidate and baseline search the same worlds and a robot against a copy "
+                        "of itself measures 0; level, seeded by level name too, as before issue 39 (to reproduce "
+                        "earlier figures)")
     p.add_argument("--budget", type=float, default=None, help="seconds per decision (robot default if unset)")
     p.add_argument("--jobs", type=int, default=1, help="processes (decision times are per process; default 1)")
     p.add_argument("--start", type=int, default=0, help="first deal number, to split a long run (default 0)")
@@ -130,6 +135,7 @@ def arena(args: argparse.Namespace) -> int:
         "deals": args.deals,
         "start": args.start,
         "seed": args.seed,
+        "seeding": args.seeding,
         "budget": args.budget,
         "jobs": args.jobs,
     }
@@ -138,7 +144,7 @@ def arena(args: argparse.Namespace) -> int:
         config["engine_logs"] = engines.logs
     records = run_arena(
         args.players, args.candidate, args.baseline, args.deals, args.seed,
-        budget=args.budget, jobs=args.jobs, start=args.start, engines=engines,
+        budget=args.budget, jobs=args.jobs, start=args.start, engines=engines, seeding=args.seeding,
         progress=None if args.quiet else stderr_progress,
     )  # fmt: skip
     summary = summarize(records)

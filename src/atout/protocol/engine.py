@@ -7,6 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from ..bots import make_bot
+from ..bots.streams import PerDecision
 from ..engine import RuleSet
 from .messages import NAME, VERSION, answer, dumps
 from .views import observation_from_json
@@ -48,7 +49,10 @@ def _serve(level: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
                 seat = message["seat"]
                 _say(stdout, {"type": "ready", "protocol": NAME, "version": VERSION, "name": f"atout {level}"})
             elif kind == "deal":
-                bot = make_bot(level, message.get("seed"))
+                seed = message.get("seed")
+                bot = make_bot(level, seed)
+                if isinstance(seed, str):  # each decision from the seed, as the arena's robots: ``bots.streams``
+                    bot = PerDecision(bot, seed)
             elif kind == "decide":
                 if rules is None:
                     raise ValueError("a decision before the hello")
