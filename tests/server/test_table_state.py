@@ -189,7 +189,7 @@ def test_an_abandoner_is_named_and_ranked_last_and_a_deserted_game_ends_too() ->
     assert events[-1]["type"] == "closed"
     [over] = deserted.take_concluded()
     assert over.outcome == "deserted" and over.ranking is None
-    assert [s.place for s in over.seats] == [None] * 4
+    assert [s.place for s in over.seats] == [4, 4, None, None]  # every person abandoned: ranked last
 
 
 def test_events_replayed_from_the_store_make_no_second_game_end() -> None:

@@ -148,7 +148,7 @@ class AccountRoutes:
         return JSONResponse(found)
 
     async def game(self, request: Request) -> Response:
-        """A finished or cancelled game with every deal record, to replay."""
+        """A finished, cancelled or deserted game with every deal record, to replay."""
         game_id = request.path_params["game_id"]
         found = None
         if STORED_ID.match(game_id):  # a game's id is letters, digits, _ or -: anything else is no game's

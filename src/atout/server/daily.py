@@ -241,7 +241,7 @@ def ranking(engine: sa.Engine, day: str) -> list[dict[str, Any]]:
             place = out[-1]["place"] if tied else i + 1
         out.append({"place": place, "name": row.name, "status": row.status,
                     "total": row.total if row.status != "playing" else None, "deals": row.deals_done,
-                    "game": row.game_id if row.status == "finished" else None})  # an abandoned play's game is not stored
+                    "game": row.game_id if row.status == "finished" else None})  # an abandoned play's game is not linked
     return out
 
 

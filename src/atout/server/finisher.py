@@ -13,11 +13,11 @@ from .results import GameEnd, GameOver, SeatResult
 from .store import GameRow
 
 
-def game_row(over: GameOver) -> GameRow | None:
-    """The games row (and each person's line for the standings) of a finished or cancelled game; a
-    deserted game leaves none, only its settlement."""
-    if over.outcome == Outcome.DESERTED:
-        return None
+def game_row(over: GameOver) -> GameRow:
+    """The games row (and each person's line for the standings) of a finished, cancelled or deserted game.
+
+    A deserted game (every person left mid-game) is recorded as their abandonment, on the deals played to
+    their end: each person ranked last, as an abandoner of a finished game, so leaving never erases a loss."""
     seats = [{"seat": s.seat, "kind": s.kind, "player": s.player, "name": s.name, "level": s.level}
              for s in over.seats]
     data: dict[str, Any] = {
@@ -35,7 +35,7 @@ def game_row(over: GameOver) -> GameRow | None:
         "daily": over.daily is not None,  # a daily deal's or tournament's: a void deal is one of its deals
     }
     participants: list[dict[str, Any]] = []
-    if over.outcome == Outcome.FINISHED:
+    if over.outcome in (Outcome.FINISHED, Outcome.DESERTED):
         for s in over.seats:
             if s.kind != SeatKind.PERSON or s.player is None:
                 continue
@@ -44,8 +44,7 @@ def game_row(over: GameOver) -> GameRow | None:
                 "won": s.place == 1 and not s.abandoned, "abandoned": s.abandoned, "deals": over.counted,
                 "taker_deals": s.taker_deals, "taker_made": s.taker_made, "competitive": over.competitive,
             })
-    status = Outcome.FINISHED if over.outcome == Outcome.FINISHED else Outcome.CANCELLED
-    return GameRow(over.game_id, over.table_id, over.players, status, over.started_at, over.ended_at, data,
+    return GameRow(over.game_id, over.table_id, over.players, over.outcome, over.started_at, over.ended_at, data,
                    tuple(participants), ranked=over.ranked)
 
 

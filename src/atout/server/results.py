@@ -67,7 +67,7 @@ class SeatOver:
     total: int
     abandoned: bool
     stake: int
-    place: int | None  # finished games only: 1 is first, ties share a place, an abandoner is last
+    place: int | None  # finished or deserted games: 1 is first, ties share a place, an abandoner is last
     taker_deals: int
     taker_made: int
 

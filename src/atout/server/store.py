@@ -54,16 +54,16 @@ class StoredEvent(NamedTuple):
 
 @dataclass(frozen=True)
 class GameRow:
-    """A finished or cancelled game, written with the events that ended it."""
+    """A finished, cancelled or deserted game, written with the events that ended it."""
 
     game_id: str
     table_id: str
     players: int
-    status: str  # "finished" | "cancelled"
+    status: str  # "finished" | "cancelled" | "deserted" (every person abandoned: finisher.py)
     started_at: float
     ended_at: float
     data: dict[str, Any]
-    participants: tuple[dict[str, Any], ...] = ()  # one line per person of a finished game (game_players)
+    participants: tuple[dict[str, Any], ...] = ()  # one line per person of a finished or deserted game (game_players)
     ranked: bool = True  # False: practice, or two registered people from one address (no standings)
 
 
@@ -374,7 +374,7 @@ class Store:
             if participants:
                 conn.execute(game_players.insert(), [
                     {**p, "game_id": g.game_id, "players": g.players, "ended_at": g.ended_at} for p in participants])
-                if g.status == "finished" and g.ranked:
+                if g.status in ("finished", "deserted") and g.ranked:  # a deserted game: its abandonment
                     standings.record(conn, g.players, g.ended_at, [p for p in participants if p["player_id"] not in gone],
                                      g.game_id)
         if item.bets is not None:

@@ -427,8 +427,8 @@ class Table:
         seats = []
         for i, s in enumerate(self.seats):
             person = s.kind == SeatKind.PERSON
-            place = None if outcome != Outcome.FINISHED or not person else \
-                self.players if i in abandoned else places[i]
+            place = None if outcome == Outcome.CANCELLED or not person else \
+                self.players if i in abandoned else places.get(i)  # deserted: every person abandoned
             seats.append(SeatOver(
                 seat=i, kind=s.kind, player=s.player if person else None, name=s.name, level=s.level,
                 total=totals[i], abandoned=i in abandoned, stake=self.stakes[i], place=place,

@@ -109,7 +109,7 @@ export async function renderProfile(app, main, name) {
   }
   const stats = Object.entries(p.stats || {}).map(([key, s]) => h("tr", {},
     h("th", { scope: "row" }, key === "all" ? t("profile.all") : t("lobby.players", { n: key })),
-    h("td", {}, num(s.games)), h("td", {}, num(s.wins)), h("td", {}, num(s.deals)),
+    h("td", {}, num(s.games)), h("td", {}, num(s.wins)), h("td", { dataset: { stat: "abandoned" } }, num(s.abandoned || 0)), h("td", {}, num(s.deals)),
     h("td", {}, s.taker_success === null ? "—" : percent(Math.round(s.taker_success * 100) / 100)),
     h("td", {}, s.average_per_deal === null ? "—" : num(s.average_per_deal))));
   const facts = [];
@@ -137,7 +137,7 @@ export async function renderProfile(app, main, name) {
     badges.length ? h("ul", { class: "badges", "aria-label": t("profile.badges") }, badges) : "",
     historyCharts(p.history),
     h("div", { class: "sheet-scroll" }, h("table", { class: "stats" }, h("caption", {}, t("profile.stats")),
-      h("thead", {}, h("tr", {}, h("th", {}, ""), ["games", "wins", "deals", "taker_success", "average"].map((k) => h("th", { scope: "col" }, t(`profile.${k}`))))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), ["games", "wins", "abandoned", "deals", "taker_success", "average"].map((k) => h("th", { scope: "col" }, t(`profile.${k}`))))),
       h("tbody", {}, stats))),
     h("h2", {}, t("profile.recent")),
     recent.length ? h("ol", { class: "recent" }, recent) : h("p", { class: "hint" }, t("profile.no_games")),
