@@ -232,7 +232,9 @@ def test_first_load_is_small(browser, site):
     total = sum(sizes.values())
     print(f"first load: {total} bytes in {len(sizes)} responses")
     assert any(re.search(r"/static/table\.[0-9a-f]+\.js$", u) for u in sizes), "every module is loaded at once"
-    assert total < 240_000  # 215 KB with issue 23's table page (the log as data, results, a phone's hand)
+    # decoded bytes (the wire carries them gzipped: a first visit moves under 100 KB, test_static_files.py);
+    # 215 KB with issue 23's table page, 241 KB with issue 34's (focus kept, the result docked, French numbers)
+    assert total < 250_000
     person.close()
 
 
