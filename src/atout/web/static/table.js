@@ -8,6 +8,7 @@ import * as cards from "./cards.js";
 import { optionControls, readOptions, levelLabel, shownName } from "./options.js";
 import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
 import { copyButton, reviewAtTable } from "./review.js";
+import { chatForm, loadLog, onEvent, renderChat, renderLog } from "./table-log.js";
 
 const MIN_STEP = 28; // the least of each hand card that shows (px): its index and suit, above 24 px
 
@@ -123,7 +124,7 @@ export class TableView {
     this.copyCommitment = null;
     this.build();
     if (this.refusedCode) return this.refuse(this.refusedCode);
-    this.renderLog();
+    renderLog(this);
     this.render();
     return null;
   }
@@ -151,24 +152,10 @@ export class TableView {
     this.drawn = {}; // new, empty parts: each drawn at the next render
     this.optionsBox = h("section", { class: "panel options-panel", "aria-label": t("table.options") });
     this.chatList = h("ol", { class: "chat-list", "aria-live": "polite", "aria-label": t("chat.title") });
-    const input = h("input", { name: "chat", maxlength: 300, autocomplete: "off", "aria-label": t("chat.say"), placeholder: t("chat.placeholder") });
-    const chatForm = h("form", {
-      class: "chat-form", onsubmit: async (e) => {
-        e.preventDefault();
-        const text = input.value.trim();
-        if (!text) return;
-        try {
-          await this.app.net.request({ type: "chat", table: this.id, text });
-          input.value = "";
-        } catch (err) {
-          this.app.toast(this.app.errorText(err), "error");
-        }
-      },
-    }, input, h("button", { type: "submit" }, t("chat.send")));
     this.logList = h("ol", { class: "log-list", "aria-label": t("log.title") });
     this.side = h("aside", { class: "side" },
       this.optionsBox, this.sheet,
-      h("section", { class: "panel chat" }, h("h2", {}, t("chat.title")), this.chatList, chatForm),
+      h("section", { class: "panel chat" }, h("h2", {}, t("chat.title")), this.chatList, chatForm(this)),
       h("details", { class: "panel log", open: true }, h("summary", {}, t("log.title")), this.logList));
     this.overlayBox = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "false" });
     this.resultBox = h("div", { class: "felt-panel result-panel", hidden: true, role: "dialog", "aria-modal": "false" });
@@ -192,7 +179,7 @@ export class TableView {
     if (m.type === "table") {
       this.seq = m.seq;
       this.setState(m.state);
-      if (m.log) this.loadLog(m.log);
+      if (m.log) loadLog(this, m.log);
       return;
     }
     if (m.patch && !this.state) {
@@ -201,7 +188,7 @@ export class TableView {
     }
     if (this.seq !== null && m.seq <= this.seq && !m.state && !m.patch) return; // already seen
     this.seq = Math.max(this.seq ?? 0, m.seq);
-    this.onEvent(m.event);
+    onEvent(this, m.event);
     if (m.state) this.setState(m.state);
     else if (m.patch) this.setState(applyPatch(this.state, m));
   }
@@ -237,113 +224,12 @@ export class TableView {
     this.render();
   }
 
-  onEvent(e) {
-    const name = (seat) => this.nameOf(seat);
-    switch (e.type) {
-      case "sat": this.names[e.seat] = e.name; this.addLog("log.sat", { name: e.name }); break;
-      case "left": this.addLog("log.left", { name: name(e.seat) }); break;
-      case "robot": this.names[e.seat] = e.name; this.addLog("log.robot", { name: e.name, level: { level: e.level } }); break;
-      case "master": if (e.seat !== null && e.seat !== undefined) this.addLog("log.master", { name: name(e.seat) }); break;
-      case "game_start": this.log = []; this.trickPlays = []; if (!this.replaying && this.logList) clear(this.logList); this.addLog("log.game_start", { n: e.deals }); break;
-      case "deal_start": this.lastRecord = null; this.trickPlays = []; this.addLog("log.deal_start", { n: e.number, name: name(e.dealer) }, "deal"); break;
-      case "action": this.logAction(e); break;
-      case "deal_end":
-        this.lastRecord = e.record;
-        if (this.result) this.result.record = e.record;
-        this.addLog("log.deal_end", {}, "deal");
-        break;
-      case "game_end": this.addLog("log.game_end", {}, "deal"); break;
-      case "timeout": this.addLog("log.timeout", { name: name(e.seat) }); break;
-      case "automatic": this.addLog(e.on ? "log.auto_on" : "log.auto_off", { name: name(e.seat) }); break;
-      case "handed": if (!e.claim) this.addLog("log.handed", { name: e.name }); break;
-      case "absent": this.addLog("log.absent", { name: name(e.seat) }); break;
-      case "present": this.addLog("log.present", { name: name(e.seat) }); break;
-      case "abandon": this.addLog("log.abandon", { name: name(e.seat) }); break;
-      case "cancel_proposed": this.addLog("log.cancel_proposed", { name: name(e.by) }); break;
-      case "vote": this.addLog(e.accept ? "log.vote_yes" : "log.vote_no", { name: name(e.seat) }); break;
-      case "cancel_end": this.addLog(e.cancelled ? "log.cancelled" : "log.not_cancelled"); if (e.record) this.lastRecord = e.record; break;
-      case "invited": this.addLog("log.invited", { name: e.name }); break;
-      case "closed": this.addLog("log.closed"); break;
-      default: break;
-    }
-  }
 
-  /** A game action in the log, as data: its words are chosen when it is shown, in the language of then.
-   * A card that ends a trick (`won`) is followed by the trick and who took it. */
-  logAction(e) {
-    const a = e.action;
-    const who = this.nameOf(e.seat);
-    const seat = this.state && this.state.seats[e.seat];
-    const more = e.by === "robot" && seat && seat.kind === "person" ? ["log.by_robot"] : [];
-    if (a.bid !== undefined) {
-      if (a.bid === "pass") this.addLog("log.pass", { name: who }, "", more);
-      else this.addLog(a.chelem ? "log.bid_chelem" : "log.bid", { name: who, contract: { contract: a.bid } }, "", more);
-    } else if (a.call !== undefined) this.addLog("log.call", { name: who, card: { card: a.call } }, "", more);
-    else if (a.discard !== undefined) this.addLog("log.ecart_all", { name: who, cards: { cards: a.discard } }, "", more);
-    else if (a.ecart !== undefined) {
-      if (a.ecart.trumps && a.ecart.trumps.length) this.addLog("log.ecart_trumps", { name: who, cards: { cards: a.ecart.trumps } }, "", more);
-      else this.addLog("log.ecart", { name: who }, "", more);
-    } else if (a.chelem !== undefined) this.addLog(a.chelem ? "log.chelem_yes" : "log.chelem_no", { name: who }, "", more);
-    else if (a.poignee !== undefined) this.addLog("log.poignee", { name: who, cards: { cards: a.poignee } }, "", more);
-    else if (a.play !== undefined) {
-      this.trickPlays.push([who, a.play]);
-      this.addLog("log.play", { name: who, card: { card: a.play } }, "", more);
-      if (e.won !== undefined && e.won !== null) {
-        this.addLog("log.trick_won", { name: this.nameOf(e.won), cards: { plays: this.trickPlays } }, "log-trick");
-        this.trickPlays = [];
-      }
-    } else if (a.petit_sec !== undefined) this.addLog(a.petit_sec === "redeal" ? "log.petit_sec_redeal" : "log.petit_sec_play", { name: who }, "", more);
-  }
 
-  /** One line of the log: its words' key, its arguments (names as they were; cards, contracts and levels as
-   * codes), its style, and words after it. */
-  addLog(key, p = {}, kind = "", more = []) {
-    const view = this;
-    const entry = { key, p, kind, more, get text() { return view.logText(this); } };
-    this.log.push(entry);
-    if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
-    if (this.logList && !this.replaying) {
-      this.logList.append(h("li", { class: kind }, entry.text));
-      while (this.logList.childElementCount > 300) this.logList.firstElementChild.remove();
-      this.logList.scrollTop = this.logList.scrollHeight;
-    }
-  }
 
-  logText(entry) {
-    const params = {};
-    for (const [k, v] of Object.entries(entry.p)) params[k] = this.logValue(v);
-    return [t(entry.key, params), ...entry.more.map((k) => t(k))].join(" ");
-  }
 
-  logValue(v) {
-    if (typeof v === "string") return shownName(this.app.catalogue, v); // a robot's level in this language
-    if (!v || typeof v !== "object") return v;
-    if (v.card !== undefined) return cards.word(v.card);
-    if (v.cards !== undefined) return v.cards.map(cards.word).join(" ");
-    if (v.contract !== undefined) return contractWord(v.contract);
-    if (v.level !== undefined) return levelLabel(this.app.catalogue, v.level);
-    if (v.plays !== undefined) return v.plays.map(([n, c]) => `${shownName(this.app.catalogue, n)} ${cards.word(c)}`).join(", ");
-    return "";
-  }
 
-  renderLog() {
-    if (!this.logList) return;
-    replace(this.logList, this.log.map((entry) => h("li", { class: entry.kind }, entry.text)));
-    this.logList.scrollTop = this.logList.scrollHeight;
-  }
 
-  /** The log a join brought: the table's events so far, as this viewer received them. */
-  loadLog(items) {
-    this.log = [];
-    this.trickPlays = [];
-    this.replaying = true;
-    try {
-      for (const item of items) this.onEvent(item.event);
-    } finally {
-      this.replaying = false;
-    }
-    this.renderLog();
-  }
 
   // ------------------------------------------------------------------ helpers
   get me() {
@@ -1076,11 +962,7 @@ export class TableView {
       if (s.game) replace(this.sheet, sheetTable(s.game, (x) => this.nameOf(x), s.players, (n) => reviewAtTable(this.app, this.id, n)));
       else clear(this.sheet);
     }
-    const chat = s.chat || [];
-    if (this.toDraw("chat", chat)) { // only when it changed: the scroll below forces a layout
-      replace(this.chatList, chat.map((c) => h("li", {}, h("strong", {}, c.name), ": ", h("span", { class: "chat-text" }, c.text))));
-      this.chatList.scrollTop = this.chatList.scrollHeight;
-    }
+    renderChat(this);
   }
 
   renderOverlay() {
