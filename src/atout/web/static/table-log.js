@@ -86,7 +86,7 @@ export function logText(view, entry) {
 }
 
 export function logValue(view, v) {
-  if (typeof v === "string") return shownName(view.app.catalogue, v); // a robot's level in view language
+  if (typeof v === "string") return shownName(view.app.catalogue, v); // a robot's level in this language
   if (!v || typeof v !== "object") return v;
   if (v.card !== undefined) return cards.word(v.card);
   if (v.cards !== undefined) return v.cards.map(cards.word).join(" ");
@@ -102,7 +102,7 @@ export function renderLog(view) {
   view.logList.scrollTop = view.logList.scrollHeight;
 }
 
-/** The log a join brought: the table's events so far, as view viewer received them. */
+/** The log a join brought: the table's events so far, as this viewer received them. */
 export function loadLog(view, items) {
   view.log = [];
   view.trickPlays = [];
