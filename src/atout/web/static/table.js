@@ -8,9 +8,8 @@ import * as cards from "./cards.js";
 import { optionControls, readOptions, levelLabel, shownName } from "./options.js";
 import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
 import { copyButton, reviewAtTable } from "./review.js";
+import { layoutHand, renderHand } from "./table-hand.js";
 import { chatForm, loadLog, onEvent, renderChat, renderLog } from "./table-log.js";
-
-const MIN_STEP = 28; // the least of each hand card that shows (px): its index and suit, above 24 px
 
 const POSITIONS = {
   3: ["bottom", "topright", "topleft"],
@@ -96,7 +95,7 @@ export class TableView {
     this.dismissed = new Set(); // the results dismissed (their keys)
     this.refusedCode = null; // the table refused this person (private, no spectators): its page says so
     this.noticing = false; // the tab's title and icon say "your turn" (a hidden tab)
-    this.relayout = () => this.layoutHand();
+    this.relayout = () => layoutHand(this);
     this.visibility = () => { if (!document.hidden) this.unnotice(); };
     this.arrived = Boolean(app.moved); // opened from another page of the site (not a page loaded here)
     this.resultOpened = false;
@@ -326,7 +325,7 @@ export class TableView {
     this.renderPaused();
     this.renderFelt();
     this.renderActions();
-    this.renderHand();
+    renderHand(this);
     this.renderSide();
     this.renderOverlay();
     this.renderResult();
@@ -809,115 +808,9 @@ export class TableView {
     }, input, h("button", { type: "submit", class: "quiet" }, t("invite.send")));
   }
 
-  renderHand() {
-    const s = this.state;
-    const d = s.deal;
-    const plays = new Set(this.legal("play").map((c) => c.play));
-    const discard = this.legal("discard_from")[0];
-    const myTurn = Boolean(d) && this.isMyTurn();
-    const choosing = discard ? this.ecart : this.poignee ? this.poignee.cards : null;
-    // built again only when what it shows changed: most events are other seats' cards, and a rebuilt hand
-    // cost a forced layout at every one (the renderer's largest single cost in a deal)
-    if (!this.toDraw("hand", [d && s.you !== null && [d.hand, d.ecart, d.phase], [...plays], myTurn,
-      choosing && [...choosing], Boolean(this.poignee)])) return;
-    clear(this.hand);
-    if (!d || s.you === null) {
-      this.hand.hidden = true;
-      return;
-    }
-    this.hand.hidden = false;
-    const hand = cards.sortHand(d.hand);
-    const row = h("div", { class: "hand-cards", role: "group", "aria-label": t("table.hand_n", { n: hand.length }) });
-    hand.forEach((code, index) => {
-      const classes = ["card", "in-hand"];
-      if (myTurn && plays.has(code) && !this.poignee) classes.push("playable");
-      else if (myTurn && plays.size && !this.poignee) classes.push("unplayable");
-      if (choosing && choosing.has(code)) classes.push("selected");
-      if (cards.isTrump(code) || code === "EX") classes.push("trump");
-      const label = cards.fullName(code) + (plays.has(code) ? `, ${t("card.playable")}` : "") + (choosing && choosing.has(code) ? `, ${t("card.selected")}` : "");
-      row.append(h("button", {
-        class: classes.join(" "), dataset: { card: code, index }, "aria-label": label, "aria-pressed": choosing ? String(choosing.has(code)) : null,
-        onclick: () => this.clickCard(code),
-      }, cards.face(code)));
-    });
-    this.hand.append(row);
-    this.layoutHand();
-    if (d.ecart && d.ecart.length && d.phase !== "discard") {
-      this.hand.append(h("div", { class: "my-ecart hint" }, t("table.my_ecart", { cards: d.ecart.map(cards.word).join(" ") })));
-    }
-  }
 
-  /** The hand fitted to its width: cards overlap, each showing at least MIN_STEP pixels (its index and suit
-   * readable); when one row cannot keep that, two or three rows, balanced. */
-  layoutHand() {
-    const row = this.hand && this.hand.querySelector(".hand-cards");
-    if (!row) return;
-    const buttons = [...row.querySelectorAll("button.card")];
-    for (const line of row.querySelectorAll(".hand-row")) line.remove(); // a relayout's rows replace the last ones
-    const n = buttons.length;
-    const width = this.hand.clientWidth;
-    if (!n || !width) return;
-    const card = Math.round(Math.min(72, Math.max(46, width / 7)));
-    const perRowMax = Math.max(1, Math.floor((width - card) / MIN_STEP) + 1);
-    const rows = Math.ceil(n / perRowMax);
-    const perRow = Math.ceil(n / rows);
-    const step = perRow > 1 ? Math.min(card, Math.floor((width - card) / (perRow - 1))) : card;
-    this.hand.style.setProperty("--hand-card", `${card}px`);
-    row.dataset.rows = String(rows);
-    let line = null;
-    buttons.forEach((button, i) => {
-      if (i % perRow === 0) {
-        line = h("div", { class: "hand-row" });
-        row.append(line);
-      }
-      const last = i % perRow === perRow - 1 || i === n - 1;
-      button.style.width = `${last ? card : step}px`;
-      line.append(button);
-    });
-  }
 
-  clickCard(code) {
-    const d = this.state.deal;
-    if (this.actedAt === this.seq) return; // a card is on its way: this click is the same person's, too soon
-    if (this.automatic()) { // any action of the person ends automatic mode
-      this.back();
-      return;
-    }
-    if (!this.isMyTurn()) {
-      this.app.toast(t("play.not_your_turn"), "error");
-      return;
-    }
-    const discard = this.legal("discard_from")[0];
-    if (discard) {
-      if (this.ecart.has(code)) this.ecart.delete(code);
-      else if (!discard.discard_from.includes(code)) return this.refused({ code: "local", message: this.ecartReason(discard, code) });
-      else if (this.ecart.size >= discard.count) return this.refused({ code: "local", message: t("ecart.full", { n: discard.count }) });
-      else this.ecart.add(code);
-      this.render();
-      return;
-    }
-    if (this.poignee) {
-      const set = this.poignee.cards;
-      if (set.has(code)) set.delete(code);
-      else if (!this.poignee.from.includes(code)) return this.refused({ code: "local", message: t("poignee.only_trumps") });
-      else if (set.size >= this.poignee.n) return this.refused({ code: "local", message: t("poignee.full", { n: this.poignee.n }) });
-      else set.add(code);
-      this.render();
-      return;
-    }
-    if (this.legal("play").length) {
-      this.send({ type: "act", action: { play: code } });
-      return;
-    }
-    void d;
-    this.app.toast(t("play.not_now"), "error");
-  }
 
-  // Why a card may not go to the écart: the server names the reason of each refused card (the engine's rule).
-  ecartReason(discard, code) {
-    const reason = discard.refused && discard.refused[code];
-    return reason ? t(`ecart.${reason}`, {}, t("ecart.no")) : t("ecart.no");
-  }
 
   startPoignee(choice, size, n) {
     const from = choice.poignee_from;
