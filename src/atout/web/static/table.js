@@ -8,14 +8,9 @@ import * as cards from "./cards.js";
 import { optionControls, readOptions, levelLabel, shownName } from "./options.js";
 import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
 import { copyButton, reviewAtTable } from "./review.js";
+import { cardFace, onKey, renderFelt, renderOverlay } from "./table-felt.js";
 import { layoutHand, renderHand } from "./table-hand.js";
 import { chatForm, loadLog, onEvent, renderChat, renderLog } from "./table-log.js";
-
-const POSITIONS = {
-  3: ["bottom", "topright", "topleft"],
-  4: ["bottom", "right", "top", "left"],
-  5: ["bottom", "right", "topright", "topleft", "left"],
-};
 
 // Your turn in a tab you are not looking at: the tab's icon gets a red dot, and a short tone plays (made
 // with WebAudio: nothing to download), unless the bar's bell was turned off (remembered in localStorage).
@@ -88,7 +83,7 @@ export class TableView {
     this.drawn = {}; // each part's key when last drawn (toDraw())
     this.ticker = null;
     this.built = false;
-    this.keys = (e) => this.onKey(e);
+    this.keys = (e) => onKey(this, e);
     this.names = {}; // the last name known at each seat, for log lines about people who just left
     this.trickPlays = []; // the log's current trick: [name, card] as played, until a card says who won it
     this.result = null; // the last deal's result as shown: {key, result, record}, until the person dismisses it
@@ -259,11 +254,6 @@ export class TableView {
     return d && d.legal ? d.legal.filter((c) => c[kind] !== undefined) : [];
   }
 
-  position(seat) {
-    const n = this.state.players;
-    const base = this.me === null ? 0 : this.me;
-    return POSITIONS[n][(seat - base + n) % n];
-  }
 
   secondsLeft() {
     const c = this.state && this.state.clock;
@@ -323,11 +313,11 @@ export class TableView {
     this.root.dataset.players = String(s.players);
     this.renderBar();
     this.renderPaused();
-    this.renderFelt();
+    renderFelt(this);
     this.renderActions();
     renderHand(this);
     this.renderSide();
-    this.renderOverlay();
+    renderOverlay(this);
     this.renderResult();
     this.focusAfter(focus);
     this.turnInReview();
@@ -553,85 +543,8 @@ export class TableView {
     this.root.classList.toggle("paused", Boolean(why));
   }
 
-  renderFelt() {
-    const s = this.state;
-    const d = s.deal;
-    clear(this.felt);
-    this.felt.dataset.players = String(s.players);
-    for (const seat of s.seats) this.felt.append(this.seatBox(seat));
-    const centre = h("div", { class: "centre" });
-    if (!d || !s.game) {
-      centre.append(h("p", { class: "waiting" }, s.seats.some((x) => x.kind === "empty") ? t("table.waiting_players") : t("table.waiting_start")));
-    } else {
-      if (d.dog && ["call", "discard", "chelem"].includes(d.phase)) {
-        centre.append(h("div", { class: "dog" }, h("span", { class: "caption" }, t("table.dog")), h("div", { class: "cards" }, d.dog.map((c) => this.cardFace(c)))));
-      }
-      const trick = d.trick.length ? d.trick : (d.phase === "play" || d.phase === "end") && d.last_trick ? d.last_trick.cards : [];
-      const done = !d.trick.length && trick.length;
-      const trickBox = h("div", { class: `trick ${done ? "done" : ""}`, "aria-label": t("table.trick") });
-      const winner = done && d.last_trick ? d.last_trick.winner : null;
-      for (const x of trick) {
-        trickBox.append(h("div", { class: `played pos-${this.position(x.seat)}${x.seat === winner ? " winner" : ""}`, dataset: { card: x.card, seat: x.seat } },
-          this.cardFace(x.card), h("span", { class: "sr-only" }, `${this.nameOf(x.seat)}: ${cards.fullName(x.card)}`)));
-      }
-      if (done && d.last_trick) trickBox.append(h("div", { class: "trick-caption" }, t("table.trick_to", { name: this.nameOf(d.last_trick.winner) })));
-      centre.append(trickBox);
-      if (d.phase === "bidding") centre.append(h("p", { class: "phase-note" }, t("table.bidding")));
-      if (d.phase === "call" && d.to_act !== this.me) centre.append(h("p", { class: "phase-note" }, t("table.calling", { name: this.nameOf(d.taker) })));
-      if (d.phase === "discard" && d.to_act !== this.me) centre.append(h("p", { class: "phase-note" }, t("table.discarding", { name: this.nameOf(d.taker) })));
-    }
-    this.felt.append(centre);
-  }
 
-  seatBox(seat) {
-    const s = this.state;
-    const d = s.deal;
-    const i = seat.seat;
-    const mine = i === s.you;
-    const toAct = d && d.to_act === i && d.phase !== "end";
-    const classes = ["seat", `pos-${this.position(i)}`, seat.kind];
-    if (mine) classes.push("mine");
-    if (toAct) classes.push("to-act");
-    if (!seat.present || seat.connected === false) classes.push("absent");
-    if (seat.automatic) classes.push("automatic");
-    if (d && d.seats && !d.seats.includes(i)) classes.push("sitting-out");
-    const tags = [];
-    if (s.master === i) tags.push(h("span", { class: "star", title: t("seat.master"), "aria-label": t("seat.master") }, "★"));
-    if (seat.kind === "robot") tags.push(h("span", { class: "tag robot", title: levelLabel(this.app.catalogue, seat.level) }, t("seat.robot_tag")));
-    if (seat.kind === "person" && seat.connected === false) tags.push(h("span", { class: "tag warn" }, seat.present ? t("seat.disconnected") : t("seat.absent")));
-    if (seat.automatic) tags.push(h("span", { class: "tag warn" }, t("seat.automatic")));
-    if (seat.abandoned) tags.push(h("span", { class: "tag bad" }, t("seat.abandoned")));
-    if (d && d.dealer === i) tags.push(h("span", { class: "tag", title: t("seat.dealer") }, t("seat.dealer_short")));
-    if (d && d.taker === i && d.contract && d.phase !== "bidding") tags.push(h("span", { class: "tag taker" }, contractWord(d.contract))); // bidding: its bubble says it
-    if (d && d.partner !== null && d.partner !== undefined && d.partner === i && d.partner !== d.taker) tags.push(h("span", { class: "tag taker" }, t("seat.partner")));
-    if (d && d.phase === "bidding") {
-      const bid = [...d.bids].reverse().find((b) => b.seat === i);
-      if (bid) tags.push(h("span", { class: "bubble" }, contractWord(bid.bid)));
-    }
-    const info = [];
-    if (d && d.hand_sizes) info.push(t("seat.cards", { n: d.hand_sizes[i] }));
-    if (d && d.tricks_won && d.phase === "play") info.push(t("seat.tricks", { n: d.tricks_won[i] }));
-    if (seat.taking) info.push(t("seat.taking", { name: seat.taking })); // quick play: a person takes it next deal
-    const buttons = [];
-    if ((s.status === "waiting" || (s.game && s.game.over) || !s.game) && !s.daily) { // a daily's robots stay
-      if (seat.kind === "empty" && s.you === null) buttons.push(h("button", { onclick: () => this.sit(i), "aria-label": t("seat.sit_label", { n: i + 1 }) }, t("seat.sit")));
-      if (seat.kind === "empty" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.addRobot(i), "aria-label": t("seat.robot_label", { n: i + 1 }) }, t("seat.robot")));
-      if (seat.kind === "robot" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.send({ type: "unrobot", seat: i }), "aria-label": t("seat.unrobot_label", { name: shownName(this.app.catalogue, seat.name) }) }, t("seat.unrobot")));
-    }
-    const firstRobot = s.seats.findIndex((x) => x.kind === "robot" && !x.taking); // the seat a claim takes
-    if (s.quick && i === firstRobot && s.you === null && !s.seats.some((x) => x.taking === this.app.me.name)) {
-      buttons.push(h("button", { class: "quiet", onclick: () => this.claim(), "aria-label": t("quick.claim_label", { id: s.id }) }, t("quick.claim")));
-    }
-    const clock = toAct && s.clock && s.clock.seat === i ? h("span", { class: "clock", role: "timer", "aria-label": t("seat.clock") }, "") : "";
-    return h("div", { class: classes.join(" "), dataset: { seat: i } },
-      h("div", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : (mine ? `${seat.name} (${t("table.you")})` : shownName(this.app.catalogue, seat.name)), " ", tags),
-      info.length ? h("div", { class: "seat-info" }, info.join(" · ")) : "",
-      clock, buttons);
-  }
 
-  cardFace(code, extra = "") {
-    return h("span", { class: `card ${extra}`, "aria-label": cards.fullName(code), title: cards.fullName(code), dataset: { card: code } }, cards.face(code));
-  }
 
   /** Where a daily deal's (or a tournament round's) table is ranked: the daily page, the tournament's. */
   rankingRoute() {
@@ -734,7 +647,7 @@ export class TableView {
     } else if (calls.length) {
       box.append(h("div", { class: "row calls", role: "group", "aria-label": t("call.title") }, h("span", {}, t("call.title")),
         calls.map((c) => h("button", { class: "card-button", dataset: { call: c.call }, "aria-label": t("call.label", { card: cards.fullName(c.call) }), onclick: () => this.send({ type: "act", action: { call: c.call } }) },
-          this.cardFace(c.call, "small")))));
+          cardFace(c.call, "small")))));
     } else if (discard) {
       const n = discard.count;
       box.append(h("div", { class: "row" },
@@ -858,51 +771,12 @@ export class TableView {
     renderChat(this);
   }
 
-  renderOverlay() {
-    const d = this.state.deal;
-    const box = this.overlayBox;
-    if (!this.overlay || !d) {
-      box.hidden = true;
-      return;
-    }
-    const closeButton = h("button", { class: "quiet close", onclick: () => this.toggle(null), "aria-label": t("close") }, "×");
-    if (this.overlay === "last") {
-      const lt = d.last_trick;
-      if (!lt) { box.hidden = true; return; }
-      replace(box, closeButton, h("h2", {}, t("table.last_trick")),
-        h("div", { class: "cards" }, lt.cards.map((c) => h("figure", {}, this.cardFace(c.card), h("figcaption", {}, this.nameOf(c.seat))))),
-        h("p", {}, t("table.trick_won", { name: this.nameOf(lt.winner) })));
-    } else {
-      const parts = [];
-      if (d.dog) parts.push(h("h3", {}, t("table.dog")), h("div", { class: "cards" }, d.dog.map((c) => this.cardFace(c))));
-      if (d.ecart_trumps && d.ecart_trumps.length) parts.push(h("h3", {}, t("table.ecart_trumps")), h("div", { class: "cards" }, d.ecart_trumps.map((c) => this.cardFace(c))));
-      if (d.ecart && d.ecart.length) parts.push(h("h3", {}, t("table.your_ecart")), h("div", { class: "cards" }, d.ecart.map((c) => this.cardFace(c))));
-      for (const p of d.poignees) parts.push(h("h3", {}, t("table.poignee_of", { name: this.nameOf(p.seat), size: t(`poignee.${p.size}`) })), h("div", { class: "cards" }, p.cards.map((c) => this.cardFace(c))));
-      if (!parts.length) parts.push(h("p", {}, t("table.nothing_shown")));
-      replace(box, closeButton, h("h2", {}, t("table.shown")), parts);
-    }
-    box.hidden = false;
-  }
 
   toggle(which) {
     this.overlay = this.overlay === which ? null : which;
     this.render();
   }
 
-  onKey(e) {
-    if (e.target && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
-    if (e.key === "Escape") this.toggle(null);
-    else if (e.key === "l" || e.key === "L") this.toggle("last");
-    else if (e.key === "s" || e.key === "S") this.toggle("shown");
-    else if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-      const buttons = [...this.hand.querySelectorAll("button.card")];
-      const at = buttons.indexOf(document.activeElement);
-      if (!buttons.length) return;
-      const next = at < 0 ? 0 : (at + (e.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length;
-      buttons[next].focus();
-      e.preventDefault();
-    }
-  }
 
   // ------------------------------------------------------------------ requests
   async back() {
