@@ -8,7 +8,8 @@ import * as cards from "./cards.js";
 import { optionControls, readOptions, levelLabel, shownName } from "./options.js";
 import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
 import { copyButton, reviewAtTable } from "./review.js";
-import { cardFace, onKey, renderFelt, renderOverlay } from "./table-felt.js";
+import { clockText, renderActions, tick } from "./table-prompts.js";
+import { onKey, renderFelt, renderOverlay } from "./table-felt.js";
 import { layoutHand, renderHand } from "./table-hand.js";
 import { chatForm, loadLog, onEvent, renderChat, renderLog } from "./table-log.js";
 
@@ -162,7 +163,7 @@ export class TableView {
     replace(this.main, this.root);
     this.built = true;
     clearInterval(this.ticker);
-    this.ticker = setInterval(() => this.tick(), 250);
+    this.ticker = setInterval(() => tick(this), 250);
     document.addEventListener("keydown", this.keys);
     window.addEventListener("resize", this.relayout);
     document.addEventListener("visibilitychange", this.visibility);
@@ -314,7 +315,7 @@ export class TableView {
     this.renderBar();
     this.renderPaused();
     renderFelt(this);
-    this.renderActions();
+    renderActions(this);
     renderHand(this);
     this.renderSide();
     renderOverlay(this);
@@ -334,9 +335,9 @@ export class TableView {
       return;
     }
     if (banner) return;
-    dialog.prepend(h("div", { class: "notice review-turn", role: "alert" }, h("strong", {}, t("table.your_turn")), " ", this.clockText(), " ",
+    dialog.prepend(h("div", { class: "notice review-turn", role: "alert" }, h("strong", {}, t("table.your_turn")), " ", clockText(this), " ",
       h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); this.refocus(null); } }, t("table.back_to_table"))));
-    this.tick();
+    tick(this);
   }
 
   // ------------------------------------------------------------------ focus (a keyboard player goes on from where they were)
@@ -570,175 +571,16 @@ export class TableView {
         h("button", { class: "quiet", onclick: () => this.app.go("") }, t("table.to_lobby"))));
   }
 
-  renderActions() {
-    const s = this.state;
-    const d = s.deal;
-    const box = this.actions;
-    clear(box);
-    const me = s.you;
-    const mySeat = me !== null ? s.seats[me] : null;
-    if (s.changed && s.changed.length) {
-      box.append(h("div", { class: "notice" }, t("options.changed_notice", { list: s.changed.map((n) => t(`options.${n}`, {}, n)).join(", ") }), " ",
-        h("button", { class: "quiet", onclick: () => this.app.net.send({ type: "seen", table: this.id }) }, t("options.seen"))));
-    }
-    if (s.vote) box.append(this.voteBox());
-    if (this.automatic()) { // the clock ran out: no prompt, the seat is the robot's until the person is back
-      box.append(h("div", { class: "notice warn automatic-notice", role: "alert" }, h("strong", {}, t("table.automatic_title")), " ",
-        h("button", { class: "primary big", dataset: { back: "" }, onclick: () => this.back() }, t("table.back_big"))));
-      return;
-    }
-    const waiting = s.status === "waiting" || !s.game || s.game.over;
-    const shared = waiting ? s.same_address || [] : [];
-    if (shared.length && me !== null && (s.master === me || shared.includes(me))) {
-      box.append(h("div", { class: "notice warn", dataset: { notice: "same-address" } },
-        t("table.same_address", { names: shared.map((x) => this.nameOf(x)).join(", ") })));
-    }
-    if (waiting) {
-      if (s.game && s.game.over && this.dismissed.has(`over/${s.game.id}`)) {
-        box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { this.dismissed.delete(`over/${s.game.id}`); this.render(); } }, t("table.result_open"))));
-      }
-      if (s.daily) {
-        if (s.game && s.game.over) box.append(h("div", { class: "row" }, this.rankingButton()));
-      } else if (me !== null && s.master === me) {
-        const empty = s.seats.filter((x) => x.kind === "empty").length;
-        box.append(h("div", { class: "row" },
-          empty ? h("button", { class: "quiet", onclick: () => this.fillRobots() }, t("table.fill_robots")) : "",
-          h("button", { class: "primary", disabled: empty > 0, onclick: () => this.send({ type: "start" }) }, t(s.game && s.game.over ? "game.again" : "table.start"))));
-        box.append(this.inviteForm());
-      } else if (me !== null) {
-        box.append(h("p", { class: "hint" }, t("table.wait_master")));
-      } else {
-        box.append(h("p", { class: "hint" }, s.seats.some((x) => x.kind === "empty") ? t("table.pick_seat") : t("table.watching")));
-      }
-      return;
-    }
-    if (!d) return;
-    if (d.phase === "end") {
-      box.append(h("p", { class: "hint" }, s.game && s.game.deal_number >= s.game.deals ? t("table.game_ending") : t("table.next_deal")));
-      return;
-    }
-    if (!this.isMyTurn()) {
-      if (me !== null && d.to_act === me && this.actedAt === this.seq) {
-        box.append(h("p", { class: "waiting-for" }, t("table.sent")));  // the answer is on its way
-      } else {
-        box.append(h("p", { class: "waiting-for" }, t(me === null ? "table.to_act" : "table.waiting_for", { name: this.nameOf(d.to_act) }), " ", this.clockText()));
-      }
-      return;
-    }
-    box.append(h("div", { class: "turn" }, h("strong", {}, t("table.your_turn")), " ", this.clockText()));
-    const bids = this.legal("bid");
-    const calls = this.legal("call");
-    const discard = this.legal("discard_from")[0];
-    const chelem = this.legal("chelem");
-    const poignee = this.legal("poignee_from")[0];
-    const petit = this.legal("petit_sec");
-    if (bids.length) {
-      const withChelem = bids.some((b) => b.chelem);
-      const chelemBox = withChelem ? h("input", { type: "checkbox", id: "bid-chelem" }) : null;
-      box.append(h("div", { class: "row bids", role: "group", "aria-label": t("bid.title") },
-        this.app.catalogue.contracts.map(({ name: c }) => {
-          const ok = bids.some((b) => b.bid === c && !b.chelem);
-          return h("button", {
-            class: c === "pass" ? "quiet" : "", disabled: !ok, dataset: { bid: c },
-            onclick: () => this.send({ type: "act", action: chelemBox && chelemBox.checked && c !== "pass" ? { bid: c, chelem: true } : { bid: c } }),
-          }, contractWord(c));
-        }),
-        chelemBox ? h("label", {}, chelemBox, " ", t("bid.chelem")) : ""));
-    } else if (calls.length) {
-      box.append(h("div", { class: "row calls", role: "group", "aria-label": t("call.title") }, h("span", {}, t("call.title")),
-        calls.map((c) => h("button", { class: "card-button", dataset: { call: c.call }, "aria-label": t("call.label", { card: cards.fullName(c.call) }), onclick: () => this.send({ type: "act", action: { call: c.call } }) },
-          cardFace(c.call, "small")))));
-    } else if (discard) {
-      const n = discard.count;
-      box.append(h("div", { class: "row" },
-        h("span", {}, t("ecart.choose", { n, k: this.ecart.size })),
-        h("button", { class: "primary", disabled: this.ecart.size !== n, dataset: { confirm: "ecart" }, onclick: () => this.send({ type: "act", action: { discard: [...this.ecart] } }) }, t("ecart.confirm")),
-        this.ecart.size ? h("button", { class: "quiet", onclick: () => { this.ecart.clear(); this.render(); } }, t("ecart.clear")) : ""),
-      h("p", { class: "refusal", role: "alert" }));
-    } else if (chelem.length) {
-      box.append(h("div", { class: "row", role: "group", "aria-label": t("chelem.title") }, h("span", {}, t("chelem.title")),
-        chelem.map((c) => h("button", { class: c.chelem ? "quiet" : "primary", dataset: { chelem: String(c.chelem) }, onclick: () => this.send({ type: "act", action: { chelem: c.chelem } }) }, t(c.chelem ? "chelem.yes" : "chelem.no")))));
-    } else if (petit.length) {
-      box.append(h("div", { class: "row" }, h("span", {}, t("petit_sec.title")),
-        petit.map((c) => h("button", { dataset: { petit: c.petit_sec }, onclick: () => this.send({ type: "act", action: { petit_sec: c.petit_sec } }) }, t(`petit_sec.${c.petit_sec}`)))));
-    } else {
-      if (this.poignee) {
-        box.append(h("div", { class: "row" },
-          h("span", {}, t("poignee.choose", { size: t(`poignee.${this.poignee.size}`), n: this.poignee.n, k: this.poignee.cards.size })),
-          h("button", { class: "primary", disabled: this.poignee.cards.size !== this.poignee.n, onclick: () => this.showPoignee() }, t("poignee.show")),
-          h("button", { class: "quiet", onclick: () => { this.poignee = null; this.render(); } }, t("poignee.cancel"))));
-      } else {
-        box.append(h("p", {}, t("play.title")));
-        if (poignee) {
-          box.append(h("div", { class: "row", role: "group", "aria-label": t("poignee.offer") }, h("span", {}, t("poignee.offer")),
-            Object.entries(poignee.sizes).map(([size, n]) => h("button", { class: "quiet", dataset: { poignee: size }, onclick: () => this.startPoignee(poignee, size, n) },
-              t("poignee.size_button", { size: t(`poignee.${size}`), n })))));
-        }
-      }
-      box.append(h("p", { class: "refusal", role: "alert" }));
-    }
-  }
-
-  clockText() {
-    const left = this.secondsLeft();
-    return left === null ? "" : h("span", { class: "clock", role: "timer" }, `${Math.ceil(left)} s`);
-  }
-
-  tick() {
-    const left = this.secondsLeft();
-    if (left === null) return;
-    for (const el of [...this.root.querySelectorAll(".clock"), ...document.querySelectorAll(".review-turn .clock")]) {
-      el.textContent = `${Math.ceil(left)} s`;
-      el.classList.toggle("hurry", left < 6);
-    }
-  }
-
-  voteBox() {
-    const v = this.state.vote;
-    const me = this.state.you;
-    const mine = me !== null && v.voters.includes(me) && v.votes[String(me)] === undefined && v.by !== me;
-    const count = Object.values(v.votes).filter(Boolean).length;
-    return h("div", { class: "notice vote", role: "alert" },
-      t("vote.proposed", { name: this.nameOf(v.by), yes: count, n: v.voters.length, s: Math.ceil(v.seconds_left) }), " ",
-      mine ? h("button", { dataset: { vote: "yes" }, onclick: () => this.send({ type: "vote", accept: true }) }, t("vote.accept")) : "",
-      mine ? h("button", { class: "quiet", dataset: { vote: "no" }, onclick: () => this.send({ type: "vote", accept: false }) }, t("vote.refuse")) : "");
-  }
-
-  inviteForm() {
-    const input = h("input", { name: "invite", maxlength: 20, "aria-label": t("invite.name"), placeholder: t("invite.name") });
-    return h("form", {
-      class: "row invite", onsubmit: async (e) => {
-        e.preventDefault();
-        if (!input.value.trim()) return;
-        try {
-          await this.app.net.request({ type: "invite", table: this.id, name: input.value.trim() });
-          this.app.toast(t("invite.sent", { name: input.value.trim() }));
-          input.value = "";
-        } catch (err) {
-          this.app.toast(this.app.errorText(err), "error");
-        }
-      },
-    }, input, h("button", { type: "submit", class: "quiet" }, t("invite.send")));
-  }
 
 
 
 
 
-  startPoignee(choice, size, n) {
-    const from = choice.poignee_from;
-    const trumps = cards.sortHand(from.filter((c) => c !== "EX"));
-    const pick = trumps.length >= n ? trumps.slice(0, n) : [...trumps, "EX"];
-    this.poignee = { size, n, from, cards: new Set(pick) };
-    this.render();
-  }
 
-  async showPoignee() {
-    const chosen = [...this.poignee.cards];
-    const answer = await this.send({ type: "act", action: { poignee: chosen } });
-    if (answer) this.poignee = null;
-    this.render();
-  }
+
+
+
+
 
   /** Whether what ``part`` shows (``what``) changed since it was last drawn: a part drawn again at every
    * event loses clicks that fall across a redraw, and costs the browser a layout each time. */
