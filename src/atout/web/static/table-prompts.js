@@ -36,7 +36,7 @@ export function renderActions(view) {
       box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { view.dismissed.delete(`over/${s.game.id}`); view.render(); } }, t("table.result_open"))));
     }
     if (s.daily) {
-      if (s.game && s.game.over) box.append(h("div", { class: "row" }, view.rankingButton()));
+      if (s.game && s.game.over) box.append(h("div", { class: "row" }, rankingButton(view)));
     } else if (me !== null && s.master === me) {
       const empty = s.seats.filter((x) => x.kind === "empty").length;
       box.append(h("div", { class: "row" },
@@ -178,4 +178,16 @@ export function tick(view) {
     el.textContent = `${Math.ceil(left)} s`;
     el.classList.toggle("hurry", left < 6);
   }
+}
+
+/** Where a daily deal's (or a tournament round's) table is ranked: the daily page, the tournament's. */
+export function rankingRoute(view) {
+  const x = view.state.daily;
+  return x.tournament ? `tournaments/${encodeURIComponent(x.tournament)}` : "daily";
+}
+
+/** The daily's (or the tournament's) ranking, one click away: a daily table is played once. */
+export function rankingButton(view) {
+  return h("button", { class: "primary", dataset: { ranking: "" }, onclick: () => view.app.go(rankingRoute(view)) },
+    t(view.state.daily.tournament ? "table.tournament_ranking" : "table.daily_ranking"));
 }

@@ -8,7 +8,8 @@ import * as cards from "./cards.js";
 import { optionControls, readOptions, levelLabel, shownName } from "./options.js";
 import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
 import { copyButton, reviewAtTable } from "./review.js";
-import { clockText, renderActions, tick } from "./table-prompts.js";
+import { rankingRoute, renderActions, tick } from "./table-prompts.js";
+import { renderResult, renderSide, turnInReview } from "./table-sheet.js";
 import { onKey, renderFelt, renderOverlay } from "./table-felt.js";
 import { layoutHand, renderHand } from "./table-hand.js";
 import { chatForm, loadLog, onEvent, renderChat, renderLog } from "./table-log.js";
@@ -317,28 +318,13 @@ export class TableView {
     renderFelt(this);
     renderActions(this);
     renderHand(this);
-    this.renderSide();
+    renderSide(this);
     renderOverlay(this);
-    this.renderResult();
+    renderResult(this);
     this.focusAfter(focus);
-    this.turnInReview();
+    turnInReview(this);
   }
 
-  /** Your turn while a deal's review is open over the table (a modal dialog: the bids out of reach): it says so
-   * with the clock, and one button back to the table and its first control (30 s reading it ran the clock out). */
-  turnInReview() {
-    const dialog = document.querySelector("dialog.review-dialog[open]");
-    if (!dialog) return;
-    const banner = dialog.querySelector(".review-turn");
-    if (!this.isMyTurn()) {
-      if (banner) banner.remove();
-      return;
-    }
-    if (banner) return;
-    dialog.prepend(h("div", { class: "notice review-turn", role: "alert" }, h("strong", {}, t("table.your_turn")), " ", clockText(this), " ",
-      h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); this.refocus(null); } }, t("table.back_to_table"))));
-    tick(this);
-  }
 
   // ------------------------------------------------------------------ focus (a keyboard player goes on from where they were)
   /** What has the focus in this table's page, to find it again once a redraw has replaced it. */
@@ -414,71 +400,8 @@ export class TableView {
   }
 
   // ------------------------------------------------------------------ results
-  /** The end of a deal, and of a game: in a panel above everything, read whole, until the person closes it
-   * (the next deal may begin meanwhile: the panel stays). */
-  renderResult() {
-    const s = this.state;
-    const box = this.resultBox;
-    const g = s.game;
-    const over = g && g.over ? `over/${g.id}` : null;
-    const review = g && g.sheet.length
-      ? h("button", { type: "button", class: "quiet review-open", onclick: () => reviewAtTable(this.app, this.id, g.sheet.length).then(() => this.turnInReview()) }, t("table.review"))
-      : "";
-    let key = null;
-    let parts = null;
-    if (over && !this.dismissed.has(over)) {
-      key = over;
-      const d = s.deal;
-      parts = [this.gameOver(), d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue) : "", review,
-        g.outcome ? h("a", { href: `#/g/${encodeURIComponent(g.id)}`, class: "game-link" }, t("game.page")) : ""];
-    } else if (!over && this.result && !this.dismissed.has(this.result.key)) {
-      key = this.result.key;
-      const record = this.result.record || this.lastRecord;
-      parts = [resultBlock(this.result.result, (x) => this.nameOf(x), s.players, this.app.catalogue),
-        h("div", { class: "row" }, h("button", { type: "button", class: "primary", dataset: { dismiss: "result" }, onclick: () => this.dismiss(key) }, t("table.result_close")), review),
-        record ? reviewBlock(record, (x) => this.nameOf(x)) : ""];
-    }
-    if (!key) {
-      if (!box.hidden) { box.hidden = true; clear(box); }
-      this.resultKey = null;
-      this.dockResult(false);
-      return;
-    }
-    // still open when the next deal needs this person: aside, in the page's flow, till closed (it covered the
-    // bids and the clock)
-    if (!over && s.deal && s.deal.phase !== "end" && this.isMyTurn()) this.dockedKey = key;
-    this.dockResult(this.dockedKey === key);
-    const signature = JSON.stringify([key, lang(), s.game && s.game.over, s.master === s.you, Boolean(this.result && this.result.record), s.game && s.game.sheet.length]);
-    if (signature === this.resultKey && !box.hidden) return; // drawn already: a re-render would close its details
-    this.resultKey = signature;
-    box.className = `felt-panel result-panel ${over ? "game-end" : "deal-end"}${this.dockedKey === key ? " docked" : ""}`;
-    box.setAttribute("aria-label", t(over ? "game.over" : "table.result_open"));
-    replace(box, h("button", { class: "quiet close", onclick: () => this.dismiss(key), "aria-label": t("close") }, "×"), parts);
-    if (box.hidden || this.shownResult !== key) this.resultOpened = true;
-    this.shownResult = key;
-    box.hidden = false;
-  }
 
-  /** The result panel above the table (centred; a phone's bottom sheet), or docked: first in the side column
-   * (below the hand on a phone), where it covers nothing. Focus inside it stays there. */
-  dockResult(docked) {
-    const box = this.resultBox;
-    box.classList.toggle("docked", docked);
-    this.dockNote.hidden = !docked; // where it went, on a screen whose side column is below the hand
-    const place = docked ? this.side : this.root;
-    if (box.parentNode === place) return;
-    const focused = box.contains(document.activeElement) ? document.activeElement : null;
-    if (docked) this.side.prepend(box);
-    else this.root.append(box);
-    if (focused) focused.focus({ preventScroll: true });
-  }
 
-  dismiss(key) {
-    const inside = this.resultBox.contains(document.activeElement);
-    this.dismissed.add(key);
-    this.render();
-    if (inside) this.refocus(this.beforeResult); // back to where it was when the result opened
-  }
 
   renderBar() {
     const s = this.state;
@@ -500,7 +423,7 @@ export class TableView {
       h("h1", {}, t("lobby.table", { id: s.id })),
       h("span", { class: "facts" }, facts.join(" · ")),
       stakes.length ? h("span", { class: "stakes" }, stakes.join(" · ")) : "",
-      s.daily ? h("a", { class: "tag daily-tag", href: `#/${this.rankingRoute()}` }, t(s.daily.tournament ? "table.tournament_tag" : "table.daily_tag"))
+      s.daily ? h("a", { class: "tag daily-tag", href: `#/${rankingRoute(this)}` }, t(s.daily.tournament ? "table.tournament_tag" : "table.daily_tag"))
         : g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
       s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
       s.commitment ? this.commitmentButton(s.commitment) : ""), h("div", { class: "bar-buttons" },
@@ -547,29 +470,8 @@ export class TableView {
 
 
 
-  /** Where a daily deal's (or a tournament round's) table is ranked: the daily page, the tournament's. */
-  rankingRoute() {
-    const x = this.state.daily;
-    return x.tournament ? `tournaments/${encodeURIComponent(x.tournament)}` : "daily";
-  }
 
-  rankingButton() {
-    return h("button", { class: "primary", dataset: { ranking: "" }, onclick: () => this.app.go(this.rankingRoute()) },
-      t(this.state.daily.tournament ? "table.tournament_ranking" : "table.daily_ranking"));
-  }
 
-  gameOver() {
-    const s = this.state;
-    const g = s.game;
-    const master = s.master === s.you && s.you !== null;
-    return h("div", { class: "game-over", role: "region", "aria-label": t("game.over") },
-      h("h2", {}, g.outcome === "cancelled" ? t("game.cancelled") : t("game.over")),
-      g.outcome === "finished" ? rankingList(g, (x) => this.nameOf(x)) : "",
-      h("div", { class: "row" },
-        s.daily ? this.rankingButton() // played once: its ranking, never another game
-          : master ? h("button", { onclick: () => this.send({ type: "start" }) }, t("game.again")) : h("p", { class: "hint" }, t("game.again_wait")),
-        h("button", { class: "quiet", onclick: () => this.app.go("") }, t("table.to_lobby"))));
-  }
 
 
 
@@ -591,27 +493,6 @@ export class TableView {
     return true;
   }
 
-  renderSide() {
-    const s = this.state;
-    const editable = s.master === s.you && s.you !== null && (s.status === "waiting" || !s.game || s.game.over);
-    if (this.toDraw("options", [s.options, s.changed, s.master === s.you && s.you !== null, s.status, s.game && s.game.over])) {
-      const form = h("form", { class: "table-options", onsubmit: (e) => e.preventDefault() });
-      form.append(optionControls(this.app.catalogue, s.options, {
-        editable, changed: s.changed || [],
-        onchange: () => this.send({ type: "options", options: readOptions(form, this.app.catalogue) }),
-      }));
-      const showOptions = s.status === "waiting" || !s.game || s.game.over;
-      replace(this.optionsBox, h("details", { open: showOptions }, h("summary", {}, t("table.options")), form));
-    }
-    // drawn again only when what it shows changed: redrawn at every card, its review buttons lost a click
-    // whose press and release fell on either side of a redraw
-    const g = s.game;
-    if (this.toDraw("sheet", [g && [g.sheet, g.totals, g.deal_number, g.deals], s.players, s.seats.map((_, i) => this.nameOf(i))])) {
-      if (s.game) replace(this.sheet, sheetTable(s.game, (x) => this.nameOf(x), s.players, (n) => reviewAtTable(this.app, this.id, n)));
-      else clear(this.sheet);
-    }
-    renderChat(this);
-  }
 
 
   toggle(which) {
