@@ -14,47 +14,6 @@ import { onKey, renderFelt, renderOverlay } from "./table-felt.js";
 import { layoutHand, renderHand } from "./table-hand.js";
 import { chatForm, loadLog, onEvent, renderChat, renderLog } from "./table-log.js";
 
-// Your turn in a tab you are not looking at: the tab's icon gets a red dot, and a short tone plays (made
-// with WebAudio: nothing to download), unless the bar's bell was turned off (remembered in localStorage).
-const ICON_TURN = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ctext y='14' font-size='14'%3E%E2%99%A3%3C/text%3E%3Ccircle cx='12' cy='4' r='4' fill='%23d32f2f'/%3E%3C/svg%3E";
-let iconAtRest = null;
-
-function setIcon(turn) {
-  const link = document.querySelector("link[rel=icon]");
-  if (!link) return;
-  if (iconAtRest === null) iconAtRest = link.getAttribute("href");
-  link.setAttribute("href", turn ? ICON_TURN : iconAtRest);
-  document.documentElement.dataset.turn = turn ? "yes" : "";
-}
-
-export function soundOn() {
-  return localStorage.getItem("atout.sound") !== "off";
-}
-
-let audio = null;
-function beep() {
-  const Context = window.AudioContext || window.webkitAudioContext;
-  if (!Context) return;
-  try {
-    audio = audio || new Context();
-    const now = audio.currentTime;
-    const gain = audio.createGain();
-    gain.connect(audio.destination);
-    [[660, 0], [880, 0.16]].forEach(([hz, at]) => {
-      const tone = audio.createOscillator();
-      tone.frequency.value = hz;
-      tone.connect(gain);
-      tone.start(now + at);
-      tone.stop(now + at + 0.14);
-    });
-    gain.gain.setValueAtTime(0.15, now);
-    gain.gain.linearRampToValueAtTime(0, now + 0.32);
-    window.atout.beeps = (window.atout.beeps || 0) + 1; // what the browser tests count
-  } catch (err) {
-    void err; // no sound here: the title and icon say it
-  }
-}
-
 // The state after an event that carries only what changed (the hello asked for patches; docs/protocol.md).
 export function applyPatch(state, m) {
   const next = { ...state, ...m.patch };
@@ -93,7 +52,7 @@ export class TableView {
     this.refusedCode = null; // the table refused this person (private, no spectators): its page says so
     this.noticing = false; // the tab's title and icon say "your turn" (a hidden tab)
     this.relayout = () => layoutHand(this);
-    this.visibility = () => { if (!document.hidden) this.unnotice(); };
+    this.visibility = () => { if (!document.hidden) unnotice(this); };
     this.arrived = Boolean(app.moved); // opened from another page of the site (not a page loaded here)
     this.resultOpened = false;
     this.beforeResult = null; // what had the focus when the result opened
@@ -112,7 +71,7 @@ export class TableView {
     document.removeEventListener("keydown", this.keys);
     window.removeEventListener("resize", this.relayout);
     document.removeEventListener("visibilitychange", this.visibility);
-    this.unnotice();
+    unnotice(this);
   }
 
   /** The language changed: every word on screen again at once, the log's lines included (kept as data). */
@@ -212,20 +171,13 @@ export class TableView {
     const mine = this.isMyTurn();
     if (mine && !this.wasMine) {
       this.announce.textContent = t("table.your_turn");
-      this.noticeTurn();
+      noticeTurn(this);
     } else if (!mine) {
-      this.unnotice();
+      unnotice(this);
     }
     this.wasMine = mine;
     this.render();
   }
-
-
-
-
-
-
-
 
   // ------------------------------------------------------------------ helpers
   get me() {
@@ -255,7 +207,6 @@ export class TableView {
     const d = this.state.deal;
     return d && d.legal ? d.legal.filter((c) => c[kind] !== undefined) : [];
   }
-
 
   secondsLeft() {
     const c = this.state && this.state.clock;
@@ -313,8 +264,8 @@ export class TableView {
     this.root.dataset.phase = s.deal ? s.deal.phase : "";
     this.root.dataset.seat = s.you === null ? "spectator" : String(s.you);
     this.root.dataset.players = String(s.players);
-    this.renderBar();
-    this.renderPaused();
+    renderBar(this);
+    renderPaused(this);
     renderFelt(this);
     renderActions(this);
     renderHand(this);
@@ -324,7 +275,6 @@ export class TableView {
     this.focusAfter(focus);
     turnInReview(this);
   }
-
 
   // ------------------------------------------------------------------ focus (a keyboard player goes on from where they were)
   /** What has the focus in this table's page, to find it again once a redraw has replaced it. */
@@ -381,63 +331,6 @@ export class TableView {
     else if (document.activeElement !== this.actions) this.actions.focus({ preventScroll: true });
   }
 
-  // ------------------------------------------------------------------ your turn, in a hidden tab
-  /** It became this person's turn: a tab they are not looking at says so in its title and icon, and a
-   * short sound plays (the bar's bell turns it off; remembered). */
-  noticeTurn() {
-    if (!document.hidden) return;
-    this.noticing = true;
-    document.title = t("table.turn_title");
-    setIcon(true);
-    if (soundOn()) beep();
-  }
-
-  unnotice() {
-    if (!this.noticing) return;
-    this.noticing = false;
-    document.title = t("welcome.title");
-    setIcon(false);
-  }
-
-  // ------------------------------------------------------------------ results
-
-
-
-  renderBar() {
-    const s = this.state;
-    const d = s.deal;
-    const g = s.game;
-    const facts = [];
-    if (g && !g.over) facts.push(t("table.deal_of", { n: g.deal_number, of: g.deals }));
-    if (d && d.contract) {
-      facts.push(t("table.contract_by", { contract: contractWord(d.contract), name: this.nameOf(d.taker) }));
-      if (d.called) facts.push(t("table.called", { card: cards.word(d.called) }));
-    }
-    const seated = s.you !== null;
-    const playing = s.status === "playing" && g && !g.over;
-    const stakes = [];
-    if (s.options && s.options.bet) stakes.push(t("table.bet", { n: s.options.bet }));
-    if (g && (g.pot || (s.options && s.options.bet))) stakes.push(t("table.pot", { n: g.pot || 0 }));
-    replace(this.bar, h("div", { class: "bar-title" }, // the title's part wraps within itself: the buttons keep their row
-      h("a", { href: "#/", class: "back", "aria-label": t("table.to_lobby") }, "←"),
-      h("h1", {}, t("lobby.table", { id: s.id })),
-      h("span", { class: "facts" }, facts.join(" · ")),
-      stakes.length ? h("span", { class: "stakes" }, stakes.join(" · ")) : "",
-      s.daily ? h("a", { class: "tag daily-tag", href: `#/${rankingRoute(this)}` }, t(s.daily.tournament ? "table.tournament_tag" : "table.daily_tag"))
-        : g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
-      s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
-      s.commitment ? this.commitmentButton(s.commitment) : ""), h("div", { class: "bar-buttons" },
-      d && d.last_trick ? h("button", { class: "quiet", onclick: () => this.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
-      d ? h("button", { class: "quiet", onclick: () => this.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
-      playing && seated && !s.vote ? h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel")) : "",
-      seated ? h("button", {
-        class: "quiet sound", "aria-pressed": String(soundOn()), "aria-label": t("table.sound"),
-        title: `${t("table.sound")}: ${t(soundOn() ? "table.sound_on" : "table.sound_off")}`,
-        onclick: () => { localStorage.setItem("atout.sound", soundOn() ? "off" : "on"); this.render(); },
-      }, "♪") : "",
-      seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : ""));
-  }
-
   /** Quick play at this table: a robot's seat, from the next deal (the server picks which). */
   async claim() {
     try {
@@ -446,43 +339,6 @@ export class TableView {
       this.app.toast(this.app.errorText(err), "error");
     }
   }
-
-  /** The deal's whole commitment, one click to copy (for `atout verify --commitment`), its start shown. */
-  commitmentButton(hash) {
-    if (!this.copyCommitment || this.copyCommitment.dataset.copy !== hash) {
-      this.copyCommitment = copyButton(hash, t("table.commitment", { short: hash.slice(0, 8) }), this.app.toast);
-      this.copyCommitment.classList.add("commitment");
-      this.copyCommitment.setAttribute("aria-label", t("table.commitment_copy", { hash }));
-    }
-    return this.copyCommitment;
-  }
-
-  renderPaused() {
-    const why = this.state.paused || null;
-    if (why === this.pausedWhy) return; // a live region speaks when its text changes, not on every render
-    this.pausedWhy = why;
-    if (why) replace(this.pausedBox, h("strong", {}, t("table.paused")), " ", h("span", { class: "why" }, why));
-    else clear(this.pausedBox);
-    this.pausedBox.hidden = !why;
-    this.root.classList.toggle("paused", Boolean(why));
-  }
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
   /** Whether what ``part`` shows (``what``) changed since it was last drawn: a part drawn again at every
    * event loses clicks that fall across a redraw, and costs the browser a layout each time. */
@@ -493,13 +349,10 @@ export class TableView {
     return true;
   }
 
-
-
   toggle(which) {
     this.overlay = this.overlay === which ? null : which;
     this.render();
   }
-
 
   // ------------------------------------------------------------------ requests
   async back() {
