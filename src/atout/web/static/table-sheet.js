@@ -7,6 +7,7 @@ import { lang, t } from "./i18n.js";
 import { optionControls, readOptions } from "./options.js";
 import { rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
 import { reviewAtTable } from "./review.js";
+import { refocus } from "./table-focus.js";
 import { renderChat } from "./table-log.js";
 import { clockText, rankingButton, tick } from "./table-prompts.js";
 
@@ -97,7 +98,7 @@ function dismiss(view, key) {
   const inside = view.resultBox.contains(document.activeElement);
   view.dismissed.add(key);
   view.render();
-  if (inside) view.refocus(view.beforeResult); // back to where it was when the result opened
+  if (inside) refocus(view, view.beforeResult); // back to where it was when the result opened
 }
 
 /** The game's end: its ranking, and another game (the master), the ranking (a daily) or the lobby. */
@@ -126,6 +127,6 @@ export function turnInReview(view) {
   }
   if (banner) return;
   dialog.prepend(h("div", { class: "notice review-turn", role: "alert" }, h("strong", {}, t("table.your_turn")), " ", clockText(view), " ",
-    h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); view.refocus(null); } }, t("table.back_to_table"))));
+    h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); refocus(view, null); } }, t("table.back_to_table"))));
   tick(view);
 }

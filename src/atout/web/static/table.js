@@ -2,28 +2,23 @@
 // the score sheet, the chat and the log. Everything is drawn from the TableView the server sends;
 // the only state kept here is what the person is choosing (an écart, a poignée) and the log.
 
-import { $, clear, h, replace } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { $, h, replace } from "./dom.js";
+import { t } from "./i18n.js";
 import * as cards from "./cards.js";
-import { optionControls, readOptions, levelLabel, shownName } from "./options.js";
-import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
-import { copyButton, reviewAtTable } from "./review.js";
-import { rankingRoute, renderActions, tick } from "./table-prompts.js";
-import { renderResult, renderSide, turnInReview } from "./table-sheet.js";
+import { shownName } from "./options.js";
+import { renderBar, renderPaused, noticeTurn, unnotice } from "./table-bar.js";
 import { onKey, renderFelt, renderOverlay } from "./table-felt.js";
+import { focusAfter, focusBefore } from "./table-focus.js";
 import { layoutHand, renderHand } from "./table-hand.js";
-import { chatForm, loadLog, onEvent, renderChat, renderLog } from "./table-log.js";
+import { chatForm, loadLog, onEvent, renderLog } from "./table-log.js";
+import { renderActions, tick } from "./table-prompts.js";
+import { renderResult, renderSide, turnInReview } from "./table-sheet.js";
 
 // The state after an event that carries only what changed (the hello asked for patches; docs/protocol.md).
 export function applyPatch(state, m) {
   const next = { ...state, ...m.patch };
   if (m.deal_patch) next.deal = { ...state.deal, ...m.deal_patch };
   return next;
-}
-
-/** A control known again once drawn anew: its tag, data, label and words. */
-function controlKey(el) {
-  return [el.tagName, JSON.stringify({ ...el.dataset }), el.getAttribute("aria-label") || "", el.textContent].join("|");
 }
 
 export class TableView {
@@ -258,7 +253,7 @@ export class TableView {
   // ------------------------------------------------------------------ drawing
   render() {
     if (!this.state) return;
-    const focus = this.focusBefore();
+    const focus = focusBefore(this);
     const s = this.state;
     this.root.dataset.status = s.status;
     this.root.dataset.phase = s.deal ? s.deal.phase : "";
@@ -272,64 +267,12 @@ export class TableView {
     renderSide(this);
     renderOverlay(this);
     renderResult(this);
-    this.focusAfter(focus);
+    focusAfter(this, focus);
     turnInReview(this);
   }
 
-  // ------------------------------------------------------------------ focus (a keyboard player goes on from where they were)
-  /** What has the focus in this table's page, to find it again once a redraw has replaced it. */
-  focusBefore() {
-    const el = document.activeElement;
-    if (!el || el === document.body || !this.root.contains(el)) return { key: null };
-    const card = el.closest(".hand-cards .card");
-    if (card) return { key: { card: card.dataset.card, index: Number(card.dataset.index) } };
-    const part = [this.actions, this.hand, this.bar, this.felt, this.side, this.resultBox, this.overlayBox].find((x) => x.contains(el));
-    const typed = el.tagName === "INPUT" && el.type === "text" && this.actions.contains(el); // an invitation being typed
-    return { key: { part, match: controlKey(el), input: typed ? [el.value, el.selectionStart, el.selectionEnd] : null } };
-  }
 
-  /** After a redraw: a result that just opened takes the focus from the play (it goes back on closing); focus
-   * lost with its control goes to the same control drawn again, else the next card, else the first control of
-   * what this person may do now, else the actions' box (from where a prompt that appears takes it). */
-  focusAfter({ key }) {
-    const now = document.activeElement;
-    const lost = !now || now === document.body || !now.isConnected;
-    const opened = this.resultOpened;
-    this.resultOpened = false;
-    if (opened && (lost || now === this.actions || now.closest(".play-area"))) {
-      const button = this.resultBox.querySelector("[data-dismiss]") || this.resultBox.querySelector(".close");
-      if (button) {
-        this.beforeResult = key;
-        button.focus({ preventScroll: true });
-        return;
-      }
-    }
-    const arrived = this.arrived; // opened from another page of the site: focus into the table
-    this.arrived = false;
-    if (now === this.actions || (lost && (key || arrived))) this.refocus(key);
-  }
 
-  refocus(key) {
-    const cards = [...this.hand.querySelectorAll("button.card")];
-    let target = null;
-    if (key && key.card) target = cards.find((c) => c.dataset.card === key.card) || cards[Math.min(key.index, cards.length - 1)] || null;
-    if (!target && key && key.part && key.part.isConnected && !key.part.hidden) {
-      target = [...key.part.querySelectorAll("button, input, select, summary, a[href]")].find((c) => !c.disabled && controlKey(c) === key.match) || null;
-      if (target && key.input) {
-        [target.value] = key.input;
-        target.setSelectionRange(key.input[1], key.input[2]);
-      }
-    }
-    if (target) {
-      target.focus({ preventScroll: true });
-      return;
-    }
-    const control = [...this.actions.querySelectorAll("button, input, select")].find((c) => !c.disabled)
-      || (this.isMyTurn() ? this.hand.querySelector("button.card.playable") || this.hand.querySelector("button.card") : null)
-      || this.felt.querySelector("button"); // a seat to take, a robot to add
-    if (control) control.focus({ preventScroll: true }); // the page stays where the person put it
-    else if (document.activeElement !== this.actions) this.actions.focus({ preventScroll: true });
-  }
 
   /** Quick play at this table: a robot's seat, from the next deal (the server picks which). */
   async claim() {
