@@ -232,7 +232,9 @@ def test_first_load_is_small(browser, site):
     total = sum(sizes.values())
     print(f"first load: {total} bytes in {len(sizes)} responses")
     assert any(re.search(r"/static/table\.[0-9a-f]+\.js$", u) for u in sizes), "every module is loaded at once"
-    assert total < 240_000  # 215 KB with issue 23's table page (the log as data, results, a phone's hand)
+    # 215 KB with issue 23's table page (the log as data, results, a phone's hand); 244 KB once the table's page
+    # is split by job into modules (issue 35: their headers and imports, 4 KB, 1 KB gzipped, see test_static_files)
+    assert total < 246_000
     person.close()
 
 

@@ -1,6 +1,4 @@
-// The table's bar and its signals: the title with the deal's facts and the stakes, the buttons (last
-// trick, cards shown, cancel, the bell, leave), the banner of a table waiting for its store, and your
-// turn told in a hidden tab.
+// The table's bar (facts, stakes, buttons, the bell), the store's pause banner, and your turn told in a hidden tab.
 
 import { clear, h, replace } from "./dom.js";
 import { t } from "./i18n.js";

@@ -1,5 +1,4 @@
-// The felt: the seats around it (you at the bottom) with their tags, clocks and buttons, the trick in
-// front of who played it, the dog, and the cards shown or the last trick over it (L, S, Escape).
+// The felt: the seats around it (you at the bottom), the trick before who played it, the dog, the cards shown.
 
 import { clear, h, replace } from "./dom.js";
 import { t } from "./i18n.js";

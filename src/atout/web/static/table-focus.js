@@ -1,5 +1,4 @@
-// Focus at the table: a keyboard player goes on from where they were. Each redraw replaces controls; the
-// focus is found again on the same control drawn anew, the next card, or what this person may do now.
+// Focus kept across redraws: a keyboard player goes on from where they were.
 
 /** A control known again once drawn anew: its tag, data, label and words. */
 function controlKey(el) {

@@ -1,5 +1,4 @@
-// Your hand at the table: sorted, fitted to its width, each card a button (played, or chosen for the
-// écart or a poignée, with the reason when refused).
+// Your hand: sorted, fitted to its width, each card a button (played, or chosen for the écart or a poignée).
 
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";

@@ -1,5 +1,4 @@
-// The table's log and chat: each event as a line kept as data (its words chosen when shown, in the language
-// of then), the log a join brings replayed, and the chat's lines and form.
+// The table's log (lines kept as data, worded when shown) and its chat.
 
 import { clear, h, replace } from "./dom.js";
 import { t } from "./i18n.js";

@@ -1,5 +1,4 @@
-// What you may do now at the table, and its clock: the bids, the call, the écart, the chelem, the petit sec,
-// the poignée, "I'm back", a vote to cancel, starting or filling the table, an invitation.
+// What you may do now at the table (bids, call, écart, chelem, poignée, I'm back, votes), and its clock.
 
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";

@@ -1,6 +1,4 @@
-// The table's side and its results: the options, the score sheet, the panel of a deal's or a game's end
-// (above the table, or docked aside while the next deal needs you), the game's ranking, and your turn
-// told over a deal's review.
+// The table's side (options, score sheet) and its results panel; your turn told over a deal's review.
 
 import { clear, h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";

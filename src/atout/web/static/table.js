@@ -1,10 +1,7 @@
 // One table: seats around the felt (you at the bottom), your hand, what you may do now, the clock,
 // the score sheet, the chat and the log. Everything is drawn from the TableView the server sends;
 // the only state kept here is what the person is choosing (an écart, a poignée) and the log.
-// TableView holds that state and the socket's side (the seq, requests, refusals); each part of the page
-// is drawn by its own module, given the view: table-felt.js (the seats, the trick), table-hand.js,
-// table-prompts.js (what you may do now), table-sheet.js (the side, the results), table-bar.js,
-// table-log.js (the log and the chat), table-focus.js.
+// TableView holds it and the socket's side; each part is drawn by its own table-*.js module.
 
 import { $, h, replace } from "./dom.js";
 import { t } from "./i18n.js";
