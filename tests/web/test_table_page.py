@@ -240,7 +240,7 @@ def noticed_while_hidden(person: Person, done: str) -> None:
         assert time.monotonic() < deadline and not person.game_over(), page.evaluate("() => window.__titles")
         # ``done`` looked at in the same breath as the click: a turn that came back (its tone played) between
         # a look and a click was played at once, its title gone before the test read it
-        if person.step(unless=done) is None:
+        if person.step(unless=f"({done})()") is None:
             page.wait_for_function(f"() => window.atout.view.isMyTurn() || ({done})()")
 
 
