@@ -232,9 +232,10 @@ def test_first_load_is_small(browser, site):
     total = sum(sizes.values())
     print(f"first load: {total} bytes in {len(sizes)} responses")
     assert any(re.search(r"/static/table\.[0-9a-f]+\.js$", u) for u in sizes), "every module is loaded at once"
-    # decoded bytes (the wire carries them gzipped: a first visit moves under 100 KB, test_static_files.py);
-    # 215 KB with issue 23's table page, 241 KB with issue 34's (focus kept, the result docked, French numbers)
-    assert total < 250_000
+    # 215 KB with issue 23's table page (the log as data, results, a phone's hand); 244 KB once the table's page
+    # is split by job into seven modules (issue 35: their headers and imports; over the wire, headers and gzip
+    # apart, 10 KB more: a phone's first visit 94 KB, test_static_files holds it under 100 KB)
+    assert total < 246_000
     person.close()
 
 

@@ -101,7 +101,10 @@ def test_the_next_deals_bids_are_in_sight_while_the_last_result_is_open(browser,
         page.wait_for_function("(seq) => window.atout.view.seq > seq", arg=seq)
         assert page.locator(".result-panel.deal-end").is_visible()
         page.click("[data-dismiss=result]")
-        assert page.locator(".result-panel").is_hidden()
+        # closed, and not shown again; the only panel after it the next deal's own result (everyone passed
+        # meanwhile, a void deal: the likely cause of a failure in a loaded run)
+        assert page.evaluate("() => { const v = window.atout.view; return v.dismissed.size > 0"
+                             " && (v.resultBox.hidden || !v.dismissed.has(v.result.key)); }")
         reader.close()
 
 

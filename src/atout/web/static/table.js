@@ -1,73 +1,25 @@
 // One table: seats around the felt (you at the bottom), your hand, what you may do now, the clock,
 // the score sheet, the chat and the log. Everything is drawn from the TableView the server sends;
 // the only state kept here is what the person is choosing (an écart, a poignée) and the log.
+// TableView holds it and the socket's side; each part is drawn by its own table-*.js module.
 
-import { $, clear, h, replace } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { $, h, replace } from "./dom.js";
+import { t } from "./i18n.js";
 import * as cards from "./cards.js";
-import { optionControls, readOptions, levelLabel, shownName } from "./options.js";
-import { contractWord, rankingList, resultBlock, reviewBlock, sheetTable } from "./result.js";
-import { copyButton, reviewAtTable } from "./review.js";
-
-const MIN_STEP = 28; // the least of each hand card that shows (px): its index and suit, above 24 px
-
-const POSITIONS = {
-  3: ["bottom", "topright", "topleft"],
-  4: ["bottom", "right", "top", "left"],
-  5: ["bottom", "right", "topright", "topleft", "left"],
-};
-
-// Your turn in a tab you are not looking at: the tab's icon gets a red dot, and a short tone plays (made
-// with WebAudio: nothing to download), unless the bar's bell was turned off (remembered in localStorage).
-const ICON_TURN = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ctext y='14' font-size='14'%3E%E2%99%A3%3C/text%3E%3Ccircle cx='12' cy='4' r='4' fill='%23d32f2f'/%3E%3C/svg%3E";
-let iconAtRest = null;
-
-function setIcon(turn) {
-  const link = document.querySelector("link[rel=icon]");
-  if (!link) return;
-  if (iconAtRest === null) iconAtRest = link.getAttribute("href");
-  link.setAttribute("href", turn ? ICON_TURN : iconAtRest);
-  document.documentElement.dataset.turn = turn ? "yes" : "";
-}
-
-export function soundOn() {
-  return localStorage.getItem("atout.sound") !== "off";
-}
-
-let audio = null;
-function beep() {
-  const Context = window.AudioContext || window.webkitAudioContext;
-  if (!Context) return;
-  try {
-    audio = audio || new Context();
-    const now = audio.currentTime;
-    const gain = audio.createGain();
-    gain.connect(audio.destination);
-    [[660, 0], [880, 0.16]].forEach(([hz, at]) => {
-      const tone = audio.createOscillator();
-      tone.frequency.value = hz;
-      tone.connect(gain);
-      tone.start(now + at);
-      tone.stop(now + at + 0.14);
-    });
-    gain.gain.setValueAtTime(0.15, now);
-    gain.gain.linearRampToValueAtTime(0, now + 0.32);
-    window.atout.beeps = (window.atout.beeps || 0) + 1; // what the browser tests count
-  } catch (err) {
-    void err; // no sound here: the title and icon say it
-  }
-}
+import { shownName } from "./options.js";
+import { renderBar, renderPaused, noticeTurn, unnotice } from "./table-bar.js";
+import { onKey, renderFelt, renderOverlay } from "./table-felt.js";
+import { focusAfter, focusBefore } from "./table-focus.js";
+import { layoutHand, renderHand } from "./table-hand.js";
+import { chatForm, loadLog, onEvent, renderLog } from "./table-log.js";
+import { renderActions, tick } from "./table-prompts.js";
+import { renderResult, renderSide, turnInReview } from "./table-sheet.js";
 
 // The state after an event that carries only what changed (the hello asked for patches; docs/protocol.md).
 export function applyPatch(state, m) {
   const next = { ...state, ...m.patch };
   if (m.deal_patch) next.deal = { ...state.deal, ...m.deal_patch };
   return next;
-}
-
-/** A control known again once drawn anew: its tag, data, label and words. */
-function controlKey(el) {
-  return [el.tagName, JSON.stringify({ ...el.dataset }), el.getAttribute("aria-label") || "", el.textContent].join("|");
 }
 
 export class TableView {
@@ -88,15 +40,15 @@ export class TableView {
     this.drawn = {}; // each part's key when last drawn (toDraw())
     this.ticker = null;
     this.built = false;
-    this.keys = (e) => this.onKey(e);
+    this.keys = (e) => onKey(this, e);
     this.names = {}; // the last name known at each seat, for log lines about people who just left
     this.trickPlays = []; // the log's current trick: [name, card] as played, until a card says who won it
     this.result = null; // the last deal's result as shown: {key, result, record}, until the person dismisses it
     this.dismissed = new Set(); // the results dismissed (their keys)
     this.refusedCode = null; // the table refused this person (private, no spectators): its page says so
     this.noticing = false; // the tab's title and icon say "your turn" (a hidden tab)
-    this.relayout = () => this.layoutHand();
-    this.visibility = () => { if (!document.hidden) this.unnotice(); };
+    this.relayout = () => layoutHand(this);
+    this.visibility = () => { if (!document.hidden) unnotice(this); };
     this.arrived = Boolean(app.moved); // opened from another page of the site (not a page loaded here)
     this.resultOpened = false;
     this.beforeResult = null; // what had the focus when the result opened
@@ -115,7 +67,7 @@ export class TableView {
     document.removeEventListener("keydown", this.keys);
     window.removeEventListener("resize", this.relayout);
     document.removeEventListener("visibilitychange", this.visibility);
-    this.unnotice();
+    unnotice(this);
   }
 
   /** The language changed: every word on screen again at once, the log's lines included (kept as data). */
@@ -123,7 +75,7 @@ export class TableView {
     this.copyCommitment = null;
     this.build();
     if (this.refusedCode) return this.refuse(this.refusedCode);
-    this.renderLog();
+    renderLog(this);
     this.render();
     return null;
   }
@@ -151,24 +103,10 @@ export class TableView {
     this.drawn = {}; // new, empty parts: each drawn at the next render
     this.optionsBox = h("section", { class: "panel options-panel", "aria-label": t("table.options") });
     this.chatList = h("ol", { class: "chat-list", "aria-live": "polite", "aria-label": t("chat.title") });
-    const input = h("input", { name: "chat", maxlength: 300, autocomplete: "off", "aria-label": t("chat.say"), placeholder: t("chat.placeholder") });
-    const chatForm = h("form", {
-      class: "chat-form", onsubmit: async (e) => {
-        e.preventDefault();
-        const text = input.value.trim();
-        if (!text) return;
-        try {
-          await this.app.net.request({ type: "chat", table: this.id, text });
-          input.value = "";
-        } catch (err) {
-          this.app.toast(this.app.errorText(err), "error");
-        }
-      },
-    }, input, h("button", { type: "submit" }, t("chat.send")));
     this.logList = h("ol", { class: "log-list", "aria-label": t("log.title") });
     this.side = h("aside", { class: "side" },
       this.optionsBox, this.sheet,
-      h("section", { class: "panel chat" }, h("h2", {}, t("chat.title")), this.chatList, chatForm),
+      h("section", { class: "panel chat" }, h("h2", {}, t("chat.title")), this.chatList, chatForm(this)),
       h("details", { class: "panel log", open: true }, h("summary", {}, t("log.title")), this.logList));
     this.overlayBox = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "false" });
     this.resultBox = h("div", { class: "felt-panel result-panel", hidden: true, role: "dialog", "aria-modal": "false" });
@@ -181,7 +119,7 @@ export class TableView {
     replace(this.main, this.root);
     this.built = true;
     clearInterval(this.ticker);
-    this.ticker = setInterval(() => this.tick(), 250);
+    this.ticker = setInterval(() => tick(this), 250);
     document.addEventListener("keydown", this.keys);
     window.addEventListener("resize", this.relayout);
     document.addEventListener("visibilitychange", this.visibility);
@@ -192,7 +130,7 @@ export class TableView {
     if (m.type === "table") {
       this.seq = m.seq;
       this.setState(m.state);
-      if (m.log) this.loadLog(m.log);
+      if (m.log) loadLog(this, m.log);
       return;
     }
     if (m.patch && !this.state) {
@@ -201,7 +139,7 @@ export class TableView {
     }
     if (this.seq !== null && m.seq <= this.seq && !m.state && !m.patch) return; // already seen
     this.seq = Math.max(this.seq ?? 0, m.seq);
-    this.onEvent(m.event);
+    onEvent(this, m.event);
     if (m.state) this.setState(m.state);
     else if (m.patch) this.setState(applyPatch(this.state, m));
   }
@@ -229,120 +167,12 @@ export class TableView {
     const mine = this.isMyTurn();
     if (mine && !this.wasMine) {
       this.announce.textContent = t("table.your_turn");
-      this.noticeTurn();
+      noticeTurn(this);
     } else if (!mine) {
-      this.unnotice();
+      unnotice(this);
     }
     this.wasMine = mine;
     this.render();
-  }
-
-  onEvent(e) {
-    const name = (seat) => this.nameOf(seat);
-    switch (e.type) {
-      case "sat": this.names[e.seat] = e.name; this.addLog("log.sat", { name: e.name }); break;
-      case "left": this.addLog("log.left", { name: name(e.seat) }); break;
-      case "robot": this.names[e.seat] = e.name; this.addLog("log.robot", { name: e.name, level: { level: e.level } }); break;
-      case "master": if (e.seat !== null && e.seat !== undefined) this.addLog("log.master", { name: name(e.seat) }); break;
-      case "game_start": this.log = []; this.trickPlays = []; if (!this.replaying && this.logList) clear(this.logList); this.addLog("log.game_start", { n: e.deals }); break;
-      case "deal_start": this.lastRecord = null; this.trickPlays = []; this.addLog("log.deal_start", { n: e.number, name: name(e.dealer) }, "deal"); break;
-      case "action": this.logAction(e); break;
-      case "deal_end":
-        this.lastRecord = e.record;
-        if (this.result) this.result.record = e.record;
-        this.addLog("log.deal_end", {}, "deal");
-        break;
-      case "game_end": this.addLog("log.game_end", {}, "deal"); break;
-      case "timeout": this.addLog("log.timeout", { name: name(e.seat) }); break;
-      case "automatic": this.addLog(e.on ? "log.auto_on" : "log.auto_off", { name: name(e.seat) }); break;
-      case "handed": if (!e.claim) this.addLog("log.handed", { name: e.name }); break;
-      case "absent": this.addLog("log.absent", { name: name(e.seat) }); break;
-      case "present": this.addLog("log.present", { name: name(e.seat) }); break;
-      case "abandon": this.addLog("log.abandon", { name: name(e.seat) }); break;
-      case "cancel_proposed": this.addLog("log.cancel_proposed", { name: name(e.by) }); break;
-      case "vote": this.addLog(e.accept ? "log.vote_yes" : "log.vote_no", { name: name(e.seat) }); break;
-      case "cancel_end": this.addLog(e.cancelled ? "log.cancelled" : "log.not_cancelled"); if (e.record) this.lastRecord = e.record; break;
-      case "invited": this.addLog("log.invited", { name: e.name }); break;
-      case "closed": this.addLog("log.closed"); break;
-      default: break;
-    }
-  }
-
-  /** A game action in the log, as data: its words are chosen when it is shown, in the language of then.
-   * A card that ends a trick (`won`) is followed by the trick and who took it. */
-  logAction(e) {
-    const a = e.action;
-    const who = this.nameOf(e.seat);
-    const seat = this.state && this.state.seats[e.seat];
-    const more = e.by === "robot" && seat && seat.kind === "person" ? ["log.by_robot"] : [];
-    if (a.bid !== undefined) {
-      if (a.bid === "pass") this.addLog("log.pass", { name: who }, "", more);
-      else this.addLog(a.chelem ? "log.bid_chelem" : "log.bid", { name: who, contract: { contract: a.bid } }, "", more);
-    } else if (a.call !== undefined) this.addLog("log.call", { name: who, card: { card: a.call } }, "", more);
-    else if (a.discard !== undefined) this.addLog("log.ecart_all", { name: who, cards: { cards: a.discard } }, "", more);
-    else if (a.ecart !== undefined) {
-      if (a.ecart.trumps && a.ecart.trumps.length) this.addLog("log.ecart_trumps", { name: who, cards: { cards: a.ecart.trumps } }, "", more);
-      else this.addLog("log.ecart", { name: who }, "", more);
-    } else if (a.chelem !== undefined) this.addLog(a.chelem ? "log.chelem_yes" : "log.chelem_no", { name: who }, "", more);
-    else if (a.poignee !== undefined) this.addLog("log.poignee", { name: who, cards: { cards: a.poignee } }, "", more);
-    else if (a.play !== undefined) {
-      this.trickPlays.push([who, a.play]);
-      this.addLog("log.play", { name: who, card: { card: a.play } }, "", more);
-      if (e.won !== undefined && e.won !== null) {
-        this.addLog("log.trick_won", { name: this.nameOf(e.won), cards: { plays: this.trickPlays } }, "log-trick");
-        this.trickPlays = [];
-      }
-    } else if (a.petit_sec !== undefined) this.addLog(a.petit_sec === "redeal" ? "log.petit_sec_redeal" : "log.petit_sec_play", { name: who }, "", more);
-  }
-
-  /** One line of the log: its words' key, its arguments (names as they were; cards, contracts and levels as
-   * codes), its style, and words after it. */
-  addLog(key, p = {}, kind = "", more = []) {
-    const view = this;
-    const entry = { key, p, kind, more, get text() { return view.logText(this); } };
-    this.log.push(entry);
-    if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
-    if (this.logList && !this.replaying) {
-      this.logList.append(h("li", { class: kind }, entry.text));
-      while (this.logList.childElementCount > 300) this.logList.firstElementChild.remove();
-      this.logList.scrollTop = this.logList.scrollHeight;
-    }
-  }
-
-  logText(entry) {
-    const params = {};
-    for (const [k, v] of Object.entries(entry.p)) params[k] = this.logValue(v);
-    return [t(entry.key, params), ...entry.more.map((k) => t(k))].join(" ");
-  }
-
-  logValue(v) {
-    if (typeof v === "string") return shownName(this.app.catalogue, v); // a robot's level in this language
-    if (!v || typeof v !== "object") return v;
-    if (v.card !== undefined) return cards.word(v.card);
-    if (v.cards !== undefined) return v.cards.map(cards.word).join(" ");
-    if (v.contract !== undefined) return contractWord(v.contract);
-    if (v.level !== undefined) return levelLabel(this.app.catalogue, v.level);
-    if (v.plays !== undefined) return v.plays.map(([n, c]) => `${shownName(this.app.catalogue, n)} ${cards.word(c)}`).join(", ");
-    return "";
-  }
-
-  renderLog() {
-    if (!this.logList) return;
-    replace(this.logList, this.log.map((entry) => h("li", { class: entry.kind }, entry.text)));
-    this.logList.scrollTop = this.logList.scrollHeight;
-  }
-
-  /** The log a join brought: the table's events so far, as this viewer received them. */
-  loadLog(items) {
-    this.log = [];
-    this.trickPlays = [];
-    this.replaying = true;
-    try {
-      for (const item of items) this.onEvent(item.event);
-    } finally {
-      this.replaying = false;
-    }
-    this.renderLog();
   }
 
   // ------------------------------------------------------------------ helpers
@@ -372,12 +202,6 @@ export class TableView {
   legal(kind) {
     const d = this.state.deal;
     return d && d.legal ? d.legal.filter((c) => c[kind] !== undefined) : [];
-  }
-
-  position(seat) {
-    const n = this.state.players;
-    const base = this.me === null ? 0 : this.me;
-    return POSITIONS[n][(seat - base + n) % n];
   }
 
   secondsLeft() {
@@ -430,214 +254,26 @@ export class TableView {
   // ------------------------------------------------------------------ drawing
   render() {
     if (!this.state) return;
-    const focus = this.focusBefore();
+    const focus = focusBefore(this);
     const s = this.state;
     this.root.dataset.status = s.status;
     this.root.dataset.phase = s.deal ? s.deal.phase : "";
     this.root.dataset.seat = s.you === null ? "spectator" : String(s.you);
     this.root.dataset.players = String(s.players);
-    this.renderBar();
-    this.renderPaused();
-    this.renderFelt();
-    this.renderActions();
-    this.renderHand();
-    this.renderSide();
-    this.renderOverlay();
-    this.renderResult();
-    this.focusAfter(focus);
-    this.turnInReview();
+    renderBar(this);
+    renderPaused(this);
+    renderFelt(this);
+    renderActions(this);
+    renderHand(this);
+    renderSide(this);
+    renderOverlay(this);
+    renderResult(this);
+    focusAfter(this, focus);
+    turnInReview(this);
   }
 
-  /** Your turn while a deal's review is open over the table (a modal dialog: the bids out of reach): it says so
-   * with the clock, and one button back to the table and its first control (30 s reading it ran the clock out). */
-  turnInReview() {
-    const dialog = document.querySelector("dialog.review-dialog[open]");
-    if (!dialog) return;
-    const banner = dialog.querySelector(".review-turn");
-    if (!this.isMyTurn()) {
-      if (banner) banner.remove();
-      return;
-    }
-    if (banner) return;
-    dialog.prepend(h("div", { class: "notice review-turn", role: "alert" }, h("strong", {}, t("table.your_turn")), " ", this.clockText(), " ",
-      h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); this.refocus(null); } }, t("table.back_to_table"))));
-    this.tick();
-  }
 
-  // ------------------------------------------------------------------ focus (a keyboard player goes on from where they were)
-  /** What has the focus in this table's page, to find it again once a redraw has replaced it. */
-  focusBefore() {
-    const el = document.activeElement;
-    if (!el || el === document.body || !this.root.contains(el)) return { key: null };
-    const card = el.closest(".hand-cards .card");
-    if (card) return { key: { card: card.dataset.card, index: Number(card.dataset.index) } };
-    const part = [this.actions, this.hand, this.bar, this.felt, this.side, this.resultBox, this.overlayBox].find((x) => x.contains(el));
-    const typed = el.tagName === "INPUT" && el.type === "text" && this.actions.contains(el); // an invitation being typed
-    return { key: { part, match: controlKey(el), input: typed ? [el.value, el.selectionStart, el.selectionEnd] : null } };
-  }
 
-  /** After a redraw: a result that just opened takes the focus from the play (it goes back on closing); focus
-   * lost with its control goes to the same control drawn again, else the next card, else the first control of
-   * what this person may do now, else the actions' box (from where a prompt that appears takes it). */
-  focusAfter({ key }) {
-    const now = document.activeElement;
-    const lost = !now || now === document.body || !now.isConnected;
-    const opened = this.resultOpened;
-    this.resultOpened = false;
-    if (opened && (lost || now === this.actions || now.closest(".play-area"))) {
-      const button = this.resultBox.querySelector("[data-dismiss]") || this.resultBox.querySelector(".close");
-      if (button) {
-        this.beforeResult = key;
-        button.focus({ preventScroll: true });
-        return;
-      }
-    }
-    const arrived = this.arrived; // opened from another page of the site: focus into the table
-    this.arrived = false;
-    if (now === this.actions || (lost && (key || arrived))) this.refocus(key);
-  }
-
-  refocus(key) {
-    const cards = [...this.hand.querySelectorAll("button.card")];
-    let target = null;
-    if (key && key.card) target = cards.find((c) => c.dataset.card === key.card) || cards[Math.min(key.index, cards.length - 1)] || null;
-    if (!target && key && key.part && key.part.isConnected && !key.part.hidden) {
-      target = [...key.part.querySelectorAll("button, input, select, summary, a[href]")].find((c) => !c.disabled && controlKey(c) === key.match) || null;
-      if (target && key.input) {
-        [target.value] = key.input;
-        target.setSelectionRange(key.input[1], key.input[2]);
-      }
-    }
-    if (target) {
-      target.focus({ preventScroll: true });
-      return;
-    }
-    const control = [...this.actions.querySelectorAll("button, input, select")].find((c) => !c.disabled)
-      || (this.isMyTurn() ? this.hand.querySelector("button.card.playable") || this.hand.querySelector("button.card") : null)
-      || this.felt.querySelector("button"); // a seat to take, a robot to add
-    if (control) control.focus({ preventScroll: true }); // the page stays where the person put it
-    else if (document.activeElement !== this.actions) this.actions.focus({ preventScroll: true });
-  }
-
-  // ------------------------------------------------------------------ your turn, in a hidden tab
-  /** It became this person's turn: a tab they are not looking at says so in its title and icon, and a
-   * short sound plays (the bar's bell turns it off; remembered). */
-  noticeTurn() {
-    if (!document.hidden) return;
-    this.noticing = true;
-    document.title = t("table.turn_title");
-    setIcon(true);
-    if (soundOn()) beep();
-  }
-
-  unnotice() {
-    if (!this.noticing) return;
-    this.noticing = false;
-    document.title = t("welcome.title");
-    setIcon(false);
-  }
-
-  // ------------------------------------------------------------------ results
-  /** The end of a deal, and of a game: in a panel above everything, read whole, until the person closes it
-   * (the next deal may begin meanwhile: the panel stays). */
-  renderResult() {
-    const s = this.state;
-    const box = this.resultBox;
-    const g = s.game;
-    const over = g && g.over ? `over/${g.id}` : null;
-    const review = g && g.sheet.length
-      ? h("button", { type: "button", class: "quiet review-open", onclick: () => reviewAtTable(this.app, this.id, g.sheet.length).then(() => this.turnInReview()) }, t("table.review"))
-      : "";
-    let key = null;
-    let parts = null;
-    if (over && !this.dismissed.has(over)) {
-      key = over;
-      const d = s.deal;
-      parts = [this.gameOver(), d && d.result ? resultBlock(d.result, (x) => this.nameOf(x), s.players, this.app.catalogue, false) : "", review,
-        g.outcome ? h("a", { href: `#/g/${encodeURIComponent(g.id)}`, class: "game-link" }, t("game.page")) : ""];
-    } else if (!over && this.result && !this.dismissed.has(this.result.key)) {
-      key = this.result.key;
-      const record = this.result.record || this.lastRecord;
-      parts = [resultBlock(this.result.result, (x) => this.nameOf(x), s.players, this.app.catalogue),
-        h("div", { class: "row" }, h("button", { type: "button", class: "primary", dataset: { dismiss: "result" }, onclick: () => this.dismiss(key) }, t("table.result_close")), review),
-        record ? reviewBlock(record, (x) => this.nameOf(x)) : ""];
-    }
-    if (!key) {
-      if (!box.hidden) { box.hidden = true; clear(box); }
-      this.resultKey = null;
-      this.dockResult(false);
-      return;
-    }
-    // still open when the next deal needs this person: aside, in the page's flow, till closed (it covered the
-    // bids and the clock)
-    if (!over && s.deal && s.deal.phase !== "end" && this.isMyTurn()) this.dockedKey = key;
-    this.dockResult(this.dockedKey === key);
-    const signature = JSON.stringify([key, lang(), s.game && s.game.over, s.master === s.you, Boolean(this.result && this.result.record), s.game && s.game.sheet.length]);
-    if (signature === this.resultKey && !box.hidden) return; // drawn already: a re-render would close its details
-    this.resultKey = signature;
-    box.className = `felt-panel result-panel ${over ? "game-end" : "deal-end"}${this.dockedKey === key ? " docked" : ""}`;
-    box.setAttribute("aria-label", t(over ? "game.over" : "table.result_open"));
-    replace(box, h("button", { class: "quiet close", onclick: () => this.dismiss(key), "aria-label": t("close") }, "×"), parts);
-    if (box.hidden || this.shownResult !== key) this.resultOpened = true;
-    this.shownResult = key;
-    box.hidden = false;
-  }
-
-  /** The result panel above the table (centred; a phone's bottom sheet), or docked: first in the side column
-   * (below the hand on a phone), where it covers nothing. Focus inside it stays there. */
-  dockResult(docked) {
-    const box = this.resultBox;
-    box.classList.toggle("docked", docked);
-    this.dockNote.hidden = !docked; // where it went, on a screen whose side column is below the hand
-    const place = docked ? this.side : this.root;
-    if (box.parentNode === place) return;
-    const focused = box.contains(document.activeElement) ? document.activeElement : null;
-    if (docked) this.side.prepend(box);
-    else this.root.append(box);
-    if (focused) focused.focus({ preventScroll: true });
-  }
-
-  dismiss(key) {
-    const inside = this.resultBox.contains(document.activeElement);
-    this.dismissed.add(key);
-    this.render();
-    if (inside) this.refocus(this.beforeResult); // back to where it was when the result opened
-  }
-
-  renderBar() {
-    const s = this.state;
-    const d = s.deal;
-    const g = s.game;
-    const facts = [];
-    if (g && !g.over) facts.push(t("table.deal_of", { n: g.deal_number, of: g.deals }));
-    if (d && d.contract) {
-      facts.push(t("table.contract_by", { contract: contractWord(d.contract), name: this.nameOf(d.taker) }));
-      if (d.called) facts.push(t("table.called", { card: cards.word(d.called) }));
-    }
-    const seated = s.you !== null;
-    const playing = s.status === "playing" && g && !g.over;
-    const stakes = [];
-    if (s.options && s.options.bet) stakes.push(t("table.bet", { n: s.options.bet }));
-    if (g && (g.pot || (s.options && s.options.bet))) stakes.push(t("table.pot", { n: g.pot || 0 }));
-    replace(this.bar, h("div", { class: "bar-title" }, // the title's part wraps within itself: the buttons keep their row
-      h("a", { href: "#/", class: "back", "aria-label": t("table.to_lobby") }, "←"),
-      h("h1", {}, t("lobby.table", { id: s.id })),
-      h("span", { class: "facts" }, facts.join(" · ")),
-      stakes.length ? h("span", { class: "stakes" }, stakes.join(" · ")) : "",
-      s.daily ? h("a", { class: "tag daily-tag", href: `#/${this.rankingRoute()}` }, t(s.daily.tournament ? "table.tournament_tag" : "table.daily_tag"))
-        : g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
-      s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
-      s.commitment ? this.commitmentButton(s.commitment) : ""), h("div", { class: "bar-buttons" },
-      d && d.last_trick ? h("button", { class: "quiet", onclick: () => this.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
-      d ? h("button", { class: "quiet", onclick: () => this.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
-      playing && seated && !s.vote ? this.cancelButton() : "",
-      seated ? h("button", {
-        class: "quiet sound", "aria-pressed": String(soundOn()), "aria-label": t("table.sound"),
-        title: `${t("table.sound")}: ${t(soundOn() ? "table.sound_on" : "table.sound_off")}`,
-        onclick: () => { localStorage.setItem("atout.sound", soundOn() ? "off" : "on"); this.render(); },
-      }, "♪") : "",
-      seated ? h("button", { class: "quiet", onclick: () => this.leave() }, t("table.leave")) : ""));
-  }
 
   /** Quick play at this table: a robot's seat, from the next deal (the server picks which). */
   async claim() {
@@ -646,407 +282,6 @@ export class TableView {
     } catch (err) {
       this.app.toast(this.app.errorText(err), "error");
     }
-  }
-
-  /** The deal's whole commitment, one click to copy (for `atout verify --commitment`), its start shown. */
-  commitmentButton(hash) {
-    if (!this.copyCommitment || this.copyCommitment.dataset.copy !== hash) {
-      this.copyCommitment = copyButton(hash, t("table.commitment", { short: hash.slice(0, 8) }), this.app.toast);
-      this.copyCommitment.classList.add("commitment");
-      this.copyCommitment.setAttribute("aria-label", t("table.commitment_copy", { hash }));
-    }
-    return this.copyCommitment;
-  }
-
-  renderPaused() {
-    const why = this.state.paused || null;
-    if (why === this.pausedWhy) return; // a live region speaks when its text changes, not on every render
-    this.pausedWhy = why;
-    if (why) replace(this.pausedBox, h("strong", {}, t("table.paused")), " ", h("span", { class: "why" }, why));
-    else clear(this.pausedBox);
-    this.pausedBox.hidden = !why;
-    this.root.classList.toggle("paused", Boolean(why));
-  }
-
-  renderFelt() {
-    const s = this.state;
-    const d = s.deal;
-    clear(this.felt);
-    this.felt.dataset.players = String(s.players);
-    for (const seat of s.seats) this.felt.append(this.seatBox(seat));
-    const centre = h("div", { class: "centre" });
-    if (!d || !s.game) {
-      centre.append(h("p", { class: "waiting" }, s.seats.some((x) => x.kind === "empty") ? t("table.waiting_players") : t("table.waiting_start")));
-    } else {
-      if (d.dog && ["call", "discard", "chelem"].includes(d.phase)) {
-        centre.append(h("div", { class: "dog" }, h("span", { class: "caption" }, t("table.dog")), h("div", { class: "cards" }, d.dog.map((c) => this.cardFace(c)))));
-      }
-      const trick = d.trick.length ? d.trick : (d.phase === "play" || d.phase === "end") && d.last_trick ? d.last_trick.cards : [];
-      const done = !d.trick.length && trick.length;
-      const trickBox = h("div", { class: `trick ${done ? "done" : ""}`, "aria-label": t("table.trick") });
-      const winner = done && d.last_trick ? d.last_trick.winner : null;
-      for (const x of trick) {
-        trickBox.append(h("div", { class: `played pos-${this.position(x.seat)}${x.seat === winner ? " winner" : ""}`, dataset: { card: x.card, seat: x.seat } },
-          this.cardFace(x.card), h("span", { class: "sr-only" }, `${this.nameOf(x.seat)}: ${cards.fullName(x.card)}`)));
-      }
-      if (done && d.last_trick) trickBox.append(h("div", { class: "trick-caption" }, t("table.trick_to", { name: this.nameOf(d.last_trick.winner) })));
-      centre.append(trickBox);
-      if (d.phase === "bidding") centre.append(h("p", { class: "phase-note" }, t("table.bidding")));
-      if (d.phase === "call" && d.to_act !== this.me) centre.append(h("p", { class: "phase-note" }, t("table.calling", { name: this.nameOf(d.taker) })));
-      if (d.phase === "discard" && d.to_act !== this.me) centre.append(h("p", { class: "phase-note" }, t("table.discarding", { name: this.nameOf(d.taker) })));
-    }
-    this.felt.append(centre);
-  }
-
-  seatBox(seat) {
-    const s = this.state;
-    const d = s.deal;
-    const i = seat.seat;
-    const mine = i === s.you;
-    const toAct = d && d.to_act === i && d.phase !== "end";
-    const classes = ["seat", `pos-${this.position(i)}`, seat.kind];
-    if (mine) classes.push("mine");
-    if (toAct) classes.push("to-act");
-    if (!seat.present || seat.connected === false) classes.push("absent");
-    if (seat.automatic) classes.push("automatic");
-    if (d && d.seats && !d.seats.includes(i)) classes.push("sitting-out");
-    const tags = [];
-    if (s.master === i) tags.push(h("span", { class: "star", title: t("seat.master"), "aria-label": t("seat.master") }, "★"));
-    if (seat.kind === "robot") tags.push(h("span", { class: "tag robot", title: levelLabel(this.app.catalogue, seat.level) }, t("seat.robot_tag")));
-    if (seat.kind === "person" && seat.connected === false) tags.push(h("span", { class: "tag warn" }, seat.present ? t("seat.disconnected") : t("seat.absent")));
-    if (seat.automatic) tags.push(h("span", { class: "tag warn" }, t("seat.automatic")));
-    if (seat.abandoned) tags.push(h("span", { class: "tag bad" }, t("seat.abandoned")));
-    if (d && d.dealer === i) tags.push(h("span", { class: "tag", title: t("seat.dealer") }, t("seat.dealer_short")));
-    if (d && d.taker === i && d.contract && d.phase !== "bidding") tags.push(h("span", { class: "tag taker" }, contractWord(d.contract))); // bidding: its bubble says it
-    if (d && d.partner !== null && d.partner !== undefined && d.partner === i && d.partner !== d.taker) tags.push(h("span", { class: "tag taker" }, t("seat.partner")));
-    if (d && d.phase === "bidding") {
-      const bid = [...d.bids].reverse().find((b) => b.seat === i);
-      if (bid) tags.push(h("span", { class: "bubble" }, contractWord(bid.bid)));
-    }
-    const info = [];
-    if (d && d.hand_sizes) info.push(t("seat.cards", { n: d.hand_sizes[i] }));
-    if (d && d.tricks_won && d.phase === "play") info.push(t("seat.tricks", { n: d.tricks_won[i] }));
-    if (seat.taking) info.push(t("seat.taking", { name: seat.taking })); // quick play: a person takes it next deal
-    const buttons = [];
-    if ((s.status === "waiting" || (s.game && s.game.over) || !s.game) && !s.daily) { // a daily's robots stay
-      if (seat.kind === "empty" && s.you === null) buttons.push(h("button", { onclick: () => this.sit(i), "aria-label": t("seat.sit_label", { n: i + 1 }) }, t("seat.sit")));
-      if (seat.kind === "empty" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.addRobot(i), "aria-label": t("seat.robot_label", { n: i + 1 }) }, t("seat.robot")));
-      if (seat.kind === "robot" && s.master === s.you && s.you !== null) buttons.push(h("button", { class: "quiet", onclick: () => this.send({ type: "unrobot", seat: i }), "aria-label": t("seat.unrobot_label", { name: shownName(this.app.catalogue, seat.name) }) }, t("seat.unrobot")));
-    }
-    const firstRobot = s.seats.findIndex((x) => x.kind === "robot" && !x.taking); // the seat a claim takes
-    if (s.quick && i === firstRobot && s.you === null && !s.seats.some((x) => x.taking === this.app.me.name)) {
-      buttons.push(h("button", { class: "quiet", onclick: () => this.claim(), "aria-label": t("quick.claim_label", { id: s.id }) }, t("quick.claim")));
-    }
-    const clock = toAct && s.clock && s.clock.seat === i ? h("span", { class: "clock", role: "timer", "aria-label": t("seat.clock") }, "") : "";
-    return h("div", { class: classes.join(" "), dataset: { seat: i } },
-      h("div", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : (mine ? `${seat.name} (${t("table.you")})` : shownName(this.app.catalogue, seat.name)), " ", tags),
-      info.length ? h("div", { class: "seat-info" }, info.join(" · ")) : "",
-      clock, buttons);
-  }
-
-  cardFace(code, extra = "") {
-    return h("span", { class: `card ${extra}`, "aria-label": cards.fullName(code), title: cards.fullName(code), dataset: { card: code } }, cards.face(code));
-  }
-
-  /** Where a daily deal's (or a tournament round's) table is ranked: the daily page, the tournament's. */
-  rankingRoute() {
-    const x = this.state.daily;
-    return x.tournament ? `tournaments/${encodeURIComponent(x.tournament)}` : "daily";
-  }
-
-  rankingButton() {
-    return h("button", { class: "primary", dataset: { ranking: "" }, onclick: () => this.app.go(this.rankingRoute()) },
-      t(this.state.daily.tournament ? "table.tournament_ranking" : "table.daily_ranking"));
-  }
-
-  gameOver() {
-    const s = this.state;
-    const g = s.game;
-    const master = s.master === s.you && s.you !== null;
-    return h("div", { class: "game-over", role: "region", "aria-label": t("game.over") },
-      h("h2", {}, g.outcome === "cancelled" ? t("game.cancelled") : t("game.over")),
-      g.outcome === "finished" ? rankingList(g, (x) => this.nameOf(x)) : "",
-      h("div", { class: "row" },
-        s.daily ? this.rankingButton() // played once: its ranking, never another game
-          : master ? h("button", { onclick: () => this.send({ type: "start" }) }, t("game.again")) : h("p", { class: "hint" }, t("game.again_wait")),
-        h("button", { class: "quiet", onclick: () => this.app.go("") }, t("table.to_lobby"))));
-  }
-
-  renderActions() {
-    const s = this.state;
-    const d = s.deal;
-    const box = this.actions;
-    clear(box);
-    const me = s.you;
-    const mySeat = me !== null ? s.seats[me] : null;
-    if (s.changed && s.changed.length) {
-      box.append(h("div", { class: "notice" }, t("options.changed_notice", { list: s.changed.map((n) => t(`options.${n}`, {}, n)).join(", ") }), " ",
-        h("button", { class: "quiet", onclick: () => this.app.net.send({ type: "seen", table: this.id }) }, t("options.seen"))));
-    }
-    if (s.vote) box.append(this.voteBox());
-    if (this.automatic()) { // the clock ran out: no prompt, the seat is the robot's until the person is back
-      box.append(h("div", { class: "notice warn automatic-notice", role: "alert" }, h("strong", {}, t("table.automatic_title")), " ",
-        h("button", { class: "primary big", dataset: { back: "" }, onclick: () => this.back() }, t("table.back_big"))));
-      return;
-    }
-    const waiting = s.status === "waiting" || !s.game || s.game.over;
-    const shared = waiting ? s.same_address || [] : [];
-    if (shared.length && me !== null && (s.master === me || shared.includes(me))) {
-      box.append(h("div", { class: "notice warn", dataset: { notice: "same-address" } },
-        t("table.same_address", { names: shared.map((x) => this.nameOf(x)).join(", ") })));
-    }
-    if (waiting) {
-      if (s.game && s.game.over && this.dismissed.has(`over/${s.game.id}`)) {
-        box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { this.dismissed.delete(`over/${s.game.id}`); this.render(); } }, t("table.result_open"))));
-      }
-      if (s.daily) {
-        if (s.game && s.game.over) box.append(h("div", { class: "row" }, this.rankingButton()));
-      } else if (me !== null && s.master === me) {
-        const empty = s.seats.filter((x) => x.kind === "empty").length;
-        box.append(h("div", { class: "row" },
-          empty ? h("button", { class: "quiet", onclick: () => this.fillRobots() }, t("table.fill_robots")) : "",
-          h("button", { class: "primary", disabled: empty > 0, onclick: () => this.send({ type: "start" }) }, t(s.game && s.game.over ? "game.again" : "table.start"))));
-        box.append(this.inviteForm());
-      } else if (me !== null) {
-        box.append(h("p", { class: "hint" }, t("table.wait_master")));
-      } else {
-        box.append(h("p", { class: "hint" }, s.seats.some((x) => x.kind === "empty") ? t("table.pick_seat") : t("table.watching")));
-      }
-      return;
-    }
-    if (!d) return;
-    if (d.phase === "end") {
-      const last = s.game && s.game.deal_number >= s.game.deals && !(d.result && d.result.void); // a void deal is dealt again
-      box.append(h("p", { class: "hint" }, last ? t("table.game_ending") : t("table.next_deal")));
-      return;
-    }
-    if (!this.isMyTurn()) {
-      if (me !== null && d.to_act === me && this.actedAt === this.seq) {
-        box.append(h("p", { class: "waiting-for" }, t("table.sent")));  // the answer is on its way
-      } else {
-        box.append(h("p", { class: "waiting-for" }, t(me === null ? "table.to_act" : "table.waiting_for", { name: this.nameOf(d.to_act) }), " ", this.clockText()));
-      }
-      return;
-    }
-    box.append(h("div", { class: "turn" }, h("strong", {}, t("table.your_turn")), " ", this.clockText()));
-    const bids = this.legal("bid");
-    const calls = this.legal("call");
-    const discard = this.legal("discard_from")[0];
-    const chelem = this.legal("chelem");
-    const poignee = this.legal("poignee_from")[0];
-    const petit = this.legal("petit_sec");
-    if (bids.length) {
-      const withChelem = bids.some((b) => b.chelem);
-      const chelemBox = withChelem ? h("input", { type: "checkbox", id: "bid-chelem" }) : null;
-      box.append(h("div", { class: "row bids", role: "group", "aria-label": t("bid.title") },
-        this.app.catalogue.contracts.map(({ name: c }) => {
-          const ok = bids.some((b) => b.bid === c && !b.chelem);
-          return h("button", {
-            class: c === "pass" ? "quiet" : "", disabled: !ok, dataset: { bid: c },
-            onclick: () => this.send({ type: "act", action: chelemBox && chelemBox.checked && c !== "pass" ? { bid: c, chelem: true } : { bid: c } }),
-          }, contractWord(c));
-        }),
-        chelemBox ? h("label", {}, chelemBox, " ", t("bid.chelem")) : ""));
-    } else if (calls.length) {
-      box.append(h("div", { class: "row calls", role: "group", "aria-label": t("call.title") }, h("span", {}, t("call.title")),
-        calls.map((c) => h("button", { class: "card-button", dataset: { call: c.call }, "aria-label": t("call.label", { card: cards.fullName(c.call) }), onclick: () => this.send({ type: "act", action: { call: c.call } }) },
-          this.cardFace(c.call, "small")))));
-    } else if (discard) {
-      const n = discard.count;
-      box.append(h("div", { class: "row" },
-        h("span", {}, t("ecart.choose", { n, k: this.ecart.size })),
-        h("button", { class: "primary", disabled: this.ecart.size !== n, dataset: { confirm: "ecart" }, onclick: () => this.send({ type: "act", action: { discard: [...this.ecart] } }) }, t("ecart.confirm")),
-        this.ecart.size ? h("button", { class: "quiet", onclick: () => { this.ecart.clear(); this.render(); } }, t("ecart.clear")) : ""),
-      h("p", { class: "refusal", role: "alert" }));
-    } else if (chelem.length) {
-      box.append(h("div", { class: "row", role: "group", "aria-label": t("chelem.title") }, h("span", {}, t("chelem.title")),
-        chelem.map((c) => h("button", { class: c.chelem ? "quiet" : "primary", dataset: { chelem: String(c.chelem) }, onclick: () => this.send({ type: "act", action: { chelem: c.chelem } }) }, t(c.chelem ? "chelem.yes" : "chelem.no")))));
-    } else if (petit.length) {
-      box.append(h("div", { class: "row" }, h("span", {}, t("petit_sec.title")),
-        petit.map((c) => h("button", { dataset: { petit: c.petit_sec }, onclick: () => this.send({ type: "act", action: { petit_sec: c.petit_sec } }) }, t(`petit_sec.${c.petit_sec}`)))));
-    } else {
-      if (this.poignee) {
-        box.append(h("div", { class: "row" },
-          h("span", {}, t("poignee.choose", { size: t(`poignee.${this.poignee.size}`), n: this.poignee.n, k: this.poignee.cards.size })),
-          h("button", { class: "primary", disabled: this.poignee.cards.size !== this.poignee.n, onclick: () => this.showPoignee() }, t("poignee.show")),
-          h("button", { class: "quiet", onclick: () => { this.poignee = null; this.render(); } }, t("poignee.cancel"))));
-      } else {
-        box.append(h("p", {}, t("play.title")));
-        if (poignee) {
-          box.append(h("div", { class: "row", role: "group", "aria-label": t("poignee.offer") }, h("span", {}, t("poignee.offer")),
-            Object.entries(poignee.sizes).map(([size, n]) => h("button", { class: "quiet", dataset: { poignee: size }, onclick: () => this.startPoignee(poignee, size, n) },
-              t("poignee.size_button", { size: t(`poignee.${size}`), n })))));
-        }
-      }
-      box.append(h("p", { class: "refusal", role: "alert" }));
-    }
-  }
-
-  clockText() {
-    const left = this.secondsLeft();
-    return left === null ? "" : h("span", { class: "clock", role: "timer" }, `${Math.ceil(left)} s`);
-  }
-
-  tick() {
-    const left = this.secondsLeft();
-    if (left === null) return;
-    for (const el of [...this.root.querySelectorAll(".clock"), ...document.querySelectorAll(".review-turn .clock")]) {
-      el.textContent = `${Math.ceil(left)} s`;
-      el.classList.toggle("hurry", left < 6);
-    }
-  }
-
-  voteBox() {
-    const v = this.state.vote;
-    const me = this.state.you;
-    const mine = me !== null && v.voters.includes(me) && v.votes[String(me)] === undefined && v.by !== me;
-    const count = Object.values(v.votes).filter(Boolean).length;
-    return h("div", { class: "notice vote", role: "alert" },
-      t("vote.proposed", { name: this.nameOf(v.by), yes: count, n: v.voters.length, s: Math.ceil(v.seconds_left) }), " ",
-      mine ? h("button", { dataset: { vote: "yes" }, onclick: () => this.send({ type: "vote", accept: true }) }, t("vote.accept")) : "",
-      mine ? h("button", { class: "quiet", dataset: { vote: "no" }, onclick: () => this.send({ type: "vote", accept: false }) }, t("vote.refuse")) : "");
-  }
-
-  inviteForm() {
-    const input = h("input", { name: "invite", maxlength: 20, "aria-label": t("invite.name"), placeholder: t("invite.name") });
-    return h("form", {
-      class: "row invite", onsubmit: async (e) => {
-        e.preventDefault();
-        if (!input.value.trim()) return;
-        try {
-          await this.app.net.request({ type: "invite", table: this.id, name: input.value.trim() });
-          this.app.toast(t("invite.sent", { name: input.value.trim() }));
-          input.value = "";
-        } catch (err) {
-          this.app.toast(this.app.errorText(err), "error");
-        }
-      },
-    }, input, h("button", { type: "submit", class: "quiet" }, t("invite.send")));
-  }
-
-  renderHand() {
-    const s = this.state;
-    const d = s.deal;
-    const plays = new Set(this.legal("play").map((c) => c.play));
-    const discard = this.legal("discard_from")[0];
-    const myTurn = Boolean(d) && this.isMyTurn();
-    const choosing = discard ? this.ecart : this.poignee ? this.poignee.cards : null;
-    // built again only when what it shows changed: most events are other seats' cards, and a rebuilt hand
-    // cost a forced layout at every one (the renderer's largest single cost in a deal)
-    if (!this.toDraw("hand", [d && s.you !== null && [d.hand, d.ecart, d.phase], [...plays], myTurn,
-      choosing && [...choosing], Boolean(this.poignee)])) return;
-    clear(this.hand);
-    if (!d || s.you === null) {
-      this.hand.hidden = true;
-      return;
-    }
-    this.hand.hidden = false;
-    const hand = cards.sortHand(d.hand);
-    const row = h("div", { class: "hand-cards", role: "group", "aria-label": t("table.hand_n", { n: hand.length }) });
-    hand.forEach((code, index) => {
-      const classes = ["card", "in-hand"];
-      if (myTurn && plays.has(code) && !this.poignee) classes.push("playable");
-      else if (myTurn && plays.size && !this.poignee) classes.push("unplayable");
-      if (choosing && choosing.has(code)) classes.push("selected");
-      if (cards.isTrump(code) || code === "EX") classes.push("trump");
-      const label = cards.fullName(code) + (plays.has(code) ? `, ${t("card.playable")}` : "") + (choosing && choosing.has(code) ? `, ${t("card.selected")}` : "");
-      row.append(h("button", {
-        class: classes.join(" "), dataset: { card: code, index }, "aria-label": label, "aria-pressed": choosing ? String(choosing.has(code)) : null,
-        onclick: () => this.clickCard(code),
-      }, cards.face(code)));
-    });
-    this.hand.append(row);
-    this.layoutHand();
-    if (d.ecart && d.ecart.length && d.phase !== "discard") {
-      this.hand.append(h("div", { class: "my-ecart hint" }, t("table.my_ecart", { cards: d.ecart.map(cards.word).join(" ") })));
-    }
-  }
-
-  /** The hand fitted to its width: cards overlap, each showing at least MIN_STEP pixels (its index and suit
-   * readable); when one row cannot keep that, two or three rows, balanced. */
-  layoutHand() {
-    const row = this.hand && this.hand.querySelector(".hand-cards");
-    if (!row) return;
-    const buttons = [...row.querySelectorAll("button.card")];
-    for (const line of row.querySelectorAll(".hand-row")) line.remove(); // a relayout's rows replace the last ones
-    const n = buttons.length;
-    const width = this.hand.clientWidth;
-    if (!n || !width) return;
-    const card = Math.round(Math.min(72, Math.max(46, width / 7)));
-    const perRowMax = Math.max(1, Math.floor((width - card) / MIN_STEP) + 1);
-    const rows = Math.ceil(n / perRowMax);
-    const perRow = Math.ceil(n / rows);
-    const step = perRow > 1 ? Math.min(card, Math.floor((width - card) / (perRow - 1))) : card;
-    this.hand.style.setProperty("--hand-card", `${card}px`);
-    row.dataset.rows = String(rows);
-    let line = null;
-    buttons.forEach((button, i) => {
-      if (i % perRow === 0) {
-        line = h("div", { class: "hand-row" });
-        row.append(line);
-      }
-      const last = i % perRow === perRow - 1 || i === n - 1;
-      button.style.width = `${last ? card : step}px`;
-      line.append(button);
-    });
-  }
-
-  clickCard(code) {
-    const d = this.state.deal;
-    if (this.actedAt === this.seq) return; // a card is on its way: this click is the same person's, too soon
-    if (this.automatic()) { // any action of the person ends automatic mode
-      this.back();
-      return;
-    }
-    if (!this.isMyTurn()) {
-      this.app.toast(t("play.not_your_turn"), "error");
-      return;
-    }
-    const discard = this.legal("discard_from")[0];
-    if (discard) {
-      if (this.ecart.has(code)) this.ecart.delete(code);
-      else if (!discard.discard_from.includes(code)) return this.refused({ code: "local", message: this.ecartReason(discard, code) });
-      else if (this.ecart.size >= discard.count) return this.refused({ code: "local", message: t("ecart.full", { n: discard.count }) });
-      else this.ecart.add(code);
-      this.render();
-      return;
-    }
-    if (this.poignee) {
-      const set = this.poignee.cards;
-      if (set.has(code)) set.delete(code);
-      else if (!this.poignee.from.includes(code)) return this.refused({ code: "local", message: t("poignee.only_trumps") });
-      else if (set.size >= this.poignee.n) return this.refused({ code: "local", message: t("poignee.full", { n: this.poignee.n }) });
-      else set.add(code);
-      this.render();
-      return;
-    }
-    if (this.legal("play").length) {
-      this.send({ type: "act", action: { play: code } });
-      return;
-    }
-    void d;
-    this.app.toast(t("play.not_now"), "error");
-  }
-
-  // Why a card may not go to the écart: the server names the reason of each refused card (the engine's rule).
-  ecartReason(discard, code) {
-    const reason = discard.refused && discard.refused[code];
-    return reason ? t(`ecart.${reason}`, {}, t("ecart.no")) : t("ecart.no");
-  }
-
-  startPoignee(choice, size, n) {
-    const from = choice.poignee_from;
-    const trumps = cards.sortHand(from.filter((c) => c !== "EX"));
-    const pick = trumps.length >= n ? trumps.slice(0, n) : [...trumps, "EX"];
-    this.poignee = { size, n, from, cards: new Set(pick) };
-    this.render();
-  }
-
-  async showPoignee() {
-    const chosen = [...this.poignee.cards];
-    const answer = await this.send({ type: "act", action: { poignee: chosen } });
-    if (answer) this.poignee = null;
-    this.render();
   }
 
   /** Whether what ``part`` shows (``what``) changed since it was last drawn: a part drawn again at every
@@ -1058,76 +293,9 @@ export class TableView {
     return true;
   }
 
-  renderSide() {
-    const s = this.state;
-    const editable = s.master === s.you && s.you !== null && (s.status === "waiting" || !s.game || s.game.over);
-    if (this.toDraw("options", [s.options, s.changed, s.master === s.you && s.you !== null, s.status, s.game && s.game.over])) {
-      const form = h("form", { class: "table-options", onsubmit: (e) => e.preventDefault() });
-      form.append(optionControls(this.app.catalogue, s.options, {
-        editable, changed: s.changed || [],
-        onchange: () => this.send({ type: "options", options: readOptions(form, this.app.catalogue) }),
-      }));
-      const showOptions = s.status === "waiting" || !s.game || s.game.over;
-      replace(this.optionsBox, h("details", { open: showOptions }, h("summary", {}, t("table.options")), form));
-    }
-    // drawn again only when what it shows changed: redrawn at every card, its review buttons lost a click
-    // whose press and release fell on either side of a redraw
-    const g = s.game;
-    if (this.toDraw("sheet", [g && [g.sheet, g.totals, g.deal_number, g.deals], s.players, s.seats.map((_, i) => this.nameOf(i))])) {
-      if (s.game) replace(this.sheet, sheetTable(s.game, (x) => this.nameOf(x), s.players, (n) => reviewAtTable(this.app, this.id, n)));
-      else clear(this.sheet);
-    }
-    const chat = s.chat || [];
-    if (this.toDraw("chat", chat)) { // only when it changed: the scroll below forces a layout
-      replace(this.chatList, chat.map((c) => h("li", {}, h("strong", {}, c.name), ": ", h("span", { class: "chat-text" }, c.text))));
-      this.chatList.scrollTop = this.chatList.scrollHeight;
-    }
-  }
-
-  renderOverlay() {
-    const d = this.state.deal;
-    const box = this.overlayBox;
-    if (!this.overlay || !d) {
-      box.hidden = true;
-      return;
-    }
-    const closeButton = h("button", { class: "quiet close", onclick: () => this.toggle(null), "aria-label": t("close") }, "×");
-    if (this.overlay === "last") {
-      const lt = d.last_trick;
-      if (!lt) { box.hidden = true; return; }
-      replace(box, closeButton, h("h2", {}, t("table.last_trick")),
-        h("div", { class: "cards" }, lt.cards.map((c) => h("figure", {}, this.cardFace(c.card), h("figcaption", {}, this.nameOf(c.seat))))),
-        h("p", {}, t("table.trick_won", { name: this.nameOf(lt.winner) })));
-    } else {
-      const parts = [];
-      if (d.dog) parts.push(h("h3", {}, t("table.dog")), h("div", { class: "cards" }, d.dog.map((c) => this.cardFace(c))));
-      if (d.ecart_trumps && d.ecart_trumps.length) parts.push(h("h3", {}, t("table.ecart_trumps")), h("div", { class: "cards" }, d.ecart_trumps.map((c) => this.cardFace(c))));
-      if (d.ecart && d.ecart.length) parts.push(h("h3", {}, t("table.your_ecart")), h("div", { class: "cards" }, d.ecart.map((c) => this.cardFace(c))));
-      for (const p of d.poignees) parts.push(h("h3", {}, t("table.poignee_of", { name: this.nameOf(p.seat), size: t(`poignee.${p.size}`) })), h("div", { class: "cards" }, p.cards.map((c) => this.cardFace(c))));
-      if (!parts.length) parts.push(h("p", {}, t("table.nothing_shown")));
-      replace(box, closeButton, h("h2", {}, t("table.shown")), parts);
-    }
-    box.hidden = false;
-  }
-
   toggle(which) {
     this.overlay = this.overlay === which ? null : which;
     this.render();
-  }
-
-  onKey(e) {
-    if (e.target && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
-    if (e.key === "Escape") this.toggle(null);
-    else if (e.key === "l" || e.key === "L") this.toggle("last");
-    else if (e.key === "s" || e.key === "S") this.toggle("shown");
-    else if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-      const buttons = [...this.hand.querySelectorAll("button.card")];
-      const at = buttons.indexOf(document.activeElement);
-      if (!buttons.length) return;
-      const next = at < 0 ? 0 : (at + (e.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length;
-      buttons[next].focus();
-      e.preventDefault();
-    }
   }
 
   // ------------------------------------------------------------------ requests
@@ -1160,19 +328,6 @@ export class TableView {
 
   async proposeCancel() {
     await this.send({ type: "cancel" });
-  }
-
-  /** "Propose to cancel", offered only when another person is present to agree (robots do not vote):
-   *  alone with robots it says why not, and that leaving is an abandonment (the server refuses it too). */
-  cancelButton() {
-    const s = this.state;
-    const others = s.you !== null && s.you !== undefined && s.seats.some((x, i) => i !== s.you && x.kind === "person"
-      && x.present && x.connected && !x.automatic && !x.abandoned);
-    if (others) return h("button", { class: "quiet", onclick: () => this.proposeCancel() }, t("table.cancel"));
-    return h("button", {
-      class: "quiet", "aria-disabled": "true", title: t("table.cancel_alone"), dataset: { cancel: "alone" },
-      onclick: () => this.app.toast(t("table.cancel_alone")),
-    }, t("table.cancel"));
   }
 }
 
