@@ -303,19 +303,7 @@ async def test_a_lost_connection_is_seen_at_once_and_its_return_too(db_url: str)
 
 async def test_amicable_cancel(db_url: str) -> None:
     async with running_server(db_url) as server:
-        ann = await Client.connect(server.url, "Ann")
-        await ann.send({"type": "create", "players": 3, "options": {"turn_seconds": 0}})
-        table = (await ann.expect("master"))["table"]
-        await ann.settle()
-        bob = await Client.connect(server.url, "Bob")
-        await bob.send({"type": "join", "table": table})
-        await bob.expect("table")
-        await bob.request({"type": "sit", "table": table, "seat": 1})
-        await ann.settle()
-        await ann.request({"type": "robot", "table": table, "seat": 2, "level": "random"})
-        await ann.request({"type": "start", "table": table})
-        await ann.until_a_person_acts()
-        await bob.until_a_person_acts()
+        ann, bob, table = await two_people_and_a_robot(server)
         # a refusal ends the vote
         answer = await ann.request({"type": "cancel", "table": table})
         assert answer["event"]["type"] == "cancel_proposed"
