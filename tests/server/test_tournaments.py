@@ -17,7 +17,7 @@ import pytest
 
 from atout.cli.main import main
 from atout.engine.fairness import commitment, daily_deal_seed, verify_tournament
-from atout.server import tournaments
+from atout.server import hub, tournaments
 from atout.server.clock import FakeClock
 from atout.server.tournaments import round_seed, seating
 
@@ -281,6 +281,38 @@ async def test_when_full_it_starts_at_once_with_robots_in_the_last_seats(db_url:
         assert all(p["deals"] == 1 for p in final["ranking"])  # two tables: each seat compared with the other's
         assert all(r["abandoned"] == (r["name"] == "Bob") for r in final["deals_scores"])
         await bob_ws.close()
+
+
+async def test_a_full_tournament_whose_start_the_store_refused_starts_on_the_clocks_next_look(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last registration is stored and answered even when the start that follows fails (the store away
+    a moment): the tournament is not left open for good, full with nothing to start it; the tournament
+    clock tries at once, then every ``TOURNAMENT_RETRY`` while the store refuses (not in a loop)."""
+    clock = FakeClock(START)
+    refusals = []
+    real_start = tournaments.start
+
+    def start_failing_once(*args: Any) -> Any:
+        if len(refusals) < 2:
+            refusals.append(args[1])
+            raise OSError("disk I/O error (the test's)")
+        return real_start(*args)
+
+    monkeypatch.setattr(tournaments, "start", start_failing_once)
+    async with running_server(db_url, quick_config(), clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
+        cookies = {n: await _account(http, n) for n in ["Ann", "Bob", "Cyd", "Dan", "Eve"]}
+        tid = (await _post(http, "/api/tournaments", cookies["Ann"], {"deals": 1, "players": 4, "size": 5})).json()["id"]
+        for n in cookies:
+            answer = await _post(http, f"/api/tournaments/{tid}/register", cookies[n])
+            assert answer.status_code == 200, answer.text
+        assert answer.json()["status"] == "open" and answer.json()["entries"] == 5
+        await eventually(lambda: len(refusals) == 2, "the tournament clock tries at once")
+        clock.advance(hub.TOURNAMENT_RETRY - 1)
+        assert (await _get(http, f"/api/tournaments/{tid}"))["status"] == "open" and refusals == [tid, tid]
+        clock.advance(2)
+        await eventually(lambda: _status(http, tid, "running"), "the tournament clock starts it after the refusal")
+        started = await _get(http, f"/api/tournaments/{tid}", cookies["Eve"])
+        assert [t["names"] for t in started["tables"]] == [["Ann", "Bob", "Cyd", "Dan"], ["Eve", None, None, None]]
 
 
 async def test_a_finished_tournaments_deals_pass_atout_verify_and_are_refused_before(db_url: str, tmp_path: Path) -> None:

@@ -146,3 +146,15 @@ def shared_site(tmp_path_factory) -> Iterator[Site]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test's report carries the end of its server's log: a failure seen once in CI (a
+    traceback on the server's side, a refused request) is then read, not guessed."""
+    report = yield
+    if report.failed and call.when == "call":
+        for value in getattr(item, "funcargs", {}).values():
+            if isinstance(value, Site) and value.log.exists():
+                report.sections.append((f"atout serve's log ({value.url})", value.log.read_text()[-6000:]))
+    return report

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import math
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -66,6 +67,9 @@ from .room import Room, Services, Stats
 from .site import LocalSite, Site, line_for
 from .store import Store, StoredTable, StoreError, StoreWriter
 from .table import Table, Timing, admitted
+
+TOURNAMENT_RETRY = 5.0
+"""Seconds before the tournament clock tries again a start the store refused (its failure logged)."""
 
 
 @dataclass
@@ -653,11 +657,16 @@ class Hub:
                 await self._open_round(opened)
         while True:
             self.tournament_wake.clear()
-            ready, later = await asyncio.to_thread(tournaments.due, self.store.engine, self.clock.now())
-            for tid in ready:
-                await self.tournament_start(tid)
-            if ready:
+            try:
+                ready, later = await asyncio.to_thread(tournaments.due, self.store.engine, self.clock.now())
+            except Exception as err:  # the store away: look again a moment later
+                log.warning("tournament clock: %s", err)
+                ready, later = [], self.clock.now() + TOURNAMENT_RETRY
+            started = [await self.tournament_start(tid) for tid in ready]
+            if ready and all(started):
                 continue
+            if ready:  # a start failed: try again a moment later, not in a loop
+                later = min(later or math.inf, self.clock.now() + TOURNAMENT_RETRY)
             waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.tournament_wake.wait())]
             if later is not None:
                 waiters.append(asyncio.ensure_future(self.clock.sleep_until(later)))
@@ -667,11 +676,18 @@ class Hub:
                 for w in waiters:
                     w.cancel()
 
-    async def tournament_start(self, tid: str) -> None:
-        opened = await asyncio.to_thread(tournaments.start, self.store.engine, tid, self.clock.now(),
-                                         self.site.new_table_id)
+    async def tournament_start(self, tid: str) -> bool:
+        """Start a tournament that is due (when full, or at its time): False when the store failed, the
+        tournament still open (``tournaments.due`` offers it again, and the clock tries again)."""
+        try:
+            opened = await asyncio.to_thread(tournaments.start, self.store.engine, tid, self.clock.now(),
+                                             self.site.new_table_id)
+        except Exception as err:
+            log.warning("tournament %s did not start: %s", tid, err)
+            return False
         if opened is not None:
             await self._open_round(opened)
+        return True
 
     async def _open_round(self, opened: tournaments.Round) -> None:
         """A round's tables, run here (each may move to another process as any table does)."""

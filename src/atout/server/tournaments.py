@@ -211,11 +211,17 @@ def unregister(engine: sa.Engine, tid: str, player: str) -> None:
 
 
 def due(engine: sa.Engine, now: float) -> tuple[list[str], float | None]:
-    """The open tournaments whose start time has come, and the next start time after ``now``."""
+    """The open tournaments to start (their start time has come, or "when full" and full: a start that
+    failed, or a process that stopped before it, is not left open for good), and the next start time."""
+    count = (sa.select(sa.func.count()).select_from(tournament_entries)
+             .where(tournament_entries.c.tournament_id == tournaments.c.id).scalar_subquery())
     with engine.connect() as conn:
-        rows = conn.execute(sa.select(tournaments.c.id, tournaments.c.starts_at)
-                            .where(tournaments.c.status == "open", tournaments.c.starts_at.is_not(None))).all()
-    ready = [r.id for r in rows if r.starts_at <= now]
+        rows = conn.execute(sa.select(tournaments.c.id, tournaments.c.starts_at, tournaments.c.size,
+                                      count.label("entries"))
+                            .where(tournaments.c.status == "open")).all()
+    ready = [r.id for r in rows if (r.starts_at is not None and r.starts_at <= now)
+             or (r.size is not None and r.entries >= r.size)]
+    rows = [r for r in rows if r.starts_at is not None]
     later = [r.starts_at for r in rows if r.starts_at > now]
     return ready, min(later) if later else None
 
@@ -561,7 +567,8 @@ class TournamentRoutes:
         except TournamentError as err:
             return _refusal(err)
         if full:
-            await hub.tournament_start(tid)
+            if not await hub.tournament_start(tid):  # the store refused: the tournament clock starts it (due)
+                hub.tournament_wake.set()
         return JSONResponse(await asyncio.to_thread(view, hub.store.engine, tid, account.id))
 
     async def unregister(self, request: Request) -> Response:
