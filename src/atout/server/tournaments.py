@@ -566,9 +566,8 @@ class TournamentRoutes:
             full = await asyncio.to_thread(register, hub.store.engine, tid, account.id, hub.clock.now())
         except TournamentError as err:
             return _refusal(err)
-        if full:
-            if not await hub.tournament_start(tid):  # the store refused: the tournament clock starts it (due)
-                hub.tournament_wake.set()
+        if full and not await hub.tournament_start(tid):  # the store refused: the tournament clock starts it
+            hub.tournament_wake.set()
         return JSONResponse(await asyncio.to_thread(view, hub.store.engine, tid, account.id))
 
     async def unregister(self, request: Request) -> Response:
