@@ -196,7 +196,7 @@ def test_french_at_once_plurals_dates_minus_and_card_letters(browser, shared_sit
     page.wait_for_function("() => window.atout.view.isMyTurn() && document.querySelectorAll('.log-list li').length >= 2")
     english = log_lines(eve)
     assert english[0] == "A game of one deal starts.", english
-    page.click("button.lang")
+    page.select_option("select.lang", "fr")
     expect(page.locator(".side")).to_contain_text("Options de la table")
     side = page.inner_text(".side")
     for word in ("Discussion", "Envoyer", "Journal"):
