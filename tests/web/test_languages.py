@@ -74,9 +74,11 @@ def test_every_module_has_every_key_in_every_language(browser, site):
 ])
 def test_a_phones_first_visit_speaks_its_browsers_language_and_downloads_only_its_words(browser, site, accept,
                                                                                        language, create):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale=accept.split(",")[0],
+    # The browser's languages: the list its requests send (Accept-Language) and its pages read
+    # (navigator.languages), as a browser set to prefer German, then Spanish, has them.
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
                                   extra_http_headers={"Accept-Language": accept})
-    languages = [tag.split(";")[0] for tag in accept.split(",")]  # navigator.languages: the same list
+    languages = [tag.split(";")[0] for tag in accept.split(",")]
     context.add_init_script(f"Object.defineProperty(navigator, 'languages', {{ get: () => {languages!r} }})")
     page, wire, went = visit(context, site.url, "Telefono")
     expect(page.locator("#create-form button[type=submit]")).to_have_text(create)

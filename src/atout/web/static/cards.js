@@ -133,7 +133,7 @@ export function face(code) {
     svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 3, class: "band" }));
     svg.append(el("text", { x: 7, y: 18, class: "tindex" }, "★"));
     svg.append(el("text", { x: 30, y: 55, class: "star", "text-anchor": "middle" }, "★"));
-    svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, "EXCUSE"));
+    svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, WORDS[lang()].excuse.toUpperCase()));
   }
   return svg;
 }
