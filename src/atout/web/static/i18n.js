@@ -12,17 +12,17 @@ const LOCALE = { en: "en-GB", fr: "fr-FR", es: "es-ES" };
  * the site speaks (navigator.languages: the Accept-Language list), else English. */
 function initial() {
   const saved = localStorage.getItem("atout.lang");
-  if (saved in LANGUAGES) return saved;
+  if (Object.hasOwn(LANGUAGES, saved || "")) return saved;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const base = tag.toLowerCase().split("-")[0];
-    if (base in LANGUAGES) return base;
+    if (Object.hasOwn(LANGUAGES, base)) return base;
   }
   return "en";
 }
 
 /** A language's words (a module of its own: fetched once, then kept by the browser). */
 export async function catalogue(language) {
-  if (!(language in LANGUAGES)) throw new Error(`no such language: ${language}`);
+  if (!Object.hasOwn(LANGUAGES, language)) throw new Error(`no such language: ${language}`);
   return (await import(`./words/${language}.js`)).default;
 }
 
@@ -43,7 +43,7 @@ export function locale() {
 /** Speak `value` from now on (its words loaded first), and keep that choice on this browser; the
  * caller draws the page again once this resolves. */
 export async function setLang(value) {
-  const chosen = value in LANGUAGES ? value : "en";
+  const chosen = Object.hasOwn(LANGUAGES, value) ? value : "en";
   words = await catalogue(chosen);
   current = chosen;
   localStorage.setItem("atout.lang", current);
