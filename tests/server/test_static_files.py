@@ -122,3 +122,28 @@ async def test_a_changed_file_gets_a_new_name_and_the_old_name_keeps_the_old_fil
         # A hash this process never served (a page from before a restart): the file as it is now, not kept.
         unknown = await http.get("/static/i18n.0123456789ab.js")
         assert unknown.content == before + b"\n// changed\n" and unknown.headers["cache-control"] == "no-cache"
+
+
+@pytest.mark.parametrize(("accept", "language"), [
+    ("es-ES,es;q=0.9,en;q=0.8", "es"),
+    ("fr-CA", "fr"),
+    ("de-DE,fr;q=0.5,es;q=0.8", "es"),  # by weight, not by order
+    ("de-DE", "en"),
+    ("", "en"),
+])
+async def test_the_page_preloads_the_words_of_the_browsers_language(tmp_path: Path, accept: str, language: str) -> None:
+    """A first visit fetches its language's words with the other modules (no round trip after i18n.js runs),
+    and only those: the page says its language, and varies by Accept-Language."""
+    async with running_server(sqlite(tmp_path)) as server, \
+            httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=WITHIN) as http:
+        page = await http.get("/", headers={"Accept-Language": accept})
+        assert f'<html lang="{language}"' in page.text
+        preloaded = re.findall(r'<link rel="modulepreload" href="/static/words/(\w+)\.[0-9a-f]{12}\.js">', page.text)
+        assert preloaded == [language], preloaded
+        assert "accept-language" in page.headers["vary"].lower()
+        words = await http.get(hashed_url(page.text, f"words/{language}.js"))
+        assert words.status_code == 200 and "export default" in words.text
+        other = await http.get("/", headers={"Accept-Language": "fr" if language != "fr" else "es"})
+        assert other.headers["etag"] != page.headers["etag"]  # a browser's kept page is its language's
+        again = await http.get("/", headers={"Accept-Language": accept, "If-None-Match": page.headers["etag"]})
+        assert again.status_code == 304

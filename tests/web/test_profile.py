@@ -73,10 +73,10 @@ def test_the_profile_names_the_badges_and_draws_chips_and_rating_over_time(brows
         assert smallest >= 9, f"{selector}: a label {smallest:.1f} px high cannot be read"
     assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")  # nothing off the side
 
-    page.click("button.lang")  # in French: the same drawings, their words in French
+    page.select_option("select.lang", "fr")  # in French: the same drawings, their words in French
     expect(page.locator("figure[data-chart=chips] figcaption")).to_have_text("Jetons")
     expect(page.locator(".badges li[data-badge=first_win]")).to_have_text("Première victoire")
-    page.click("button.lang")
+    page.select_option("select.lang", "en")
     person.close()
 
 

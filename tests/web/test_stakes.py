@@ -88,7 +88,7 @@ def test_a_practice_game_says_it_is_unranked_and_bets_nothing(browser, site):
     note = gus.page.wait_for_selector(".table-bar .unranked")
     assert note.inner_text() == "unranked: practice"
     assert gus.page.locator(".table-bar .stakes").count() == 0
-    gus.page.click("button.lang")  # the page is drawn again in French (waited for: a loaded machine is slow)
+    gus.page.select_option("select.lang", "fr")  # the page is drawn again in French (waited for: a loaded machine is slow)
     expect(gus.page.locator(".table-bar .unranked")).to_have_text("non classée : entraînement")
     gus.close()
 

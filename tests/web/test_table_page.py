@@ -196,7 +196,7 @@ def test_french_at_once_plurals_dates_minus_and_card_letters(browser, shared_sit
     page.wait_for_function("() => window.atout.view.isMyTurn() && document.querySelectorAll('.log-list li').length >= 2")
     english = log_lines(eve)
     assert english[0] == "A game of one deal starts.", english
-    page.click("button.lang")
+    page.select_option("select.lang", "fr")
     expect(page.locator(".side")).to_contain_text("Options de la table")
     side = page.inner_text(".side")
     for word in ("Discussion", "Envoyer", "Journal"):
@@ -212,7 +212,7 @@ def test_french_at_once_plurals_dates_minus_and_card_letters(browser, shared_sit
       const result = await import('/static/result.js');
       const out = {};
       for (const l of ['en', 'fr']) {
-        i18n.setLang(l);
+        await i18n.setLang(l);
         out[l] = { deals: [1, 2].map((n) => i18n.t('lobby.deals', { n })), robots: [1, 3].map((n) => i18n.t('lobby.robots', { n })),
                    bouts: [0, 1, 2].map((n) => i18n.t('result.bouts', { n })), cards: ['KS', 'QH', 'ND', 'JC'].map(cards.short),
                    date: i18n.dateTime(1795000000) };
@@ -220,7 +220,7 @@ def test_french_at_once_plurals_dates_minus_and_card_letters(browser, shared_sit
       const failed = { contract: 'garde', taker: 0, partner: null, made: false, margin: 7, petit_au_bout: 'defence', poignees: [],
                        chelem: null, unit: -74, points: 44, bouts: 1, target: 51, scores: [-222, 74, 74, 74] };
       out.formula = result.resultBlock(failed, (x) => `seat ${x}`, 4, window.atout.catalogue).innerText;
-      i18n.setLang('fr');
+      await i18n.setLang('fr');
       return out;
     }""")
     assert got["en"]["deals"] == ["1 deal", "2 deals"] and got["fr"]["deals"] == ["1 donne", "2 donnes"], got

@@ -238,7 +238,7 @@ def test_commands_in_the_words_are_code_never_backticks_as_typed(browser, played
     person = log_in(browser, url, "Zoé", lang=lang)
     page = person.page
     marked = page.evaluate("async () => { const m = await import('/static/i18n.js');"
-                           " return Object.entries(m.KEYS.en).filter(([, v]) => v.includes('`')).map(([k]) => k).sort(); }")
+                           " return Object.entries(await m.catalogue('en')).filter(([, v]) => v.includes('`')).map(([k]) => k).sort(); }")
     assert marked == ["game.replay_hint", "review.verify_hint"]  # each shown through withCode below
     game = played["games"][0]
     page.goto(f"{url}/#/g/{game}")

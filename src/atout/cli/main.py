@@ -39,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
                       help="resume a saved game: FILE, or without FILE the save directory's game.json "
                            "(default: a new game)")
+    play.add_argument("--lang", default=None, metavar="LANG",
+                      help="the game's language: en, fr or es (default: the locale's, from LC_ALL, LC_MESSAGES or "
+                           "LANG; else English)")
     play.add_argument("--save-dir", default=None, metavar="DIR",
                       help="where games and deal records are saved (default $XDG_DATA_HOME/atout, "
                            "else ~/.local/share/atout)")

@@ -11,16 +11,23 @@ def play(args: argparse.Namespace) -> int:
     from ..bots import LEVELS
     from ..tui.app import AtoutApp
     from ..tui.game import Game, default_save_dir
+    from ..tui.words import _, language_from_environment, n_, parse_language, set_language
 
+    try:
+        set_language(parse_language(args.lang) if args.lang else language_from_environment())
+    except ValueError as err:
+        print(f"atout play: --lang: {err}", file=sys.stderr)
+        return 2
     save_dir = Path(args.save_dir) if args.save_dir else default_save_dir()
     if args.level is not None and args.level not in LEVELS:
-        print(f"atout play: unknown robot level {args.level!r}; levels are {', '.join(LEVELS)}", file=sys.stderr)
+        print("atout play: " + _("unknown robot level {level!r}; levels are {levels}", level=args.level,
+                                 levels=", ".join(LEVELS)), file=sys.stderr)
         return 2
     if args.deals is not None and args.deals < 1:
-        print("atout play: --deals must be at least 1", file=sys.stderr)
+        print("atout play: " + _("--deals must be at least 1"), file=sys.stderr)
         return 2
     if not args.delay >= 0:  # also refuses nan
-        print(f"atout play: --delay must be 0 seconds or more, not {args.delay:g}", file=sys.stderr)
+        print("atout play: " + _("--delay must be 0 seconds or more, not {delay:g}", delay=args.delay), file=sys.stderr)
         return 2
     game = None
     if args.resume is not None:
@@ -28,13 +35,13 @@ def play(args: argparse.Namespace) -> int:
         try:
             game = Game.load(path, save_dir=save_dir if args.save_dir else path.parent)
         except (OSError, ValueError, KeyError, TypeError) as err:
-            print(f"atout play: cannot resume {path}: {err}", file=sys.stderr)
+            print("atout play: " + _("cannot resume {path}: {error}", path=path, error=err), file=sys.stderr)
             return 2
         if game.is_over:
-            played = f"its {game.deals} deal was" if game.deals == 1 else f"all {game.deals} deals were"
-            print(f"The game in {path} is finished: {played} played.")
+            print(n_("The game in {path} is finished: its {n} deal was played.",
+                     "The game in {path} is finished: all {n} deals were played.", game.deals, path=path))
             _ranking(game)
-            print("Start a new game with: atout play")
+            print(_("Start a new game with: atout play"))
             return 0
     # Any game setting on the command line skips the start screen.
     chosen = any(v is not None for v in (args.players, args.level, args.deals, args.seed))
@@ -50,27 +57,31 @@ def play(args: argparse.Namespace) -> int:
 
 def _ranking(game) -> None:
     from ..tui.game import seat_name
-    from ..tui.widgets import plural, signed
+    from ..tui.widgets import signed
+    from ..tui.words import n_
 
-    print(f"Final ranking after {plural(game.deals_played, 'deal')}:")
+    print(n_("Final ranking after {n} deal:", "Final ranking after {n} deals:", game.deals_played))
     for place, seat, total in game.ranking():
         print(f"  {place}. {seat_name(seat):<8} {signed(total):>6}")
 
 
 def _farewell(game) -> None:
     """What the terminal keeps once the game's screen is gone; "saved" only when the last save worked."""
+    from ..tui.words import _
+
     if game is None:
         return
     if game.is_over:
         _ranking(game)
     elif game.save_dir is not None:
         if game.save_error is None and game.save_path().exists():
-            print(f"Game saved in {game.save_path()}; continue it with: {game.resume_command()}")
+            print(_("Game saved in {path}; continue it with: {command}", path=game.save_path(),
+                    command=game.resume_command()))
         else:
             why = f" ({game.save_error})" if game.save_error else ""
-            print(f"The game could not be saved in {game.save_path()}{why}: it is lost.")
+            print(_("The game could not be saved in {path}{why}: it is lost.", path=game.save_path(), why=why))
     if game.save_dir is not None and any(line.record for line in game.sheet):
-        print(f"Deal records: {game.records_dir()} (view one with: atout replay FILE)")
+        print(_("Deal records: {path} (view one with: atout replay FILE)", path=game.records_dir()))
 
 
 def replay_viewer(path: str) -> int:

@@ -42,6 +42,8 @@ MAPPED_SUFFIXES = (".js", ".mjs", ".css")
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)(?:\s+[^"';()]*?\sfrom)?\s*["'](\./[^"']+)["']""", re.MULTILINE)
 """``import … from "./x.js"`` at the start of a line: the modules a page will ask for at once (preloaded)."""
 RESCAN_SECONDS = 1.0
+WORDS = re.compile(r"^words/(?P<language>[a-z]{2})\.js$")
+"""A language's words (``words/es.js``): the page preloads the one its visitor's browser asks for first."""
 
 
 def hashed_name(name: str, digest: str) -> str:
@@ -92,15 +94,44 @@ class Assets:
         digest = base64.b64encode(hashlib.sha256(self.import_map.encode()).digest()).decode()
         self.script_source = f"'sha256-{digest}'"
         template = self.by_name.get("index.html")
-        self.page = self.render(template.body.decode()).encode() if template is not None else None
+        self.languages = sorted(m["language"] for name in self.by_name if (m := WORDS.match(name)))
+        self.default_language = "en" if "en" in self.languages or not self.languages else self.languages[0]
+        self.pages: dict[str, bytes] = {}
+        if template is not None:
+            for language in self.languages or [self.default_language]:
+                self.pages[language] = self.render(template.body.decode(), language).encode()
+        self.page = self.pages.get(self.default_language)
         self.page_tag = f'W/"{hashlib.sha256(self.page or b"").hexdigest()[:HASH_LENGTH]}"'
 
+    def language_of(self, accept_language: str) -> str:
+        """The first language of an Accept-Language header (``de-DE,es;q=0.8``) the site speaks, by weight."""
+        asked = []
+        for i, part in enumerate(accept_language.split(",")):
+            tag, _, weight = part.strip().partition(";q=")
+            try:
+                q = float(weight) if weight else 1.0
+            except ValueError:
+                q = 0.0
+            asked.append((-q, i, tag.strip().lower().split("-")[0]))
+        for _q, _i, language in sorted(asked):
+            if language in self.pages:
+                return language
+        return self.default_language
+
     def page_answer(self, scope: Scope) -> Response | None:
-        """``index.html`` as rendered, never cached (a 304 when the browser has it); None when there is none.
-        Its Content-Security-Policy must name ``script_source``, or the import map does not run."""
+        """``index.html`` as rendered for the browser's language (Accept-Language: its ``lang`` and its words
+        preloaded, so a first visit fetches them with the other modules), never cached (a 304 when the
+        browser has it); None when there is none. Its Content-Security-Policy must name ``script_source``,
+        or the import map does not run. The page itself still speaks the language chosen on the browser
+        before, when there is one (i18n.js): the preload only saves a round trip."""
         if self.page is None:
             return None
-        return _answer(scope, self.page, None, "text/html", REVALIDATE, self.page_tag)
+        language = self.language_of(Headers(scope=scope).get("accept-language", ""))
+        page = self.pages[language]
+        tag = f'W/"{hashlib.sha256(page).hexdigest()[:HASH_LENGTH]}"'
+        answer = _answer(scope, page, None, "text/html", REVALIDATE, tag)
+        answer.headers["Vary"] = "Accept-Language"
+        return answer
 
     def url(self, name: str) -> str:
         """The hashed URL of the file ``name`` (its plain URL when there is no such file)."""
@@ -124,14 +155,18 @@ class Assets:
                     todo.append(target)
         return seen
 
-    def render(self, template: str) -> str:
+    def render(self, template: str, language: str = "en") -> str:
         """``index.html`` with its ``/static/…`` URLs hashed, the import map before its first script, and
-        the modules the first one imports preloaded (one round trip for all instead of one per level)."""
+        the modules the first one imports preloaded (one round trip for all instead of one per level), the
+        words of ``language`` among them, and ``<html lang>`` saying it."""
         page = re.sub(r'(src|href)="/static/([^"]+)"', lambda m: f'{m[1]}="{self.url(m[2])}"', template)
+        page = re.sub(r'<html lang="[^"]*"', f'<html lang="{language}"', page, count=1)
         entry = re.search(r'<script type="module" src="/static/([^"]+)"', template)
         head = [f'<script type="importmap">{self.import_map}</script>']
         if entry is not None:
             head += [f'<link rel="modulepreload" href="{self.url(name)}">' for name in self.preloads(entry[1])]
+            if f"words/{language}.js" in self.by_name:
+                head.append(f'<link rel="modulepreload" href="{self.url(f"words/{language}.js")}">')
         at = page.find("<script")
         at = at if at >= 0 else page.find("</head>")
         return page[:at] + "\n".join(head) + "\n" + page[at:] if at >= 0 else page

@@ -16,58 +16,102 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, ProgressBar, Static
+from textual.widgets import Label, ProgressBar, Static
 
 from ..bots.analysis import WORLDS_FACTOR, Analysis, analyse
+from ..bots.expert import NO_POIGNEE
+from ..bots.explain import action_words
+from ..engine import Bid, Call, Chelem, Discard, PetitSecDecision, Play, Poignee
+from .text import contract_label
+from .widgets import Footer, card_word, cards_text
+from .words import N_, Language, _, language, n_, number
 
 MARK_STYLES = {"inaccuracy": "bold #e8c547", "mistake": "bold #ff8c1a", "blunder": "bold #ff4d5e"}
 """Yellow, orange, red: the colours chess sites give the three marks."""
 MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+PHASES = {"bid": N_("bid"), "call": N_("call"), "ecart": N_("écart"), "chelem": N_("chelem"), "poignee": N_("poignée"),
+          "petit_sec": N_("petit sec"), "card": N_("card")}
+"""The decisions' kinds (bots.analysis.DecisionKind) in words."""
 SHOWN_LOSS = 1.0
 """An unmarked decision that lost less than this many points shows no "better" (a fraction of a point is
 within what the search cannot tell apart; the browser does the same)."""
 
 
+def mark_words(mark: str, n: int) -> str:
+    """"1 mistake", "2 blunders"."""
+    if mark == "inaccuracy":
+        return n_("{n} inaccuracy", "{n} inaccuracies", n)
+    if mark == "mistake":
+        return n_("{n} mistake", "{n} mistakes", n)
+    return n_("{n} blunder", "{n} blunders", n)
+
+
+def decision_words(action: Any) -> str:
+    """A decision as a player says it ("Garde", "Play K♥", "Écart 3♠ 5♠"), in the person's language (in English,
+    the analysis's own words, as the site shows them)."""
+    if language() is Language.EN:
+        return action_words(action)
+    if action is NO_POIGNEE:
+        return _("Keep the poignée hidden")
+    if isinstance(action, Bid):
+        label = contract_label(action.contract)
+        return _("{contract} with a chelem", contract=label) if action.chelem else label
+    if isinstance(action, Play):
+        return _("Play {card}", card=card_word(action.card))
+    if isinstance(action, Call):
+        return _("Call {card}", card=card_word(action.card))
+    if isinstance(action, Discard):
+        return _("Écart {cards}", cards=cards_text(action.cards).plain)
+    if isinstance(action, Poignee):
+        return _("Show a poignée of {n}", n=action.cards.bit_count())
+    if isinstance(action, Chelem):
+        return _("Announce a chelem") if action.announce else _("No chelem")
+    if isinstance(action, PetitSecDecision):
+        return _("Redeal (petit sec)") if action.redeal else _("Play on with the petit sec")
+    return str(action)
+
+
 def summary_text(total: dict[str, Any]) -> Text:
     """"14 decisions, 24.9 points expected to be lost: 1 mistake, 1 inaccuracy" for a seat's totals."""
     count = total["decisions"]
-    out = Text(f"{count} decision{'s' if count != 1 else ''} of yours, {total['loss']:g} points expected "
-               "to be lost against the expert's choices")
+    out = Text(n_("{n} decision of yours, {loss} points expected to be lost against the expert's choices",
+                  "{n} decisions of yours, {loss} points expected to be lost against the expert's choices",
+                  count, loss=number(total["loss"])))
     marks = [(m, n) for m, n in reversed(total["marks"].items()) if n]
     if marks:
         out.append(": ")
         for i, (mark, n) in enumerate(marks):
             if i:
                 out.append(", ")
-            out.append(f"{n} {PLURALS[mark] if n > 1 else mark}", style=MARK_STYLES[mark])
+            out.append(mark_words(mark, n), style=MARK_STYLES[mark])
     else:
-        out.append(": no mark")
+        out.append(": " + _("no mark"))
     return out
 
 
-def decisions_table(decisions: list[dict[str, Any]]) -> Table:
-    """One row per decision: where, what was played, what was better by how much, the mark."""
+def decisions_table(decisions: list[dict[str, Any]], actions: list[tuple[Any, Any]]) -> Table:
+    """One row per decision: where, what was played, what was better by how much, the mark; ``actions``,
+    each decision's (played, best), named in the person's language."""
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    for name, justify in (("", "right"), ("trick", "right"), ("decision", "left"), ("you played", "left"),
-                          ("better", "left"), ("95% interval", "left")):
+    for name, justify in (("", "right"), (_("trick"), "right"), (_("decision"), "left"), (_("you played"), "left"),
+                          (_("better"), "left"), (_("95% interval"), "left")):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for d in decisions:
+    for d, (played, best) in zip(decisions, actions, strict=True):
         mark = d["mark"]
         style = MARK_STYLES.get(mark, "") if mark else ""
         lost = bool(mark) or d["loss"] >= SHOWN_LOSS
-        better = f"{d['best_words']} (+{d['loss']:g})" if lost else ""
+        better = f"{decision_words(best)} (+{number(d['loss'])})" if lost else ""
         low, high = d["interval"]
         table.add_row(Text(MARK_SIGNS.get(mark, "") if mark else "", style=style), str(d["trick"] or ""),
-                      d["phase"].replace("_", " "), d["words"], Text(better, style=style),
-                      f"[{low:g}, {high:g}]" if lost else "")
+                      _(PHASES.get(d["phase"], d["phase"])), decision_words(played), Text(better, style=style),
+                      _("[{low}, {high}]", low=number(low), high=number(high)) if lost else "")
     return table
 
 
 class AnalysisScreen(ModalScreen):
     """The person's decisions in a finished deal, scored by the expert's search (progress while it runs)."""
 
-    BINDINGS = [Binding("escape,enter,a,q", "close", "Close")]
+    BINDINGS = [Binding("escape,enter,a,q", "close", N_("Close"))]
     FACTOR = WORLDS_FACTOR  # times the expert's worlds each decision searches (a test asks for fewer)
     DEFAULT_CSS = """
     AnalysisScreen { align: center middle; }
@@ -85,7 +129,7 @@ class AnalysisScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Label(Text("Your play, analysed by the expert", style="bold"))
+            yield Label(Text(_("Your play, analysed by the expert"), style="bold"))
             yield ProgressBar(id="progress", show_eta=False)
             yield Static(id="summary")
             yield Static(id="decisions")
@@ -95,7 +139,7 @@ class AnalysisScreen(ModalScreen):
         if self.analysis is not None:
             self.show(self.analysis)
             return
-        self.query_one("#summary", Static).update(Text("The expert is going over your decisions…", style="dim"))
+        self.query_one("#summary", Static).update(Text(_("The expert is going over your decisions…"), style="dim"))
 
         def work() -> None:
             analysis = analyse(self.record, [self.seat], self.seed, self.progress, self.FACTOR)
@@ -120,7 +164,8 @@ class AnalysisScreen(ModalScreen):
         [total] = [t for t in data["totals"] if t["seat"] == self.seat]
         self.query_one("#summary", Static).update(summary_text(total))
         mine = [d for d in data["decisions"] if d["seat"] == self.seat]
-        self.query_one("#decisions", Static).update(decisions_table(mine) if mine else "")
+        actions = [(d.action, d.best) for d in analysis.decisions if d.seat == self.seat]
+        self.query_one("#decisions", Static).update(decisions_table(mine, actions) if mine else "")
 
     def action_close(self) -> None:
         self.dismiss(self.analysis)

@@ -16,7 +16,6 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from ..engine import IllegalAction
 from ..engine.choices import random_action
@@ -27,8 +26,9 @@ from .game import HUMAN, Game, default_level, hint_level, seat_name
 from .prompt import Prompt
 from .result import ResultScreen
 from .start import GameSettings, StartScreen
-from .text import contract_label, rule_words
-from .widgets import HandView, cards_text
+from .text import contract_label, level_word, refusal_words
+from .widgets import Footer, HandView, cards_text
+from .words import N_, _
 
 __all__ = ["AtoutApp", "GameScreen", "HelpScreen", "InfoScreen", "LeaveScreen", "ResultScreen", "StartScreen",
            "run"]
@@ -38,12 +38,12 @@ class GameScreen(Screen):
     """The table of one game: drives its turns, the person's and the robots', from deal to deal."""
 
     BINDINGS = [
-        Binding("h", "hint", "Hint"),
-        Binding("p", "previous", "Prev trick"),
-        Binding("c", "shown", "Shown cards"),
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("s", "save", "Save"),
-        Binding("q", "app.quit_game", "Quit"),
+        Binding("h", "hint", N_("Hint")),
+        Binding("p", "previous", N_("Prev trick")),
+        Binding("c", "shown", N_("Shown cards")),
+        Binding("question_mark,f1", "help", N_("Help")),
+        Binding("s", "save", N_("Save")),
+        Binding("q", "app.quit_game", N_("Quit")),
         *[Binding(str(i), f"button({i})", show=False) for i in range(1, 10)],
     ]
 
@@ -89,7 +89,7 @@ class GameScreen(Screen):
         if deal.is_over:
             prompt.clear_actions()
             self.robot_busy = False
-            prompt.say("The deal is over.")
+            prompt.say(_("The deal is over."))
             if self.host.delay > 0:  # let the last trick be seen
                 self.set_timer(self.host.delay * 2, self._show_result)
             else:
@@ -101,10 +101,13 @@ class GameScreen(Screen):
             assert obs.taker is not None  # the dog is shown once someone took
             taker = seat_name(obs.taker)
             body = Group(
-                Text(f"{taker} took a {contract_label(obs.contract)}; the dog is shown to all:"),
+                Text(_("You took a {contract}; the dog is shown to all:", contract=contract_label(obs.contract))
+                     if obs.taker == HUMAN else
+                     _("{taker} took a {contract}; the dog is shown to all:", taker=taker,
+                       contract=contract_label(obs.contract))),
                 cards_text(obs.dog, sep="  "),
             )
-            self.app.push_screen(InfoScreen("The dog", body, kind="dog"), lambda _: self.advance())
+            self.app.push_screen(InfoScreen(_("The dog"), body, kind="dog"), lambda _: self.advance())
             return
         if deal.to_act == HUMAN:
             self.robot_busy = False
@@ -112,7 +115,7 @@ class GameScreen(Screen):
         else:
             assert deal.to_act is not None  # the deal is not over here
             prompt.clear_actions()
-            prompt.say(Text(f"{seat_name(deal.to_act)} is thinking…", style="dim"))
+            prompt.say(Text(_("{name} is thinking…", name=seat_name(deal.to_act)), style="dim"))
             self.schedule_robot()
 
     @property
@@ -135,7 +138,7 @@ class GameScreen(Screen):
 
     def _show_result(self) -> None:
         if self.game.save_error:  # kept on the game: leaving must not claim the game was saved
-            self.app.notify(f"Could not save: {self.game.save_error}", severity="error")
+            self.app.notify(_("Could not save: {error}", error=self.game.save_error), severity="error")
         self.when_active(lambda: self.app.push_screen(ResultScreen(self.game), self._after_result))
 
     def _after_result(self, _=None) -> None:
@@ -173,8 +176,9 @@ class GameScreen(Screen):
     def fallback_action(self, seat: int, err: Exception):
         """A random legal action for a robot that failed (and a note saying so)."""
         with contextlib.suppress(RuntimeError):
-            self.app.call_from_thread(self.app.notify, f"{seat_name(seat)}'s robot failed ({err}); "
-                                      "it plays a random legal move instead", severity="warning")
+            self.app.call_from_thread(self.app.notify, _("{name}'s robot failed ({error}); it plays a random legal "
+                                                         "move instead", name=seat_name(seat), error=err),
+                                      severity="warning")
         return random_action(self.game.current.legal_actions(), random.Random(len(self.game.current.history)))
 
     def robot_acts(self, token: int, seat: int, action) -> None:
@@ -186,8 +190,8 @@ class GameScreen(Screen):
         try:
             self.game.apply(action, seat=seat)
         except IllegalAction as err:
-            self.app.notify(f"{seat_name(seat)}'s robot chose an illegal move ({rule_words(err.message)}); "
-                            "it plays a random legal move instead", severity="warning")
+            self.app.notify(_("{name}'s robot chose an illegal move ({error}); it plays a random legal move instead",
+                              name=seat_name(seat), error=refusal_words(err)), severity="warning")
             self.game.apply(random_action(self.game.current.legal_actions(), random.Random(0)), seat=seat)
         self.call_later(self.advance)
 
@@ -196,7 +200,7 @@ class GameScreen(Screen):
         try:
             self.game.apply(action, seat=HUMAN)
         except IllegalAction as err:
-            self.prompt.refuse(rule_words(err.message))
+            self.prompt.refuse(refusal_words(err))
             return False
         self.prompt.mode = ""
         self.token += 1
@@ -209,7 +213,7 @@ class GameScreen(Screen):
         try:
             self.game.save()
         except OSError as err:
-            self.app.notify(f"Could not save the game: {err}", severity="error")
+            self.app.notify(_("Could not save the game: {error}", error=err), severity="error")
 
     # ------------------------------------------------------------ keys
     def action_button(self, index: int) -> None:
@@ -221,7 +225,7 @@ class GameScreen(Screen):
     def action_previous(self) -> None:
         box = previous_trick_box(self.game.observation())
         if box is None:
-            self.prompt.say("No trick has been played yet.")
+            self.prompt.say(_("No trick has been played yet."))
         else:
             self.app.push_screen(box)
 
@@ -230,21 +234,22 @@ class GameScreen(Screen):
 
     def action_save(self) -> None:
         if self.game.save_dir is None:
-            self.prompt.say("No save directory: start with --save-dir to save.")
+            self.prompt.say(_("No save directory: start with --save-dir to save."))
             return
         try:
             path = self.game.save()
         except OSError as err:
-            self.prompt.refuse(f"could not save the game: {err}")
+            self.prompt.refuse(_("could not save the game: {error}", error=err))
             return
-        self.prompt.say(f"Game saved to {path}; resume it with: {self.game.resume_command()}")
+        self.prompt.say(_("Game saved to {path}; resume it with: {command}", path=path,
+                          command=self.game.resume_command()))
 
     def action_hint(self) -> None:
         if not self.game.human_to_act:
-            self.prompt.say("The hint is for your turn.")
+            self.prompt.say(_("The hint is for your turn."))
             return
         level = hint_level()
-        self.prompt.say(Text(f"The {level} robot is thinking…", style="dim"))
+        self.prompt.say(Text(_("The {level} robot is thinking…", level=level_word(level)), style="dim"))
         token = self.token
 
         def think() -> None:
@@ -267,7 +272,7 @@ class AtoutApp(App):
     TITLE = "Atout"
     ENABLE_COMMAND_PALETTE = False
     CSS_PATH = "atout.tcss"
-    BINDINGS = [Binding("ctrl+q", "quit_game", "Quit", show=False)]
+    BINDINGS = [Binding("ctrl+q", "quit_game", N_("Quit"), show=False)]
 
     def __init__(self, game: Game | None = None, *, players: int | None = None, level: str | None = None,
                  deals: int | None = None, seed: str | None = None, delay: float = 0.6,
@@ -309,7 +314,7 @@ class AtoutApp(App):
     def resume_game(self) -> None:
         game = self.saved_game()
         if game is None:
-            self.notify("No unfinished game to resume.", severity="warning")
+            self.notify(_("No unfinished game to resume."), severity="warning")
             return
         self.open_game(game)
 
@@ -340,13 +345,14 @@ class AtoutApp(App):
     def save_before_leaving(game: Game) -> tuple[str, bool]:
         """Save ``game`` now; the sentence that tells the person where it is, and whether it was saved."""
         if game.save_dir is None:
-            return "This game has no save directory (--save-dir): leaving ends it.", False
+            return _("This game has no save directory (--save-dir): leaving ends it."), False
         try:
             path = game.save()
         except OSError as err:
-            return (f"The game could not be saved in {game.save_path()} ({err.strerror or err}): "
-                    "leaving loses it."), False
-        return f"The game is saved in {path}. Continue it later with: {game.resume_command()}", True
+            return _("The game could not be saved in {path} ({error}): leaving loses it.", path=game.save_path(),
+                     error=err.strerror or err), False
+        return _("The game is saved in {path}. Continue it later with: {command}", path=path,
+                 command=game.resume_command()), True
 
 
 def run(game: Game | None = None, **kwargs) -> int:

@@ -11,8 +11,9 @@ from ..engine import Play
 from ..engine.kinds import Phase
 from .game import HUMAN, Game, seat_name
 from .table import TableView, table_picture
-from .text import contract_label, describe
-from .widgets import card_text, card_word, cards_text, plural
+from .text import contract_label, describe, poignee_word
+from .widgets import card_text, card_word, cards_text
+from .words import _, n_
 
 
 class Board(Vertical):
@@ -39,8 +40,9 @@ class Board(Vertical):
         log = self.query_one(RichLog)
         log.clear()
         deal = self.game.current
-        dealer = "You deal" if deal.dealer == HUMAN else f"{seat_name(deal.dealer)} deals"
-        log.write(Text(f"Deal {self.game.deal_number} of {self.game.deals}: {dealer}.", style="bold"))
+        dealer = _("You deal") if deal.dealer == HUMAN else _("{name} deals", name=seat_name(deal.dealer))
+        log.write(Text(_("Deal {n} of {of}: {dealer}.", n=self.game.deal_number, of=self.game.deals, dealer=dealer),
+                       style="bold"))
 
     def show(self, obs) -> None:
         self.query_one("#status", Static).update(self.status_text(obs))
@@ -50,29 +52,29 @@ class Board(Vertical):
 
     def status_text(self, obs) -> Text:
         game = self.game
-        out = Text(f"Deal {game.deal_number}/{game.deals} · ")
+        out = Text(_("Deal {n}/{of}", n=game.deal_number, of=game.deals) + " · ")
         if obs.phase in (Phase.PETIT_SEC, Phase.BIDDING):
-            out.append("bidding")
+            out.append(_("bidding"))
             if obs.taker is not None:  # the best bid so far: nobody takes until all have spoken
-                out.append(f" · best bid so far {seat_name(obs.taker)}: {contract_label(obs.contract)}")
+                out.append(" · " + _("best bid so far {name}: {contract}", name=seat_name(obs.taker),
+                                     contract=contract_label(obs.contract)))
         elif obs.taker is not None:
             out.append(f"{seat_name(obs.taker)}: {contract_label(obs.contract)}")
             if obs.called is not None:
-                out.append(" · called ")
-                out.append(card_word(obs.called))
+                out.append(" · " + _("called {card}", card=card_word(obs.called)))
                 if obs.partner is not None:
-                    out.append(f" · partner {seat_name(obs.partner)}"
-                               if obs.partner != obs.taker else " · taker alone")
+                    out.append(" · " + (_("partner {name}", name=seat_name(obs.partner))
+                                        if obs.partner != obs.taker else _("taker alone")))
                 elif obs.taker == HUMAN and obs.hand >> obs.called & 1:
-                    out.append(" · you play alone")
+                    out.append(" · " + _("you play alone"))
                 elif obs.dog is not None and obs.dog >> obs.called & 1:
-                    out.append(" · in the dog: taker alone")
+                    out.append(" · " + _("in the dog: taker alone"))
                 elif obs.phase == Phase.END:
-                    out.append(" · taker alone")
+                    out.append(" · " + _("taker alone"))
                 else:
-                    out.append(" · partner unknown")
+                    out.append(" · " + _("partner unknown"))
         if obs.phase == Phase.PLAY:
-            out.append(f" · trick {min(len(obs.tricks) + 1, obs.rules.settings.hand_size)}")
+            out.append(" · " + _("trick {n}", n=min(len(obs.tricks) + 1, obs.rules.settings.hand_size)))
         return out
 
     def table_text(self, obs, width: int = 46, height: int = 14) -> Text:
@@ -86,18 +88,18 @@ class Board(Vertical):
         """Under the table: the cards shown to all (dog, écart trumps, poignées) and your side."""
         out = Text()
         if obs.dog is not None:
-            out.append("Dog: ", style="dim")
+            out.append(_("Dog:") + " ", style="dim")
             out.append_text(cards_text(obs.dog))
             out.append("\n")
         if obs.ecart_trumps:
-            out.append("Écart trumps: ", style="dim")
+            out.append(_("Écart trumps:") + " ", style="dim")
             out.append_text(cards_text(obs.ecart_trumps))
             out.append("\n")
         for seat, cards, size, _bonus in obs.poignees:
-            out.append(f"Poignée {size}, {seat_name(seat)}: ", style="dim")
-            out.append(f"{plural(cards.bit_count(), 'card')} (c to see)\n")
+            out.append(_("Poignée {size}, {name}:", size=poignee_word(size), name=seat_name(seat)) + " ", style="dim")
+            out.append(_("{cards} (c to see)", cards=n_("{n} card", "{n} cards", cards.bit_count())) + "\n")
         if obs.partner == HUMAN and obs.taker != HUMAN:
-            out.append("You hold the called card: you are the taker's partner.\n", style="cyan")
+            out.append(_("You hold the called card: you are the taker's partner.") + "\n", style="cyan")
         out.rstrip()
         return out
 
@@ -112,7 +114,7 @@ class Board(Vertical):
         self.logged = len(history)
         for i in range(self.tricks_logged, len(obs.tricks)):
             trick = obs.tricks[i]
-            line = Text(f"Trick {i + 1}: ", style="bold")
+            line = Text(_("Trick {n}:", n=i + 1) + " ", style="bold")
             for j, (seat, card) in enumerate(trick.plays):
                 if j:
                     line.append(", ")

@@ -21,6 +21,7 @@ from ..engine import Action, Deal, Observation
 from ..engine.game import DealSummary
 from ..engine.game import Game as EngineGame
 from ..engine.record import to_record
+from .words import _
 
 HUMAN = 0
 ROBOT_NAMES = ("Anna", "Basile", "Chloé", "Denis")
@@ -45,12 +46,8 @@ def default_save_dir() -> Path:
 
 
 def seat_name(seat: int) -> str:
-    return "You" if seat == HUMAN else ROBOT_NAMES[seat - 1]
-
-
-def seat_owner(seat: int) -> str:
-    """Whose, in a sentence's start: "Your", "Anna's"."""
-    return "Your" if seat == HUMAN else f"{ROBOT_NAMES[seat - 1]}'s"
+    """The person is "You" (in their language), the robots their names."""
+    return _("You") if seat == HUMAN else ROBOT_NAMES[seat - 1]
 
 
 @dataclass

@@ -16,14 +16,15 @@ from ..engine.cards import EXCUSE_BIT, TRUMPS, display_order
 from ..engine.ecart import ecart_allowed, ecart_refusal
 from ..engine.kinds import EcartRefusal, Phase
 from .game import HUMAN, Game
-from .text import contract_label, hint_words
-from .widgets import HandView, card_word, plural
+from .text import contract_label, hint_words, level_word, poignee_word
+from .widgets import HandView, card_word
+from .words import N_, _, n_
 
 _ECART_REFUSALS = {
-    EcartRefusal.NOT_IN_HAND: "not in your hand",
-    EcartRefusal.KING: "a king may never be laid aside",
-    EcartRefusal.BOUT: "a bout (21, Petit, Excuse) may never be laid aside",
-    EcartRefusal.TRUMP: "a trump may be laid aside only when too few other cards may be",
+    EcartRefusal.NOT_IN_HAND: N_("not in your hand"),
+    EcartRefusal.KING: N_("a king may never be laid aside"),
+    EcartRefusal.BOUT: N_("a bout (21, Petit, Excuse) may never be laid aside"),
+    EcartRefusal.TRUMP: N_("a trump may be laid aside only when too few other cards may be"),
 }
 
 
@@ -78,7 +79,7 @@ class Prompt(Vertical):
         self.query_one("#message", Static).update(text)
 
     def refuse(self, reason: str) -> None:
-        self.say(Text("Refused: " + reason, style="bold red"))
+        self.say(Text(_("Refused: {reason}", reason=reason), style="bold red"))
         self.app.bell()
 
     def show_hand(self, obs) -> None:
@@ -127,22 +128,22 @@ class Prompt(Vertical):
         if phase == Phase.BIDDING:
             self.mode = "bid"
             hand.marked = obs.hand
-            self.say("Your bid: 1 passes, 2 to 5 bid a contract; the greyed ones are no higher than the "
-                     "best bid so far.")
+            self.say(_("Your bid: 1 passes, 2 to 5 bid a contract; the greyed ones are no higher than the "
+                       "best bid so far."))
             # One key per contract, the same all through the auction: unavailable ones are greyed.
             open_bids = {b.contract: b for b in legal if isinstance(b, Bid) and not b.chelem}
             buttons: list[Button] = [
                 Offer(contract_label(contract), open_bids.get(contract), variant="primary" if contract else "default",
                       disabled=contract not in open_bids)
                 for contract in range(5)]
-            buttons += [Offer(f"{contract_label(b.contract)} + chelem", b)
+            buttons += [Offer(_("{contract} + chelem", contract=contract_label(b.contract)), b)
                         for b in legal if isinstance(b, Bid) and b.chelem]
             self.set_actions(buttons)
         elif phase == Phase.CALL:
             self.mode = "call"
             hand.marked = obs.hand
-            self.say("Call a card: its holder will be your secret partner.")
-            self.set_actions([Offer(f"Call {card_word(c.card)}", c) for c in legal if isinstance(c, Call)])
+            self.say(_("Call a card: its holder will be your secret partner."))
+            self.set_actions([Offer(_("Call {card}", card=card_word(c.card)), c) for c in legal if isinstance(c, Call)])
         elif phase == Phase.DISCARD:
             self.mode = "ecart"
             self.ecart = 0
@@ -152,13 +153,14 @@ class Prompt(Vertical):
         elif phase == Phase.CHELEM:
             self.mode = "chelem"
             hand.marked = obs.hand
-            self.say("Do you announce a chelem (all the tricks)?")
-            self.set_actions([Offer("No chelem", Chelem(False), "primary"), Offer("Announce a chelem", Chelem(True))])
+            self.say(_("Do you announce a chelem (all the tricks)?"))
+            self.set_actions([Offer(_("No chelem"), Chelem(False), "primary"),
+                              Offer(_("Announce a chelem"), Chelem(True))])
         elif phase == Phase.PETIT_SEC:
             self.mode = "petit_sec"
             hand.marked = obs.hand
-            self.say("You hold the petit sec.")
-            self.set_actions([Offer("Redeal", PetitSecDecision(True)), Offer("Play on", PetitSecDecision(False))])
+            self.say(_("You hold the petit sec."))
+            self.set_actions([Offer(_("Redeal"), PetitSecDecision(True)), Offer(_("Play on"), PetitSecDecision(False))])
         elif phase == Phase.PLAY:
             self.mode = "play"
             plays = 0
@@ -172,7 +174,7 @@ class Prompt(Vertical):
             if offer is not None and not self.poignee_decided:
                 self.offer_poignee(offer)
             else:
-                self.say("Your turn: play one of the bright cards.")
+                self.say(_("Your turn: play one of the bright cards."))
                 self.clear_buttons_only()
         hand.focus()
 
@@ -181,10 +183,11 @@ class Prompt(Vertical):
         hand = self.query_one(HandView)
         hand.selected = self.ecart
         k = self.ecart.bit_count()
-        self.say(Text(f"Lay aside {count} cards (dog cards underlined): choose them one by one; "
-                      f"{k}/{count} chosen."))
-        self.set_actions([_button(f"Lay aside ({k}/{count})", "lay-aside", "primary", disabled=k != count),
-                          _button("Clear", "clear-ecart")])
+        self.say(Text(_("Lay aside {count} cards (dog cards underlined): choose them one by one; "
+                        "{k}/{count} chosen.", count=count, k=k)))
+        self.set_actions([_button(_("Lay aside ({k}/{count})", k=k, count=count), "lay-aside", "primary",
+                                  disabled=k != count),
+                          _button(_("Clear"), "clear-ecart")])
 
     def ecart_pick_reason(self, card: int) -> str | None:
         """Why ``card`` may not join the écart now, or None when it may: the engine's reason, in words."""
@@ -195,12 +198,12 @@ class Prompt(Vertical):
         if reason is None:
             return None
         if reason is EcartRefusal.FULL:
-            return f"the écart has {count} cards already: take one back first"
+            return _("the écart has {count} cards already: take one back first", count=count)
         if reason is EcartRefusal.TRUMPS_ENOUGH:
             trumps = count - (ecart_allowed(hand, count) & ~TRUMPS).bit_count()
-            return (f"{card_word(card)}: only {plural(trumps, 'trump')} may be laid aside; "
-                    "lay aside your other allowed cards")
-        return f"{card_word(card)}: {_ECART_REFUSALS[reason]}"
+            return _("{card}: only {trumps} may be laid aside; lay aside your other allowed cards",
+                     card=card_word(card), trumps=n_("{n} trump", "{n} trumps", trumps))
+        return f"{card_word(card)}: {_(_ECART_REFUSALS[reason])}"
 
     def _poignee_offer(self) -> PoigneeFrom:
         return next(c for c in self.game.observation().legal if isinstance(c, PoigneeFrom))
@@ -208,12 +211,15 @@ class Prompt(Vertical):
     def offer_poignee(self, offer: PoigneeFrom) -> None:
         sizes = sorted(offer.sizes.items(), key=lambda kv: kv[1])
         trumps = (offer.cards & TRUMPS).bit_count()
-        self.say(Text(f"You may show a poignée ({trumps} trumps"
-                      f"{' + the Excuse' if offer.cards & EXCUSE_BIT else ''}) before your first card, "
-                      "or just play a card to decline."))
-        buttons = [_button(f"Show {name} ({size})", f"show-{size}", "primary", name=str(size), classes="poignee-size")
+        said = (_("You may show a poignée ({n} trumps + the Excuse) before your first card, or just play a card "
+                  "to decline.", n=trumps) if offer.cards & EXCUSE_BIT else
+                _("You may show a poignée ({n} trumps) before your first card, or just play a card to decline.",
+                  n=trumps))
+        self.say(Text(said))
+        buttons = [_button(_("Show {size} ({n})", size=poignee_word(name), n=size), f"show-{size}", "primary",
+                           name=str(size), classes="poignee-size")
                    for name, size in sizes]
-        buttons.append(_button("No poignée", "no-poignee"))
+        buttons.append(_button(_("No poignée"), "no-poignee"))
         self.set_actions(buttons)
 
     def choose_poignee(self, offer: PoigneeFrom, size: int) -> None:
@@ -242,26 +248,27 @@ class Prompt(Vertical):
         hand = self.query_one(HandView)
         hand.selected = self.poignee
         k = self.poignee.bit_count()
-        self.say(f"Choose the {self.poignee_size} trumps to show (click to swap): {k}/{self.poignee_size}.")
-        self.set_actions([_button(f"Show these {k}", "show-poignee", "primary", disabled=k != self.poignee_size),
-                          _button("Cancel", "cancel-poignee")])
+        self.say(_("Choose the {n} trumps to show (click to swap): {k}/{n}.", n=self.poignee_size, k=k))
+        self.set_actions([_button(_("Show these {k}", k=k), "show-poignee", "primary", disabled=k != self.poignee_size),
+                          _button(_("Cancel"), "cancel-poignee")])
 
     def show_hint(self, level: str, action) -> None:
-        self.say(Text(f"Hint: the {level} robot would {hint_words(action)}.", style="bold cyan"))
+        self.say(Text(_("Hint: the {level} robot would {what}.", level=level_word(level), what=hint_words(action)),
+                      style="bold cyan"))
         if isinstance(action, Play):
             self.query_one(HandView).focus_card(action.card)
         elif isinstance(action, Discard) and self.mode == "ecart":
             self.ecart = action.cards  # highlighted: the person may confirm or change them
             self.update_ecart()
-            self.say(Text(f"Hint: the {level} robot would {hint_words(action)} (chosen for you: "
-                          "change them or lay them aside).", style="bold cyan"))
+            self.say(Text(_("Hint: the {level} robot would {what} (chosen for you: change them or lay them aside).",
+                            level=level_word(level), what=hint_words(action)), style="bold cyan"))
 
     # ------------------------------------------------------------ answers: a card
     @on(HandView.Chosen)
     def card_chosen(self, event: HandView.Chosen) -> None:
         card = event.card
         if not self.game.human_to_act or self.busy():
-            self.refuse("wait for your turn")
+            self.refuse(_("wait for your turn"))
             return
         if self.mode == "play":
             self.poignee_decided = True
@@ -281,21 +288,22 @@ class Prompt(Vertical):
             if self.poignee >> card & 1:
                 self.poignee &= ~(1 << card)
             elif not pool >> card & 1:
-                self.refuse(f"{card_word(card)}: a poignée shows only trumps"
-                            + (" (the Excuse only when you lack one trump)" if card == 77 else ""))
+                self.refuse(_("{card}: a poignée shows only trumps (the Excuse only when you lack one trump)",
+                              card=card_word(card)) if card == 77 else
+                            _("{card}: a poignée shows only trumps", card=card_word(card)))
                 return
             elif self.poignee.bit_count() >= self.poignee_size:
-                self.refuse(f"the poignée has {self.poignee_size} cards: take one back first")
+                self.refuse(_("the poignée has {n} cards: take one back first", n=self.poignee_size))
                 return
             else:
                 self.poignee |= 1 << card
             self.update_poignee()
         elif self.mode == "bid":
-            self.refuse("bid first: choose a contract or pass with the buttons")
+            self.refuse(_("bid first: choose a contract or pass with the buttons"))
         elif self.mode == "call":
-            self.refuse("call a card with the buttons")
+            self.refuse(_("call a card with the buttons"))
         else:
-            self.refuse("choose with the buttons")
+            self.refuse(_("choose with the buttons"))
 
     # ------------------------------------------------------------ answers: a button
     def _answered(self, event: Button.Pressed) -> bool:
@@ -314,7 +322,7 @@ class Prompt(Vertical):
             return
         count = self.game.current.settings.dog_size
         if self.ecart.bit_count() != count:
-            self.refuse(f"the écart has {count} cards: {self.ecart.bit_count()} chosen so far")
+            self.refuse(_("the écart has {count} cards: {k} chosen so far", count=count, k=self.ecart.bit_count()))
             return
         self.act(Discard(self.ecart))
 

@@ -8,12 +8,12 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..engine import Bid, Deal, Play
 from ..engine.record import parse_action, start_deal
 from .text import contract_label, describe, result_text
-from .widgets import card_text, cards_text
+from .widgets import Footer, card_text, cards_text
 
 
 def replay_steps(record: dict) -> tuple[list[Deal], list[str]]:

@@ -8,19 +8,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
 from ..engine.record import to_record
 from .analysis import AnalysisScreen
 from .game import HUMAN, Game, seat_name
 from .text import ranking_text, result_text, sheet_table
+from .widgets import Footer
+from .words import N_, _
 
 
 class ResultScreen(Screen):
     """The end of a deal: the result in detail and the running score sheet."""
 
-    BINDINGS = [Binding("enter,n,space", "next", "Continue"), Binding("a", "analyse", "Analyse my play"),
-                Binding("q", "app.quit_game", "Quit")]
+    BINDINGS = [Binding("enter,n,space", "next", N_("Continue")), Binding("a", "analyse", N_("Analyse my play")),
+                Binding("q", "app.quit_game", N_("Quit"))]
 
     def __init__(self, game: Game) -> None:
         super().__init__()
@@ -32,21 +34,21 @@ class ResultScreen(Screen):
         result = game.current.result
         assert result is not None  # this screen follows a finished deal
         last = game.sheet[-1]
-        title = "Void deal" if last.void else f"Deal {last.number} of {game.deals}"
+        title = _("Void deal") if last.void else _("Deal {n} of {of}", n=last.number, of=game.deals)
         with VerticalScroll():
             yield Label(Text(title, style="bold reverse"))
             yield Static(result_text(game.players, result), id="result")
-            yield Label(Text("Score sheet", style="bold underline"))
+            yield Label(Text(_("Score sheet"), style="bold underline"))
             yield Static(sheet_table(game), id="sheet")
             if game.is_over:
-                yield Label(Text("Final ranking", style="bold underline"))
+                yield Label(Text(_("Final ranking"), style="bold underline"))
                 yield Static(ranking_text(game), id="ranking")
             with Horizontal(id="result-actions"):
                 if game.is_over:
-                    yield Button("Quit", variant="primary", compact=True, id="next")
+                    yield Button(_("Quit"), variant="primary", compact=True, id="next")
                 else:
-                    yield Button("Next deal (Enter)", variant="primary", compact=True, id="next")
-                yield Button("Analyse my play (a)", compact=True, id="analyse")
+                    yield Button(_("Next deal (Enter)"), variant="primary", compact=True, id="next")
+                yield Button(_("Analyse my play (a)"), compact=True, id="analyse")
         yield Footer()
 
     @on(Button.Pressed, "#analyse")

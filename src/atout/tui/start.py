@@ -10,10 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 from ..bots import OFFERED_LEVELS
 from .game import default_level
+from .text import level_word
+from .widgets import Footer
+from .words import N_, _
 
 
 def offered_levels(current: str) -> tuple[list[str], str]:
@@ -31,7 +34,7 @@ class Choice(RadioSet):
     first, so "3 players" was lit while 4 was chosen, and the first Enter switched to 3), and Enter takes
     the option under the cursor and begins, as Enter does everywhere on the start screen; Space chooses."""
 
-    BINDINGS = [Binding("enter", "begin", "Start", show=False)]
+    BINDINGS = [Binding("enter", "begin", N_("Start"), show=False)]
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._on_chosen)  # after RadioSet's own mount, which lights the first option
@@ -67,7 +70,7 @@ class GameSettings(TypedDict):
 class StartScreen(Screen):
     """Choose the players, the robots' level, the length and maybe a seed."""
 
-    BINDINGS = [Binding("q,escape", "app.quit", "Quit"), Binding("enter", "start", "Start")]
+    BINDINGS = [Binding("q,escape", "app.quit", N_("Quit")), Binding("enter", "start", N_("Start"))]
 
     def __init__(self, players: int = 4, level: str | None = None, deals: int = 4, seed: str | None = None,
                  can_resume: bool = False) -> None:
@@ -80,41 +83,41 @@ class StartScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text("Atout — French Tarot against the computer", style="bold"))
+            yield Label(Text(_("Atout — French Tarot against the computer"), style="bold"))
             with Horizontal():
                 with Choice(id="players"):
                     for n in (3, 4, 5):
-                        yield RadioButton(f"{n} players", value=n == self.players)
+                        yield RadioButton(_("{n} players", n=n), value=n == self.players)
                 with Choice(id="level"):
                     levels, current = offered_levels(self.level)
                     for level in levels:
-                        yield RadioButton(f"robots: {level}", value=level == current)
+                        yield RadioButton(_("robots: {level}", level=level_word(level)), value=level == current)
             with Horizontal():
                 with Vertical(classes="field"):
-                    yield Label("Number of deals")
-                    yield Input(str(self.deals), placeholder="number of deals", id="deals", type="integer")
+                    yield Label(_("Number of deals"))
+                    yield Input(str(self.deals), placeholder=_("number of deals"), id="deals", type="integer")
                 with Vertical(classes="field"):
-                    yield Label("Seed (optional)")
-                    yield Input(self.seed or "", placeholder="same seed, same deals", id="seed")
+                    yield Label(_("Seed (optional)"))
+                    yield Input(self.seed or "", placeholder=_("same seed, same deals"), id="seed")
             with Horizontal():
-                yield Button("Start", variant="primary", id="start")
+                yield Button(_("Start"), variant="primary", id="start")
                 if self.can_resume:
-                    yield Button("Resume saved game", id="resume")
-                yield Button("Quit", id="quit")
-            yield Static(Text("Tab moves between the choices, arrows and Space choose, Enter begins (with "
-                              "the option under the cursor).", style="dim"))
+                    yield Button(_("Resume saved game"), id="resume")
+                yield Button(_("Quit"), id="quit")
+            yield Static(Text(_("Tab moves between the choices, arrows and Space choose, Enter begins (with "
+                                "the option under the cursor)."), style="dim"))
             yield Static("", id="error")
         yield Footer()
 
     def settings(self) -> GameSettings:
         players = (3, 4, 5)[max(0, self.query_one("#players", RadioSet).pressed_index)]
-        levels, _ = offered_levels(self.level)
+        levels, _current = offered_levels(self.level)
         index = self.query_one("#level", RadioSet).pressed_index
         level = levels[index] if index >= 0 else default_level()
         text = self.query_one("#deals", Input).value.strip() or "4"
-        deals = int(text)
+        deals = int(text) if text.lstrip("-").isdigit() else 0
         if deals < 1:
-            raise ValueError("the game needs at least one deal")
+            raise ValueError(_("the game needs at least one deal"))
         seed = self.query_one("#seed", Input).value.strip() or None
         return {"players": players, "level": level, "deals": deals, "seed": seed}
 

@@ -13,7 +13,8 @@ from textual.widget import Widget
 from ..engine import Bid, Phase
 from .game import HUMAN, seat_name
 from .text import contract_label
-from .widgets import card_text, plural
+from .widgets import card_text
+from .words import _, n_
 
 # Where each seat sits, by the number of players: play goes anticlockwise, so the next
 # player (seat 1) is on your right, as at a real table.
@@ -116,29 +117,30 @@ def seat_lines(obs, seat: int, won: list[int], bids: dict[int, str], wide: bool 
     name.append(seat_name(seat), style="bold" if seat == HUMAN else "bold cyan" if seat == obs.taker else "")
     roles = []
     if seat == obs.taker and obs.phase not in (Phase.BIDDING, Phase.PETIT_SEC):
-        roles.append(Text("TAKER", style="bold cyan"))
+        roles.append(Text(_("TAKER"), style="bold cyan"))
     elif obs.partner is not None and seat == obs.partner and seat != obs.taker:
-        roles.append(Text("partner", style="cyan"))
+        roles.append(Text(_("partner"), style="cyan"))
     if seat == obs.dealer:
-        roles.append(Text("dealer", style="dim"))
+        roles.append(Text(_("dealer"), style="dim"))
     if obs.phase in (Phase.BIDDING, Phase.PETIT_SEC):
-        info = Text(f"bid {bids[seat]}" if seat in bids else "", style="cyan")
+        info = Text(bids.get(seat, ""), style="cyan")
     else:
-        info = Text(plural(obs.hand_sizes[seat], "card"), style="dim")
+        info = Text(n_("{n} card", "{n} cards", obs.hand_sizes[seat]), style="dim")
         if obs.phase in (Phase.PLAY, Phase.END):
-            info.append(" · " + plural(won[seat], "trick"), style="dim")
+            info.append(" · " + n_("{n} trick", "{n} tricks", won[seat]), style="dim")
     if wide:
         line = name.copy()
         for role in roles:
-            if role.plain == "dealer" and wide == "corner":
+            if role.plain == _("dealer") and wide == "corner":
                 continue  # a corner's first line has room for the name and one role
             line.append(" · ")
             line.append_text(role)
         if wide == "corner" and seat == obs.dealer:
-            return [line, Text("dealer", style="dim"), info]
+            return [line, Text(_("dealer"), style="dim"), info]
         return [line, info]
     if obs.phase in (Phase.PLAY, Phase.END):  # narrow: cards and tricks on lines of their own
-        infos = [Text(plural(obs.hand_sizes[seat], "card"), style="dim"), Text(plural(won[seat], "trick"), style="dim")]
+        infos = [Text(n_("{n} card", "{n} cards", obs.hand_sizes[seat]), style="dim"),
+                 Text(n_("{n} trick", "{n} tricks", won[seat]), style="dim")]
     else:
         infos = [info]
     return [name, *roles, *infos]
@@ -152,7 +154,8 @@ def table_picture(obs, width: int, height: int) -> Canvas:
     bids: dict[int, str] = {}
     for seat, action in obs.history:
         if isinstance(action, Bid):
-            bids[seat] = contract_label(action.contract) if action.contract else "pass"
+            bids[seat] = (_("bid {contract}", contract=contract_label(action.contract)) if action.contract
+                          else _("passed"))
     won = [0] * n
     for trick in obs.tricks:
         won[trick.winner] += 1
@@ -228,14 +231,16 @@ def table_picture(obs, width: int, height: int) -> Canvas:
     centre = Text()
     if obs.phase in (Phase.BIDDING, Phase.PETIT_SEC):
         if obs.taker is not None:
-            centre = Text(f"best bid so far: {seat_name(obs.taker)}, {contract_label(obs.contract)}", style="dim")
+            centre = Text(_("best bid so far: {name}, {contract}", name=seat_name(obs.taker),
+                            contract=contract_label(obs.contract)), style="dim")
         else:
-            centre = Text("bidding", style="dim")
+            centre = Text(_("bidding"), style="dim")
     elif last is not None and obs.phase in (Phase.PLAY, Phase.END):
-        centre = Text(f"{seat_name(last.winner)} {'win' if last.winner == HUMAN else 'wins'} "
-                      f"trick {len(obs.tricks)}", style="yellow")
+        said = (_("You win trick {n}", n=len(obs.tricks)) if last.winner == HUMAN
+                else _("{name} wins trick {n}", name=seat_name(last.winner), n=len(obs.tricks)))
+        centre = Text(said, style="yellow")
     elif obs.phase == Phase.PLAY:
-        centre = Text(f"trick {len(obs.tricks) + 1}", style="dim")
+        centre = Text(_("trick {n}", n=len(obs.tricks) + 1), style="dim")
     if centre.plain:
         row = middle_row - 2
         for i, line in enumerate(_wrap(centre, inner - 2)):

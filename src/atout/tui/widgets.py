@@ -8,11 +8,25 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey
 
-from ..engine.cards import EXCUSE, display_order, english_name, english_word
+from ..engine.cards import EXCUSE, SUIT_SYMBOLS, display_order
+from .words import N_, Language, _, language, n_
 
 CELL = 4  # columns per card in the hand
 BOX_CELL = 6  # columns per drawn card (frame of 5 and a gap) in a large terminal
+
+
+class Footer(TextualFooter):
+    """Textual's footer, each key's label in the person's language (the labels are marked N_ where the
+    keys are bound, and translated here, when drawn)."""
+
+    def compose(self):
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                widget.description = _(widget.description)
+            yield widget
 
 
 def card_style(card: int) -> str:
@@ -23,12 +37,32 @@ def card_style(card: int) -> str:
     return "bold red" if card // 14 in (1, 2) else "bold white"
 
 
+LETTERS = {Language.FR: {14: "R", 13: "D", 12: "C", 11: "V"}}
+"""The face cards' letters where the language's deck has its own (Roi, Dame, Cavalier, Valet); else K Q C J,
+the corner letters of the French-suited decks sold in English- and Spanish-speaking countries."""
+
+
+def card_label(card: int) -> str:
+    """A card's short label in the hand: ``K♠`` (``R♠`` in French), ``10♥``, ``21``, ``Ex``."""
+    if card == EXCUSE:
+        return "Ex"
+    if card >= 56:
+        return str(card - 55)
+    rank = card % 14 + 1
+    letter = LETTERS.get(language(), {}).get(rank) or {14: "K", 13: "Q", 12: "C", 11: "J"}.get(rank, str(rank))
+    return f"{letter}{SUIT_SYMBOLS[card // 14]}"
+
+
 def card_word(card: int) -> str:
     """A card as every sentence, the table and the log name it: ``K♠``, ``trump 19``, ``Excuse``.
 
     The hand shows trumps by their number alone (on a yellow tile, in their own group), so
     the words here are what a person reads there, and refusals never use record codes (T19)."""
-    return english_word(card)
+    if card == EXCUSE:
+        return _("Excuse")
+    if card >= 56:
+        return _("trump {n}", n=card - 55)
+    return card_label(card)
 
 
 def card_text(card: int, style: str | None = None) -> Text:
@@ -45,7 +79,7 @@ def cards_text(mask_or_cards, sep: str = " ") -> Text:
     others = [c for c in cards if not 56 <= c < EXCUSE]
     out = Text()
     if trumps:
-        out.append("trump " if len(trumps) == 1 else "trumps ", style=card_style(trumps[0]))
+        out.append(n_("trump", "trumps", len(trumps)) + " ", style=card_style(trumps[0]))
         for i, card in enumerate(trumps):
             if i:
                 out.append(sep)
@@ -63,8 +97,11 @@ def signed(number: int) -> str:
     return f"{number:+d}".replace("-", "−")
 
 
+
+
 def plural(count: int, word: str, many: str | None = None) -> str:
-    """``1 bout``, ``2 bouts``: counts in sentences agree with their noun."""
+    """``1 bout``, ``2 bouts`` in English (the robots' game printed by ``--robots-only``); the game's own
+    sentences count with ``n_``."""
     return f"{count} {word if count == 1 else many or word + 's'}"
 
 
@@ -95,7 +132,7 @@ class HandView(Widget, can_focus=True):
         Binding("down", "move_row(1)", show=False),
         Binding("home", "move(-99)", show=False),
         Binding("end", "move(99)", show=False),
-        Binding("enter,space", "choose", "Choose card"),
+        Binding("enter,space", "choose", N_("Choose card")),
     ]
 
     hand: reactive[int] = reactive(0, layout=True)
@@ -164,7 +201,7 @@ class HandView(Widget, can_focus=True):
     def render(self) -> Text:
         cards = self.cards
         if not cards:
-            return Text("(no cards)", style="dim")
+            return Text(_("(no cards)"), style="dim")
         layout = self.layout_cards()
         boxed = self.boxed()
         rows = max(row for _, _, row in layout) + 1
@@ -181,7 +218,7 @@ class HandView(Widget, can_focus=True):
 
         for index, (card, x, row) in enumerate(layout):
             style = self.card_style_now(index, card)
-            label = english_name(card)
+            label = card_label(card)
             if not boxed:
                 put(row, x, Text(label.rjust(3), style=style))
                 continue

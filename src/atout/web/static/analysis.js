@@ -39,8 +39,23 @@ const WORDS = {
     "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
     "contract.garde_contre": "Garde contre",
   },
+  es: {
+    ask: "Analizar mi juego", asking: "Pidiendo…", queued: "Esperando al analista ({ahead} antes que el tuyo)…",
+    running: "Analizando tus decisiones: {done} de {total}", failed: "El análisis ha fallado: {message}",
+    summary: "{n} decisiones, {loss} puntos de pérdida esperada frente a las elecciones del experto",
+    no_mark: "sin marca", better: "mejor: {action} (+{loss})", interval: "intervalo del 95 % de {low} a {high}",
+    "mark.inaccuracy": "imprecisión", "mark.mistake": "error", "mark.blunder": "error grave",
+    "marks.inaccuracy": "imprecisiones", "marks.mistake": "errores", "marks.blunder": "errores graves",
+    "phase.bid": "subasta", "phase.call": "llamada", "phase.ecart": "descarte", "phase.chelem": "Capote",
+    "phase.poignee": "puñado", "phase.petit_sec": "Pequeño solo", "phase.card": "carta", trick: "baza {n}",
+    "do.play": "jugar {card}", "do.bid.pass": "pasar", "do.bid": "declarar {contract}", "do.call": "llamar a {card}",
+    "do.discard": "descartar {cards}", "do.poignee": "mostrar un puñado de {n}", "do.poignee.hidden": "no mostrar el puñado",
+    "do.chelem": "anunciar Capote", "do.chelem.no": "sin Capote", "do.petit.redeal": "repartir de nuevo", "do.petit.play": "seguir jugando",
+    "contract.prise": "Toma", "contract.garde": "Guardia", "contract.garde_sans": "Guardia sin el Perro",
+    "contract.garde_contre": "Guardia contra el Perro",
+  },
 };
-export const KEYS = WORDS; // the tests check both languages have the same keys
+export const KEYS = WORDS; // the tests check every language has the same keys
 export const MARKS = ["inaccuracy", "mistake", "blunder"];
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 export const SHOWN_LOSS = 1;

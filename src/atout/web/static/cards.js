@@ -1,4 +1,4 @@
-// Cards: the protocol's codes (7H, KS, T21, EX), their names in both languages, their order in a
+// Cards: the protocol's codes (7H, KS, T21, EX), their names in each language, their order in a
 // hand, and their faces drawn as SVG.
 
 import { lang } from "./i18n.js";
@@ -10,6 +10,7 @@ const RED = { H: true, D: true };
 const LETTER = {
   fr: { 11: "V", 12: "C", 13: "D", 14: "R" },
   en: { 11: "J", 12: "C", 13: "Q", 14: "K" },
+  es: { 11: "J", 12: "C", 13: "Q", 14: "K" }, // the corner letters of a French-suited deck sold in Spain
 };
 const RANK_OF = { J: 11, N: 12, Q: 13, K: 14 };
 const WORDS = {
@@ -27,7 +28,16 @@ const WORDS = {
     trump: (n) => `trump ${n}`,
     excuse: "Excuse",
   },
+  es: {
+    ranks: { 1: "As", 11: "Sota", 12: "Caballo", 13: "Reina", 14: "Rey" },
+    suits: { S: "picas", H: "corazones", D: "diamantes", C: "tréboles" },
+    of: (rank, suit) => `${rank} de ${suit}`,
+    trump: (n) => `triunfo ${n}`,
+    excuse: "Excusa",
+  },
 };
+/** The word printed on a trump's face. */
+const TRUMP_FACE = { fr: "ATOUT", en: "TRUMP", es: "TRIUNFO" };
 
 export function parse(code) {
   if (code === "EX") return { kind: "excuse", code };
@@ -118,12 +128,12 @@ export function face(code) {
     svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 3, class: "band" }));
     svg.append(el("text", { x: 7, y: 18, class: "tindex" }, String(c.n))); // in the corner a fan leaves uncovered
     svg.append(el("text", { x: 30, y: 60, class: `tnum ${isBout(code) ? "bout" : ""}`, "text-anchor": "middle" }, String(c.n)));
-    svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, lang() === "fr" ? "ATOUT" : "TRUMP"));
+    svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, TRUMP_FACE[lang()]));
   } else {
     svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 3, class: "band" }));
     svg.append(el("text", { x: 7, y: 18, class: "tindex" }, "★"));
     svg.append(el("text", { x: 30, y: 55, class: "star", "text-anchor": "middle" }, "★"));
-    svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, "EXCUSE"));
+    svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, WORDS[lang()].excuse.toUpperCase()));
   }
   return svg;
 }

@@ -3,7 +3,7 @@
 // optional band around the line (a rating's uncertainty). It scales with the page's width, and its
 // words stay readable on a phone (the drawing is 320 units wide: a phone shows it near its own size).
 
-import { lang, num } from "./i18n.js";
+import { locale, num } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const W = 320;
@@ -18,7 +18,7 @@ function el(tag, attrs = {}, text) {
 }
 
 function day(seconds) {
-  return new Date(seconds * 1000).toLocaleDateString(lang() === "fr" ? "fr-FR" : "en-GB", { day: "numeric", month: "short" });
+  return new Date(seconds * 1000).toLocaleDateString(locale(), { day: "numeric", month: "short" });
 }
 
 /** `points`: [[seconds since 1970, value]] in time order; `band`: [[low, high]] for each point, or null.

@@ -43,8 +43,24 @@ const WORDS = {
     played_by: "{n} joueurs", "played_by.one": "{n} joueur", download: "Télécharger toute la journée pour atout verify",
     next: "Engagement de demain :", today_link: "La donne du jour",
   },
+  es: {
+    nav: "Ronda del día", title: "Ronda del día {day}", past_title: "Ronda del día {day}",
+    what: "{deals} rondas a cuatro, contra robots ({level}), las mismas para todos hoy: júgalas una vez y compara.",
+    "what.one": "Una ronda a cuatro, contra robots ({level}), la misma para todos hoy: júgala una vez y compara.",
+    commitment: "Las rondas de hoy salen de una semilla cuyo SHA-256 es", revealed: "La semilla del día, revelada:",
+    hidden: "La semilla se revela cuando termina el día (UTC).", play: "Jugar la ronda del día",
+    guest: "Inicia sesión (o regístrate) para jugar la ronda del día.", playing: "Tu partida del día sigue:",
+    back: "volver a tu mesa", finished: "Has jugado la ronda del día: {total} puntos.",
+    abandoned: "Dejaste la ronda del día: {total} puntos, clasificado detrás de quienes la terminaron.",
+    ranking: "La clasificación del día", none: "Nadie ha jugado todavía este día.", place: "Puesto", name: "Jugador",
+    total: "Puntos", status: "", "status.abandoned": "abandono", "status.playing": "jugando",
+    plays: "El juego de cada uno en las mismas rondas", plays_locked: "El juego de los demás se muestra cuando termine tu partida.",
+    deal: "ronda {n}", yours: "(tú)", past: "Días anteriores", no_past: "Todavía no hay días anteriores.",
+    played_by: "{n} han jugado", "played_by.one": "{n} ha jugado", download: "Descargar todo el día para atout verify",
+    next: "Compromiso de mañana:", today_link: "La ronda del día",
+  },
 };
-export const KEYS = WORDS; // the tests check both languages have the same keys
+export const KEYS = WORDS; // the tests check every language has the same keys
 
 const w = wordsFrom(WORDS);
 

@@ -1,546 +1,66 @@
-// The interface's words in French and English; cards name themselves in the same language (cards.js).
+// The interface's words, in the page's language only: each language's catalogue is its own module
+// (words/en.js, words/fr.js, words/es.js) and a page downloads the one it speaks, before any module that
+// imports this one runs (a top-level await), so t() stays synchronous. Cards name themselves in the same
+// language (cards.js); a page's own words ({en, fr, es} in its module) are looked up by wordsFrom.
 
-const en = {
-  yes: "yes", no: "no", close: "Close", loading: "Loading…",
-  "top.nav": "Site", "top.tables": "Tables", "top.leaderboard": "Leaderboard", "top.friends": "Friends",
-  "top.login": "Log in", "top.logout": "Log out", "top.guest": "guest", "top.profile": "Your profile",
-  "top.language": "Français",
-  "net.connecting": "Connecting…", "net.offline": "Connection lost: reconnecting…", "net.online": "",
-  "welcome.title": "Atout — French Tarot online",
-  "welcome.intro": "Play French Tarot at 3, 4 or 5 with friends, other people and robots.",
-  "welcome.name": "Your name at the table", "welcome.placeholder": "3 to 20 letters or digits",
-  "welcome.play": "Play as a guest", "welcome.or": "Have an account, or want one to be ranked?",
-  "welcome.login": "Log in or register",
-  "lobby.title": "Open tables", "lobby.empty": "No table is open. Create one!",
-  "lobby.table": "Table {id}", "lobby.free": "free seat", "lobby.players": "{n} players",
-  "lobby.deals": "{n} deals", "lobby.seconds": "{n} s per turn", "lobby.untimed": "no time limit",
-  "lobby.competitive": "competitive", "lobby.practice": "practice", "lobby.bet": "bet {n} chips",
-  "lobby.private": "private", "lobby.playing": "playing", "lobby.waiting": "waiting",
-  "lobby.over": "game over", "lobby.cancelled": "game cancelled",
-  "lobby.robots": "{n} robots", "lobby.robots.one": "{n} robot", "lobby.spectators": "{n} watching", "lobby.spectators.one": "{n} watching", "lobby.deals.one": "{n} deal",
-  "lobby.open": "Sit", "lobby.open_label": "Go to table {id} to sit", "lobby.watch": "Watch",
-  "lobby.watch_label": "Watch table {id}",
-  // -- the lobby's own tables and quick play, names, friends' presence, the review, the profile --
-  "lobby.yours": "Your table", "lobby.yours_playing": "Your game goes on", "lobby.your_seat": "your seat: {n}",
-  "lobby.back": "Back to your table",
-  "name.rule": "A name has 3 to 20 letters (accents allowed), digits, _ or -.",
-  "name.bad": "“{name}” is not a name here: 3 to 20 letters (accents allowed), digits, _ or -, without spaces inside.",
-  "error.name_taken": "That name is taken (by a registered player, or a guest here now, whatever its case or accents): choose another.",
-  "error.bad_name": "A name has 3 to 20 letters (accents allowed), digits, _ or -.",
-  "badge.first_win": "First win", "badge.first_win.what": "won a competitive game",
-  "badge.ten_wins": "Ten wins", "badge.ten_wins.what": "won ten competitive games",
-  "badge.hundred_games": "A hundred games", "badge.hundred_games.what": "played 100 competitive games to their end",
-  "badge.garde_sans": "Garde sans", "badge.garde_sans.what": "made a Garde sans as taker",
-  "badge.garde_contre": "Garde contre", "badge.garde_contre.what": "made a Garde contre as taker",
-  "badge.chelem": "Chelem", "badge.chelem.what": "made a chelem (every trick) on the taker's side",
-  "badge.petit_au_bout": "Petit au bout", "badge.petit_au_bout.what": "played the Petit in the last trick, won by their side",
-  "badge.triple_poignee": "Triple poignée", "badge.triple_poignee.what": "showed a triple poignée",
-  "game.deal": "Deal", "game.deal_label": "Deal {n}", "game.void_label": "Void deal {n}",
-  "game.review": "Review", "game.review_label": "Review {what}", "game.page": "The game's page", "game.download": "Download",
-  "review.title": "Deal {n} of {of}", "review.title_void": "Deal {n}: void",
-  "review.took": "{name} took a {contract}", "review.auction": "The auction", "review.steps": "Steps of the deal",
-  "review.first": "The deal as dealt", "review.prev": "Previous trick", "review.next": "Next trick", "review.last": "The result",
-  "review.step": "{n} / {of}", "review.dealt": "The hands as dealt", "review.trick": "Trick {n} of {of}", "review.result": "The result",
-  "review.led": "led", "review.won": "won the trick", "review.taker": "taker", "review.ecart": "{name}'s écart",
-  "review.prev_deal": "◀ Previous deal", "review.next_deal": "Next deal ▶", "review.to_game": "The whole game",
-  "review.fair": "A fair shuffle", "review.commitment": "Commitment (SHA-256 of the seed, published when the deal began):",
-  "review.copy": "Copy", "review.copied": "Copied.", "review.seed": "Seed, revealed at the deal's end:",
-  "review.no_commitment": "This deal was stored before its commitment was kept with it.",
-  "review.download": "Download the deal", "review.verify_hint": "check it with `atout verify FILE`, replay it with `atout replay FILE`",
-  "review.analysis": "Analysis", "review.better": "better: {what}", "review.poignee": "a poignée",
-  "table.review": "Review trick by trick", "table.commitment": "Commitment {short}…", "table.commitment_copy": "Copy this deal's commitment (SHA-256 of its seed): {hash}",
-  "profile.history": "Over time", "profile.chart_chips": "Chips",
-  "profile.chart_chips_label": "Chips over time: {first} then {last}, {n} movements",
-  "profile.chart_rating": "Rating at {n} players", "profile.chart_rating_hint": "The line is the rating (μ); the band, its uncertainty (± σ).",
-  "profile.chart_rating_label": "Rating at {n} players over {games} rated games: now {mu} ± {sigma}",
-  "quick.title": "Quick play", "quick.why": "One click: a seat at a game of that size with other people (a robot gives you its seat at the next deal), or a new game with robots at once.",
-  "quick.players": "{n} players", "quick.tag": "quick play", "quick.claim": "Take a robot's seat",
-  "quick.claim_label": "Take a robot's seat at table {id} from its next deal", "seat.taking": "{name} plays here from the next deal",
-  "error.no_seat_free": "That table filled up meanwhile: press Quick play again.",
-  "error.guest_playing": "You are playing a game as a guest: finish it (or leave it) before you log in. Registering a new account keeps your seat.",
-  "error.seated": "You already have a seat at that table: one person, one seat (leave one of them first).",
-  "presence.offline": "offline", "presence.online": "online", "presence.table": "at a table", "presence.playing": "playing",
-  "friends.join": "Join", "friends.join_label": "Join {name} at their table", "friends.invite": "Invite to my table",
-  "friends.invite_label": "Invite {name} to your table", "friends.away": "{n} offline", "friends.none_yet": "No friends yet: add them from a profile or the Friends page.",
-  // -- end of the lobby's block --
-  "create.title": "New table", "create.players": "Players", "create.submit": "Create the table",
-  "create.level_hint": "You sit at seat 1 and are the table's master: you add robots and start the game. Robots default to {level}.",
-  "options.turn_seconds": "Time per turn", "options.deals": "Deals per game", "options.competitive": "Competitive (ranked)",
-  "options.bet": "Bet per game (chips)", "options.private": "Private (invited people and friends only)",
-  "options.spectators": "Spectators allowed", "options.robot_level": "Robots' level", "options.rules": "Rules",
-  "options.seconds": "{n} s", "options.unlimited": "unlimited", "options.changed": "changed",
-  "options.changed_notice": "The master changed: {list}.", "options.seen": "Seen",
-  "rule.excuse_last_trick": "Excuse led to the last trick", "rule.excuse_last_trick.other_side": "goes to the other side",
-  "rule.excuse_last_trick.trick_winner": "goes to the trick's winner",
-  "rule.petit_sec": "Petit sec", "rule.petit_sec.redeal": "the deal is redealt", "rule.petit_sec.holder_may_play": "its holder may play on",
-  "rule.deal_emulation": "Shuffle", "rule.deal_emulation.packets": "dealt in packets", "rule.deal_emulation.uniform": "uniform",
-  "rule.chelem_announce": "Chelem announced", "rule.chelem_announce.before_first_lead": "before the first lead",
-  "rule.chelem_announce.with_bid": "with the bid",
-  "rule.five_players": "Five players", "rule.five_players.call_king": "the taker calls a king",
-  "rule.five_players.dealer_sits_out": "the dealer sits out",
-  "rule.first_lead": "First lead", "rule.first_lead.dealer_right": "the dealer's right", "rule.first_lead.taker": "the taker",
-  "level.beginner": "beginner", "level.club": "club", "level.expert": "expert", "level.heuristic": "club",
-  "level.random": "random", "level.expert-1": "expert (previous)",
-  "contract.pass": "Pass", "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
-  "contract.garde_contre": "Garde contre",
-  "table.felt": "The table", "table.actions": "What you can do", "table.hand": "Your hand", "table.hand_n": "Your hand, {n} cards", "table.hand_n.one": "Your hand, {n} card",
-  "table.sheet": "Score sheet", "table.options": "Table options", "table.you": "you", "table.seat_n": "Seat {n}",
-  "table.deal_of": "Deal {n} of {of}", "table.contract_by": "{contract} by {name}", "table.called": "called {card}",
-  "table.spectator": "watching", "table.commitment_title": "SHA-256 of this deal's secret seed, revealed at its end: {hash}",
-  "table.last_trick": "Last trick", "table.shown": "Cards shown", "table.cancel": "Propose to cancel",
-  "table.cancel_alone": "Cancelling needs the agreement of at least two people present (robots do not vote): alone with robots, you can only leave the table, which is an abandonment.",
-  "table.leave": "Leave the seat", "table.to_lobby": "Back to the tables",
-  "table.leave_confirm": "Leaving during a game is an abandonment: a robot plays your seat and you lose your bet. Leave?",
-  "table.waiting_players": "Waiting for players…", "table.waiting_start": "Every seat is taken: the master may start.",
-  "table.dog": "The dog", "table.trick": "The trick", "table.trick_won": "Trick won by {name}",
-  "table.bidding": "Bidding", "table.calling": "{name} calls a king…", "table.discarding": "{name} lays the écart aside…",
-  "table.automatic": "Automatic play is on: the robot plays for you.", "table.back": "I'm back",
-  "table.fill_robots": "Fill empty seats with robots", "table.start": "Start the game",
-  "table.wait_master": "The master starts the game once every seat is taken.",
-  "table.pick_seat": "Pick a free seat to play, or stay to watch.", "table.watching": "You are watching this table.",
-  "table.game_ending": "The game is over.", "table.next_deal": "The next deal starts in a moment.",
-  "table.waiting_for": "Waiting for {name}…", "table.to_act": "{name} to play", "table.your_turn": "Your turn", "table.sent": "Sent…",
-  "table.my_ecart": "Your écart: {cards}", "table.ecart_trumps": "Trumps in the écart", "table.your_ecart": "Your écart",
-  "table.poignee_of": "{name}'s {size} poignée", "table.nothing_shown": "Nothing has been shown yet.",
-  "seat.master": "master of the table", "seat.disconnected": "disconnected", "seat.absent": "absent (robot plays)",
-  "seat.automatic": "automatic", "seat.abandoned": "abandoned", "seat.dealer": "dealer", "seat.dealer_short": "D",
-  "seat.partner": "partner", "seat.cards": "{n} cards", "seat.cards.one": "{n} card", "seat.tricks": "{n} tricks", "seat.tricks.one": "{n} trick", "seat.empty": "Empty seat",
-  "seat.sit": "Sit here", "seat.sit_label": "Sit at seat {n}", "seat.robot": "Add a robot", "seat.robot_label": "Add a robot at seat {n}",
-  "seat.unrobot": "Remove", "seat.unrobot_label": "Remove the robot {name}", "seat.clock": "time left", "seat.robot_tag": "robot",
-  "bid.title": "Your bid", "bid.chelem": "and announce a chelem",
-  "call.title": "Call a king:", "call.label": "Call {card}",
-  "ecart.choose": "Choose {n} cards to lay aside ({k} of {n}).", "ecart.confirm": "Lay them aside", "ecart.clear": "Start again",
-  "ecart.king": "A king never goes to the écart.", "ecart.bout": "A bout (1, 21, Excuse) never goes to the écart.",
-  "ecart.trump": "A trump goes to the écart only when you have too few other cards.",
-  "ecart.no": "That card cannot go to the écart.", "ecart.full": "The écart has {n} cards already: take one back first.",
-  "chelem.title": "Announce a chelem (every trick)?", "chelem.yes": "Announce a chelem", "chelem.no": "No chelem",
-  "petit_sec.title": "You hold the petit sec (the 1 alone):", "petit_sec.redeal": "Redeal", "petit_sec.play": "Play on",
-  "play.title": "Play a card: the playable ones are raised.", "play.not_your_turn": "It is not your turn.",
-  "play.not_now": "Nothing to play now.",
-  "poignee.offer": "Show a poignée?", "poignee.size_button": "{size} ({n} trumps)",
-  "poignee.choose": "Choose the {n} trumps of your {size} poignée ({k} of {n}).", "poignee.show": "Show them",
-  "poignee.cancel": "Don't show", "poignee.only_trumps": "A poignée shows only trumps (the Excuse only if you lack one).",
-  "poignee.full": "The poignée has {n} trumps already.", "poignee.simple": "simple", "poignee.double": "double", "poignee.triple": "triple",
-  "card.playable": "playable", "card.selected": "chosen",
-  "vote.proposed": "{name} proposes to cancel the game: {yes} of {n} agree ({s} s).", "vote.accept": "Cancel the game",
-  "vote.refuse": "Play on",
-  "invite.name": "Invite a player by name", "invite.send": "Invite", "invite.sent": "{name} is invited.",
-  "invite.from": "{name} invites you to a table.", "invite.join": "Go there",
-  "chat.title": "Chat", "chat.say": "Say something at the table", "chat.placeholder": "Say something…", "chat.send": "Send",
-  "log.title": "Log", "log.sat": "{name} sits down.", "log.left": "{name} leaves.", "log.robot": "A robot ({level}) sits: {name}.",
-  "log.master": "{name} is now the master.", "log.game_start": "A game of {n} deals starts.", "log.game_start.one": "A game of one deal starts.",
-  "log.bid_chelem": "{name}: {contract}, and a chelem announced.",
-  "log.deal_start": "Deal {n}: {name} deals.", "log.deal_end": "The deal is over.", "log.game_end": "The game is over.",
-  "log.pass": "{name}: pass.", "log.bid": "{name}: {contract}.", "log.call": "{name} calls {card}.",
-  "log.ecart_all": "{name} lays aside {cards}.", "log.ecart": "{name} lays the écart aside.",
-  "log.ecart_trumps": "{name} lays the écart aside, showing {cards}.",
-  "log.chelem_yes": "{name} announces a chelem!", "log.chelem_no": "{name} announces no chelem.",
-  "log.poignee": "{name} shows a poignée: {cards}.", "log.play": "{name} plays {card}.",
-  "log.petit_sec_redeal": "{name} has the petit sec: redeal.", "log.petit_sec_play": "{name} has the petit sec and plays on.",
-  "log.by_robot": "(robot)", "log.trick_won": "Trick to {name}: {cards}.", "log.trick": "Trick {n}:",
-  "log.timeout": "{name} ran out of time.", "log.auto_on": "{name} is in automatic mode.", "log.auto_off": "{name} is back.", "log.handed": "{name} is registered now: same seat, same game.",
-  "log.absent": "{name} is absent: a robot plays.", "log.present": "{name} is back.", "log.abandon": "{name} abandoned the game.",
-  "log.cancel_proposed": "{name} proposes to cancel the game.", "log.vote_yes": "{name} agrees to cancel.",
-  "log.vote_no": "{name} wants to play on.", "log.cancelled": "The game is cancelled.", "log.not_cancelled": "The game goes on.",
-  "log.invited": "{name} is invited.", "log.closed": "The table is closed.",
-  "result.void_title": "A void deal", "result.void.all_pass": "Everyone passed.", "result.void.petit_sec": "A player held the petit sec.",
-  "result.void_next": "It does not count; the next dealer deals.",
-  "result.took": "{name} took a {contract} (×{k})", "result.with_partner": "with {name} as partner", "result.alone": "alone",
-  "result.count": "Taker's side: {points} points with {bouts}; needed {target}.", "result.bouts": "{n} bouts", "result.bouts.one": "{n} bout",
-  "result.made": "Made by {margin}", "result.failed": "Failed by {margin}",
-  "result.each_defender": "the taker's side scores U per defender, each defender −U",
-  "result.pab_short": "petit au bout", "result.poignee_short": "poignée",
-  "result.pab": "Petit au bout: {what}", "result.pab.none": "none", "result.pab.taker": "won by the taker's side",
-  "result.pab.defence": "won by the defence",
-  "result.poignees": "Poignées: {list}", "result.no_poignee": "No poignée",
-  "result.chelem": "Chelem: {what}", "result.chelem.none": "none", "result.chelem.announced_made": "announced and made (+400)",
-  "result.chelem.made": "made without announcing (+200)", "result.chelem.announced_failed": "announced and failed (−200)",
-  "result.chelem.defence": "made by the defence (−200)",
-  "result.review": "Review the whole deal",
-  "sheet.caption": "Score sheet — deal {n} of {of}", "sheet.contract": "Contract", "sheet.total": "Total", "sheet.void": "void",
-  "game.over": "The game is over", "game.cancelled": "The game was cancelled", "game.again": "Another game",
-  "game.again_wait": "The master may start another game.", "game.title": "Game {id}", "game.record": "Deal {n} (record)",
-  "game.replay_hint": "Each deal downloads with the commitment published when it began: `atout verify FILE` checks its shuffle, `atout replay FILE` replays it.",
-  "account.title": "Log in or register", "account.why": "A registered player is ranked, has chips, XP and friends.",
-  "account.name": "Name", "account.password": "Password (8 characters or more)", "account.login": "Log in",
-  "account.register": "Register",
-  "account.seated": "You play this game as a guest: registering keeps your seat, and the game goes on under your new account. To log in to an account you have, finish the game first.",
-  "profile.all": "All", "profile.badges": "Badges", "profile.guest": "Guests have no profile: register to keep your statistics.",
-  "profile.no_games": "No game yet.", "profile.place": "place {place} of {n}", "profile.place_first": "place 1 of {n}", "profile.recent": "Recent games",
-  "profile.stats": "Statistics", "profile.games": "Games", "profile.wins": "Wins", "profile.abandoned": "Abandoned", "profile.deals": "Deals",
-  "profile.taker_success": "Contracts made", "profile.average": "Points per deal", "profile.chips": "Chips",
-  "profile.xp": "XP", "profile.level": "Level",
-  "friends.title": "Friends", "friends.name": "A player's name", "friends.add": "Add as a friend",
-  "friends.incoming": "Requests to you", "friends.outgoing": "Your requests", "friends.list": "Your friends",
-  "friends.none": "None.", "friends.accept": "Accept", "friends.refuse": "Refuse", "friends.remove": "Remove",
-  "friends.sent": "Friend request sent to {name}.",
-  "friend.requested": "{name} asks to be your friend.", "friend.accepted": "{name} accepted your request.",
-  "friend.friends": "You and {name} are friends.", "friend.refused": "{name} refused your request.",
-  "board.title": "Leaderboard", "board.players": "Players", "board.period": "Period", "board.week": "This week",
-  "board.month": "This month", "board.all": "All time", "board.rank": "#", "board.name": "Player", "board.points": "Points",
-  "board.games": "Games", "board.wins": "Wins", "board.level": "Level", "board.rating": "Rating (± 3σ)",
-  "board.empty": "Nobody is ranked yet for this choice.", "board.previous": "Previous", "board.next": "Next",
-  "board.page": "Page {page} of {pages}",
-  "table.bet": "Bet {n} chips", "table.pot": "pot {n} chips", "table.unranked": "unranked",
-  "table.daily_tag": "daily deal: the day's ranking", "table.tournament_tag": "tournament: its ranking",
-  "table.daily_ranking": "The day's ranking", "table.tournament_ranking": "The tournament's ranking",
-  "table.unranked.practice": "unranked: practice", "table.unranked.same_address": "unranked: two players share an address",
-  "table.same_address": "{names} share an address: this game will be unranked (no points, rating, XP, badges or chips).",
-  "table.paused": "Paused: the server is waiting for its database; the game resumes by itself.",
-  "claim.why": "Below {below} chips, you may claim {n} chips once a day.", "claim.button": "Claim {n} chips",
-  "claim.done": "{n} chips claimed: you hold {chips}.",
-  "error.not_below": "The daily chips are for balances below 200.",
-  "error.claimed_today": "You have claimed your chips today already: the next claim opens at 00:00 UTC.",
-  "error.paused": "The table is paused: wait until it resumes.", "error.not_logged_in": "Log in first.",
-  "error.stale": "The table moved on before your action arrived: look again and retry.",
-  "error.not_your_turn": "It is not your turn.", "error.rate_limited": "Too fast: slow down a little.",
-  "error.seat_taken": "That seat is taken.", "error.no_table": "That table is closed.",
-  "error.private": "This table is private.", "error.no_spectators": "This table does not allow spectators.",
-  "error.offline": "Not connected: wait a moment.", "error.timeout": "No answer from the server.",
-  "refusal.follow_suit": "{card} does not follow suit: play {suit}.",
-  "refusal.overtrump": "{card} is too low: play a trump above {top}.",
-  "refusal.must_trump": "{card} is not allowed: you must trump.",
-  "refusal.called_suit_lead": "At the first trick, the called suit may be led only with the called card {called}.",
-  "refusal.not_in_hand": "You do not hold that card.", "refusal.out_of_turn": "It is not your turn.",
-  "refusal.bid_too_low": "A bid must be higher than the last one.",
-  "refusal.ecart_king_or_bout": "A king or a bout never goes to the écart.",
-  "refusal.ecart_trump": "A trump goes to the écart only when you have too few other cards.",
-  "refusal.ecart_size": "The écart does not have the right number of cards.",
-  "refusal.poignee_size": "A poignée shows exactly the number of trumps of its size.",
-  "refusal.poignee_time": "A poignée is shown once, just before your first card.",
-  "refusal.poignee_trumps": "A poignée shows only trumps.",
-  "top.account": "Account",
-  "account_page.title": "Your account", "account_page.guest": "Guests have no account: log in to see where you are logged in.",
-  "sessions.title": "Where you are logged in",
-  "sessions.why": "Each browser you logged in with. End any you do not recognise, then change your password.",
-  "sessions.this_one": "this browser", "sessions.began": "Logged in {when} from {where}", "sessions.used": "Last used {ago}",
-  "sessions.within_hour": "within the hour", "sessions.unknown": "Unknown browser", "sessions.browser_on": "{browser} on {system}",
-  "sessions.end": "End this session", "sessions.end_this": "Log out here",
-  "sessions.ended": "Session ended: that browser is logged out.", "sessions.everywhere": "Log out everywhere",
-  "sessions.everywhere_confirm": "Log out of every browser, this one too?",
-  "password.title": "Change your password", "password.why": "Every other browser is logged out.",
-  "password.old": "Current password", "password.new": "New password (8 characters or more)",
-  "password.repeat": "New password again", "password.submit": "Change the password",
-  "password.mismatch": "The two new passwords differ.", "password.wrong": "Wrong password.", "password.changed": "Password changed: {n} other sessions ended.", "password.changed.one": "Password changed: {n} other session ended.",
-  "delete.title": "Delete your account",
-  "delete.why": "Your sessions, friends, standings and badges go, and your name is free for anyone to take. The games you played stay, shown as played by a deleted player, and your chips stay in the ledger under no name. A seat you hold is left to a robot. This cannot be undone.",
-  "delete.open": "Delete my account…", "delete.password": "Your password", "delete.confirm_name": "Type your name, {name}, to confirm",
-  "delete.submit": "Delete for ever", "delete.cancel": "Keep my account",
-  "session.logout": "You logged out in another tab.", "session.logout_here": "You are logged out.", "session.logout_everywhere": "You are logged out everywhere.",
-  "session.password_changed": "Your password was changed in another browser: log in again.",
-  "session.ended": "This browser's session was ended: log in again.", "session.account_deleted": "Your account is deleted.",
-  "profile.account_link": "Your sessions, password and account", "player.deleted": "deleted player",
-  "error.wrong": "Wrong name or password.", "error.no_session": "That session is over already.",
-  "error.rate_limited_wait": "Too many at once: try again in {retry_after} s.",
-  // -- the table page (issue 23) --
-  "top.skip": "Skip to the content",
-  "table.turn_title": "Your turn — Atout", "table.sound": "Sound on your turn", "table.sound_on": "sound on", "table.sound_off": "sound off",
-  "table.automatic_title": "Your clock ran out: the robot plays for you.", "table.back_big": "I'm back",
-  "table.result_close": "Continue", "table.result_open": "The result", "table.trick_to": "{name} takes the trick",
-  "table.result_docked": "The last deal's result stays open below ↓", "table.back_to_table": "Back to the table",
-  "refused.private": "Table {id} is private: only the people its master invited, and the master's friends, may watch it or sit there.",
-  "refused.no_spectators": "Table {id} allows no spectators: only its players see it.",
-  "refused.title": "You cannot open this table", "refused.back": "Back to the tables",
-  // -- the daily deal (issue 24; the page's own words are in daily.js) --
-  "top.daily": "Daily deal",
-  // -- tournaments (issue 24; the page's own words are in tournaments.js) --
-  "top.tournaments": "Tournaments", "tournament.begun": "A round of your tournament has begun: your table is on the tournament's page.",
-  "profile.tournaments": "Tournaments",
-  "error.tournament_started": "The tournament has started: registration is closed.",
-  "error.tournament_full": "The tournament is full.", "error.registered": "You are registered already.",
-  "error.not_registered": "You are not registered.", "error.no_tournament": "No such tournament.",
-  "error.tournament_round": "This game is a tournament's: it is shown once every table of its round has played it.",
-  "error.tournament_table": "A tournament's table cannot be cancelled: leaving it is an abandonment.",
-  "error.needs_two_people": "Cancelling needs the agreement of at least two people present: alone with robots, leaving the table is an abandonment.",
-};
+/** The languages the site speaks, each named in itself (the language choice shows these). */
+export const LANGUAGES = { en: "English", fr: "Français", es: "Español" };
+/** Each language's locale for numbers, dates and plurals (Intl). */
+const LOCALE = { en: "en-GB", fr: "fr-FR", es: "es-ES" };
 
-const fr = {
-  yes: "oui", no: "non", close: "Fermer", loading: "Chargement…",
-  "top.nav": "Site", "top.tables": "Tables", "top.leaderboard": "Classement", "top.friends": "Amis",
-  "top.login": "Connexion", "top.logout": "Déconnexion", "top.guest": "invité", "top.profile": "Votre profil",
-  "top.language": "English",
-  "net.connecting": "Connexion…", "net.offline": "Connexion perdue : reconnexion…",
-  "welcome.title": "Atout — le tarot en ligne",
-  "welcome.intro": "Jouez au tarot à 3, 4 ou 5 avec des amis, d'autres joueurs et des robots.",
-  "welcome.name": "Votre nom à table", "welcome.placeholder": "3 à 20 lettres ou chiffres",
-  "welcome.play": "Jouer en invité", "welcome.or": "Un compte, ou en créer un pour être classé ?",
-  "welcome.login": "Se connecter ou s'inscrire",
-  "lobby.title": "Tables ouvertes", "lobby.empty": "Aucune table ouverte. Créez-en une !",
-  "lobby.table": "Table {id}", "lobby.free": "place libre", "lobby.players": "{n} joueurs",
-  "lobby.deals": "{n} donnes", "lobby.seconds": "{n} s par tour", "lobby.untimed": "sans limite de temps",
-  "lobby.competitive": "compétition", "lobby.practice": "entraînement", "lobby.bet": "mise {n} jetons",
-  "lobby.private": "privée", "lobby.playing": "en jeu", "lobby.waiting": "en attente",
-  "lobby.over": "partie finie", "lobby.cancelled": "partie annulée",
-  "lobby.robots": "{n} robots", "lobby.robots.one": "{n} robot", "lobby.spectators": "{n} spectateurs", "lobby.spectators.one": "{n} spectateur", "lobby.deals.one": "{n} donne",
-  "lobby.open": "S'asseoir", "lobby.open_label": "Aller à la table {id} pour s'asseoir", "lobby.watch": "Regarder",
-  "lobby.watch_label": "Regarder la table {id}",
-  // -- the lobby's own tables and quick play, names, friends' presence, the review, the profile --
-  "lobby.yours": "Votre table", "lobby.yours_playing": "Votre partie continue", "lobby.your_seat": "votre place : {n}",
-  "lobby.back": "Retour à votre table",
-  "name.rule": "Un nom a de 3 à 20 lettres (accents permis), chiffres, _ ou -.",
-  "name.bad": "« {name} » n'est pas un nom ici : 3 à 20 lettres (accents permis), chiffres, _ ou -, sans espace au milieu.",
-  "error.name_taken": "Ce nom est déjà pris (par un joueur inscrit, ou un invité présent en ce moment, quelles que soient majuscules et accents) : choisissez-en un autre.",
-  "error.bad_name": "Un nom a de 3 à 20 lettres (accents permis), chiffres, _ ou -.",
-  "badge.first_win": "Première victoire", "badge.first_win.what": "a gagné une partie classée",
-  "badge.ten_wins": "Dix victoires", "badge.ten_wins.what": "a gagné dix parties classées",
-  "badge.hundred_games": "Cent parties", "badge.hundred_games.what": "a joué 100 parties classées jusqu'au bout",
-  "badge.garde_sans": "Garde sans", "badge.garde_sans.what": "a réussi une garde sans comme preneur",
-  "badge.garde_contre": "Garde contre", "badge.garde_contre.what": "a réussi une garde contre comme preneur",
-  "badge.chelem": "Chelem", "badge.chelem.what": "a réussi un chelem (tous les plis) dans le camp du preneur",
-  "badge.petit_au_bout": "Petit au bout", "badge.petit_au_bout.what": "a joué le Petit au dernier pli, gagné par son camp",
-  "badge.triple_poignee": "Triple poignée", "badge.triple_poignee.what": "a montré une triple poignée",
-  "game.deal": "Donne", "game.deal_label": "Donne {n}", "game.void_label": "Donne nulle {n}",
-  "game.review": "Revoir", "game.review_label": "Revoir {what}", "game.page": "La page de la partie", "game.download": "Télécharger",
-  "review.title": "Donne {n} sur {of}", "review.title_void": "Donne {n} : nulle",
-  "review.took": "{name} a pris une {contract}", "review.auction": "Les enchères", "review.steps": "Étapes de la donne",
-  "review.first": "La donne distribuée", "review.prev": "Pli précédent", "review.next": "Pli suivant", "review.last": "Le résultat",
-  "review.step": "{n} / {of}", "review.dealt": "Les mains distribuées", "review.trick": "Pli {n} sur {of}", "review.result": "Le résultat",
-  "review.led": "entame", "review.won": "remporte le pli", "review.taker": "preneur", "review.ecart": "Écart de {name}",
-  "review.prev_deal": "◀ Donne précédente", "review.next_deal": "Donne suivante ▶", "review.to_game": "Toute la partie",
-  "review.fair": "Une donne équitable", "review.commitment": "Engagement (SHA-256 de la graine, publié au début de la donne) :",
-  "review.copy": "Copier", "review.copied": "Copié.", "review.seed": "Graine, révélée à la fin de la donne :",
-  "review.no_commitment": "Cette donne a été enregistrée avant que son engagement soit gardé avec elle.",
-  "review.download": "Télécharger la donne", "review.verify_hint": "vérifiez-la avec `atout verify FICHIER`, rejouez-la avec `atout replay FICHIER`",
-  "review.analysis": "Analyse", "review.better": "mieux : {what}", "review.poignee": "une poignée",
-  "table.review": "Revoir pli par pli", "table.commitment": "Engagement {short}…", "table.commitment_copy": "Copier l'engagement de cette donne (SHA-256 de sa graine) : {hash}",
-  "profile.history": "Au fil du temps", "profile.chart_chips": "Jetons",
-  "profile.chart_chips_label": "Jetons au fil du temps : {first} puis {last}, {n} mouvements",
-  "profile.chart_rating": "Cote à {n} joueurs", "profile.chart_rating_hint": "La ligne est la cote (μ) ; la bande, son incertitude (± σ).",
-  "profile.chart_rating_label": "Cote à {n} joueurs sur {games} parties classées : maintenant {mu} ± {sigma}",
-  "quick.title": "Partie rapide", "quick.why": "Un clic : une place à une partie de cette taille avec d'autres joueurs (un robot vous cède sa place à la donne suivante), ou une nouvelle partie avec des robots, tout de suite.",
-  "quick.players": "{n} joueurs", "quick.tag": "partie rapide", "quick.claim": "Prendre la place d'un robot",
-  "quick.claim_label": "Prendre la place d'un robot à la table {id} dès sa donne suivante", "seat.taking": "{name} joue ici dès la donne suivante",
-  "error.no_seat_free": "Cette table s'est remplie entre-temps : relancez une partie rapide.",
-  "error.guest_playing": "Vous jouez une partie en invité : terminez-la (ou quittez-la) avant de vous connecter. En vous inscrivant, vous gardez votre place.",
-  "error.seated": "Vous avez déjà une place à cette table : une personne, une place (quittez-en une d'abord).",
-  "presence.offline": "hors ligne", "presence.online": "en ligne", "presence.table": "à une table", "presence.playing": "en partie",
-  "friends.join": "Rejoindre", "friends.join_label": "Rejoindre {name} à sa table", "friends.invite": "Inviter à ma table",
-  "friends.invite_label": "Inviter {name} à votre table", "friends.away": "{n} hors ligne", "friends.none_yet": "Pas encore d'amis : ajoutez-en depuis un profil ou la page Amis.",
-  // -- end of the lobby's block --
-  "create.title": "Nouvelle table", "create.players": "Joueurs", "create.submit": "Créer la table",
-  "create.level_hint": "Vous prenez la place 1 et êtes le maître de la table : vous ajoutez les robots et lancez la partie. Robots par défaut : {level}.",
-  "options.turn_seconds": "Temps par tour", "options.deals": "Donnes par partie", "options.competitive": "Compétition (classée)",
-  "options.bet": "Mise par partie (jetons)", "options.private": "Privée (invités et amis seulement)",
-  "options.spectators": "Spectateurs admis", "options.robot_level": "Niveau des robots", "options.rules": "Règles",
-  "options.seconds": "{n} s", "options.unlimited": "illimité", "options.changed": "modifié",
-  "options.changed_notice": "Le maître a modifié : {list}.", "options.seen": "Vu",
-  "rule.excuse_last_trick": "Excuse menée au dernier pli", "rule.excuse_last_trick.other_side": "va au camp adverse",
-  "rule.excuse_last_trick.trick_winner": "va au gagnant du pli",
-  "rule.petit_sec": "Petit sec", "rule.petit_sec.redeal": "on redonne", "rule.petit_sec.holder_may_play": "son détenteur peut jouer",
-  "rule.deal_emulation": "Mélange", "rule.deal_emulation.packets": "donne par paquets", "rule.deal_emulation.uniform": "uniforme",
-  "rule.chelem_announce": "Annonce du chelem", "rule.chelem_announce.before_first_lead": "avant la première entame",
-  "rule.chelem_announce.with_bid": "avec l'enchère",
-  "rule.five_players": "À cinq", "rule.five_players.call_king": "le preneur appelle un roi",
-  "rule.five_players.dealer_sits_out": "le donneur ne joue pas",
-  "rule.first_lead": "Première entame", "rule.first_lead.dealer_right": "à droite du donneur", "rule.first_lead.taker": "le preneur",
-  "level.beginner": "débutant", "level.club": "club", "level.expert": "expert", "level.heuristic": "club",
-  "level.random": "au hasard", "level.expert-1": "expert (précédent)",
-  "contract.pass": "Passe", "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
-  "contract.garde_contre": "Garde contre",
-  "table.felt": "La table", "table.actions": "Ce que vous pouvez faire", "table.hand": "Votre main", "table.hand_n": "Votre main, {n} cartes", "table.hand_n.one": "Votre main, {n} carte",
-  "table.sheet": "Feuille de marque", "table.options": "Options de la table", "table.you": "vous", "table.seat_n": "Place {n}",
-  "table.deal_of": "Donne {n} sur {of}", "table.contract_by": "{contract} par {name}", "table.called": "appel {card}",
-  "table.spectator": "spectateur", "table.commitment_title": "SHA-256 de la graine secrète de la donne, révélée à la fin : {hash}",
-  "table.last_trick": "Dernier pli", "table.shown": "Cartes montrées", "table.cancel": "Proposer d'annuler",
-  "table.cancel_alone": "Annuler demande l'accord d'au moins deux personnes présentes (les robots ne votent pas) : seul avec des robots, vous ne pouvez que quitter la table, ce qui est un abandon.",
-  "table.leave": "Quitter la place", "table.to_lobby": "Retour aux tables",
-  "table.leave_confirm": "Partir pendant une partie est un abandon : un robot joue votre place et vous perdez votre mise. Partir ?",
-  "table.waiting_players": "En attente de joueurs…", "table.waiting_start": "Toutes les places sont prises : le maître peut lancer.",
-  "table.dog": "Le chien", "table.trick": "Le pli", "table.trick_won": "Pli pour {name}",
-  "table.bidding": "Enchères", "table.calling": "{name} appelle un roi…", "table.discarding": "{name} fait son écart…",
-  "table.automatic": "Jeu automatique : le robot joue pour vous.", "table.back": "Je suis là",
-  "table.fill_robots": "Compléter avec des robots", "table.start": "Lancer la partie",
-  "table.wait_master": "Le maître lance la partie quand toutes les places sont prises.",
-  "table.pick_seat": "Choisissez une place libre pour jouer, ou restez pour regarder.", "table.watching": "Vous regardez cette table.",
-  "table.game_ending": "La partie est finie.", "table.next_deal": "La donne suivante commence dans un instant.",
-  "table.waiting_for": "On attend {name}…", "table.to_act": "À {name} de jouer", "table.your_turn": "À vous", "table.sent": "Envoyé…",
-  "table.my_ecart": "Votre écart : {cards}", "table.ecart_trumps": "Atouts de l'écart", "table.your_ecart": "Votre écart",
-  "table.poignee_of": "Poignée {size} de {name}", "table.nothing_shown": "Rien n'a encore été montré.",
-  "seat.master": "maître de la table", "seat.disconnected": "déconnecté", "seat.absent": "absent (un robot joue)",
-  "seat.automatic": "automatique", "seat.abandoned": "abandon", "seat.dealer": "donneur", "seat.dealer_short": "D",
-  "seat.partner": "partenaire", "seat.cards": "{n} cartes", "seat.cards.one": "{n} carte", "seat.tricks": "{n} plis", "seat.tricks.one": "{n} pli", "seat.empty": "Place libre",
-  "seat.sit": "S'asseoir", "seat.sit_label": "S'asseoir à la place {n}", "seat.robot": "Ajouter un robot",
-  "seat.robot_label": "Ajouter un robot à la place {n}", "seat.unrobot": "Retirer", "seat.unrobot_label": "Retirer le robot {name}",
-  "seat.clock": "temps restant", "seat.robot_tag": "robot",
-  "bid.title": "Votre enchère", "bid.chelem": "et annoncer un chelem",
-  "call.title": "Appeler un roi :", "call.label": "Appeler {card}",
-  "ecart.choose": "Choisissez {n} cartes à écarter ({k} sur {n}).", "ecart.confirm": "Écarter", "ecart.clear": "Recommencer",
-  "ecart.king": "Un roi ne va jamais à l'écart.", "ecart.bout": "Un bout (1, 21, Excuse) ne va jamais à l'écart.",
-  "ecart.trump": "Un atout ne va à l'écart que si vous n'avez pas assez d'autres cartes.",
-  "ecart.no": "Cette carte ne peut pas aller à l'écart.", "ecart.full": "L'écart a déjà {n} cartes : reprenez-en une d'abord.",
-  "chelem.title": "Annoncer un chelem (tous les plis) ?", "chelem.yes": "Annoncer un chelem", "chelem.no": "Pas de chelem",
-  "petit_sec.title": "Vous avez le petit sec (le 1 seul) :", "petit_sec.redeal": "Redonner", "petit_sec.play": "Jouer",
-  "play.title": "Jouez une carte : les cartes jouables sont levées.", "play.not_your_turn": "Ce n'est pas votre tour.",
-  "play.not_now": "Rien à jouer pour l'instant.",
-  "poignee.offer": "Montrer une poignée ?", "poignee.size_button": "{size} ({n} atouts)",
-  "poignee.choose": "Choisissez les {n} atouts de votre poignée {size} ({k} sur {n}).", "poignee.show": "Montrer",
-  "poignee.cancel": "Ne pas montrer", "poignee.only_trumps": "Une poignée ne montre que des atouts (l'Excuse seulement s'il en manque un).",
-  "poignee.full": "La poignée a déjà {n} atouts.", "poignee.simple": "simple", "poignee.double": "double", "poignee.triple": "triple",
-  "card.playable": "jouable", "card.selected": "choisie",
-  "vote.proposed": "{name} propose d'annuler la partie : {yes} sur {n} d'accord ({s} s).", "vote.accept": "Annuler la partie",
-  "vote.refuse": "Continuer",
-  "invite.name": "Inviter un joueur par son nom", "invite.send": "Inviter", "invite.sent": "{name} est invité.",
-  "invite.from": "{name} vous invite à une table.", "invite.join": "Y aller",
-  "chat.title": "Discussion", "chat.say": "Dire quelque chose à la table", "chat.placeholder": "Votre message…", "chat.send": "Envoyer",
-  "log.title": "Journal", "log.sat": "{name} s'assoit.", "log.left": "{name} s'en va.", "log.robot": "Un robot ({level}) s'assoit : {name}.",
-  "log.master": "{name} est maintenant le maître.", "log.game_start": "Une partie de {n} donnes commence.", "log.game_start.one": "Une partie d'une donne commence.",
-  "log.bid_chelem": "{name} : {contract}, et annonce un chelem.",
-  "log.deal_start": "Donne {n} : {name} donne.", "log.deal_end": "La donne est finie.", "log.game_end": "La partie est finie.",
-  "log.pass": "{name} : passe.", "log.bid": "{name} : {contract}.", "log.call": "{name} appelle {card}.",
-  "log.ecart_all": "{name} écarte {cards}.", "log.ecart": "{name} fait son écart.",
-  "log.ecart_trumps": "{name} fait son écart et montre {cards}.",
-  "log.chelem_yes": "{name} annonce un chelem !", "log.chelem_no": "{name} n'annonce pas de chelem.",
-  "log.poignee": "{name} montre une poignée : {cards}.", "log.play": "{name} joue {card}.",
-  "log.petit_sec_redeal": "{name} a le petit sec : on redonne.", "log.petit_sec_play": "{name} a le petit sec et joue.",
-  "log.by_robot": "(robot)", "log.trick_won": "Pli pour {name} : {cards}.", "log.trick": "Pli {n} :",
-  "log.timeout": "{name} n'a plus de temps.", "log.auto_on": "{name} passe en automatique.", "log.auto_off": "{name} est de retour.", "log.handed": "{name} est inscrit désormais : même place, même partie.",
-  "log.absent": "{name} est absent : un robot joue.", "log.present": "{name} est de retour.", "log.abandon": "{name} a abandonné la partie.",
-  "log.cancel_proposed": "{name} propose d'annuler la partie.", "log.vote_yes": "{name} accepte d'annuler.",
-  "log.vote_no": "{name} veut continuer.", "log.cancelled": "La partie est annulée.", "log.not_cancelled": "La partie continue.",
-  "log.invited": "{name} est invité.", "log.closed": "La table est fermée.",
-  "result.void_title": "Donne nulle", "result.void.all_pass": "Tout le monde a passé.", "result.void.petit_sec": "Un joueur avait le petit sec.",
-  "result.void_next": "Elle ne compte pas ; le donneur suivant donne.",
-  "result.took": "{name} a pris une {contract} (×{k})", "result.with_partner": "avec {name} pour partenaire", "result.alone": "seul",
-  "result.count": "Camp du preneur : {points} points avec {bouts} ; il en fallait {target}.", "result.bouts": "{n} bouts", "result.bouts.one": "{n} bout",
-  "result.made": "Faite de {margin}", "result.failed": "Chutée de {margin}",
-  "result.each_defender": "le camp du preneur marque U par défenseur, chaque défenseur −U",
-  "result.pab_short": "petit au bout", "result.poignee_short": "poignée",
-  "result.pab": "Petit au bout : {what}", "result.pab.none": "non", "result.pab.taker": "pour le camp du preneur",
-  "result.pab.defence": "pour la défense",
-  "result.poignees": "Poignées : {list}", "result.no_poignee": "Pas de poignée",
-  "result.chelem": "Chelem : {what}", "result.chelem.none": "non", "result.chelem.announced_made": "annoncé et réussi (+400)",
-  "result.chelem.made": "réussi sans annonce (+200)", "result.chelem.announced_failed": "annoncé et chuté (−200)",
-  "result.chelem.defence": "réussi par la défense (−200)",
-  "result.review": "Revoir toute la donne",
-  "sheet.caption": "Feuille de marque — donne {n} sur {of}", "sheet.contract": "Contrat", "sheet.total": "Total", "sheet.void": "nulle",
-  "game.over": "La partie est finie", "game.cancelled": "La partie a été annulée", "game.again": "Une autre partie",
-  "game.again_wait": "Le maître peut lancer une autre partie.", "game.title": "Partie {id}", "game.record": "Donne {n} (fiche)",
-  "game.replay_hint": "Chaque donne se télécharge avec l'engagement publié à son début : `atout verify FICHIER` vérifie sa distribution, `atout replay FICHIER` la rejoue.",
-  "account.title": "Connexion ou inscription", "account.why": "Un joueur inscrit est classé, a des jetons, de l'XP et des amis.",
-  "account.name": "Nom", "account.password": "Mot de passe (8 caractères ou plus)", "account.login": "Se connecter",
-  "account.register": "S'inscrire",
-  "account.seated": "Vous jouez cette partie en invité : en vous inscrivant, vous gardez votre place et la partie continue sous votre nouveau compte. Pour vous connecter à un compte existant, terminez d'abord la partie.",
-  "profile.all": "Toutes", "profile.badges": "Badges", "profile.guest": "Les invités n'ont pas de profil : inscrivez-vous pour garder vos statistiques.",
-  "profile.no_games": "Aucune partie pour l'instant.", "profile.place": "{place}e sur {n}", "profile.place_first": "1er sur {n}", "profile.recent": "Parties récentes",
-  "profile.stats": "Statistiques", "profile.games": "Parties", "profile.wins": "Victoires", "profile.abandoned": "Abandons", "profile.deals": "Donnes",
-  "profile.taker_success": "Contrats réussis", "profile.average": "Points par donne", "profile.chips": "Jetons",
-  "profile.xp": "XP", "profile.level": "Niveau",
-  "friends.title": "Amis", "friends.name": "Le nom d'un joueur", "friends.add": "Ajouter en ami",
-  "friends.incoming": "Demandes reçues", "friends.outgoing": "Vos demandes", "friends.list": "Vos amis",
-  "friends.none": "Aucun.", "friends.accept": "Accepter", "friends.refuse": "Refuser", "friends.remove": "Retirer",
-  "friends.sent": "Demande d'ami envoyée à {name}.",
-  "friend.requested": "{name} vous demande en ami.", "friend.accepted": "{name} a accepté votre demande.",
-  "friend.friends": "Vous et {name} êtes amis.", "friend.refused": "{name} a refusé votre demande.",
-  "board.title": "Classement", "board.players": "Joueurs", "board.period": "Période", "board.week": "Cette semaine",
-  "board.month": "Ce mois-ci", "board.all": "Depuis toujours", "board.rank": "#", "board.name": "Joueur", "board.points": "Points",
-  "board.games": "Parties", "board.wins": "Victoires", "board.level": "Niveau", "board.rating": "Cote (± 3σ)",
-  "board.empty": "Personne n'est encore classé ici.", "board.previous": "Précédente", "board.next": "Suivante",
-  "board.page": "Page {page} sur {pages}",
-  "table.bet": "Mise {n} jetons", "table.pot": "pot {n} jetons", "table.unranked": "non classée",
-  "table.daily_tag": "donne du jour : classement du jour", "table.tournament_tag": "tournoi : son classement",
-  "table.daily_ranking": "Le classement du jour", "table.tournament_ranking": "Le classement du tournoi",
-  "table.unranked.practice": "non classée : entraînement", "table.unranked.same_address": "non classée : deux joueurs partagent une adresse",
-  "table.same_address": "{names} partagent une adresse : cette partie ne sera pas classée (ni points, ni cote, ni XP, ni badges, ni jetons).",
-  "table.paused": "En pause : le serveur attend sa base de données ; la partie reprend d'elle-même.",
-  "claim.why": "Sous {below} jetons, vous pouvez réclamer {n} jetons une fois par jour.", "claim.button": "Réclamer {n} jetons",
-  "claim.done": "{n} jetons reçus : vous en avez {chips}.",
-  "error.not_below": "Les jetons du jour sont pour les soldes sous 200.",
-  "error.claimed_today": "Vous avez déjà réclamé vos jetons aujourd'hui : la prochaine fois à partir de 0 h UTC.",
-  "error.paused": "La table est en pause : attendez qu'elle reprenne.", "error.not_logged_in": "Connectez-vous d'abord.",
-  "error.stale": "La table a bougé avant votre action : regardez et recommencez.",
-  "error.not_your_turn": "Ce n'est pas votre tour.", "error.rate_limited": "Trop vite : ralentissez un peu.",
-  "error.seat_taken": "Cette place est prise.", "error.no_table": "Cette table est fermée.",
-  "error.private": "Cette table est privée.", "error.no_spectators": "Cette table n'admet pas de spectateurs.",
-  "error.offline": "Pas connecté : un instant.", "error.timeout": "Le serveur ne répond pas.",
-  "refusal.follow_suit": "{card} ne fournit pas : jouez {suit}.",
-  "refusal.overtrump": "{card} est trop faible : montez au-dessus de {top}.",
-  "refusal.must_trump": "{card} n'est pas permis : vous devez couper.",
-  "refusal.called_suit_lead": "Au premier pli, la couleur appelée ne s'entame qu'avec la carte appelée, {called}.",
-  "refusal.not_in_hand": "Vous n'avez pas cette carte.", "refusal.out_of_turn": "Ce n'est pas votre tour.",
-  "refusal.bid_too_low": "Une enchère doit être plus haute que la précédente.",
-  "refusal.ecart_king_or_bout": "Un roi ou un bout ne va jamais à l'écart.",
-  "refusal.ecart_trump": "Un atout ne va à l'écart que si vous n'avez pas assez d'autres cartes.",
-  "refusal.ecart_size": "L'écart n'a pas le bon nombre de cartes.",
-  "refusal.poignee_size": "Une poignée montre exactement le nombre d'atouts de sa taille.",
-  "refusal.poignee_time": "Une poignée se montre une fois, juste avant votre première carte.",
-  "refusal.poignee_trumps": "Une poignée ne montre que des atouts.",
-  "top.account": "Compte",
-  "account_page.title": "Votre compte", "account_page.guest": "Les invités n'ont pas de compte : connectez-vous pour voir où vous êtes connecté.",
-  "sessions.title": "Où vous êtes connecté",
-  "sessions.why": "Chaque navigateur où vous vous êtes connecté. Fermez ceux que vous ne reconnaissez pas, puis changez de mot de passe.",
-  "sessions.this_one": "ce navigateur", "sessions.began": "Connecté le {when} depuis {where}", "sessions.used": "Dernière utilisation : {ago}",
-  "sessions.within_hour": "dans l'heure", "sessions.unknown": "Navigateur inconnu", "sessions.browser_on": "{browser} sous {system}",
-  "sessions.end": "Fermer cette session", "sessions.end_this": "Me déconnecter ici",
-  "sessions.ended": "Session fermée : ce navigateur est déconnecté.", "sessions.everywhere": "Me déconnecter partout",
-  "sessions.everywhere_confirm": "Vous déconnecter de tous les navigateurs, celui-ci compris ?",
-  "password.title": "Changer de mot de passe", "password.why": "Tous les autres navigateurs sont déconnectés.",
-  "password.old": "Mot de passe actuel", "password.new": "Nouveau mot de passe (8 caractères ou plus)",
-  "password.repeat": "Nouveau mot de passe, encore", "password.submit": "Changer le mot de passe",
-  "password.mismatch": "Les deux nouveaux mots de passe diffèrent.", "password.wrong": "Mot de passe erroné.", "password.changed": "Mot de passe changé : {n} autres sessions fermées.", "password.changed.one": "Mot de passe changé : {n} autre session fermée.",
-  "delete.title": "Supprimer votre compte",
-  "delete.why": "Vos sessions, amis, classements et badges disparaissent, et votre nom redevient libre pour qui le veut. Les parties jouées restent, jouées par un joueur supprimé, et vos jetons restent dans le registre sans nom. Une place que vous occupez est laissée à un robot. C'est définitif.",
-  "delete.open": "Supprimer mon compte…", "delete.password": "Votre mot de passe", "delete.confirm_name": "Tapez votre nom, {name}, pour confirmer",
-  "delete.submit": "Supprimer définitivement", "delete.cancel": "Garder mon compte",
-  "session.logout": "Vous vous êtes déconnecté dans un autre onglet.", "session.logout_here": "Vous êtes déconnecté.", "session.logout_everywhere": "Vous êtes déconnecté partout.",
-  "session.password_changed": "Votre mot de passe a été changé dans un autre navigateur : reconnectez-vous.",
-  "session.ended": "La session de ce navigateur a été fermée : reconnectez-vous.", "session.account_deleted": "Votre compte est supprimé.",
-  "profile.account_link": "Vos sessions, votre mot de passe et votre compte", "player.deleted": "joueur supprimé",
-  "error.wrong": "Nom ou mot de passe erroné.", "error.no_session": "Cette session est déjà fermée.",
-  "error.rate_limited_wait": "Trop à la fois : réessayez dans {retry_after} s.",
-  // -- the table page (issue 23) --
-  "top.skip": "Aller au contenu",
-  "table.turn_title": "À vous — Atout", "table.sound": "Son à votre tour", "table.sound_on": "son activé", "table.sound_off": "son coupé",
-  "table.automatic_title": "Votre temps est écoulé : le robot joue pour vous.", "table.back_big": "Je suis là",
-  "table.result_close": "Continuer", "table.result_open": "Le résultat", "table.trick_to": "{name} prend le pli",
-  "table.result_docked": "Le résultat de la donne précédente reste ouvert plus bas ↓", "table.back_to_table": "Retour à la table",
-  "refused.private": "La table {id} est privée : seuls les invités de son maître et les amis du maître peuvent la regarder ou s'y asseoir.",
-  "refused.no_spectators": "La table {id} n'admet pas de spectateurs : seuls ses joueurs la voient.",
-  "refused.title": "Vous ne pouvez pas ouvrir cette table", "refused.back": "Retour aux tables",
-  // -- the daily deal (issue 24; the page's own words are in daily.js) --
-  "top.daily": "Donne du jour",
-  // -- tournaments (issue 24; the page's own words are in tournaments.js) --
-  "top.tournaments": "Tournois", "tournament.begun": "Un tour de votre tournoi commence : votre table est sur la page du tournoi.",
-  "profile.tournaments": "Tournois",
-  "error.tournament_started": "Le tournoi a commencé : les inscriptions sont closes.",
-  "error.tournament_full": "Le tournoi est complet.", "error.registered": "Vous êtes déjà inscrit.",
-  "error.not_registered": "Vous n'êtes pas inscrit.", "error.no_tournament": "Ce tournoi n'existe pas.",
-  "error.tournament_round": "Cette partie est celle d'un tournoi : elle s'affiche quand toutes les tables de son tour l'ont jouée.",
-  "error.tournament_table": "Une table de tournoi ne peut pas être annulée : la quitter est un abandon.",
-  "error.needs_two_people": "Annuler demande l'accord d'au moins deux personnes présentes : seul avec des robots, quitter la table est un abandon.",
-};
-
-const WORDS = { en, fr };
-
+/** The language of a first visit: the one chosen on this browser before, else the browser's first choice
+ * the site speaks (navigator.languages: the Accept-Language list), else English. */
 function initial() {
   const saved = localStorage.getItem("atout.lang");
-  if (saved === "fr" || saved === "en") return saved;
-  return (navigator.language || "en").toLowerCase().startsWith("fr") ? "fr" : "en";
+  if (Object.hasOwn(LANGUAGES, saved || "")) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = tag.toLowerCase().split("-")[0];
+    if (Object.hasOwn(LANGUAGES, base)) return base;
+  }
+  return "en";
+}
+
+/** A language's words (a module of its own: fetched once, then kept by the browser). */
+export async function catalogue(language) {
+  if (!Object.hasOwn(LANGUAGES, language)) throw new Error(`no such language: ${language}`);
+  return (await import(`./words/${language}.js`)).default;
 }
 
 let current = initial();
+let words = await catalogue(current);
+document.documentElement.lang = current;
 
+/** The page's language: "en", "fr" or "es". */
 export function lang() {
   return current;
 }
 
-export function setLang(value) {
-  current = value === "fr" ? "fr" : "en";
+/** The page's locale for Intl (numbers, dates, plurals): "en-GB", "fr-FR" or "es-ES". */
+export function locale() {
+  return LOCALE[current];
+}
+
+/** Speak `value` from now on (its words loaded first), and keep that choice on this browser; the
+ * caller draws the page again once this resolves. */
+export async function setLang(value) {
+  const chosen = Object.hasOwn(LANGUAGES, value) ? value : "en";
+  words = await catalogue(chosen);
+  current = chosen;
   localStorage.setItem("atout.lang", current);
   document.documentElement.lang = current;
 }
 
-/** The words for `key` in the current language, with {name} filled from `params`; `fallback` when
- * neither language has them (undefined: the key itself). */
+/** The words for `key` in the current language, with {name} filled from `params`; `fallback` when the
+ * language has none (undefined: the key itself). */
 export function t(key, params = {}, fallback) {
-  let text = pick(WORDS[current], key, params);
-  if (text === undefined) text = pick(en, key, params);
+  const text = pick(words, key, params);
   if (text === undefined) return fallback === undefined ? key : fallback;
   const out = fill(text, params);
   return text.startsWith("{") ? out.charAt(0).toUpperCase() + out.slice(1) : out; // a sentence starts with a capital
 }
 
-/** A page's own words (`{en: {...}, fr: {...}}`, loaded with the page) looked up as `t` does: the current
- * language, then English, then the key; plurals by `params.n`. */
+/** A page's own words (`{en: {...}, fr: {...}, es: {...}}`, loaded with the page) looked up as `t` does:
+ * the current language, then English, then the key; plurals by `params.n`. */
 export function wordsFrom(table) {
   return (key, params = {}) => fill(pick(table[current] || table.en, key, params) ?? pick(table.en, key, params) ?? key, params);
 }
@@ -555,23 +75,21 @@ function fill(text, params) {
  * that many decimals (a rating's one), else up to two. */
 export function num(n, digits) {
   const decimals = digits === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
-  const format = new Intl.NumberFormat(current === "fr" ? "fr-FR" : "en-GB", { ...decimals, useGrouping: "min2" });
+  const format = new Intl.NumberFormat(LOCALE[current], { ...decimals, useGrouping: "min2" });
   const text = format.format(Math.abs(n));
   return n < 0 && /[1-9]/.test(text) ? `\u2212${text}` : text;
 }
 
 /** A share (0.45) as a percentage: "45 %" in French, "45%" in English. */
 export function percent(x) {
-  return new Intl.NumberFormat(current === "fr" ? "fr-FR" : "en-GB", { style: "percent" }).format(x);
+  return new Intl.NumberFormat(LOCALE[current], { style: "percent" }).format(x);
 }
-
-export const KEYS = { en, fr };
 
 /** The words for `key`, in the plural form the count `params.n` takes in the current language (Intl.PluralRules:
  * `key.one` for one in English, for 0 and 1 in French), else `key` itself. */
 function pick(words, key, params) {
   if (params && typeof params.n === "number") {
-    const form = words[`${key}.${new Intl.PluralRules(current).select(params.n)}`];
+    const form = words[`${key}.${new Intl.PluralRules(LOCALE[current]).select(params.n)}`];
     if (form !== undefined) return form;
   }
   return words[key];
@@ -579,6 +97,6 @@ function pick(words, key, params) {
 
 /** A date and time in the current language's way ("25 Nov 2026, 15:54" / "25 nov. 2026, 15:54"). */
 export function dateTime(seconds) {
-  return new Intl.DateTimeFormat(current === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium", timeStyle: "short" })
+  return new Intl.DateTimeFormat(LOCALE[current], { dateStyle: "medium", timeStyle: "short" })
     .format(new Date(seconds * 1000));
-} // the tests check both languages have the same keys
+}

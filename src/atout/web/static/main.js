@@ -4,7 +4,7 @@
 // messages that keep each view live.
 
 import { $, h, replace } from "./dom.js";
-import { lang, setLang, t } from "./i18n.js";
+import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { Net } from "./net.js";
 import { renderLobby } from "./lobby.js";
 import { TableView } from "./table.js";
@@ -216,15 +216,21 @@ function renderTop() {
       app.registered ? h("a", { href: "#/account" }, t("top.account")) : ""),
     h("span", { class: "spacer" }),
     status, who, account,
-    h("button", {
-      class: "quiet lang", "aria-label": t("top.language"), onclick: () => {
-        setLang(lang() === "fr" ? "en" : "fr");
+    h("select", {
+      class: "quiet lang", "aria-label": t("top.language"), title: t("top.language"),
+      onchange: async (event) => {
+        await setLang(event.target.value); // its words arrive first: the page is drawn again in one go
         renderTop();
         if (app.view && route().kind === "t") app.view.relabel(); // everything on screen at once, the log too
         else if (!app.me && $("#guest-name")) welcomeScreen($("#guest-name").value);
-        else show();
+        else {
+          replace($("#main")); // drawn whole again: a page that keeps its frame (the lobby) redraws its words too
+          show();
+        }
+        $("select.lang")?.focus(); // the choice drawn again keeps the focus
       },
-    }, lang() === "fr" ? "EN" : "FR"));
+    }, ...Object.entries(LANGUAGES).map(([code, name]) =>
+      h("option", { value: code, lang: code, selected: code === lang() }, name))));
 }
 
 async function logout() {

@@ -47,8 +47,26 @@ const WORDS = {
     begun: "Votre table de tournoi est prête.", back: "Tous les tournois",
     download: "Télécharger toutes les donnes de toutes les tables pour atout verify", deal_label: "tour {r}, donne {k}",
   },
+  es: {
+    title: "Torneos", intro: "Torneos duplicados: todas las mesas juegan las mismas rondas desde los mismos asientos, y cada asiento se puntúa frente al mismo asiento de las demás mesas.",
+    open: "Inscripción abierta", running: "En juego", finished: "Terminados", none: "Ninguno.",
+    create: "Crear un torneo", name: "Nombre", deals: "Rondas por vuelta", players: "Jugadores por mesa", rounds: "Vueltas",
+    start: "Comienzo", when_full: "Cuando esté completo, con", people: "personas", at_time: "A las", private: "Privado (solo con su enlace)",
+    make: "Crear", guest: "Inicia sesión (o regístrate) para crear un torneo o apuntarte.",
+    summary: "Rondas por vuelta: {deals} · vueltas: {rounds} · {players} por mesa · robots: {level}.",
+    starts_at: "Comienza a las {time}.", starts_full: "Comienza cuando se hayan inscrito {size} personas.",
+    entries: "Inscritos ({n})", register: "Inscribirme", unregister: "Borrarme", your_table: "Tu mesa está lista:",
+    go_table: "jugar", commitment: "Las rondas salen de una semilla cuyo SHA-256 es", seed: "La semilla, revelada:",
+    ranking: "Clasificación", live: "en directo", place: "Puesto", player: "Jugador", total: "Puntuación duplicada", scored: "Rondas",
+    abandoned: "abandono", tables: "Mesas", round: "Vuelta {n}", table: "Mesa {n}", robot: "robot",
+    deal: "ronda {n}", scores: "Ronda a ronda", deal_seat: "Ronda", seat: "Asiento", points: "Puntos", mean: "Media",
+    score: "Puntuación", played: "Rondas jugadas: {n}", closed: "terminada", hidden: "Los puntos de cada ronda se muestran cuando todas las mesas de su vuelta la han jugado.",
+    status_open: "inscripción abierta", status_running: "en juego", status_finished: "terminado", status_cancelled: "cancelado",
+    begun: "Tu mesa del torneo está lista.", back: "Todos los torneos",
+    download: "Descargar todas las rondas de todas las mesas para atout verify", deal_label: "vuelta {r}, ronda {k}",
+  },
 };
-export const KEYS = WORDS; // the tests check both languages have the same keys
+export const KEYS = WORDS; // the tests check every language has the same keys
 
 /** A tournament's status in the page's language (a profile lists them too). */
 export const statusWord = (status) => w(`status_${status}`);

@@ -1,0 +1,134 @@
+"""The page in English, French and Spanish (issue 36): every word in every language, a page downloading only
+its own language's words (and a phone's first visit under budget in each), the browser's first choice
+honoured, and a Spanish speaker playing a whole deal who meets the Spanish rules' words and no English."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from .pages import Person, play_until_over
+from .test_static_files import FIRST_VISIT_BYTES, PHONE, visit
+
+pytestmark = pytest.mark.slow
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "atout" / "web" / "static"
+LANGUAGES = ("en", "fr", "es")
+SHOTS = "/tmp"
+EMPTY_ON_PURPOSE = {"net.online", "status"}
+"""Keys whose words are nothing in every language (no status shown when online or when a play is over)."""
+ENGLISH_OR_FRENCH = re.compile(
+    r"\b(the|your|you|trick|deal|pass|take|takes|trump|dog|guard|score|sheet|seat|waiting|played|plays|"
+    r"prise|garde|chelem|poignée|excuse|pli|donne|atout|preneur|chien|votre|vous|joue)\b", re.IGNORECASE)
+"""Words a Spanish page must not show (the site's name "Atout" stays outside the page's main part)."""
+
+
+def modules_with_words() -> list[str]:
+    """Every module of the page that keeps its own words (`export const KEYS = {en, fr, es}`)."""
+    return sorted(p.name for p in STATIC.glob("*.js") if "export const KEYS" in p.read_text())
+
+
+def test_every_module_has_every_key_in_every_language(browser, site):
+    """i18n.js's catalogues and each module's own words: the same keys in English, French and Spanish, none
+    empty by mistake, and the same {placeholders} in each (a translation never drops a name or a number)."""
+    modules = modules_with_words()
+    assert {"analysis.js", "daily.js", "tournaments.js"} <= set(modules), modules
+    person = Person(browser, site.url, "Lexique")
+    page = person.page
+    page.goto(site.url)
+    page.wait_for_selector("form.welcome")
+    tables = page.evaluate("""async ([modules, languages]) => {
+      const i18n = await import('/static/i18n.js');
+      const out = { 'i18n.js': {} };
+      for (const l of languages) out['i18n.js'][l] = await i18n.catalogue(l);
+      for (const name of modules) out[name] = (await import(`/static/${name}`)).KEYS;
+      return out;
+    }""", [modules, list(LANGUAGES)])
+    assert sorted(page.evaluate("async () => Object.keys((await import('/static/i18n.js')).LANGUAGES)")) == sorted(LANGUAGES)
+    placeholders = re.compile(r"\{(\w+)\}")
+    for module, table in tables.items():
+        assert sorted(table) == sorted(LANGUAGES), f"{module} speaks {sorted(table)}"
+        english = table["en"]
+        assert len(english) > 10, module
+        for language in LANGUAGES[1:]:
+            words = table[language]
+            missing = sorted(set(english) - set(words))
+            extra = sorted(set(words) - set(english))
+            assert not missing, f"{module}: no {language} for {missing}"
+            assert not extra, f"{module}: {language} has keys English lacks: {extra}"
+            for key, text in words.items():
+                assert text or key in EMPTY_ON_PURPOSE, f"{module}: {language} {key} is empty"
+                assert sorted(placeholders.findall(text)) == sorted(placeholders.findall(english[key])), \
+                    f"{module}: {language} {key} has other placeholders than English: {text!r}"
+    person.close()
+
+
+@pytest.mark.parametrize(("accept", "language", "create"), [
+    ("en-GB,en;q=0.9", "en", "Create the table"),
+    ("fr-FR,fr;q=0.9", "fr", "Créer la table"),
+    ("es-ES,es;q=0.9", "es", "Crear la mesa"),
+    ("de-DE,es;q=0.8", "es", "Crear la mesa"),  # the first language the site speaks
+])
+def test_a_phones_first_visit_speaks_its_browsers_language_and_downloads_only_its_words(browser, site, accept,
+                                                                                       language, create):
+    # The browser's languages: the list its requests send (Accept-Language) and its pages read
+    # (navigator.languages), as a browser set to prefer German, then Spanish, has them.
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  extra_http_headers={"Accept-Language": accept})
+    languages = [tag.split(";")[0] for tag in accept.split(",")]
+    context.add_init_script(f"Object.defineProperty(navigator, 'languages', {{ get: () => {languages!r} }})")
+    page, wire, went = visit(context, site.url, "Telefono")
+    expect(page.locator("#create-form button[type=submit]")).to_have_text(create)
+    assert page.evaluate("() => document.documentElement.lang") == language
+    expect(page.locator("select.lang")).to_have_value(language)
+    words = sorted(re.sub(r"\.[0-9a-f]{12}\.js$", ".js", e["url"].split("/static/")[1])
+                   for e in went if "/static/words/" in e["url"])
+    assert words == [f"words/{language}.js"], words  # its own language only
+    total = wire.total()
+    print(f"\nfirst visit in {language} ({accept}): {total} bytes over the wire")
+    assert total <= FIRST_VISIT_BYTES, (total, wire.answers)
+    page.close()
+    context.close()
+
+
+def test_a_spanish_speaker_chooses_espanol_and_plays_a_whole_deal_in_spanish(browser, site):
+    """She arrives in English, chooses Español: the page is Spanish at once (lang="es", the Spanish rules'
+    words for the bids, the cards named in Spanish), and stays so through a whole deal and its result."""
+    lucia = Person(browser, site.url, "Lucia").arrive()
+    page = lucia.page
+    expect(page.locator("select.lang option")).to_have_text(["English", "Français", "Español"])
+    page.select_option("select.lang", "es")
+    expect(page.locator("#create-form button[type=submit]")).to_have_text("Crear la mesa")
+    assert page.evaluate("() => document.documentElement.lang") == "es"
+    assert page.evaluate("() => localStorage.getItem('atout.lang')") == "es"
+    page.check("#create-form input[name=players][value='4']")
+    page.fill("#opt-deals", "1")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector(".table-page .seat")
+    page.click("text=Completar los asientos vacíos con robots")
+    page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
+    page.click("text=Empezar la partida")
+    page.wait_for_function("() => window.atout.view.state.status === 'playing'")
+    page.wait_for_function("() => window.atout.view.isMyTurn() && document.querySelector('.actions [data-bid]')")
+    bids = page.eval_on_selector_all(".actions [data-bid]", "els => els.map((e) => [e.dataset.bid, e.textContent])")
+    assert dict(bids) == {"pass": "Paso", "prise": "Toma", "garde": "Guardia", "garde_sans": "Guardia sin el Perro",
+                          "garde_contre": "Guardia contra el Perro"}, bids
+    labels = page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.getAttribute('aria-label'))")
+    assert all(re.match(r"(As|Sota|Caballo|Reina|Rey|\d+) de (picas|corazones|diamantes|tréboles)|triunfo \d+|Excusa", x)
+               for x in labels), labels
+    page.screenshot(path=f"{SHOTS}/words-es-bidding.png")
+    shown = page.inner_text("main")
+    assert not ENGLISH_OR_FRENCH.search(shown), ENGLISH_OR_FRENCH.search(shown)
+    play_until_over([lucia])
+    expect(page.locator(".game-over")).to_be_visible()
+    shown = page.inner_text("main")
+    assert "La partida ha terminado" in shown
+    assert not ENGLISH_OR_FRENCH.search(shown), ENGLISH_OR_FRENCH.search(shown)
+    log = page.inner_text(".log-list")
+    assert "Empieza una partida de una ronda." in log and "Baza" in log, log
+    page.screenshot(path=f"{SHOTS}/words-es-over.png", full_page=True)
+    assert not [f for f in lucia.frames if f.get("type") == "pageerror"] and not lucia.policy_violations()
+    lucia.close()
