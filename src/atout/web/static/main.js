@@ -217,14 +217,14 @@ function renderTop() {
     h("span", { class: "spacer" }),
     status, who, account,
     h("button", {
-      class: "quiet lang", "aria-label": t("top.language"), onclick: () => {
+      class: "quiet lang", title: t("top.language"), onclick: () => {
         setLang(lang() === "fr" ? "en" : "fr");
         renderTop();
         if (app.view && route().kind === "t") app.view.relabel(); // everything on screen at once, the log too
         else if (!app.me && $("#guest-name")) welcomeScreen($("#guest-name").value);
         else show();
       },
-    }, lang() === "fr" ? "EN" : "FR"));
+    }, lang() === "fr" ? "EN" : "FR", h("span", { class: "sr-only" }, ` ${t("top.language")}`))); // named by its visible text first (axe)
 }
 
 async function logout() {
