@@ -156,16 +156,18 @@ def test_a_whole_deal_played_blind_from_the_live_regions(browser, shared_site, p
     assert sum(1 for x in polite if " wins the trick, " in x or x.startswith("You win the trick, ")) == len(won)
     assert any("is made by" in x or "fails by" in x or x.startswith("Void deal") for x in polite)
     kinds = Counter(kind_of(text) for _, text in said)
+    kinds["card played by another seat"] = sum(1 for x in polite if re.match(r"^[^:]+: (Ace|King|Queen|Knight|Jack|\d+|trump|Excuse)", x)
+                                                and not x.startswith("The dog"))
     print(f"{players} players, the live regions said {len(said)} things: {dict(kinds)}")
     person.close()
 
 
 def kind_of(text: str) -> str:
     """What one announcement was about, for the figures the test prints."""
-    for kind, pattern in (("turn", r"^Your turn"), ("card played", r"^(You play |[^:]+: (Ace|King|Queen|Knight|Jack|\d+|trump|Excuse))"),
+    for kind, pattern in (("command answer", r"^(spades|hearts|clubs|diamonds|trumps|The trick|No card)"), ("dog", r"^The dog"), ("turn", r"^Your turn"), ("card played", r"^(You play |[^:]+: (Ace|King|Queen|Knight|Jack|\d+|trump|Excuse))"),
                           ("trick won", r"wins? the trick"), ("bid", r"( passes$|: (Prise|Garde))"), ("dog", r"^The dog"),
                           ("deal start", r"^Deal \d"), ("écart, call, chelem", r"(écart|discards$|calls the|chelem$)"), ("result", r"(made by|fails by|^Void deal)"), ("game over", r"^The game is over"),
-                          ("clock", r"seconds? left"), ("command answer", r"^(spades|hearts|clubs|diamonds|trumps|The trick|No card)")):
+                          ("clock", r"seconds? left")):
         if re.search(pattern, text):
             return kind
     return "other"
@@ -208,3 +210,39 @@ def try_the_commands(page: Page, person: Person) -> None:
     page.keyboard.press("w")  # keys are taken in order: had H or T fired in the field, their answers came first
     _, words = hear_next(page, before, lambda x: x[0] == "assertive" and not x[1].endswith("seconds left"), "whose turn")
     assert words.startswith("Your turn to play, ") and words.endswith(" seconds"), words
+
+
+def test_the_verbosity_says_less_when_asked_and_is_kept(browser, shared_site):
+    """V steps the verbosity (everything, my turns and tricks, only what asks me to act), said at once and
+    kept over a reload; at "only what asks me to act" the polite region says nothing of the other seats'
+    cards while the urgent one still says the person's turns; back at "everything", the cards are said again."""
+    person = Person(browser, shared_site.url, "Verbose", viewport=DESKTOP).arrive()
+    page = person.page
+    page.add_init_script(f"({HEAR})();")
+    table = person.create(4, deals=3)
+    page.goto(f"{shared_site.url}/#/t/{table}")
+    page.reload()  # the recorder in place from the page's first moment
+    page.get_by_role("button", name="Fill empty seats with robots").wait_for()
+    for level in ("My turns and tricks", "Only what asks me to act"):
+        before = len(heard(page))
+        page.keyboard.press("v")
+        hear_next(page, before, lambda x, level=level: x == ("assertive", f"Announcements: {level}"), level)
+    page.reload()
+    page.get_by_text("Screen reader: announcements and keys").click()  # the side's panel, folded
+    expect(page.get_by_role("combobox", name="Announcements")).to_have_value("act")
+    person.fill_and_start()
+    deadline = time.monotonic() + WITHIN
+    while sum(1 for x in heard(page) if x[0] == "assertive" and x[1].startswith("Your turn to play")) < 3:
+        assert time.monotonic() < deadline and not person.game_over(), heard(page)  # others play cards meanwhile
+        if person.step() is None:
+            page.wait_for_timeout(20)
+    assert not [x for x in heard(page) if x[0] == "polite"], heard(page)
+    before = len(heard(page))
+    page.keyboard.press("Escape")  # the focus off any field, then back to everything
+    page.keyboard.press("v")
+    hear_next(page, before, lambda x: x == ("assertive", "Announcements: Everything"), "everything")
+    while not [x for x in heard(page)[before:] if x[0] == "polite"]:
+        assert not person.game_over()
+        if person.step() is None:
+            page.wait_for_timeout(20)
+    person.close()

@@ -12,7 +12,7 @@ import {
 /** Each key, what it reads (its help's words) and how. */
 const COMMANDS = [
   { keys: ["h"], help: "key_hand", run: (v) => v.speaker.answer(handWords(v)) },
-  { keys: ["1", "2", "3", "4", "5"], help: "key_suit", run: (v, key) => v.speaker.answer(handWords(v, ["S", "H", "C", "D", "T"][Number(key) - 1])) },
+  { keys: ["1", "2", "3", "4", "5"], shown: ["1–5"], help: "key_suit", run: (v, key) => v.speaker.answer(handWords(v, ["S", "H", "C", "D", "T"][Number(key) - 1])) },
   { keys: ["t"], help: "key_trick", run: (v) => v.speaker.answer(trickWords(v)) },
   { keys: ["l"], help: "key_last", run: (v) => { v.toggle("last"); v.speaker.answer(lastTrickWords(v)); } },
   { keys: ["d"], help: "key_dog", run: (v) => v.speaker.answer(dogWords(v)) },
@@ -63,11 +63,11 @@ function moveBySuit(view, step, e) {
 /** The keys' list in a modal dialog, with the verbosity's choice; the focus back where it was on closing. */
 export function openHelp(view) {
   const before = document.activeElement;
-  const dialog = h("dialog", { class: "keys-dialog", "aria-labelledby": "keys-title" },
+  const dialog = h("dialog", { class: "keys-dialog", "aria-labelledby": "keys-title", tabindex: "-1" },
     h("h2", { id: "keys-title" }, sw("keys")),
     h("p", {}, sw("keys_intro")),
     h("dl", { class: "keys-list" }, COMMANDS.map((c) => [
-      h("dt", {}, c.keys.map((k) => h("kbd", {}, k === "Escape" ? "Esc" : k.toUpperCase()))),
+      h("dt", {}, (c.shown || c.keys).map((k) => h("kbd", {}, k === "Escape" ? "Esc" : k.toUpperCase()))),
       h("dd", {}, sw(c.help))])),
     verbositySelect("verbosity-keys", () => view.drawVoicePanel()),
     h("form", { method: "dialog" }, h("button", { type: "submit", class: "primary" }, sw("close"))));
@@ -77,6 +77,7 @@ export function openHelp(view) {
   });
   document.body.append(dialog);
   dialog.showModal();
+  dialog.focus(); // read from its title, not from its last control (the list of levels)
   return dialog;
 }
 
