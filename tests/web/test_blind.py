@@ -246,3 +246,33 @@ def test_the_verbosity_says_less_when_asked_and_is_kept(browser, shared_site):
         if person.step() is None:
             page.wait_for_timeout(20)
     person.close()
+
+
+def test_the_last_seconds_of_ones_own_turn_are_said_and_a_chat_line(browser, shared_site):
+    """A 15 s clock left to run on the person's turn: "10 seconds left" then "5 seconds left" are said
+    urgently, once each, before the person acts; another person's chat line is said politely, one's own not."""
+    person = Person(browser, shared_site.url, "Clocked", viewport=DESKTOP).arrive()
+    page = person.page
+    page.add_init_script(f"({HEAR})();")
+    table = person.create(4, deals=1, turn_seconds=15)
+    page.reload()
+    page.get_by_role("button", name="Fill empty seats with robots").wait_for()
+    other = Person(browser, shared_site.url, "Chatty", viewport=DESKTOP).arrive()
+    other.sit_at(table)
+    other.page.get_by_role("textbox", name="Say something at the table").fill("good luck")
+    other.page.keyboard.press("Enter")
+    hear_next(page, 0, lambda x: x == ("polite", "Chatty says: good luck"), "the chat line")
+    page.get_by_role("textbox", name="Say something at the table").fill("thanks")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("list", name="Chat")).to_contain_text("thanks")
+    other.page.get_by_role("button", name="Leave the seat").click()
+    person.fill_and_start()
+    turn, _ = hear_next(page, 0, lambda x: x[0] == "assertive" and x[1].startswith("Your turn"), "a turn")
+    ten, _ = hear_next(page, turn, lambda x: x == ("assertive", "10 seconds left"), "10 seconds left")
+    hear_next(page, ten, lambda x: x == ("assertive", "5 seconds left"), "5 seconds left")
+    person.step()
+    said = heard(page)
+    assert [x for x in said if x[1].endswith("seconds left")] == [("assertive", "10 seconds left"), ("assertive", "5 seconds left")]
+    assert not [x for x in said if "thanks" in x[1]]  # one's own line is not read back
+    other.close()
+    person.close()

@@ -25,7 +25,7 @@ export function speakEvent(view, e) {
   switch (e.type) {
     case "action": speakAction(view, e); break;
     case "deal_start": view.spokenTrick = []; say(sw("deal_start", { n: e.number, name: name(e.dealer) }), "others"); break;
-    case "chat": if (e.seat !== me || me === null) say(sw("chat", { name: shownName(view.app.catalogue, e.name), text: e.text }), "chat"); break;
+    case "chat": if (e.name !== (view.app.me && view.app.me.name)) say(sw("chat", { name: shownName(view.app.catalogue, e.name), text: e.text }), "chat"); break;
     case "sat": if (e.seat !== me) say(sw("sat", { name: e.name }), "others"); break;
     case "left": if (e.seat !== me) say(sw("left", { name: name(e.seat) }), "others"); break;
     case "timeout": say(sw("timeout", { name: name(e.seat) }), e.seat === me ? "act" : "others"); break;

@@ -110,9 +110,10 @@ export class TableView {
     this.logList = h("ol", { class: "log-list", "aria-label": t("log.title"), tabindex: "0" }); // scrolled from the keyboard too
     this.voicePanel = h("section", { class: "panel voice-panel" }); // filled once the voice is loaded
     this.side = h("aside", { class: "side" },
-      this.optionsBox, this.voicePanel, this.sheet,
+      this.optionsBox, this.sheet,
       h("section", { class: "panel chat" }, h("h2", {}, t("chat.title")), this.chatList, chatForm(this)),
-      h("details", { class: "panel log", open: true }, h("summary", {}, t("log.title")), this.logList));
+      h("details", { class: "panel log", open: true }, h("summary", {}, t("log.title")), this.logList),
+      this.voicePanel); // last: the play's parts keep their places
     this.overlayBox = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "false" });
     this.resultBox = h("div", { class: "felt-panel result-panel", hidden: true, role: "dialog", "aria-modal": "false" });
     this.voiceBox = h("div", { class: "voice" }); // the live regions, once the voice is loaded
