@@ -61,13 +61,21 @@ def axe_site(tmp_path_factory):
         server.stop()
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_axe_finds_nothing_serious_on_any_page(browser, axe_site, viewport):
+WORDS = {  # what the test clicks and waits for, as each language's page says it
+    "en-GB": {"fill": "Fill empty seats with robots", "start": "Start the game", "tournaments": "Tournaments"},
+    "fr-FR": {"fill": "Compléter avec des robots", "start": "Lancer la partie", "tournaments": "Tournois"},
+}
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(DESKTOP, "en-GB"), (PHONE, "en-GB"), (DESKTOP, "fr-FR")],
+                         ids=["desktop", "phone", "desktop-fr"])
+def test_axe_finds_nothing_serious_on_any_page(browser, axe_site, viewport, lang):
     url = axe_site.url
-    name = "Axel" if viewport is DESKTOP else "Axelle"
+    name = {"en-GB": "Axel", "fr-FR": "Axelfr"}[lang] + ("" if viewport is DESKTOP else "le")
+    words = WORDS[lang]
     found: dict = {}
 
-    stranger = Person(browser, url, f"{name}Out", viewport=viewport)
+    stranger = Person(browser, url, f"{name}Out", lang=lang, viewport=viewport)
     page = stranger.page
     page.goto(url)
     page.wait_for_selector("form.welcome")
@@ -80,12 +88,14 @@ def test_axe_finds_nothing_serious_on_any_page(browser, axe_site, viewport):
     made = http_post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
                      headers={"Origin": url})
     assert made.status_code == 201, made.text
-    person = log_in(browser, url, name, viewport=viewport)
+    person = log_in(browser, url, name, lang=lang, viewport=viewport)
     page = person.page
     axe(page, "lobby", found)
     person.create(3, deals=1)
     axe(page, "table before its game", found)
-    person.fill_and_start()
+    page.get_by_role("button", name=words["fill"]).click()
+    page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
+    page.get_by_role("button", name=words["start"]).click()
     advance_until(person, "() => { const v = window.atout.view; const d = v.state.deal;"
                           " return d && d.phase === 'play' && d.trick.length > 0 && v.isMyTurn(); }", limit=120)
     axe(page, "table mid-deal", found)
@@ -99,14 +109,14 @@ def test_axe_finds_nothing_serious_on_any_page(browser, axe_site, viewport):
     page.goto(f"{url}/#/g/{game}")
     page.wait_for_selector("main h1")
     axe(page, "a game's page", found)
-    for route, ready in (("daily", ".daily"), ("tournaments", "main h1:has-text('Tournaments')"), (f"p/{name}", ".profile"),
+    for route, ready in (("daily", ".daily"), ("tournaments", f"main h1:has-text('{words['tournaments']}')"), (f"p/{name}", ".profile"),
                          ("leaderboard", "main table")):
         page.goto(f"{url}/#/{route}")
         page.wait_for_selector(ready)
         page.wait_for_load_state("networkidle")
         axe(page, route.split("/")[0], found)
     print(summary(found))  # every finding, the minor ones too, in the test's output
-    out = Path("/tmp") / f"axe-{viewport['width']}.json"
+    out = Path("/tmp") / f"axe-{viewport['width']}-{lang}.json"
     out.write_text(json.dumps(found, indent=1, ensure_ascii=False))
     person.close()
     assert not grave(found), summary(grave(found))
