@@ -97,8 +97,15 @@ def test_axe_finds_nothing_serious_on_any_page(browser, axe_site, viewport, lang
     page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
     page.get_by_role("button", name=words["start"]).click()
     advance_until(person, "() => { const v = window.atout.view; const d = v.state.deal;"
+                          " return d && (d.phase !== 'bidding' || v.isMyTurn()); }", limit=120)
+    axe(page, "table at the bids", found)
+    advance_until(person, "() => { const v = window.atout.view; const d = v.state.deal;"
                           " return d && d.phase === 'play' && d.trick.length > 0 && v.isMyTurn(); }", limit=120)
     axe(page, "table mid-deal", found)
+    page.keyboard.press("?")  # the keys' list, over the table
+    page.get_by_role("dialog").last.wait_for()
+    axe(page, "the keys' list", found)
+    page.keyboard.press("Escape")
     play_until_over([person])
     page.wait_for_selector(".result-panel .game-over")
     axe(page, "table at the game's end", found)

@@ -28,7 +28,7 @@ export function renderFelt(view) {
     }
     const trick = d.trick.length ? d.trick : (d.phase === "play" || d.phase === "end") && d.last_trick ? d.last_trick.cards : [];
     const done = !d.trick.length && trick.length;
-    const trickBox = h("div", { class: `trick ${done ? "done" : ""}`, "aria-label": t("table.trick") });
+    const trickBox = h("div", { class: `trick ${done ? "done" : ""}`, role: "group", "aria-label": t("table.trick") }); // a named group: a div may not carry a name (axe)
     const winner = done && d.last_trick ? d.last_trick.winner : null;
     for (const x of trick) {
       trickBox.append(h("div", { class: `played pos-${position(view, x.seat)}${x.seat === winner ? " winner" : ""}`, dataset: { card: x.card, seat: x.seat } },
