@@ -195,11 +195,11 @@ def test_french_and_english_interface_and_card_names(browser, site):
     alice.page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
     alice.page.click("text=Lancer la partie")
     alice.page.wait_for_selector(".hand-cards .card")
-    labels = alice.page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.getAttribute('aria-label'))")
+    labels = alice.page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.querySelector('.sr-only').textContent)")
     assert any(" de " in x or x.startswith("atout") or x == "Excuse" for x in labels), labels
     alice.page.select_option("select.lang", "en")  # to English: the interface and the cards follow
     expect(alice.page.locator("text=Leave the seat")).to_have_count(1)
-    labels = alice.page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.getAttribute('aria-label'))")
+    labels = alice.page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.querySelector('.sr-only').textContent)")
     assert any(" of " in x or x.startswith("trump") or x == "Excuse" for x in labels), labels
     alice.close()
 
@@ -229,8 +229,9 @@ def test_first_load_is_small(browser, site):
     assert any(re.search(r"/static/table\.[0-9a-f]+\.js$", u) for u in sizes), "every module is loaded at once"
     # 215 KB with issue 23's table page (the log as data, results, a phone's hand); 244 KB once the table's page
     # is split by job into seven modules (issue 35: their headers and imports; over the wire, headers and gzip
-    # apart, 10 KB more: a phone's first visit 94 KB, test_static_files holds it under 100 KB)
-    assert total < 246_000
+    # apart, 10 KB more: a phone's first visit 94 KB, test_static_files holds it under 100 KB); 249 KB with issue
+    # 36's screen-reader game loaded with the first table opened (its 25 KB of modules, table-voice.js, are not here)
+    assert total < 250_000
     person.close()
 
 

@@ -10,7 +10,7 @@ let draft = { players: 4 }; // the create form survives live lobby updates
 export function renderLobby(app, main) {
   let list = main.querySelector("#lobby-tables");
   if (!list) {
-    list = h("section", { id: "lobby-tables", "aria-labelledby": "lobby-title" });
+    list = h("div", { id: "lobby-tables" }); // inside the section the title names: one landmark, not two of one name
     replace(main,
       h("div", { class: "lobby" },
         quickPlay(app),

@@ -76,6 +76,7 @@ export function renderBar(view) {
     s.commitment ? commitmentButton(view, s.commitment) : ""), h("div", { class: "bar-buttons" },
     d && d.last_trick ? h("button", { class: "quiet", onclick: () => view.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
     d ? h("button", { class: "quiet", onclick: () => view.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
+    view.voice ? h("button", { class: "quiet keys", onclick: () => view.voice.openHelp(view), "aria-keyshortcuts": "?", dataset: { keys: "" } }, view.voice.sw("keys_button")) : "",
     playing && seated && !s.vote ? cancelButton(view) : "",
     seated ? h("button", {
       class: "quiet sound", "aria-pressed": String(soundOn()), "aria-label": t("table.sound"),
@@ -90,7 +91,7 @@ function commitmentButton(view, hash) {
   if (!view.copyCommitment || view.copyCommitment.dataset.copy !== hash) {
     view.copyCommitment = copyButton(hash, t("table.commitment", { short: hash.slice(0, 8) }), view.app.toast);
     view.copyCommitment.classList.add("commitment");
-    view.copyCommitment.setAttribute("aria-label", t("table.commitment_copy", { hash }));
+    view.copyCommitment.title = t("table.commitment_copy", { hash }); // said after its name, which is its visible words (axe)
   }
   return view.copyCommitment;
 }

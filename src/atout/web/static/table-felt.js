@@ -28,11 +28,11 @@ export function renderFelt(view) {
     }
     const trick = d.trick.length ? d.trick : (d.phase === "play" || d.phase === "end") && d.last_trick ? d.last_trick.cards : [];
     const done = !d.trick.length && trick.length;
-    const trickBox = h("div", { class: `trick ${done ? "done" : ""}`, "aria-label": t("table.trick") });
+    const trickBox = h("div", { class: `trick ${done ? "done" : ""}`, role: "group", "aria-label": t("table.trick") }); // a named group: a div may not carry a name (axe)
     const winner = done && d.last_trick ? d.last_trick.winner : null;
     for (const x of trick) {
       trickBox.append(h("div", { class: `played pos-${position(view, x.seat)}${x.seat === winner ? " winner" : ""}`, dataset: { card: x.card, seat: x.seat } },
-        cardFace(x.card), h("span", { class: "sr-only" }, `${view.nameOf(x.seat)}: ${cards.fullName(x.card)}`)));
+        cardFace(x.card, "", true), h("span", { class: "sr-only" }, `${view.nameOf(x.seat)}: ${cards.fullName(x.card)}`)));
     }
     if (done && d.last_trick) trickBox.append(h("div", { class: "trick-caption" }, t("table.trick_to", { name: view.nameOf(d.last_trick.winner) })));
     centre.append(trickBox);
@@ -90,8 +90,10 @@ function seatBox(view, seat) {
     clock, buttons);
 }
 
-export function cardFace(code, extra = "") {
-  return h("span", { class: `card ${extra}`, "aria-label": cards.fullName(code), title: cards.fullName(code), dataset: { card: code } }, cards.face(code));
+/** A card's face, an image named by the card (``hidden``: a face whose words are said beside it). */
+export function cardFace(code, extra = "", hidden = false) {
+  const named = hidden ? { "aria-hidden": "true" } : { role: "img", "aria-label": cards.fullName(code) };
+  return h("span", { class: `card ${extra}`, ...named, title: cards.fullName(code), dataset: { card: code } }, cards.face(code));
 }
 
 /** Where a seat sits on the felt, counted from yours at the bottom. */

@@ -34,9 +34,9 @@ export function renderHand(view) {
     if (cards.isTrump(code) || code === "EX") classes.push("trump");
     const label = cards.fullName(code) + (plays.has(code) ? `, ${t("card.playable")}` : "") + (choosing && choosing.has(code) ? `, ${t("card.selected")}` : "");
     row.append(h("button", {
-      class: classes.join(" "), dataset: { card: code, index }, "aria-label": label, "aria-pressed": choosing ? String(choosing.has(code)) : null,
+      class: classes.join(" "), dataset: { card: code, index }, "aria-pressed": choosing ? String(choosing.has(code)) : null,
       onclick: () => clickCard(view, code),
-    }, cards.face(code)));
+    }, cards.face(code), h("span", { class: "sr-only" }, label))); // named by its words, not an aria-label its face would contradict (axe)
   });
   view.hand.append(row);
   layoutHand(view);

@@ -15,6 +15,7 @@ import { chatForm, loadLog, onEvent, renderLog } from "./table-log.js";
 import { renderActions, tick } from "./table-prompts.js";
 import { renderResult, renderSide, turnInReview } from "./table-sheet.js";
 
+
 // The state after an event that carries only what changed (the hello asked for patches; docs/protocol.md).
 export function applyPatch(state, m) {
   const next = { ...state, ...m.patch };
@@ -40,7 +41,10 @@ export class TableView {
     this.drawn = {}; // each part's key when last drawn (toDraw())
     this.ticker = null;
     this.built = false;
-    this.keys = (e) => onKey(this, e);
+    this.keys = (e) => Boolean(this.voice && this.voice.onCommand(this, e)) || onKey(this, e); // the single-key commands first
+    this.voice = null; // the screen-reader game's module (table-voice.js), once loaded
+    this.unsaid = []; // what happened before it was loaded, said once it is
+    this.speaker = null; // its live regions (speech.js), made with the page
     this.names = {}; // the last name known at each seat, for log lines about people who just left
     this.trickPlays = []; // the log's current trick: [name, card] as played, until a card says who won it
     this.result = null; // the last deal's result as shown: {key, result, record}, until the person dismisses it
@@ -97,29 +101,32 @@ export class TableView {
   build() {
     this.bar = h("header", { class: "table-bar" });
     this.felt = h("section", { class: "felt", "aria-label": t("table.felt") });
-    this.actions = h("section", { class: "actions", "aria-live": "polite", "aria-label": t("table.actions"), tabindex: "-1" });
+    this.actions = h("section", { class: "actions", "aria-label": t("table.actions"), tabindex: "-1" });
     this.hand = h("section", { class: "hand", "aria-label": t("table.hand") });
     this.sheet = h("section", { class: "panel sheet-panel", "aria-label": t("table.sheet") });
     this.drawn = {}; // new, empty parts: each drawn at the next render
     this.optionsBox = h("section", { class: "panel options-panel", "aria-label": t("table.options") });
-    this.chatList = h("ol", { class: "chat-list", "aria-live": "polite", "aria-label": t("chat.title") });
-    this.logList = h("ol", { class: "log-list", "aria-label": t("log.title") });
+    this.chatList = h("ol", { class: "chat-list", "aria-label": t("chat.title"), tabindex: "0" }); // spoken by the announcements
+    this.logList = h("ol", { class: "log-list", "aria-label": t("log.title"), tabindex: "0" }); // scrolled from the keyboard too
+    this.voicePanel = h("section", { class: "panel voice-panel" }); // filled once the voice is loaded
     this.side = h("aside", { class: "side" },
       this.optionsBox, this.sheet,
       h("section", { class: "panel chat" }, h("h2", {}, t("chat.title")), this.chatList, chatForm(this)),
-      h("details", { class: "panel log", open: true }, h("summary", {}, t("log.title")), this.logList));
+      h("details", { class: "panel log", open: true }, h("summary", {}, t("log.title")), this.logList),
+      this.voicePanel); // last: the play's parts keep their places
     this.overlayBox = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "false" });
     this.resultBox = h("div", { class: "felt-panel result-panel", hidden: true, role: "dialog", "aria-modal": "false" });
-    this.announce = h("div", { class: "sr-only", "aria-live": "assertive" });
+    this.voiceBox = h("div", { class: "voice" }); // the live regions, once the voice is loaded
     this.pausedBox = h("div", { class: "paused-banner", role: "status", hidden: true }); // the table waits for its store
     this.pausedWhy = null;
     this.dockNote = h("p", { class: "dock-note", hidden: true }, h("button", { type: "button", class: "linklike", onclick: () => this.resultBox.scrollIntoView({ block: "start" }) }, t("table.result_docked")));
     this.root = h("div", { class: "table-page", dataset: { table: this.id } },
-      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand, this.dockNote), this.side, this.overlayBox, this.resultBox, this.announce);
+      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand, this.dockNote), this.side, this.overlayBox, this.resultBox, this.voiceBox);
     replace(this.main, this.root);
     this.built = true;
     clearInterval(this.ticker);
-    this.ticker = setInterval(() => tick(this), 250);
+    this.ticker = setInterval(() => { tick(this); if (this.voice) this.voice.speakClock(this); }, 250);
+    this.speakers();
     document.addEventListener("keydown", this.keys);
     window.addEventListener("resize", this.relayout);
     document.addEventListener("visibilitychange", this.visibility);
@@ -140,6 +147,8 @@ export class TableView {
     if (this.seq !== null && m.seq <= this.seq && !m.state && !m.patch) return; // already seen
     this.seq = Math.max(this.seq ?? 0, m.seq);
     onEvent(this, m.event);
+    const { event } = m;
+    this.say((v) => v.speakEvent(this, event));
     if (m.state) this.setState(m.state);
     else if (m.patch) this.setState(applyPatch(this.state, m));
   }
@@ -164,15 +173,49 @@ export class TableView {
       const key = `${state.game.id}/${state.game.sheet.length}`;
       if (!this.result || this.result.key !== key) this.result = { key, result: deal.result };
     }
+    this.say((v) => v.speakState(this, before));
     const mine = this.isMyTurn();
     if (mine && !this.wasMine) {
-      this.announce.textContent = t("table.your_turn");
+      this.say((v) => this.speaker.say(v.turnWords(this), "act"));
       noticeTurn(this);
     } else if (!mine) {
       unnotice(this);
     }
     this.wasMine = mine;
     this.render();
+  }
+
+  // ------------------------------------------------------------------ the screen reader's voice
+  /** The live regions in this page (made anew in the page's language, the last words kept for "repeat"),
+   * the voice's module loaded first if it is not yet. */
+  speakers() {
+    if (!this.voice) {
+      if (this.voiceLoading) return;
+      this.voiceLoading = import("./table-voice.js").then((voice) => {
+        this.voice = voice;
+        this.speakers();
+        const unsaid = this.unsaid;
+        this.unsaid = [];
+        for (const said of unsaid) said(voice);
+        if (this.state) this.render(); // the bar's keys button
+      });
+      return;
+    }
+    const last = this.speaker ? this.speaker.last : "";
+    this.speaker = new this.voice.Speaker();
+    this.speaker.last = last;
+    replace(this.voiceBox, this.speaker.regions);
+    this.drawVoicePanel();
+  }
+
+  drawVoicePanel() {
+    if (this.voice) replace(this.voicePanel, this.voice.voicePanel(this));
+  }
+
+  /** ``said(voice)`` now if the voice is loaded, else once it is (in the order things happened). */
+  say(said) {
+    if (this.voice && this.speaker) said(this.voice);
+    else this.unsaid.push(said);
   }
 
   // ------------------------------------------------------------------ helpers
@@ -216,6 +259,7 @@ export class TableView {
       // One action per state of the table: a second click before the answer would only be refused as stale.
       if (this.actedAt === this.seq) return null;
       this.actedAt = this.seq;
+      this.wasMine = false; // the next turn of this person's is a new one, said again
       this.render();
     }
     try {
@@ -233,7 +277,7 @@ export class TableView {
   refused(err, message) {
     const text = err.code === "illegal" ? this.reason(err, message) : this.app.errorText(err);
     this.app.toast(text, "error");
-    this.announce.textContent = text;
+    this.say(() => this.speaker.say(text, "act"));
     const box = this.actions.querySelector(".refusal");
     if (box) box.textContent = text;
   }

@@ -167,7 +167,7 @@ function dealCell(key) {
 }
 
 function rankingTable(rows) {
-  return h("div", { class: "sheet-scroll" }, h("table", { class: "board t-ranking" },
+  return h("div", { class: "sheet-scroll", tabindex: "0" }, h("table", { class: "board t-ranking" },
     h("thead", {}, h("tr", {}, ["place", "player", "total", "scored"].map((k) => h("th", { scope: "col" }, w(k))))),
     h("tbody", {}, rows.map((r) => h("tr", { class: r.you ? "you" : "", dataset: { name: r.name } },
       h("td", {}, num(r.place)),
@@ -188,7 +188,7 @@ function tablesList(tables) {
 
 function scoresTable(rows, tables) {
   const numberOf = new Map(tables.map((x) => [x.table, x.number + 1]));
-  return h("div", { class: "sheet-scroll" }, h("table", { class: "board t-scores" },
+  return h("div", { class: "sheet-scroll", tabindex: "0" }, h("table", { class: "board t-scores" },
     h("thead", {}, h("tr", {}, ["deal_seat", "seat", "table", "player", "points", "mean", "score"].map((k) => h("th", { scope: "col" }, w(k, { n: "" }).trim())))),
     h("tbody", {}, rows.map((r) => h("tr", { dataset: { deal: r.deal, seat: String(r.seat) } },
       dealCell(r.deal), h("td", {}, String(r.seat + 1)), h("td", {}, String(numberOf.get(r.table) || "")),

@@ -1,0 +1,202 @@
+// The table told to a screen reader: each event a sighted player sees, said as it happens (table events
+// and the changes of the state they bring), and the answers to the single-key commands (table-commands.js).
+
+import { num, t } from "./i18n.js";
+import * as cards from "./cards.js";
+import { shownName } from "./options.js";
+import { contractWord, signed } from "./result.js";
+import { sw } from "./speech-words.js";
+
+const SUIT_KEYS = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
+
+const cardList = (codes) => codes.map(cards.fullName).join(", ");
+
+/** The points a trick brings its winner: its cards' count (the Excuse stays with whoever played it). */
+function trickPoints(plays, winner) {
+  return plays.filter(([seat, card]) => card !== "EX" || seat === winner).reduce((sum, [, card]) => sum + cards.points(card), 0);
+}
+
+/** A table event said (not when the log of a join is replayed: that is the past). */
+export function speakEvent(view, e) {
+  if (view.replaying || !e) return;
+  const say = (text, kind) => view.speaker.say(text, kind);
+  const me = view.me;
+  const name = (seat) => view.nameOf(seat);
+  switch (e.type) {
+    case "action": speakAction(view, e); break;
+    case "deal_start": view.spokenTrick = []; say(sw("deal_start", { n: e.number, name: name(e.dealer) }), "others"); break;
+    case "chat": if (e.name !== (view.app.me && view.app.me.name)) say(sw("chat", { name: shownName(view.app.catalogue, e.name), text: e.text }), "chat"); break;
+    case "sat": if (e.seat !== me) say(sw("sat", { name: e.name }), "others"); break;
+    case "left": if (e.seat !== me) say(sw("left", { name: name(e.seat) }), "others"); break;
+    case "timeout": say(sw("timeout", { name: name(e.seat) }), e.seat === me ? "act" : "others"); break;
+    default: break;
+  }
+}
+
+function speakAction(view, e) {
+  const a = e.action;
+  const mine = e.seat === view.me;
+  const kind = mine ? "mine" : "others";
+  const who = view.nameOf(e.seat);
+  const say = (text, k = kind) => view.speaker.say(text, k);
+  if (a.bid !== undefined) {
+    if (a.bid === "pass") say(sw("pass", { name: who }));
+    else say(sw(a.chelem ? "bid_chelem" : "bid", { name: who, contract: contractWord(a.bid) }));
+  } else if (a.call !== undefined) say(sw("call", { name: who, card: cards.fullName(a.call) }), "mine");
+  else if (a.discard !== undefined) say(sw("ecart_all", { name: who }));
+  else if (a.ecart !== undefined) {
+    if (a.ecart.trumps && a.ecart.trumps.length) say(sw("ecart_trumps", { name: who, cards: cardList(a.ecart.trumps) }), "mine");
+    else say(sw("ecart", { name: who }));
+  } else if (a.chelem !== undefined) say(sw(a.chelem ? "chelem_yes" : "chelem_no", { name: who }), a.chelem ? "mine" : kind);
+  else if (a.poignee !== undefined) say(sw("poignee", { name: who, size: t(`poignee.${poigneeSize(view, a.poignee.length)}`), cards: cardList(a.poignee) }), "mine");
+  else if (a.petit_sec !== undefined) say(sw(a.petit_sec === "redeal" ? "petit_sec_redeal" : "petit_sec_play", { name: who }), "mine");
+  else if (a.play !== undefined) {
+    view.spokenTrick = view.spokenTrick || [];
+    view.spokenTrick.push([e.seat, a.play]);
+    say(mine ? sw("play_mine", { card: cards.fullName(a.play) }) : sw("play", { name: who, card: cards.fullName(a.play) }));
+    if (e.won !== undefined && e.won !== null) {
+      const n = trickPoints(view.spokenTrick, e.won);
+      say(e.won === view.me ? sw("trick_won_mine", { n }) : sw("trick_won", { name: view.nameOf(e.won), n }), "trick");
+      view.spokenTrick = [];
+    }
+  }
+}
+
+const POIGNEES = { 3: [13, 15, 18], 4: [10, 13, 15], 5: [8, 10, 13] }; // simple, double, triple (the rules' counts)
+
+/** A poignée's size by its count of trumps at this many players. */
+function poigneeSize(view, count) {
+  const [, double, triple] = POIGNEES[view.state ? view.state.players : 4] || POIGNEES[4];
+  return count >= triple ? "triple" : count >= double ? "double" : "simple";
+}
+
+/** What the new state shows that no event said: the dog turned over, a deal's result, the game's end, and
+ * this person's turn (urgent). */
+export function speakState(view, before) {
+  if (view.replaying) return;
+  const s = view.state;
+  const d = s.deal;
+  const b = before && before.deal;
+  if (d && d.dog && d.dog.length && !(b && b.dog && b.dog.length) && b) view.speaker.say(sw("dog", { cards: cardList(d.dog) }), "mine");
+  if (d && d.result && !(b && b.result) && before) view.speaker.say(resultWords(view, d.result), "trick");
+  if (s.game && s.game.over && before && before.game && !before.game.over) {
+    view.speaker.say(sw("game_over", { list: scoresList(view) }), "trick");
+  }
+}
+
+const CLOCK_SAID = [10, 5]; // the seconds left at which this person's clock is said on their turn
+
+/** This person's clock in its last seconds, said (urgent) at 10 s and 5 s left, once each per turn. */
+export function speakClock(view) {
+  const left = view.isMyTurn() ? view.secondsLeft() : null;
+  if (left === null) {
+    view.clockSaid = null;
+    return;
+  }
+  if (!view.clockSaid || view.clockSaid.seq !== view.seq) view.clockSaid = { seq: view.seq, at: new Set(CLOCK_SAID.filter((x) => left <= x - 1)) };
+  for (const at of CLOCK_SAID) {
+    if (left <= at && !view.clockSaid.at.has(at)) {
+      view.clockSaid.at.add(at);
+      view.speaker.say(sw("seconds_left", { n: Math.max(1, Math.ceil(left)) }), "act");
+    }
+  }
+}
+
+/** This person's turn, said urgently, with what is asked. */
+export function turnWords(view) {
+  const legal = (kind) => view.legal(kind).length > 0;
+  if (legal("bid")) return sw("your_turn_bid");
+  if (legal("call")) return sw("your_turn_call");
+  const discard = view.legal("discard_from")[0];
+  if (discard) return sw("your_turn_ecart", { n: discard.count });
+  if (legal("chelem")) return sw("your_turn_chelem");
+  if (legal("play")) return sw("your_turn_play");
+  return sw("your_turn");
+}
+
+function resultWords(view, r) {
+  if (r.void) return sw("void");
+  const said = sw(r.made ? "made" : "lost", { name: view.nameOf(r.taker), contract: contractWord(r.contract), diff: num(r.margin) });
+  const scores = r.scores.map((x, seat) => `${view.nameOf(seat)} ${signed(x)}`).join(", ");
+  return `${said}. ${scores}`;
+}
+
+function scoresList(view) {
+  const g = view.state.game;
+  return g ? g.totals.map((x, seat) => `${view.nameOf(seat)} ${signed(x)}`).join(", ") : "";
+}
+
+// ------------------------------------------------------------------ answers to the commands
+
+/** The hand, suit by suit (``only``: one suit's letter, or "T" for the trumps and the Excuse). */
+export function handWords(view, only = null) {
+  const d = view.state && view.state.deal;
+  if (!d || !d.hand || !d.hand.length) return sw("hand_empty");
+  const hand = cards.sortHand(d.hand);
+  const groups = [...Object.keys(SUIT_KEYS), "T"].filter((g) => !only || g === only).map((g) => {
+    const inIt = hand.filter((c) => (g === "T" ? cards.parse(c).kind !== "suit" : cards.parse(c).suit === g));
+    const suit = sw(g === "T" ? "trumps" : SUIT_KEYS[g]);
+    if (!inIt.length) return only ? sw("hand_none", { suit }) : null;
+    const names = inIt.map((c) => (g === "T" ? cards.fullName(c) : rankWord(c)));
+    return sw("hand_suit", { suit, cards: names.join(", ") });
+  }).filter(Boolean);
+  return groups.join(". ");
+}
+
+/** A suit card by its rank only (its suit is said once for the group): "King", "7". */
+function rankWord(code) {
+  const full = cards.fullName(code);
+  const suit = cards.suitWord(cards.parse(code).suit);
+  return full.replace(new RegExp(`\\s*(of|de)\\s+${suit}$`), "");
+}
+
+const plays = (view, list) => list.map((x) => `${view.nameOf(x.seat)}: ${cards.fullName(x.card)}`).join(", ");
+
+export function trickWords(view) {
+  const d = view.state && view.state.deal;
+  if (!d || !d.trick.length) return sw("trick_empty");
+  return sw("trick", { plays: plays(view, d.trick) });
+}
+
+export function lastTrickWords(view) {
+  const d = view.state && view.state.deal;
+  const lt = d && d.last_trick;
+  if (!lt) return sw("no_last");
+  return sw("last", { name: view.nameOf(lt.winner), plays: plays(view, lt.cards) });
+}
+
+export function scoreWords(view) {
+  const g = view.state && view.state.game;
+  if (!g || !g.sheet.length) return sw("no_scores");
+  return sw("scores", { list: scoresList(view) });
+}
+
+export function turnOfWords(view) {
+  const d = view.state && view.state.deal;
+  if (!d || d.to_act === null || d.to_act === undefined || d.phase === "end") return sw("turn_none");
+  const who = d.to_act === view.me ? turnWords(view) : sw("turn_of", { name: view.nameOf(d.to_act) });
+  const left = view.secondsLeft();
+  return left === null ? who : `${who}, ${sw("clock", { n: Math.ceil(left) })}`;
+}
+
+export function dogWords(view) {
+  const d = view.state && view.state.deal;
+  if (!d) return sw("dog_unknown");
+  const parts = [d.dog && d.dog.length ? sw("dog", { cards: cardList(d.dog) }) : sw("dog_unknown")];
+  if (d.ecart && d.ecart.length) parts.push(sw("your_ecart", { cards: cardList(d.ecart) }));
+  if (d.ecart_trumps && d.ecart_trumps.length) parts.push(sw("ecart_trumps", { name: view.nameOf(d.taker), cards: cardList(d.ecart_trumps) }));
+  return parts.join(". ");
+}
+
+export function bidWords(view) {
+  const d = view.state && view.state.deal;
+  if (!d) return sw("no_bids");
+  const parts = [];
+  const bids = d.bids || [];
+  parts.push(bids.length ? sw("bids", { list: bids.map((x) => `${view.nameOf(x.seat)} ${contractWord(x.bid)}`).join(", ") }) : sw("no_bids"));
+  if (d.contract && d.phase !== "bidding") {
+    parts.push(sw("contract", { contract: contractWord(d.contract), name: view.nameOf(d.taker) })
+      + (d.called ? `, ${sw("called", { card: cards.fullName(d.called) })}` : ""));
+  }
+  return parts.join(". ");
+}
