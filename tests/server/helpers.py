@@ -18,7 +18,7 @@ from argon2 import PasswordHasher
 from atout.server.app import MAX_FRAME, create_app
 from atout.server.clock import FakeClock
 from atout.server.hub import Config, Hub
-from atout.server.table import Timing
+from atout.server.table import Timing, deadlines
 from atout.server.wsprotocol import AtoutWebSocketProtocol
 
 RECV_TIMEOUT = 10.0
@@ -284,4 +284,4 @@ def when_next_deal(table) -> float:
     """When ``table`` (its deal over) deals again: the end of the pause after that deal. Not a fixed "much
     later": a deal can be over the moment it is dealt (a petit sec under petit_sec=redeal), at the very
     time of the tick that dealt it, and its own pause runs from then."""
-    return next(when for when, what, _ in table.deadlines() if what == "next_deal")
+    return next(when for when, what, _ in deadlines(table) if what == "next_deal")

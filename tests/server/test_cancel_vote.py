@@ -13,12 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import atout.server.table as table_module
 from atout.bots import make_bot
 from atout.engine.record import action_to_json
 from atout.server.options import TableOptions
 from atout.server.protocol import ProtocolError
-from atout.server.table import Table, Timing
+from atout.server.table import Table, Timing, clocks, decided, play, seating, votes
 
 from .helpers import when_next_deal
 
@@ -28,13 +27,13 @@ NAMES = ["Ann", "Bob", "Carl", "Dan", "Eve"]
 def table_of(players: int, people: int) -> Table:
     """``people`` people in the first seats, robots in the others, the game started."""
     table = Table("t", players, TableOptions(deals=3), Timing())
-    table.create("p0", NAMES[0], 0.0)
+    decided(table, 0.0, seating.create, "p0", NAMES[0])
     for seat in range(1, players):
         if seat < people:
-            table.sit(f"p{seat}", NAMES[seat], seat, table.seq, 0.0)
+            decided(table, 0.0, seating.sit, f"p{seat}", NAMES[seat], seat, table.seq)
         else:
-            table.add_robot("p0", seat, "random", table.seq, 0.0)
-    table.start("p0", table.seq, 0.0)
+            decided(table, 0.0, seating.add_robot, "p0", seat, "random", table.seq)
+    decided(table, 0.0, play.start, "p0", table.seq)
     return table
 
 
@@ -43,7 +42,7 @@ def test_alone_with_robots_a_proposal_is_refused_and_changes_nothing(players: in
     table = table_of(players, 1)
     before = table.snapshot()
     with pytest.raises(ProtocolError) as refused:
-        table.propose_cancel("p0", table.seq, 1.0)
+        decided(table, 1.0, votes.propose_cancel, "p0", table.seq)
     assert refused.value.code == "needs_two_people"
     assert table.snapshot() == before
 
@@ -51,21 +50,21 @@ def test_alone_with_robots_a_proposal_is_refused_and_changes_nothing(players: in
 def test_a_second_person_away_counts_for_nobody() -> None:
     """Two people, but Bob's connection is lost: Ann is the only one present, and may not propose."""
     table = table_of(4, 2)
-    table.connection_lost(1, 1.0)
+    clocks.connection_lost(table, 1, 1.0)
     with pytest.raises(ProtocolError) as refused:
-        table.propose_cancel("p0", table.seq, 2.0)
+        decided(table, 2.0, votes.propose_cancel, "p0", table.seq)
     assert refused.value.code == "needs_two_people"
-    table.connection_back("p1", 3.0)
-    assert [e["type"] for e in table.propose_cancel("p0", table.seq, 4.0)] == ["cancel_proposed"]
+    decided(table, 3.0, clocks.connection_back, "p1")
+    assert [e["type"] for e in decided(table, 4.0, votes.propose_cancel, "p0", table.seq)] == ["cancel_proposed"]
 
 
 def test_two_people_agreeing_cancel_and_one_refusing_does_not() -> None:
     table = table_of(4, 2)
-    table.propose_cancel("p0", table.seq, 1.0)
-    ended = table.cast_vote("p1", False, table.seq, 2.0)
+    decided(table, 1.0, votes.propose_cancel, "p0", table.seq)
+    ended = decided(table, 2.0, votes.cast_vote, "p1", False, table.seq)
     assert [e["type"] for e in ended] == ["vote", "cancel_end"] and ended[-1]["cancelled"] is False
-    table.propose_cancel("p1", table.seq, 3.0)
-    ended = table.cast_vote("p0", True, table.seq, 4.0)
+    decided(table, 3.0, votes.propose_cancel, "p1", table.seq)
+    ended = decided(table, 4.0, votes.cast_vote, "p0", True, table.seq)
     assert ended[-1]["type"] == "cancel_end" and ended[-1]["cancelled"] is True
     assert table.game_outcome == "cancelled"
 
@@ -123,7 +122,7 @@ def test_no_vote_passes_without_two_people_present(players: int, people: int, st
     proposal is refused exactly when fewer than two people are present."""
     people = min(people, players)
     shuffles = random.Random(seed)  # the table's seeds too: the same steps, the same deals (hypothesis replays)
-    with patch.object(table_module, "secrets", SimpleNamespace(token_hex=lambda n: shuffles.randbytes(n).hex())):
+    with patch.object(play, "secrets", SimpleNamespace(token_hex=lambda n: shuffles.randbytes(n).hex())):
         table = table_of(players, people)
         play_steps(table, people, players, steps, seed)
 
@@ -142,34 +141,34 @@ def play_steps(table: Table, people: int, players: int, steps: list, seed: int) 
             if what == "propose":
                 alone = len(model.present() | {seat}) < 2
                 try:
-                    events = table.propose_cancel(player, table.seq, now)
+                    events = decided(table, now, votes.propose_cancel, player, table.seq)
                 except ProtocolError as refused:
                     if refused.code == "needs_two_people":
                         assert alone
                     raise
                 assert not alone
             elif what in ("yes", "no"):
-                events = table.cast_vote(player, what == "yes", table.seq, now)
+                events = decided(table, now, votes.cast_vote, player, what == "yes", table.seq)
             elif what == "leave":
-                events = table.leave(player, table.seq, now)
+                events = decided(table, now, seating.leave, player, table.seq)
             elif what == "lost" and seat in model.people - model.left:
-                table.connection_lost(seat, now)
+                clocks.connection_lost(table, seat, now)
                 model.lost.add(seat)
             elif what == "back" and seat in model.people - model.left:
-                events = table.connection_back(player, now)
+                events = decided(table, now, clocks.connection_back, player)
                 model.lost.discard(seat)
             elif what == "wait":
                 now += dt
-                while (more := table.tick(now)):
+                while (more := decided(table, now, clocks.tick)):
                     events += more
             elif what == "play" and table.vote is None:
                 if table.deal.is_over:
-                    events = table.tick(when_next_deal(table))
+                    events = decided(table, when_next_deal(table), clocks.tick)
                 else:
                     to_act = table.deal.to_act
                     body = action_to_json(to_act, bot.choose(table.deal.observation(to_act)))
                     del body["seat"]
-                    events = table.play(to_act, body, now, by="robot")
+                    events = decided(table, now, play.play, to_act, body, by="robot")
         except ProtocolError:
             continue
         model.follow(events)

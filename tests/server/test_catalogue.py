@@ -19,9 +19,11 @@ def test_the_catalogue_lists_every_contract_in_rising_order_with_its_multiplier(
 
 
 def test_the_table_event_types_are_the_tables_appliers():
-    """Every ``_on_<type>`` of the table has its ``EventType``, and no type is left without one."""
+    """Every ``EventType`` has its handler in ``Table.evolve`` (a game action, applied by ``evolve`` itself,
+    or one of ``EVOLVE``), no handler is left without its type, and no runtime fact bears an event's name."""
     from atout.engine.kinds import EventType
-    from atout.server.table import Table
+    from atout.server.table import EVOLVE, Fact
 
-    appliers = {name.removeprefix("_on_") for name in dir(Table) if name.startswith("_on_")}
-    assert appliers == {t.value for t in EventType}
+    assert set(EVOLVE) | {EventType.ACTION} == {t.value for t in EventType}
+    assert EventType.ACTION not in EVOLVE
+    assert not {f.value for f in Fact} & {t.value for t in EventType}

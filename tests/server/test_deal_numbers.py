@@ -11,7 +11,7 @@ from atout.engine.kinds import Void
 from atout.engine.record import action_to_json
 from atout.server.options import TableOptions
 from atout.server.review import deal_places
-from atout.server.table import Table, Timing
+from atout.server.table import Observer, Table, Timing, clocks, decided, play, seating
 
 from .helpers import when_next_deal
 
@@ -20,10 +20,10 @@ BOT = make_bot("random", 34)
 
 def robots_table(deals: int) -> Table:
     table = Table("t", 3, TableOptions(deals=deals), Timing())
-    table.create("p0", "Ann", 0.0)
+    decided(table, 0.0, seating.create, "p0", "Ann")
     for seat in (1, 2):
-        table.add_robot("p0", seat, "random", table.seq, 0.0)
-    table.start("p0", table.seq, 0.0)
+        decided(table, 0.0, seating.add_robot, "p0", seat, "random", table.seq)
+    decided(table, 0.0, play.start, "p0", table.seq)
     return table
 
 
@@ -36,7 +36,7 @@ def act(table: Table, everyone_passes: bool) -> list[dict[str, Any]]:
         action = BOT.choose(deal.observation(deal.to_act))
     body = action_to_json(deal.to_act, action)
     del body["seat"]
-    return table.play(deal.to_act, body, 1.0, by="robot")
+    return decided(table, 1.0, play.play, deal.to_act, body, by="robot")
 
 
 def test_a_void_deal_keeps_its_number_in_the_log_the_bar_and_the_review() -> None:
@@ -44,15 +44,15 @@ def test_a_void_deal_keeps_its_number_in_the_log_the_bar_and_the_review() -> Non
     while not table.deal.is_over:  # everyone passes (or a petit sec voided it): a void deal 1
         act(table, everyone_passes=True)
     assert table.deal.void in (Void.ALL_PASS, Void.PETIT_SEC)
-    view = table.view(0, 1.0)["game"]
+    view = Observer(table).view(0, 1.0)["game"]
     assert (view["deal_number"], view["deals"]) == (1, 2)  # "Deal 1 of 2", not "Deal 0 of 2"
     said = [1]  # the first deal_start (at the game's start) said deal 1
     while table.status == "playing":
         if table.deal.is_over:  # the pause after a deal: the bar says the number the log said for it
-            assert table.view(0, 1.0)["game"]["deal_number"] == said[-1]
-            said += [e["number"] for e in table.tick(when_next_deal(table)) if e["type"] == "deal_start"]
+            assert Observer(table).view(0, 1.0)["game"]["deal_number"] == said[-1]
+            said += [e["number"] for e in decided(table, when_next_deal(table), clocks.tick) if e["type"] == "deal_start"]
             continue
-        assert table.view(0, 1.0)["game"]["deal_number"] == said[-1]
+        assert Observer(table).view(0, 1.0)["game"]["deal_number"] == said[-1]
         act(table, everyone_passes=False)
     places = [table.deal_place(n + 1) for n in range(len(table.game.sheet))]
     assert [k for k, _ in places] == said[: len(places)]  # each deal's review: the number its deal_start said

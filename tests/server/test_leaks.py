@@ -23,7 +23,7 @@ from atout.engine.record import action_to_json
 from atout.engine.rules import OPTIONS
 from atout.server.options import TableOptions
 from atout.server.protocol import dumps
-from atout.server.table import Table, Timing
+from atout.server.table import Observer, Table, Timing, clocks, decided, play, seating
 
 from .helpers import Client, Server, first_legal, running_server, when_next_deal
 from .leak_model import TableKnowledge, Viewer, leaks
@@ -267,15 +267,15 @@ async def short_game(server: Server, patches: bool = False) -> tuple[str, list[t
 async def test_the_check_catches_a_spectator_shown_a_hand(
     db_url: str, monkeypatch: pytest.MonkeyPatch, patches: bool
 ) -> None:
-    honest = Table.deal_parts
+    honest = Observer.deal_parts
 
-    def leaky(self: Table, viewers: set[int | None]) -> tuple[Any, dict[int, Any]]:
+    def leaky(self: Observer, viewers: set[int | None]) -> tuple[Any, dict[int, Any]]:
         public, private = honest(self, viewers | {0})
         if public is not None:
             public = {**public, "hand": private[0]["hand"]}
         return public, private
 
-    monkeypatch.setattr(Table, "deal_parts", leaky)
+    monkeypatch.setattr(Observer, "deal_parts", leaky)
     async with running_server(db_url) as server:
         table, viewers = await short_game(server, patches)
         model = TableKnowledge(stored_events(server, table), 3)
@@ -288,15 +288,15 @@ async def test_the_check_catches_a_spectator_shown_a_hand(
 
 
 async def test_the_check_catches_a_seed_sent_early(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    honest = Table.public_event
+    honest = Observer.public_event
 
-    def leaky(self: Table, event: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    def leaky(self: Observer, event: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         out = honest(self, event, viewer)
         if event["type"] == "deal_start":
             out["seed"] = event["_seed"]
         return out
 
-    monkeypatch.setattr(Table, "public_event", leaky)
+    monkeypatch.setattr(Observer, "public_event", leaky)
     async with running_server(db_url) as server:
         table, viewers = await short_game(server)
         model = TableKnowledge(stored_events(server, table), 3)
@@ -345,25 +345,25 @@ def test_the_tables_views_over_many_robot_deals_tell_nothing_hidden(
                     "type": "event",
                     "table": "t",
                     "seq": event["seq"],
-                    "event": table.public_event(event, viewer),
+                    "event": Observer(table).public_event(event, viewer),
                 }
                 if i == len(events) - 1:
-                    frame["state"] = table.view(viewer, 2.0)
+                    frame["state"] = Observer(table).view(viewer, 2.0)
                 frames[viewer].append(dumps(frame))
 
-    tell(table.create("p0", "Ann", 0.0))
+    tell(decided(table, 0.0, seating.create, "p0", "Ann"))
     for seat in range(1, players):
-        tell(table.add_robot("p0", seat, "random", table.seq, 0.0))
-    tell(table.start("p0", table.seq, 1.0))
+        tell(decided(table, 0.0, seating.add_robot, "p0", seat, "random", table.seq))
+    tell(decided(table, 1.0, play.start, "p0", table.seq))
     while table.status == "playing":
         if table.deal.is_over:
-            events = table.tick(when_next_deal(table))
+            events = decided(table, when_next_deal(table), clocks.tick)
             assert events, "the next deal did not come"
         else:
             seat = table.deal.to_act
             body = action_to_json(seat, bots[seat].choose(table.deal.observation(seat)))
             del body["seat"]
-            events = table.play(seat, body, 2.0, by="robot")
+            events = decided(table, 2.0, play.play, seat, body, by="robot")
         tell(events)
     model = TableKnowledge(log, players)
     assert len(model.deals) >= 3 and all(d.record is not None for d in model.deals)

@@ -28,7 +28,7 @@ def sent_codes() -> set[str]:
     """Every error code the server's source can send, read from the calls that make errors (a code that
     is not a literal there is relayed from one that is: ``err.code``)."""
     codes: set[str] = set()
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if not isinstance(node, ast.Call):
                 continue

@@ -8,12 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import atout.server.table as table_module
 from atout.bots import make_bot
 from atout.engine.record import action_to_json
 from atout.server.options import TableOptions
 from atout.server.protocol import ProtocolError
-from atout.server.table import Table, Timing
+from atout.server.table import Fact, Observer, Table, Timing, clocks, decided, play, seating, votes
 
 from .helpers import when_next_deal
 
@@ -28,10 +27,10 @@ def rebuilt(events: list[dict], players: int) -> Table:
 
 def robot_table(players: int, deals: int, rules: dict) -> tuple[Table, list[dict]]:
     table = Table("t", players, TableOptions(deals=deals, rules=rules), Timing())
-    events = table.create("p0", "Ann", 0.0)
+    events = decided(table, 0.0, seating.create, "p0", "Ann")
     for seat in range(1, players):
-        events += table.add_robot("p0", seat, "random", table.seq, 0.0)
-    events += table.start("p0", table.seq, 1.0)
+        events += decided(table, 0.0, seating.add_robot, "p0", seat, "random", table.seq)
+    events += decided(table, 1.0, play.start, "p0", table.seq)
     return table, events
 
 
@@ -46,21 +45,21 @@ def test_events_and_snapshots_rebuild_the_same_table(players: int, deals: int, r
     steps = 0
     while table.status == "playing":
         if table.deal.is_over:
-            dealt = table.tick(when_next_deal(table))
+            dealt = decided(table, when_next_deal(table), clocks.tick)
             assert dealt, "the next deal did not come"
             events += dealt
             continue
         seat = table.deal.to_act
         body = action_to_json(seat, bots[seat].choose(table.deal.observation(seat)))
         del body["seat"]
-        events += table.play(seat, body, 2.0, by="robot")
+        events += decided(table, 2.0, play.play, seat, body, by="robot")
         steps += 1
         if steps % 17 == 0:  # a snapshot taken now, plus nothing, is the same table
             again = Table.from_snapshot(table.snapshot())
             assert again.snapshot() == table.snapshot()
-            again.restarted(2.0)  # the clocks start afresh, here at the last action's time
-            again.gone_since.clear()  # and everyone has reconnected
-            assert again.view(seat, 5.0) == table.view(seat, 5.0)
+            # the clocks start afresh, here at the last action's time, everyone connected all along
+            again.evolve({"type": Fact.RESTARTED, "at": 2.0, "here": list(range(players))})
+            assert Observer(again).view(seat, 5.0) == Observer(table).view(seat, 5.0)
     assert [e["seq"] for e in events] == list(range(1, table.seq + 1))
     assert rebuilt(events, players).snapshot() == table.snapshot()
     assert table.game_outcome == "finished" and sum(table.game.totals) == 0
@@ -72,15 +71,15 @@ def test_refused_requests_change_nothing() -> None:
     before = table.snapshot()
     seat = table.deal.to_act
     attempts = [
-        lambda: table.act("p0", {"play": "KS"}, table.seq, 3.0) if seat != 0 else table.act("p0", {"bid": "x"}, table.seq, 3.0),
-        lambda: table.act("p0", {"bid": "garde"}, table.seq - 1, 3.0),
-        lambda: table.act("nobody", {"bid": "pass"}, table.seq, 3.0),
-        lambda: table.set_options("p0", {"deals": 3}, table.seq, 3.0),
-        lambda: table.add_robot("p0", 1, "random", table.seq, 3.0),
-        lambda: table.start("p0", table.seq, 3.0),
-        lambda: table.play(seat, {"seat": seat, "bid": "pass"}, 3.0, by="robot"),
-        lambda: table.play(seat, {"play": "T21", "bid": "pass"}, 3.0, by="robot"),
-        lambda: table.cast_vote("p0", True, table.seq, 3.0),
+        lambda: decided(table, 3.0, play.act, "p0", {"play": "KS"}, table.seq) if seat != 0 else decided(table, 3.0, play.act, "p0", {"bid": "x"}, table.seq),
+        lambda: decided(table, 3.0, play.act, "p0", {"bid": "garde"}, table.seq - 1),
+        lambda: decided(table, 3.0, play.act, "nobody", {"bid": "pass"}, table.seq),
+        lambda: decided(table, 3.0, seating.set_options, "p0", {"deals": 3}, table.seq),
+        lambda: decided(table, 3.0, seating.add_robot, "p0", 1, "random", table.seq),
+        lambda: decided(table, 3.0, play.start, "p0", table.seq),
+        lambda: decided(table, 3.0, play.play, seat, {"seat": seat, "bid": "pass"}, by="robot"),
+        lambda: decided(table, 3.0, play.play, seat, {"play": "T21", "bid": "pass"}, by="robot"),
+        lambda: decided(table, 3.0, votes.cast_vote, "p0", True, table.seq),
     ]
     for attempt in attempts:
         with pytest.raises(ProtocolError):
@@ -94,7 +93,7 @@ def test_secret_fields_never_leave_in_events() -> None:
     assert starts and all("_seed" in e for e in starts)
     for viewer in (None, 0, 1, 2, 3):
         for e in starts:
-            public = table.public_event(e, viewer)
+            public = Observer(table).public_event(e, viewer)
             assert not any(k.startswith("_") for k in public)
             assert e["_seed"] not in str(public)
 
@@ -103,9 +102,9 @@ def test_an_ecart_is_shown_to_others_as_its_trumps_and_size() -> None:
     event = {"type": "action", "seq": 9, "at": 0.0, "seat": 2, "by": "person",
              "action": {"discard": ["2C", "3C", "T4", "5D", "6D", "7D"]}}
     table = Table("t", 4)
-    assert table.public_event(event, 2)["action"] == event["action"]
+    assert Observer(table).public_event(event, 2)["action"] == event["action"]
     for viewer in (None, 0, 1, 3):
-        assert table.public_event(event, viewer)["action"] == {"ecart": {"trumps": ["T4"], "count": 6}}
+        assert Observer(table).public_event(event, viewer)["action"] == {"ecart": {"trumps": ["T4"], "count": 6}}
 
 
 PETIT_SEC_SEED = f"{0x322:032x}"
@@ -117,14 +116,14 @@ def test_a_deal_void_as_it_is_dealt_is_followed_by_the_next_after_the_pause(monk
     the pause after it runs out, counted from that moment (a driver ticking at one fixed "later" time
     would wait for ever: the hang a property test once had)."""
     seeds = iter([PETIT_SEC_SEED, PETIT_SEC_SEED, *(f"{i:032x}" for i in range(1, 50))])  # game, deal 1, more
-    monkeypatch.setattr(table_module, "secrets", SimpleNamespace(token_hex=lambda n: next(seeds) if n == 16 else "ab" * n))
+    monkeypatch.setattr(play, "secrets", SimpleNamespace(token_hex=lambda n: next(seeds) if n == 16 else "ab" * n))
     table, events = robot_table(4, 2, {"petit_sec": "redeal"})
     assert [e["type"] for e in events][-2:] == ["deal_start", "deal_end"]
     assert table.deal.is_over and table.deal_ended_at == 1.0
     pause = Timing().deal_pause
     assert when_next_deal(table) == 1.0 + pause
-    assert table.tick(1.0 + pause - 0.01) == []
-    dealt = table.tick(1.0 + pause)
+    assert decided(table, 1.0 + pause - 0.01, clocks.tick) == []
+    dealt = decided(table, 1.0 + pause, clocks.tick)
     assert dealt and dealt[0]["type"] == "deal_start" and not table.deal.is_over
 
 
@@ -134,29 +133,29 @@ def play_out(table: Table, seed: int = 7) -> list[dict]:
     events: list[dict] = []
     while table.status == "playing":
         if table.deal.is_over:
-            events += table.tick(when_next_deal(table))
+            events += decided(table, when_next_deal(table), clocks.tick)
             continue
         seat = table.deal.to_act
         body = action_to_json(seat, bots[seat].choose(table.deal.observation(seat)))
         del body["seat"]
-        events += table.play(seat, body, 2.0, by="robot")
+        events += decided(table, 2.0, play.play, seat, body, by="robot")
     return events
 
 
 def people_table(deals: int = 1, bet: int = 0) -> Table:
     """Ann (master) and Bob, registered, with two robots."""
     table = Table("t", 4, TableOptions(deals=deals, bet=bet), Timing())
-    table.create("pann", "Ann", 0.0)
-    table.sit("pbob", "Bob", 1, table.seq, 0.0)
+    decided(table, 0.0, seating.create, "pann", "Ann")
+    decided(table, 0.0, seating.sit, "pbob", "Bob", 1, table.seq)
     for seat in (2, 3):
-        table.add_robot("pann", seat, "random", table.seq, 0.0)
+        decided(table, 0.0, seating.add_robot, "pann", seat, "random", table.seq)
     return table
 
 
 def test_a_finished_game_leaves_one_game_over_with_places_and_the_bets_taken_at_its_start() -> None:
     table = people_table(deals=2, bet=50)
     table.take_concluded()
-    table.start("pann", table.seq, 1.0)
+    decided(table, 1.0, play.start, "pann", table.seq)
     [bets] = table.take_concluded()
     assert bets.stakes == (("pann", 50), ("pbob", 50))
     play_out(table)
@@ -173,19 +172,19 @@ def test_a_finished_game_leaves_one_game_over_with_places_and_the_bets_taken_at_
 
 def test_an_abandoner_is_named_and_ranked_last_and_a_deserted_game_ends_too() -> None:
     table = people_table(deals=1)
-    table.start("pann", table.seq, 1.0)
+    decided(table, 1.0, play.start, "pann", table.seq)
     table.take_concluded()
-    table.leave("pbob", None, 3.0)  # Bob abandons: his seat empties only when the game ends
+    decided(table, 3.0, seating.leave, "pbob", None)  # Bob abandons: his seat empties only when the game ends
     play_out(table)
     [over] = table.take_concluded()
     bob = over.seats[1]
     assert (bob.player, bob.name, bob.abandoned, bob.place) == ("pbob", "Bob", True, 4)
     assert over.abandoners[0]["player"] == "pbob"
     deserted = people_table(deals=3)
-    deserted.start("pann", deserted.seq, 1.0)
+    decided(deserted, 1.0, play.start, "pann", deserted.seq)
     deserted.take_concluded()
-    deserted.leave("pbob", None, 3.0)
-    events = deserted.leave("pann", None, 4.0)  # the last person gone: the table closes mid-game
+    decided(deserted, 3.0, seating.leave, "pbob", None)
+    events = decided(deserted, 4.0, seating.leave, "pann", None)  # the last person gone: the table closes mid-game
     assert events[-1]["type"] == "closed"
     [over] = deserted.take_concluded()
     assert over.outcome == "deserted" and over.ranking is None
@@ -195,7 +194,7 @@ def test_an_abandoner_is_named_and_ranked_last_and_a_deserted_game_ends_too() ->
 def test_events_replayed_from_the_store_make_no_second_game_end() -> None:
     table = people_table(deals=1, bet=10)
     before = table.snapshot()
-    events = table.start("pann", table.seq, 1.0) + play_out(table)
+    events = decided(table, 1.0, play.start, "pann", table.seq) + play_out(table)
     assert len(table.take_concluded()) == 2  # the bets and the game's end, when they were made
     again = Table.from_snapshot(before)
     for event in events:

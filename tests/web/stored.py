@@ -15,11 +15,10 @@ from typing import Any
 from atout.engine.choices import random_action
 from atout.engine.kinds import TableStatus, Void
 from atout.engine.record import action_to_json
-from atout.server import finisher
 from atout.server.options import TableOptions
 from atout.server.results import Bets, GameOver
 from atout.server.store import Append, Store, StoredEvent
-from atout.server.table import Table
+from atout.server.table import Table, decided, finisher, play, seating
 
 
 def play_and_store(db_url: str, people: list[tuple[str, str]], players: int = 4, deals: int = 1, bet: int = 0,
@@ -32,12 +31,12 @@ def play_and_store(db_url: str, people: list[tuple[str, str]], players: int = 4,
     options = TableOptions().changed(deals=deals, competitive=True, bet=bet, robot_level="random")
     table = Table("s" + secrets.token_hex(5), players, options)
     master = people[0][0]
-    events = table.create(master, people[0][1], at)
+    events = decided(table, at, seating.create, master, people[0][1])
     for seat, (player, name) in enumerate(people[1:], start=1):
-        events += table.sit(player, name, seat, table.seq, at)
+        events += decided(table, at, seating.sit, player, name, seat, table.seq)
     for seat in range(len(people), players):
-        events += table.add_robot(master, seat, "random", table.seq, at)
-    events += table.start(master, table.seq, at)
+        events += decided(table, at, seating.add_robot, master, seat, "random", table.seq)
+    events += decided(table, at, play.start, master, table.seq)
     concluded: list[Bets | GameOver] = []
     while table.status == TableStatus.PLAYING:
         deal = table.deal
@@ -46,7 +45,7 @@ def play_and_store(db_url: str, people: list[tuple[str, str]], players: int = 4,
             if void_first and not table.records[1:] and deal.void is not Void.ALL_PASS:
                 # the cards voided it first (a petit sec): deal the game again, for a first deal everyone passed
                 return play_and_store(db_url, people, players, deals, bet, void_first, at, seed)
-            events += table.next_deal(at)
+            events += decided(table, at, play.next_deal)
             continue
         legal = deal.legal_actions()
         seat = deal.to_act
@@ -56,7 +55,7 @@ def play_and_store(db_url: str, people: list[tuple[str, str]], players: int = 4,
             action = random_action(legal, rng)
         body = action_to_json(seat, action)
         del body["seat"]
-        events += table.play(seat, body, at, by="robot")
+        events += decided(table, at, play.play, seat, body, by="robot")
     concluded += table.take_concluded()
     over = next(c for c in concluded if isinstance(c, GameOver))
     bets = next((c for c in concluded if isinstance(c, Bets)), None)
@@ -109,10 +108,10 @@ def dealt_table(db_url: str, person: tuple[str, str], players: int, wanted: Call
     options = TableOptions().changed(deals=1, turn_seconds=0, competitive=False, robot_level="random")
     for _ in range(100_000):
         table = Table("s" + secrets.token_hex(5), players, options)
-        events = table.create(person[0], person[1], at)
+        events = decided(table, at, seating.create, person[0], person[1])
         for seat in range(1, players):
-            events += table.add_robot(person[0], seat, "random", table.seq, at)
-        events += table.start(person[0], table.seq, at)
+            events += decided(table, at, seating.add_robot, person[0], seat, "random", table.seq)
+        events += decided(table, at, play.start, person[0], table.seq)
         if wanted(table):
             break
     else:

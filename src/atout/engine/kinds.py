@@ -120,7 +120,7 @@ class Unranked(StrEnum):
 
 
 class EventType(StrEnum):
-    """Every event a table stores (``server/table.py`` evolves each one)."""
+    """Every event a table stores (``server/table``: ``Table.evolve`` applies each one)."""
 
     CREATED = "created"
     SAT = "sat"

@@ -192,7 +192,7 @@ class PublicViews:
         return self._view
 
     def changes(self, since: dict[str, Any]) -> dict[str, Any] | None:
-        """The fields of the current view that differ from ``since``'s (``patches.changed``), when
+        """The fields of the current view that differ from ``since``'s (``server.table.observer.changed``), when
         ``since`` is the view made just before it; None when unknown."""
         return self._changed if since is self._last and self._last is not None else None
 

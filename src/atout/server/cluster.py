@@ -282,7 +282,7 @@ class RedisSite:
         """A table of ours changed in the lobby: the other processes show it (or drop it, closed); a
         private one only to whom it admits, which each process checks."""
         table = room.table
-        summary = None if table.status == TableStatus.CLOSED else table.summary(room.spectators())
+        summary = None if table.status == TableStatus.CLOSED else room.summary()
         self.bus.post(SITE, {"kind": "lobby", "table": table.id, "summary": summary, "admit": table.admission(),
                              "people": table.people()})
 

@@ -21,8 +21,8 @@ from .protocol import ProtocolError, dumps
 
 if TYPE_CHECKING:
     from .hub import Config
-    from .patches import Parts
     from .room import Stats
+    from .table.observer import Parts
 
 OUTBOX_LIMIT = 5000
 

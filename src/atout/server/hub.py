@@ -66,7 +66,7 @@ from .review import published
 from .room import Room, Services, Stats
 from .site import LocalSite, Site, line_for
 from .store import Store, StoredTable, StoreError, StoreWriter
-from .table import Table, Timing, admitted
+from .table import Batch, Table, Timing, admitted, play, seating, votes
 
 TOURNAMENT_RETRY = 5.0
 """Seconds before the tournament clock tries again a start the store refused (its failure logged)."""
@@ -236,7 +236,7 @@ class Hub:
             if room.table.status == TableStatus.CLOSED or room.table.seat_of(player_id) is None:
                 continue
             try:
-                await room.request(None, lambda t, now: t.leave(player_id, None, now, why="deleted their account"))
+                await room.request(None, lambda b: seating.leave(b, player_id, None, why="deleted their account"))
             except (ProtocolError, StoreError) as err:  # paused, or gone meanwhile: its absence clock goes on
                 event_log(event="leave_failed", table=room.id, error=str(err))
 
@@ -490,14 +490,14 @@ class Hub:
     async def on_lobby(self, conn: Connection, m: Lobby) -> None:
         conn.lobby = True
         player = conn.who.id
-        tables = [line_for(r.table.summary(r.spectators()), r.table.people(), player) for r in self.rooms.values()
+        tables = [line_for(r.summary(), r.table.people(), player) for r in self.rooms.values()
                   if r.table.status != TableStatus.CLOSED and self._admits(r.table, conn)]
         tables += [line for line in self.site.tables_for(conn) if line["id"] not in self.rooms]
         conn.send({"type": "lobby", "tables": tables})
 
     def _lobby_update(self, room: Room) -> None:
         table = room.table
-        summary = None if table.status == TableStatus.CLOSED else table.summary(room.spectators())
+        summary = None if table.status == TableStatus.CLOSED else room.summary()
         people = table.people()
         for conn in self.lobby_connections():
             if summary is None or not self._admits(table, conn):
@@ -535,7 +535,7 @@ class Hub:
         """A game now: a seat at a table of that size with people (a robot's, taken at the next deal, or a
         free one), else a new quick table with robots, started at once (``quick.py``)."""
         player = conn.who
-        lines = [line_for(r.table.summary(r.spectators()), r.table.people(), player.id) for r in self.rooms.values()
+        lines = [line_for(r.summary(), r.table.people(), player.id) for r in self.rooms.values()
                  if self._admits(r.table, conn)]
         lines += [line for line in self.site.tables_for(conn) if line["id"] not in self.rooms]
         table_id = pick(lines, m.players)
@@ -550,7 +550,7 @@ class Hub:
 
             await room.create(conn, m.ref, stored, quick=True, lease=self.site.new_lease())
             room.start()
-            await room.request(conn, lambda t, now: t.quick_start(player.id, now))
+            await room.request(conn, lambda b: play.quick_start(b, player.id))
         elif table_id in self.rooms:
             await self.on_claim(conn, Claim(type="claim", table=table_id, ref=m.ref))
         else:  # run by another process: the claim goes there, as the person's own request would
@@ -583,7 +583,7 @@ class Hub:
         await room.create(conn, m.ref, stored, lease=self.site.new_lease(),
                           daily=({"day": day.day, "deals": day.deals}, day.seed))
         room.start()
-        await room.request(conn, lambda t, now: t.daily_start(player.id, now))
+        await room.request(conn, lambda b: play.daily_start(b, player.id))
 
     # ------------------------------------------------------------ a guest who registers or logs in
     def seats_on_site(self, player_ids: set[str]) -> dict[str, set[tuple[str, str]]]:
@@ -619,7 +619,7 @@ class Hub:
         return None
 
     async def hand_over(self, guest: str, account: str, name: str, site: bool = True) -> None:
-        """The guest's seats at the tables run here pass to the account (``Table.hand_over``), and, through
+        """The guest's seats at the tables run here pass to the account (``seating.hand_over``), and, through
         the site, those run elsewhere. Until a page of the account follows the table the seat counts as a
         connection lost: the page that registered reloads and its ``join`` is the return (a page that never
         comes back is absent, then abandons, as any)."""
@@ -630,15 +630,10 @@ class Hub:
             if table.status == TableStatus.CLOSED or guest not in table.people():
                 continue
             try:
-                await room.request(None, lambda t, now: t.hand_over(guest, account, name, now))
+                await room.request(None, lambda b: seating.hand_over(b, guest, account, name))
             except (ProtocolError, StoreError) as err:  # the account sits there too, or the table is paused
                 event_log(event="handover_failed", table=room.id, error=str(err))
                 continue
-            seat = table.seat_of(account)
-            if seat is not None and not any(c.player is not None and c.player.id == account for c in room.followers):
-                table.connection_lost(seat, self.clock.now())
-                room.wake.set()
-                room.tell_state()
             self._lobby_update(room)
 
     def handed_over(self, guest: str, account: str, name: str) -> None:
@@ -699,8 +694,8 @@ class Hub:
                 self.site.claimed(table_id, token)
                 self.rooms[table_id] = room
 
-            def make(t: Table, now: float, seats: list[tuple[str, str] | None] = seats) -> list[dict[str, Any]]:
-                return t.tournament_open(seats, opened.spec(), opened.seed, now)
+            def make(b: Batch, seats: list[tuple[str, str] | None] = seats) -> None:
+                play.tournament_open(b, seats, opened.spec(), opened.seed)
 
             await room.open(make, stored, lease=self.site.new_lease())
             room.start()
@@ -726,10 +721,9 @@ class Hub:
         player = conn.who
         await self._check_chips(room.table.options, [(player.id, player.name)])
 
-        def claim(table: Table, now: float) -> list[dict[str, Any]]:
-            events = table.claim(player.id, player.name, now, self._master_friends(table))
+        def claim(b: Batch) -> None:
+            seating.claim(b, player.id, player.name, self._master_friends(b.table))
             room.follow(conn)  # in the table's turn, once accepted: the person sees the table from now on
-            return events
 
         await room.request(conn, claim, m.ref)
 
@@ -747,35 +741,33 @@ class Hub:
         player = conn.who
         await self._check_chips(room.table.options, [(player.id, player.name)])
 
-        def sit(table: Table, now: float) -> list[dict[str, Any]]:
-            events = table.sit(player.id, player.name, m.seat, m.seq, now, self._master_friends(table))
+        def sit(b: Batch) -> None:
+            seating.sit(b, player.id, player.name, m.seat, m.seq, self._master_friends(b.table))
             # in the table's turn and only once accepted: the sitter hears of its own seat, a refused one nothing
             room.follow(conn)
-            return events
 
         await room.request(conn, sit, m.ref)
 
     async def on_leave(self, conn: Connection, m: Leave) -> None:
         player = conn.who
-        await self._room(m.table).request(conn, lambda t, now: t.leave(player.id, m.seq, now), m.ref)
+        await self._room(m.table).request(conn, lambda b: seating.leave(b, player.id, m.seq), m.ref)
 
     async def on_robot(self, conn: Connection, m: Robot) -> None:
         player = conn.who
         await self._room(m.table).request(
-            conn, lambda t, now: t.add_robot(player.id, m.seat, m.level, m.seq, now), m.ref)
+            conn, lambda b: seating.add_robot(b, player.id, m.seat, m.level, m.seq), m.ref)
 
     async def on_unrobot(self, conn: Connection, m: Unrobot) -> None:
         player = conn.who
-        await self._room(m.table).request(conn, lambda t, now: t.remove_robot(player.id, m.seat, m.seq, now), m.ref)
+        await self._room(m.table).request(conn, lambda b: seating.remove_robot(b, player.id, m.seat, m.seq), m.ref)
 
     async def on_options(self, conn: Connection, m: Options) -> None:
         player = conn.who
         room = self._room(m.table)
 
-        def options(table: Table, now: float) -> list[dict[str, Any]]:
-            events = table.set_options(player.id, m.options, m.seq, now)
-            room.seen_options[player.id] = table.changed_seq  # the master is not told of their own change
-            return events
+        def options(b: Batch) -> None:
+            seating.set_options(b, player.id, m.options, m.seq)
+            room.seen_options[player.id] = b.table.changed_seq  # the master is not told of their own change
 
         await room.request(conn, options, m.ref)
 
@@ -783,30 +775,32 @@ class Hub:
         room = self._room(m.table)
         player = conn.who
 
-        async def start(table: Table, now: float) -> list[dict[str, Any]]:
+        async def start(b: Batch) -> None:
+            table = b.table
             same = room.same_address()
             if not same and table.status == TableStatus.WAITING and table.master_player == player.id:
                 await self._check_chips(table.options, [(s.player, s.name or "") for s in table.seats
                                                         if s.kind == SeatKind.PERSON and s.player is not None])
-            return table.start(player.id, m.seq, self.clock.now(), same)
+            b.now = self.clock.now()  # the start is decided now, after the chips were checked
+            play.start(b, player.id, m.seq, same)
 
         await room.request(conn, start, m.ref)
 
     async def on_act(self, conn: Connection, m: Act) -> None:
         player = conn.who
-        await self._room(m.table).request(conn, lambda t, now: t.act(player.id, m.action, m.seq, now), m.ref)
+        await self._room(m.table).request(conn, lambda b: play.act(b, player.id, m.action, m.seq), m.ref)
 
     async def on_back(self, conn: Connection, m: Back) -> None:
         player = conn.who
-        await self._room(m.table).request(conn, lambda t, now: t.back(player.id, now, m.seq), m.ref)
+        await self._room(m.table).request(conn, lambda b: play.back(b, player.id, m.seq), m.ref)
 
     async def on_cancel(self, conn: Connection, m: Cancel) -> None:
         player = conn.who
-        await self._room(m.table).request(conn, lambda t, now: t.propose_cancel(player.id, m.seq, now), m.ref)
+        await self._room(m.table).request(conn, lambda b: votes.propose_cancel(b, player.id, m.seq), m.ref)
 
     async def on_vote(self, conn: Connection, m: Vote) -> None:
         player = conn.who
-        await self._room(m.table).request(conn, lambda t, now: t.cast_vote(player.id, m.accept, m.seq, now), m.ref)
+        await self._room(m.table).request(conn, lambda b: votes.cast_vote(b, player.id, m.accept, m.seq), m.ref)
 
     async def on_seen(self, conn: Connection, m: Seen) -> None:
         self._room(m.table).seen(conn)
@@ -817,7 +811,7 @@ class Hub:
         if conn not in room.followers:
             raise ProtocolError("not_here", "join the table before you chat there")
         await self.spend(conn, Budget.CHAT)
-        await room.request(conn, lambda t, now: t.say(player.id, player.name, m.text, now), m.ref)
+        await room.request(conn, lambda b: seating.say(b, player.id, player.name, m.text), m.ref)
 
     async def on_invite(self, conn: Connection, m: Invite) -> None:
         """Invite by name: the registered player of that name, or the guests online under it."""
@@ -830,7 +824,7 @@ class Hub:
         targets = {account.id} if account is not None else await self.guests_online(m.name)
         if not targets:
             raise ProtocolError("no_player", f"no player called {m.name!r} is registered or online")
-        await room.request(conn, lambda t, now: t.invite(player.id, m.name, sorted(targets), now), m.ref)
+        await room.request(conn, lambda b: seating.invite(b, player.id, m.name, sorted(targets)), m.ref)
         for target in targets:
             self.tell_player(target, {"type": "invitation", "table": m.table, "from": player.name})
         self._lobby_update(room)

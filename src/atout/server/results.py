@@ -2,7 +2,7 @@
 
 The table makes these from its own state at the moment a game starts or ends, so nothing downstream
 (the ledger, the games table, the standings) works it out again from event dicts; the finisher
-(``finisher.py``) turns a ``GameOver`` into the rows the store writes in the same transaction as the
+(``table/finisher.py``) turns a ``GameOver`` into the rows the store writes in the same transaction as the
 events that ended the game.
 """
 

@@ -1,0 +1,335 @@
+"""A room: one table at run time, its actor (lichess's round actor, in asyncio).
+
+The room takes its table's requests one at a time (its lock's waiters are the table's queue, served
+in order), opens each one's ``Batch`` for the table's deciders to emit events into, has the store commit
+them, and only then has its teller tell each follower what its viewer may see (views come from the
+table's observer, never from the table again). Its robots and timer send it requests like anybody else, and the table pauses while
+the store cannot be reached (``outage``). The room writes no table state: runtime facts (connections
+lost, addresses shared) go to the table as requests or facts that ``Table.evolve`` applies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from ...engine.kinds import EventType, SeatKind, TableStatus
+from ..addresses import AddressBook
+from ..clock import Clock
+from ..daily import daily_end
+from ..logs import event_log, log
+from ..protocol import ProtocolError
+from ..results import Bets, GameOver
+from ..store import Append, Store, StoredEvent, StoredTable, StoreError, StoreWriter
+from ..table import Batch, Events, Fact, Observer, Table, Timing, clocks, finisher, rebuilt, seating
+from . import outage
+from .history import HISTORY_KEPT, deal_log, events_after
+from .robots import Robots
+from .telling import Teller
+from .timer import Timer
+
+if TYPE_CHECKING:
+    from ..connection import Connection
+
+SNAPSHOT_EVERY = 64
+
+SNAPSHOT_KINDS = frozenset({EventType.GAME_END, EventType.CANCEL_END, EventType.CLOSED})
+"""Events after which the table is stored whole: a game's end, the table's end."""
+LOBBY_KINDS = frozenset({
+    EventType.SAT, EventType.LEFT, EventType.ROBOT, EventType.UNROBOT, EventType.OPTIONS, EventType.GAME_START,
+    EventType.GAME_END, EventType.CANCEL_END, EventType.CLOSED, EventType.ABANDON, EventType.MASTER,
+    EventType.CREATED, EventType.INVITED, EventType.CLAIMED, EventType.UNCLAIMED, EventType.REPLACED,
+})
+"""Events that change the table's line in the lobby."""
+
+Make = Callable[[Batch], Awaitable[None] | None]
+"""A request: it decides into the batch (the table, at the request's time), or refuses; one that waits for
+something first (the chips' check of a game's start) is a coroutine."""
+
+
+@dataclass
+class Stats:
+    """This process's counters (``/health``, ``/metrics``)."""
+
+    actions: int = 0  # game actions accepted by the tables run here
+    frames: int = 0  # frames made here for connections, this process's and others'
+    crossed: int = 0  # of those, frames for another process's connections: they crossed the bus
+
+
+@dataclass
+class Services:
+    """What a room uses of its process: the store, the clock, the site's fences, the lobby."""
+
+    store: Store
+    writer: StoreWriter
+    clock: Clock
+    timing: Timing
+    addresses: AddressBook
+    fence: Callable[[str], tuple[str, int] | None]
+    lobby: Callable[[Room], None]  # the table's line in the lobby may have changed
+    stats: Stats = field(default_factory=Stats)
+    closed: Callable[[Room], None] | None = None  # a tournament's table closed (its round may be over)
+
+
+class Room:
+    """A table at run time: its queue, its followers, its recent events, its robots and timer."""
+
+    def __init__(self, table: Table, services: Services) -> None:
+        self.services = services
+        self.lock = asyncio.Lock()  # its waiters, served in order, are the table's queue
+        self.followers: set[Connection] = set()
+        self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY_KEPT)
+        self.tasks: list[asyncio.Task[Any]] = []
+        self.seen_options: dict[str, int] = {}
+        self.snapshot_seq = 0
+        self.base: tuple[int, bytes] | None = None  # the last snapshot stored (seq, JSON): to roll back to
+        self._same_address: tuple[tuple[int, int], list[int]] | None = None
+        self.teller = Teller(self)
+        self.robots = Robots(self)
+        self.timer = Timer(self)
+        self.run(table)
+
+    def run(self, table: Table) -> None:
+        """Run ``table`` here from now on (a new one, or the same table loaded again), seen by its observer."""
+        self.table = table
+        self.observer = Observer(table)
+
+    # ------------------------------------------------------------ queries
+    @property
+    def id(self) -> str:
+        return self.table.id
+
+    def spectators(self) -> int:
+        return sum(1 for c in self.followers if c.player is None or self.table.seat_of(c.player.id) is None)
+
+    def viewer(self, conn: Connection) -> int | None:
+        return None if conn.player is None else self.table.seat_of(conn.player.id)
+
+    def follows(self, player: str) -> bool:
+        """Whether a page of ``player``'s follows the table here."""
+        return any(c.player is not None and c.player.id == player for c in self.followers)
+
+    def summary(self) -> dict[str, Any]:
+        """The table's line in the lobby."""
+        return self.observer.summary(self.spectators())
+
+    def same_address(self) -> list[int]:
+        """``AddressBook.shared`` for this table, worked out again only when its people or the
+        addresses seen change."""
+        key = (self.table.version, self.services.addresses.version)
+        cached = self._same_address
+        if cached is None or cached[0] != key:
+            cached = self._same_address = (key, self.services.addresses.shared(self.table))
+        return cached[1]
+
+    def note_facts(self) -> None:
+        """Hand the table the runtime facts its views show (the seats sharing an address), if they moved."""
+        seats = self.same_address()
+        if seats != self.table.same_address:
+            self.table.evolve({"type": Fact.SAME_ADDRESS, "seats": list(seats)})
+
+    # ------------------------------------------------------------ life
+    def start(self) -> None:
+        self.tasks.append(asyncio.create_task(self.timer.run()))
+        self.robots.schedule()
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # stopping: whatever it did is over
+                await task
+
+    def drop(self) -> None:
+        """The table is no longer run here (another process took it over): its tasks stop now."""
+        for task in self.tasks:
+            task.cancel()
+
+    @classmethod
+    def loaded(cls, item: StoredTable, services: Services) -> Room:
+        """A table as the store holds it, ready to run again here."""
+        events = [e.data for e in item.events]
+        room = cls(rebuilt(item.snapshot, events, services.timing, services.clock.now()), services)
+        outage.remember_stored(room, item, events)
+        return room
+
+    # ------------------------------------------------------------ requests
+    async def request(self, conn: Connection | None, make: Make, ref: str | None = None) -> None:
+        """One request in the table's turn: refused while the table is paused, else its events stored
+        and told."""
+        async with self.lock:
+            if self.table.paused is not None:
+                raise ProtocolError("paused", self.table.paused)
+            batch = Batch(self.table, self.services.clock.now())
+            waiting = make(batch)
+            if waiting is not None:  # a request that waits for something first (Make)
+                await waiting
+            await self.commit(batch.events, origin=conn, ref=ref)
+
+    async def create(self, conn: Connection, ref: str | None, stored: Callable[[int | None], Awaitable[None]],
+                     quick: bool = False, lease: tuple[str, float, float] | None = None,
+                     daily: tuple[dict[str, Any], str] | None = None) -> None:
+        """A new table's first events, its creator following it; ``stored`` once the store has the table
+        (and, given ``lease``, this process's lease on it: its fencing token)."""
+        async with self.lock:
+            now = self.services.clock.now()
+            batch = Batch(self.table, now)
+            seating.create(batch, conn.who.id, conn.who.name, quick=quick, daily=daily)
+            await self._stored(now, stored, lease)
+            self.follow(conn)
+            await self.commit(batch.events, force_snapshot=True, origin=conn, ref=ref)
+
+    async def open(self, make: Callable[[Batch], None],
+                   stored: Callable[[int | None], Awaitable[None]], lease: tuple[str, float, float] | None = None) -> None:
+        """A table the server opens by itself (a tournament's): its first events, nobody following yet; its
+        people start the absence clock until they come (docs/tournaments.md)."""
+        async with self.lock:
+            now = self.services.clock.now()
+            batch = Batch(self.table, now)
+            make(batch)
+            await self._stored(now, stored, lease)
+            await self.commit(batch.events, force_snapshot=True)
+            for i, seat in enumerate(self.table.seats):
+                if seat.kind == SeatKind.PERSON:
+                    clocks.connection_lost(self.table, i, now)
+            self.timer.wake.set()
+
+    async def _stored(self, now: float, stored: Callable[[int | None], Awaitable[None]],
+                      lease: tuple[str, float, float] | None) -> None:
+        table = self.table
+        token = await asyncio.to_thread(self.services.store.create_table, table.id, now, table.snapshot(),
+                                        table.players, lease)
+        await stored(token)
+
+    def follow(self, conn: Connection) -> None:
+        self.followers.add(conn)
+        self.teller.followers_moved()
+        conn.tables.add(self.table.id)
+
+    async def join(self, conn: Connection, last_seq: int | None) -> None:
+        """``conn`` follows the table: the events it missed, then its state; a seated person back."""
+        seat = self.viewer(conn)
+        async with self.lock:
+            table = self.table
+            self.follow(conn)
+            if last_seq is not None and last_seq < table.seq:
+                for event in await events_after(self, last_seq):
+                    conn.send({"type": "event", "table": table.id, "seq": event["seq"],
+                               "event": self.observer.public_event(event, seat)})
+            was_gone = seat is not None and seat in table.gone_since
+            back = Batch(table, self.services.clock.now())
+            if seat is not None:
+                clocks.connection_back(back, conn.who.id)
+            events = back.events
+            moved = seat is not None and self.same_address() != table.same_address
+            log = await deal_log(self, seat) if last_seq is None else None  # a page that holds no log yet
+            if events:  # back after being marked absent: everyone hears ``present``, then this page its state
+                await self.commit(events)
+                conn.send(self.teller.state_for(conn, log))
+            elif was_gone or moved:  # moved: a seat now shares an address, and everyone is told before a game
+                self.teller.tell_state(conn, log)  # connected again: everyone sees it, the returning page included
+            else:
+                conn.send(self.teller.state_for(conn, log))
+        self.services.lobby(self)
+
+    def lost(self, conn: Connection) -> None:
+        """``conn`` closed: a seated person with no connection left here starts the absence clock."""
+        self.followers.discard(conn)
+        self.teller.followers_moved()
+        seat = self.viewer(conn)
+        if seat is not None and conn.player is not None and not self.follows(conn.player.id):
+            clocks.connection_lost(self.table, seat, self.services.clock.now())
+            event_log(event="connection_lost", table=self.table.id, seat=seat)
+            self.timer.wake.set()
+            self.teller.tell_state()  # everyone sees at once that the seat's person is gone
+        self.services.lobby(self)
+
+    def seen(self, conn: Connection) -> None:
+        """The viewer saw the options' change: its state again, without the mark."""
+        if conn not in self.followers:  # the answer is the table's state: only for those who may watch it
+            raise ProtocolError("not_here", "join the table first")
+        self.seen_options[conn.who.id] = self.table.changed_seq
+        conn.send(self.teller.state_for(conn))
+
+    def tell_state(self) -> None:
+        """Every follower's state again (a runtime change that makes no numbered event)."""
+        self.teller.tell_state()
+
+    # ------------------------------------------------------------ committing
+    async def commit(self, events: Events, force_snapshot: bool = False,
+                     origin: Connection | None = None, ref: str | None = None) -> None:
+        """Store the events, then tell every follower what its viewer may see. Called in the table's turn."""
+        if not events:
+            return
+        table = self.table
+        stored = [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events]
+        snapshot = None
+        kinds = {e["type"] for e in events}
+        encoded = b""
+        if force_snapshot or table.seq - self.snapshot_seq >= SNAPSHOT_EVERY or kinds & SNAPSHOT_KINDS:
+            encoded = orjson.dumps(table.snapshot())  # once: the store writes it, the room keeps it
+            snapshot = (table.seq, orjson.Fragment(encoded))
+        bets: Bets | None = None
+        over: GameOver | None = None
+        for item in table.take_concluded():
+            if isinstance(item, Bets):
+                bets = item
+            else:
+                over = item
+        self.note_facts()
+        try:
+            await self.services.writer.write(Append(
+                table.id, stored, snapshot, status=TableStatus.CLOSED if EventType.CLOSED in kinds else None,
+                game=None if over is None else finisher.game_row(over), bets=bets,
+                settlement=None if over is None else finisher.settlement(over),
+                daily=None if over is None else daily_end(over),
+                fence=self.services.fence(table.id)))
+        except StoreError as err:
+            if err.outage:
+                outage.roll_back(self)
+                outage.pause(self, "the store cannot be reached: the table waits for it and resumes by itself")
+            elif err.fenced is None:
+                await outage.reload(self)
+            raise
+        except Exception:
+            await outage.reload(self)
+            raise
+        if snapshot is not None:
+            self.snapshot_seq = table.seq
+            self.base = (snapshot[0], encoded)
+        self.history.extend(events)
+        if EventType.CLOSED in kinds and table.daily is not None and "tournament" in table.daily \
+                and self.services.closed is not None:
+            self.services.closed(self)
+        self.services.stats.actions += sum(1 for e in events if e["type"] == EventType.ACTION)
+        if log.isEnabledFor(20):  # INFO
+            for e in events:
+                event_log(event=e["type"], table=table.id, seq=e["seq"], seat=e.get("seat"))
+        self._absent_unless_here(events)
+        self.teller.tell(events, origin, ref)
+        if kinds & LOBBY_KINDS:
+            self.services.lobby(self)
+        if table.status == TableStatus.CLOSED:
+            for task in self.tasks:
+                task.cancel()
+        self.timer.rearm()
+        self.robots.schedule()
+
+    def _absent_unless_here(self, events: Events) -> None:
+        """A person who took a robot's seat, or an account a guest's seat was handed to, whom no page here
+        follows: their absence clock starts, as for a connection lost (the page that registered reloads and
+        its ``join`` is the return; a page that never comes back is absent, then abandons, as any)."""
+        now = self.services.clock.now()
+        for e in events:
+            took = e["type"] == EventType.REPLACED or (e["type"] == EventType.HANDED and not e.get("claim"))
+            if took and not self.follows(e["player"]):
+                clocks.connection_lost(self.table, e["seat"], now)
+
+
+__all__ = ["HISTORY_KEPT", "Make", "Room", "Services", "Stats"]

@@ -1,0 +1,76 @@
+"""A room's timer: it sleeps until the table's next deadline (turn clock, absence, vote, next deal) and
+asks the table to ``tick`` (``clocks.tick``, as a request); any change that moves the next deadline wakes it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from ...engine.kinds import TableStatus
+from ..logs import event_log
+from ..table import Batch, clocks, deadlines
+
+if TYPE_CHECKING:
+    from .actor import Room
+
+_NOTHING = object()
+
+
+class Timer:
+    """``room``'s clock: one task, asleep until the next deadline or a wake."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.wake = asyncio.Event()
+        self.armed: Any = None  # the deadline the timer sleeps until (None: none); changes wake it
+
+    async def run(self) -> None:
+        """Wake at the table's next deadline and let it act, until the table closes."""
+        room = self.room
+        clock = room.services.clock
+        while room.table.status != TableStatus.CLOSED:
+            self.wake.clear()
+            due = deadlines(room.table)
+            self.armed = due[0] if due else None
+            waiters: list[asyncio.Task[Any]] = [asyncio.create_task(self.wake.wait())]
+            if due:
+                waiters.append(asyncio.create_task(clock.sleep_until(due[0][0])))
+            try:
+                await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waiters:
+                    w.cancel()
+            if self.wake.is_set():
+                continue
+            events: list[dict[str, Any]] = []
+            if room.table.paused:
+                await self.wake.wait()  # woken when the table comes back
+                continue
+            async with room.lock:
+                try:
+                    batch = Batch(room.table, clock.now())
+                    clocks.tick(batch)
+                    events = batch.events
+                    await room.commit(events)
+                except Exception as err:  # a clock must keep running whatever one tick did
+                    event_log(event="tick_failed", table=room.table.id, error=repr(err))
+                    await asyncio.sleep(0.5)
+            if not events and not self._deadline_ahead():
+                self.armed = _NOTHING  # any change wakes it
+                await self.wake.wait()  # nothing was due after all, nor is anything coming: wait for a change
+
+    def rearm(self) -> None:
+        """Wake the timer only if the table's next deadline moved (most cards change none: waking a
+        sleeping timer per card cost a tenth of the server's time)."""
+        table = self.room.table
+        due = deadlines(table)
+        if (due[0] if due else None) != self.armed or table.status == TableStatus.CLOSED:
+            self.wake.set()
+
+    def _deadline_ahead(self) -> bool:
+        """Whether the table's next deadline is still to come (a sleeper woke early: sleep again)."""
+        due = deadlines(self.room.table)
+        return bool(due) and due[0][0] > self.room.services.clock.now()
+
+
+__all__ = ["Timer"]
