@@ -98,4 +98,19 @@ class GameOver:
     daily: dict[str, Any] | None = None  # a daily deal's game: {day, absent: the seats away at its end} (docs/daily.md)
 
 
-__all__ = ["Bets", "GameEnd", "GameOver", "SeatOver", "SeatResult", "registered"]
+@dataclass(frozen=True)
+class DailyEnd:
+    """A daily play's end (``features/daily.py``), written with the events that ended its game."""
+
+    day: str
+    player_id: str
+    game_id: str
+    status: str  # "finished" | "abandoned"
+    total: int
+    deals_done: int
+    at: float
+    data: dict[str, Any]
+
+
+__all__ = ["Bets", "DailyEnd", "GameEnd", "GameOver", "SeatOver", "SeatResult", "registered"]
+

@@ -26,7 +26,7 @@ from ..engine.record import action_to_json
 from . import finisher
 from .addresses import AddressBook
 from .clock import Clock
-from .daily import daily_end, robot_seed
+from .features.daily import daily_end, robot_seed
 from .logs import event_log, log
 from .patches import Parts, changed, deal_of, patch_for, unmoved
 from .protocol import ProtocolError, dumps
@@ -35,7 +35,7 @@ from .store import Append, Store, StoredEvent, StoredTable, StoreError, StoreWri
 from .table import Table, Timing
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    from .site.connection import Connection
 
 HISTORY_KEPT = 2000
 LOG_KEPT = 300
