@@ -303,7 +303,6 @@ class AccountRoutes:
             return error_answer(409, err.code, err.message)
         return JSONResponse({"claimed": ledger.CLAIM_CHIPS, "chips": chips})
 
-
     async def friends(self, request: Request) -> Response:
         """GET: your friends and requests. POST {action: request|accept|refuse|remove, name}."""
         account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))

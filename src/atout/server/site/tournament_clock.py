@@ -19,7 +19,6 @@ TOURNAMENT_RETRY = 5.0
 """Seconds before the tournament clock tries again a start the store refused (its failure logged)."""
 
 
-
 class TournamentClock:
     """Starts tournaments when due and opens their rounds' tables here."""
 
