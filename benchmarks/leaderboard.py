@@ -21,12 +21,12 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from atout.server.accounts import Accounts
-from atout.server.db import game_players, players, standings
-from atout.server.db import games as games_table
-from atout.server.profiles import profile
-from atout.server.standings import PERIODS, leaderboard, period_start
+from atout.server.features.accounts import Accounts
+from atout.server.features.profiles import profile
+from atout.server.features.standings import PERIODS, leaderboard, period_start
 from atout.server.store import Append, GameRow, Store, StoredEvent
+from atout.server.store.db import game_players, players, standings
+from atout.server.store.db import games as games_table
 
 
 def fill(store: Store, games: int, people: int, seed: int = 1) -> float:

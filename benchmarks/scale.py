@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from server_load import client_process, empty_database, health, percentile, wait_for_health
 
-from atout.server.proxy import nginx_in_folder
+from atout.server.site.proxy import nginx_in_folder
 
 POSTGRES = os.environ.get("ATOUT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 

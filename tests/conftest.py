@@ -18,7 +18,7 @@ import pytest
 _warm_up_seconds: float | None = None
 
 COMPILES = (  # the live robot's and the frozen expert-2's, of about the same length
-    "from atout.bots.fastplay import warm_up; warm_up()",
+    "from atout.bots.warm import warm_up; warm_up()",
     "from atout.bots.expert2.fastplay import warm_up; warm_up()",
 )
 
@@ -34,7 +34,7 @@ def _compile_side_by_side() -> None:
 def pytest_configure(config: pytest.Config) -> None:
     global _warm_up_seconds
     from atout.bots.expert2.fastplay import warm_up as warm_up_expert2
-    from atout.bots.fastplay import warm_up
+    from atout.bots.warm import warm_up
 
     start = time.perf_counter()
     if not hasattr(config, "workerinput"):  # the run's first process: build what the cache lacks

@@ -72,7 +72,7 @@ def _serve(argv: list[str], env: dict[str, str], log: str | None, printed: bool)
 @functools.cache
 def _forks() -> multiprocessing.context.ForkServerContext:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["atout.cli.main", "atout.cli.serve", "atout.server.app", "atout.bots",
+    context.set_forkserver_preload(["atout.cli.main", "atout.cli.serve", "atout.server.http.app", "atout.bots",
                                     "uvicorn", "uvicorn.protocols.websockets.websockets_sansio_impl"])
     return context
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import threading
 
-from atout.bots import fastplay
+from atout.bots import warm
 from atout.cli.warm import warm_robots
 
 
@@ -25,14 +25,14 @@ class Screen(io.StringIO):
 def test_a_slow_warm_up_is_announced(monkeypatch):
     out = Screen()
     # a warm-up that lasts until the notice shows: longer than the notice's wait, however slow the machine
-    monkeypatch.setattr(fastplay, "warm_up", lambda: out.written.wait(120))
+    monkeypatch.setattr(warm, "warm_up", lambda: out.written.wait(120))
     warm_robots(out, notice_after=0.01)
     assert "compiled once on this machine" in out.getvalue()
 
 
 def test_a_quick_warm_up_says_nothing(monkeypatch):
     calls = []
-    monkeypatch.setattr(fastplay, "warm_up", lambda: calls.append(1))
+    monkeypatch.setattr(warm, "warm_up", lambda: calls.append(1))
     out = io.StringIO()
     warm_robots(out, notice_after=120)  # returns once the notice is known not to come
     assert calls == [1] and out.getvalue() == ""

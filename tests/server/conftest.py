@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 import sqlalchemy as sa
 
+from atout.server.features.bookkeeping import book
 from atout.server.store import Store, engine_url
 
 POSTGRES = os.environ.get("ATOUT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -79,7 +80,7 @@ def pg_url(postgres_reachable) -> Iterator[str]:
 @pytest.fixture
 def store(db_url: str) -> Iterator[Store]:
     """A migrated store on a fresh database."""
-    store = Store(db_url)
+    store = Store(db_url, book=book)
     store.migrate()
     try:
         yield store

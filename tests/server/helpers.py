@@ -15,11 +15,11 @@ import uvicorn
 import websockets
 from argon2 import PasswordHasher
 
-from atout.server.app import MAX_FRAME, create_app
 from atout.server.clock import FakeClock
-from atout.server.hub import Config, Hub
+from atout.server.http.app import MAX_FRAME, create_app
+from atout.server.http.wsprotocol import AtoutWebSocketProtocol
+from atout.server.site.hub import Config, Hub
 from atout.server.table import Timing, deadlines
-from atout.server.wsprotocol import AtoutWebSocketProtocol
 
 RECV_TIMEOUT = 10.0
 WITHIN = 120.0

@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 import websockets
 
-from atout.server.accounts import AccountError, Accounts
-from atout.server.db import players
+from atout.server.features.accounts import AccountError, Accounts
+from atout.server.store.db import players
 
 from .helpers import LIGHT_ARGON2, Client, eventually, running_server, site_page
 
@@ -157,7 +157,7 @@ async def test_a_guest_name_is_one_person_online_whatever_its_case_accents_or_sp
         await again.close()
 
         async def free() -> bool:
-            return not server.hub._guests_here("Strasse")
+            return not server.hub.identity.guests_here("Strasse")
 
         await eventually(free, "Straße's name was still held after she left")
         assert (await Client.connect(server.url, "strasse")).frames[-1]["you"]["name"] == "strasse"

@@ -19,10 +19,10 @@ from atout.bots.analysis import analyse, decision_points
 from atout.engine import RuleSet, new_deal
 from atout.engine.kinds import DecisionKind
 from atout.engine.record import to_record
-from atout.server.analysis_worker import analyse_nth, count_points, state, warm
 from atout.server.clock import FakeClock
-from atout.server.db import analyses
-from atout.server.limits import Budget
+from atout.server.features.analysis_worker import analyse_nth, count_points, state, warm
+from atout.server.features.limits import Budget
+from atout.server.store.db import analyses
 from served import Served, free_port
 
 from .helpers import Client, eventually, quick_config, running_server, wait_until, when_next_deal

@@ -6,7 +6,7 @@ import json
 
 from atout.engine import MULTIPLIERS
 from atout.engine.kinds import Contract
-from atout.server.app import options_catalogue
+from atout.server.http.app import options_catalogue
 
 
 def test_the_catalogue_lists_every_contract_in_rising_order_with_its_multiplier():

@@ -89,7 +89,7 @@ async def test_a_day_is_played_once_ranked_hidden_until_its_end_then_verified(db
         assert {k: today[k] for k in ("day", "players", "deals", "played", "registered")} == \
             {"day": DAY, "players": 4, "deals": 2, "played": None, "registered": False}
         assert today["next"]["day"] == "2023-11-15" and today["next"]["commitment"] != today["commitment"]
-        seed = server.hub.daily_day(DAY).seed
+        seed = server.hub.opening.daily_day(DAY).seed
         assert commitment(seed) == today["commitment"]  # committed to before anyone played
         secrets_of_the_day = [seed] + [daily_deal_seed(seed, k) for k in range(2)]
         ann_cookie, bob_cookie, cy_cookie = [await _account(http, n) for n in ("Ann", "Bob", "Cyd")]
@@ -246,7 +246,7 @@ async def test_a_daily_deal_resumes_after_a_restart_with_the_days_deals(db_url: 
     config = dataclasses.replace(quick_config(), daily_deals=2)
     async with running_server(db_url, config, clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         cookie = await _account(http, "Ann")
-        seed = server.hub.daily_day(DAY).seed
+        seed = server.hub.opening.daily_day(DAY).seed
         ann = await Client.connect(server.url, "Ann", cookie=cookie)
         table = (await ann.request({"type": "daily"}))["table"]
         await _play_on(ann, table, actions=3)

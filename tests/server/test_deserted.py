@@ -7,7 +7,7 @@ import asyncio
 
 import sqlalchemy as sa
 
-from atout.server.db import game_players, rating_history, ratings
+from atout.server.store.db import game_players, rating_history, ratings
 
 from .helpers import Client, running_server, site_page
 from .test_ledger import register

@@ -8,10 +8,10 @@ from __future__ import annotations
 import httpx
 import sqlalchemy as sa
 
-from atout.server import ledger
-from atout.server.db import friendships, game_players, players, ratings, sessions, standings
-from atout.server.db import ledger as ledger_rows
-from atout.server.erasure import DELETED_NAME
+from atout.server.features import ledger
+from atout.server.features.erasure import DELETED_NAME
+from atout.server.store.db import friendships, game_players, players, ratings, sessions, standings
+from atout.server.store.db import ledger as ledger_rows
 
 from .helpers import Client, running_server, site_page
 from .test_ledger import register

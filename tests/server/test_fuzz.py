@@ -25,11 +25,11 @@ import websockets
 from atout.engine import IllegalAction
 from atout.engine.cards import FULL_DECK, codes
 from atout.engine.record import RecordError, parse_action
-from atout.server import connection as connection_module
-from atout.server.app import MAX_FRAME
-from atout.server.hub import Config
-from atout.server.limits import RULES, Budget, Rule, Scope
+from atout.server.features.limits import RULES, Budget, Rule, Scope
+from atout.server.http.app import MAX_FRAME
 from atout.server.protocol import MAX_CHAT, MAX_MESSAGE_BYTES, MESSAGE_TYPES
+from atout.server.site import connection as connection_module
+from atout.server.site.hub import Config
 from atout.server.table import Timing
 
 from .helpers import Client, Server, eventually, first_legal, quick_config, running_server

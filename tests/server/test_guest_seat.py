@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from atout.server import ledger
+from atout.server.features import ledger
 from atout.server.room import rebuilt
 from atout.server.table import Timing
 

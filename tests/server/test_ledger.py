@@ -15,12 +15,12 @@ from sqlalchemy.exc import IntegrityError
 from atout.engine.actions import Bid, Play, PoigneeFrom
 from atout.engine.choices import concrete, random_poignee
 from atout.engine.record import FORMAT, VERSION, action_to_json, replay, to_record
-from atout.server import ledger
-from atout.server.accounts import Accounts
-from atout.server.db import badges, settlements
-from atout.server.db import ledger as ledger_table
-from atout.server.ledger import BANK, GameEnd, LedgerError, SeatResult, plan
+from atout.server.features import ledger
+from atout.server.features.accounts import Accounts
+from atout.server.features.ledger import BANK, GameEnd, LedgerError, SeatResult, plan
 from atout.server.store import Append, GameRow, Store, StoredEvent, StoreError
+from atout.server.store.db import badges, settlements
+from atout.server.store.db import ledger as ledger_table
 
 from .helpers import LIGHT_ARGON2, Client, running_server, site_page
 from .test_tables import game_over, play_until, table_with_robots

@@ -12,11 +12,11 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atout.server import ledger
-from atout.server.accounts import Accounts
-from atout.server.db import ledger as ledger_table
-from atout.server.ledger import GameEnd, LedgerError, SeatResult
+from atout.server.features import ledger
+from atout.server.features.accounts import Accounts
+from atout.server.features.ledger import GameEnd, LedgerError, SeatResult
 from atout.server.store import Append, GameRow, Store, StoredEvent, StoreError
+from atout.server.store.db import ledger as ledger_table
 
 from .helpers import LIGHT_ARGON2
 

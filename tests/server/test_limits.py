@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from atout.server.bus import RedisBus
-from atout.server.limits import RULES, Buckets, Budget, Limits, Rule, Scope
-from atout.server.site import LocalSite
+from atout.server.features.limits import RULES, Buckets, Budget, Limits, Rule, Scope
+from atout.server.site.bus import RedisBus
+from atout.server.site.local import LocalSite
 
 from .helpers import Client, running_server, site_page
 from .test_cluster import RedisServer, redis  # noqa: F401 -- the redis fixture

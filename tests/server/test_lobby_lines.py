@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from atout.bots import make_bot
 from atout.engine.record import action_to_json
-from atout.server import quick
+from atout.server.site import quick
 from atout.server.table import Observer, clocks, decided, play, votes
 
 from .helpers import when_next_deal

@@ -5,7 +5,7 @@ from __future__ import annotations
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.registry import Collector
 
-from atout.server.metrics import ACT_BOUNDS, Latency
+from atout.server.site.metrics import ACT_BOUNDS, Latency
 
 
 def test_a_bound_counts_in_its_own_bucket_and_each_bucket_holds_those_below_it() -> None:

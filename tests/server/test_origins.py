@@ -12,7 +12,7 @@ import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
-from atout.server.origins import normal_origin
+from atout.server.http.origins import normal_origin
 
 from .helpers import Client, quick_config, running_server, site_page
 

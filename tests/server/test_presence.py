@@ -45,5 +45,5 @@ async def test_friends_are_seen_online_at_a_table_and_playing(db_url: str) -> No
             assert await bob_seen() == {"status": "table", "table": None}
             await bob.close()
 
-            await eventually(lambda: not server.hub._connected_here(bob.id), "Bob's connection never closed")
+            await eventually(lambda: not server.hub.identity.connected_here(bob.id), "Bob's connection never closed")
             assert await bob_seen() == {"status": "table", "table": None}  # his seat waits for him a while

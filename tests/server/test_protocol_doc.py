@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from atout.server import connection as connection_module
+from atout.server.site import connection as connection_module
 
 from .helpers import Client, quick_config, running_server, site_page
 from .test_fuzz import FakeMonotonic
@@ -19,8 +19,8 @@ from .test_http_api import documented_codes
 from .test_tables import table_with_robots
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "atout" / "server"
-ERRORS = {"ProtocolError": 0, "AccountError": 0, "LedgerError": 0, "_error": 1, "AnalysisError": 1, "DailyError": 1,
-          "TournamentError": 1}
+ERRORS = {"ProtocolError": 0, "AccountError": 0, "LedgerError": 0, "_error": 1, "error_answer": 1, "AnalysisError": 1,
+          "DailyError": 1, "TournamentError": 1}
 """The calls that make an error a client receives, and which argument is its code."""
 
 

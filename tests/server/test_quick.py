@@ -116,7 +116,7 @@ async def test_quick_play_robots_are_the_level_the_lobby_says_by_the_same_name(d
     """The lobby says robots default to the catalogue's default level, by its offered name (club): a quick
     table's robots are that level, and their names say it the same way (never "heuristic")."""
     from atout.bots import level_shown
-    from atout.server.app import options_catalogue
+    from atout.server.http.app import options_catalogue
 
     catalogue = options_catalogue()
     default = catalogue["defaults"]["robot_level"]

@@ -15,8 +15,8 @@ import pytest
 import sqlalchemy as sa
 import websockets
 
-from atout.server.accounts import INACTIVE_DAYS, AccountError, Accounts, session_key
-from atout.server.db import sessions
+from atout.server.features.accounts import INACTIVE_DAYS, AccountError, Accounts, session_key
+from atout.server.store.db import sessions
 
 from .helpers import LIGHT_ARGON2, Client, running_server, site_page
 from .test_cluster import Process, RedisServer, ready, redis  # noqa: F401 -- the redis fixture
@@ -156,7 +156,7 @@ async def test_a_socket_whose_handshake_crossed_the_notice_is_closed(db_url: str
         async with two_browsers(base) as (_, phone):
             token = phone.cookies["atout_session"]
             account = server.hub.accounts.session(token)
-            server.hub.sessions_ended(account.id, [session_key(token)], "password_changed", site=False)  # the row stays
+            server.hub.sessions.close(account.id, [session_key(token)], "password_changed", site=False)  # the row stays
             async with websockets.connect(server.url, additional_headers={
                     "Cookie": f"atout_session={token}", "Origin": base}) as ws:
                 assert json.loads(await ws.recv()) == {"type": "session_ended", "why": "ended"}
@@ -176,7 +176,7 @@ async def test_the_minutely_check_closes_a_socket_whose_notice_was_lost_and_keep
                 conn.execute(sessions.delete().where(sessions.c.token_hash == lost))
                 conn.execute(sessions.update().where(sessions.c.token_hash == kept).values(last_seen_at=long_ago))
             assert await still_open(phone_ws)
-            server.clock.advance(server.hub.SWEEP_SECONDS)
+            server.clock.advance(server.hub.sessions.SWEEP_SECONDS)
             assert await ended(phone_ws) == "ended"
             assert await still_open(home_ws)
             with server.hub.store.engine.connect() as conn:  # an open page is a session in use

@@ -5,9 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from atout.server.cluster import RedisSite
-from atout.server.hub import Config
-from atout.server.proxy import nginx_config, slot_of, successor
+from atout.server.site.cluster import RedisSite
+from atout.server.site.hub import Config
+from atout.server.site.proxy import nginx_config, slot_of, successor
 
 
 def test_a_table_id_names_its_slot_and_only_a_slot() -> None:
@@ -26,12 +26,12 @@ def test_new_tables_carry_the_slot_and_takeovers_go_to_the_slot_the_proxy_uses()
     site = RedisSite("redis://127.0.0.1:1/0", Config(slot=2, slots=3))  # not connected: only its rules
     assert slot_of(site.new_table_id()) == 2
     assert site.process.startswith("s2-")
-    assert site.first_in_line("2-abc")  # its own
-    assert site.first_in_line("1-abc")  # slot 1's people come here while 1 is down (nginx: backup)
-    assert not site.first_in_line("3-abc")  # slot 3 stands in with slot 1: this one waits
-    assert site.first_in_line("abc")  # a table without a slot: anyone
+    assert site.leases.first_in_line("2-abc")  # its own
+    assert site.leases.first_in_line("1-abc")  # slot 1's people come here while 1 is down (nginx: backup)
+    assert not site.leases.first_in_line("3-abc")  # slot 3 stands in with slot 1: this one waits
+    assert site.leases.first_in_line("abc")  # a table without a slot: anyone
     alone = RedisSite("redis://127.0.0.1:1/0", Config())
-    assert slot_of(alone.new_table_id()) is None and alone.first_in_line("3-abc")
+    assert slot_of(alone.new_table_id()) is None and alone.leases.first_in_line("3-abc")
 
 
 def test_the_proxy_routes_each_slot_to_its_process_backed_by_the_next() -> None:

@@ -12,7 +12,7 @@ from websockets.client import ClientProtocol
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-import atout.server.connection as connection_module
+import atout.server.site.connection as connection_module
 
 from .helpers import Client, eventually, running_server
 from .test_tables import play_until, table_with_robots

@@ -1,4 +1,4 @@
-"""The client's files as the server sends them (server/assets.py), over a real socket: gzipped when the
+"""The client's files as the server sends them (server/http/assets.py), over a real socket: gzipped when the
 browser takes it, under hashed names kept a year, the page itself asked again each time, a changed file
 under a new name, and the plain names still served."""
 
@@ -17,8 +17,8 @@ import httpx
 import pytest
 import websockets
 
-from atout.server import app as server_app
-from atout.server.assets import IMMUTABLE, hashed_name
+from atout.server.http import app as server_app
+from atout.server.http.assets import IMMUTABLE, hashed_name
 
 from .helpers import WITHIN, running_server
 

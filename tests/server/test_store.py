@@ -16,7 +16,9 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from atout.server.store import Append, GameRow, Store, StoredEvent, StoreError, StoreWriter, metadata
+from atout.server.features.bookkeeping import book
+from atout.server.store import Append, GameRow, Store, StoredEvent, StoreError, StoreWriter
+from atout.server.store.db import metadata
 
 
 def ev(seq: int, kind: str = "action") -> StoredEvent:
@@ -53,6 +55,21 @@ def test_an_event_is_never_stored_twice_and_a_refused_batch_changes_nothing(stor
         store.append([Append("t1", [ev(4)], game=game)])
     with pytest.raises(StoreError):
         store.append([Append("ghost", [ev(1)], snapshot=(1, {}))])
+
+
+def test_a_store_built_without_a_book_refuses_a_game_s_end_and_writes_nothing(store: Store, db_url: str) -> None:
+    """The store knows no feature: a game's row, bets or settlement need the book it is built with
+    (features/bookkeeping.py). Without one, such an append is refused whole, naming what is missing."""
+    store.create_table("t1", 1.0, {"seq": 0}, 4)
+    bare = Store(db_url)
+    try:
+        bare.append([Append("t1", [ev(1)])])  # events alone need no book
+        with pytest.raises(StoreError, match="books no game's end") as refused:
+            bare.append([Append("t1", [ev(2, "game_end")], game=GameRow("g1", "t1", 4, "finished", 1.0, 2.0, {}))])
+        assert "book=" in str(refused.value)
+    finally:
+        bare.close()
+    assert [e.seq for e in store.events_after("t1", 0)] == [1] and store.games("t1") == []
 
 
 def test_the_writer_s_connection_stores_events_exactly_as_the_pooled_path(store: Store) -> None:
@@ -106,7 +123,7 @@ async def test_a_small_batch_waits_its_linger_for_writes_that_come_after_it(stor
 async def test_writer_commits_before_answering_and_isolates_a_bad_item(store: Store, db_url: str) -> None:
     writer = StoreWriter(store)
     await writer.start()
-    reader = Store(db_url)
+    reader = Store(db_url, book=book)
     for t in range(50):
         store.create_table(f"t{t}", 1.0, {"seq": 0}, 4)
 
@@ -128,7 +145,7 @@ async def test_writer_commits_before_answering_and_isolates_a_bad_item(store: St
 
 
 def test_migrations_give_the_models_schema_and_run_twice(db_url: str) -> None:
-    store = Store(db_url)
+    store = Store(db_url, book=book)
     store.migrate()
     store.migrate()
     with store.engine.connect() as conn:
@@ -142,7 +159,7 @@ WRITER = textwrap.dedent("""
     from atout.server.store import Append, Store, StoredEvent, StoreWriter
 
     async def main(url):
-        store = Store(url)
+        store = Store(url)  # events only: no game's end to book
         writer = StoreWriter(store)
         await writer.start()
         seq = 0
@@ -172,20 +189,20 @@ def test_every_answered_write_survives_a_sigkill(store: Store, db_url: str, tmp_
     os.kill(child.pid, signal.SIGKILL)
     child.wait(10)
     assert answered >= 300, "the writer did not get going"
-    stored = [e.seq for e in Store(db_url).events_after("k", 0)]
+    stored = [e.seq for e in Store(db_url, book=book).events_after("k", 0)]
     assert len(stored) >= answered  # every answered write is there (one more may have committed unanswered)
     assert stored == list(range(1, len(stored) + 1))  # in order, none twice, none missing
 
 
 def test_a_first_release_database_with_tables_in_play_upgrades_to_head(db_url: str) -> None:
     """The first release's schema (migration 0001) with a table mid-game in it: the upgrade keeps every row."""
-    old = Store(db_url)
+    old = Store(db_url, book=book)
     old.migrate("0001")
     old.create_table("t1", 1.0, {"seq": 0, "note": "before"}, 4)
     old.append([Append("t1", [ev(1), ev(2)], snapshot=(2, {"seq": 2, "note": "mid-game"}))])
     old.append([Append("t1", [ev(3, "game_end")], game=GameRow("g1", "t1", 4, "finished", 1.0, 3.0, {"x": 1}))])
     old.close()
-    new = Store(db_url)
+    new = Store(db_url, book=book)
     new.migrate()
     table = new.open_tables()[0]
     assert (table.table_id, table.snapshot, [e.seq for e in table.events]) == ("t1", {"seq": 2, "note": "mid-game"}, [3])
@@ -201,10 +218,10 @@ def test_a_database_before_the_ledger_upgrades_and_its_accounts_get_their_chips(
     kept, each account holds the 1,000 chips of a new account (as a ledger row), and settling works."""
     import sqlalchemy as sa
 
-    from atout.server import ledger
-    from atout.server.db import game_players, players, standings
+    from atout.server.features import ledger
+    from atout.server.store.db import game_players, players, standings
 
-    old = Store(db_url)
+    old = Store(db_url, book=book)
     old.migrate("0005")
     with old.engine.begin() as conn:
         for pid, name in (("pa", "Ann"), ("pb", "Bob")):
@@ -215,7 +232,7 @@ def test_a_database_before_the_ledger_upgrades_and_its_accounts_get_their_chips(
     old.create_table("t1", 1.0, {"seq": 0}, 4)
     old.append([Append("t1", [ev(1, "game_end")], game=GameRow("g1", "t1", 4, "finished", 1.0, 3.0, {"x": 1}))])
     old.close()
-    new = Store(db_url)
+    new = Store(db_url, book=book)
     new.migrate()
     with new.engine.connect() as conn:
         assert ledger.balances(conn, ["pa", "pb"]) == {"pa": 1000, "pb": 1000}
@@ -272,9 +289,9 @@ def test_names_stored_before_casefold_get_their_new_keys(db_url: str) -> None:
     holds keeps its old one, and nothing else changes."""
     import sqlalchemy as sa
 
-    from atout.server.db import players
+    from atout.server.store.db import players
 
-    old = Store(db_url)
+    old = Store(db_url, book=book)
     old.migrate("0008")
     with old.engine.begin() as conn:
         for pid, name, key, at in (("pa", "Strasse", "strasse", 1.0), ("pb", "Straße", "straße", 2.0),
@@ -282,7 +299,7 @@ def test_names_stored_before_casefold_get_their_new_keys(db_url: str) -> None:
             conn.execute(players.insert().values(id=pid, name=name, name_key=key, password_hash="x", avatar="fox",
                                                  created_at=at))
     old.close()
-    new = Store(db_url)
+    new = Store(db_url, book=book)
     new.migrate()
     with new.engine.connect() as conn:
         keys = dict(conn.execute(sa.select(players.c.name, players.c.name_key)).all())
@@ -301,7 +318,7 @@ def test_a_process_locks_its_leases_in_the_tables_order(pg_url: str, locker: str
     hold every lease before it and none after it."""
     import sqlalchemy as sa
 
-    store = Store(pg_url)
+    store = Store(pg_url, book=book)
     store.migrate()
     ids = [f"t{k:02d}" for k in range(10)]
     tokens = {}

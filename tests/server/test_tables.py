@@ -458,7 +458,7 @@ async def test_private_tables_and_invitations(db_url: str) -> None:
         assert (await eve.expect("error"))["code"] == "private"
         # the invitation went to that Bob: another guest taking the name once he has gone is not admitted
         await bob.close()
-        await eventually(lambda: not server.hub._guests_here("Bob"), "Bob's connection did not close")
+        await eventually(lambda: not server.hub.identity.guests_here("Bob"), "Bob's connection did not close")
         impostor = await Client.connect(server.url, "bob")
         await impostor.send({"type": "join", "table": table})
         assert (await impostor.expect("error"))["code"] == "private"
@@ -585,7 +585,7 @@ async def test_a_refused_write_reloads_the_table_and_the_people_keep_their_seats
     is refused, the table goes back to what is stored, the person connected all along gets no absence
     clock, and the game goes on from the stored state."""
 
-    from atout.server.db import table_events
+    from atout.server.store.db import table_events
 
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")

@@ -17,9 +17,10 @@ import pytest
 
 from atout.cli.main import main
 from atout.engine.fairness import commitment, daily_deal_seed, verify_tournament
-from atout.server import hub, tournaments
 from atout.server.clock import FakeClock
-from atout.server.tournaments import round_seed, seating
+from atout.server.features import tournaments
+from atout.server.features.tournaments import round_seed, seating
+from atout.server.site import tournament_clock
 
 from .helpers import Client, eventually, quick_config, running_server, site_page
 from .test_cluster import Process, RedisServer, ready
@@ -307,7 +308,7 @@ async def test_a_full_tournament_whose_start_the_store_refused_starts_on_the_clo
             assert answer.status_code == 200, answer.text
         assert answer.json()["status"] == "open" and answer.json()["entries"] == 5
         await eventually(lambda: len(refusals) == 2, "the tournament clock tries at once")
-        clock.advance(hub.TOURNAMENT_RETRY - 1)
+        clock.advance(tournament_clock.TOURNAMENT_RETRY - 1)
         assert (await _get(http, f"/api/tournaments/{tid}"))["status"] == "open" and refusals == [tid, tid]
         clock.advance(2)
         await eventually(lambda: _status(http, tid, "running"), "the tournament clock starts it after the refusal")
@@ -392,7 +393,7 @@ def _waiting(server: Any, table_id: str) -> bool:
 def _seed(server: Any, tid: str) -> str:
     import sqlalchemy as sa
 
-    from atout.server.db import tournaments as rows
+    from atout.server.store.db import tournaments as rows
 
     with server.hub.store.engine.connect() as conn:
         return conn.execute(sa.select(rows.c.seed).where(rows.c.id == tid)).scalar_one()
@@ -401,7 +402,7 @@ def _seed(server: Any, tid: str) -> str:
 async def _game_of(server: Any, table_id: str) -> str:
     import sqlalchemy as sa
 
-    from atout.server.db import games
+    from atout.server.store.db import games
 
     with server.hub.store.engine.connect() as conn:
         return conn.execute(sa.select(games.c.id).where(games.c.table_id == table_id)).scalar_one()

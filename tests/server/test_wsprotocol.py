@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from websockets.frames import Frame, Opcode
 
-from atout.server import wsprotocol
-from atout.server.wsprotocol import text_frame
+from atout.server.http import wsprotocol
+from atout.server.http.wsprotocol import text_frame
 
 from .helpers import Client, quick_config, running_server
 

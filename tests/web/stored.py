@@ -15,6 +15,7 @@ from typing import Any
 from atout.engine.choices import random_action
 from atout.engine.kinds import TableStatus, Void
 from atout.engine.record import action_to_json
+from atout.server.features.bookkeeping import book
 from atout.server.options import TableOptions
 from atout.server.results import Bets, GameOver
 from atout.server.store import Append, Store, StoredEvent
@@ -59,7 +60,7 @@ def play_and_store(db_url: str, people: list[tuple[str, str]], players: int = 4,
     concluded += table.take_concluded()
     over = next(c for c in concluded if isinstance(c, GameOver))
     bets = next((c for c in concluded if isinstance(c, Bets)), None)
-    store = Store(db_url)
+    store = Store(db_url, book=book)
     try:
         store.create_table(table.id, at, {"seq": 0}, players)
         store.append([Append(table.id, [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events],
@@ -75,9 +76,9 @@ def player_id(db_url: str, name: str) -> str:
     """The id of the registered player called ``name``."""
     import sqlalchemy as sa
 
-    from atout.server.db import players
+    from atout.server.store.db import players
 
-    store = Store(db_url)
+    store = Store(db_url, book=book)
     try:
         with store.engine.connect() as conn:
             return conn.execute(sa.select(players.c.id).where(players.c.name == name)).scalar_one()
@@ -90,7 +91,7 @@ def insert(db_url: str, table: Any, rows: list[dict[str, Any]]) -> None:
     none is nothing (an empty insert would be one row of defaults)."""
     if not rows:
         return
-    store = Store(db_url)
+    store = Store(db_url, book=book)
     try:
         with store.engine.begin() as conn:
             conn.execute(table.insert(), rows)
@@ -116,7 +117,7 @@ def dealt_table(db_url: str, person: tuple[str, str], players: int, wanted: Call
             break
     else:
         raise AssertionError("no deal drawn was wanted")
-    store = Store(db_url)
+    store = Store(db_url, book=book)
     try:
         store.create_table(table.id, at, {"seq": 0}, players)
         store.append([Append(table.id, [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events],

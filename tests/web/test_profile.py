@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from atout.server.db import badges
+from atout.server.store.db import badges
 
 from .pages import WAIT_MS, Person, http_get, http_post
 from .stored import insert, play_and_store, player_id

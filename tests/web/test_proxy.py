@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from atout.server.proxy import nginx_in_folder, slot_of
+from atout.server.site.proxy import nginx_in_folder, slot_of
 from served import Served, free_port
 from server.conftest import fresh_postgres
 from server.test_cluster import RedisServer

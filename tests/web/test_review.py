@@ -130,7 +130,7 @@ def test_the_review_page_shows_the_analysis_marks_beside_ones_own_actions(browse
     """A person's stored deal, its analysis made: the review page shows each mark and "better: X (+N)" beside
     the matching action (by its index in the record), and lists every decision."""
     from atout.bots.analysis import VERSION
-    from atout.server.db import analyses
+    from atout.server.store.db import analyses
 
     from .stored import insert, play_and_store
 

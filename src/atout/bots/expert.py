@@ -50,7 +50,7 @@ from ..engine import (
 )
 from ..engine.actions import PLAYS
 from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
-from .fastplay import card_values, exact_values, warm_up
+from .fastplay import card_values, exact_values
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .knowledge import infer
 from .rollout import ecart_scores, rollout_score
@@ -63,6 +63,7 @@ from .tactics import (
     complete_ecart,
     hand_strength,
 )
+from .warm import warm_up
 
 SAFETY_SECONDS = 0.7
 """Without a budget the search runs its fixed number of worlds (deterministic), stopping

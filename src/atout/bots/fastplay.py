@@ -671,38 +671,6 @@ def replay(st, seats, cards, me: int) -> int:
     return surprises
 
 
-_warm = False
-
-
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the entry points now, not in a robot's first decision:
-    about 6 s the very first time on a machine, 0.2 s after."""
-    global _warm
-    if _warm:
-        return
-    from ..engine import RuleSet, new_deal
-    from .rollout import rollout_score
-
-    for seed in range(20):
-        deal = new_deal(RuleSet(4), 0, f"warm-up {seed}")
-        rollout_score(deal, 0)  # plays the bidding in Python, the cards compiled
-        if deal.taker is not None:
-            break
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    none = np.zeros(0, dtype=np.int64)
-    card_values(st, 0, none, none)
-    exact_values(st, 0, none, none)
-    ecart_values(st, 0, 0, 0, none, none, none)
-    replay(st, none, none, 0)
-    from . import fastdeal
-
-    fastdeal.seed(0)
-    one = np.zeros(1, dtype=np.int64)
-    fastdeal.draw(one, one, one, none, none, none, none, np.full(13, -1, dtype=np.int64), np.zeros(2), 1, 1,
-                  one.copy(), one.copy())
-    _warm = True
-
-
 # ------------------------------------------------------------------ packing
 def _poignee_bonus(deal: Deal, seat: int) -> int:
     """The bonus of the poignée the rules of thumb show for ``seat`` at its first card (0: none)."""
@@ -803,5 +771,4 @@ def pack(deal: Deal, voids: list[int], skip: int = -1, poignees: bool = True) ->
     return st
 
 
-__all__ = ["STATE_SIZE", "card_values", "ecart_values", "exact", "exact_values", "pack", "play_out", "poignee_bonus", "replay",
-           "warm_up"]
+__all__ = ["STATE_SIZE", "card_values", "ecart_values", "exact", "exact_values", "pack", "play_out", "poignee_bonus", "replay"]

@@ -124,7 +124,7 @@ def serve(args: argparse.Namespace) -> int:
         print(f"atout serve: --port must be from 1 to 65535, not {args.port}", file=sys.stderr)
         return 2
     if args.nginx_config is not None:
-        from ..server.proxy import nginx_config
+        from ..server.site.proxy import nginx_config
 
         try:
             ports = [int(p) for p in args.nginx_config.split(",")]
@@ -144,7 +144,7 @@ def serve(args: argparse.Namespace) -> int:
         print(f"atout serve: --slot must be from 1 to --slots (at most 99), not {args.slot} of {args.slots}",
               file=sys.stderr)
         return 2
-    from ..server.origins import normal_origin
+    from ..server.http.origins import normal_origin
 
     origins = [normal_origin(url) for url in args.origin]
     for url, origin in zip(args.origin, origins, strict=True):
@@ -202,9 +202,9 @@ def serve(args: argparse.Namespace) -> int:
     # the server (and the robots, numba) load only now: a refused command says so at once
     import uvicorn
 
-    from ..server.app import MAX_FRAME
+    from ..server.http.app import MAX_FRAME
+    from ..server.http.wsprotocol import AtoutWebSocketProtocol
     from ..server.logs import UVICORN_LOG_CONFIG
-    from ..server.wsprotocol import AtoutWebSocketProtocol
 
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     processes = f", {args.workers} processes" if args.workers > 1 else ""
@@ -227,9 +227,9 @@ def app_from_settings():
     from platformdirs import user_data_dir
 
     from ..server import logs
-    from ..server.app import create_app
     from ..server.clock import SteppedClock
-    from ..server.hub import Config
+    from ..server.http.app import create_app
+    from ..server.site.hub import Config
     from ..server.table import Timing
 
     settings = json.loads(os.environ["ATOUT_SERVE_SETTINGS"])

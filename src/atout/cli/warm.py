@@ -12,7 +12,7 @@ def warm_robots(out=sys.stderr, notice_after: float = 1.0) -> None:
     numba's cache (a fraction of a second), so that no robot's first move waits on it; say so
     when it takes more than ``notice_after`` seconds. Returns once the notice is written or known
     not to come (a test checks either without guessing how long a thread takes to run)."""
-    from ..bots.fastplay import warm_up
+    from ..bots.warm import warm_up
 
     done = threading.Event()
 

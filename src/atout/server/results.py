@@ -98,4 +98,33 @@ class GameOver:
     daily: dict[str, Any] | None = None  # a daily deal's game: {day, absent: the seats away at its end} (docs/daily.md)
 
 
-__all__ = ["Bets", "GameEnd", "GameOver", "SeatOver", "SeatResult", "registered"]
+@dataclass(frozen=True)
+class DailyEnd:
+    """A daily play's end (``features/daily.py``), written with the events that ended its game."""
+
+    day: str
+    player_id: str
+    game_id: str
+    status: str  # "finished" | "abandoned"
+    total: int
+    deals_done: int
+    at: float
+    data: dict[str, Any]
+
+
+__all__ = ["Bets", "DailyEnd", "GameEnd", "GameOver", "SeatOver", "SeatResult", "registered"]
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A finished, cancelled or deserted game, written with the events that ended it."""
+
+    game_id: str
+    table_id: str
+    players: int
+    status: str  # "finished" | "cancelled" | "deserted" (every person abandoned: finisher.py)
+    started_at: float
+    ended_at: float
+    data: dict[str, Any]
+    participants: tuple[dict[str, Any], ...] = ()  # one line per person of a finished or deserted game (game_players)
+    ranked: bool = True  # False: practice, or two registered people from one address (no standings)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Protocol, TypedDict, runtime_checkable
 
 from rich.text import Text
 from textual import on
@@ -27,6 +27,15 @@ def offered_levels(current: str) -> tuple[list[str], str]:
     if current not in levels:
         levels.insert(0, current)
     return levels, current
+
+
+@runtime_checkable
+class GameHost(Protocol):
+    """What this screen asks of the app it runs in: a new game with the settings chosen, or the saved one."""
+
+    def new_game(self, players: int, level: str | None, deals: int, seed: str | None) -> None: ...
+
+    def resume_game(self) -> None: ...
 
 
 class Choice(RadioSet):
@@ -129,12 +138,10 @@ class StartScreen(Screen):
             return
         self._host().new_game(**settings)
 
-    def _host(self):
-        """The terminal game this screen runs in (imported here: the app imports this screen)."""
-        from .app import AtoutApp
-
+    def _host(self) -> GameHost:
+        """The terminal game this screen runs in (named by what it does: the app imports this screen)."""
         app = self.app
-        assert isinstance(app, AtoutApp)  # this screen runs in the terminal game only
+        assert isinstance(app, GameHost)  # this screen runs in the terminal game only
         return app
 
     @on(Input.Submitted)

@@ -22,7 +22,7 @@ import orjson
 from ...engine.kinds import EventType, SeatKind, TableStatus
 from ..addresses import AddressBook
 from ..clock import Clock
-from ..daily import daily_end
+from ..features.daily import daily_end
 from ..logs import event_log, log
 from ..protocol import ProtocolError
 from ..results import Bets, GameOver
@@ -35,7 +35,7 @@ from .telling import Teller
 from .timer import Timer
 
 if TYPE_CHECKING:
-    from ..connection import Connection
+    from ..site.connection import Connection
 
 SNAPSHOT_EVERY = 64
 

@@ -11,7 +11,7 @@ from ...bots.base import Bot
 from ...bots.random_bot import RandomBot
 from ...engine.kinds import SeatKind
 from ...engine.record import action_to_json
-from ..daily import robot_seed
+from ..features.daily import robot_seed
 from ..logs import event_log
 from ..protocol import ProtocolError
 from ..store import StoreError

@@ -13,7 +13,7 @@ from ..protocol import dumps
 from ..table.observer import Parts, changed, deal_of, patch_for, unmoved
 
 if TYPE_CHECKING:
-    from ..connection import Connection
+    from ..site.connection import Connection
     from .actor import Room
 
 Audience = tuple[list[tuple["Connection", int | None]], set[int | None], int]

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.kinds import Outcome, SeatKind
-from ..results import GameEnd, GameOver, SeatResult
-from ..store import GameRow
+from ..results import GameEnd, GameOver, GameRow, SeatResult
 
 
 def game_row(over: GameOver) -> GameRow:

@@ -1,0 +1,312 @@
+"""Duplicate tournaments (docs/tournaments.md; issue 24, part 3).
+
+A registered person creates a tournament: deals a round (1 to 12), 4 or 5 players a table, rounds, a start
+time or "when full" (a number of people), private (by its link) or open. People register (and unregister)
+until it starts. At the start the site seats them at tables of its normal kind (``table.py``, as a daily
+deal's: ``daily`` carries the round's preset deals), robots filling the empty seats; every table of a round
+plays the same deals from the same seats, dealt from the round's seed, itself drawn from the tournament's
+seed (committed to at creation, revealed when the tournament is over). A round's tables closed, the next
+round seats people again (``seating``: a rotation so that they meet new opponents).
+
+Each finished deal's points per seat are compared with every other table's on the same deal and seat
+(``arena/scoring.py``: points minus the mean of the deal-seat); the live ranking sums them as deals end.
+Everything is read from the store (the tables' ``deal_end`` and ``abandon`` events), so the tables of one
+tournament may run on any process of a site.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from ...engine.fairness import commitment, tournament_round_seed
+from ..options import TableOptions
+from ..store.db import (
+    players,
+    tables,
+    tournament_entries,
+    tournament_tables,
+    tournaments,
+)
+
+DEALS = (1, 12)
+ROUNDS = (1, 10)
+SIZE = (2, 200)
+NAME_LENGTH = 60
+FIELDS = {"name", "deals", "players", "rounds", "starts_at", "size", "private"}
+OPEN_PER_PERSON = 5
+"""Tournaments one person may have created that have not started yet."""
+LISTED = 50
+"""How many tournaments of each kind ``GET /api/tournaments`` lists."""
+
+
+class TournamentError(Exception):
+    """A refusal: HTTP ``status``, error ``code`` and a message naming what was wrong (nothing changed)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _bad(message: str) -> TournamentError:
+    return TournamentError(400, "bad_tournament", message)
+
+
+def _whole(data: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _bad(f"{key}: a whole number from {low} to {high}, not {str(value)[:20]!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A tournament's options, checked."""
+
+    name: str
+    deals: int
+    players: int
+    rounds: int
+    starts_at: float | None
+    size: int | None
+    private: bool
+
+
+def validate(data: dict[str, Any], now: float) -> Spec:
+    """The options of a new tournament, each checked; TournamentError ``bad_tournament`` names the first
+    that is wrong."""
+    unknown = sorted(set(data) - FIELDS)
+    if unknown:
+        raise _bad(f"no option {unknown[0][:20]!r}: a tournament takes {', '.join(sorted(FIELDS))}")
+    name = data.get("name", "Tournament")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH or not name.isprintable():
+        raise _bad(f"name: 1 to {NAME_LENGTH} printable characters")
+    deals = _whole(data, "deals", *DEALS, default=4)
+    seats = data.get("players", 4)
+    if seats not in (4, 5) or isinstance(seats, bool):
+        raise _bad(f"players: 4 or 5 at a table, not {str(seats)[:20]!r}")
+    rounds = _whole(data, "rounds", *ROUNDS, default=1)
+    starts_at, size = data.get("starts_at"), data.get("size")
+    if (starts_at is None) == (size is None):
+        raise _bad("give a start time (starts_at, seconds since 1970) or a size (start when that many have "
+                   "registered), one of the two")
+    if starts_at is not None:
+        if isinstance(starts_at, bool) or not isinstance(starts_at, int | float) or not math.isfinite(starts_at):
+            raise _bad("starts_at: a time in seconds since 1970")
+        if starts_at <= now:
+            raise _bad("starts_at: the start time must be in the future")
+        if starts_at > now + 90 * 86400:
+            raise _bad("starts_at: at most 90 days ahead")
+    if size is not None:
+        size = _whole(data, "size", *SIZE)
+        if size < fewest(seats):
+            raise _bad(f"size: at least {fewest(seats)} people at {seats} a table, so that two tables play the same "
+                       "deals (alone at one table, every seat would score 0)")
+    private = data.get("private", False)
+    if not isinstance(private, bool):
+        raise _bad("private: true (by its link only) or false (listed, open to all)")
+    return Spec(name.strip(), deals, seats, rounds, None if starts_at is None else float(starts_at), size, private)
+
+
+# ------------------------------------------------------------------------------ seeds and seating
+def fewest(players: int) -> int:
+    """The fewest entrants a tournament of ``players`` a table starts with: two tables, so that every seat
+    of round 0 has another table's play of the same cards to be compared with (alone at one table, every
+    seat would score 0 against itself: no tournament at all)."""
+    return players + 1
+
+
+def round_seed(seed: str, round_: int) -> str:
+    """Round ``round_``'s seed: every table of the round deals its deals from it (``daily_deal_seed``), and
+    its robots are seeded from it (``daily.robot_seed``). A hash of the tournament's seed, not a part."""
+    return tournament_round_seed(seed, round_)
+
+
+def seating(people: int, seats: int, round_: int) -> list[list[int | None]]:
+    """The tables of a round: for each, each seat's person (an index in the order of registration) or None
+    (a robot). Round 0 seats people in order, table after table (robots fill the last one). In round r
+    the person seated at (table t, seat s) in round 0 moves to table (t + r·s) mod T, keeping their seat:
+    the people of one table in round 0 go to different tables, and when T is a prime above the seats, two
+    people meet at most once over T rounds (docs/tournaments.md)."""
+    count = max(1, -(-people // seats))
+    out: list[list[int | None]] = [[None] * seats for _ in range(count)]
+    for i in range(people):
+        t, s = divmod(i, seats)
+        out[(t + round_ * s) % count][s] = i
+    return [table for table in out if any(p is not None for p in table)]
+
+
+# ------------------------------------------------------------------------------ the store
+UNCLOSED = sa.or_(tables.c.status.is_(None), tables.c.status != "closed")
+"""A tournament's table still to play: open, or not yet stored (its round's tables are opened one by one)."""
+
+
+def tournament_row(conn: sa.Connection, tid: str) -> Any:
+    return conn.execute(sa.select(tournaments).where(tournaments.c.id == tid)).first()
+
+
+def create(engine: sa.Engine, spec: Spec, creator: str, level: str, now: float) -> str:
+    tid = secrets.token_urlsafe(9)
+    seed = secrets.token_hex(16)
+    with engine.begin() as conn:
+        waiting = conn.execute(sa.select(sa.func.count()).select_from(tournaments).where(
+            tournaments.c.creator_id == creator, tournaments.c.status == "open")).scalar_one()
+        if waiting >= OPEN_PER_PERSON:
+            raise TournamentError(409, "too_many_tournaments", f"you have {waiting} tournaments waiting for their "
+                                                               f"start already: {OPEN_PER_PERSON} at most")
+        conn.execute(tournaments.insert().values(
+            id=tid, name=spec.name, creator_id=creator, deals=spec.deals, players=spec.players, rounds=spec.rounds,
+            starts_at=spec.starts_at, size=spec.size, private=spec.private, level=level, seed=seed,
+            commitment=commitment(seed), status="open", round=0, created_at=now))
+    return tid
+
+
+def _open_row(conn: sa.Connection, tid: str) -> Any:
+    row = tournament_row(conn, tid)
+    if row is None:
+        raise TournamentError(404, "no_tournament", f"no tournament {tid[:40]!r}")
+    if row.status != "open":
+        raise TournamentError(409, "tournament_started", "the tournament has started: registration is closed")
+    return row
+
+
+def register(engine: sa.Engine, tid: str, player: str, now: float) -> bool:
+    """Register ``player``; True when the tournament is full (a "when full" tournament starts then)."""
+    try:
+        with engine.begin() as conn:
+            row = _open_row(conn, tid)
+            count = conn.execute(sa.select(sa.func.count()).select_from(tournament_entries)
+                                 .where(tournament_entries.c.tournament_id == tid)).scalar_one()
+            if row.size is not None and count >= row.size:
+                raise TournamentError(409, "tournament_full", "the tournament is full")
+            last = conn.execute(sa.select(sa.func.max(tournament_entries.c.number))
+                                .where(tournament_entries.c.tournament_id == tid)).scalar_one()
+            conn.execute(tournament_entries.insert().values(tournament_id=tid, player_id=player,
+                                                            number=(last or 0) + 1, registered_at=now))
+    except IntegrityError:
+        raise TournamentError(409, "registered", "you are registered already") from None
+    return row.size is not None and count + 1 >= row.size
+
+
+def unregister(engine: sa.Engine, tid: str, player: str) -> None:
+    with engine.begin() as conn:
+        _open_row(conn, tid)
+        done = conn.execute(tournament_entries.delete().where(tournament_entries.c.tournament_id == tid,
+                                                              tournament_entries.c.player_id == player))
+        if done.rowcount != 1:
+            raise TournamentError(409, "not_registered", "you are not registered")
+
+
+def due(engine: sa.Engine, now: float) -> tuple[list[str], float | None]:
+    """The open tournaments to start (their start time has come, or "when full" and full: a start that
+    failed, or a process that stopped before it, is not left open for good), and the next start time."""
+    count = (sa.select(sa.func.count()).select_from(tournament_entries)
+             .where(tournament_entries.c.tournament_id == tournaments.c.id).scalar_subquery())
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(tournaments.c.id, tournaments.c.starts_at, tournaments.c.size,
+                                      count.label("entries"))
+                            .where(tournaments.c.status == "open")).all()
+    ready = [r.id for r in rows if (r.starts_at is not None and r.starts_at <= now)
+             or (r.size is not None and r.entries >= r.size)]
+    rows = [r for r in rows if r.starts_at is not None]
+    later = [r.starts_at for r in rows if r.starts_at > now]
+    return ready, min(later) if later else None
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round to open: each table's number, new table id and seats ((player, name) or None)."""
+
+    tournament: str
+    round: int
+    deals: int
+    players: int
+    level: str
+    seed: str  # the round's
+    tables: list[tuple[int, str, list[tuple[str, str] | None]]]
+
+    def options(self) -> TableOptions:
+        """A tournament's table: private (its people only), nobody watching, unranked on the leaderboard."""
+        return TableOptions().changed(deals=self.deals, competitive=False, private=True, spectators=False,
+                                      robot_level=self.level)
+
+    def spec(self) -> dict[str, Any]:
+        return {"tournament": self.tournament, "round": self.round, "deals": self.deals}
+
+
+def _seat_round(conn: sa.Connection, row: Any, round_: int, new_id: Any) -> Round:
+    people = conn.execute(sa.select(tournament_entries.c.player_id, players.c.name)
+                          .select_from(tournament_entries.join(players, players.c.id == tournament_entries.c.player_id))
+                          .where(tournament_entries.c.tournament_id == row.id)
+                          .order_by(tournament_entries.c.number)).all()
+    made = []
+    for number, table in enumerate(seating(len(people), row.players, round_)):
+        seats: list[tuple[str, str] | None] = [None if i is None else (people[i].player_id, people[i].name)
+                                               for i in table]
+        table_id = new_id()
+        conn.execute(tournament_tables.insert().values(
+            tournament_id=row.id, round=round_, number=number, table_id=table_id,
+            seats=[None if s is None else s[0] for s in seats]))
+        made.append((number, table_id, seats))
+    return Round(row.id, round_, row.deals, row.players, row.level, round_seed(row.seed, round_), made)
+
+
+def start(engine: sa.Engine, tid: str, now: float, new_id: Any) -> Round | None:
+    """Start the tournament (the first process to do so wins: None for the others, and for a tournament
+    with fewer entrants than ``fewest``, which is cancelled); its first round's tables, stored."""
+    with engine.begin() as conn:
+        done = conn.execute(tournaments.update().where(tournaments.c.id == tid, tournaments.c.status == "open")
+                            .values(status="running", started_at=now, round=0))
+        if done.rowcount != 1:
+            return None
+        row = tournament_row(conn, tid)
+        count = conn.execute(sa.select(sa.func.count()).select_from(tournament_entries)
+                             .where(tournament_entries.c.tournament_id == tid)).scalar_one()
+        if count < fewest(row.players):  # one table or none: nothing to compare
+            conn.execute(tournaments.update().where(tournaments.c.id == tid).values(status="cancelled", ended_at=now))
+            return None
+        return _seat_round(conn, row, 0, new_id)
+
+
+def advance(engine: sa.Engine, tid: str, now: float, new_id: Any) -> Round | None:
+    """When every table of the current round is closed: the next round's tables (stored), or the
+    tournament finished. None when there is nothing to open (or another process advanced it)."""
+    with engine.begin() as conn:
+        row = tournament_row(conn, tid)
+        if row is None or row.status != "running":
+            return None
+        open_tables = conn.execute(
+            sa.select(sa.func.count()).select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
+            .where(tournament_tables.c.tournament_id == tid, tournament_tables.c.round == row.round,
+                   UNCLOSED)).scalar_one()
+        if open_tables:
+            return None
+        last = row.round + 1 >= row.rounds
+        values: dict[str, Any] = {"status": "finished", "ended_at": now} if last else {"round": row.round + 1}
+        done = conn.execute(tournaments.update().where(tournaments.c.id == tid, tournaments.c.round == row.round,
+                                                       tournaments.c.status == "running").values(**values))
+        if done.rowcount != 1 or last:
+            return None
+        return _seat_round(conn, row, row.round + 1, new_id)
+
+
+def running(engine: sa.Engine) -> list[str]:
+    """The tournaments being played (a process starting looks whether one of their rounds is over)."""
+    with engine.connect() as conn:
+        return [r.id for r in conn.execute(sa.select(tournaments.c.id).where(tournaments.c.status == "running"))]
+
+
+def tournament_of(engine: sa.Engine, table_id: str) -> str | None:
+    with engine.connect() as conn:
+        return conn.execute(sa.select(tournament_tables.c.tournament_id)
+                            .where(tournament_tables.c.table_id == table_id)).scalar()
+
+
+
+__all__ = ["Round", "Spec", "TournamentError", "advance", "create", "due", "register", "round_seed", "running", "seating",
+           "start", "tournament_of", "unregister", "validate"]

@@ -1,0 +1,231 @@
+"""The web application: the WebSocket at ``/ws``, the browser client's files, ``/health``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ...bots import OFFERED_LEVELS, SHOWN_AS
+from ...engine.kinds import Contract
+from ...engine.rules import SETTINGS
+from ..clock import Clock, SteppedClock
+from ..features.accounts import Accounts, session_key
+from ..features.analysis import AnalysisPool
+from ..features.bookkeeping import book
+from ..options import OPTION_VALUES, TableOptions
+from ..protocol import MAX_MESSAGE_BYTES
+from ..site.cluster import RedisSite  # redis itself is imported only by a site of several processes (bus.py)
+from ..site.hub import Config, Hub
+from ..site.local import LocalSite, Site
+from ..store import Store
+from .accounts import AccountRoutes
+from .analysis import AnalysisRoutes
+from .assets import ClientFiles
+from .daily import DailyRoutes
+from .origins import OriginGuard
+from .requests import COOKIE, client_address, error_answer
+from .security import SecurityHeaders, content_policy
+from .tournaments import TournamentRoutes
+from .wsprotocol import WRITE_TEXT
+
+MAX_FRAME = 64 * 1024
+"""Frames above this close the connection (1009); between MAX_MESSAGE_BYTES and this, an error answers."""
+
+
+def static_dir() -> Path | None:
+    """The browser client's files (``atout.web``), when installed."""
+    try:
+        folder = Path(str(resources.files("atout.web") / "static"))
+    except ModuleNotFoundError:
+        return None
+    return folder if folder.is_dir() else None
+
+
+class WebSocketEndpoint:
+    """``/ws``: an ASGI application of its own, not a Starlette endpoint function, so that each frame goes
+    to the server's ``send`` and comes from its ``receive`` as it is, without the WebSocket object's state
+    checks and coroutines around every one (five frames an action at a four-seat table); that object
+    serves the rest: the cookie, the accept, the close."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        websocket = WebSocket(scope, receive=receive, send=send)
+        hub: Hub = websocket.app.state.hub
+        token = websocket.cookies.get(COOKIE)
+        account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
+        await websocket.accept()
+
+        async def send_text(text: str) -> None:
+            await send({"type": "websocket.send", "text": text})
+
+        conn = hub.connect(send_text, websocket.close, account, client_address(websocket, hub.config.trusted_proxy),
+                           session=session_key(token) if account is not None and token else None,
+                           write=scope.get("extensions", {}).get(WRITE_TEXT))
+        pump = asyncio.create_task(conn.pump())
+        try:
+            while not conn.closed:
+                frame = await receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    text = frame.get("bytes") or b""
+                await hub.receive(conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await hub.disconnect(conn)
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(pump, 1.0)
+
+
+async def health(request: Request) -> Response:
+    """Whether this process serves: 200 ``ok``, or 503 ``degraded`` when its bus is down."""
+    hub: Hub = request.app.state.hub
+    body = {"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections),
+            "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items,
+            "frames": hub.stats.frames, "frames_crossed": hub.stats.crossed,
+            **hub.site.health()}
+    if body.get("bus") == "down":
+        body["status"] = "degraded"
+    return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
+
+
+async def advance_clock(request: Request) -> Response:
+    """``POST /test/clock`` ``{"advance": SECONDS}``: a test moves the server's clock on (served only with
+    ``atout serve --test-clock``, and only to this machine), so a turn clock runs out without waiting."""
+    clock = request.app.state.hub.clock
+    client = request.client.host if request.client else ""
+    if not isinstance(clock, SteppedClock) or client not in ("127.0.0.1", "::1"):
+        return error_answer(404, "not_found", "nothing is served at '/test/clock'")
+    try:
+        body = await request.json()
+        seconds = float(body["advance"])
+    except (ValueError, KeyError, TypeError):
+        return error_answer(400, "malformed", 'give {"advance": SECONDS}, a number of seconds of 0 or more')
+    if not 0 <= seconds <= 86_400:
+        return error_answer(400, "malformed", f"advance is 0 to 86400 seconds, not {seconds}")
+    clock.advance(seconds)
+    return JSONResponse({"now": clock.now()})
+
+
+async def metrics(request: Request) -> Response:
+    """Prometheus' text format (``server/site/metrics.py``): tables, connections, actions, store commits,
+    request latency, and the bus and takeovers when several processes share the site."""
+    hub: Hub = request.app.state.hub
+    body, content_type = hub.metrics.exposition()
+    return Response(body, media_type=content_type)
+
+
+async def table_options(request: Request) -> Response:
+    """Every table option with its values (default first), the robot levels to offer, and the poignée
+    sizes per player count: what a client needs to build its forms without repeating the server's rules."""
+    return JSONResponse(options_catalogue(), headers={"Cache-Control": "max-age=3600"})
+
+
+def options_catalogue() -> dict:
+    return {
+        "values": OPTION_VALUES,
+        "defaults": TableOptions().to_json(),
+        "levels": OFFERED_LEVELS,
+        "level_aliases": SHOWN_AS,
+        "poignees": {n: {name: size for name, size, _ in s.poignees} for n, s in SETTINGS.items()},
+        # Every bid in rising order with its multiplier: clients name and count contracts from here.
+        "contracts": [{"name": c.value, "multiplier": c.multiplier} for c in Contract],
+    }
+
+
+async def index(request: Request) -> Response:
+    """The page, never cached, naming the client's files by their hashes (assets.py)."""
+    files: ClientFiles | None = request.app.state.client_files
+    assets = files.current() if files is not None else None
+    page = assets.page_answer(request.scope) if assets is not None else None
+    if assets is None or page is None:
+        return PlainTextResponse("Atout server: the browser client is not installed; the WebSocket is at /ws.\n")
+    trusted_proxy = request.app.state.hub.config.trusted_proxy
+    page.headers["Content-Security-Policy"] = content_policy(request.scope, trusted_proxy, assets.script_source)
+    return page
+
+
+def create_app(db_url: str, config: Config | None = None, clock: Clock | None = None,
+               redis_url: str | None = None) -> Starlette:
+    """The application on the store at ``db_url`` (migrated on start-up); with ``redis_url``, one process
+    of several that share the site."""
+
+    config = config or Config()
+    store = Store(db_url, book=book)
+    accounts = Accounts(store, config.hasher)
+    analysis = AnalysisPool(store.engine, config.analysis_workers, config.analysis_queue, config.analysis_per_person,
+                            config.analysis_worlds, config.analysis_warm)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await asyncio.to_thread(store.migrate)
+        site: Site = LocalSite()
+        if redis_url:
+            site = RedisSite(redis_url, config)
+        hub = Hub(store, config, clock, accounts, site)
+        await hub.start()
+        app.state.hub = hub
+        app.state.analysis = analysis
+        await analysis.start()
+        try:
+            yield
+        finally:
+            await analysis.stop()
+            await hub.stop()
+            store.close()
+
+    routes = [
+        *AccountRoutes(accounts).routes(),
+        *AnalysisRoutes(analysis).routes(),
+        *DailyRoutes().routes(),
+        *TournamentRoutes().routes(),
+        Route("/", index),
+        Route("/health", health),
+        Route("/metrics", metrics),
+        Route("/api/options", table_options),
+        WebSocketRoute("/ws", WebSocketEndpoint()),
+    ]
+    if isinstance(clock, SteppedClock):
+        routes.append(Route("/test/clock", advance_clock, methods=["POST"]))
+    folder = static_dir()
+    files = ClientFiles(folder) if folder is not None else None
+    if files is not None:
+        routes += files.routes()
+    guard = Middleware(OriginGuard, origins=config.origins, trusted_proxy=config.trusted_proxy, cookie=COOKIE)
+    headers = Middleware(SecurityHeaders, trusted_proxy=config.trusted_proxy)  # outermost: on refusals too
+    # Pages, files and API answers gzipped (the client's files are so already, once); the WebSocket is not
+    # HTTP and passes by it untouched.
+    compress = Middleware(GZipMiddleware, minimum_size=500)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error},
+                    middleware=[headers, compress, guard])
+    app.state.client_files = files
+    return app
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such address, a method a route does not take) in the site's words."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    if status == 404:
+        return error_answer(404, "not_found", f"nothing is served at {request.url.path[:80]!r}")
+    if status == 405:
+        return error_answer(405, "method_not_allowed", f"{request.method} is not how {request.url.path[:80]!r} is used")
+    if status < 500:
+        return error_answer(status, "malformed", "the request could not be served")
+    return error_answer(status, "internal", "the server failed on this request")
+
+
+__all__ = ["MAX_FRAME", "MAX_MESSAGE_BYTES", "create_app", "static_dir"]

@@ -1,0 +1,163 @@
+"""Connections that follow a table another process runs: this process's own (their requests go to the
+owner over the bus, the frames it makes for them come back), and the stand-ins here of other processes'
+connections that follow the tables run here (``RemoteConnection``: what this process tells them goes
+back over the bus). Hidden cards are filtered where the table is, as for a local connection."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from ..protocol import ProtocolError, dumps
+from .bus import SITE, BusKind, inbox
+from .connection import Connection, Player, RemoteConnection
+
+if TYPE_CHECKING:
+    from ..room import Room
+    from .cluster import RedisSite
+
+
+class Followers:
+    """This process's connections following tables elsewhere, and the stand-ins of other processes' here."""
+
+    def __init__(self, site: RedisSite) -> None:
+        self.site = site
+        self.remote: dict[tuple[str, str], Connection] = {}  # (process, connection id) -> its stand-in here
+        self.local: dict[str, Connection] = {}  # connection id -> this process's connections
+        # connection id -> {table: the last event number it heard}, for tables run elsewhere: to rejoin from
+        self.heard: dict[str, dict[str, int]] = {}
+        self.rejoining: set[tuple[str, str]] = set()  # (connection id, table): a rejoin's table message to come
+
+    # ------------------------------------------------------------ this process's connections
+    def forward(self, conn: Connection, owner: str, table_id: str, text: str, ref: str | None) -> None:
+        """``conn``'s request about ``table_id`` to the process that runs it, ``owner``."""
+        self.local[conn.id] = conn
+        conn.remote_tables.add(table_id)
+        player = conn.who
+        self.site.bus.post(inbox(owner), {
+            "kind": BusKind.REQUEST, "conn": conn.id, "text": text, "ref": ref, "patches": conn.patches,
+            "player": {"id": player.id, "name": player.name, "registered": player.registered},
+            "address": conn.address,
+        })
+
+    def follow_elsewhere(self, room: Room) -> None:
+        """This process stopped running ``room``'s table: its connections here follow it wherever it runs
+        now, from the last event stored (so told here)."""
+        told = room.history[-1]["seq"] if room.history else None
+        for conn in list(room.followers):
+            if not conn.remote:  # a connection of this process: it follows the table elsewhere now
+                conn.remote_tables.add(room.id)
+                self.local[conn.id] = conn
+                if told is not None:
+                    self.heard.setdefault(conn.id, {})[room.id] = told
+
+    def closed(self, conn: Connection) -> None:
+        """A connection of this process closed: the owners of the tables it followed elsewhere forget it."""
+        self.local.pop(conn.id, None)
+        self.heard.pop(conn.id, None)
+        self.rejoining = {key for key in self.rejoining if key[0] != conn.id}
+        if conn.remote_tables:  # to every process: whichever runs those tables now drops its stand-in
+            self.site.bus.post(SITE, {"kind": BusKind.GONE, "conn": conn.id})
+
+    def closed_for_home(self, followers: list[Connection], table_id: str) -> None:
+        """A table handed home: the connections here that followed it close, and their pages reconnect
+        through the proxy to its home."""
+        for conn in followers:
+            self.local.pop(conn.id, None)
+            conn.remote_tables.discard(table_id)
+            conn.close_now()
+
+    def frames(self, body: dict[str, Any]) -> None:
+        """Frames an owner made for this process's connections, each delivered unless heard already."""
+        for conn_id, text in body["frames"]:
+            conn = self.local.get(conn_id)
+            if conn is not None and self.fresh(conn_id, text):
+                conn.deliver(text)
+
+    def fresh(self, conn_id: str, text: str) -> bool:
+        """Note the event number a frame from another process brings (an event, or a whole state as of
+        one), so that a rejoin asks for the events after it; False for an event heard already while a
+        rejoin is under way (frames in flight when the bus came back, then the same in the replay)."""
+        if not text.startswith(('{"type":"event"', '{"type":"table"')):
+            return True
+        frame = orjson.loads(text)
+        table, seq = frame["table"], frame["seq"]
+        tables = self.heard.setdefault(conn_id, {})
+        if (conn_id, table) in self.rejoining:
+            if frame["type"] == "table":  # the rejoin's last frame
+                self.rejoining.discard((conn_id, table))
+            elif seq <= tables.get(table, 0):
+                return False
+        tables[table] = max(seq, tables.get(table, 0))
+        return True
+
+    def undelivered(self, body: dict[str, Any]) -> None:
+        """A request the owner never heard (it died, or Redis is down): its sender hears so at once."""
+        if body.get("kind") != BusKind.REQUEST:
+            return
+        conn = self.local.get(body["conn"])
+        if conn is not None:
+            conn.send(ProtocolError("unavailable", "the server running this table did not answer: try again "
+                                    "in a few seconds").to_json(body.get("ref")))
+
+    async def rejoin(self, table_id: str) -> None:
+        """This process's connections that followed ``table_id`` where it ran before follow it again
+        where it runs now (here or elsewhere): each gets the events it did not hear, then the whole state
+        (a ``table`` message), as a client's own join with ``last_seq`` would."""
+        hub = self.site.hub
+        for conn in list(self.local.values()):
+            if table_id in conn.remote_tables and not conn.closed:
+                conn.remote_tables.discard(table_id)
+                join: dict[str, Any] = {"type": "join", "table": table_id}
+                last = self.heard.get(conn.id, {}).get(table_id)
+                if last is not None:
+                    join["last_seq"] = last
+                await hub.receive(conn, dumps(join), edge_checked=False)
+                if last is not None and table_id not in hub.rooms:  # its frames come over the bus
+                    self.rejoining.add((conn.id, table_id))
+
+    async def rejoin_all(self) -> None:
+        """Every table this process's connections follow elsewhere, joined again (frames were lost)."""
+        for table_id in {t for conn in self.local.values() for t in conn.remote_tables}:
+            await self.rejoin(table_id)
+
+    # ------------------------------------------------------------ other processes' connections
+    async def request(self, body: dict[str, Any]) -> None:
+        """Another process's connection asks something of a table run here: through its stand-in."""
+        key = (body["from"], body["conn"])
+        conn = self.remote.get(key)
+        if conn is None:
+            conn = RemoteConnection(body["conn"], body["from"], self.site.config, body.get("address"),
+                                    self._deliverer(body["from"], body["conn"]), bool(body.get("patches")),
+                                    self.site.hub.stats)
+            self.remote[key] = conn
+        p = body["player"]
+        if conn.player is None or conn.player.id != p["id"]:
+            conn.player = Player(p["id"], p["name"], registered=p["registered"])
+        await self.site.hub.receive(conn, body["text"], edge_checked=True)
+
+    def _deliverer(self, process: str, conn_id: str):
+        def deliver(text: str) -> None:
+            self.site.bus.send_frame(process, conn_id, text)
+        return deliver
+
+    async def gone(self, body: dict[str, Any]) -> None:
+        """Another process's connection closed: its stand-in here goes."""
+        conn = self.remote.pop((body["from"], body["conn"]), None)
+        if conn is not None:
+            await self.site.hub.disconnect(conn)
+
+    async def process_gone(self, process: str) -> None:
+        """Another process stopped: its connections' stand-ins here go."""
+        for key in [k for k in self.remote if k[0] == process]:
+            conn = self.remote.pop(key)
+            await self.site.hub.disconnect(conn)
+
+    def forget_views(self) -> None:
+        """Frames to the stand-ins were lost (the bus was down): each gets whole states again."""
+        for conn in self.remote.values():
+            conn.forget_views()
+
+
+__all__ = ["Followers"]

@@ -1,0 +1,285 @@
+"""The hub: this process's rooms and connections, and the way from a frame to the job that handles it.
+
+Each frame is parsed into its typed message, rate-limited and handed to its handler, on one of the hub's
+jobs (each a module beside this one: identity, handover, sessions, lobby, opening, table_requests,
+tournament_clock). A table's request goes to its room (``room.py``), which takes it in the table's turn,
+stores what it makes and tells every follower; a table this process does not run is the site's to reach
+(``local.py``, ``cluster.py``). The hub itself changes no table."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from time import perf_counter  # the latency histogram (tests may replace the module time)
+from typing import Any
+
+from ...bots.analysis import WORLDS_FACTOR
+from ..addresses import AddressBook
+from ..clock import Clock, SystemClock
+from ..features import daily
+from ..features.friends import Friends
+from ..features.limits import RULES, Budget, Limits, Rule, Scope
+from ..logs import event_log, log
+from ..options import default_robot_level
+from ..protocol import (
+    Act,
+    Back,
+    Cancel,
+    Chat,
+    Claim,
+    Create,
+    Daily,
+    Hello,
+    Invite,
+    Join,
+    Leave,
+    Lobby,
+    Options,
+    Ping,
+    ProtocolError,
+    Quick,
+    Review,
+    Robot,
+    Seen,
+    SessionEnd,
+    Sit,
+    Start,
+    Unrobot,
+    Vote,
+    parse_message,
+    ref_of,
+)
+from ..room import Room, Services, Stats
+from ..store import Store, StoredTable, StoreError, StoreWriter
+from ..table import Timing
+from .connection import Connection, Player, RemoteConnection
+from .handover import Handover
+from .identity import Identity
+from .lobby import LobbyLists
+from .local import LocalSite, Site
+from .metrics import Metrics
+from .opening import Opening
+from .sessions import Sessions
+from .table_requests import TableRequests
+from .tournament_clock import TournamentClock
+
+
+@dataclass
+class Config:
+    """Server settings (``atout serve`` options); tests shorten the times."""
+
+    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    timing: Timing = field(default_factory=Timing)
+    hasher: Any = None  # argon2's PasswordHasher; None for its recommended costs (tests make it cheaper)
+    rate: float = 20.0  # messages per second a connection may send, on average
+    burst: float = 40.0
+    limit_factor: float = 1.0  # every budget's counts multiplied (limits.py; a load test from one address raises it)
+    trusted_proxy: bool = False  # behind a proxy of ours: a connection's address is its X-Forwarded-For
+    slot: int | None = None  # this process's slot behind a proxy that routes tables by slot (proxy.py)
+    slots: int | None = None  # how many slots that proxy routes
+    commit_linger: float = 0.0  # seconds a small batch of writes waits for more (atout serve: 0.005)
+    origins: tuple[str, ...] = ()  # pages besides the site's own that may act for a person (origins.py)
+    analysis_workers: int = 1  # processes that analyse finished deals (server/features/analysis.py); 0: none
+    analysis_queue: int = 16  # analyses that may wait for a worker; beyond, 503 busy
+    analysis_per_person: int = 1  # analyses one person may have waiting or running
+    analysis_worlds: int = WORLDS_FACTOR  # an analysis searches this many times the worlds the expert plays with
+    analysis_per_hour: int = 30  # analyses one person may start in an hour (the budget "analysis")
+    analysis_warm: bool = True  # the analysis workers start and warm up with the server, not at the first request
+    daily_deals: int = daily.DEALS  # deals in a day's set of the daily deal (set when the day is first asked for)
+    daily_level: str = field(default_factory=default_robot_level)  # the daily deal's robots
+
+
+def budget_rules(config: Config) -> list[Rule]:
+    """limits.RULES, with a person's analyses an hour as ``config`` sets them (``atout serve`` keeps 30)."""
+    return [replace(r, count=config.analysis_per_hour) if (r.budget, r.scope, r.seconds) == (Budget.ANALYSIS, Scope.PERSON, 3600)
+            else r for r in RULES]
+
+
+Handler = Callable[[Connection, Any], Awaitable[None]]
+
+
+class Hub:
+    """Every room and connection of this server process; its jobs are its parts (identity, handover,
+    sessions, lobby, opening, tournaments, tables), each a module of ``site/``."""
+
+    def __init__(self, store: Store, config: Config | None = None, clock: Clock | None = None,
+                 accounts: Any = None, site: Site | None = None) -> None:
+        self.store = store
+        self.accounts = accounts
+        self.friends = None if accounts is None else Friends(store, accounts)
+        self.config = config or Config()
+        self.clock = clock or SystemClock()
+        self.writer = StoreWriter(store, linger=self.config.commit_linger)
+        self.site: Site = site or LocalSite()
+        self.rooms: dict[str, Room] = {}
+        self.connections: set[Connection] = set()
+        self.addresses = AddressBook()
+        self.stats = Stats()
+        self.identity = Identity(self)  # the hub's jobs, each given the hub
+        self.handover = Handover(self)
+        self.sessions = Sessions(self)
+        self.lobby = LobbyLists(self)
+        self.opening = Opening(self)
+        self.tournaments = TournamentClock(self)
+        self.tables = TableRequests(self)
+        self.services = Services(store, self.writer, self.clock, self.config.timing, self.addresses,
+                                 fence=self.site.fence, lobby=self.lobby.update, stats=self.stats,
+                                 closed=self.tournaments.table_closed)
+        tables = self.tables
+        self.handlers: dict[type, Handler] = {
+            Hello: self.identity.on_hello, Lobby: self.lobby.on_lobby, Ping: self.on_ping,
+            Create: self.opening.on_create, Quick: self.opening.on_quick, Daily: self.opening.on_daily,
+            Claim: tables.on_claim, Join: tables.on_join, Sit: tables.on_sit, Leave: tables.on_leave,
+            Robot: tables.on_robot, Unrobot: tables.on_unrobot, Options: tables.on_options, Start: tables.on_start,
+            Act: tables.on_act, Back: tables.on_back, Seen: tables.on_seen, Chat: tables.on_chat,
+            Cancel: tables.on_cancel, Vote: tables.on_vote, Invite: tables.on_invite, Review: tables.on_review,
+        }  # fmt: skip
+        self.metrics = Metrics(self)  # /metrics, in a registry of this hub's own
+        self.limits = Limits(self.clock.now, self.site.take, budget_rules(self.config), self.config.limit_factor)
+        self._background: set[asyncio.Task[Any]] = set()
+
+    @property
+    def actions(self) -> int:
+        """Game actions accepted by the tables this process ran."""
+        return self.stats.actions
+
+    async def start(self) -> None:
+        await self.writer.start()
+        await self.site.start(self)
+        if self.accounts is not None:
+            self.spawn(self.sessions.sweep())
+        self.spawn(self.tournaments.run())
+
+    def resume(self, item: StoredTable) -> Room:
+        """A table as the store holds it, running again here."""
+        room = Room.loaded(item, self.services)
+        self.rooms[room.id] = room
+        room.start()
+        table = room.table
+        event_log(event="resumed", table=table.id, seq=table.seq, status=table.status)
+        return room
+
+    async def load_table(self, table_id: str) -> bool:
+        """Take over one table from the store (its lease is ours); False if it is closed or gone."""
+        item = await asyncio.to_thread(self.store.table, table_id)
+        if item is None or item.status != "open":
+            return False
+        self.resume(item)
+        return True
+
+    def lose(self, table_id: str) -> Room | None:
+        """This process no longer runs ``table_id``: its room stops here (its followers are the site's)."""
+        room = self.rooms.pop(table_id, None)
+        if room is not None:
+            room.drop()
+            for conn in room.followers:
+                conn.tables.discard(table_id)
+        return room
+
+    def run_here(self, room: Room) -> Callable[[int | None], Awaitable[None]]:
+        """What a new room calls once the store holds its table: the site knows it is run here (with its
+        lease's token), and the hub runs it from now on (the one place a new table joins ``rooms``)."""
+
+        async def stored(token: int | None) -> None:
+            self.site.claimed(room.id, token)
+            self.rooms[room.id] = room
+
+        return stored
+
+    async def stop(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+        await self.site.stop()
+        for room in self.rooms.values():
+            room.drop()
+        for room in self.rooms.values():
+            await room.stop()
+        await self.writer.stop()
+
+    def connect(self, send_text: Any, close: Any, account: Any = None, address: str | None = None,
+                session: str | None = None, write: Callable[[str], bool] | None = None) -> Connection:
+        """A new socket; ``session``: the key of the session its cookie gave (``account``'s); ``write``: the
+        server's direct write of a frame, where it has one (``wsprotocol``)."""
+        conn = Connection(send_text, close, self.config, account, address, self.stats, write)
+        conn.session = session
+        self.connections.add(conn)
+        if session is not None and session in self.sessions.ended:  # it ended while this socket's handshake ran
+            self.sessions.end(conn, SessionEnd.ENDED)
+        return conn
+
+    def spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def spend(self, conn: Connection, budget: Budget) -> None:
+        """Spend one of ``budget`` for this connection, its person and its address; ProtocolError
+        ``rate_limited`` (naming the rule and the wait) when it does not fit."""
+        player = conn.who
+        refused = await self.limits.spend(budget, connection=conn.id, person=player.id, address=conn.address)
+        if refused is not None:
+            raise refused.error()
+
+    async def disconnect(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        conn.close_now()
+        if not conn.remote:
+            self.site.closed(conn)
+            player = conn.player
+            if player is not None and not self.identity.connected_here(player.id):
+                if player.registered:
+                    self.site.player(player.id, online=False)
+                    self.identity.tell_friends(player.id, player.name)
+                else:
+                    self.site.guest(player.name, player.id, online=False)
+        for table_id in list(conn.tables):
+            room = self.rooms.get(table_id)
+            if room is not None:
+                room.lost(conn)
+
+    def lobby_connections(self) -> list[Connection]:
+        """The connections here that watch the lobby."""
+        return [c for c in self.connections if c.lobby]
+
+    async def receive(self, conn: Connection, text: str | bytes, edge_checked: bool = False) -> None:
+        """One frame from a client: parsed, rate-limited, dispatched; errors answered, never raised.
+        ``edge_checked``: a request another process received (and rate-limited) for a table run here."""
+        ref = None
+        started = perf_counter()
+        try:
+            if not edge_checked and not conn.bucket.take():
+                raise ProtocolError("rate_limited", "too many messages: slow down", ref=ref_of(text))
+            message = parse_message(text)
+            ref = message.ref
+            if not isinstance(message, Hello):
+                conn.who  # noqa: B018 -- hello first: raises ProtocolError for a connection without one
+            table_id = getattr(message, "table", None)
+            if table_id is not None and table_id not in self.rooms:
+                if conn.remote:  # sent here as the owner, but we no longer run it
+                    raise ProtocolError("unavailable", "this table is moving to another server: try again")
+                await self.site.forward(conn, table_id, text, ref)
+                return
+            await self.handlers[type(message)](conn, message)
+            if isinstance(message, Act):
+                self.metrics.act_seconds.observe(perf_counter() - started)  # read to frames queued
+        except ProtocolError as err:
+            conn.send(err.to_json(ref))
+        except StoreError as err:
+            event_log(event="store_error", error=str(err))
+            if err.fenced is not None:
+                await self.site.lost(err.fenced, "fenced")
+                conn.send(ProtocolError("unavailable", "this table moved to another server: try again").to_json(ref))
+            else:
+                conn.send(ProtocolError("unavailable", "the table could not be saved; try again").to_json(ref))
+        except Exception as err:  # a bug must cost one answer, never the connection
+            log.exception("request failed")
+            event_log(event="request_failed", error=repr(err))
+            conn.send(ProtocolError("internal", "the server failed on this request (it is in the server's log)").to_json(ref))
+
+    async def on_ping(self, conn: Connection, m: Ping) -> None:
+        conn.send({"type": "pong"})
+
+
+__all__ = ["Config", "Connection", "Hub", "Player", "RemoteConnection"]

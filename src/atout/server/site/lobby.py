@@ -1,0 +1,45 @@
+"""The lobby: the tables a connection may see (a private table's only to those it admits), sent whole
+on ``lobby`` and then line by line as tables change, here and on the site's other processes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...engine.kinds import TableStatus
+from ..protocol import Lobby
+from ..room import Room
+from ..table import Table
+from .connection import Connection
+from .local import line_for
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+
+class LobbyLists:
+    """The lobby's lists, as each watcher may see them."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def admits(self, table: Table, conn: Connection) -> bool:
+        return conn.player is not None and table.admits(conn.player.id, conn.player.name, self.hub.identity.master_friends(table))
+
+    async def on_lobby(self, conn: Connection, m: Lobby) -> None:
+        conn.lobby = True
+        player = conn.who.id
+        tables = [line_for(r.summary(), r.table.people(), player) for r in self.hub.rooms.values()
+                  if r.table.status != TableStatus.CLOSED and self.admits(r.table, conn)]
+        tables += [line for line in self.hub.site.tables_for(conn) if line["id"] not in self.hub.rooms]
+        conn.send({"type": "lobby", "tables": tables})
+
+    def update(self, room: Room) -> None:
+        table = room.table
+        summary = None if table.status == TableStatus.CLOSED else room.summary()
+        people = table.people()
+        for conn in self.hub.lobby_connections():
+            if summary is None or not self.admits(table, conn):
+                conn.send({"type": "lobby_remove", "table": table.id})
+            else:
+                conn.send({"type": "lobby_table", "table": line_for(summary, people, conn.who.id)})
+        self.hub.site.table_changed(room)

@@ -1,0 +1,35 @@
+"""Quick play: which table a person who asks for a game of N seats is sent to.
+
+From the lobby's lines (this process's tables and the other processes', alike), the first that fits:
+a quick table where a robot's seat may be taken (a game is going on, the person plays from the next
+deal), then a table waiting for people with a free seat (not one whose game is over); none, and a new quick table opens with
+robots. Never a private table, a betting one, nor one where the person sits already.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...engine.kinds import TableStatus
+from ..options import TableOptions
+
+QUICK_OPTIONS = TableOptions().changed(competitive=False)
+"""A quick table's options: the defaults, as practice (a person who takes a robot's seat between deals
+plays on from its score: such a game ranks nobody)."""
+
+
+def pick(lines: list[dict[str, Any]], players: int) -> str | None:
+    """The id of the table quick play seats the viewer at (``lines`` as the lobby shows them to that
+    person), or None: open a new one."""
+    fit = [x for x in lines if x["players"] == players and not x.get("private") and x.get("you") is None
+           and not (x.get("options") or {}).get("bet") and x.get("status") != TableStatus.CLOSED]
+    robots = [x for x in fit if x.get("quick") and x.get("claimable", 0) > 0]
+    if robots:  # most people first: that is where the game is
+        return min(robots, key=lambda x: (x["robots"], x["id"]))["id"]
+    waiting = [x for x in fit if x.get("status") == TableStatus.WAITING and x.get("free", 0) > 0 and not x.get("over")]
+    if waiting:  # the nearest to full first: one more person may be all it waits for
+        return min(waiting, key=lambda x: (x["free"], x["id"]))["id"]
+    return None
+
+
+__all__ = ["QUICK_OPTIONS", "pick"]

@@ -1,0 +1,98 @@
+"""The tournaments' clock (``features/tournaments.py``): each tournament starts when full or at its time,
+on every process (the first to start one wins), and each round's tables open when the last one closed."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import TYPE_CHECKING, Any
+
+from ..features import tournaments
+from ..logs import log
+from ..room import Room
+from ..table import Batch, Table, play
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+TOURNAMENT_RETRY = 5.0
+"""Seconds before the tournament clock tries again a start the store refused (its failure logged)."""
+
+
+class TournamentClock:
+    """Starts tournaments when due and opens their rounds' tables here."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.wake = asyncio.Event()  # a tournament was created: its start time may be the next
+
+    async def run(self) -> None:
+        """Start each tournament whose start time has come, on the server's clock (every process does:
+        the first to start one wins, tournaments.start). Starting, it opens the next round of any tournament
+        whose round ended while no process was there to see it."""
+        for tid in await asyncio.to_thread(tournaments.running, self.hub.store.engine):
+            opened = await asyncio.to_thread(tournaments.advance, self.hub.store.engine, tid, self.hub.clock.now(),
+                                             self.hub.site.new_table_id)
+            if opened is not None:
+                await self.open_round(opened)
+        while True:
+            self.wake.clear()
+            try:
+                ready, later = await asyncio.to_thread(tournaments.due, self.hub.store.engine, self.hub.clock.now())
+            except Exception as err:  # the store away: look again a moment later
+                log.warning("tournament clock: %s", err)
+                ready, later = [], self.hub.clock.now() + TOURNAMENT_RETRY
+            started = [await self.start(tid) for tid in ready]
+            if ready and all(started):
+                continue
+            if ready:  # a start failed: try again a moment later, not in a loop
+                later = min(later or math.inf, self.hub.clock.now() + TOURNAMENT_RETRY)
+            waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.wake.wait())]
+            if later is not None:
+                waiters.append(asyncio.ensure_future(self.hub.clock.sleep_until(later)))
+            try:
+                await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waiters:
+                    w.cancel()
+
+    async def start(self, tid: str) -> bool:
+        """Start a tournament that is due (when full, or at its time): False when the store failed, the
+        tournament still open (``tournaments.due`` offers it again, and the clock tries again)."""
+        try:
+            opened = await asyncio.to_thread(tournaments.start, self.hub.store.engine, tid, self.hub.clock.now(),
+                                             self.hub.site.new_table_id)
+        except Exception as err:
+            log.warning("tournament %s did not start: %s", tid, err)
+            return False
+        if opened is not None:
+            await self.open_round(opened)
+        return True
+
+    async def open_round(self, opened: tournaments.Round) -> None:
+        """A round's tables, run here (each may move to another process as any table does)."""
+        for _, table_id, seats in opened.tables:
+            table = Table(table_id, opened.players, opened.options(), self.hub.config.timing)
+            room = Room(table, self.hub.services)
+
+            def make(b: Batch, seats: list[tuple[str, str] | None] = seats) -> None:
+                play.tournament_open(b, seats, opened.spec(), opened.seed)
+
+            await room.open(make, self.hub.run_here(room), lease=self.hub.site.new_lease())
+            room.start()
+            for player, _ in (s for s in seats if s is not None):
+                self.hub.identity.tell_player(player, {"type": "tournament", "tournament": opened.tournament, "round": opened.round,
+                                          "table": table_id})
+
+    def table_closed(self, room: Room) -> None:
+        self.hub.spawn(self.advance(room.table.id))
+
+    async def advance(self, table_id: str) -> None:
+        """A tournament's table closed: when its round is over everywhere, the next round (or the end)."""
+        tid = await asyncio.to_thread(tournaments.tournament_of, self.hub.store.engine, table_id)
+        if tid is None:
+            return
+        opened = await asyncio.to_thread(tournaments.advance, self.hub.store.engine, tid, self.hub.clock.now(),
+                                         self.hub.site.new_table_id)
+        if opened is not None:
+            await self.open_round(opened)
