@@ -8,6 +8,8 @@ understand, each measured against the next (see benchmarks/results/).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .base import Bot
 from .beginner import BeginnerBot
 from .expert import ExpertBot
@@ -35,6 +37,18 @@ OFFERED_LEVELS: dict[str, str] = {
 
 SHOWN_AS: dict[str, str] = {"heuristic": "club"}
 """A kept level that people know by an offered one's name (the same robot): every page says ``club``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Retired:
+    """A level that left the package: what a stored table or game naming it plays now, and the
+    yardstick (an earlier commit's robot, ``arena.yardsticks``) that is the level itself."""
+
+    successor: str
+    yardstick: str
+
+
+RETIRED_LEVELS: dict[str, Retired] = {}
 
 
 def level_shown(level: str) -> str:

@@ -93,20 +93,40 @@ def _try_engine(spec: str, players: int, engines: EngineSettings) -> str | None:
     return None
 
 
+def entrant_error(spec: str) -> str | None:
+    """Why entrant ``spec`` cannot play, or None: an unknown level, an empty command, a yardstick that
+    does not build (built here, once: ``arena.yardsticks``).  The engines are tried later, at a table."""
+    from ..arena import yardsticks
+    from ..arena.engines import PREFIX
+    from ..bots import LEVELS, RETIRED_LEVELS
+
+    if spec.startswith(PREFIX):
+        if not spec[len(PREFIX):].strip():
+            return f"{spec!r} names no command (cmd:COMMAND, such as cmd:python -m mybot)"
+        return None
+    if yardsticks.is_yardstick(spec):
+        try:
+            yardsticks.build(yardsticks.parse(spec)[0])
+        except yardsticks.YardstickError as err:
+            return str(err)
+        return None
+    if spec in RETIRED_LEVELS:
+        return (f"{spec!r} left the package (issue 39): it is a yardstick of an earlier commit now, "
+                f"{RETIRED_LEVELS[spec].yardstick} (benchmarks/results/strength.md names the yardsticks)")
+    if spec not in LEVELS:
+        return (f"unknown robot level {spec!r}; levels are {', '.join(LEVELS)}, or cmd:COMMAND for a program "
+                "speaking the engine protocol, or commit:HASH:LEVEL for a level of an earlier commit")
+    return None
+
+
 def arena(args: argparse.Namespace) -> int:
     # the robots (and numba) load only for a run: the parser and the other commands start without them
-    from ..arena.engines import command_of, is_engine
+    from ..arena.engines import is_engine
     from ..arena.run import report, run_arena, stderr_progress, summarize, write_json
-    from ..bots import LEVELS
 
-    for level in (args.candidate, args.baseline):
-        if is_engine(level) and not (command_of(level) or "").strip():
-            print(f"atout arena: {level!r} names no command (cmd:COMMAND, such as cmd:python -m mybot)",
-                  file=sys.stderr)
-            return 2
-        if not is_engine(level) and level not in LEVELS:
-            print(f"unknown robot level {level!r}; levels are {', '.join(LEVELS)}, or cmd:COMMAND for a "
-                  "program speaking the engine protocol", file=sys.stderr)
+    for spec in (args.candidate, args.baseline):
+        if (why := entrant_error(spec)) is not None:
+            print(f"atout arena: {why}", file=sys.stderr)
             return 2
     for name, bad, rule in (("deals", args.deals < 1, "at least 1"), ("jobs", args.jobs < 1, "at least 1"),
                             ("start", args.start < 0, "0 or more"),
