@@ -47,7 +47,9 @@ def test_the_picture_draws_every_entrant_and_its_interval():
         "club", {("expert", "club"): summary(25.0, 30.0), ("<evil>", "club"): summary(-5.0, 30.0)})]}
     picture = svg(ladder, "t")
     assert picture.startswith("<svg") and picture.count("<circle") == 3
-    assert "&lt;evil&gt;" in picture and "club (yardstick)" in picture
+    assert "&lt;evil&gt;" in picture and "club (yardstick)" in picture and "log." not in picture
+    ladder["ranking"].append({"entrant": "random", "mean": -685.0, "low": -760.0, "high": -610.0, "deals": 50})
+    assert "points per deal (log. beyond ±10)" in svg(ladder, "t")  # the levels' intervals stay apart
 
 
 def test_the_ladder_command_plays_every_match_and_writes_json_table_and_picture(tmp_path, capsys):

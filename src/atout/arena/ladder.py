@@ -140,18 +140,29 @@ def markdown(ladder: dict, config: dict, picture: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+LINEAR_SPAN = 200.0
+"""Wider than this (random's -700 beside the levels' few points), the picture's scale is logarithmic
+beyond +-10 points (``_symlog``), so the levels' intervals stay apart."""
+
+
+def _symlog(v: float) -> float:
+    return math.copysign(math.log10(1 + abs(v) / 10), v)
+
+
 def svg(ladder: dict, title: str) -> str:
     """The ladder drawn: one row an entrant, its interval a bar and its rating a dot, 0 a vertical line."""
     ranking = ladder["ranking"]
     low = min([r["low"] for r in ranking] + [0.0])
     high = max([r["high"] for r in ranking] + [0.0])
-    span = (high - low) or 1.0
-    low, high = low - 0.05 * span, high + 0.05 * span
+    logarithmic = high - low > LINEAR_SPAN
+    scale = _symlog if logarithmic else float
     left, width, row, top = 300, 460, 28, 44
     height = top + row * len(ranking) + 40
+    a, b = scale(low), scale(high)
+    a, b = a - 0.05 * ((b - a) or 1.0), b + 0.05 * ((b - a) or 1.0)
 
     def x(v: float) -> float:
-        return left + (v - low) / (high - low) * width
+        return left + (scale(v) - a) / (b - a) * width
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 30}" height="{height}" '
@@ -171,12 +182,14 @@ def svg(ladder: dict, title: str) -> str:
             f'<text x="{left + width + 25}" y="{y + 4:.1f}" text-anchor="end" fill="#444">{r["mean"]:+.1f}</text>',
         ]
     axis = height - 24
-    for v in _ticks(low, high):
+    ticks = [v for v in (-1000, -100, -10, 0, 10, 100, 1000) if low <= v <= high] if logarithmic else _ticks(low, high)
+    for v in ticks:
         parts.append(f'<text x="{x(v):.1f}" y="{axis + 14}" text-anchor="middle" fill="#444">'
                      f'{"0" if v == 0 else f"{v:+g}"}</text>')
         parts.append(f'<line x1="{x(v):.1f}" y1="{axis - 4}" x2="{x(v):.1f}" y2="{axis}" stroke="#444"/>')
     parts.append(f'<line x1="{left}" y1="{axis - 4}" x2="{left + width}" y2="{axis - 4}" stroke="#444"/>')
-    parts.append(f'<text x="{left - 10}" y="{axis + 14}" text-anchor="end" fill="#444">points per deal</text>')
+    caption = "points per deal" + (" (log. beyond ±10)" if logarithmic else "")
+    parts.append(f'<text x="{left - 10}" y="{axis + 14}" text-anchor="end" fill="#444">{caption}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
