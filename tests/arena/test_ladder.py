@@ -80,6 +80,7 @@ def test_the_ladder_command_plays_every_match_and_writes_json_table_and_picture(
     (["--ladder", "--entrants", "club", "grandmaster"], "unknown robot level 'grandmaster'"),
     (["--ladder", "--entrants", "club", "--baseline", "expert-2"], "'expert-2' left the package"),
     (["--round-robin"], "--round-robin ranks a --ladder's entrants; add --ladder"),
+    (["--ladder", "--entrants", "random", "cmd:false"], "the entrant 'cmd:false' does not start"),
 ])
 def test_a_bad_ladder_is_refused_before_any_deal(argv, said, capsys):
     assert main(["arena", *argv, "--deals", "1"]) == 2

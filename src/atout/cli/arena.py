@@ -143,15 +143,15 @@ def _bad_numbers(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _started_engines(args: argparse.Namespace, entrants: dict[str, str]) -> EngineSettings | None:
-    """The engine settings, every engine of ``entrants`` (role: spec) tried at a table first; None (said)
+def _started_engines(args: argparse.Namespace, entrants: list[tuple[str, str]]) -> EngineSettings | None:
+    """The engine settings, every engine of ``entrants`` (role, spec) tried at a table first; None (said)
     if the log folder cannot be made or an engine does not start."""
     from ..arena.engines import is_engine
 
     engines = _engine_settings(args)
     if engines is None:
         return None
-    for role, spec in entrants.items():
+    for role, spec in entrants:
         if is_engine(spec) and (why := _try_engine(spec, args.players, engines)) is not None:
             print(f"atout arena: the {role} {spec!r} does not start (its stderr: {engines.logs}/start.log): "
                   f"{why}", file=sys.stderr)
@@ -180,7 +180,7 @@ def ladder(args: argparse.Namespace) -> int:
         return 2
     engines = None
     if any(is_engine(spec) for spec in everyone):
-        engines = _started_engines(args, {spec: spec for spec in everyone})
+        engines = _started_engines(args, [("entrant", spec) for spec in dict.fromkeys(everyone)])
         if engines is None:
             return 2
 
@@ -236,7 +236,7 @@ def arena(args: argparse.Namespace) -> int:
         return 2
     engines = None
     if is_engine(args.candidate) or is_engine(args.baseline):
-        engines = _started_engines(args, {"candidate": args.candidate, "baseline": args.baseline})
+        engines = _started_engines(args, [("candidate", args.candidate), ("baseline", args.baseline)])
         if engines is None:
             return 2
     config = {
