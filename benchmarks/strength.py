@@ -28,27 +28,33 @@ from pathlib import Path
 
 from atout.arena.run import report, run_arena, stderr_progress, summarize, write_json
 from atout.arena.stats import paired
+from atout.bots import RETIRED_LEVELS
+from atout.cli.arena import entrant_error
 
 RESULTS = Path(__file__).parent / "results"
 
 # name: (players, candidate, baseline, deals, seed).  Fresh seeds ``i25-*`` for issue 25's robot,
-# fixed before its runs; the expert-1 runs are issue 12's (``i15-*``, the expert of then).
+# fixed before its runs; the expert-1 runs are issue 12's (``i15-*``, the expert of then).  The yardsticks
+# expert-2 and expert-1 are the levels of the last commit that had them (issue 39: ``arena.yardsticks``).
+EXPERT_2 = RETIRED_LEVELS["expert-2"].yardstick
+EXPERT_1 = RETIRED_LEVELS["expert-1"].yardstick
 RUNS = {
     "4-club-beginner": (4, "club", "beginner", 1000, "i15-4cb"),
     "4-expert-heuristic": (4, "expert", "heuristic", 1000, "i25-4eh"),
     "5-expert-heuristic": (5, "expert", "heuristic", 1000, "i25-5eh"),
     "3-expert-heuristic": (3, "expert", "heuristic", 1000, "i25-3eh"),
-    "4-expert-expert2": (4, "expert", "expert-2", 1000, "i25-4e2"),
-    "5-expert-expert2": (5, "expert", "expert-2", 1000, "i25-5e2"),
-    "3-expert-expert2": (3, "expert", "expert-2", 1000, "i25-3e2"),
-    "4-expert-expert1": (4, "expert", "expert-1", 400, "i15-4ee"),
-    "3-expert-expert1": (3, "expert", "expert-1", 400, "i15-3ee"),
-    "5-expert-expert1": (5, "expert", "expert-1", 400, "i15-5ee"),
+    "4-expert-expert2": (4, "expert", EXPERT_2, 1000, "i25-4e2"),
+    "5-expert-expert2": (5, "expert", EXPERT_2, 1000, "i25-5e2"),
+    "3-expert-expert2": (3, "expert", EXPERT_2, 1000, "i25-3e2"),
+    "4-expert-expert1": (4, "expert", EXPERT_1, 400, "i15-4ee"),
+    "3-expert-expert1": (3, "expert", EXPERT_1, 400, "i15-3ee"),
+    "5-expert-expert1": (5, "expert", EXPERT_1, 400, "i15-5ee"),
     "4-heuristic-random": (4, "heuristic", "random", 1000, "bench-4hr"),
 }
 """Most important first: the levels people are offered (club against beginner, expert against
 club), then issue 25's yardstick ``expert-2``, then ``expert-1`` (issue 12's, its runs made by the
-expert of then: the seeds and code are in each run's command).  Earlier seeds (``i12-*`` to
+expert of then: the seeds and code are in each run's command), both run as commit yardsticks (built once
+into the user's cache, one process a seat; their JSON's config names the commit).  Earlier seeds (``i12-*`` to
 ``i17-*``, ``bench-*``) and their runs are in git history.  Against ``expert-1`` every seat but one
 searches with expert-1's Python rollouts, about twenty times a run against the heuristic, hence
 fewer deals there."""
@@ -268,6 +274,10 @@ def main() -> int:
         (RESULTS / "strength-table.md").write_text(table(invocation))
         return 0
     RESULTS.mkdir(parents=True, exist_ok=True)
+    for name in args.only or RUNS:  # a yardstick is built now, before any run (its workers then find it)
+        for entrant in RUNS[name][1:3]:
+            if (why := entrant_error(entrant)) is not None:
+                ap.error(f"run {name}: {why}")
     for name in args.only or RUNS:
         players, cand, base, deals, seed = RUNS[name]
         deals = max(1, int(deals * args.deals_scale))

@@ -1,11 +1,11 @@
 """The whole suite: the robots' compiled code is made once, before any test runs.
 
-numba compiles the card play (``bots/fastplay.py``, ``bots/fastdeal.py``, and expert-2's frozen copies of
-them) the first time on a machine and keeps it in its on-disk cache. Done inside a test, that compile ran under the test's timeout and
+numba compiles the card play (``bots/fastplay.py``, ``bots/fastdeal.py``) the first time on a machine and
+keeps it in its on-disk cache. Done inside a test, that compile ran under the test's timeout and
 made one test take minutes on a loaded machine; here it runs once, in the process that starts the run
 (xdist's controller, before its workers exist), and every worker then only loads it from the cache.
-A first compile (a fresh clone) costs tens of seconds of one core: the controller runs it as two processes
-side by side, on the two cores, before loading the result itself."""
+A first compile (a fresh clone) costs tens of seconds of one core: the controller runs it in a process of
+its own before loading the result itself."""
 
 from __future__ import annotations
 
@@ -17,14 +17,11 @@ import pytest
 
 _warm_up_seconds: float | None = None
 
-COMPILES = (  # the live robot's and the frozen expert-2's, of about the same length
-    "from atout.bots.warm import warm_up; warm_up()",
-    "from atout.bots.expert2.fastplay import warm_up; warm_up()",
-)
+COMPILES = ("from atout.bots.warm import warm_up; warm_up()",)  # (expert-2's copy left with issue 39)
 
 
 def _compile_side_by_side() -> None:
-    """numba's first compile in two processes at once (each writes its part of the on-disk cache)."""
+    """numba's first compile, each in a process of its own (each writes its part of the on-disk cache)."""
     processes = [subprocess.Popen([sys.executable, "-c", code]) for code in COMPILES]
     failed = [code for process, code in zip(processes, COMPILES, strict=True) if process.wait() != 0]
     if failed:
@@ -33,14 +30,12 @@ def _compile_side_by_side() -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     global _warm_up_seconds
-    from atout.bots.expert2.fastplay import warm_up as warm_up_expert2
     from atout.bots.warm import warm_up
 
     start = time.perf_counter()
     if not hasattr(config, "workerinput"):  # the run's first process: build what the cache lacks
         _compile_side_by_side()
     warm_up()  # the controller compiles (or loads); a worker, started after it, loads
-    warm_up_expert2()  # the frozen expert-2 has its own copy of the compiled code
     _warm_up_seconds = time.perf_counter() - start
 
 

@@ -4,6 +4,7 @@ whatever the copy is called and whether it plays in process or through the engin
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 
 import pytest
@@ -14,6 +15,15 @@ from atout.bots import LEVELS, ExpertBot
 from atout.bots.streams import decision_seed
 from atout.cli.main import main
 from atout.engine import RuleSet, new_deal
+
+LIFT = "import atout.bots.expert as e; e.SAFETY_SECONDS = 1e9; "
+"""The expert stops a search on time (0.7 s) whatever its seed: on a loaded machine the two copies would
+search different numbers of worlds and part; lifted (as tests/bots do), a seed fixes every choice."""
+
+
+@pytest.fixture(autouse=True)
+def no_stop_on_time(monkeypatch):
+    monkeypatch.setattr("atout.bots.expert.SAFETY_SECONDS", 1e9)
 
 
 @pytest.fixture
@@ -66,10 +76,11 @@ def test_the_expert_through_the_protocol_plays_as_in_process(tmp_path, capsys):
     its stream from it at each decision as the arena's robots do: the expert measures 0 against itself
     through the pipe, card for card."""
     out = tmp_path / "pipe.json"
+    engine = shlex.join([sys.executable, "-c", LIFT + "import sys; from atout.cli.main import main; sys.exit(main())",
+                         "engine", "--level", "expert"])
     try:
         code = main(["arena", "--players", "3", "--deals", "1", "--start", "1", "--seed", "crn-pipe", "--quiet",
-                     "--candidate", "expert", "--baseline", f"cmd:{sys.executable} -m atout.cli.main engine "
-                     "--level expert", "--out", str(out)])
+                     "--candidate", "expert", "--baseline", f"cmd:{engine}", "--out", str(out)])
     finally:
         close_engines()
     assert code == 0, capsys.readouterr().err

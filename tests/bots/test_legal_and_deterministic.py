@@ -55,9 +55,9 @@ def test_heuristic_among_random_players_stays_legal(players):
         play_out(players, levels, f"mixed/{i}", dealer=i % players)
 
 
-@pytest.mark.parametrize("level", ["expert", "expert-1", "expert-2"])
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_expert_never_plays_illegally(players, level):
+def test_expert_never_plays_illegally(players):
+    level = "expert"
     for i in range(6):
         levels = ["random"] * players
         levels[i % players] = level
@@ -89,11 +89,11 @@ def test_a_seed_fixes_the_play(level, monkeypatch):
 
     The expert's safety stop is lifted: on a loaded test machine it could bind.
     """
-    for module in ("atout.bots.expert", "atout.bots.expert1.expert", "atout.bots.expert2.expert"):
-        monkeypatch.setattr(f"{module}.SAFETY_SECONDS", 1e9)
-        monkeypatch.setattr(f"{module}.CARD_SAMPLES", {3: 4, 4: 4, 5: 4})
-        monkeypatch.setattr(f"{module}.BID_SAMPLES", 4)
-        monkeypatch.setattr(f"{module}.ECART_SAMPLES", 4)
+    module = "atout.bots.expert"
+    monkeypatch.setattr(f"{module}.SAFETY_SECONDS", 1e9)
+    monkeypatch.setattr(f"{module}.CARD_SAMPLES", {3: 4, 4: 4, 5: 4})
+    monkeypatch.setattr(f"{module}.BID_SAMPLES", 4)
+    monkeypatch.setattr(f"{module}.ECART_SAMPLES", 4)
     searching = level.startswith("expert")
     for players in (3, 4, 5):
         levels = [level] + ["heuristic"] * (players - 1) if searching else [level] * players
@@ -124,42 +124,21 @@ def test_unknown_level_is_refused():
         make_bot("grandmaster")
 
 
-def test_expert_1_is_frozen_apart_from_the_live_expert():
-    """expert-1 imports nothing from the live expert's modules, so editing them cannot change it."""
-    import atout.bots.expert1 as frozen
+def test_a_retired_level_plays_its_successor_and_says_whose_yardstick_it_is(caplog, monkeypatch):
+    """expert-1 and expert-2 left the package (issue 39): a stored table or game naming one gets the expert
+    (said once in the log, with the yardstick that is the level itself), the arena refuses it."""
+    import logging
 
-    modules = [m for name, m in vars(frozen).items() if hasattr(m, "__file__") and name != "__builtins__"]
-    assert modules, "expert1 exposes its submodules"
-    for m in modules:
-        assert "/bots/expert1/" in m.__file__
-    from atout.bots.expert1 import expert as e1
+    from atout.arena.duplicate import seat_robot
+    from atout.bots import RETIRED_LEVELS, YARDSTICK_COMMIT, current_level, level_shown
 
-    assert e1.rollout.__module__ == "atout.bots.expert1.rollout"
-    assert e1.sample_world.__module__ == "atout.bots.expert1.sampling"
-    assert e1.heuristic_card.__module__ == "atout.bots.expert1.heuristic"
-    assert make_bot("expert-1", 1).name == "expert-1"
-
-
-def test_expert_2_is_frozen_apart_from_the_live_expert():
-    """expert-2 searches, samples and plays its rollouts with its own copies (its compiled parts
-    too), and takes its rules of thumb from expert-1's frozen ones, so editing the live expert's
-    modules cannot change it."""
-    import sys
-
-    import atout.bots.expert2 as frozen
-    from atout.bots.expert2 import expert as e2
-    from atout.bots.expert2 import fastdeal, fastplay, rollout, sampling
-
-    for m in (e2, fastdeal, fastplay, rollout, sampling):
-        assert "/bots/expert2/" in m.__file__
-        for name, value in vars(m).items():
-            home = getattr(value, "__module__", None) or getattr(getattr(value, "py_func", None), "__module__", None)
-            if home and home.startswith("atout.bots.") and not home.startswith(("atout.bots.expert1.",
-                                                                                 "atout.bots.expert2.")):
-                raise AssertionError(f"{m.__name__}.{name} comes from the live {home}")
-    assert e2.card_values.py_func.__module__ == "atout.bots.expert2.fastplay"
-    assert sampling.fastdeal is fastdeal and rollout.fastplay is fastplay
-    assert e2.heuristic_card.__module__ == "atout.bots.expert1.heuristic"
-    assert frozen.Expert2Bot is e2.ExpertBot
-    assert make_bot("expert-2", 1).name == "expert-2"
-    assert "atout.bots.expert2.fastplay" in sys.modules
+    assert set(RETIRED_LEVELS) == {"expert-1", "expert-2"} and not set(RETIRED_LEVELS) & set(LEVELS)
+    monkeypatch.setattr("atout.bots._said", set())  # said once a process: another test may have said it
+    with caplog.at_level(logging.INFO, logger="atout.bots"):
+        assert type(make_bot("expert-2", 1)) is ExpertBot
+        assert type(make_bot("expert-2", 2)) is ExpertBot
+    assert f"commit:{YARDSTICK_COMMIT}:expert-2" in caplog.text and len(caplog.records) == 1
+    assert current_level("expert-1") == "expert" and current_level("club") == "club"
+    assert level_shown("expert-2") == "expert"
+    with pytest.raises(ValueError, match=f"its yardstick is commit:{YARDSTICK_COMMIT}:expert-1"):
+        seat_robot("expert-1", "x", 0)

@@ -13,7 +13,7 @@ from atout.engine.cards import EXCUSE, HEARTS, SPADES, mask_of, suit_card, trump
 
 
 def test_kept_level_names_stay_and_offered_levels_exist():
-    for name in ("random", "heuristic", "expert", "expert-1", "expert-2"):
+    for name in ("random", "heuristic", "expert"):
         assert name in LEVELS
     assert list(OFFERED_LEVELS) == ["beginner", "club", "expert"]
     for name, line in OFFERED_LEVELS.items():

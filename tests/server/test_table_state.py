@@ -200,3 +200,26 @@ def test_events_replayed_from_the_store_make_no_second_game_end() -> None:
     for event in events:
         again.evolve(event)
     assert again.game_outcome == "finished" and again.take_concluded() == []
+
+
+def test_a_stored_table_naming_a_retired_level_loads_and_its_robots_play_the_expert() -> None:
+    """expert-2 left the package (issue 39): a table stored before, its options or a seat's robot naming
+    it, is rebuilt from its events and its snapshot, shown as expert and played by the expert."""
+    from atout.bots import ExpertBot
+
+    table = Table("t", 4, TableOptions(), Timing())
+    events = table.create("p0", "Ann", 0.0)
+    events += table.add_robot("p0", 1, "club", table.seq, 0.0)
+    for event in events:  # as the store kept them when expert-2 was a level
+        if "options" in event:
+            event["options"] = {**event["options"], "robot_level": "expert-2"}
+        if event.get("level"):
+            event["level"], event["name"] = "expert-2", "Robot 2 (expert-2)"
+    table = rebuilt(events, 4)
+    assert table.options.robot_level == "expert" and table.robot_level(1) == "expert-2"
+    assert type(make_bot(table.robot_level(1), "t/1")) is ExpertBot
+    snapshot = table.snapshot()
+    snapshot["options"]["robot_level"] = "expert-1"
+    assert Table.from_snapshot(snapshot).options.robot_level == "expert"
+    with pytest.raises(ValueError, match="robot_level: 'expert-3' is not one of"):
+        TableOptions.from_json({"robot_level": "expert-3"})

@@ -164,8 +164,10 @@ async def test_reconnection_gets_what_was_missed(db_url: str) -> None:
         await bob.send({"type": "join", "table": table, "last_seq": last})
         await bob.expect("table")
         missed = [f["seq"] for f in bob.frames if f["type"] == "event"]
-        assert missed == list(range(last + 1, ann.seq + 1))
-        assert bob.state["seq"] == ann.seq
+        # every event from the last Bob saw to the state he is given, none twice, none skipped: the state's
+        # number, not Ann's, bounds them (under load a robot's move can land between Ann's read and Bob's join)
+        assert missed == list(range(last + 1, bob.state["seq"] + 1))
+        assert bob.state["seq"] >= ann.seq > last
         assert bob.state["deal"]["hand"] == []  # a spectator holds no hand
 
 

@@ -173,3 +173,14 @@ def test_the_start_screen_offers_levels_by_their_peoples_names() -> None:
     assert offered_levels("expert") == (["beginner", "club", "expert"], "expert")
     assert offered_levels("random") == (["random", "beginner", "club", "expert"], "random")
     assert "expert-1" not in offered_levels("club")[0]  # the frozen yardstick is for the arena, not people
+
+
+def test_a_saved_game_naming_a_retired_level_resumes_with_the_expert(tmp_path):
+    """A game saved when expert-2 was a level (issue 39 retired it) resumes, its robots the expert."""
+    game = Game(players=3, level="random", deals=1, seed="retired", save_dir=tmp_path)
+    game.start_deal()
+    path = game.save()
+    data = json.loads(path.read_text())
+    data["level"] = "expert-2"
+    path.write_text(json.dumps(data))
+    assert Game.load(path).level == "expert"

@@ -116,7 +116,7 @@ def test_a_spanish_speaker_chooses_espanol_and_plays_a_whole_deal_in_spanish(bro
     bids = page.eval_on_selector_all(".actions [data-bid]", "els => els.map((e) => [e.dataset.bid, e.textContent])")
     assert dict(bids) == {"pass": "Paso", "prise": "Toma", "garde": "Guardia", "garde_sans": "Guardia sin el Perro",
                           "garde_contre": "Guardia contra el Perro"}, bids
-    labels = page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.getAttribute('aria-label'))")
+    labels = page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.querySelector('.sr-only').textContent)")
     assert all(re.match(r"(As|Sota|Caballo|Reina|Rey|\d+) de (picas|corazones|diamantes|tréboles)|triunfo \d+|Excusa", x)
                for x in labels), labels
     page.screenshot(path=f"{SHOTS}/words-es-bidding.png")

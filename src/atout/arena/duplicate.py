@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import RETIRED_LEVELS, make_bot
 from ..bots.base import Bot
 from ..bots.streams import PerDecision
 from ..engine import (
@@ -93,7 +93,10 @@ issue 39, which the figures measured before it rest on (benchmarks/results/stren
 
 
 def seat_robot(level: str, seed: str, seat: int, seeding: str = "common") -> Bot:
-    """The robot of ``level`` (played in process) for ``seat`` of the deal of ``seed``."""
+    """The robot of ``level`` (played in process) for ``seat`` of the deal of ``seed``; a retired level is
+    refused (a stored table plays its successor, but a measure against it would be a false one)."""
+    if level in RETIRED_LEVELS:
+        raise ValueError(f"robot level {level!r} left the package; its yardstick is {RETIRED_LEVELS[level].yardstick}")
     if seeding == "level":
         return make_bot(level, f"{seed}/seat/{seat}/{level}")
     if seeding != "common":

@@ -1,4 +1,5 @@
-"""Outside engines in the arena: ``cmd:COMMAND`` entrants, one process per seat for the whole run.
+"""Outside engines in the arena: ``cmd:COMMAND`` entrants, and the yardsticks of earlier commits
+(``commit:HASH:LEVEL``, ``yardsticks``), one process per seat for the whole run.
 
 A process is started at its seat's first deal and kept; one that failed (anything but an illegal action)
 is started again at the next deal.  Stderr goes to ``LOGS/ROLE-seatN.log``.
@@ -16,19 +17,24 @@ from pathlib import Path
 
 from ..engine import RuleSet
 from ..protocol.host import EngineBot
+from . import yardsticks
 
 PREFIX = "cmd:"
 
 
 def command_of(spec: str) -> str | None:
     """The command that runs entrant ``spec`` as an engine, or None for a robot level played in process.
-    (Other kinds of entrant that run as engines, such as an earlier commit's robot, resolve here too.)"""
-    return spec[len(PREFIX):] if spec.startswith(PREFIX) else None
+    A yardstick (``commit:HASH:LEVEL``) is built here if it is not yet (``yardsticks.build``)."""
+    if spec.startswith(PREFIX):
+        return spec[len(PREFIX):]
+    if yardsticks.is_yardstick(spec):
+        return yardsticks.command(spec)
+    return None
 
 
 def is_engine(spec: str) -> bool:
-    """Whether an entrant is an outside program (``cmd:COMMAND``) rather than a robot level."""
-    return command_of(spec) is not None
+    """Whether an entrant runs as a process (``cmd:COMMAND``, ``commit:HASH:LEVEL``) rather than in process."""
+    return spec.startswith(PREFIX) or yardsticks.is_yardstick(spec)
 
 
 def engine_seed(deal_seed: str, seat: int, spec: str | None = None) -> str:

@@ -37,9 +37,9 @@ def record_of(data: Any) -> Any:
 class Progress:
     """``done/total decisions`` on standard error, rewritten in place; only on a terminal."""
 
-    def __init__(self, stream=sys.stderr) -> None:
-        self.stream = stream
-        self.shown = stream.isatty()
+    def __init__(self, stream=None) -> None:
+        self.stream = stream or sys.stderr  # read now: a default bound at import would outlive a replaced stderr
+        self.shown = self.stream.isatty()
         self.start = time.monotonic()
 
     def __call__(self, done: int, total: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +39,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="folder for the engines' stderr, one log per entrant and seat (default: PATH.engines "
                         "next to --out, else a new folder in the temporary directory)")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr (default: progress shown)")
+    p.add_argument("--ladder", action="store_true",
+                   help="rank --entrants instead of one match: each against --baseline (the yardstick, 0 by "
+                        "definition), or every pair with --round-robin; --out PATH writes the JSON, and PATH's "
+                        ".md table and .svg picture beside it (default: one match)")
+    p.add_argument("--entrants", nargs="+", default=["random", "beginner", "club", "expert"], metavar="ENTRANT",
+                   help="the ladder's robots: levels, cmd:COMMAND, commit:HASH:LEVEL "
+                        "(default random beginner club expert)")
+    p.add_argument("--round-robin", action="store_true",
+                   help="the ladder plays every pair of entrants, rated by a weighted least-squares fit "
+                        "(default: each against --baseline)")
 
 
 def _writable(path: str) -> str | None:
@@ -93,41 +104,141 @@ def _try_engine(spec: str, players: int, engines: EngineSettings) -> str | None:
     return None
 
 
-def arena(args: argparse.Namespace) -> int:
-    # the robots (and numba) load only for a run: the parser and the other commands start without them
-    from ..arena.engines import command_of, is_engine
-    from ..arena.run import report, run_arena, stderr_progress, summarize, write_json
-    from ..bots import LEVELS
+def entrant_error(spec: str) -> str | None:
+    """Why entrant ``spec`` cannot play, or None: an unknown level, an empty command, a yardstick that
+    does not build (built here, once: ``arena.yardsticks``).  The engines are tried later, at a table."""
+    from ..arena import yardsticks
+    from ..arena.engines import PREFIX
+    from ..bots import LEVELS, RETIRED_LEVELS
 
-    for level in (args.candidate, args.baseline):
-        if is_engine(level) and not (command_of(level) or "").strip():
-            print(f"atout arena: {level!r} names no command (cmd:COMMAND, such as cmd:python -m mybot)",
-                  file=sys.stderr)
-            return 2
-        if not is_engine(level) and level not in LEVELS:
-            print(f"unknown robot level {level!r}; levels are {', '.join(LEVELS)}, or cmd:COMMAND for a "
-                  "program speaking the engine protocol", file=sys.stderr)
-            return 2
+    if spec.startswith(PREFIX):
+        if not spec[len(PREFIX):].strip():
+            return f"{spec!r} names no command (cmd:COMMAND, such as cmd:python -m mybot)"
+        return None
+    if yardsticks.is_yardstick(spec):
+        try:
+            yardsticks.build(yardsticks.parse(spec)[0])
+        except yardsticks.YardstickError as err:
+            return str(err)
+        return None
+    if spec in RETIRED_LEVELS:
+        return (f"{spec!r} left the package (issue 39): it is a yardstick of an earlier commit now, "
+                f"{RETIRED_LEVELS[spec].yardstick} (benchmarks/results/strength.md names the yardsticks)")
+    if spec not in LEVELS:
+        return (f"unknown robot level {spec!r}; levels are {', '.join(LEVELS)}, or cmd:COMMAND for a program "
+                "speaking the engine protocol, or commit:HASH:LEVEL for a level of an earlier commit")
+    return None
+
+
+def _bad_numbers(args: argparse.Namespace) -> str | None:
+    """What is wrong with the run's numbers or its --out, or None (said before any deal)."""
     for name, bad, rule in (("deals", args.deals < 1, "at least 1"), ("jobs", args.jobs < 1, "at least 1"),
                             ("start", args.start < 0, "0 or more"),
                             ("budget", args.budget is not None and not args.budget > 0, "more than 0 seconds"),
                             ("timeout", not args.timeout > 0, "more than 0 seconds")):
         if bad:
-            print(f"atout arena: --{name} must be {rule}", file=sys.stderr)
-            return 2
+            return f"--{name} must be {rule}"
     if args.out is not None and (why := _writable(args.out)) is not None:
-        print(f"atout arena: cannot write --out {args.out}: {why}", file=sys.stderr)
+        return f"cannot write --out {args.out}: {why}"
+    return None
+
+
+def _started_engines(args: argparse.Namespace, entrants: list[tuple[str, str]]) -> EngineSettings | None:
+    """The engine settings, every engine of ``entrants`` (role, spec) tried at a table first; None (said)
+    if the log folder cannot be made or an engine does not start."""
+    from ..arena.engines import is_engine
+
+    engines = _engine_settings(args)
+    if engines is None:
+        return None
+    for role, spec in entrants:
+        if is_engine(spec) and (why := _try_engine(spec, args.players, engines)) is not None:
+            print(f"atout arena: the {role} {spec!r} does not start (its stderr: {engines.logs}/start.log): "
+                  f"{why}", file=sys.stderr)
+            return None
+    return engines
+
+
+def ladder(args: argparse.Namespace) -> int:
+    """``--ladder``: every match of the entrants (``arena.ladder``), the ranking printed and written."""
+    from ..arena.engines import is_engine
+    from ..arena.ladder import markdown, run_ladder, svg
+    from ..arena.run import run_arena, stderr_progress, summarize
+
+    entrants = list(dict.fromkeys(args.entrants))  # each once, in the order given
+    yardstick = None if args.round_robin else args.baseline
+    if len(entrants) < 2 and yardstick is None:
+        print("atout arena: a round robin needs two --entrants or more", file=sys.stderr)
+        return 2
+    everyone = entrants + ([] if yardstick is None else [yardstick])
+    for spec in dict.fromkeys(everyone):
+        if (why := entrant_error(spec)) is not None:
+            print(f"atout arena: {why}", file=sys.stderr)
+            return 2
+    if (why := _bad_numbers(args)) is not None:
+        print(f"atout arena: {why}", file=sys.stderr)
+        return 2
+    engines = None
+    if any(is_engine(spec) for spec in everyone):
+        engines = _started_engines(args, [("entrant", spec) for spec in dict.fromkeys(everyone)])
+        if engines is None:
+            return 2
+
+    def play(candidate: str, baseline: str) -> dict:
+        return summarize(run_arena(args.players, candidate, baseline, args.deals, args.seed, budget=args.budget,
+                                   jobs=args.jobs, start=args.start, engines=engines, seeding=args.seeding,
+                                   progress=None if args.quiet else stderr_progress))
+
+    def say(line: str) -> None:
+        if not args.quiet:
+            print(f"== {line}", file=sys.stderr, flush=True)
+
+    result = run_ladder(entrants, yardstick, play, say)
+    invocation = "atout " + " ".join(shlex.quote(a) for a in getattr(args, "argv", ["arena", "--ladder"]))
+    config = {"players": args.players, "entrants": entrants, "yardstick": yardstick, "deals": args.deals,
+              "start": args.start, "seed": args.seed, "seeding": args.seeding, "budget": args.budget,
+              "jobs": args.jobs, "invocation": invocation}
+    out = Path(args.out) if args.out is not None else None
+    picture = out.with_suffix(".svg") if out is not None else None
+    table = markdown(result, config, picture.name if picture is not None else None)
+    print(table)
+    if out is None:
+        return 0
+    try:
+        out.write_text(json.dumps({"config": config, **result}, indent=1) + "\n", encoding="utf-8")
+        out.with_suffix(".md").write_text(table, encoding="utf-8")
+        assert picture is not None
+        picture.write_text(svg(result, f"Robots' ladder: {args.players} players, {args.deals} duplicate deals a match"),
+                           encoding="utf-8")
+    except OSError as err:
+        print(f"atout arena: could not write the ladder beside {out} ({err.strerror or err})", file=sys.stderr)
+        return 1
+    print(f"ladder written to {out}, {out.with_suffix('.md')} and {picture}")
+    return 0
+
+
+def arena(args: argparse.Namespace) -> int:
+    # the robots (and numba) load only for a run: the parser and the other commands start without them
+    from ..arena.engines import is_engine
+    from ..arena.run import report, run_arena, stderr_progress, summarize, write_json
+
+    if args.ladder:
+        return ladder(args)
+    if args.round_robin:
+        print("atout arena: --round-robin ranks a --ladder's entrants; add --ladder", file=sys.stderr)
+        return 2
+    for spec in (args.candidate, args.baseline):
+        if (why := entrant_error(spec)) is not None:
+            print(f"atout arena: {why}", file=sys.stderr)
+            return 2
+    if (why := _bad_numbers(args)) is not None:
+        print(f"atout arena: {why}", file=sys.stderr)
         return 2
     engines = None
     if is_engine(args.candidate) or is_engine(args.baseline):
-        engines = _engine_settings(args)
+        engines = _started_engines(args, [("candidate", args.candidate), ("baseline", args.baseline)])
         if engines is None:
             return 2
-        for role, spec in (("candidate", args.candidate), ("baseline", args.baseline)):
-            if is_engine(spec) and (why := _try_engine(spec, args.players, engines)) is not None:
-                print(f"atout arena: the {role} {spec!r} does not start (its stderr: {engines.logs}/start.log): "
-                      f"{why}", file=sys.stderr)
-                return 2
     config = {
         "players": args.players,
         "candidate": args.candidate,

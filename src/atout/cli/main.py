@@ -61,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Atout's robot of LEVEL as an engine: one JSON object a line on stdin and stdout, "
                     "\"atout-engine 1\" (docs/engine-protocol.md), so any host can seat it.")
     engine.add_argument("--level", default="expert", metavar="LEVEL",
-                        help="the robot: expert, heuristic, club, beginner, random or a yardstick (default expert)")
+                        help="the robot: expert, heuristic, club, beginner or random (default expert)")
     from .serve import add_arguments as add_serve_arguments
 
     add_serve_arguments(sub.add_parser("serve", help="the online tables and the browser client"))
@@ -101,6 +101,7 @@ def _silence_stdout() -> None:
 def _run(argv: list[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command as typed, for the files it writes
     if args.command in ("replay", "legal"):
         if args.json or args.command == "legal":
             from .records import run_json
@@ -114,8 +115,12 @@ def _run(argv: list[str] | None) -> int:
 
         return arena(args)
     if args.command == "engine":
-        from ..bots import LEVELS
+        from ..bots import LEVELS, RETIRED_LEVELS
 
+        if args.level in RETIRED_LEVELS:
+            print(f"robot level {args.level!r} left the package (issue 39); it is the engine of its yardstick "
+                  f"{RETIRED_LEVELS[args.level].yardstick} now", file=sys.stderr)
+            return 2
         if args.level not in LEVELS:
             print(f"unknown robot level {args.level!r}; levels are {', '.join(LEVELS)}", file=sys.stderr)
             return 2

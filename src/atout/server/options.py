@@ -7,7 +7,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from ..bots import LEVELS
+from ..bots import LEVELS, current_level
 from ..engine.rules import OPTIONS as RULE_OPTIONS
 from ..engine.rules import RuleError, RuleSet
 
@@ -92,6 +92,9 @@ def _whole(name: str, low: int, high: int):
 
 
 def _level(value: Any) -> str:
+    """A level of ``LEVELS``; a retired one (``expert-2``, a stored table's) is read as its successor."""
+    if isinstance(value, str):
+        value = current_level(value)
     if not isinstance(value, str) or value not in LEVELS:
         raise OptionError(f"robot_level: {value!r} is not one of {', '.join(LEVELS)}")
     return value

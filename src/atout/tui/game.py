@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import LEVELS, make_bot
+from ..bots import LEVELS, current_level, make_bot
 from ..engine import Action, Deal, Observation
 from ..engine.game import DealSummary
 from ..engine.game import Game as EngineGame
@@ -161,7 +161,7 @@ class Game(EngineGame):
     @classmethod
     def from_json(cls, data: Any, save_dir: Path | None = None) -> Game:
         fields = cls.fields_from_json(data)
-        level = data.get("level")
+        level = current_level(data["level"]) if isinstance(data.get("level"), str) else None
         return cls(
             **fields,
             level=level if level in LEVELS else default_level(),

@@ -81,7 +81,7 @@ export default {
   "rule.five_players.dealer_sits_out": "the dealer sits out",
   "rule.first_lead": "First lead", "rule.first_lead.dealer_right": "the dealer's right", "rule.first_lead.taker": "the taker",
   "level.beginner": "beginner", "level.club": "club", "level.expert": "expert", "level.heuristic": "club",
-  "level.random": "random", "level.expert-1": "expert (previous)",
+  "level.random": "random",
   "contract.pass": "Pass", "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
   "contract.garde_contre": "Garde contre",
   "table.felt": "The table", "table.actions": "What you can do", "table.hand": "Your hand", "table.hand_n": "Your hand, {n} cards", "table.hand_n.one": "Your hand, {n} card",

@@ -82,7 +82,7 @@ export default {
   "rule.five_players.dealer_sits_out": "el que reparte no juega",
   "rule.first_lead": "Primera salida", "rule.first_lead.dealer_right": "a la derecha del que reparte", "rule.first_lead.taker": "el declarante",
   "level.beginner": "principiante", "level.club": "club", "level.expert": "experto", "level.heuristic": "club",
-  "level.random": "al azar", "level.expert-1": "experto (anterior)",
+  "level.random": "al azar",
   "contract.pass": "Paso", "contract.prise": "Toma", "contract.garde": "Guardia", "contract.garde_sans": "Guardia sin el Perro",
   "contract.garde_contre": "Guardia contra el Perro",
   "table.felt": "La mesa", "table.actions": "Lo que puedes hacer", "table.hand": "Tu mano", "table.hand_n": "Tu mano, {n} cartas", "table.hand_n.one": "Tu mano, {n} carta",

@@ -81,7 +81,7 @@ export default {
   "rule.five_players.dealer_sits_out": "le donneur ne joue pas",
   "rule.first_lead": "Première entame", "rule.first_lead.dealer_right": "à droite du donneur", "rule.first_lead.taker": "le preneur",
   "level.beginner": "débutant", "level.club": "club", "level.expert": "expert", "level.heuristic": "club",
-  "level.random": "au hasard", "level.expert-1": "expert (précédent)",
+  "level.random": "au hasard",
   "contract.pass": "Passe", "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
   "contract.garde_contre": "Garde contre",
   "table.felt": "La table", "table.actions": "Ce que vous pouvez faire", "table.hand": "Votre main", "table.hand_n": "Votre main, {n} cartes", "table.hand_n.one": "Votre main, {n} carte",
