@@ -208,8 +208,8 @@ def test_a_stored_table_naming_a_retired_level_loads_and_its_robots_play_the_exp
     from atout.bots import ExpertBot
 
     table = Table("t", 4, TableOptions(), Timing())
-    events = table.create("p0", "Ann", 0.0)
-    events += table.add_robot("p0", 1, "club", table.seq, 0.0)
+    events = decided(table, 0.0, seating.create, "p0", "Ann")
+    events += decided(table, 0.0, seating.add_robot, "p0", 1, "club", table.seq)
     for event in events:  # as the store kept them when expert-2 was a level
         if "options" in event:
             event["options"] = {**event["options"], "robot_level": "expert-2"}
