@@ -62,11 +62,12 @@ def test_a_retired_level_is_refused_with_its_yardstick(capsys):
 
 
 def test_a_commit_yardstick_plays_whole_deals_against_itself_and_measures_zero(tmp_path, capsys):
-    """expert-2 exists only in the commit's code, so a run without fault is that commit's robot playing;
-    its two copies (candidate and baseline, each seat its own process) are told the same seeds, so they
-    play the same cards.  Built once into the user's cache (about 40 s of one core the first time)."""
+    """The commit's club robot, each seat its own process running the commit's ``atout engine`` (its tree
+    checked to import from the commit's ``src``, not this checkout's); its two copies (candidate and
+    baseline) are told the same seeds, so they play the same cards. A club level needs no compiled card
+    play, so the build does not warm it (an expert's yardstick is warmed once: about 40 s of one core)."""
     _history_or_skip()
-    spec = f"commit:{YARDSTICK_COMMIT}:expert-2"
+    spec = f"commit:{YARDSTICK_COMMIT}:club"
     out = tmp_path / "y.json"
     assert main(["arena", "--players", "3", "--candidate", spec, "--baseline", spec, "--deals", "1",
                  "--seed", "yardstick", "--quiet", "--out", str(out)]) == 0

@@ -97,13 +97,20 @@ def tree_of(commit: str) -> Path:
     return cache_root() / commit
 
 
-def build(rev: str, log=sys.stderr) -> Path:
-    """The built tree of commit ``rev`` (its ``src`` to put on PYTHONPATH), built now if not cached.
-    Concurrent builds are safe: each builds aside and the first to finish is kept."""
+UNCOMPILED = frozenset({"random", "beginner", "club", "heuristic"})
+"""Levels that play without the compiled card play: their yardstick needs no warming (tens of seconds)."""
+
+
+def build(rev: str, log=sys.stderr, warm: bool = True) -> Path:
+    """The built tree of commit ``rev`` (its ``src`` to put on PYTHONPATH), built now if not cached, and
+    with ``warm`` its compiled card play warmed once. Concurrent builds are safe: each builds aside and the
+    first to finish is kept."""
     repo = repository()
     commit = full_hash(repo, rev)
     tree = tree_of(commit)
     if (tree / "built").exists():
+        if warm and not (tree / "warmed").exists():
+            _warm(tree)
         return tree
     print(f"atout arena: building the yardstick of commit {commit[:12]} (once, into {tree})...", file=log, flush=True)
     t0 = time.monotonic()
@@ -117,11 +124,11 @@ def build(rev: str, log=sys.stderr) -> Path:
         subprocess.run(["tar", "-x", "-C", str(aside)], input=archive.stdout, check=True)
         if not (aside / "src" / "atout").is_dir():
             raise YardstickError(f"commit {commit[:12]} has no src/atout: not a commit of Atout")
-        warm = subprocess.run([sys.executable, "-c", WARM, str(aside / "src")], env=_env(aside),
-                              capture_output=True, text=True)
-        imported = warm.stdout.strip().splitlines()[-1:] if warm.returncode == 0 else []
+        checked = subprocess.run([sys.executable, "-c", WARM, str(aside / "src")], env=_env(aside),
+                                 capture_output=True, text=True)
+        imported = checked.stdout.strip().splitlines()[-1:] if checked.returncode == 0 else []
         if not imported or not imported[0].startswith(str(aside)):
-            said = warm.stderr.strip().splitlines()[-3:] or imported
+            said = checked.stderr.strip().splitlines()[-3:] or imported
             raise YardstickError(f"commit {commit[:12]} does not load on {sys.executable}: " + " / ".join(said))
         (aside / "built").write_text(f"{commit}\n{sys.executable}\n{time.strftime('%Y-%m-%d %H:%M:%S')}\n")
         try:
@@ -132,10 +139,17 @@ def build(rev: str, log=sys.stderr) -> Path:
     finally:
         if aside.exists():
             shutil.rmtree(aside, ignore_errors=True)
-    # its compiled card play warmed where it lives (numba's cache is found by the source's path)
-    subprocess.run([sys.executable, "-c", WARM, str(tree / "src"), "warm"], env=_env(tree), capture_output=True)
+    if warm:
+        _warm(tree)
     print(f"atout arena: yardstick {commit[:12]} built in {time.monotonic() - t0:.0f} s", file=log, flush=True)
     return tree
+
+
+def _warm(tree: Path) -> None:
+    """The tree's compiled card play warmed where it lives (numba's cache is found by the source's path)."""
+    done = subprocess.run([sys.executable, "-c", WARM, str(tree / "src"), "warm"], env=_env(tree), capture_output=True)
+    if done.returncode == 0:
+        (tree / "warmed").touch()
 
 
 def _env(tree: Path) -> dict[str, str]:
@@ -146,6 +160,6 @@ def _env(tree: Path) -> dict[str, str]:
 def command(spec: str) -> str:
     """The command that runs yardstick ``spec`` as an engine (building it if it is not yet built)."""
     rev, level = parse(spec)
-    tree = build(rev)
+    tree = build(rev, warm=level not in UNCOMPILED)
     run = ("import sys; from atout.cli.main import main; sys.exit(main())")
     return shlex.join(["env", f"PYTHONPATH={tree / 'src'}", sys.executable, "-c", run, "engine", "--level", level])

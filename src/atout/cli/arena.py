@@ -117,7 +117,8 @@ def entrant_error(spec: str) -> str | None:
         return None
     if yardsticks.is_yardstick(spec):
         try:
-            yardsticks.build(yardsticks.parse(spec)[0])
+            rev, level = yardsticks.parse(spec)
+            yardsticks.build(rev, warm=level not in yardsticks.UNCOMPILED)
         except yardsticks.YardstickError as err:
             return str(err)
         return None
