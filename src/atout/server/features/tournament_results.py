@@ -20,7 +20,7 @@ from ..store.db import (
     tournaments,
 )
 from .daily import with_seed
-from .tournaments import LISTED, UNCLOSED, TournamentError, tournament_row
+from .tournaments import LISTED, UNCLOSED, TournamentError, entries_count, tournament_row
 
 
 def _results(conn: sa.Connection, tid: str) -> tuple[list[SeatResult], list[dict[str, Any]]]:
@@ -119,8 +119,7 @@ def view(engine: sa.Engine, tid: str, viewer: str | None) -> dict[str, Any] | No
 def listing(engine: sa.Engine, viewer: str | None, player: str | None = None) -> dict[str, list[dict[str, Any]]]:
     """The tournaments by status: open (registration), running, finished; private ones only to their
     creator and entrants. ``player``: that person's tournaments only (their profile)."""
-    count = (sa.select(sa.func.count()).select_from(tournament_entries)
-             .where(tournament_entries.c.tournament_id == tournaments.c.id).scalar_subquery())
+    count = entries_count()
     mine = sa.exists().where(tournament_entries.c.tournament_id == tournaments.c.id,
                              tournament_entries.c.player_id == viewer)
     query = sa.select(tournaments, count.label("entries"))

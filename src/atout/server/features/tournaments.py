@@ -202,19 +202,22 @@ def unregister(engine: sa.Engine, tid: str, player: str) -> None:
             raise TournamentError(409, "not_registered", "you are not registered")
 
 
+def entries_count() -> Any:
+    """Each tournament's number of entrants, as a column of a query on ``tournaments``."""
+    return (sa.select(sa.func.count()).select_from(tournament_entries)
+            .where(tournament_entries.c.tournament_id == tournaments.c.id).scalar_subquery())
+
+
 def due(engine: sa.Engine, now: float) -> tuple[list[str], float | None]:
     """The open tournaments to start (their start time has come, or "when full" and full: a start that
     failed, or a process that stopped before it, is not left open for good), and the next start time."""
-    count = (sa.select(sa.func.count()).select_from(tournament_entries)
-             .where(tournament_entries.c.tournament_id == tournaments.c.id).scalar_subquery())
     with engine.connect() as conn:
         rows = conn.execute(sa.select(tournaments.c.id, tournaments.c.starts_at, tournaments.c.size,
-                                      count.label("entries"))
+                                      entries_count().label("entries"))
                             .where(tournaments.c.status == "open")).all()
     ready = [r.id for r in rows if (r.starts_at is not None and r.starts_at <= now)
              or (r.size is not None and r.entries >= r.size)]
-    rows = [r for r in rows if r.starts_at is not None]
-    later = [r.starts_at for r in rows if r.starts_at > now]
+    later = [r.starts_at for r in rows if r.starts_at is not None and r.starts_at > now]
     return ready, min(later) if later else None
 
 

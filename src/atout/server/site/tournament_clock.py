@@ -24,7 +24,7 @@ class TournamentClock:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.wake = asyncio.Event()  # a tournament was created: its start time may be the next
+        self.wake = asyncio.Event()  # a tournament created (its start time may be the next), or a start refused
 
     async def run(self) -> None:
         """Start each tournament whose start time has come, on the server's clock (every process does:
@@ -42,11 +42,10 @@ class TournamentClock:
             except Exception as err:  # the store away: look again a moment later
                 log.warning("tournament clock: %s", err)
                 ready, later = [], self.hub.clock.now() + TOURNAMENT_RETRY
-            started = [await self.start(tid) for tid in ready]
-            if ready and all(started):
-                continue
-            if ready:  # a start failed: try again a moment later, not in a loop
-                later = min(later or math.inf, self.hub.clock.now() + TOURNAMENT_RETRY)
+            if ready:
+                if all([await self.start(tid) for tid in ready]):
+                    continue
+                later = min(later or math.inf, self.hub.clock.now() + TOURNAMENT_RETRY)  # a start failed: not in a loop
             waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.wake.wait())]
             if later is not None:
                 waiters.append(asyncio.ensure_future(self.hub.clock.sleep_until(later)))
