@@ -14,6 +14,7 @@ import pytest
 
 from .conftest import Site
 from .pages import Person, http_post, play_until_over
+from .test_languages import ENGLISH_OR_FRENCH
 from .test_lobby import PHONE
 from .test_profile import log_in
 from .test_table import advance_until
@@ -62,68 +63,189 @@ def axe_site(tmp_path_factory):
 
 
 WORDS = {  # what the test clicks and waits for, as each language's page says it
-    "en-GB": {"fill": "Fill empty seats with robots", "start": "Start the game", "tournaments": "Tournaments"},
-    "fr-FR": {"fill": "Compléter avec des robots", "start": "Lancer la partie", "tournaments": "Tournois"},
+    "en-GB": {"fill": "Fill empty seats with robots", "start": "Start the game"},
+    "fr-FR": {"fill": "Compléter avec des robots", "start": "Lancer la partie"},
 }
+LANGUAGES = ("en", "fr", "es")
+NARROW = ({"width": 320, "height": 640}, {"width": 640, "height": 400})  # WCAG's reflow width; a desktop at 200% zoom
 
 
-@pytest.mark.parametrize(("viewport", "lang"), [(DESKTOP, "en-GB"), (PHONE, "fr-FR")],  # each size, each name's language
+SAID = """() => [document.querySelector("main"), ...document.querySelectorAll("dialog[open], #top nav")]
+  .map((e) => e.innerText).join("\\n").replace(/`[^`]*`|atout (verify|replay)[^\\n]*/g, "")"""
+"""What a page says (its commands, `atout verify …`, are commands, not words)."""
+
+
+class Check:
+    """Each state of the page as a person meets it, checked in each language and each theme (axe), and on a
+    phone, at 320 px and at 200% zoom without sideways scrolling."""
+
+    def __init__(self, page, start: str, phone: bool):
+        self.page, self.start, self.phone = page, start, phone
+        self.found: dict = {}
+        self.wide: dict = {}
+        self.foreign: dict = {}
+
+    def speak(self, code: str) -> None:
+        page = self.page
+        if page.evaluate("() => document.documentElement.lang") == code:
+            return
+        page.select_option("select.lang", code)
+        page.wait_for_function(f"() => document.documentElement.lang === '{code}'")
+        page.wait_for_load_state("networkidle")
+
+    def sideways(self, where: str) -> None:
+        page = self.page
+        size = page.viewport_size
+        for narrow in NARROW:
+            page.set_viewport_size(narrow)
+            page.wait_for_function(f"() => window.innerWidth === {narrow['width']}")
+            over = page.evaluate("() => document.scrollingElement.scrollWidth - window.innerWidth")
+            if over > 0:
+                self.wide[f"{where} at {narrow['width']}×{narrow['height']}"] = over
+        page.set_viewport_size(size)
+
+    def state(self, where: str, ready: str | None = None, opened=None) -> None:
+        """``where`` as it is now; ``opened`` opens it again (a dialog) after each change of language."""
+        page = self.page
+        for code in (*[c for c in LANGUAGES if c != self.start], self.start):  # back in the first language at the end
+            if opened:
+                page.keyboard.press("Escape")
+            self.speak(code)
+            if opened:
+                opened()
+            if ready:
+                page.wait_for_selector(ready)
+            axe(page, f"{where} [{code}]", self.found)
+            if code == "es":  # a word written outside the catalogues shows in English on a Spanish page
+                said = page.evaluate(SAID)
+                if ENGLISH_OR_FRENCH.search(said):
+                    self.foreign[where] = sorted({m.group(0) for m in ENGLISH_OR_FRENCH.finditer(said)})
+        page.emulate_media(color_scheme="dark")
+        axe(page, f"{where} [dark]", self.found)
+        page.emulate_media(color_scheme="light")
+        if self.phone:
+            self.sideways(where)
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(DESKTOP, "en-GB"), (PHONE, "fr-FR")],  # each size; each state in each language
                          ids=["desktop", "phone-fr"])
 def test_axe_finds_nothing_serious_on_any_page(browser, axe_site, viewport, lang):
+    """Every state in English, French and Spanish and in the dark theme; on a phone also at 320 px and at a
+    desktop's 200% zoom, none scrolling sideways (WCAG 1.4.10)."""
     url = axe_site.url
     name = {"en-GB": "Axel", "fr-FR": "Axelfr"}[lang] + ("" if viewport is DESKTOP else "le")
     words = WORDS[lang]
-    found: dict = {}
+    start = lang[:2]
+    phone = viewport is not DESKTOP
 
     stranger = Person(browser, url, f"{name}Out", lang=lang, viewport=viewport)
     page = stranger.page
     page.goto(url)
     page.wait_for_selector("form.welcome")
-    axe(page, "welcome", found)
-    page.click("form.welcome .linklike")
-    page.wait_for_selector("dialog.account[open]")
-    axe(page, "log in or register", found)
+    check = Check(page, start, phone)
+    check.state("welcome", "form.welcome")
+
+    def log_in_dialog():
+        page.click("form.welcome .linklike")
+        page.wait_for_selector("dialog.account[open]")
+    log_in_dialog()
+    check.state("log in or register", opened=log_in_dialog)
     stranger.close()
+    found = check.found
+    wide = check.wide
+    foreign = check.foreign
 
     made = http_post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
                      headers={"Origin": url})
     assert made.status_code == 201, made.text
     person = log_in(browser, url, name, lang=lang, viewport=viewport)
     page = person.page
-    axe(page, "lobby", found)
+    check = Check(page, start, phone)
+    check.found, check.wide, check.foreign = found, wide, foreign
+    check.state("lobby", "#create-form")
     person.create(3, deals=1)
-    axe(page, "table before its game", found)
+    check.state("table before its game")
     page.get_by_role("button", name=words["fill"]).click()
     page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
     page.get_by_role("button", name=words["start"]).click()
     advance_until(person, "() => { const v = window.atout.view; const d = v.state.deal;"
                           " return d && (d.phase !== 'bidding' || v.isMyTurn()); }", limit=120)
-    axe(page, "table at the bids", found)
+    check.state("table at the bids")
     advance_until(person, "() => { const v = window.atout.view; const d = v.state.deal;"
                           " return d && d.phase === 'play' && d.trick.length > 0 && v.isMyTurn(); }", limit=120)
-    axe(page, "table mid-deal", found)
-    page.keyboard.press("?")  # the keys' list, over the table
-    page.get_by_role("dialog").last.wait_for()
-    axe(page, "the keys' list", found)
+    check.state("table mid-deal")
+
+    def keys():
+        page.evaluate("() => document.activeElement?.blur()")  # out of the language's list: no key acts in a field
+        page.keyboard.press("?")  # the keys' list, over the table
+        page.locator("dialog.keys-dialog[open]").wait_for()
+    keys()
+    check.state("the keys' list", opened=keys)
+    page.keyboard.press("Escape")
+
+    def display():
+        page.locator("button.display").click()
+        page.locator("dialog.display-dialog[open]").wait_for()
+    display()
+    check.state("the display's choices", opened=display)
     page.keyboard.press("Escape")
     play_until_over([person])
     page.wait_for_selector(".result-panel .game-over")
-    axe(page, "table at the game's end", found)
+    check.state("table at the game's end")
     game = person.state()["game"]["id"]
     page.goto(f"{url}/#/g/{game}/1")
     page.wait_for_selector(".review-page")
-    axe(page, "a deal's review", found)
+    check.state("a deal's review", ".review-page")
     page.goto(f"{url}/#/g/{game}")
     page.wait_for_selector("main h1")
-    axe(page, "a game's page", found)
-    for route, ready in (("daily", ".daily"), ("tournaments", f"main h1:has-text('{words['tournaments']}')"), (f"p/{name}", ".profile"),
-                         ("leaderboard", "main table")):
+    check.state("a game's page", "main h1")
+    for route, ready in (("daily", ".daily"), ("tournaments", "main h1"), (f"p/{name}", ".profile"),
+                         ("leaderboard", "main table"), ("account", ".account-page")):
         page.goto(f"{url}/#/{route}")
         page.wait_for_selector(ready)
         page.wait_for_load_state("networkidle")
-        axe(page, route.split("/")[0], found)
+        check.state(route.split("/")[0], ready)
     print(summary(found))  # every finding, the minor ones too, in the test's output
     out = Path("/tmp") / f"axe-{viewport['width']}-{lang}.json"
     out.write_text(json.dumps(found, indent=1, ensure_ascii=False))
     person.close()
+    assert len(found) == 16 * 4, sorted(found)  # every state, in three languages and the dark theme
     assert not grave(found), summary(grave(found))
+    assert not wide, f"scrolls sideways (pixels too wide): {wide}"
+    assert not check.foreign, f"English or French on a Spanish page: {check.foreign}"
+
+
+def test_the_four_colour_deck_and_the_dark_theme_are_chosen_seen_at_once_and_kept(browser, axe_site):
+    """Display: four colours turn diamonds blue and clubs green at once; the dark theme darkens the page; both are
+    kept on this browser over a reload; the focus comes back to the button that opened the choice."""
+    person = Person(browser, axe_site.url, "Iris").arrive()
+    page = person.page
+    person.create(3, deals=1)
+    person.fill_and_start()
+    page.wait_for_selector(".hand-cards .card")
+    fills = """() => Object.fromEntries(["D", "C", "H", "S"].map((s) => {
+      const t = document.querySelector(`.hand-cards .face text.index.suit-${s}`);
+      return [s, t ? getComputedStyle(t).fill : null]; }))"""
+    background = "() => getComputedStyle(document.documentElement).backgroundColor"
+    before = page.evaluate(fills)
+    assert {before["D"], before["H"]} - {None} == {"rgb(198, 40, 40)"}, before  # two colours: red and black
+    assert {before["C"], before["S"]} - {None} == {"rgb(17, 17, 17)"}, before
+    assert page.evaluate(background) == "rgb(238, 241, 244)"
+
+    opener = page.get_by_role("button", name="Display")
+    opener.click()
+    page.get_by_role("radio", name="Four colours (diamonds blue, clubs green)").check()
+    page.get_by_role("radio", name="Dark").check()
+    page.keyboard.press("Escape")
+    assert page.evaluate("() => document.activeElement.classList.contains('display')")
+    after = page.evaluate(fills)
+    assert after["D"] in (None, "rgb(21, 82, 176)") and after["C"] in (None, "rgb(27, 110, 48)"), after
+    assert (after["D"], after["C"]) != (None, None), after  # a hand of 24 cards holds a diamond or a club
+    assert after["H"] in (None, "rgb(198, 40, 40)") and after["S"] in (None, "rgb(17, 17, 17)"), after
+    assert page.evaluate(background) == "rgb(18, 22, 27)"
+
+    page.reload()
+    page.wait_for_selector(".hand-cards .card")
+    assert page.evaluate(fills) == after
+    assert page.evaluate(background) == "rgb(18, 22, 27)"
+    person.close()

@@ -308,9 +308,10 @@ export async function renderLeaderboard(app, main, query = { players: 4, period:
     h("h1", {}, t("board.title")),
     pick("players", [3, 4, 5], (n) => t("lobby.players", { n })),
     pick("period", ["week", "month", "all"], (p) => t(`board.${p}`)),
-    h("table", { class: "board" },
-      h("thead", {}, h("tr", {}, ["rank", "name", "points", "games", "wins", "level", "rating"].map((k) => h("th", { scope: "col" }, t(`board.${k}`))))),
-      h("tbody", {}, rows)),
+    h("div", { class: "sheet-scroll", tabindex: "0", role: "region", "aria-label": t("board.title") }, // at 320 px its seven columns scroll, not the page
+      h("table", { class: "board" },
+        h("thead", {}, h("tr", {}, ["rank", "name", "points", "games", "wins", "level", "rating"].map((k) => h("th", { scope: "col" }, t(`board.${k}`))))),
+        h("tbody", {}, rows))),
     board.rows.length ? "" : h("p", { class: "hint" }, t("board.empty")),
     h("div", { class: "row" },
       h("button", { class: "quiet", disabled: query.page <= 1, onclick: () => renderLeaderboard(app, main, { ...query, page: query.page - 1 }) }, t("board.previous")),

@@ -117,7 +117,7 @@ export function face(code) {
   const svg = el("svg", { viewBox: "0 0 60 90", class: `face ${c.kind}`, "aria-hidden": "true", focusable: "false" });
   svg.append(el("rect", { x: 1, y: 1, width: 58, height: 88, rx: 5, class: "paper" }));
   if (c.kind === "suit") {
-    const colour = RED[c.suit] ? "red" : "black";
+    const colour = `${RED[c.suit] ? "red" : "black"} suit-${c.suit}`; // suit-D, suit-C: the four-colour deck's blue and green
     const label = LETTER[lang()][c.rank] || String(c.rank);
     svg.append(el("text", { x: 5, y: 17, class: `index ${colour}` }, label));
     svg.append(el("text", { x: 5, y: 30, class: `pip ${colour}` }, SYMBOL[c.suit]));

@@ -5,6 +5,7 @@
 
 import { $, h, replace } from "./dom.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
+import { openDisplay } from "./display.js";
 import { Net } from "./net.js";
 import { renderLobby } from "./lobby.js";
 import { TableView } from "./table.js";
@@ -216,6 +217,7 @@ function renderTop() {
       app.registered ? h("a", { href: "#/account" }, t("top.account")) : ""),
     h("span", { class: "spacer" }),
     status, who, account,
+    h("button", { type: "button", class: "quiet display", "aria-haspopup": "dialog", onclick: openDisplay }, t("top.display")),
     h("select", {
       class: "quiet lang", "aria-label": t("top.language"), title: t("top.language"),
       onchange: async (event) => {

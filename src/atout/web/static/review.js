@@ -47,7 +47,7 @@ export function downloadLink(data, label = t("review.download")) {
 function chip(code) {
   const c = cards.parse(code);
   const colour = c.kind === "suit" ? (c.suit === "H" || c.suit === "D" ? "red" : "black") : c.kind;
-  return h("span", { class: `chip ${colour}`, dataset: { card: code }, title: cards.fullName(code), "aria-label": cards.fullName(code) },
+  return h("span", { class: `chip ${colour}${c.kind === "suit" ? ` suit-${c.suit}` : ""}`, dataset: { card: code }, title: cards.fullName(code), "aria-label": cards.fullName(code) },
     cards.short(code));
 }
 

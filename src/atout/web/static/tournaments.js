@@ -26,7 +26,7 @@ const WORDS = {
     deal: "deal {n}", scores: "Deal by deal", deal_seat: "Deal", seat: "Seat", points: "Points", mean: "Mean",
     score: "Score", played: "Deals played: {n}", closed: "over", hidden: "Each deal's scores are shown once every table of its round has played it.",
     status_open: "registration open", status_running: "being played", status_finished: "finished", status_cancelled: "cancelled",
-    begun: "Your tournament table is ready.", back: "All tournaments",
+    back: "All tournaments",
     download: "Download every deal of every table for atout verify", deal_label: "round {r}, deal {k}",
   },
   fr: {
@@ -44,7 +44,7 @@ const WORDS = {
     deal: "donne {n}", scores: "Donne par donne", deal_seat: "Donne", seat: "Place", points: "Points", mean: "Moyenne",
     score: "Score", played: "Donnes jouées : {n}", closed: "finie", hidden: "Les scores de chaque donne s'affichent quand toutes les tables de son tour l'ont jouée.",
     status_open: "inscriptions ouvertes", status_running: "en cours", status_finished: "terminé", status_cancelled: "annulé",
-    begun: "Votre table de tournoi est prête.", back: "Tous les tournois",
+    back: "Tous les tournois",
     download: "Télécharger toutes les donnes de toutes les tables pour atout verify", deal_label: "tour {r}, donne {k}",
   },
   es: {
@@ -62,7 +62,7 @@ const WORDS = {
     deal: "ronda {n}", scores: "Ronda a ronda", deal_seat: "Ronda", seat: "Asiento", points: "Puntos", mean: "Media",
     score: "Puntuación", played: "Rondas jugadas: {n}", closed: "terminada", hidden: "Los puntos de cada ronda se muestran cuando todas las mesas de su vuelta la han jugado.",
     status_open: "inscripción abierta", status_running: "en juego", status_finished: "terminado", status_cancelled: "cancelado",
-    begun: "Tu mesa del torneo está lista.", back: "Todos los torneos",
+    back: "Todos los torneos",
     download: "Descargar todas las rondas de todas las mesas para atout verify", deal_label: "vuelta {r}, ronda {k}",
   },
 };
