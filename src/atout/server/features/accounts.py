@@ -39,12 +39,14 @@ WRONG = "wrong name or password"
 
 
 class AccountError(ValueError):
-    """A refused account request: ``code`` for programs, the message for people."""
+    """A refused account request: ``code`` for programs, the message for people, and ``extra`` fields for
+    programs too."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **extra: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.extra = extra
 
 
 @dataclass(frozen=True)
