@@ -18,8 +18,8 @@ from zxcvbn import zxcvbn
 MIN_LENGTH = 12
 MAX_LENGTH = 200
 MIN_SCORE = 3
-"""zxcvbn's score 3: about 10^8 guesses or more, "safely unguessable" even for an attacker who stole the
-hashes (online, at 100 guesses an hour, 10^6 would last a century already)."""
+"""zxcvbn's score 3: 10^8 guesses or more, "safely unguessable" (zxcvbn's words), some protection even
+against an attacker who stole the argon2 hashes; online, at 100 guesses an hour, a century's guessing."""
 JUDGED = 72
 """zxcvbn's own bound: it reads the first 72 characters (its time grows fast with length: 200 repeated
 characters take a second). Beyond 72, the password only gets harder."""
