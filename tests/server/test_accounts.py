@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import httpx
 import pytest
 import sqlalchemy as sa
 import websockets
 
-from atout.server.features.accounts import AccountError, Accounts
+from atout.server.features.accounts import AccountError, Accounts, check_password
+from atout.server.features.passwords import MESSAGES, Weakness
 from atout.server.store.db import players
 
 from .helpers import LIGHT_ARGON2, Client, eventually, running_server, site_page
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "atout" / "web" / "static"
 
 
 async def test_register_login_logout_and_the_websocket_knows_who(db_url: str) -> None:
@@ -45,14 +49,14 @@ async def test_register_login_logout_and_the_websocket_knows_who(db_url: str) ->
 async def test_bad_registrations_are_refused_by_name_and_change_nothing(db_url: str) -> None:
     async with running_server(db_url) as server:
         async with site_page(f"http://127.0.0.1:{server.port}") as http:
-            assert (await http.post("/api/register", json={"name": "Bob", "password": "long enough"})).status_code == 201
+            assert (await http.post("/api/register", json={"name": "Bob", "password": "long enough secret"})).status_code == 201
             cases = [
-                ({"name": "bob", "password": "another one"}, 409, "name_taken"),
-                ({"name": "b", "password": "long enough"}, 400, "bad_name"),
-                ({"name": "<script>", "password": "long enough"}, 400, "bad_name"),
+                ({"name": "bob", "password": "another good one"}, 409, "name_taken"),
+                ({"name": "b", "password": "long enough secret"}, 400, "bad_name"),
+                ({"name": "<script>", "password": "long enough secret"}, 400, "bad_name"),
                 ({"name": "Carl", "password": "short"}, 400, "weak_password"),
                 ({"name": "Carl", "password": "carl"}, 400, "weak_password"),
-                ({"name": "Carl", "password": "long enough", "avatar": "dragon"}, 400, "bad_avatar"),
+                ({"name": "Carl", "password": "long enough secret", "avatar": "dragon"}, 400, "bad_avatar"),
             ]
             for body, status, code in cases:
                 answer = await http.post("/api/register", json=body)
@@ -79,6 +83,56 @@ async def test_wrong_name_and_wrong_password_get_the_same_answer_and_are_limited
         assert "atout_session" not in http.cookies
 
 
+GUESSABLE = ("password", "12345678", "qwertyuiop", "password123", "iloveyou1")
+"""Among the most used passwords of all (issue 37): each was accepted while 8 characters were enough."""
+
+
+def test_guessable_passwords_are_refused_with_their_reason_and_passphrases_are_not() -> None:
+    """The reason is one of a closed set, which the page words in its language."""
+    def reason(password: str, name: str = "Dora") -> str | None:
+        try:
+            check_password(password, name)
+        except AccountError as err:
+            assert err.code == "weak_password" and err.message == MESSAGES[Weakness(err.extra["reason"])]
+            return err.extra["reason"]
+        return None
+
+    assert {p: reason(p) for p in GUESSABLE} == dict.fromkeys(GUESSABLE, "common")
+    assert {p: reason(p) for p in ("passwordpassword", "abcdefghijklmn", "zxcvbnm,./asdfghjkl", "Dora is my name, yes",
+                                   "DÖRA1234567890", "Tr0ub4dor&3", "            ", "x" * 201, "a" * 200)} == {
+        "passwordpassword": "repeat", "abcdefghijklmn": "sequence", "zxcvbnm,./asdfghjkl": "keyboard",
+        "Dora is my name, yes": "has_name", "DÖRA1234567890": "has_name",  # any case or accents
+        "Tr0ub4dor&3": "too_short", "            ": "repeat", "x" * 201: "too_long", "a" * 200: "repeat"}
+    for good in ("correct horse battery staple", "belote et rebelote", "Un petit chien très joyeux"):
+        assert reason(good) is None, good
+    assert reason("Ann likes tarot a lot", "Bob") is None and reason("Bob likes tarot a lot", "Bob") == "has_name"
+
+
+async def test_a_weak_password_is_refused_at_registration_and_change_saying_why_and_an_old_one_logs_in(
+        db_url: str) -> None:
+    async with running_server(db_url) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
+        for weak in GUESSABLE:
+            answer = await http.post("/api/register", json={"name": "Dora", "password": weak})
+            assert answer.status_code == 400 and answer.json()["error"] == {
+                "code": "weak_password", "reason": "common", "message": MESSAGES[Weakness.COMMON]}, weak
+        made = await http.post("/api/register", json={"name": "Dora", "password": "correct horse battery staple"})
+        assert made.status_code == 201, made.text
+        changed = await http.post("/api/password", json={"old": "correct horse battery staple", "new": "dora2024dora"})
+        assert changed.status_code == 400 and changed.json()["error"]["reason"] == "has_name"
+        with server.hub.store.engine.begin() as conn:  # an account of before: its weak password still opens it
+            conn.execute(players.update().values(password_hash=server.hub.accounts.hasher.hash("password")))
+        http.cookies.clear()
+        assert (await http.post("/api/login", json={"name": "Dora", "password": "password"})).status_code == 200
+
+
+def test_every_reason_a_password_is_refused_has_its_words_in_each_language() -> None:
+    """The page says why in its language (zxcvbn's advice is English only): ``error.weak_password.REASON``."""
+    for language in ("en", "fr", "es"):
+        text = (STATIC / "words" / f"{language}.js").read_text()
+        missing = [w for w in Weakness if f'"error.weak_password.{w}":' not in text]
+        assert not missing, (language, missing)
+
+
 def test_sessions_expire_and_hashes_are_argon2id(store) -> None:
     now = [1000.0]
     accounts = Accounts(store, LIGHT_ARGON2, clock=lambda: now[0])
@@ -102,9 +156,9 @@ async def test_accented_names_are_names_and_one_name_whatever_its_case_or_accent
             made = await http.post("/api/register", json={"name": "Hélène", "password": "correct horse"})
             assert made.status_code == 201 and made.json()["name"] == "Hélène"
             for same in ("HELENE", "helene", "He\u0301le\u0300ne"):
-                answer = await http.post("/api/register", json={"name": same, "password": "another one"})
+                answer = await http.post("/api/register", json={"name": same, "password": "another good one"})
                 assert (answer.status_code, answer.json()["error"]["code"]) == (409, "name_taken"), same
-            cyrillic = await http.post("/api/register", json={"name": "Z\u043e\u00e9", "password": "long enough"})
+            cyrillic = await http.post("/api/register", json={"name": "Z\u043e\u00e9", "password": "long enough secret"})
             assert (cyrillic.status_code, cyrillic.json()["error"]["code"]) == (400, "bad_name")
             http.cookies.clear()
             login = await http.post("/api/login", json={"name": "helene", "password": "correct horse"})
@@ -146,9 +200,9 @@ async def test_a_guest_name_is_one_person_online_whatever_its_case_accents_or_sp
             assert json.loads(await ws.recv())["code"] == "name_taken"
         await straße.close()
         async with site_page(f"http://127.0.0.1:{server.port}") as http:
-            taken = await http.post("/api/register", json={"name": "ANA", "password": "long enough"})
+            taken = await http.post("/api/register", json={"name": "ANA", "password": "long enough secret"})
             assert (taken.status_code, taken.json()["error"]["code"]) == (409, "name_taken")
-            own = await http.post("/api/register", json={"name": "Ana", "password": "long enough",
+            own = await http.post("/api/register", json={"name": "Ana", "password": "long enough secret",
                                                          "guest": ana.token})  # the guest herself may
             assert own.status_code == 201, own.text
         with server.hub.store.engine.connect() as conn:
@@ -164,7 +218,7 @@ async def test_a_guest_name_is_one_person_online_whatever_its_case_accents_or_sp
 
 
 async def register(http: httpx.AsyncClient, name: str) -> str:
-    answer = await http.post("/api/register", json={"name": name, "password": f"{name} password"})
+    answer = await http.post("/api/register", json={"name": name, "password": "a good password"})
     assert answer.status_code == 201, answer.text
     return answer.cookies["atout_session"]
 

@@ -14,7 +14,7 @@ async def test_a_backup_taken_while_the_server_runs_holds_every_account(tmp_path
     async with running_server(f"sqlite:///{live}") as server:
         base = f"http://127.0.0.1:{server.port}"
         async with site_page(base) as page:
-            made = await page.post("/api/register", json={"name": "Sauvée", "password": "long enough"})
+            made = await page.post("/api/register", json={"name": "Sauvée", "password": "long enough secret"})
             assert made.status_code == 201, made.text
         assert (tmp_path / "atout.db-wal").exists()  # the writes are in the log, not yet in the file
         source, target = sqlite3.connect(live), sqlite3.connect(copy)
@@ -24,5 +24,5 @@ async def test_a_backup_taken_while_the_server_runs_holds_every_account(tmp_path
         target.close()
     async with running_server(f"sqlite:///{copy}") as server, \
             site_page(f"http://127.0.0.1:{server.port}", timeout=WITHIN) as page:
-        back = await page.post("/api/login", json={"name": "Sauvée", "password": "long enough"})
+        back = await page.post("/api/login", json={"name": "Sauvée", "password": "long enough secret"})
         assert back.status_code == 200, back.text

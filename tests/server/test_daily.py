@@ -24,7 +24,7 @@ TO_MIDNIGHT = 6400.0
 
 
 async def _account(http: httpx.AsyncClient, name: str) -> str:
-    made = await http.post("/api/register", json={"name": name, "password": f"{name} long password"})
+    made = await http.post("/api/register", json={"name": name, "password": "a long password"})
     assert made.status_code == 201, made.text
     return made.cookies["atout_session"]
 
@@ -200,7 +200,7 @@ async def test_leaving_is_an_abandonment_ranked_last_and_never_a_second_try(db_u
         assert (await _get(http, f"/api/daily/{DAY}/plays", dan_cookie)).status_code == 200
         # Ann deletes her account: her play stays in the day, under no name
         http.cookies.clear()
-        deleted = await http.post("/api/account/delete", json={"password": "Ann long password"},
+        deleted = await http.post("/api/account/delete", json={"password": "a long password"},
                                   headers={"Cookie": f"atout_session={ann_cookie}"})
         assert deleted.status_code == 200, deleted.text
         shown = (await _get(http, f"/api/daily/{DAY}/plays", dan_cookie)).text

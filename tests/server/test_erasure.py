@@ -90,7 +90,7 @@ async def test_deleting_an_account(db_url: str) -> None:
             wrong = await ann_http.post("/api/account/delete", json={"password": "not hers"})
             assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "wrong")
             assert (await ann_http.get("/api/me")).status_code == 200  # a refusal changes nothing
-            answer = await ann_http.post("/api/account/delete", json={"password": "Ann password"})
+            answer = await ann_http.post("/api/account/delete", json={"password": "a good password"})
             assert answer.status_code == 200 and answer.json() == {"deleted": True, "name": "Ann"}
 
             assert await ended(ann) == "account_deleted"  # her socket, at once
@@ -116,7 +116,7 @@ async def test_deleting_an_account(db_url: str) -> None:
 
             # the name: nobody's any more, nowhere shown, free to take
             async with httpx.AsyncClient(base_url=base) as anyone:
-                login = await anyone.post("/api/login", json={"name": "Ann", "password": "Ann password"})
+                login = await anyone.post("/api/login", json={"name": "Ann", "password": "a good password"})
                 assert (login.status_code, login.json()["error"]["code"]) == (401, "wrong")
                 assert (await anyone.get("/api/players/Ann")).status_code == 404
                 for game_id in (finished, cancelled):

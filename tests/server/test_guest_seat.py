@@ -33,7 +33,7 @@ async def test_a_guest_who_registers_mid_game_keeps_the_seat_to_the_games_end(db
         await guest.until_a_person_acts()  # the robots wait for the guest: the table stands still
         guard = server.hub.rooms[table].table.guard_seq  # what a request must answer to not be stale
         async with site_page(base) as http:
-            made = await http.post("/api/register", json={"name": "Gus", "password": "Gus password",
+            made = await http.post("/api/register", json={"name": "Gus", "password": "a good password",
                                                           "guest": guest.token})
             assert made.status_code == 201, made.text
             account = made.json()["id"]
@@ -67,7 +67,7 @@ async def test_a_login_hands_seats_over_between_games_and_refuses_what_would_mak
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
         async with site_page(base) as http:
-            made = await http.post("/api/register", json={"name": "Lia", "password": "Lia password"})
+            made = await http.post("/api/register", json={"name": "Lia", "password": "a good password"})
             cookie = made.cookies["atout_session"]
             http.cookies.clear()
         lia = await Client.connect(server.url, "Lia", cookie=cookie)
@@ -77,7 +77,7 @@ async def test_a_login_hands_seats_over_between_games_and_refuses_what_would_mak
         running = await table_with_robots(player, 3, level="random", turn_seconds=0)
         await player.request({"type": "start", "table": running})
         async with site_page(base) as http:
-            refused = await http.post("/api/login", json={"name": "Lia", "password": "Lia password",
+            refused = await http.post("/api/login", json={"name": "Lia", "password": "a good password",
                                                           "guest": player.token})
             assert refused.status_code == 409 and refused.json()["error"]["code"] == "guest_playing", refused.text
             assert "atout_session" not in refused.cookies and (await http.get("/api/me")).status_code == 401
@@ -93,7 +93,7 @@ async def test_a_login_hands_seats_over_between_games_and_refuses_what_would_mak
         await lia.expect("table")
         assert (await lia.request({"type": "sit", "table": table, "seat": 1}))["event"]["type"] == "sat"
         async with site_page(base) as http:
-            refused = await http.post("/api/login", json={"name": "Lia", "password": "Lia password",
+            refused = await http.post("/api/login", json={"name": "Lia", "password": "a good password",
                                                           "guest": waiter.token})
             assert refused.status_code == 409 and refused.json()["error"]["code"] == "seated", refused.text
             assert "atout_session" not in refused.cookies
@@ -103,7 +103,7 @@ async def test_a_login_hands_seats_over_between_games_and_refuses_what_would_mak
         # once the account has left that table, the login hands the guest's seat over
         assert (await lia.request({"type": "leave", "table": table}))["event"]["type"] == "left"
         async with site_page(base) as http:
-            login = await http.post("/api/login", json={"name": "Lia", "password": "Lia password",
+            login = await http.post("/api/login", json={"name": "Lia", "password": "a good password",
                                                         "guest": waiter.token})
             assert login.status_code == 200, login.text
         await waiter.expect("handed", seat=0)
@@ -112,7 +112,7 @@ async def test_a_login_hands_seats_over_between_games_and_refuses_what_would_mak
 
         # a token this server did not give hands nothing over, and the registration goes on
         async with site_page(base) as http:
-            made = await http.post("/api/register", json={"name": "Nemo", "password": "Nemo password",
+            made = await http.post("/api/register", json={"name": "Nemo", "password": "a good password",
                                                           "guest": "g123.forged"})
             assert made.status_code == 201, made.text
         await player.settle()
@@ -128,7 +128,7 @@ async def test_a_guest_registering_through_one_process_keeps_a_seat_another_runs
         table = await table_with_robots(guest, 3, level="random", turn_seconds=0)
         await guest.request({"type": "start", "table": table})
         async with site_page(f"http://127.0.0.1:{a.port}") as http:
-            made = await http.post("/api/register", json={"name": "Gil", "password": "Gil password",
+            made = await http.post("/api/register", json={"name": "Gil", "password": "a good password",
                                                           "guest": guest.token})
             assert made.status_code == 201, made.text
         await guest.expect("handed", seat=0)

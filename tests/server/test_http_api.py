@@ -60,7 +60,7 @@ async def test_leaderboard_parameters_are_refused_in_the_sites_words(db_url: str
                            ("/api/players/" + "x" * 300, "no_player")):
             answer = await http.get(path)
             assert answer.status_code == 404 and answer.json()["error"]["code"] == code, (path, answer.text)
-        made = await http.post("/api/register", json={"name": "Nul_1", "password": "long enough"})
+        made = await http.post("/api/register", json={"name": "Nul_1", "password": "long enough secret"})
         assert made.status_code == 201
         answer = await http.post("/api/friends", json={"action": "request", "name": "a\x00b"})
         assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_player", answer.text
@@ -77,7 +77,7 @@ JSON = st.recursive(
 FIELDS = ("name", "password", "avatar", "action")
 BODY = st.one_of(
     st.none(),
-    st.fixed_dictionaries({}, optional={f: JSON | st.sampled_from(["Ann", "Bob_2", "request", "fox", "long enough"])
+    st.fixed_dictionaries({}, optional={f: JSON | st.sampled_from(["Ann", "Bob_2", "request", "fox", "long enough secret"])
                                         for f in FIELDS}),
     JSON,
     st.binary(max_size=5000),
@@ -101,9 +101,9 @@ async def test_no_request_to_any_route_makes_the_server_fail(db_url: str) -> Non
         routes += [(f"{r.path}/{{file}}", ["GET"]) for r in server.app.routes if isinstance(r, Mount)]
         assert {"/api/leaderboard", "/api/register", "/api/friends", "/api/players/{name}"} <= {p for p, _ in routes}
         async with site_page(base) as http:
-            made = await http.post("/api/register", json={"name": "Prop_1", "password": "long enough"})
+            made = await http.post("/api/register", json={"name": "Prop_1", "password": "long enough secret"})
             session = made.cookies["atout_session"]
-            await http.post("/api/register", json={"name": "Ann", "password": "long enough"})
+            await http.post("/api/register", json={"name": "Ann", "password": "long enough secret"})
         seen: dict[int, int] = {}
 
         @settings(max_examples=EXAMPLES, deadline=None, database=None,

@@ -45,7 +45,7 @@ class History:
         self.store = store
         self.tag = secrets.token_hex(3)
         accounts = Accounts(store, LIGHT_ARGON2)
-        self.players = [accounts.register(f"h{self.tag}{next(self.names)}", "long enough").id for _ in range(5)]
+        self.players = [accounts.register(f"h{self.tag}{next(self.names)}", "long enough secret").id for _ in range(5)]
         self.table = f"t{self.tag}"
         store.create_table(self.table, START, {"seq": 0}, 5)
         self.seq = 0

@@ -66,7 +66,7 @@ async def test_each_scope_counts_its_own_and_analysis_has_its_budget() -> None:
 
 
 def _span(seconds: float) -> str:
-    return {60.0: "a minute", 600.0: "10 minutes", HOUR: "an hour", 86400.0: "a day"}.get(seconds, f"{seconds:g} s")
+    return {60.0: "a minute", 600.0: "10 minutes", 900.0: "15 minutes", HOUR: "an hour", 86400.0: "a day"}.get(seconds, f"{seconds:g} s")
 
 
 def test_docs_server_md_lists_every_rule_the_code_has() -> None:
@@ -83,7 +83,7 @@ def test_docs_server_md_lists_every_rule_the_code_has() -> None:
 # ---------------------------------------------------------------- over real sockets
 async def _account(base: str, name: str) -> str:
     async with site_page(base) as http:
-        made = await http.post("/api/register", json={"name": name, "password": f"{name} long password"})
+        made = await http.post("/api/register", json={"name": name, "password": "a long password"})
         assert made.status_code == 201, made.text
         return made.cookies["atout_session"]
 
@@ -195,6 +195,54 @@ async def test_friend_requests_per_person_over_http(db_url: str) -> None:
             assert (await http.post("/api/friends", json={"action": "remove", "name": "Ghost1"})).status_code == 404
             server.clock.advance(6)
             assert (await http.post("/api/friends", json={"action": "request", "name": "Ghost12"})).status_code == 404
+
+
+async def test_a_name_takes_at_most_100_password_guesses_an_hour_from_every_address_together(db_url: str) -> None:
+    """OWASP ASVS 2.2.1: a guesser with a fresh address for every try (a botnet), trying again the moment each
+    refusal says, gets at most 100 tries at one account in an hour; the 101st is refused from an address
+    never seen, and the refusal names the wait. (Five a minute alone let 305 through.)"""
+    async with running_server(db_url) as server:
+        base = f"http://127.0.0.1:{server.port}"
+        await _account(base, "Target")
+        async with site_page(base) as http:
+            start, tries, refusals = server.clock.now(), 0, []
+            while server.clock.now() < start + HOUR:
+                fresh = {"X-Forwarded-For": f"10.{len(refusals) % 256}.{tries // 256}.{tries % 256}"}
+                answer = await http.post("/api/login", json={"name": "target", "password": f"guess {tries}"},
+                                         headers=fresh)
+                if answer.status_code == 429:
+                    error = answer.json()["error"]
+                    assert answer.headers["Retry-After"] == str(error["retry_after"])
+                    refusals.append(error)
+                    server.clock.advance(error["retry_after"])
+                else:
+                    assert answer.status_code == 401, answer.text
+                    tries += 1
+            assert 95 <= tries <= 100, tries
+            last = refusals[-1]
+            assert (last["budget"], last["scope"]) == ("login", "person") and last["retry_after"] >= 1, last
+            assert re.fullmatch(r"at most \d+ password attempts in [\w ]+ for one person: try again in \d+ s",
+                                last["message"]), last
+
+
+async def test_two_processes_count_one_names_password_guesses_together(redis: RedisServer) -> None:  # noqa: F811
+    """The login budget of a name lives in Redis: guesses on two processes of a site count as one."""
+    now = [1_700_000_000.0]
+    buses = [RedisBus(redis.url, "guesses"), RedisBus(redis.url, "guesses")]
+    sites = [Limits(lambda: now[0], bus.take) for bus in buses]
+    try:
+        taken = 0
+        for i in range(400):
+            refused = await sites[i % 2].spend(Budget.LOGIN, person="target", address=f"198.51.100.{i % 250}")
+            if refused is None:
+                taken += 1
+            else:
+                assert refused.rule.scope == Scope.PERSON
+            now[0] += 9.0  # 400 tries an hour, each process alternately
+        assert 95 <= taken <= 100, taken
+    finally:
+        for bus in buses:
+            await bus.stop()
 
 
 # ---------------------------------------------------------------- a site of two processes

@@ -31,7 +31,7 @@ async def test_a_foreign_page_can_neither_open_the_socket_nor_post_with_the_cook
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
         async with site_page(base) as page:
-            cookie = (await page.post("/api/register", json={"name": "Ann", "password": "long enough"})
+            cookie = (await page.post("/api/register", json={"name": "Ann", "password": "long enough secret"})
                       ).cookies["atout_session"]
         session = {"Cookie": f"atout_session={cookie}"}
         # the WebSocket: a foreign Origin, with or without the cookie, and the cookie without any Origin
@@ -52,7 +52,7 @@ async def test_a_foreign_page_can_neither_open_the_socket_nor_post_with_the_cook
                 headers = {"Origin": origin} if origin else {}
                 for path, body in (("/api/claim", {}), ("/api/logout", {}),
                                    ("/api/friends", {"action": "request", "name": "Bob"}),
-                                   ("/api/login", {"name": "Ann", "password": "long enough"})):
+                                   ("/api/login", {"name": "Ann", "password": "long enough secret"})):
                     answer = await other.post(path, json=body, headers=headers)
                     assert answer.status_code == 403, (path, origin, answer.text)
                     assert answer.json()["error"]["code"] == "foreign_origin"
@@ -60,10 +60,10 @@ async def test_a_foreign_page_can_neither_open_the_socket_nor_post_with_the_cook
             me = await other.get("/api/me")  # reading is not refused, and the session outlived the logouts
             assert me.status_code == 200 and me.json()["name"] == "Ann"
         async with httpx.AsyncClient(base_url=base, headers={"Origin": EVIL}) as evil:
-            made = await evil.post("/api/register", json={"name": "Mallory", "password": "long enough"})
+            made = await evil.post("/api/register", json={"name": "Mallory", "password": "long enough secret"})
             assert made.status_code == 403 and "'http://evil.example' is not this site's" in made.json()["error"]["message"]
         async with httpx.AsyncClient(base_url=base) as script:  # no cookie, no Origin: a script, served
-            assert (await script.post("/api/login", json={"name": "Mallory", "password": "long enough"})).status_code == 401
+            assert (await script.post("/api/login", json={"name": "Mallory", "password": "long enough secret"})).status_code == 401
         guest = await Client.connect(server.url, "Guest")  # no cookie, no Origin: served
         assert guest.frames[-1]["you"]["registered"] is False
         await guest.close()
@@ -82,7 +82,7 @@ async def test_origins_the_deployment_names_and_its_proxy_address(db_url: str) -
                                             ("http://play.example.org", proxied, 403),
                                             ("https://play.example.org", {}, 403)):
                 name = f"P{status}_{len(origin)}_{len(headers)}"
-                answer = await http.post("/api/register", json={"name": name, "password": "long enough"},
+                answer = await http.post("/api/register", json={"name": name, "password": "long enough secret"},
                                          headers={"Origin": origin, **headers})
                 assert answer.status_code == status, (origin, headers, answer.text)
                 http.cookies.clear()

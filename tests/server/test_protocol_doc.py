@@ -142,7 +142,7 @@ async def test_the_http_limits_the_doc_gives(db_url: str) -> None:
     """A body of 4,096 bytes is read, one more is ``too_large``; ten registrations an hour from one address
     (refused ones count), then 429."""
     async with running_server(db_url) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
-        body = b'{"name": "Reg_0", "password": "long enough", "x": "' + b"y" * 4096
+        body = b'{"name": "Reg_0", "password": "long enough secret", "x": "' + b"y" * 4096
         fits = body[:4096 - 2] + b'"}'
         assert len(fits) == 4096
         made = await http.post("/api/register", content=fits)
@@ -154,13 +154,13 @@ async def test_the_http_limits_the_doc_gives(db_url: str) -> None:
         answers = []
         for i in range(1, 11):  # the first counted; one refused by name; then new names
             name = "x" if i == 1 else f"Reg_{i}"
-            answers.append((await http.post("/api/register", json={"name": name, "password": "long enough"}))
+            answers.append((await http.post("/api/register", json={"name": name, "password": "long enough secret"}))
                            .status_code)
         assert answers == [400] + [201] * 8 + [429], answers
-        refused = await http.post("/api/register", json={"name": "Reg_99", "password": "long enough"})
+        refused = await http.post("/api/register", json={"name": "Reg_99", "password": "long enough secret"})
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
         assert "address" in refused.json()["error"]["message"]
         # behind a proxy of the site's (--behind-proxy), the address is the one the proxy forwards
-        elsewhere = await http.post("/api/register", json={"name": "Reg_100", "password": "long enough"},
+        elsewhere = await http.post("/api/register", json={"name": "Reg_100", "password": "long enough secret"},
                                     headers={"X-Forwarded-For": "203.0.113.9"})
         assert elsewhere.status_code == 201, elsewhere.text

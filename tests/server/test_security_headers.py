@@ -39,7 +39,7 @@ async def test_every_kind_of_response_carries_the_security_headers(db_url: str) 
             answers = [await page.get(path) for path in
                        ("/", "/static/main.js", "/static/style.css", "/static/nothing.js", "/api/options",
                         "/api/me", "/api/players/Nobody", "/health")]
-            answers.append(await page.post("/api/register", json={"name": "Ann", "password": "long enough"}))
+            answers.append(await page.post("/api/register", json={"name": "Ann", "password": "long enough secret"}))
             answers.append(await page.post("/api/login", json={}, headers={"Origin": "http://evil.example"}))
         assert [a.status_code for a in answers] == [200, 200, 200, 404, 200, 401, 404, 200, 201, 403]
         assert "<script" in answers[0].text and answers[1].headers["content-type"].startswith("text/javascript")
@@ -53,12 +53,12 @@ async def test_the_session_cookie_is_secure_when_the_proxy_says_https_and_only_t
            "Origin": "https://tarot.example.org"}
     async with running_server(db_url) as server, \
             httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", headers=tls) as http:  # behind the proxy
-        made = await http.post("/api/register", json={"name": "Ann", "password": "long enough"})
+        made = await http.post("/api/register", json={"name": "Ann", "password": "long enough secret"})
         assert made.status_code == 201
         assert "; secure" in made.headers["set-cookie"].lower()
         assert policy(made)["connect-src"] == ["'self'", "wss://tarot.example.org"]
         assert made.headers["strict-transport-security"].startswith("max-age=")
-        logged = await http.post("/api/login", json={"name": "Ann", "password": "long enough"})
+        logged = await http.post("/api/login", json={"name": "Ann", "password": "long enough secret"})
         assert "; secure" in logged.headers["set-cookie"].lower()
         out = await http.post("/api/logout")
         assert out.status_code == 204 and "; secure" in out.headers["set-cookie"].lower()
@@ -66,7 +66,7 @@ async def test_the_session_cookie_is_secure_when_the_proxy_says_https_and_only_t
     async with running_server(db_url, direct) as server:  # reached directly: anyone may send the header
         base = f"http://127.0.0.1:{server.port}"
         async with httpx.AsyncClient(base_url=base, headers={"X-Forwarded-Proto": "https", "Origin": base}) as http:
-            made = await http.post("/api/register", json={"name": "Bob", "password": "long enough"})
+            made = await http.post("/api/register", json={"name": "Bob", "password": "long enough secret"})
             assert made.status_code == 201 and "secure" not in made.headers["set-cookie"].lower(), made.text
             assert "strict-transport-security" not in made.headers
 

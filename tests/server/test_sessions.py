@@ -108,7 +108,7 @@ async def test_one_session_ended_from_the_list_closes_its_sockets_at_once(db_url
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
         async with two_browsers(base) as (home, phone), site_page(base) as bob:
-            assert (await bob.post("/api/register", json={"name": "Bob", "password": "bob's secret"})).status_code == 201
+            assert (await bob.post("/api/register", json={"name": "Bob", "password": "my own secret"})).status_code == 201
             bob_id = (await bob.get("/api/sessions")).json()["sessions"][0]["id"]
             home_ws = await Client.connect(server.url, "x", cookie=home.cookies["atout_session"])
             phone_ws = await Client.connect(server.url, "x", cookie=phone.cookies["atout_session"])

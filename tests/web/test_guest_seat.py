@@ -18,7 +18,7 @@ MINE = """() => { const v = window.atout.view; return v && v.state && v.state.yo
 
 
 def test_a_guest_who_registers_at_the_table_plays_on_in_the_same_seat(browser, site):
-    made = http_post(f"{site.url}/api/register", json={"name": "Lia", "password": "Lia has a long secret"},
+    made = http_post(f"{site.url}/api/register", json={"name": "Lia", "password": "she has a long secret"},
                      headers={"Origin": site.url})
     assert made.status_code == 201, made.text  # an account that exists already
     gus = Person(browser, site.url, "Gus").arrive()
@@ -39,7 +39,7 @@ def test_a_guest_who_registers_at_the_table_plays_on_in_the_same_seat(browser, s
     page.click("#top button:text-is('Log in')")
     expect(page.locator("dialog.account [data-notice=seated]")).to_contain_text("registering keeps your seat")
     page.fill("#account-name", "Lia")  # logging in to that account mid-game: refused, said, nothing changed
-    page.fill("#account-password", "Lia has a long secret")
+    page.fill("#account-password", "she has a long secret")
     page.click("dialog button:text-is('Log in')")
     expect(page.locator("dialog.account .refusal")).to_contain_text("finish it (or leave it) before you log in")
     assert gus.state()["you"] == seat and not page.evaluate("() => window.atout.me.registered")

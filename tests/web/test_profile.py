@@ -23,7 +23,7 @@ def helene(shared_site):
     """Hélène and Bruno, registered, after five games at a betting table (a void deal first in the first
     one), with two badges."""
     for name in ("Hélène", "Bruno"):
-        made = http_post(f"{shared_site.url}/api/register", json={"name": name, "password": f"{name} long secret"},
+        made = http_post(f"{shared_site.url}/api/register", json={"name": name, "password": "my long secret"},
                           headers={"Origin": shared_site.url})
         assert made.status_code == 201, made.text
     db = f"sqlite:///{shared_site.tmp_path / 'web.db'}"
@@ -43,7 +43,7 @@ def log_in(browser, site_url: str, name: str, lang: str = "en-GB", viewport: dic
     page.goto(site_url)
     page.click("form.welcome .linklike")
     page.fill("#account-name", name)
-    page.fill("#account-password", f"{name} long secret")
+    page.fill("#account-password", "my long secret")
     page.click("dialog button[type=submit]")
     page.wait_for_selector("#create-form")
     return person
@@ -118,7 +118,7 @@ def test_a_game_page_numbers_its_deals_as_the_sheet_does_and_each_is_reviewed_an
 def test_friends_are_seen_online_at_a_table_and_playing_and_joined_or_invited(browser, shared_site, helene):
     cookies = {}
     for name in ("Hélène", "Bruno"):
-        login = http_post(f"{shared_site.url}/api/login", json={"name": name, "password": f"{name} long secret"})
+        login = http_post(f"{shared_site.url}/api/login", json={"name": name, "password": "my long secret"})
         cookies[name] = login.cookies["atout_session"]
     for name, action, other in (("Hélène", "request", "Bruno"), ("Bruno", "accept", "Hélène")):
         answer = http_post(f"{shared_site.url}/api/friends", json={"action": action, "name": other},

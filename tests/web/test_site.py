@@ -100,6 +100,11 @@ def test_an_account_plays_then_finds_its_game_on_its_profile_and_the_leaderboard
     page.fill("#account-password", "short")
     page.click("dialog button:text-is('Register')")
     assert page.locator("#account-password:invalid").count() == 1  # the form refuses it before sending
+    page.fill("#account-password", "password1234")  # long enough, but among the most used: the server says why
+    page.click("dialog button:text-is('Register')")
+    page.wait_for_selector("dialog .refusal:has-text('among the most used')")
+    assert page.inner_text("dialog .refusal") == ("This password, or a word in it, is among the most used (even with "
+                                                  "digits for letters): easy to guess.")  # the page's words, by reason
     page.fill("#account-password", "a long enough secret")
     page.click("dialog button:text-is('Register')")
     page.wait_for_selector("#create-form")

@@ -21,14 +21,13 @@ from sqlalchemy.exc import IntegrityError
 
 from ..store import Store
 from ..store.db import players, sessions
-from . import erasure, ledger
+from . import erasure, ledger, passwords
 
 NAME = re.compile(r"^[A-Za-z0-9_\-\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF\u0152\u0153\u0178]{3,20}$")
 """A name: 3 to 20 Latin letters, accented ones included (Zoé, Hélène, Œdipe), digits, _ or -. Other
 scripts stay out: a Cyrillic о looks like a Latin o, and a name must not pass for another's."""
 NAME_RULE = "a name has 3 to 20 letters (accents allowed), digits, _ or -"
-MIN_PASSWORD = 8
-MAX_PASSWORD = 200
+MAX_PASSWORD = passwords.MAX_LENGTH
 SESSION_DAYS = 30
 INACTIVE_DAYS = 14
 """A session unused this long is over, whatever its 30 days say: a forgotten browser does not stay logged in."""
@@ -39,12 +38,14 @@ WRONG = "wrong name or password"
 
 
 class AccountError(ValueError):
-    """A refused account request: ``code`` for programs, the message for people."""
+    """A refused account request: ``code`` for programs, the message for people, and ``extra`` fields for
+    programs too (a weak password's ``reason``)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **extra: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.extra = extra
 
 
 @dataclass(frozen=True)
@@ -76,13 +77,12 @@ def check_name(name: object) -> str:
 
 
 def check_password(password: object, name: str) -> str:
-    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise AccountError("weak_password", f"a password has at least {MIN_PASSWORD} characters")
-    if len(password) > MAX_PASSWORD:
-        raise AccountError("weak_password", f"a password has at most {MAX_PASSWORD} characters")
-    if password.lower() == name.lower():
-        raise AccountError("weak_password", "the password may not be the name")
-    return password
+    """A new password for the account ``name``, or AccountError ``weak_password`` with its ``reason``
+    (``passwords.Weakness``): only a password being set is judged, never one logging in."""
+    why = passwords.weakness(password, name) if isinstance(password, str) else passwords.Weakness.TOO_SHORT
+    if why is not None:
+        raise AccountError("weak_password", passwords.MESSAGES[why], reason=str(why))
+    return str(password)
 
 
 def session_key(token: str) -> str:

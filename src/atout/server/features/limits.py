@@ -79,10 +79,12 @@ RULES: tuple[Rule, ...] = (
     Rule(Budget.TABLE, C, 5, MINUTE), Rule(Budget.TABLE, P, 10, 10 * MINUTE), Rule(Budget.TABLE, P, 60, DAY),
     Rule(Budget.TABLE, A, 30, 10 * MINUTE), Rule(Budget.TABLE, A, 300, DAY),
     Rule(Budget.ANALYSIS, C, 5, MINUTE), Rule(Budget.ANALYSIS, P, 30, HOUR), Rule(Budget.ANALYSIS, A, 100, HOUR),
-    Rule(Budget.LOGIN, P, 5, MINUTE), Rule(Budget.LOGIN, A, 20, MINUTE),
+    Rule(Budget.LOGIN, P, 5, MINUTE), Rule(Budget.LOGIN, P, 20, 15 * MINUTE), Rule(Budget.LOGIN, A, 20, MINUTE),
     Rule(Budget.REGISTRATION, A, 10, HOUR),
 )  # fmt: skip
-"""Every limit: far above what a person playing does, low enough that a script gets little done."""
+"""Every limit: far above what a person playing does, low enough that a script gets little done. A login's
+person is the name tried, from every address together: 20 at once then one every 45 s lets at most 100
+guesses at an account in any hour (OWASP ASVS 2.2.1), whichever addresses they come from."""
 
 
 @dataclass(frozen=True)

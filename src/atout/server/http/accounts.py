@@ -11,11 +11,24 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..features import daily, ledger, profiles, standings, tournament_results
-from ..features.accounts import NAME, AccountError, Accounts, name_key, normal_name, session_key
+from ..features.accounts import NAME, AccountError, Accounts, normal_name, session_key
 from ..features.limits import Budget
 from ..protocol import SessionEnd
 from ..store.db import STORED_ID
-from .requests import COOKIE, address, body, error_answer, limited, spend, with_session, without_session
+from .requests import (
+    COOKIE,
+    Asked,
+    address,
+    asked,
+    body,
+    error_answer,
+    limited,
+    refusal,
+    spend,
+    spend_guess,
+    with_session,
+    without_session,
+)
 
 MAX_PAGE = 100_000
 """The leaderboard's last page: 2,000,000 rows, far beyond any site's players (and within every
@@ -135,7 +148,7 @@ class AccountRoutes:
             _, token = await asyncio.to_thread(self.accounts.login, data["name"], data["password"],
                                                address(request), request.headers.get("user-agent"))
         except AccountError as err:
-            return error_answer(409 if err.code == "name_taken" else 400, err.code, err.message)
+            return refusal(409 if err.code == "name_taken" else 400, err)
         await self._hand_over(request, data, account, new=True)
         response = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar}, status_code=201)
         return with_session(response, request, token)
@@ -172,19 +185,17 @@ class AccountRoutes:
         try:
             data = await body(request)
         except AccountError as err:
-            return error_answer(400, err.code, err.message)
-        name = data.get("name")
-        key = name_key(name) if isinstance(name, str) else "?"
-        if refused := await spend(request, Budget.LOGIN, person=key[:40]):
+            return refusal(400, err)
+        if refused := await spend_guess(request, data.get("name")):
             return limited(refused)
         try:
-            account, token = await asyncio.to_thread(self.accounts.login, name, data.get("password"),
+            account, token = await asyncio.to_thread(self.accounts.login, data.get("name"), data.get("password"),
                                                      address(request), request.headers.get("user-agent"))
         except AccountError as err:
-            return error_answer(401, err.code, err.message)
-        if refusal := await self._hand_over(request, data, account, new=False):
+            return refusal(401, err)
+        if handover_refused := await self._hand_over(request, data, account, new=False):
             await asyncio.to_thread(self.accounts.logout, token)  # the session just opened: nothing changed
-            return error_answer(409, refusal.code, refusal.message)
+            return refusal(409, handover_refused)
         response = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar})
         return with_session(response, request, token)
 
@@ -194,7 +205,7 @@ class AccountRoutes:
         try:
             everywhere = (await body(request)).get("everywhere") is True
         except AccountError as err:
-            return error_answer(400, err.code, err.message)
+            return refusal(400, err)
         token = request.cookies.get(COOKIE)
         account = await asyncio.to_thread(self.accounts.session, token)
         if everywhere and account is None:
@@ -211,15 +222,9 @@ class AccountRoutes:
 
     async def end_session(self, request: Request) -> Response:
         """POST {id}: end one of one's sessions, as ``GET /api/sessions`` lists them; this one too (a logout)."""
-        token = request.cookies.get(COOKIE)
-        account = await asyncio.to_thread(self.accounts.session, token)
-        if account is None:
-            return error_answer(401, "not_logged_in", "log in to end a session")
-        try:
-            data = await body(request)
-        except AccountError as err:
-            return error_answer(400, err.code, err.message)
-        session_id = data.get("id")
+        if not isinstance(got := await asked(request, self.accounts, "log in to end a session"), Asked):
+            return got
+        account, token, session_id = got.account, got.token, got.data.get("id")
         key = await asyncio.to_thread(self.accounts.end_session, account.id, session_id)
         if key is None:
             return error_answer(404, "no_session", f"you have no session {repr(session_id)[:24]} (GET /api/sessions lists yours)")
@@ -231,20 +236,14 @@ class AccountRoutes:
     async def delete_account(self, request: Request) -> Response:
         """POST {password}: the account deleted (``features/erasure.py``); every session ends, every socket closes,
         its seats are left; the name is free again."""
-        token = request.cookies.get(COOKIE)
-        account = await asyncio.to_thread(self.accounts.session, token)
-        if account is None:
-            return error_answer(401, "not_logged_in", "log in to delete your account")
+        if not isinstance(got := await asked(request, self.accounts, "log in to delete your account", guess=True),
+                          Asked):
+            return got
+        account = got.account
         try:
-            data = await body(request)
+            erased = await asyncio.to_thread(self.accounts.delete, account, got.data.get("password"))
         except AccountError as err:
-            return error_answer(400, err.code, err.message)
-        if refused := await spend(request, Budget.LOGIN, person=name_key(account.name)[:40]):
-            return limited(refused)  # a stolen cookie guesses no faster than a login
-        try:
-            erased = await asyncio.to_thread(self.accounts.delete, account, data.get("password"))
-        except AccountError as err:
-            return error_answer(401, err.code, err.message)
+            return refusal(401, err)
         hub = request.app.state.hub
         hub.sessions.close(account.id, erased.sessions, SessionEnd.DELETED)
         hub.identity.forget_friends(account.id, *erased.friends)
@@ -261,29 +260,21 @@ class AccountRoutes:
 
     async def sessions(self, request: Request) -> Response:
         """The account's sessions in force: when each began and was last used, where it logged in from."""
-        token = request.cookies.get(COOKIE)
-        account = await asyncio.to_thread(self.accounts.session, token)
-        if account is None:
-            return error_answer(401, "not_logged_in", "log in to see your sessions")
-        return JSONResponse({"sessions": await asyncio.to_thread(self.accounts.sessions_of, account.id, token)})
+        if not isinstance(got := await asked(request, self.accounts, "log in to see your sessions", read=False), Asked):
+            return got
+        return JSONResponse({"sessions": await asyncio.to_thread(self.accounts.sessions_of, got.account.id, got.token)})
 
     async def password(self, request: Request) -> Response:
         """POST {old, new}: a new password, the old one given; every other session ends."""
-        token = request.cookies.get(COOKIE)
-        account = await asyncio.to_thread(self.accounts.session, token)
-        if account is None:
-            return error_answer(401, "not_logged_in", "log in to change your password")
+        if not isinstance(got := await asked(request, self.accounts, "log in to change your password", guess=True),
+                          Asked):
+            return got
+        account = got.account
         try:
-            data = await body(request)
+            ended = await asyncio.to_thread(self.accounts.change_password, account, got.token, got.data.get("old"),
+                                            got.data.get("new"))
         except AccountError as err:
-            return error_answer(400, err.code, err.message)
-        if refused := await spend(request, Budget.LOGIN, person=name_key(account.name)[:40]):
-            return limited(refused)  # a stolen cookie guesses no faster than a login
-        try:
-            ended = await asyncio.to_thread(self.accounts.change_password, account, token, data.get("old"),
-                                            data.get("new"))
-        except AccountError as err:
-            return error_answer(401 if err.code == "wrong" else 400, err.code, err.message)
+            return refusal(401 if err.code == "wrong" else 400, err)
         request.app.state.hub.sessions.close(account.id, ended, SessionEnd.PASSWORD)
         return JSONResponse({"changed": True, "sessions_ended": len(ended)})
 
@@ -293,11 +284,10 @@ class AccountRoutes:
 
     async def claim(self, request: Request) -> Response:
         """The daily chips: 200 for an account below 200, once per UTC day (a ledger row)."""
-        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
-        if account is None:
-            return error_answer(401, "not_logged_in", "log in to claim chips")
+        if not isinstance(got := await asked(request, self.accounts, "log in to claim chips", read=False), Asked):
+            return got
         try:
-            chips = await asyncio.to_thread(ledger.claim, self.accounts.store.engine, account.id,
+            chips = await asyncio.to_thread(ledger.claim, self.accounts.store.engine, got.account.id,
                                             request.app.state.hub.clock.now())
         except ledger.LedgerError as err:
             return error_answer(409, err.code, err.message)
@@ -305,15 +295,14 @@ class AccountRoutes:
 
     async def friends(self, request: Request) -> Response:
         """GET: your friends and requests. POST {action: request|accept|refuse|remove, name}."""
-        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
-        if account is None:
-            return error_answer(401, "not_logged_in", "log in to have friends")
-        hub = request.app.state.hub
+        post = request.method == "POST"
+        if not isinstance(got := await asked(request, self.accounts, "log in to have friends", read=post), Asked):
+            return got
+        account, hub = got.account, request.app.state.hub
         friends = hub.friends
-        if request.method == "POST":
+        if post:
             try:
-                data = await body(request)
-                action, name = data.get("action"), data.get("name")
+                action, name = got.data.get("action"), got.data.get("name")
                 if action == "request":
                     if refused := await spend(request, Budget.FRIEND_REQUEST, person=account.id):
                         return limited(refused)
@@ -327,8 +316,7 @@ class AccountRoutes:
                 else:
                     raise AccountError("malformed", "action is request, accept, refuse or remove")
             except AccountError as err:
-                status_code = 404 if err.code == "no_player" else 400
-                return error_answer(status_code, err.code, err.message)
+                return refusal(404 if err.code == "no_player" else 400, err)
             hub.identity.forget_friends(account.id, other.id)
         found = await asyncio.to_thread(friends.of, account.id)
         named = await asyncio.to_thread(friends.named, account.id)

@@ -1,8 +1,11 @@
 """What every route shares: reading a request's body, the client's address, the session cookie, an error's
-answer, spending a rate budget. The routes of each feature (``accounts.py``, ``daily.py``...) use these."""
+answer, spending a rate budget, and a logged-in person's request read whole (``asked``). The routes of each
+feature (``accounts.py``, ``daily.py``...) use these."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -10,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
 
-from ..features.accounts import SESSION_DAYS, AccountError
+from ..features.accounts import SESSION_DAYS, Account, AccountError, Accounts, name_key
 from ..features.limits import Budget, Refusal
 from .origins import site_scheme
 
@@ -18,8 +21,13 @@ COOKIE = "atout_session"
 MAX_BODY = 4096
 
 
-def error_answer(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def error_answer(status: int, code: str, message: str, **extra: object) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+
+
+def refusal(status: int, err: AccountError) -> JSONResponse:
+    """An account's refusal, its extra fields too (a weak password's ``reason``)."""
+    return error_answer(status, err.code, err.message, **err.extra)
 
 
 def limited(refused: Refusal) -> JSONResponse:
@@ -31,6 +39,41 @@ def limited(refused: Refusal) -> JSONResponse:
 async def spend(request: Request, budget: Budget, person: str | None = None) -> Refusal | None:
     """Spend one of ``budget`` for this address and, given, this person (limits.py)."""
     return await request.app.state.hub.limits.spend(budget, person=person, address=address(request))
+
+
+async def spend_guess(request: Request, name: object) -> Refusal | None:
+    """Spend one password attempt on the name tried (whatever its case or accents: one budget, from every
+    address together) and from this address."""
+    key = name_key(name) if isinstance(name, str) else "?"
+    return await spend(request, Budget.LOGIN, person=key[:40])
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A logged-in person's request, read: their account, their session's token, the body."""
+
+    account: Account
+    token: str | None
+    data: dict[str, Any]
+
+
+async def asked(request: Request, accounts: Accounts, logged_out: str, read: bool = True,
+                guess: bool = False) -> Asked | Response:
+    """The session's account (else 401 ``not_logged_in``, ``logged_out`` saying what to log in for), the
+    body when ``read`` (else 400), and for a request that tries the account's password (``guess``) one
+    attempt of its login budget (else 429: a stolen cookie guesses no faster than a login). A Response is
+    the refusal to send."""
+    token = request.cookies.get(COOKIE)
+    account = await asyncio.to_thread(accounts.session, token)
+    if account is None:
+        return error_answer(401, "not_logged_in", logged_out)
+    try:
+        data = await body(request) if read else {}
+    except AccountError as err:
+        return refusal(400, err)
+    if guess and (refused := await spend_guess(request, account.name)):
+        return limited(refused)
+    return Asked(account, token, data)
 
 
 async def body(request: Request) -> dict[str, Any]:

@@ -38,7 +38,8 @@ app.toast = toast;
 export function errorText(err) {
   if (!err) return "";
   const waits = err.code === "rate_limited" && err.retry_after; // a budget spent: say how long to wait
-  const known = t(waits ? "error.rate_limited_wait" : `error.${err.code}`, err, null);
+  const why = err.reason && t(`error.${err.code}.${err.reason}`, err, null); // a weak password's reason, in words
+  const known = why || t(waits ? "error.rate_limited_wait" : `error.${err.code}`, err, null);
   return known || err.message || String(err.code);
 }
 app.errorText = errorText;

@@ -99,7 +99,7 @@ function sessionsPart(app, main, sessions) {
 function passwordPart(app, main) {
   const field = (id, key, autocomplete) => [
     h("label", { for: id }, t(key)),
-    h("input", { id, type: "password", required: true, minlength: id === "password-old" ? 1 : 8, maxlength: 200, autocomplete }),
+    h("input", { id, type: "password", required: true, minlength: id === "password-old" ? 1 : 12, maxlength: 200, autocomplete }),
   ];
   const message = h("p", { class: "refusal", role: "alert" });
   const form = h("form", { class: "password-form", id: "password-form" },
