@@ -33,7 +33,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)")
 def marked() -> tuple[set[str], set[tuple[str, str]]]:
     """Every message the terminal game's code marks (``_("…")``, ``N_("…")``) and every plural pair
     (``n_("…", "…", n)``), read from the source as the catalogues' keys."""
-    files = [*sorted((SOURCES / "tui").rglob("*.py")), SOURCES / "cli" / "play.py"]
+    files = [*sorted((SOURCES / "tui").rglob("*.py")), SOURCES / "cli" / "play.py", SOURCES / "cli" / "robots_game.py"]
     singles: set[str] = set()
     plurals: set[tuple[str, str]] = set()
     for path in files:
