@@ -170,7 +170,7 @@ class ReplayApp(App):
         if deal.seed is not None:
             out.append(" · " + _("seed {seed}", seed=deal.seed))
         if deal.taker is not None:
-            out.append(f" · {name(deal.taker)}: {contract_label(deal.contract)}")
+            out.append(" · " + _("{taker}: {contract}", taker=name(deal.taker), contract=contract_label(deal.contract)))
         if deal.called is not None:
             out.append_text(rich(" · " + _("called {card}"), card=card_text(deal.called)))
             if deal.partner_revealed or deal.is_over:

@@ -364,6 +364,7 @@ El declarante necesita 56 puntos sin Bout, 51 con 1, 41 con 2, 36 con 3. U = (25
     "{players} robots at level {level}": "{players} robots de nivel {level}",
     "Deal {n}: {dealer} deals (seed {seed})": "Ronda {n}: reparte {dealer} (semilla {seed})",
     "Deal {n}, counted deal {k} of {total}: {dealer} deals (seed {seed})": "Ronda {n} (cuenta: {k} de {total}): reparte {dealer} (semilla {seed})",
+    "{taker}: {contract}": "{taker}: {contract}",
     "Totals:": "Totales:",
 }
 

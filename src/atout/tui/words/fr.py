@@ -363,6 +363,7 @@ Le preneur doit faire 56 points sans bout, 51 avec 1, 41 avec 2, 36 avec 3. U = 
     "{players} robots at level {level}": "{players} robots de niveau {level}",
     "Deal {n}: {dealer} deals (seed {seed})": "Donne {n} : {dealer} donne (graine {seed})",
     "Deal {n}, counted deal {k} of {total}: {dealer} deals (seed {seed})": "Donne {n} (comptée : {k} sur {total}) : {dealer} donne (graine {seed})",
+    "{taker}: {contract}": "{taker} : {contract}",
     "Totals:": "Totaux :",
 }
 
