@@ -105,7 +105,7 @@ def test_robots_only_uses_the_default_level_and_tells_each_deal_in_words() -> No
     out = atout("play", "--robots-only", "--players", "5", "--deals", "3", "--seed", "w")
     assert out.returncode == 0, out.stderr
     text = out.stdout
-    assert "level heuristic" in text  # the documented default, not random
+    assert "level club" in text  # the documented default (heuristic, shown by its name club), not random
     assert text.count("This deal:") == 3
     assert "took a" in text and "Poignées:" in text and "Chelem:" in text
     assert "MADE by" in text or "FAILED by" in text

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import time
 from collections.abc import Callable
+
+from rich.console import Console
+from rich.text import Text
+from textual.app import App
+from textual.widgets import Button, RichLog, Static
+from textual.widgets._footer import FooterKey
 
 from atout.engine import PASS, Bid, Chelem, Deal
 from atout.engine.cards import mask_of
 from atout.tui.app import AtoutApp, GameScreen, InfoScreen, ResultScreen
 from atout.tui.game import HUMAN, Game
+from atout.tui.table import TableView
 from atout.tui.widgets import HandView
 
 SIZE = (80, 24)
@@ -149,3 +157,26 @@ def poignee_game(**kwargs) -> Game:
     bid_to(game, 3)
     game.apply(Chelem(False), seat=HUMAN)
     return game
+
+
+def shown(app: App) -> str:
+    """Every word the screen shows: texts, the log, the table, buttons and the footer's keys."""
+    parts = []
+    for widget in app.screen.query("*"):
+        if isinstance(widget, TableView | HandView):
+            parts.append(widget.render().plain)
+        elif isinstance(widget, Button):
+            parts.append(str(widget.label))
+        elif isinstance(widget, FooterKey):
+            parts.append(widget.description)
+        elif isinstance(widget, RichLog):
+            parts.extend("".join(segment.text for segment in line) for line in widget.lines)
+        elif isinstance(widget, Static):
+            content = widget.content
+            if isinstance(content, str | Text):
+                parts.append(str(content))
+            else:  # a Rich renderable (the score sheet's table): as a terminal prints it
+                console = Console(width=120, record=True, file=io.StringIO())
+                console.print(content)
+                parts.append(console.export_text())
+    return "\n".join(parts)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
+from collections.abc import Iterator
 
+import pytest
 from rich.console import Console
 
 from atout.cli import main as cli
@@ -14,8 +17,16 @@ from atout.engine.choices import random_action
 from atout.engine.record import to_record
 from atout.tui.replay import ReplayApp, replay_steps
 from atout.tui.widgets import cards_text
+from atout.tui.words import Language, set_language
 
-from .helpers import SIZE
+from .helpers import SIZE, shown
+
+ENGLISH = re.compile(
+    r"\b(the|you|deals?|tricks?|seats?|bids?|players?|played|seed|dog|hands?|taker|partner|passes|called|alone|"
+    r"none|record|stops|next|previous|beginning|end|quit|led|won|totals|counted|level|takes?|took|made|failed|"
+    r"points|with|each|scores|unit)\b", re.IGNORECASE)
+"""English words a Spanish replay or robots' game must not show (robots' names, cards' K Q C J letters aside;
+"robots" is Spanish too, docs/glossary-es.md)."""
 
 
 def finished_record(players: int = 4, seed: str = "rp") -> dict:
@@ -184,3 +195,54 @@ def test_play_prints_the_final_ranking(tmp_path, monkeypatch, capsys):
     assert cli.main(["play", "--players", "3", "--save-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "Final ranking after 1 deal:" in out and "You" in out and "Deal records" in out
+
+
+@pytest.fixture
+def english_after() -> Iterator[None]:
+    """The command sets the language for the whole process: English again for the tests after."""
+    try:
+        yield
+    finally:
+        set_language(Language.EN)
+
+
+def test_robots_only_speaks_spanish(capsys, english_after):
+    assert cli.main(["play", "--robots-only", "--lang", "es", "--players", "5", "--deals", "2", "--seed", "x",
+                     "--level", "random"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("5 robots de nivel al azar, 2 rondas que cuentan, semilla x\n"), out
+    assert "Ronda 1 (cuenta: 1 de 2): reparte Asiento 0 (semilla x/0)" in out and "Totales: Asiento 0 " in out
+    assert not (found := ENGLISH.search(out)), f"English in the Spanish robots' game: {found.group(0)!r}\n{out}"
+
+
+def test_a_language_the_game_does_not_speak_is_refused_by_every_command(capsys, english_after):
+    assert cli.main(["play", "--robots-only", "--lang", "de", "--deals", "1"]) == 2
+    assert cli.main(["replay", "--lang", "de", "no-such-file.json"]) == 2
+    err = capsys.readouterr().err
+    assert "atout play: --lang: no 'de' language" in err and "atout replay: --lang: no 'de' language" in err
+
+
+def test_the_plain_replay_speaks_the_language_asked(tmp_path, capsys, english_after):
+    path = tmp_path / "ronda.json"
+    path.write_text(json.dumps({**finished_record(4), "names": ["You", "Anna", "Basile", "Chloé"]}))
+    assert cli.main(["replay", "--lang", "es", str(path)]) == 0  # standard output is no terminal here
+    out = capsys.readouterr().out
+    assert out.startswith("ronda.json: 4 jugadores, Repartes tú, semilla ") and "Las manos repartidas:" in out
+    assert "Baza 1: " in out and "Esta ronda: Tú " in out, out
+    assert not (found := ENGLISH.search(out)), f"English in the Spanish replay: {found.group(0)!r}\n{out}"
+
+
+async def test_the_replay_viewer_in_spanish_shows_no_english(english_after):
+    set_language(Language.ES)
+    record = {**finished_record(5), "names": ["You", "Anna", "Basile", "Chloé", "Denis"]}
+    record["actions"] = record["actions"][:-3]  # the record stops mid-trick: its last step's words too
+    app = ReplayApp(record, name="ronda.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        for step in range(len(app.states)):
+            await pilot.pause()
+            text = shown(app)
+            assert not (found := ENGLISH.search(text)), f"English at step {step}: {found.group(0)!r}\n{text}"
+            await pilot.press("right")
+        assert "Donde termina el registro" in text and "(declarante)" in text and "Tú" in text, text
+        assert {"Baza siguiente", "Anterior", "Salir"} <= set(text.splitlines()), text
+        assert app.title == "Atout: repaso"

@@ -5,26 +5,20 @@ locale, and a whole game played in Spanish shows Spanish (the Spanish rules' wor
 from __future__ import annotations
 
 import ast
-import io
 import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rich.console import Console
-from rich.text import Text
-from textual.widgets import Button, RichLog, Static
-from textual.widgets._footer import FooterKey
 
 from atout.engine import Deal
 from atout.tui.app import AtoutApp, GameScreen, InfoScreen, ResultScreen
 from atout.tui.game import Game
-from atout.tui.table import TableView
 from atout.tui.widgets import HandView
 from atout.tui.words import Language, catalogue, language_from_environment, parse_language, set_language
 
-from .helpers import SIZE, buttons, message, settle
+from .helpers import SIZE, buttons, message, settle, shown
 
 SOURCES = Path(__file__).resolve().parents[2] / "src" / "atout"
 PLACEHOLDER = re.compile(r"\{(\w+)")
@@ -33,7 +27,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)")
 def marked() -> tuple[set[str], set[tuple[str, str]]]:
     """Every message the terminal game's code marks (``_("…")``, ``N_("…")``) and every plural pair
     (``n_("…", "…", n)``), read from the source as the catalogues' keys."""
-    files = [*sorted((SOURCES / "tui").rglob("*.py")), SOURCES / "cli" / "play.py"]
+    files = [*sorted((SOURCES / "tui").rglob("*.py")), SOURCES / "cli" / "play.py", SOURCES / "cli" / "robots_game.py"]
     singles: set[str] = set()
     plurals: set[tuple[str, str]] = set()
     for path in files:
@@ -111,29 +105,6 @@ ENGLISH = re.compile(
     r"hint|save|quit|help|turn|cards?|partner|taker|dealer|prise|garde|chelem|poignée|excuse|petit|void|made|"
     r"failed|none|each|defender|called|shown|leave|stay|close|continue|analyse)\b", re.IGNORECASE)
 """Words a Spanish player must not meet (robots' names and the cards' K Q C J letters aside)."""
-
-
-def shown(app: AtoutApp) -> str:
-    """Every word the screen shows: texts, the log, the table, buttons and the footer's keys."""
-    parts = []
-    for widget in app.screen.query("*"):
-        if isinstance(widget, TableView | HandView):
-            parts.append(widget.render().plain)
-        elif isinstance(widget, Button):
-            parts.append(str(widget.label))
-        elif isinstance(widget, FooterKey):
-            parts.append(widget.description)
-        elif isinstance(widget, RichLog):
-            parts.extend("".join(segment.text for segment in line) for line in widget.lines)
-        elif isinstance(widget, Static):
-            content = widget.content
-            if isinstance(content, str | Text):
-                parts.append(str(content))
-            else:  # a Rich renderable (the score sheet's table): as a terminal prints it
-                console = Console(width=120, record=True, file=io.StringIO())
-                console.print(content)
-                parts.append(console.export_text())
-    return "\n".join(parts)
 
 
 async def test_a_whole_game_in_spanish_shows_spanish_words_only(spanish, tmp_path):

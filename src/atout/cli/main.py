@@ -53,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="print JSON as docs/record-format.md says (default: "
                             + ("a trick-by-trick viewer, or plain text without a terminal)"
                                if name == "replay" else "off; legal always prints JSON)"))
+        if name == "replay":
+            p.add_argument("--lang", default=None, metavar="LANG",
+                           help="the viewer's language: en, fr or es (default: the locale's, as atout play)")
     from .arena import add_arguments
 
     add_arguments(sub.add_parser("arena", help="robots against robots on duplicate deals"))
@@ -109,7 +112,7 @@ def _run(argv: list[str] | None) -> int:
             return run_json(args.command, args.file)
         from .play import replay_viewer
 
-        return replay_viewer(args.file)
+        return replay_viewer(args)
     if args.command == "arena":
         from .arena import arena
 

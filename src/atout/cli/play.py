@@ -7,16 +7,26 @@ import sys
 from pathlib import Path
 
 
-def play(args: argparse.Namespace) -> int:
-    from ..bots import LEVELS
-    from ..tui.app import AtoutApp
-    from ..tui.game import Game, default_save_dir
-    from ..tui.words import _, language_from_environment, n_, parse_language, set_language
+def speak(args: argparse.Namespace, command: str) -> bool:
+    """Speak ``--lang``, else the locale's language (``atout play``, ``--robots-only``, ``atout replay``);
+    False, the error said, for a language the game does not speak."""
+    from ..tui.words import language_from_environment, parse_language, set_language
 
     try:
         set_language(parse_language(args.lang) if args.lang else language_from_environment())
     except ValueError as err:
-        print(f"atout play: --lang: {err}", file=sys.stderr)
+        print(f"{command}: --lang: {err}", file=sys.stderr)
+        return False
+    return True
+
+
+def play(args: argparse.Namespace) -> int:
+    from ..bots import LEVELS
+    from ..tui.app import AtoutApp
+    from ..tui.game import Game, default_save_dir
+    from ..tui.words import _, n_
+
+    if not speak(args, "atout play"):
         return 2
     save_dir = Path(args.save_dir) if args.save_dir else default_save_dir()
     if args.level is not None and args.level not in LEVELS:
@@ -84,12 +94,17 @@ def _farewell(game) -> None:
         print(_("Deal records: {path} (view one with: atout replay FILE)", path=game.records_dir()))
 
 
-def replay_viewer(path: str) -> int:
-    """The trick-by-trick viewer in a terminal; without one, the deal told in plain text."""
+def replay_viewer(args: argparse.Namespace) -> int:
+    """The trick-by-trick viewer in a terminal; without one, the deal told in plain text; in the game's
+    language (``--lang`` or the locale's)."""
     from ..engine.record import RecordError
     from ..tui.replay import ReplayApp, replay_text
+    from ..tui.words import _
     from .records import read_record
 
+    if not speak(args, "atout replay"):
+        return 2
+    path = args.file
     name = Path(path).name if path != "-" else "stdin"
     try:
         record = read_record(path)
@@ -98,7 +113,7 @@ def replay_viewer(path: str) -> int:
             return 0
         app = ReplayApp(record, name=name)
     except RecordError as err:
-        where = "" if err.action is None else f"action {err.action}: "
+        where = "" if err.action is None else _("action {n}:", n=err.action) + " "
         print(f"atout replay: {path}: {where}{err.rule}: {err.message}", file=sys.stderr)
         return 2
     app.run()

@@ -99,12 +99,6 @@ def signed(number: int) -> str:
 
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """``1 bout``, ``2 bouts`` in English (the robots' game printed by ``--robots-only``); the game's own
-    sentences count with ``n_``."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
-
-
 def group_of(card: int) -> int:
     """The hand's groups, each apart from the next: trumps, the Excuse, then each suit."""
     return 4 if 56 <= card < EXCUSE else 5 if card == EXCUSE else card // 14 + 6

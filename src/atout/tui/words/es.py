@@ -334,6 +334,38 @@ Sigue el palo de salida; si no puedes, falla con triunfo; sube con un triunfo m�
 [b]Puntuación[/b]
 El declarante necesita 56 puntos sin Bout, 51 con 1, 41 con 2, 36 con 3. U = (25 + margen ± 10 por el Pequeño al final) × multiplicador ± puñado ± Capote; cada defensor se anota −U, el declarante el resto. Puñado (mostrado antes de tu primera carta): 10/13/15 triunfos a 4 jugadores, 13/15/18 a 3, 8/10/13 a 5, vale 20/30/40 para el bando ganador. Capote (todas las bazas): +400 anunciado, +200 sin anunciar, −200 anunciado y fallado.
 """,
+    # -- atout replay and atout play --robots-only
+    "Seat {n}": "Asiento {n}",
+    "seed {seed}": "semilla {seed}",
+    "Atout replay": "Atout: repaso",
+    "Next trick": "Baza siguiente",
+    "Previous": "Anterior",
+    "Beginning": "Inicio",
+    "End": "Final",
+    "The deal": "La ronda",
+    "Bidding done": "Declaraciones terminadas",
+    "Bidding done, écart laid aside": "Declaraciones terminadas, descarte apartado",
+    "Trick {n}": "Baza {n}",
+    "Where the record stops": "Donde termina el registro",
+    "Hands as dealt:": "Las manos repartidas:",
+    "Dog": "Perro",
+    "Trick {n} (unfinished):": "Baza {n} (sin terminar):",
+    "The record stops here: {name} is to act.": "El registro termina aquí: le toca a {name}.",
+    "Bids:": "Declaraciones:",
+    "none yet": "ninguna todavía",
+    "Trick {n}: led by {leader}, won by {winner}": "Baza {n}: sale {leader}, la gana {winner}",
+    "player": "jugador",
+    "played": "jugada",
+    "hand": "mano",
+    "(taker)": "(declarante)",
+    "(partner)": "(compañero)",
+    "Écart:": "Descarte:",
+    "action {n}:": "acción {n}:",
+    "{players} robots at level {level}": "{players} robots de nivel {level}",
+    "Deal {n}: {dealer} deals (seed {seed})": "Ronda {n}: reparte {dealer} (semilla {seed})",
+    "Deal {n}, counted deal {k} of {total}: {dealer} deals (seed {seed})": "Ronda {n} (cuenta: {k} de {total}): reparte {dealer} (semilla {seed})",
+    "{taker}: {contract}": "{taker}: {contract}",
+    "Totals:": "Totales:",
 }
 
 PLURALS: dict[str, tuple[str, str]] = {
@@ -353,4 +385,5 @@ PLURALS: dict[str, tuple[str, str]] = {
     "The game in {path} is finished: its {n} deal was played.":
         ("La partida de {path} ha terminado: se jugó su {n} ronda.",
          "La partida de {path} ha terminado: se jugaron sus {n} rondas."),
+    "{n} counted deal": ("{n} ronda que cuenta", "{n} rondas que cuentan"),
 }

@@ -333,6 +333,38 @@ Fournir la couleur demandée ; sinon couper ; monter à l'atout quand on le peut
 [b]Marque[/b]
 Le preneur doit faire 56 points sans bout, 51 avec 1, 41 avec 2, 36 avec 3. U = (25 + écart ± 10 pour le petit au bout) × multiplicateur ± poignée ± chelem ; chaque défenseur marque −U, le preneur le reste. Poignée (montrée avant votre première carte) : 10/13/15 atouts à 4 joueurs, 13/15/18 à 3, 8/10/13 à 5, valant 20/30/40 au camp gagnant. Chelem (tous les plis) : +400 annoncé, +200 non annoncé, −200 annoncé mais chuté.
 """,
+    # -- atout replay and atout play --robots-only
+    "Seat {n}": "Place {n}",
+    "seed {seed}": "graine {seed}",
+    "Atout replay": "Atout : relecture",
+    "Next trick": "Pli suivant",
+    "Previous": "Précédent",
+    "Beginning": "Début",
+    "End": "Fin",
+    "The deal": "La donne",
+    "Bidding done": "Enchères finies",
+    "Bidding done, écart laid aside": "Enchères finies, écart posé",
+    "Trick {n}": "Pli {n}",
+    "Where the record stops": "Où la donne enregistrée s'arrête",
+    "Hands as dealt:": "Les mains données :",
+    "Dog": "Chien",
+    "Trick {n} (unfinished):": "Pli {n} (inachevé) :",
+    "The record stops here: {name} is to act.": "La donne enregistrée s'arrête ici : à {name} de jouer.",
+    "Bids:": "Enchères :",
+    "none yet": "aucune pour l'instant",
+    "Trick {n}: led by {leader}, won by {winner}": "Pli {n} : entame de {leader}, remporté par {winner}",
+    "player": "joueur",
+    "played": "joué",
+    "hand": "main",
+    "(taker)": "(preneur)",
+    "(partner)": "(partenaire)",
+    "Écart:": "Écart :",
+    "action {n}:": "action {n} :",
+    "{players} robots at level {level}": "{players} robots de niveau {level}",
+    "Deal {n}: {dealer} deals (seed {seed})": "Donne {n} : {dealer} donne (graine {seed})",
+    "Deal {n}, counted deal {k} of {total}: {dealer} deals (seed {seed})": "Donne {n} (comptée : {k} sur {total}) : {dealer} donne (graine {seed})",
+    "{taker}: {contract}": "{taker} : {contract}",
+    "Totals:": "Totaux :",
 }
 
 PLURALS: dict[str, tuple[str, str]] = {
@@ -352,4 +384,5 @@ PLURALS: dict[str, tuple[str, str]] = {
     "The game in {path} is finished: its {n} deal was played.":
         ("La partie de {path} est finie : sa {n} donne a été jouée.",
          "La partie de {path} est finie : ses {n} donnes ont été jouées."),
+    "{n} counted deal": ("{n} donne comptée", "{n} donnes comptées"),
 }
