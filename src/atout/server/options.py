@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
@@ -73,7 +74,7 @@ class TableOptions:
         return cls().changed(**data)
 
 
-def _choice(name: str, values: tuple[Any, ...]):
+def _choice(name: str, values: tuple[Any, ...]) -> Callable[[Any], Any]:
     def check(value: Any) -> Any:
         if type(value) is not type(values[0]) or value not in values:
             raise OptionError(f"{name}: {value!r} is not one of {', '.join(map(repr, values))}")
@@ -82,7 +83,7 @@ def _choice(name: str, values: tuple[Any, ...]):
     return check
 
 
-def _whole(name: str, low: int, high: int):
+def _whole(name: str, low: int, high: int) -> Callable[[Any], int]:
     def check(value: Any) -> int:
         if type(value) is not int or not low <= value <= high:
             raise OptionError(f"{name}: {value!r} is not a whole number from {low} to {high}")

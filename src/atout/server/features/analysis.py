@@ -82,7 +82,7 @@ class Job:
     deal: int
     seat: int
     person: str
-    record: dict
+    record: dict[str, Any]
     status: str = "queued"  # queued, running, done, failed
     done: int = 0
     total: int | None = None
@@ -108,8 +108,8 @@ class AnalysisPool:
         self.waiting: deque[Job] = deque()
         self.wake = asyncio.Event()
         self.executor: ProcessPoolExecutor | None = None
-        self.runners: list[asyncio.Task] = []
-        self.warming: asyncio.Task | None = None  # the workers' start and warm-up: their states once warmed
+        self.runners: list[asyncio.Task[None]] = []
+        self.warming: asyncio.Task[Any] | None = None  # the workers' start and warm-up: their states once warmed
 
     async def start(self) -> None:
         """At the server's start: the worker processes start and warm up in the background (a worker spawned

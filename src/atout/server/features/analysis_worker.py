@@ -60,12 +60,12 @@ def state() -> dict[str, Any]:
     return {"pid": os.getpid(), "warmed": _warmed, "compiled": compiled()}
 
 
-def count_points(record: dict, seat: int) -> int:
+def count_points(record: dict[str, Any], seat: int) -> int:
     """How many decisions of ``seat`` the record holds (what progress counts to)."""
     return sum(1 for _ in decision_points(record, [seat]))
 
 
-def analyse_nth(record: dict, seat: int, seed: str, n: int, factor: int = WORLDS_FACTOR) -> Decision | None:
+def analyse_nth(record: dict[str, Any], seat: int, seed: str, n: int, factor: int = WORLDS_FACTOR) -> Decision | None:
     """The ``n``-th decision of ``seat`` in ``record``, scored (one task of a worker process)."""
     for i, point in enumerate(decision_points(record, [seat])):
         if i == n:

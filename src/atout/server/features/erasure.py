@@ -77,7 +77,7 @@ def _daily_anonymised(data: dict[str, Any]) -> dict[str, Any]:
                         for r in data.get("records", [])]}
 
 
-def deleted_among(conn, ids: Iterable[str]) -> set[str]:
+def deleted_among(conn: sa.Connection, ids: Iterable[str]) -> set[str]:
     """Which of these player ids belong to deleted accounts."""
     ids = [i for i in set(ids) if i]
     if not ids:
@@ -86,7 +86,7 @@ def deleted_among(conn, ids: Iterable[str]) -> set[str]:
                                                                         players.c.deleted_at.is_not(None)))}
 
 
-def erase(conn, player_id: str, now: float) -> Erased:
+def erase(conn: sa.Connection, player_id: str, now: float) -> Erased:
     """Delete the account ``player_id`` inside the caller's transaction (all of it, or none)."""
     ended = [r.token_hash for r in conn.execute(sa.select(sessions.c.token_hash).where(sessions.c.player_id == player_id))]
     conn.execute(sessions.delete().where(sessions.c.player_id == player_id))

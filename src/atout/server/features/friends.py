@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -14,7 +16,7 @@ from .accounts import Account, AccountError, Accounts
 class Friends:
     """Requests and friendships in the store; every refusal names why and changes nothing."""
 
-    def __init__(self, store: Store, accounts: Accounts, clock=time.time) -> None:
+    def __init__(self, store: Store, accounts: Accounts, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.accounts = accounts
         self.clock = clock
@@ -29,7 +31,7 @@ class Friends:
             raise AccountError("friend_self", "you cannot be your own friend")
         return other
 
-    def _row(self, conn, a: str, b: str):
+    def _row(self, conn: sa.Connection, a: str, b: str) -> sa.Row[Any] | None:
         return conn.execute(sa.select(friendships).where(
             sa.or_(sa.and_(friendships.c.requester == a, friendships.c.addressee == b),
                    sa.and_(friendships.c.requester == b, friendships.c.addressee == a)))).first()

@@ -24,6 +24,8 @@ from ...engine.cards import PETIT
 from ...engine.kinds import Outcome
 from ...engine.record import RecordError, replay
 from ..results import Bets, GameEnd, SeatResult, registered
+
+__all__ = ["balance", "balances", "claim", "grant_new_account", "registered", "settle", "standing", "take_bets", "totals", "xp_of"]
 from ..store.db import badges as badges_table
 from ..store.db import ledger, settlements
 
@@ -83,12 +85,12 @@ def progress(xp: int) -> dict[str, int]:
 
 
 # ---------------------------------------------------------------- balances
-def balance(conn, holder: str, kind: str = "chips") -> int:
+def balance(conn: sa.Connection, holder: str, kind: str = "chips") -> int:
     return int(conn.execute(sa.select(sa.func.coalesce(sa.func.sum(ledger.c.amount), 0))
                             .where(ledger.c.holder == holder, ledger.c.kind == kind)).scalar_one())
 
 
-def balances(conn, holders: list[str], kind: str = "chips") -> dict[str, int]:
+def balances(conn: sa.Connection, holders: list[str], kind: str = "chips") -> dict[str, int]:
     """Each holder's balance (0 for one without rows), in one grouped query."""
     if not holders:
         return {}
@@ -103,13 +105,13 @@ def _row(holder: str, kind: str, amount: int, reason: str, game_id: str | None, 
             "ref": ref}
 
 
-def grant_new_account(conn, player_id: str, at: float) -> None:
+def grant_new_account(conn: sa.Connection, player_id: str, at: float) -> None:
     """The new account's chips, in the transaction that creates the account."""
     conn.execute(ledger.insert().values(**_row(player_id, "chips", NEW_ACCOUNT_CHIPS, "grant", None, at,
                                                 f"grant:{player_id}")))
 
 
-def claim(engine, player_id: str, now: float) -> int:
+def claim(engine: sa.Engine, player_id: str, now: float) -> int:
     """The daily chips for an account below CLAIM_BELOW, once per UTC day; returns the new balance.
     LedgerError (nothing written) when it is not below, or has claimed today."""
     day = dt.datetime.fromtimestamp(now, dt.UTC).date()
@@ -132,7 +134,7 @@ def claim(engine, player_id: str, now: float) -> int:
 
 
 # ---------------------------------------------------------------- bets
-def take_bets(conn, bets: Bets) -> None:
+def take_bets(conn: sa.Connection, bets: Bets) -> None:
     """Move each bet into the game's pot; LedgerError ``not_enough_chips`` (the caller rolls back) if a
     player's balance is below the bet at the moment of writing."""
     held = balances(conn, [p for p, _ in bets.stakes])
@@ -257,12 +259,12 @@ def _deal_badges(record: dict[str, Any]) -> list[tuple[int, str]]:
     return out
 
 
-def _count(conn, player: str, reasons: tuple[str, ...]) -> int:
+def _count(conn: sa.Connection, player: str, reasons: tuple[str, ...]) -> int:
     return int(conn.execute(sa.select(sa.func.count()).select_from(ledger).where(
         ledger.c.holder == player, ledger.c.kind == "xp", ledger.c.reason.in_(reasons))).scalar_one())
 
 
-def settle(conn, end: GameEnd) -> dict[str, Any]:
+def settle(conn: sa.Connection, end: GameEnd) -> dict[str, Any]:
     """Write the game's settlement: its row (once: the game id is its key), the pot's outflow, every
     share, XP and new badges. Returns the summary stored with it."""
     out = plan(end)
@@ -303,7 +305,7 @@ def settle(conn, end: GameEnd) -> dict[str, Any]:
     return summary
 
 
-def _award(conn, earned: list[tuple[str, str]], game_id: str, at: float) -> list[tuple[str, str]]:
+def _award(conn: sa.Connection, earned: list[tuple[str, str]], game_id: str, at: float) -> list[tuple[str, str]]:
     """Store the badges not held yet (once per player per badge: the key says so)."""
     wanted = sorted(set(earned))
     if not wanted:
@@ -319,7 +321,7 @@ def _award(conn, earned: list[tuple[str, str]], game_id: str, at: float) -> list
 
 
 # ---------------------------------------------------------------- what profiles show
-def standing(conn, player_id: str) -> dict[str, Any]:
+def standing(conn: sa.Connection, player_id: str) -> dict[str, Any]:
     """A player's chips, XP, level and badges."""
     chips = balance(conn, player_id, "chips")
     xp = balance(conn, player_id, "xp")
@@ -330,11 +332,11 @@ def standing(conn, player_id: str) -> dict[str, Any]:
                        for r in held]}
 
 
-def xp_of(conn, player_ids: list[str]) -> dict[str, int]:
+def xp_of(conn: sa.Connection, player_ids: list[str]) -> dict[str, int]:
     return balances(conn, player_ids, "xp")
 
 
-def totals(conn) -> dict[str, int]:
+def totals(conn: sa.Connection) -> dict[str, int]:
     """Chips by kind of holder, and all chips ever granted: for checking that none appear or vanish."""
     rows = conn.execute(sa.select(ledger.c.holder, ledger.c.reason, ledger.c.amount).where(ledger.c.kind == "chips"))
     out: dict[str, int] = defaultdict(int)

@@ -42,7 +42,7 @@ def ranked(participants: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [p for p in participants if p["competitive"] and p["player_id"].startswith("p")]
 
 
-def record(conn, players: int, ended_at: float, participants: list[dict[str, Any]], game_id: str = "") -> None:
+def record(conn: sa.Connection, players: int, ended_at: float, participants: list[dict[str, Any]], game_id: str = "") -> None:
     """Add a finished game to the standings and ratings, and each new rating to its person's history
     (inside the game's own transaction)."""
     lines = ranked(participants)
@@ -78,7 +78,7 @@ def record(conn, players: int, ended_at: float, participants: list[dict[str, Any
                                                         mu=rating.mu, sigma=rating.sigma))
 
 
-def leaderboard(engine, players: int, period: str, at: float, page: int = 1, per_page: int = PAGE) -> dict[str, Any]:
+def leaderboard(engine: sa.Engine, players: int, period: str, at: float, page: int = 1, per_page: int = PAGE) -> dict[str, Any]:
     """One page of the leaderboard: points first, then wins, with the rating and its uncertainty."""
     if players not in (3, 4, 5):
         raise ValueError(f"players: 3, 4 or 5, not {players!r}")

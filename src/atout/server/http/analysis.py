@@ -12,12 +12,14 @@ from starlette.routing import Route
 
 from ...engine.kinds import SeatKind
 from ...engine.record import RecordError, replay
-from ..features.accounts import AccountError
+from ..features.accounts import Account, AccountError
 from ..features.analysis import DEAL, AnalysisError, AnalysisPool, Job, stored
 from ..features.limits import Budget, Refusal
 from ..room import rebuilt
+from ..site.hub import Hub
 from ..store.db import STORED_ID
-from .requests import COOKIE, address, body
+from ..table import Table
+from .requests import COOKIE, address, body, hub_of
 
 
 class AnalysisRoutes:
@@ -81,10 +83,10 @@ class AnalysisRoutes:
 
     async def _person(self, request: Request) -> str:
         """Who asks: the session's account, or a guest by the token ``hello`` gave (``Authorization: Bearer``)."""
-        hub = request.app.state.hub
+        hub = hub_of(request)
         cookie = request.cookies.get(COOKIE)
         if cookie and hub.accounts is not None:
-            account = await asyncio.to_thread(hub.accounts.session, cookie)
+            account: Account | None = await asyncio.to_thread(hub.accounts.session, cookie)
             if account is not None:
                 return account.id
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
@@ -95,7 +97,7 @@ class AnalysisRoutes:
         raise AnalysisError(401, "not_logged_in", "log in, or send your guest token as Authorization: Bearer TOKEN")
 
     async def _deal(self, request: Request, person: str, game: str, deal: int, seat: int | None,
-                    table: str | None, lookup_only: bool = False) -> tuple[dict, int]:
+                    table: str | None, lookup_only: bool = False) -> tuple[dict[str, Any], int]:
         """The finished deal's record and the seat the person played in it; AnalysisError names what
         is wrong.  A stored game first (finished or cancelled), else the game running at ``table``."""
         hub = request.app.state.hub
@@ -129,7 +131,7 @@ class AnalysisRoutes:
         return record, seat
 
     async def _running(self, request: Request, person: str, game: str,
-                       table_id: str | None) -> tuple[list, list[int]] | None:
+                       table_id: str | None) -> tuple[list[dict[str, Any]], list[int]] | None:
         """The finished deals of the game running (or just ended) at ``table_id``, and the seats the
         asker sat in; this process's table, else the table as the store holds it."""
         if not table_id:
@@ -146,7 +148,7 @@ class AnalysisRoutes:
         return list(table.records), seats
 
 
-def _stored_table(hub, table_id: str):
+def _stored_table(hub: Hub, table_id: str) -> Table | None:
     """The table as stored (snapshot and the events after it), rebuilt as a restart would: read only."""
     item = hub.store.table(table_id)
     if item is None:
@@ -169,7 +171,7 @@ def _fields(data: dict[str, Any]) -> tuple[str, int, int | None, str | None]:
 
 def _spend_analysis(request: Request, person: str) -> Awaitable[Refusal | None]:
     """One of the budget ``analysis`` for this person and this address (``features/limits.py``)."""
-    return request.app.state.hub.limits.spend(Budget.ANALYSIS, person=person, address=address(request))
+    return hub_of(request).limits.spend(Budget.ANALYSIS, person=person, address=address(request))
 
 
 def _refusal(err: AnalysisError) -> Response:

@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket
 
 from ..features.accounts import SESSION_DAYS, Account, AccountError, Accounts, name_key
 from ..features.limits import Budget, Refusal
+from ..site.hub import Hub
 from .origins import site_scheme
 
 COOKIE = "atout_session"
@@ -38,7 +39,7 @@ def limited(refused: Refusal) -> JSONResponse:
 
 async def spend(request: Request, budget: Budget, person: str | None = None) -> Refusal | None:
     """Spend one of ``budget`` for this address and, given, this person (limits.py)."""
-    return await request.app.state.hub.limits.spend(budget, person=person, address=address(request))
+    return await hub_of(request).limits.spend(budget, person=person, address=address(request))
 
 
 async def spend_guess(request: Request, name: object) -> Refusal | None:
@@ -92,6 +93,12 @@ async def body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise AccountError("malformed", "the body is a JSON object")
     return data
+
+
+def hub_of(request: Request) -> Hub:
+    """The site's hub, typed (Starlette's ``app.state`` holds anything)."""
+    hub: Hub = request.app.state.hub
+    return hub
 
 
 def address(request: Request) -> str:
