@@ -15,7 +15,18 @@ from ..features.accounts import NAME, AccountError, Accounts, name_key, normal_n
 from ..features.limits import Budget
 from ..protocol import SessionEnd
 from ..store.db import STORED_ID
-from .requests import COOKIE, address, body, error_answer, limited, spend, with_session, without_session
+from .requests import (
+    SECURE_COOKIE,
+    address,
+    body,
+    error_answer,
+    limited,
+    served_over_https,
+    session_token,
+    spend,
+    with_session,
+    without_session,
+)
 
 MAX_PAGE = 100_000
 """The leaderboard's last page: 2,000,000 rows, far beyond any site's players (and within every
@@ -99,7 +110,7 @@ class AccountRoutes:
 
     async def _daily_locked(self, request: Request, game_id: str) -> Response | None:
         """A daily deal's game before its day is over: only for those who have played that day (daily.py)."""
-        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
+        account = await asyncio.to_thread(self.accounts.session, session_token(request))
         day = await asyncio.to_thread(daily.locked_game, self.accounts.store.engine, game_id,
                                       None if account is None else account.id, request.app.state.hub.clock.now())
         if day is None:
@@ -195,7 +206,7 @@ class AccountRoutes:
             everywhere = (await body(request)).get("everywhere") is True
         except AccountError as err:
             return error_answer(400, err.code, err.message)
-        token = request.cookies.get(COOKIE)
+        token = session_token(request)
         account = await asyncio.to_thread(self.accounts.session, token)
         if everywhere and account is None:
             return error_answer(401, "not_logged_in", "log in to log out everywhere")
@@ -211,7 +222,7 @@ class AccountRoutes:
 
     async def end_session(self, request: Request) -> Response:
         """POST {id}: end one of one's sessions, as ``GET /api/sessions`` lists them; this one too (a logout)."""
-        token = request.cookies.get(COOKIE)
+        token = session_token(request)
         account = await asyncio.to_thread(self.accounts.session, token)
         if account is None:
             return error_answer(401, "not_logged_in", "log in to end a session")
@@ -231,7 +242,7 @@ class AccountRoutes:
     async def delete_account(self, request: Request) -> Response:
         """POST {password}: the account deleted (``features/erasure.py``); every session ends, every socket closes,
         its seats are left; the name is free again."""
-        token = request.cookies.get(COOKIE)
+        token = session_token(request)
         account = await asyncio.to_thread(self.accounts.session, token)
         if account is None:
             return error_answer(401, "not_logged_in", "log in to delete your account")
@@ -251,17 +262,21 @@ class AccountRoutes:
         return without_session(JSONResponse({"deleted": True, "name": account.name}), request)
 
     async def me(self, request: Request) -> Response:
-        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
+        token = session_token(request)
+        account = await asyncio.to_thread(self.accounts.session, token)
         if account is None:
             if request.query_params.get("optional") == "1":  # a page asking whether: a guest is no error
                 return JSONResponse(None)
             return error_answer(401, "not_logged_in", "not logged in")
         chips = await asyncio.to_thread(self._standing, account.id)
-        return JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar, **chips})
+        answer = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar, **chips})
+        if token and served_over_https(request) and SECURE_COOKIE not in request.cookies:
+            with_session(answer, request, token)  # a session of before the __Host- name: renamed, the old deleted
+        return answer
 
     async def sessions(self, request: Request) -> Response:
         """The account's sessions in force: when each began and was last used, where it logged in from."""
-        token = request.cookies.get(COOKIE)
+        token = session_token(request)
         account = await asyncio.to_thread(self.accounts.session, token)
         if account is None:
             return error_answer(401, "not_logged_in", "log in to see your sessions")
@@ -269,7 +284,7 @@ class AccountRoutes:
 
     async def password(self, request: Request) -> Response:
         """POST {old, new}: a new password, the old one given; every other session ends."""
-        token = request.cookies.get(COOKIE)
+        token = session_token(request)
         account = await asyncio.to_thread(self.accounts.session, token)
         if account is None:
             return error_answer(401, "not_logged_in", "log in to change your password")
@@ -293,7 +308,7 @@ class AccountRoutes:
 
     async def claim(self, request: Request) -> Response:
         """The daily chips: 200 for an account below 200, once per UTC day (a ledger row)."""
-        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
+        account = await asyncio.to_thread(self.accounts.session, session_token(request))
         if account is None:
             return error_answer(401, "not_logged_in", "log in to claim chips")
         try:
@@ -305,7 +320,7 @@ class AccountRoutes:
 
     async def friends(self, request: Request) -> Response:
         """GET: your friends and requests. POST {action: request|accept|refuse|remove, name}."""
-        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
+        account = await asyncio.to_thread(self.accounts.session, session_token(request))
         if account is None:
             return error_answer(401, "not_logged_in", "log in to have friends")
         hub = request.app.state.hub

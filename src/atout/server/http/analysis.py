@@ -17,7 +17,7 @@ from ..features.analysis import DEAL, AnalysisError, AnalysisPool, Job, stored
 from ..features.limits import Budget, Refusal
 from ..room import rebuilt
 from ..store.db import STORED_ID
-from .requests import COOKIE, address, body
+from .requests import address, body, session_token
 
 
 class AnalysisRoutes:
@@ -82,7 +82,7 @@ class AnalysisRoutes:
     async def _person(self, request: Request) -> str:
         """Who asks: the session's account, or a guest by the token ``hello`` gave (``Authorization: Bearer``)."""
         hub = request.app.state.hub
-        cookie = request.cookies.get(COOKIE)
+        cookie = session_token(request)
         if cookie and hub.accounts is not None:
             account = await asyncio.to_thread(hub.accounts.session, cookie)
             if account is not None:
