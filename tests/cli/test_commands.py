@@ -162,14 +162,13 @@ def test_serve_refuses_a_site_it_cannot_run(args: list[str], env: dict[str, str]
 
 
 def test_serve_answers_to_the_names_it_is_given_and_else_to_this_machines(monkeypatch) -> None:
-    """``--host-name`` names the hosts (repeatable, comma-separated); without it, on 127.0.0.1 this machine's
-    loopback names alone (always allowed), on every address its names and network address too, and behind
-    a proxy any host, with a warning (docs/security.md)."""
+    """``--host-name`` names the hosts (repeatable, comma-separated); without it, on 127.0.0.1 localhost and
+    IP addresses alone (always allowed), on every address this machine's names too, and behind a proxy any
+    host, with a warning (docs/security.md)."""
     from atout.cli import serve
 
     monkeypatch.setattr(serve.socket, "gethostname", lambda: "Tarotbox")
     monkeypatch.setattr(serve.socket, "getfqdn", lambda: "tarotbox")
-    monkeypatch.setattr(serve, "network_addresses", lambda: ["192.168.1.20"])
     parser = argparse.ArgumentParser()
     serve.add_arguments(parser)
 
@@ -179,8 +178,8 @@ def test_serve_answers_to_the_names_it_is_given_and_else_to_this_machines(monkey
     assert hosts("--host-name", "Tarot.example.org,www.tarot.example.org", "--host-name", "tarot.example.net") == (
         ["tarot.example.org", "www.tarot.example.org", "tarot.example.net"], None)
     assert hosts() == ([], None)
-    assert hosts("--host", "0.0.0.0") == (["192.168.1.20", "tarotbox", "tarotbox.local"], None)
-    assert hosts("--host", "192.168.1.20") == (["192.168.1.20", "tarotbox", "tarotbox.local"], None)
+    assert hosts("--host", "0.0.0.0") == (["tarotbox", "tarotbox.local"], None)  # and any IP address (hosts.py)
+    assert hosts("--host", "192.168.1.20") == (["tarotbox", "tarotbox.local"], None)
     anything, warning = hosts("--host", "0.0.0.0", "--behind-proxy")
     assert anything == ["*"] and warning is not None and "--host-name" in warning
     assert hosts("--behind-proxy")[0] == ["*"]  # nginx on this machine: its names are the site's

@@ -118,7 +118,8 @@ def test_serve_refuses_an_origin_that_is_not_an_address() -> None:
 async def test_a_host_the_site_does_not_answer_to_is_refused_before_any_route(db_url: str) -> None:
     """DNS rebinding: a page at evil.example, its name pointed at the server, sends ``Host`` and ``Origin``
     that agree. The host is refused (400) on HTTP and on the WebSocket's handshake; the names the site
-    answers to (``--host-name``, this machine's) are served; behind the proxy, X-Forwarded-Host is the name."""
+    answers to (``--host-name``, this machine's) and IP addresses (which no one can rebind) are served;
+    behind the proxy, X-Forwarded-Host is the name."""
     config = dataclasses.replace(quick_config(), hosts=("tarot.example.org", "*.tarot.example.org"))
     async with running_server(db_url, config) as server:
         port = server.port
@@ -138,7 +139,8 @@ async def test_a_host_the_site_does_not_answer_to_is_refused_before_any_route(db
                 posted = await http.post("/api/register", json={"name": "Eve", "password": "long enough"},
                                          headers=headers)
                 assert posted.status_code == 400 and "set-cookie" not in posted.headers
-            for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "tarot.example.org",
+            for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", f"192.168.1.20:{port}",
+                         "[2001:db8::1]", "tarot.example.org",
                          "TAROT.example.org:443", "www.tarot.example.org"):
                 assert (await http.get("/health", headers={"Host": host})).status_code == 200, host
             named = {"X-Forwarded-Host": "tarot.example.org", "X-Forwarded-Proto": "https"}

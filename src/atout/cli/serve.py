@@ -55,9 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host-name", action="append", default=[], metavar="NAME",
                         help="a host name people reach the site by, tarot.example.org (repeatable or comma-separated; "
                              "*.example.org: its subdomains); any other Host is refused with 400 (DNS rebinding). "
-                             "Always allowed: localhost, 127.0.0.1, ::1. By default those alone on 127.0.0.1; with "
-                             "--host 0.0.0.0 this machine's names and network address too; with --behind-proxy any "
-                             "host, with a warning (docs/security.md)")
+                             "Always allowed: localhost and IP addresses. By default those alone on 127.0.0.1; with "
+                             "--host 0.0.0.0 this machine's names too; with --behind-proxy any host, with a warning "
+                             "(docs/security.md)")
     parser.add_argument("--request-timeout", type=float, default=10.0, metavar="SECONDS",
                         help="a request's head and body must arrive within this many seconds of the connection "
                              "(or of its first byte), else the connection is closed: slow clients (default 10)")
@@ -154,8 +154,7 @@ def allowed_hosts(args: argparse.Namespace) -> tuple[list[str], str | None]:
         return [], None
     names = {socket.gethostname().lower(), socket.getfqdn().lower()}
     names |= {f"{name}.local" for name in set(names) if "." not in name}  # mDNS, as macOS and avahi name machines
-    listening = [] if args.host in ("0.0.0.0", "::") else [args.host.strip("[]").lower()]
-    return sorted(n for n in names | set(listening) | set(network_addresses()) if n), None
+    return sorted(n for n in names if n and not n.startswith("localhost")), None  # IP addresses always pass
 
 
 def serve(args: argparse.Namespace) -> int:

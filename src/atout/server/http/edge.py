@@ -33,7 +33,7 @@ _PENDING = (h11.IDLE, h11.SEND_BODY)
 """The client's states in which its request is not whole yet."""
 
 
-def refusal(status: str, code: str, message: str) -> bytes:
+def _error(status: str, code: str, message: str) -> bytes:
     """A whole HTTP/1.1 response with the site's JSON error, closing the connection: what a connection
     refused before any request is read gets."""
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
@@ -67,7 +67,7 @@ class AtoutHTTPProtocol(H11Protocol):
         super().connection_made(transport)
         if self.limit_concurrency is not None and len(self.connections) > self.limit_concurrency:
             self.logger.warning("refused a connection: %d held already", len(self.connections) - 1)
-            transport.write(refusal("503 Service Unavailable", "server_full",
+            transport.write(_error("503 Service Unavailable", "server_full",
                                     f"the server holds {self.limit_concurrency} connections: try again soon"))
             transport.close()
             return
@@ -76,7 +76,7 @@ class AtoutHTTPProtocol(H11Protocol):
             held = sum(1 for c in self.connections if peer_of(c) == peer)
             if held > self.per_address:
                 self.logger.warning("refused a connection from %s: %d held already", peer, held - 1)
-                transport.write(refusal("503 Service Unavailable", "too_many_connections",
+                transport.write(_error("503 Service Unavailable", "too_many_connections",
                                         f"at most {self.per_address} connections at once from one address"))
                 transport.close()
                 return

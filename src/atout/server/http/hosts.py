@@ -4,11 +4,13 @@ A page at ``http://evil.example:8000/`` whose name the attacker later points at 
 rebinding) talks to the server with ``Host: evil.example:8000`` and ``Origin: http://evil.example:8000``,
 which agree: the origin check (origins.py) would take it for the site's own page. Refusing every host the
 site does not know, before any route, closes that door; the origin check then compares the ``Origin``
-with a name that is the site's.
+with a name that is the site's. An IP address is always answered: no one can point it elsewhere, and a
+page at ``http://192.168.1.20:8000/`` is this server's own (a friend on the network types that).
 """
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable
 
 from starlette.datastructures import Headers
@@ -17,8 +19,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .origins import forwarded_host
 from .requests import error_answer
 
-LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
-"""This machine's names: always allowed (a rebinding page cannot send them: its Host is its own name)."""
+LOCAL_HOSTS = ("localhost", "*.localhost")
+"""This machine's names: always allowed (a browser resolves them here itself, so no page can rebind them)."""
 ANY = "*"
 
 
@@ -32,8 +34,19 @@ def host_name(authority: str) -> str:
     return authority.rstrip(".")
 
 
+def is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
 def allows(patterns: Iterable[str], name: str) -> bool:
-    """Whether ``name`` is one of ``patterns``: a name, ``*.example.org`` (its subdomains), or ``*`` (any)."""
+    """Whether ``name`` is an IP address or one of ``patterns``: a name, ``*.example.org`` (its
+    subdomains), or ``*`` (any)."""
+    if is_address(name):
+        return True
     for pattern in patterns:
         if pattern == ANY or name == pattern or (pattern.startswith("*.") and name.endswith(pattern[1:])):
             return True
