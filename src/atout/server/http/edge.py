@@ -1,9 +1,9 @@
 """The HTTP protocol ``atout serve`` runs under uvicorn: uvicorn's own (h11), with two guards uvicorn lacks.
 
 A request (its head, and its body if any) must arrive whole within ``request_timeout`` seconds of the
-connection being made, or of its first byte on a kept-alive connection: uvicorn waits for it for ever (its keep-alive timer is only
-armed after a response, and any byte disarms it), so a client sending a byte every few seconds held a
-connection, and its memory, as long as it liked (slowloris). And one peer address may hold at most
+connection being made, or of its first byte on a kept-alive connection: uvicorn waits for it for ever
+(its keep-alive timer is only armed after a response, and any byte disarms it), so a client sending a
+byte every few seconds held a connection, and its memory, as long as it liked (slowloris). And one peer address may hold at most
 ``per_address`` connections at once: more are answered 503 and closed as they come. Behind a proxy every
 connection comes from the proxy, so ``atout serve --behind-proxy`` lifts that cap (the proxy keeps it:
 ``limit_conn``, docs/deploy.md). Beyond uvicorn's ``limit_concurrency`` in all, uvicorn answers 503 to
