@@ -136,7 +136,9 @@ def run(processes: int, args, folder: Path) -> dict:
                 [*counting, sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
                  "--redis", f"redis://127.0.0.1:{redis_port}/0", "--slot", str(slot), "--slots", str(processes),
                  "--behind-proxy", "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning",
-                 "--rate", "10000", "--limit-factor", "1000", "--commit-linger", str(args.commit_linger)], env=env, stdout=subprocess.DEVNULL))
+                 "--rate", "10000", "--limit-factor", "1000",
+                 "--sockets-per-address", "100000", "--max-connections", "100000",  # every client from one address
+                 "--commit-linger", str(args.commit_linger)], env=env, stdout=subprocess.DEVNULL))
         for port in ports:
             wait_for_health(port, 600.0 if args.icount else 60.0)  # under valgrind, about 50 times slower
         listen = free_port()

@@ -348,7 +348,9 @@ def running_server(args, folder: Path) -> Iterator[tuple[int, int]]:
     env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "load"}
     command = [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
                "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning",
-               "--rate", "10000", "--limit-factor", "1000"]  # a seat of a table playing flat out sends far more than a person
+               "--rate", "10000", "--limit-factor", "1000",  # a seat of a table playing flat out sends far more than a person
+               # and every client comes from one address: no cap on its sockets and connections
+               "--sockets-per-address", "100000", "--connections-per-address", "100000", "--max-connections", "100000"]
     redis = None
     if args.processes > 1:
         with socket.socket() as s:

@@ -149,6 +149,8 @@ def test_play_farewell_never_claims_a_failed_save(tmp_path, monkeypatch, capsys)
     ([], {"ATOUT_REDIS": "redis://127.0.0.1:1/0", "ATOUT_DB": "sqlite:////tmp/x.db"}, "PostgreSQL"),
     (["--workers", "0"], {}, "--workers"),
     (["--rate", "0"], {}, "--rate"),
+    (["--host-name", "tarot.example.org:443"], {}, "--host-name"),
+    (["--request-timeout", "0"], {}, "--request-timeout"),
 ])
 def test_serve_refuses_a_site_it_cannot_run(args: list[str], env: dict[str, str], says: str, tmp_path) -> None:
     """Several processes need PostgreSQL and Redis: said at once, by name, before anything starts."""
@@ -157,3 +159,28 @@ def test_serve_refuses_a_site_it_cannot_run(args: list[str], env: dict[str, str]
     done = atout("serve", "--port", "1", *args, env={**os.environ, "XDG_DATA_HOME": str(tmp_path), **env})
     assert done.returncode == 2, done
     assert says in done.stderr and "Traceback" not in done.stderr
+
+
+def test_serve_answers_to_the_names_it_is_given_and_else_to_this_machines(monkeypatch) -> None:
+    """``--host-name`` names the hosts (repeatable, comma-separated); without it, on 127.0.0.1 localhost and
+    IP addresses alone (always allowed), on every address this machine's names too, and behind a proxy any
+    host, with a warning (docs/security.md)."""
+    from atout.cli import serve
+
+    monkeypatch.setattr(serve.socket, "gethostname", lambda: "Tarotbox")
+    monkeypatch.setattr(serve.socket, "getfqdn", lambda: "tarotbox")
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+
+    def hosts(*args: str) -> tuple[list[str], str | None]:
+        return serve.allowed_hosts(parser.parse_args(list(args)))
+
+    assert hosts("--host-name", "Tarot.example.org,www.tarot.example.org", "--host-name", "tarot.example.net") == (
+        ["tarot.example.org", "www.tarot.example.org", "tarot.example.net"], None)
+    assert hosts() == ([], None)
+    assert hosts("--host", "0.0.0.0") == (["tarotbox", "tarotbox.local"], None)  # and any IP address (hosts.py)
+    assert hosts("--host", "192.168.1.20") == (["tarotbox", "tarotbox.local"], None)
+    anything, warning = hosts("--host", "0.0.0.0", "--behind-proxy")
+    assert anything == ["*"] and warning is not None and "--host-name" in warning
+    assert hosts("--behind-proxy")[0] == ["*"]  # nginx on this machine: its names are the site's
+    assert hosts("--behind-proxy", "--host-name", "tarot.example.org") == (["tarot.example.org"], None)

@@ -17,6 +17,7 @@ from argon2 import PasswordHasher
 
 from atout.server.clock import FakeClock
 from atout.server.http.app import MAX_FRAME, create_app
+from atout.server.http.edge import AtoutHTTPProtocol
 from atout.server.http.wsprotocol import AtoutWebSocketProtocol
 from atout.server.site.hub import Config, Hub
 from atout.server.table import Timing, deadlines
@@ -60,14 +61,16 @@ class Server:
 
 @contextlib.asynccontextmanager
 async def running_server(db_url: str, config: Config | None = None, clock: FakeClock | None = None,
-                         redis_url: str | None = None) -> AsyncIterator[Server]:
-    """``redis_url``: one process of a site of several (cluster.RedisSite), in this test's process."""
+                         redis_url: str | None = None, **uvicorn_settings: Any) -> AsyncIterator[Server]:
+    """``redis_url``: one process of a site of several (cluster.RedisSite), in this test's process;
+    ``uvicorn_settings``: uvicorn's own (``http=`` a protocol class, ``limit_concurrency``...)."""
     clock = clock or FakeClock()
     app = create_app(db_url, config or quick_config(), clock, redis_url)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
                                            ws_max_size=MAX_FRAME, ws_per_message_deflate=False, lifespan="on",
                                            ws=AtoutWebSocketProtocol,
-                                           proxy_headers=False))  # as atout serve: the app's trusted_proxy decides
+                                           proxy_headers=False,  # as atout serve: the app's trusted_proxy decides
+                                           **{"http": AtoutHTTPProtocol, **uvicorn_settings}))
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():

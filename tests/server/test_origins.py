@@ -71,7 +71,8 @@ async def test_a_foreign_page_can_neither_open_the_socket_nor_post_with_the_cook
 
 async def test_origins_the_deployment_names_and_its_proxy_address(db_url: str) -> None:
     """``--origin`` adds an address; behind the proxy the site's own is X-Forwarded-Proto and -Host's."""
-    config = dataclasses.replace(quick_config(), origins=("https://tarot.example.org/",), trusted_proxy=True)
+    config = dataclasses.replace(quick_config(), origins=("https://tarot.example.org/",), trusted_proxy=True,
+                                 hosts=("play.example.org",))
     async with running_server(db_url, config) as server:
         base = f"http://127.0.0.1:{server.port}"
         proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "play.example.org"}
@@ -112,3 +113,39 @@ def test_serve_refuses_an_origin_that_is_not_an_address() -> None:
                              "--origin", "tarot.example.org/play"], capture_output=True, text=True, timeout=60)
     assert answer.returncode == 2 and "--origin takes an address" in answer.stderr
     assert "'tarot.example.org/play'" in answer.stderr
+
+
+async def test_a_host_the_site_does_not_answer_to_is_refused_before_any_route(db_url: str) -> None:
+    """DNS rebinding: a page at evil.example, its name pointed at the server, sends ``Host`` and ``Origin``
+    that agree. The host is refused (400) on HTTP and on the WebSocket's handshake; the names the site
+    answers to (``--host-name``, this machine's) and IP addresses (which no one can rebind) are served;
+    behind the proxy, X-Forwarded-Host is the name."""
+    config = dataclasses.replace(quick_config(), hosts=("tarot.example.org", "*.tarot.example.org"))
+    async with running_server(db_url, config) as server:
+        port = server.port
+        evil = {"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}"}
+        with pytest.raises(InvalidStatus) as refused:  # the socket's URL names the host, as the page's does
+            async with websockets.connect(f"ws://evil.example:{port}/ws", host="127.0.0.1", port=port,
+                                          additional_headers={"Origin": evil["Origin"]}):
+                pass
+        assert refused.value.response.status_code == 400
+        assert b"unknown_host" in refused.value.response.body
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            for headers in (evil, {"Host": "tarot.example.org.evil.example"}, {"X-Forwarded-Host": "evil.example"},
+                            {"Host": "localhost", "X-Forwarded-Host": "evil.example"}):
+                answer = await http.get("/health", headers=headers)
+                assert answer.status_code == 400, (headers, answer.text)
+                assert answer.json()["error"]["code"] == "unknown_host"
+                posted = await http.post("/api/register", json={"name": "Eve", "password": "long enough"},
+                                         headers=headers)
+                assert posted.status_code == 400 and "set-cookie" not in posted.headers
+            for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", f"192.168.1.20:{port}",
+                         "[2001:db8::1]", "tarot.example.org",
+                         "TAROT.example.org:443", "www.tarot.example.org"):
+                assert (await http.get("/health", headers={"Host": host})).status_code == 200, host
+            named = {"X-Forwarded-Host": "tarot.example.org", "X-Forwarded-Proto": "https"}
+            assert (await http.get("/health", headers=named)).status_code == 200
+        async with websockets.connect("ws://tarot.example.org/ws", host="127.0.0.1", port=port, additional_headers={
+                "Origin": "http://tarot.example.org", "X-Forwarded-For": "10.9.9.9"}) as welcome:
+            await welcome.send('{"type": "hello", "protocol": 1, "name": "Named"}')
+            assert '"welcome"' in await welcome.recv()

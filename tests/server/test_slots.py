@@ -43,6 +43,9 @@ def test_the_proxy_routes_each_slot_to_its_process_backed_by_the_next() -> None:
     # a location with headers of its own inherits none: the address, the origin and the upgrade must all be there
     for header in ("Host", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host", "Upgrade", "Connection"):
         assert f"proxy_set_header {header} " in ws
+    # behind the proxy every connection comes from it: the cap per address and the slow clients are its job
+    assert "limit_conn_zone $binary_remote_addr zone=atout_per_address" in conf
+    assert "limit_conn atout_per_address 256;" in conf and "client_header_timeout 10s;" in conf
 
 
 def serve(*args: str) -> subprocess.CompletedProcess:

@@ -50,3 +50,21 @@ def test_the_default_server_answers_this_machine_only(tmp_path):
         assert "this machine only" in site.log.read_text()
     finally:
         site.stop()
+
+
+def test_a_page_refused_for_its_address_says_so(browser, tmp_path):
+    """One address's sockets are capped (``--sockets-per-address``, 64 by default; 1 here): a second page
+    from the same address is refused (1013) and says why, rather than "connection lost"."""
+    site = Site(tmp_path, args=("--sockets-per-address", "1"))
+    try:
+        first = Person(browser, site.url, "First").arrive()
+        second = Person(browser, site.url, "Second")
+        second.page.goto(site.url)
+        second.page.fill("#guest-name", "Second")  # the page opens its socket once it has a name
+        second.page.click("form.welcome button[type=submit]")
+        second.page.wait_for_selector(".netstatus.busy:has-text('Too many connections from your network')")
+        assert first.page.locator(".netstatus").count() == 0  # the first page plays on
+        second.close()
+        first.close()
+    finally:
+        site.stop()

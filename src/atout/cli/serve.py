@@ -6,10 +6,14 @@ import argparse
 import ipaddress
 import logging
 import os
+import re
 import secrets
 import socket
 import sys
 from pathlib import Path
+
+HOST_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$|^[0-9a-f:.]+$")
+"""A host name (letters, digits, hyphens, dots) or an IP address."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +52,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="another address people reach the site at, https://HOST[:PORT], whose pages may act "
                              "for them (repeatable; the site's own address, as the request names it, always may; "
                              "behind --behind-proxy from X-Forwarded-Proto and X-Forwarded-Host; default: none)")
+    parser.add_argument("--host-name", action="append", default=[], metavar="NAME",
+                        help="a host name people reach the site by, tarot.example.org (repeatable or comma-separated; "
+                             "*.example.org: its subdomains); any other Host is refused with 400 (DNS rebinding). "
+                             "Always allowed: localhost and IP addresses. By default those alone on 127.0.0.1; with "
+                             "--host 0.0.0.0 this machine's names too; with --behind-proxy any host, with a warning "
+                             "(docs/security.md)")
+    parser.add_argument("--request-timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="a request's head and body must arrive within this many seconds of the connection "
+                             "(or of its first byte), else the connection is closed: slow clients (default 10)")
+    parser.add_argument("--keep-alive", type=float, default=5.0, metavar="SECONDS",
+                        help="an idle HTTP connection is closed after this many seconds (default 5)")
+    parser.add_argument("--max-connections", type=int, default=1000, metavar="N",
+                        help="connections (HTTP and WebSocket) this process holds at once; more are refused with "
+                             "503 (default 1000: keep the open-files limit, ulimit -n, above it)")
+    parser.add_argument("--connections-per-address", type=int, default=256, metavar="N",
+                        help="connections one client address may hold at once, refused with 503 beyond; off with "
+                             "--behind-proxy, where the proxy should limit them (default 256: a club of 30 behind "
+                             "one router, each browser with up to 7, fits)")
+    parser.add_argument("--sockets-per-address", type=int, default=64, metavar="N",
+                        help="WebSockets one client address may have open on this process; more are closed with "
+                             "1013 (default 64: a club of 30 behind one router, two tabs each)")
     parser.add_argument("--rate", type=float, default=20.0, metavar="N",
                         help="messages a second one connection may send on average, bursts of twice that "
                              "(default 20; load tests raise it)")
@@ -111,6 +136,27 @@ def where_open(host: str, port: int) -> str:
                  "(ip addr or ipconfig shows it)")
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def allowed_hosts(args: argparse.Namespace) -> tuple[list[str], str | None]:
+    """The host names the site answers to (besides this machine's loopback names, always), and a warning
+    to print at start when any host is allowed. ``--host-name`` names them; else behind a proxy, which
+    knows the site's names and this process does not, any (warned); else on a loopback address nothing
+    more; else this machine's names and its network address (friends on the network type one of those)."""
+    named = [n.strip().lower().rstrip(".") for value in args.host_name for n in value.split(",") if n.strip()]
+    if named:
+        return named, None
+    if args.behind_proxy:  # on 127.0.0.1 too: the proxy's host names are the site's, and unknown here
+        return ["*"], ("WARNING: any Host is answered: a page at a name pointed at this server (DNS rebinding) "
+                       "reaches it as the site's own. Name the site with --host-name tarot.example.org.")
+    if args.host in LOOPBACK:
+        return [], None
+    names = {socket.gethostname().lower(), socket.getfqdn().lower()}
+    names |= {f"{name}.local" for name in set(names) if "." not in name}  # mDNS, as macOS and avahi name machines
+    return sorted(n for n in names if n and not n.startswith("localhost")), None  # IP addresses always pass
+
+
 def serve(args: argparse.Namespace) -> int:
     import json
 
@@ -160,6 +206,23 @@ def serve(args: argparse.Namespace) -> int:
     if not args.limit_factor > 0:
         print(f"atout serve: --limit-factor must be more than 0, not {args.limit_factor}", file=sys.stderr)
         return 2
+    for name in ("request_timeout", "keep_alive"):
+        if not getattr(args, name) > 0:
+            print(f"atout serve: --{name.replace('_', '-')} must be more than 0", file=sys.stderr)
+            return 2
+    for name in ("max_connections", "connections_per_address", "sockets_per_address"):
+        if getattr(args, name) < 1:
+            print(f"atout serve: --{name.replace('_', '-')} must be 1 or more, not {getattr(args, name)}",
+                  file=sys.stderr)
+            return 2
+    hosts, warning = allowed_hosts(args)
+    from ..server.http.hosts import host_name
+
+    for name in hosts:
+        bare = name[2:] if name.startswith("*.") else name
+        if name != "*" and (not bare or host_name(bare) != bare or not HOST_NAME.match(bare)):
+            print(f"atout serve: --host-name takes a host name like tarot.example.org, not {name!r}", file=sys.stderr)
+            return 2
     if args.workers < 1:
         print(f"atout serve: --workers must be 1 or more, not {args.workers}", file=sys.stderr)
         return 2
@@ -195,7 +258,10 @@ def serve(args: argparse.Namespace) -> int:
                 "abandon_after": args.abandon_after, "behind_proxy": args.behind_proxy, "rate": args.rate,
                 "limit_factor": args.limit_factor,
                 "log_level": args.log_level, "slot": args.slot, "slots": args.slots,
-                "commit_linger": args.commit_linger, "origins": origins,
+                "commit_linger": args.commit_linger, "origins": origins, "hosts": hosts,
+                "request_timeout": args.request_timeout,
+                "connections_per_address": None if args.behind_proxy else args.connections_per_address,
+                "sockets_per_address": args.sockets_per_address,
                 "analysis_workers": args.analysis_workers, "analysis_queue": args.analysis_queue,
                 "analysis_worlds": args.analysis_worlds,
                 "daily_deals": args.daily_deals, "daily_level": args.daily_level, "test_clock": args.test_clock}
@@ -203,6 +269,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server.http.app import MAX_FRAME
+    from ..server.http.edge import AtoutHTTPProtocol
     from ..server.http.wsprotocol import AtoutWebSocketProtocol
     from ..server.logs import UVICORN_LOG_CONFIG
 
@@ -211,11 +278,18 @@ def serve(args: argparse.Namespace) -> int:
     bus = f", bus: {redis.split('@')[-1]}" if redis else ""
     print(f"Atout is open at {where_open(args.host, args.port)}. Store: {db.split('@')[-1]}{bus}{processes}. "
           "Ctrl-C stops it.", flush=True)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
+    elif hosts:
+        print(f"It answers to the host names {', '.join(hosts)} (--host-name names others).", flush=True)
     uvicorn.run("atout.cli.serve:app_from_settings", factory=True, workers=args.workers, host=args.host,
                 port=args.port, log_level="warning", log_config=UVICORN_LOG_CONFIG, ws_max_size=MAX_FRAME, ws_ping_interval=20, ws_ping_timeout=20,
                 # No permessage-deflate: frames are small patches, and compressing each one for a browser
                 # (browsers always offer it) cost the server about a fifth more CPU per action
                 ws_per_message_deflate=False, ws=AtoutWebSocketProtocol,
+                # the request deadline and the cap per address (edge.py; app_from_settings sets them in each process)
+                http=AtoutHTTPProtocol, limit_concurrency=args.max_connections,
+                timeout_keep_alive=args.keep_alive,  # a float serves: uvicorn gives it to call_later
                 proxy_headers=False)  # --behind-proxy decides
     return 0
 
@@ -229,6 +303,7 @@ def app_from_settings():
     from ..server import logs
     from ..server.clock import SteppedClock
     from ..server.http.app import create_app
+    from ..server.http.edge import AtoutHTTPProtocol
     from ..server.site.hub import Config
     from ..server.table import Timing
 
@@ -241,12 +316,14 @@ def app_from_settings():
                     trusted_proxy=settings["behind_proxy"], rate=settings["rate"], burst=2 * settings["rate"],
                     slot=settings.get("slot"), slots=settings.get("slots"),
                     commit_linger=settings.get("commit_linger", 5.0) / 1000,
-                    origins=tuple(settings.get("origins", ())),
+                    origins=tuple(settings.get("origins", ())), hosts=tuple(settings.get("hosts", ())),
+                    sockets_per_address=settings.get("sockets_per_address", 64),
                     analysis_workers=settings.get("analysis_workers", 1),
                     analysis_queue=settings.get("analysis_queue", 16),
                     analysis_worlds=settings.get("analysis_worlds", 8), limit_factor=settings.get("limit_factor", 1.0),
                     daily_deals=settings.get("daily_deals", 5),
                     **({"daily_level": settings["daily_level"]} if settings.get("daily_level") else {}))
+    AtoutHTTPProtocol.configure(settings.get("request_timeout", 10.0), settings.get("connections_per_address", 256))
     clock = SteppedClock() if settings.get("test_clock") else None
     app = create_app(settings["db"], config, clock, redis_url=settings["redis"])
     _tune_gc()

@@ -16,7 +16,7 @@ from ..features.limits import Budget
 from ..protocol import SessionEnd
 from ..store.db import STORED_ID
 from .requests import (
-    COOKIE,
+    SECURE_COOKIE,
     Asked,
     address,
     asked,
@@ -24,6 +24,8 @@ from .requests import (
     error_answer,
     limited,
     refusal,
+    served_over_https,
+    session_token,
     spend,
     spend_guess,
     with_session,
@@ -112,7 +114,7 @@ class AccountRoutes:
 
     async def _daily_locked(self, request: Request, game_id: str) -> Response | None:
         """A daily deal's game before its day is over: only for those who have played that day (daily.py)."""
-        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
+        account = await asyncio.to_thread(self.accounts.session, session_token(request))
         day = await asyncio.to_thread(daily.locked_game, self.accounts.store.engine, game_id,
                                       None if account is None else account.id, request.app.state.hub.clock.now())
         if day is None:
@@ -206,7 +208,7 @@ class AccountRoutes:
             everywhere = (await body(request)).get("everywhere") is True
         except AccountError as err:
             return refusal(400, err)
-        token = request.cookies.get(COOKIE)
+        token = session_token(request)
         account = await asyncio.to_thread(self.accounts.session, token)
         if everywhere and account is None:
             return error_answer(401, "not_logged_in", "log in to log out everywhere")
@@ -250,13 +252,17 @@ class AccountRoutes:
         return without_session(JSONResponse({"deleted": True, "name": account.name}), request)
 
     async def me(self, request: Request) -> Response:
-        account = await asyncio.to_thread(self.accounts.session, request.cookies.get(COOKIE))
+        token = session_token(request)
+        account = await asyncio.to_thread(self.accounts.session, token)
         if account is None:
             if request.query_params.get("optional") == "1":  # a page asking whether: a guest is no error
                 return JSONResponse(None)
             return error_answer(401, "not_logged_in", "not logged in")
         chips = await asyncio.to_thread(self._standing, account.id)
-        return JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar, **chips})
+        answer = JSONResponse({"id": account.id, "name": account.name, "avatar": account.avatar, **chips})
+        if token and served_over_https(request) and SECURE_COOKIE not in request.cookies:
+            with_session(answer, request, token)  # a session of before the __Host- name: renamed, the old deleted
+        return answer
 
     async def sessions(self, request: Request) -> Response:
         """The account's sessions in force: when each began and was last used, where it logged in from."""

@@ -19,7 +19,7 @@ from ..room import rebuilt
 from ..site.hub import Hub
 from ..store.db import STORED_ID
 from ..table import Table
-from .requests import COOKIE, address, body, hub_of
+from .requests import address, body, hub_of, session_token
 
 
 class AnalysisRoutes:
@@ -84,7 +84,7 @@ class AnalysisRoutes:
     async def _person(self, request: Request) -> str:
         """Who asks: the session's account, or a guest by the token ``hello`` gave (``Authorization: Bearer``)."""
         hub = hub_of(request)
-        cookie = request.cookies.get(COOKIE)
+        cookie = session_token(request)
         if cookie and hub.accounts is not None:
             account: Account | None = await asyncio.to_thread(hub.accounts.session, cookie)
             if account is not None:

@@ -35,8 +35,9 @@ from .accounts import AccountRoutes
 from .analysis import AnalysisRoutes
 from .assets import ClientFiles
 from .daily import DailyRoutes
+from .hosts import HostGuard
 from .origins import OriginGuard
-from .requests import COOKIE, client_address, error_answer
+from .requests import COOKIES, client_address, error_answer, session_token
 from .security import SecurityHeaders, content_policy
 from .tournaments import TournamentRoutes
 from .wsprotocol import WRITE_TEXT
@@ -63,14 +64,18 @@ class WebSocketEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         websocket = WebSocket(scope, receive=receive, send=send)
         hub: Hub = websocket.app.state.hub
-        token = websocket.cookies.get(COOKIE)
+        token = session_token(websocket)
         account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
         await websocket.accept()
+        address = client_address(websocket, hub.config.trusted_proxy)
+        if refusal := too_many_sockets(hub, address):  # counted with no wait before hub.connect: a burst counts whole
+            await websocket.close(TRY_AGAIN_LATER, refusal)
+            return
 
         async def send_text(text: str) -> None:
             await send({"type": "websocket.send", "text": text})
 
-        conn = hub.connect(send_text, websocket.close, account, client_address(websocket, hub.config.trusted_proxy),
+        conn = hub.connect(send_text, websocket.close, account, address,
                            session=session_key(token) if account is not None and token else None,
                            write=scope.get("extensions", {}).get(WRITE_TEXT))
         pump = asyncio.create_task(conn.pump())
@@ -89,6 +94,21 @@ class WebSocketEndpoint:
             await hub.disconnect(conn)
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(pump, 1.0)
+
+
+TRY_AGAIN_LATER = 1013
+"""The close code of a socket refused for its address's count (RFC 6455's "try again later"): the page
+says so, and waits longer before it tries again."""
+
+
+def too_many_sockets(hub: Hub, address: str | None) -> str | None:
+    """Why a new socket from ``address`` is refused (``Config.sockets_per_address`` of this process's are
+    open from it already), or None."""
+    cap = hub.config.sockets_per_address
+    if cap is None or address is None:
+        return None
+    held = sum(1 for c in hub.connections if c.address == address and not c.remote)
+    return f"at most {cap} connections at once from one address" if held >= cap else None
 
 
 async def health(request: Request) -> Response:
@@ -205,13 +225,14 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     files = ClientFiles(folder) if folder is not None else None
     if files is not None:
         routes += files.routes()
-    guard = Middleware(OriginGuard, origins=config.origins, trusted_proxy=config.trusted_proxy, cookie=COOKIE)
+    hosts = Middleware(HostGuard, hosts=config.hosts, trusted_proxy=config.trusted_proxy)
+    guard = Middleware(OriginGuard, origins=config.origins, trusted_proxy=config.trusted_proxy, cookies=COOKIES)
     headers = Middleware(SecurityHeaders, trusted_proxy=config.trusted_proxy)  # outermost: on refusals too
     # Pages, files and API answers gzipped (the client's files are so already, once); the WebSocket is not
     # HTTP and passes by it untouched.
     compress = Middleware(GZipMiddleware, minimum_size=500)
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error},
-                    middleware=[headers, compress, guard])
+                    middleware=[headers, hosts, compress, guard])
     app.state.client_files = files
     return app
 

@@ -22,7 +22,7 @@ from ..features.daily import (
     stored_day,
     valid_day,
 )
-from .requests import COOKIE
+from .requests import session_token
 
 
 class DailyRoutes:
@@ -40,7 +40,7 @@ class DailyRoutes:
     async def _person(request: Request) -> str | None:
         """The session's account, if any (guests do not play the daily deal)."""
         hub = request.app.state.hub
-        cookie = request.cookies.get(COOKIE)
+        cookie = session_token(request)
         if not cookie or hub.accounts is None:
             return None
         account = await asyncio.to_thread(hub.accounts.session, cookie)

@@ -65,11 +65,17 @@ def site_scheme(scope: Scope, trusted_proxy: bool) -> str:
     return WEB_SCHEME.get(scope.get("scheme", "http"), "http")
 
 
+def forwarded_host(headers: Headers) -> str:
+    """The ``Host`` the client sent the proxy, as the proxy passes it on (``X-Forwarded-Host``), or ``""``."""
+    return _first(headers.get("x-forwarded-host"))
+
+
 def site_origin(scope: Scope, trusted_proxy: bool) -> str | None:
     """The site's own origin as the request names it: its scheme and ``Host`` (behind a trusted proxy,
-    ``X-Forwarded-Proto`` and ``X-Forwarded-Host``)."""
+    ``X-Forwarded-Proto`` and ``X-Forwarded-Host``). Only a host the site answers to gets this far
+    (hosts.py refuses the others first)."""
     headers = Headers(scope=scope)
-    host = _first(headers.get("x-forwarded-host")) if trusted_proxy else ""
+    host = forwarded_host(headers) if trusted_proxy else ""
     host = host or headers.get("host", "")
     return normal_origin(f"{site_scheme(scope, trusted_proxy)}://{host}") if host else None
 
@@ -79,18 +85,19 @@ class OriginGuard:
     before it reaches a route (HTTP 403; a WebSocket is closed before it is accepted, which is a 403 too)."""
 
     def __init__(self, app: ASGIApp, origins: Iterable[str] = (), trusted_proxy: bool = False,
-                 cookie: str = "atout_session") -> None:
+                 cookies: Iterable[str] = ("atout_session",)) -> None:
         self.app = app
         self.origins = frozenset(filter(None, map(normal_origin, origins)))
         self.trusted_proxy = trusted_proxy
-        self.cookie = cookie
+        self.cookies = tuple(cookies)  # the session cookie's names (requests.py: one over https, one over http)
 
     def refusal(self, scope: Scope) -> str | None:
         """Why this request may not act for anyone, or None when it may."""
         headers = Headers(scope=scope)
         origin = headers.get("origin")
         if origin is None:
-            if self.cookie in cookie_parser(headers.get("cookie", "")):
+            sent = cookie_parser(headers.get("cookie", ""))
+            if any(name in sent for name in self.cookies):
                 return "a request with a session cookie comes from a page, with its Origin: none was sent"
             return None  # a script, not a browser: it holds no one's cookie
         normal = normal_origin(origin)
@@ -109,4 +116,4 @@ class OriginGuard:
             await _error(403, "foreign_origin", reason)(scope, receive, send)
 
 
-__all__ = ["OriginGuard", "normal_origin", "site_origin", "site_scheme"]
+__all__ = ["OriginGuard", "forwarded_host", "normal_origin", "site_origin", "site_scheme"]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
 
@@ -19,6 +19,13 @@ from ..site.hub import Hub
 from .origins import site_scheme
 
 COOKIE = "atout_session"
+"""The session cookie's name over plain http (this machine, a friend on the network)."""
+SECURE_COOKIE = "__Host-atout_session"
+"""Its name over https: a browser takes a ``__Host-`` cookie only Secure, for ``/``, from the site itself
+(no Domain), so neither a sibling subdomain nor a page over plain http can set or shadow it."""
+COOKIES = (SECURE_COOKIE, COOKIE)
+"""Both names, as a session is read: the ``__Host-`` one first; the plain one still read over https for the
+sessions set before the prefix (they end at logout or expiry, or when ``/api/me`` renames them)."""
 MAX_BODY = 4096
 
 
@@ -64,7 +71,7 @@ async def asked(request: Request, accounts: Accounts, logged_out: str, read: boo
     body when ``read`` (else 400), and for a request that tries the account's password (``guess``) one
     attempt of its login budget (else 429: a stolen cookie guesses no faster than a login). A Response is
     the refusal to send."""
-    token = request.cookies.get(COOKIE)
+    token = session_token(request)
     account = await asyncio.to_thread(accounts.session, token)
     if account is None:
         return error_answer(401, "not_logged_in", logged_out)
@@ -112,16 +119,32 @@ def served_over_https(request: Request) -> bool:
     return site_scheme(request.scope, request.app.state.hub.config.trusted_proxy) == "https"
 
 
+def session_token(connection: HTTPConnection) -> str | None:
+    """The session cookie's value, under either of its names (``COOKIES``)."""
+    for name in COOKIES:
+        token = connection.cookies.get(name)
+        if token:
+            return token
+    return None
+
+
 def without_session(response: Response, request: Request) -> Response:
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=served_over_https(request))
+    """Both names deleted (over https, a session of before the prefix may still be under the plain one)."""
+    https = served_over_https(request)
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=https)
+    if https:
+        response.delete_cookie(SECURE_COOKIE, path="/", httponly=True, samesite="lax", secure=True)
     return response
 
 
 def with_session(response: Response, request: Request, token: str) -> Response:
     """The session cookie: out of scripts' reach, not sent by other sites' requests but a link's, and over
-    https never sent in clear."""
-    response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
-                        secure=served_over_https(request), path="/")
+    https never sent in clear, under the ``__Host-`` name (the plain one, if the browser holds it, deleted)."""
+    https = served_over_https(request)
+    response.set_cookie(SECURE_COOKIE if https else COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True,
+                        samesite="lax", secure=https, path="/")
+    if https and COOKIE in request.cookies:
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=True)
     return response
 
 

@@ -23,7 +23,7 @@ from ..store.db import (
     STORED_ID,
     players,
 )
-from .requests import COOKIE, body
+from .requests import body, session_token
 
 
 class TournamentRoutes:
@@ -40,7 +40,7 @@ class TournamentRoutes:
     @staticmethod
     async def _person(request: Request) -> Any:
         hub = request.app.state.hub
-        cookie = request.cookies.get(COOKIE)
+        cookie = session_token(request)
         if not cookie or hub.accounts is None:
             return None
         return await asyncio.to_thread(hub.accounts.session, cookie)

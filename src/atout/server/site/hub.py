@@ -81,6 +81,8 @@ class Config:
     slots: int | None = None  # how many slots that proxy routes
     commit_linger: float = 0.0  # seconds a small batch of writes waits for more (atout serve: 0.005)
     origins: tuple[str, ...] = ()  # pages besides the site's own that may act for a person (origins.py)
+    hosts: tuple[str, ...] = ()  # host names the site answers to besides this machine's (http/hosts.py; "*": any)
+    sockets_per_address: int | None = 64  # WebSockets one address may have open on this process (None: any)
     analysis_workers: int = 1  # processes that analyse finished deals (server/features/analysis.py); 0: none
     analysis_queue: int = 16  # analyses that may wait for a worker; beyond, 503 busy
     analysis_per_person: int = 1  # analyses one person may have waiting or running

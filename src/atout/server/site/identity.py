@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine.kinds import TableStatus
 from ..features.accounts import NAME, NAME_RULE, name_key, normal_name
+from ..features.limits import Budget
 from ..protocol import PROTOCOL_VERSION, Hello, ProtocolError
 from ..table import Table, admitted
 from .connection import Connection, Player
@@ -62,7 +63,9 @@ class Identity:
         player_id = self.player_from_token(m.token) if m.token else None
         if m.token and player_id is None:
             raise ProtocolError("bad_token", "that token was not given by this server")
-        if player_id is None:
+        if player_id is None:  # a new identity: the address's budget of them (a script's thousand guests)
+            if refused := await self.hub.limits.spend(Budget.GUEST, address=conn.address):
+                raise refused.error()
             player_id = "g" + secrets.token_hex(6)
         name = given or self.known_name(player_id) or f"Guest-{int(player_id[1:7], 16) % 10000:04d}"
         if not await self.take_guest_name(name, player_id):

@@ -189,7 +189,7 @@ function onStatus(status) {
   app.status = status;
   document.body.dataset.connection = status;
   renderTop();
-  if (status === "offline" && app.view) app.view.offline();
+  if ((status === "offline" || status === "busy") && app.view) app.view.offline(); // busy: refused for its address
 }
 
 function renderTop() {

@@ -5,6 +5,8 @@
 
 const PING_EVERY = 15000;
 const PONG_WITHIN = 6000;
+const TRY_AGAIN_LATER = 1013;
+const BUSY_WAIT = 20000;
 
 export class Net {
   constructor({ hello, onMessage, onStatus, path }) {
@@ -51,13 +53,17 @@ export class Net {
       }
       this.onMessage(m);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.ws !== ws) return;
       clearInterval(this.timer);
       for (const { reject } of this.pending.values()) reject({ code: "offline", message: "connection lost" });
       this.pending.clear();
-      this.onStatus("offline");
-      const delay = Math.min(5000, 300 * 2 ** this.attempt++) + Math.random() * 200;
+      // 1013: the server holds as many sockets from this address as it takes (a crowd behind one router,
+      // or many tabs): the page says so and waits longer, rather than knock every few seconds
+      const busy = e.code === TRY_AGAIN_LATER;
+      this.onStatus(busy ? "busy" : "offline");
+      const delay = busy ? BUSY_WAIT + Math.random() * BUSY_WAIT
+        : Math.min(5000, 300 * 2 ** this.attempt++) + Math.random() * 200;
       setTimeout(() => this.connect(), delay);
     };
   }

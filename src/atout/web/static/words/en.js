@@ -6,7 +6,7 @@ export default {
   "top.nav": "Site", "top.tables": "Tables", "top.leaderboard": "Leaderboard", "top.friends": "Friends",
   "top.login": "Log in", "top.logout": "Log out", "top.guest": "guest", "top.profile": "Your profile",
   "top.language": "Language",
-  "net.connecting": "Connecting…", "net.offline": "Connection lost: reconnecting…", "net.online": "",
+  "net.connecting": "Connecting…", "net.offline": "Connection lost: reconnecting…", "net.busy": "Too many connections from your network: trying again shortly…", "net.online": "",
   "welcome.title": "Atout — French Tarot online",
   "welcome.intro": "Play French Tarot at 3, 4 or 5 with friends, other people and robots.",
   "welcome.name": "Your name at the table", "welcome.placeholder": "3 to 20 letters or digits",

@@ -7,7 +7,7 @@ export default {
   "top.nav": "Sitio", "top.tables": "Mesas", "top.leaderboard": "Clasificación", "top.friends": "Amigos",
   "top.login": "Entrar", "top.logout": "Salir", "top.guest": "invitado", "top.profile": "Tu perfil",
   "top.language": "Idioma",
-  "net.connecting": "Conectando…", "net.offline": "Conexión perdida: reconectando…", "net.online": "",
+  "net.connecting": "Conectando…", "net.offline": "Conexión perdida: reconectando…", "net.busy": "Demasiadas conexiones desde tu red: reintentando en un momento…", "net.online": "",
   "welcome.title": "Atout — Tarot francés en línea",
   "welcome.intro": "Juega al Tarot francés a 3, 4 o 5 con amigos, otras personas y robots.",
   "welcome.name": "Tu nombre en la mesa", "welcome.placeholder": "De 3 a 20 letras o cifras",

@@ -6,7 +6,7 @@ export default {
   "top.nav": "Site", "top.tables": "Tables", "top.leaderboard": "Classement", "top.friends": "Amis",
   "top.login": "Connexion", "top.logout": "Déconnexion", "top.guest": "invité", "top.profile": "Votre profil",
   "top.language": "Langue",
-  "net.connecting": "Connexion…", "net.offline": "Connexion perdue : reconnexion…", "net.online": "",
+  "net.connecting": "Connexion…", "net.offline": "Connexion perdue : reconnexion…", "net.busy": "Trop de connexions depuis votre réseau : nouvel essai dans un instant…", "net.online": "",
   "welcome.title": "Atout — le tarot en ligne",
   "welcome.intro": "Jouez au tarot à 3, 4 ou 5 avec des amis, d'autres joueurs et des robots.",
   "welcome.name": "Votre nom à table", "welcome.placeholder": "3 à 20 lettres ou chiffres",
