@@ -254,6 +254,7 @@ tournament_entries = sa.Table(
     sa.Column("number", sa.Integer, nullable=False),  # the order of registration (seating uses it)
     sa.Column("registered_at", sa.Float, nullable=False),
     sa.Index("tournament_entries_player", "player_id"),
+    sa.Index("tournament_entries_number", "tournament_id", "number", unique=True),  # one person an entry number
 )
 
 tournament_tables = sa.Table(
