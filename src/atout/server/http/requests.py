@@ -3,6 +3,7 @@ answer, spending a rate budget. The routes of each feature (``accounts.py``, ``d
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import orjson
@@ -11,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
 
 from ..features.accounts import SESSION_DAYS, AccountError
+from ..features.daily_marks import BROWSER_COOKIE, BROWSER_MARK
 from ..features.limits import Budget, Refusal
 from .origins import site_scheme
 
@@ -72,6 +74,15 @@ def with_session(response: Response, request: Request, token: str) -> Response:
     https never sent in clear."""
     response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
                         secure=served_over_https(request), path="/")
+    return response
+
+
+def with_browser_mark(response: Response, request: Request) -> Response:
+    """The browser's mark (``daily_marks``: one ranked daily play a browser), given once and kept a year:
+    a random value, out of scripts' reach, tied to no account."""
+    if not BROWSER_MARK.match(request.cookies.get(BROWSER_COOKIE, "")):
+        response.set_cookie(BROWSER_COOKIE, secrets.token_urlsafe(18), max_age=365 * 86400, httponly=True,
+                            samesite="lax", secure=served_over_https(request), path="/")
     return response
 
 
