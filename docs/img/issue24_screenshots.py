@@ -6,7 +6,7 @@ own ``atout serve --daily-deals 1`` (with ``--analysis-worlds 1``: the analysis 
 database, and writes here:
 
 - ``daily-before-*``: the day's page before one's play (the commitment, the button to play);
-- ``daily-after-*``: after it: the day's ranking and everyone's play of the same deal;
+- ``daily-after-*``: the day after (its clock moved on: ``--test-clock``): the ranking and everyone's play;
 - ``tournament-open-*``: a tournament's page while people register;
 - ``tournament-finished-*``: the same, finished: the ranking and each deal's duplicate scores, table by
   table (two people and robots, one deal, "when full" with two);
