@@ -62,6 +62,13 @@ def test_a_person_plays_the_daily_deal_and_sees_the_ranking(browser, daily_site)
     assert keys[0] == keys[1]
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing wider than the screen
     assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
+    # a second account on the same machine (the same address) is told before playing that it will be unranked
+    made = http_post(f"{url}/api/register", json={"name": "Dot", "password": "Dot long secret"}, headers={"Origin": url})
+    assert made.status_code == 201, made.text
+    dot = log_in(browser, url, "Dot")
+    dot.page.click("nav a[href='#/daily']")
+    expect(dot.page.locator(".daily-unranked-if")).to_contain_text("will be shown unranked")
+    dot.close()
     # the day closes (the server's clock a day on): her play, and everyone's, on the day's page, to review
     page.set_viewport_size({"width": 1280, "height": 800})
     daily_site.advance_clock(86_400)

@@ -60,7 +60,7 @@ def reason_text(reason: Unranked | None) -> str | None:
     if reason is None:
         return None
     where = "address" if reason == Unranked.SAME_ADDRESS else "browser"
-    return (f"not ranked: another account played today's deal from the same {where} before this play "
+    return (f"not ranked: another account played this day's deals from the same {where} before this play "
             "(one ranked play a person a day: docs/daily.md)")
 
 

@@ -23,8 +23,9 @@ const WORDS = {
     ranking: "The day's ranking", none: "Nobody has played this day yet.", place: "Place", name: "Player",
     total: "Points", status: "", "status.abandoned": "abandoned", "status.playing": "playing",
     plays: "Everyone's play of the same deals", plays_locked: "Everyone's play of the day, and its cards, are shown once the day is over (UTC): to nobody before, you included.",
-    "unranked.same_address": "not ranked: another account played today from the same address first",
-    "unranked.same_browser": "not ranked: another account played today from the same browser first",
+    "unranked.same_address": "unranked: same address", "unranked.same_browser": "unranked: same browser",
+    "you_unranked.same_address": "Your play is not ranked: another account played this day from the same address before you (one ranked play a person).",
+    "you_unranked.same_browser": "Your play is not ranked: another account played this day from the same browser before you (one ranked play a person).",
     unranked_if: "One ranked play a person: another account has played today from this address or browser, so a play from here will be shown unranked.",
     deal: "deal {n}", yours: "(you)", past: "Past days", no_past: "No past day yet.",
     played_by: "{n} played", "played_by.one": "{n} played", download: "Download the whole day for atout verify",
@@ -42,8 +43,9 @@ const WORDS = {
     ranking: "Le classement du jour", none: "Personne n'a encore joué ce jour-là.", place: "Place", name: "Joueur",
     total: "Points", status: "", "status.abandoned": "abandon", "status.playing": "en cours",
     plays: "Le jeu de chacun sur les mêmes donnes", plays_locked: "Le jeu de chacun et ses cartes s'affichent à la fin de la journée (UTC) : à personne avant, vous compris.",
-    "unranked.same_address": "non classé : un autre compte a joué aujourd'hui depuis la même adresse avant",
-    "unranked.same_browser": "non classé : un autre compte a joué aujourd'hui depuis le même navigateur avant",
+    "unranked.same_address": "non classé : même adresse", "unranked.same_browser": "non classé : même navigateur",
+    "you_unranked.same_address": "Votre partie n'est pas classée : un autre compte a joué ce jour-là depuis la même adresse avant vous (une partie classée par personne).",
+    "you_unranked.same_browser": "Votre partie n'est pas classée : un autre compte a joué ce jour-là depuis le même navigateur avant vous (une partie classée par personne).",
     unranked_if: "Une partie classée par personne : un autre compte a joué aujourd'hui depuis cette adresse ou ce navigateur, une partie jouée d'ici sera donc non classée.",
     deal: "donne {n}", yours: "(vous)", past: "Jours passés", no_past: "Pas encore de jour passé.",
     played_by: "{n} joueurs", "played_by.one": "{n} joueur", download: "Télécharger toute la journée pour atout verify",
@@ -61,8 +63,9 @@ const WORDS = {
     ranking: "La clasificación del día", none: "Nadie ha jugado todavía este día.", place: "Puesto", name: "Jugador",
     total: "Puntos", status: "", "status.abandoned": "abandono", "status.playing": "jugando",
     plays: "El juego de cada uno en las mismas rondas", plays_locked: "El juego de cada uno y sus cartas se muestran cuando termina el día (UTC): a nadie antes, tampoco a ti.",
-    "unranked.same_address": "sin clasificar: otra cuenta jugó hoy antes desde la misma dirección",
-    "unranked.same_browser": "sin clasificar: otra cuenta jugó hoy antes desde el mismo navegador",
+    "unranked.same_address": "sin clasificar: misma dirección", "unranked.same_browser": "sin clasificar: mismo navegador",
+    "you_unranked.same_address": "Tu partida no está clasificada: otra cuenta jugó ese día desde la misma dirección antes que tú (una partida clasificada por persona).",
+    "you_unranked.same_browser": "Tu partida no está clasificada: otra cuenta jugó ese día desde el mismo navegador antes que tú (una partida clasificada por persona).",
     unranked_if: "Una partida clasificada por persona: otra cuenta ya jugó hoy desde esta dirección o este navegador, así que una partida jugada desde aquí saldrá sin clasificar.",
     deal: "ronda {n}", yours: "(tú)", past: "Días anteriores", no_past: "Todavía no hay días anteriores.",
     played_by: "{n} han jugado", "played_by.one": "{n} ha jugado", download: "Descargar todo el día para atout verify",
@@ -158,7 +161,7 @@ export async function renderDaily(app, main, day = "") {
       parts.push(h("p", { class: "daily-status", dataset: { status: played.status } }, w(played.status, { total: signed(played.total) })));
     }
     if (played && played.unranked) {
-      parts.push(h("p", { class: "daily-status daily-unranked", dataset: { unranked: played.unranked } }, w(`unranked.${played.unranked}`)));
+      parts.push(h("p", { class: "daily-status daily-unranked", dataset: { unranked: played.unranked } }, w(`you_unranked.${played.unranked}`)));
     }
     parts.push(h("p", { class: "hint" }, w("next"), " ", h("code", {}, today.next.commitment)));
   } else {
