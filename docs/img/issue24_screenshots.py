@@ -6,7 +6,7 @@ own ``atout serve --daily-deals 1`` (with ``--analysis-worlds 1``: the analysis 
 database, and writes here:
 
 - ``daily-before-*``: the day's page before one's play (the commitment, the button to play);
-- ``daily-after-*``: after it: the day's ranking and everyone's play of the same deal;
+- ``daily-after-*``: the day after (its clock moved on: ``--test-clock``): the ranking and everyone's play;
 - ``tournament-open-*``: a tournament's page while people register;
 - ``tournament-finished-*``: the same, finished: the ranking and each deal's duplicate scores, table by
   table (two people and robots, one deal, "when full" with two);
@@ -97,7 +97,8 @@ def play_daily(person: Person, garde: bool = False) -> None:
     raise AssertionError("the daily deal did not end")
 
 
-def daily(browser, url: str) -> bool:
+def daily(browser, site: Site) -> bool:
+    url = site.url
     for name in ("Daisy", "Dora", "Diego"):
         register(url, name)
     for name in ("Dora", "Diego"):  # two have played before Daisy: her ranking has company
@@ -111,6 +112,9 @@ def daily(browser, url: str) -> bool:
     shoot(page, "daily-before")
     play_daily(daisy)
     page.click("nav a[href='#/daily']")
+    day = page.locator(".daily").get_attribute("data-day")
+    site.advance_clock(86_400)  # everyone's play is shown once the day is over (issue 37): the day after
+    page.goto(f"{url}/#/daily/{day}")
     page.wait_for_selector(".daily-plays li[data-name='Daisy'] a.deal-link")
     shoot(page, "daily-after")
     page.click(".daily-plays li[data-name='Daisy'] a.deal-link")  # her own deal: its review offers the analysis
@@ -223,10 +227,10 @@ def main() -> None:
         return
     only = set(sys.argv[1:]) or {"daily", "tournament", "analysis"}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
-        site = Site(Path(tmp), deal_pause=0.3, args=("--daily-deals", "1"))
+        site = Site(Path(tmp), deal_pause=0.3, args=("--daily-deals", "1", "--test-clock"))
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            if "daily" in only and daily(browser, site.url):
+            if "daily" in only and daily(browser, site):
                 only.discard("analysis")  # shot on her daily deal's review
             if "tournament" in only:
                 tournament(browser, site.url)

@@ -156,12 +156,12 @@ class Client:
 
     @classmethod
     async def connect(cls, url: str, name: str, token: str | None = None, cookie: str | None = None,
-                      address: str | None = None, patches: bool = False) -> Client:
+                      address: str | None = None, patches: bool = False, browser: str | None = None) -> Client:
         """``address``: the client's IP address as the server sees it (X-Forwarded-For); each client its own
-        unless a test gives two the same."""
+        unless a test gives two the same. ``browser``: the browser's mark cookie (``daily_marks``), if any."""
         headers = {"X-Forwarded-For": address or _next_address()}
         if cookie:  # a browser's page: its cookie and its Origin
-            headers["Cookie"] = f"atout_session={cookie}"
+            headers["Cookie"] = f"atout_session={cookie}" + (f"; atout_browser={browser}" if browser else "")
             headers["Origin"] = origin_of(url)
         ws = await websockets.connect(url, max_size=None, additional_headers=headers)
         client = cls(ws, name)

@@ -1,6 +1,7 @@
 """The daily deal (docs/daily.md): a day's set committed to before anyone plays it, played once by each
 registered person against robots that answer the same play the same way, ranked; the others' play shown
-only to those who played; the seeds never sent before the day is over, then revealed and verified."""
+to nobody before the day is over (test_daily_fairness.py); the seeds never sent before the day is over, then
+revealed and verified."""
 
 from __future__ import annotations
 
@@ -94,11 +95,11 @@ async def test_a_day_is_played_once_ranked_hidden_until_its_end_then_verified(db
         secrets_of_the_day = [seed] + [daily_deal_seed(seed, k) for k in range(2)]
         ann_cookie, bob_cookie, cy_cookie = [await _account(http, n) for n in ("Ann", "Bob", "Cyd")]
 
-        # a guest may not play it; a person who has not played sees nobody's play
+        # a guest may not play it; nobody sees anybody's play before the day is over
         guest = await Client.connect(server.url, "Guesty")
         refused = await guest.request({"type": "daily"})
         assert refused["code"] == "registered_only"
-        assert (await _get(http, f"/api/daily/{DAY}/plays", bob_cookie)).json()["error"]["code"] == "daily_not_played"
+        assert (await _get(http, f"/api/daily/{DAY}/plays", bob_cookie)).json()["error"]["code"] == "daily_not_over"
 
         ann, table = await _play_daily(server, "Ann", ann_cookie)
         assert server.hub.rooms[table].table.status == "closed"
@@ -115,9 +116,9 @@ async def test_a_day_is_played_once_ranked_hidden_until_its_end_then_verified(db
         # Bob plays the same cards: the robots answer as they answered Ann, deal for deal
         bob, _ = await _play_daily(server, "Bob", bob_cookie)
         before = await _get(http, f"/api/daily/{DAY}/plays", cy_cookie)  # Cy has not played: refused
-        assert (before.status_code, before.json()["error"]["code"]) == (403, "daily_not_played")
+        assert (before.status_code, before.json()["error"]["code"]) == (403, "daily_not_over")
         locked = await _get(http, f"/api/games/{ann_game}", cy_cookie)  # nor through the stored game
-        assert (locked.status_code, locked.json()["error"]["code"]) == (403, "daily_not_played")
+        assert (locked.status_code, locked.json()["error"]["code"]) == (403, "daily_not_over")
         assert (await _get(http, f"/api/games/{ann_game}/deals/1", cy_cookie)).status_code == 403
 
         day = (await _get(http, f"/api/daily/{DAY}", ann_cookie)).json()
@@ -127,11 +128,10 @@ async def test_a_day_is_played_once_ranked_hidden_until_its_end_then_verified(db
         assert {r["status"] for r in ranking} == {"finished"}, ranking
         assert ranking[0]["total"] == ranking[1]["total"] and ranking[0]["place"] == ranking[1]["place"] == 1, ranking
         assert day["you"]["status"] == "finished" and day["you"]["game"] == ann_game
-        shown = (await _get(http, f"/api/daily/{DAY}/plays", ann_cookie)).json()
-        records = {p["name"]: [{k: v for k, v in r.items() if k != "names"} for r in p["records"]] for p in shown["plays"]}
-        assert records["Ann"] == records["Bob"] and all("seed" not in r for r in records["Ann"])
-        assert {p["name"]: p["records"][0]["names"][0] for p in shown["plays"]} == {"Ann": "Ann", "Bob": "Bob"}
-        assert (await _get(http, f"/api/games/{ann_game}", bob_cookie)).status_code == 200
+        # who has played sees no play either, their own included, before the day is over (issue 37)
+        assert (await _get(http, f"/api/daily/{DAY}/plays", ann_cookie)).json()["error"]["code"] == "daily_not_over"
+        assert (await _get(http, f"/api/games/{ann_game}", ann_cookie)).status_code == 403
+        assert (await _get(http, f"/api/games/{ann_game}", bob_cookie)).status_code == 403
         assert (await _get(http, f"/api/daily/{DAY}/deals")).json()["error"]["code"] == "daily_not_over"
 
         # hidden until the day's end: no seed of the day in any frame or answer so far
@@ -147,7 +147,13 @@ async def test_a_day_is_played_once_ranked_hidden_until_its_end_then_verified(db
         clock.advance(TO_MIDNIGHT + 1)
         day = (await _get(http, f"/api/daily/{DAY}")).json()
         assert day["over"] is True and day["seed"] == seed
-        assert (await _get(http, f"/api/daily/{DAY}/plays")).status_code == 200  # anyone, now
+        shown = await _get(http, f"/api/daily/{DAY}/plays")  # anyone, now
+        assert shown.status_code == 200 and shown.json()["over"] is True
+        plays = shown.json()["plays"]
+        records = {p["name"]: [{k: v for k, v in r.items() if k not in ("names", "seed")} for r in p["records"]]
+                   for p in plays}
+        assert records["Ann"] == records["Bob"]  # the same cards, the robots' same answers
+        assert {p["name"]: p["records"][0]["names"][0] for p in plays} == {"Ann": "Ann", "Bob": "Bob"}
         assert (await _get(http, f"/api/games/{ann_game}", cy_cookie)).status_code == 200
         assert [d["day"] for d in (await _get(http, "/api/daily/days")).json()["days"]] == [DAY]
         published: dict[str, Any] = (await _get(http, f"/api/daily/{DAY}/deals")).json()
@@ -196,13 +202,14 @@ async def test_leaving_is_an_abandonment_ranked_last_and_never_a_second_try(db_u
                                                                             ("Dan", "abandoned", None)]
         again = await dan.request({"type": "daily"})
         assert again["code"] == "daily_played"
-        # having abandoned, the play is over: the others' play may be seen
-        assert (await _get(http, f"/api/daily/{DAY}/plays", dan_cookie)).status_code == 200
+        # having abandoned, the play is over, but the others' play is shown once the day is over only
+        assert (await _get(http, f"/api/daily/{DAY}/plays", dan_cookie)).status_code == 403
         # Ann deletes her account: her play stays in the day, under no name
         http.cookies.clear()
         deleted = await http.post("/api/account/delete", json={"password": "a long password"},
                                   headers={"Cookie": f"atout_session={ann_cookie}"})
         assert deleted.status_code == 200, deleted.text
+        clock.advance(TO_MIDNIGHT + 1)
         shown = (await _get(http, f"/api/daily/{DAY}/plays", dan_cookie)).text
         assert "Ann" not in shown and "deleted player" in shown
         assert "Ann" not in (await _get(http, f"/api/daily/{DAY}")).text

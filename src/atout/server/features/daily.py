@@ -32,6 +32,7 @@ from ..options import TableOptions
 from ..protocol import ProtocolError
 from ..results import DailyEnd, GameOver
 from ..store.db import daily_days, daily_plays, players
+from .daily_marks import Unranked, reason_text, unranked
 
 PLAYERS = 4
 """The daily deal is played at four: the person and three robots."""
@@ -88,6 +89,7 @@ class Day:
     players: int
     deals: int
     level: str
+    salt: str | None = None  # the day's own salt of the plays' address and browser marks: never published
 
     @property
     def ends_at(self) -> float:
@@ -107,7 +109,7 @@ class Day:
 
 def _day_row(conn: sa.Connection, day: str) -> Day | None:
     row = conn.execute(sa.select(daily_days).where(daily_days.c.day == day)).first()
-    return None if row is None else Day(row.day, row.seed, row.commitment, row.players, row.deals, row.level)
+    return None if row is None else Day(row.day, row.seed, row.commitment, row.players, row.deals, row.level, row.salt)
 
 
 def ensure_day(engine: sa.Engine, day: str, deals: int, level: str, now: float) -> Day:
@@ -121,7 +123,7 @@ def ensure_day(engine: sa.Engine, day: str, deals: int, level: str, now: float) 
     try:
         with engine.begin() as conn:
             conn.execute(daily_days.insert().values(day=day, seed=seed, commitment=commitment(seed), players=PLAYERS,
-                                                    deals=deals, level=level, created_at=now))
+                                                    deals=deals, level=level, created_at=now, salt=secrets.token_hex(16)))
     except IntegrityError:  # another process drew it first: theirs is the day's
         pass
     with engine.connect() as conn:
@@ -156,26 +158,48 @@ def robot_seed(day_seed: str, index: int, seat: int, actions: list[dict[str, Any
 
 
 # ------------------------------------------------------------------------------ the plays
-def begin(engine: sa.Engine, day: str, player_id: str, table_id: str, now: float) -> None:
-    """The person's play of the day, stored as it starts; ProtocolError ``daily_played`` when they have one."""
+def begin(engine: sa.Engine, day: str, player_id: str, table_id: str, now: float,
+          address: str | None = None, browser: str | None = None) -> None:
+    """The person's play of the day, stored as it starts with its marks (``daily_marks.mark``: whether it
+    is ranked is the day's ranking's to say); ProtocolError ``daily_played`` when they have one."""
     try:
         with engine.begin() as conn:
             conn.execute(daily_plays.insert().values(day=day, player_id=player_id, table_id=table_id, status="playing",
-                                                     deals_done=0, started_at=now))
+                                                     deals_done=0, started_at=now, address=address, browser=browser))
     except IntegrityError:
         raise ProtocolError("daily_played", f"you have played the daily deal of {day} already: once a day") from None
 
 
+def _unranked(conn: sa.Connection, day: str) -> dict[str, Unranked]:
+    return unranked(conn.execute(sa.select(daily_plays.c.player_id, daily_plays.c.started_at, daily_plays.c.address,
+                                           daily_plays.c.browser).where(daily_plays.c.day == day)).all())
+
+
 def play_of(engine: sa.Engine, day: str, player_id: str | None) -> dict[str, Any] | None:
+    """The person's play of the day; ``unranked``: why it is not in the day's ranking (or None)."""
     if player_id is None:
         return None
     with engine.connect() as conn:
         row = conn.execute(sa.select(daily_plays).where(daily_plays.c.day == day,
                                                         daily_plays.c.player_id == player_id)).first()
-    if row is None:
-        return None
+        if row is None:
+            return None
+        reason = _unranked(conn, day).get(player_id)
     return {"status": row.status, "table": row.table_id, "game": row.game_id, "total": row.total,
-            "deals_done": row.deals_done, "started_at": row.started_at, "ended_at": row.ended_at}
+            "deals_done": row.deals_done, "started_at": row.started_at, "ended_at": row.ended_at,
+            "unranked": reason, "unranked_reason": reason_text(reason)}
+
+
+def unranked_if_played(engine: sa.Engine, day: str, address: str | None, browser: str | None) -> Unranked | None:
+    """Whether a play started now with these marks would be unranked (told before the person plays)."""
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(daily_plays.c.address, daily_plays.c.browser)
+                            .where(daily_plays.c.day == day)).all()
+    if address is not None and any(r.address == address for r in rows):
+        return Unranked.SAME_ADDRESS
+    if browser is not None and any(r.browser == browser for r in rows):
+        return Unranked.SAME_BROWSER
+    return None
 
 
 def daily_end(over: GameOver) -> DailyEnd | None:
@@ -208,22 +232,28 @@ the end, as at a table), then the plays going on."""
 
 
 def ranking(engine: sa.Engine, day: str) -> list[dict[str, Any]]:
-    """The day's plays, best first, with places (equal totals share one; abandoned and unfinished plays have
-    none)."""
+    """The day's plays, best first, with places (equal totals share one): the ranked finished plays, then
+    the finished plays not ranked (a second account's of an address or browser: ``daily_marks``, with the
+    reason), then abandoned and unfinished plays, none of them with a place."""
     with engine.connect() as conn:
-        rows = conn.execute(sa.select(daily_plays.c.status, daily_plays.c.total, daily_plays.c.deals_done,
-                                      daily_plays.c.game_id, players.c.name)
+        rows = conn.execute(sa.select(daily_plays.c.player_id, daily_plays.c.status, daily_plays.c.total,
+                                      daily_plays.c.deals_done, daily_plays.c.game_id, players.c.name)
                             .select_from(daily_plays.join(players, players.c.id == daily_plays.c.player_id))
                             .where(daily_plays.c.day == day).order_by(*_ORDER)).all()
+        why = _unranked(conn, day)
+    group = {"finished": 0, "abandoned": 2}
+    rows = sorted(rows, key=lambda r: group.get(r.status, 3) + (r.status == "finished" and r.player_id in why))
     out: list[dict[str, Any]] = []
     for i, row in enumerate(rows):
         place = None
-        if row.status == "finished":
+        reason = why.get(row.player_id)
+        if row.status == "finished" and reason is None:
             tied = out and out[-1]["place"] is not None and out[-1]["total"] == row.total
             place = out[-1]["place"] if tied else i + 1
         out.append({"place": place, "name": row.name, "status": row.status,
                     "total": row.total if row.status != "playing" else None, "deals": row.deals_done,
-                    "game": row.game_id if row.status == "finished" else None})  # an abandoned play's game is not linked
+                    "game": row.game_id if row.status == "finished" else None,  # an abandoned play's game is not linked
+                    "unranked": reason})
     return out
 
 
@@ -266,22 +296,35 @@ def past_days(engine: sa.Engine, before: str, limit: int = PAST_DAYS) -> list[di
     return [{"day": r.day, "commitment": r.commitment, "deals": r.deals, "plays": r.plays} for r in rows]
 
 
-def locked_game(engine: sa.Engine, game_id: str, person: str | None, now: float) -> str | None:
-    """A daily deal's game may be looked at (``/api/games/ID``) by whoever finished that day's play, or
-    once the day is over: otherwise the day it belongs to (and the game is refused)."""
+def locked_game(engine: sa.Engine, game_id: str, now: float) -> str | None:
+    """A daily deal's game (its records, its deals' review and analysis) is shown to nobody before its
+    day is over, not even to who played it (issue 37: a second account would play the day knowing every
+    card): the day it belongs to while it is locked, else None."""
     with engine.connect() as conn:
         row = conn.execute(sa.select(daily_plays.c.day).where(daily_plays.c.game_id == game_id)).first()
-    if row is None:
-        return None
-    day = stored_day(engine, row.day)
-    if day is None or is_over(engine, day, now):
-        return None
-    mine = play_of(engine, row.day, person)
-    return None if mine is not None and mine["status"] != "playing" else row.day
+    return None if row is None else locked_day(engine, row.day, now)
+
+
+def locked_day(engine: sa.Engine, day: str | None, now: float) -> str | None:
+    """``day`` while its deals are locked (not over), else None."""
+    found = None if day is None else stored_day(engine, day)
+    return None if found is None or is_over(engine, found, now) else found.day
+
+
+def locked_games(engine: sa.Engine, game_ids: list[str], now: float) -> set[str]:
+    """Those of ``game_ids`` that are daily plays of a day not over (a profile leaves them out until then)."""
+    if not game_ids:
+        return set()
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(daily_plays.c.game_id, daily_plays.c.day)
+                            .where(daily_plays.c.game_id.in_(game_ids))).all()
+    locked = {day for day in {r.day for r in rows} if locked_day(engine, day, now) is not None}
+    return {r.game_id for r in rows if r.day in locked}
 
 
 # ------------------------------------------------------------------------------ the routes
 
 
 __all__ = ["DEALS", "PLAYERS", "DailyEnd", "DailyError", "Day", "begin", "daily_end", "day_of",
-           "ensure_day", "finish", "is_over", "locked_game", "plays", "ranking", "robot_seed"]
+           "ensure_day", "finish", "is_over", "locked_day", "locked_game", "locked_games", "plays", "ranking",
+           "robot_seed", "unranked_if_played"]

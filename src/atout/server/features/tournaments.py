@@ -166,36 +166,43 @@ def create(engine: sa.Engine, spec: Spec, creator: str, level: str, now: float) 
     return tid
 
 
-def _open_row(conn: sa.Connection, tid: str) -> Any:
+def _hold(conn: sa.Connection, tid: str) -> Any:
+    """The open tournament's row, held to the end of the transaction: registrations, unregistrations and
+    the start of one tournament take their turns, so that a count read next is the count written (issue 37).
+    An update that changes nothing is the lock on both databases: on PostgreSQL it locks the row (as
+    SELECT ... FOR UPDATE: a second waits, then sees the first's work), on SQLite it begins the write
+    transaction (one writer at a time: pysqlite begins none for a SELECT, whose count would be stale)."""
+    held = conn.execute(tournaments.update().where(tournaments.c.id == tid, tournaments.c.status == "open")
+                        .values(status="open"))
     row = tournament_row(conn, tid)
     if row is None:
         raise TournamentError(404, "no_tournament", f"no tournament {tid[:40]!r}")
-    if row.status != "open":
+    if held.rowcount != 1 or row.status != "open":
         raise TournamentError(409, "tournament_started", "the tournament has started: registration is closed")
     return row
 
 
 def register(engine: sa.Engine, tid: str, player: str, now: float) -> bool:
-    """Register ``player``; True when the tournament is full (a "when full" tournament starts then)."""
+    """Register ``player``; True when the tournament is full (a "when full" tournament starts then): told to
+    exactly one registration, the one that fills it. Past its size, ``tournament_full``."""
     try:
         with engine.begin() as conn:
-            row = _open_row(conn, tid)
-            count = conn.execute(sa.select(sa.func.count()).select_from(tournament_entries)
-                                 .where(tournament_entries.c.tournament_id == tid)).scalar_one()
+            row = _hold(conn, tid)
+            count, last = conn.execute(sa.select(sa.func.count(), sa.func.max(tournament_entries.c.number))
+                                       .where(tournament_entries.c.tournament_id == tid)).one()
             if row.size is not None and count >= row.size:
-                raise TournamentError(409, "tournament_full", "the tournament is full")
-            last = conn.execute(sa.select(sa.func.max(tournament_entries.c.number))
-                                .where(tournament_entries.c.tournament_id == tid)).scalar_one()
+                raise TournamentError(409, "tournament_full", f"the tournament is full: its {row.size} places are taken")
             conn.execute(tournament_entries.insert().values(tournament_id=tid, player_id=player,
                                                             number=(last or 0) + 1, registered_at=now))
-    except IntegrityError:
+    except IntegrityError:  # (tournament, player) is the key; (tournament, number) unique: the database's word
         raise TournamentError(409, "registered", "you are registered already") from None
     return row.size is not None and count + 1 >= row.size
 
 
 def unregister(engine: sa.Engine, tid: str, player: str) -> None:
+    """Leave a tournament before its start; at the start, the start or the leaving comes first (``_hold``)."""
     with engine.begin() as conn:
-        _open_row(conn, tid)
+        _hold(conn, tid)
         done = conn.execute(tournament_entries.delete().where(tournament_entries.c.tournament_id == tid,
                                                               tournament_entries.c.player_id == player))
         if done.rowcount != 1:

@@ -98,6 +98,9 @@ class AccountRoutes:
             found = await asyncio.to_thread(profiles.profile, self.accounts.store, self.accounts, name)
         if found is None:
             return error_answer(404, "no_player", f"no registered player is called {name[:40]!r}")
+        locked = await asyncio.to_thread(daily.locked_games, self.accounts.store.engine,
+                                         [r["game"] for r in found["recent"]], request.app.state.hub.clock.now())
+        found["recent"] = [r for r in found["recent"] if r["game"] not in locked]  # a daily deal's: after its day
         return JSONResponse(found)
 
     async def game(self, request: Request) -> Response:
@@ -116,15 +119,15 @@ class AccountRoutes:
         """A daily deal's game before its day is over: only for those who have played that day (daily.py)."""
         account = await asyncio.to_thread(self.accounts.session, session_token(request))
         day = await asyncio.to_thread(daily.locked_game, self.accounts.store.engine, game_id,
-                                      None if account is None else account.id, request.app.state.hub.clock.now())
+                                      request.app.state.hub.clock.now())
         if day is None:
             if await asyncio.to_thread(tournament_results.locked_game, self.accounts.store.engine, game_id,
                                        None if account is None else account.id):
                 return error_answer(403, "tournament_round", "this game is a tournament's: its cards are shown to the "
                                                        "other tables' players once every table of its round is over")
             return None
-        return error_answer(403, "daily_not_played", f"this game is a play of the daily deal of {day}: it is shown to those "
-                                               "who have played that day, or to anyone once the day is over")
+        return error_answer(403, "daily_not_over", f"this game is a play of the daily deal of {day}: its cards are shown "
+                                             "to nobody, its player included, before the day is over (UTC)")
 
     async def deal(self, request: Request) -> Response:
         """One deal of a stored game, told whole for its review, with its record and commitment."""

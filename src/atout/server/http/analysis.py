@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from ...engine.kinds import SeatKind
 from ...engine.record import RecordError, replay
+from ..features import daily
 from ..features.accounts import Account, AccountError
 from ..features.analysis import DEAL, AnalysisError, AnalysisPool, Job, stored
 from ..features.limits import Budget, Refusal
@@ -105,12 +106,16 @@ class AnalysisRoutes:
         if row is not None:
             records = row.data.get("records", [])
             mine = [s["seat"] for s in row.data["seats"] if s.get("player") == person]
+            day = await asyncio.to_thread(daily.locked_game, hub.store.engine, game, hub.clock.now())
         else:
             found = await self._running(request, person, game, table)
             if found is None:
                 raise AnalysisError(404, "no_game", f"no game {game[:40]!r}" + ("" if table else
                                     " is stored (a game still running needs its table)"))
-            records, mine = found
+            records, mine, day = found
+        if day is not None:
+            raise AnalysisError(403, "daily_not_over", f"this game is a play of the daily deal of {day}: its deals are "
+                                                       "analysed once the day is over (UTC), for nobody before")
         if not 0 <= deal < len(records):
             raise AnalysisError(404, "no_deal", f"game {game[:40]!r} has {len(records)} finished deals: deal is 0 to "
                                 f"{len(records) - 1}")
@@ -131,9 +136,10 @@ class AnalysisRoutes:
         return record, seat
 
     async def _running(self, request: Request, person: str, game: str,
-                       table_id: str | None) -> tuple[list[dict[str, Any]], list[int]] | None:
-        """The finished deals of the game running (or just ended) at ``table_id``, and the seats the
-        asker sat in; this process's table, else the table as the store holds it."""
+                       table_id: str | None) -> tuple[list[dict[str, Any]], list[int], str | None] | None:
+        """The finished deals of the game running (or just ended) at ``table_id``, the seats the asker sat
+        in, and the day of the daily deal it plays while that day is locked; this process's table, else the
+        table as the store holds it."""
         if not table_id:
             return None
         hub = request.app.state.hub
@@ -145,7 +151,10 @@ class AnalysisRoutes:
         if table is None or table.game_id != game:
             return None
         seats = [i for i, s in enumerate(table.seats) if s.player == person and s.kind == SeatKind.PERSON]
-        return list(table.records), seats
+        day = None
+        if table.daily is not None and "tournament" not in table.daily:
+            day = await asyncio.to_thread(daily.locked_day, hub.store.engine, table.daily.get("day"), hub.clock.now())
+        return list(table.records), seats, day
 
 
 def _stored_table(hub: Hub, table_id: str) -> Table | None:

@@ -25,6 +25,7 @@ from ..clock import Clock, SteppedClock
 from ..features.accounts import Accounts, session_key
 from ..features.analysis import AnalysisPool
 from ..features.bookkeeping import book
+from ..features.daily_marks import BROWSER_COOKIE
 from ..options import OPTION_VALUES, TableOptions
 from ..protocol import MAX_MESSAGE_BYTES
 from ..site.cluster import RedisSite  # redis itself is imported only by a site of several processes (bus.py)
@@ -37,7 +38,7 @@ from .assets import ClientFiles
 from .daily import DailyRoutes
 from .hosts import HostGuard
 from .origins import OriginGuard
-from .requests import COOKIES, client_address, error_answer, session_token
+from .requests import COOKIES, client_address, error_answer, session_token, with_browser_mark
 from .security import SecurityHeaders, content_policy
 from .tournaments import TournamentRoutes
 from .wsprotocol import WRITE_TEXT
@@ -78,6 +79,7 @@ class WebSocketEndpoint:
         conn = hub.connect(send_text, websocket.close, account, address,
                            session=session_key(token) if account is not None and token else None,
                            write=scope.get("extensions", {}).get(WRITE_TEXT))
+        conn.browser = websocket.cookies.get(BROWSER_COOKIE)
         pump = asyncio.create_task(conn.pump())
         try:
             while not conn.closed:
@@ -176,7 +178,7 @@ async def index(request: Request) -> Response:
         return PlainTextResponse("Atout server: the browser client is not installed; the WebSocket is at /ws.\n")
     trusted_proxy = request.app.state.hub.config.trusted_proxy
     page.headers["Content-Security-Policy"] = content_policy(request.scope, trusted_proxy, assets.script_source)
-    return page
+    return with_browser_mark(page, request)  # before the page's WebSocket, which carries it to a daily play
 
 
 def create_app(db_url: str, config: Config | None = None, clock: Clock | None = None,

@@ -20,9 +20,11 @@ from ..features.daily import (
     plays,
     ranking,
     stored_day,
+    unranked_if_played,
     valid_day,
 )
-from .requests import session_token
+from ..features.daily_marks import BROWSER_COOKIE, mark, reason_text
+from .requests import address, session_token, with_browser_mark
 
 
 class DailyRoutes:
@@ -65,8 +67,14 @@ class DailyRoutes:
         tomorrow = await asyncio.to_thread(hub.opening.daily_day, next_day(today.day))
         person = await self._person(request)
         played = await asyncio.to_thread(play_of, engine, today.day, person)
-        return JSONResponse({**today.public(), "registered": person is not None, "played": played,
-                             "next": {"day": tomorrow.day, "commitment": tomorrow.commitment}})
+        salt = today.salt or ""
+        would = None if played is not None else await asyncio.to_thread(
+            unranked_if_played, engine, today.day, mark(salt, "address", address(request)),
+            mark(salt, "browser", request.cookies.get(BROWSER_COOKIE)))
+        answer = JSONResponse({**today.public(), "registered": person is not None, "played": played,
+                               "unranked_if_played": would, "unranked_reason": reason_text(would),
+                               "next": {"day": tomorrow.day, "commitment": tomorrow.commitment}})
+        return with_browser_mark(answer, request)
 
     async def days(self, request: Request) -> Response:
         hub = request.app.state.hub
@@ -90,20 +98,16 @@ class DailyRoutes:
                              "you": you})
 
     async def plays(self, request: Request) -> Response:
-        """The day's plays with their records, best first: for who has finished their own play of it (or
-        anyone once the day is over)."""
+        """The day's plays with their records, best first: to anyone once the day is over, to nobody before
+        (not even to who played: a second account would play the day knowing every card, issue 37)."""
         hub = request.app.state.hub
         try:
             day = await self._day(request)
             engine = hub.store.engine
             over = await asyncio.to_thread(is_over, engine, day, hub.clock.now())
             if not over:
-                person = await self._person(request)
-                mine = await asyncio.to_thread(play_of, engine, day.day, person)
-                if mine is None or mine["status"] == "playing":
-                    raise DailyError(403, "daily_not_played",
-                                     "the others' play of a daily deal is shown to those who have played it, "
-                                     "once their own play is over (or to anyone once the day is over)")
+                raise DailyError(403, "daily_not_over", f"the plays of {day.day}, and their cards, are shown to "
+                                                        "everyone once the day is over (UTC), to nobody before")
         except DailyError as err:
             return _refusal(err)
         found = await asyncio.to_thread(plays, engine, day, over)

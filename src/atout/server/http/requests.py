@@ -5,6 +5,7 @@ feature (``accounts.py``, ``daily.py``...) use these."""
 from __future__ import annotations
 
 import asyncio
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
 
 from ..features.accounts import SESSION_DAYS, Account, AccountError, Accounts, name_key
+from ..features.daily_marks import BROWSER_COOKIE, BROWSER_MARK
 from ..features.limits import Budget, Refusal
 from ..site.hub import Hub
 from .origins import site_scheme
@@ -145,6 +147,15 @@ def with_session(response: Response, request: Request, token: str) -> Response:
                         samesite="lax", secure=https, path="/")
     if https and COOKIE in request.cookies:
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=True)
+    return response
+
+
+def with_browser_mark(response: Response, request: Request) -> Response:
+    """The browser's mark (``daily_marks``: one ranked daily play a browser), given once and kept a year:
+    a random value, out of scripts' reach, tied to no account."""
+    if not BROWSER_MARK.match(request.cookies.get(BROWSER_COOKIE, "")):
+        response.set_cookie(BROWSER_COOKIE, secrets.token_urlsafe(18), max_age=365 * 86400, httponly=True,
+                            samesite="lax", secure=served_over_https(request), path="/")
     return response
 
 

@@ -67,6 +67,7 @@ class Connection:
         self.remote_tables: set[str] = set()  # tables this connection follows that another process runs
         self.account = account  # the registered player whose session cookie opened this connection
         self.address = address  # the client's IP address: two registered people from one make a game unranked
+        self.browser: str | None = None  # the browser's mark cookie (daily_marks): one ranked daily play a browser
         self.player: Player | None = None
         self.tables: set[str] = set()
         self.lobby = False

@@ -7,6 +7,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from ..features import daily
+from ..features.daily_marks import mark
 from ..features.limits import Budget
 from ..options import OptionError, TableOptions
 from ..protocol import Claim, Create, Daily, ProtocolError, Quick, dumps
@@ -78,7 +79,9 @@ class Opening:
                                                    "to play it")
         day = await asyncio.to_thread(self.daily_day, daily.day_of(self.hub.clock.now()))
         table = Table(self.hub.site.new_table_id(), day.players, day.options(), self.hub.config.timing)
-        await asyncio.to_thread(daily.begin, self.hub.store.engine, day.day, player.id, table.id, self.hub.clock.now())
+        salt = day.salt or ""  # every day has one (drawn with it, or by migration 0016)
+        await asyncio.to_thread(daily.begin, self.hub.store.engine, day.day, player.id, table.id, self.hub.clock.now(),
+                                mark(salt, "address", conn.address), mark(salt, "browser", conn.browser))
         room = Room(table, self.hub.services)
 
         await room.create(conn, m.ref, self.hub.run_here(room), lease=self.hub.site.new_lease(),

@@ -43,9 +43,10 @@ class TournamentClock:
                 log.warning("tournament clock: %s", err)
                 ready, later = [], self.hub.clock.now() + TOURNAMENT_RETRY
             if ready:
+                tried = self.hub.clock.now()  # the retry counts from the attempt, not from when its failure came back
                 if all([await self.start(tid) for tid in ready]):
                     continue
-                later = min(later or math.inf, self.hub.clock.now() + TOURNAMENT_RETRY)  # a start failed: not in a loop
+                later = min(later or math.inf, tried + TOURNAMENT_RETRY)  # a start failed: not in a loop
             waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.wake.wait())]
             if later is not None:
                 waiters.append(asyncio.ensure_future(self.hub.clock.sleep_until(later)))

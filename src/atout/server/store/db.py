@@ -205,6 +205,7 @@ daily_days = sa.Table(
     sa.Column("deals", sa.Integer, nullable=False),
     sa.Column("level", sa.String(32), nullable=False),  # the robots' level
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("salt", sa.String(64), nullable=True),  # of the plays' address and browser marks: never published
 )
 
 daily_plays = sa.Table(
@@ -220,6 +221,8 @@ daily_plays = sa.Table(
     sa.Column("started_at", sa.Float, nullable=False),
     sa.Column("ended_at", sa.Float, nullable=True),
     sa.Column("data", JSONType, nullable=True),  # the seat, names, records (by hands: no seed) and commitments
+    sa.Column("address", sa.String(64), nullable=True),  # the address's mark (salted hash): one ranked play each
+    sa.Column("browser", sa.String(64), nullable=True),  # the browser's mark (salted hash), likewise
     sa.Index("daily_plays_rank", "day", "status", "total"),
 )
 
@@ -254,6 +257,7 @@ tournament_entries = sa.Table(
     sa.Column("number", sa.Integer, nullable=False),  # the order of registration (seating uses it)
     sa.Column("registered_at", sa.Float, nullable=False),
     sa.Index("tournament_entries_player", "player_id"),
+    sa.Index("tournament_entries_number", "tournament_id", "number", unique=True),  # one person an entry number
 )
 
 tournament_tables = sa.Table(

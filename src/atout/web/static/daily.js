@@ -1,7 +1,7 @@
 // The daily deal (docs/daily.md): today's set (its commitment, one click to copy), the person's one play
-// of it (a button that starts it at a table of its own), the day's ranking, and once one's own play is
-// over the others' play of the same deals, each deal a link to its review (where one's own play is
-// analysed). Past days stay browsable (#/daily/DAY), with their revealed seed and the whole set to
+// of it (a button that starts it at a table of its own), the day's ranking (a second account's play from
+// one address or browser shown unranked, and why), and once the day is over everyone's play of the same
+// deals, each deal a link to its review (where one's own play is analysed). Past days stay browsable (#/daily/DAY), with their revealed seed and the whole set to
 // download for `atout verify`. Its words are its own (both languages), looked up as i18n.js looks up its own (wordsFrom).
 
 import { h, replace } from "./dom.js";
@@ -22,7 +22,11 @@ const WORDS = {
     abandoned: "You left today's deal: {total} points, ranked after those who played it to the end.",
     ranking: "The day's ranking", none: "Nobody has played this day yet.", place: "Place", name: "Player",
     total: "Points", status: "", "status.abandoned": "abandoned", "status.playing": "playing",
-    plays: "Everyone's play of the same deals", plays_locked: "The others' play is shown once your own play is over.",
+    plays: "Everyone's play of the same deals", plays_locked: "Everyone's play of the day, and its cards, are shown once the day is over (UTC): to nobody before, you included.",
+    "unranked.same_address": "unranked: same address", "unranked.same_browser": "unranked: same browser",
+    "you_unranked.same_address": "Your play is not ranked: another account played this day from the same address before you (one ranked play a person).",
+    "you_unranked.same_browser": "Your play is not ranked: another account played this day from the same browser before you (one ranked play a person).",
+    unranked_if: "One ranked play a person: another account has played today from this address or browser, so a play from here will be shown unranked.",
     deal: "deal {n}", yours: "(you)", past: "Past days", no_past: "No past day yet.",
     played_by: "{n} played", "played_by.one": "{n} played", download: "Download the whole day for atout verify",
     next: "Tomorrow's commitment:", today_link: "Today's deal",
@@ -38,7 +42,11 @@ const WORDS = {
     abandoned: "Vous avez quitté la donne du jour : {total} points, classé après ceux qui l'ont finie.",
     ranking: "Le classement du jour", none: "Personne n'a encore joué ce jour-là.", place: "Place", name: "Joueur",
     total: "Points", status: "", "status.abandoned": "abandon", "status.playing": "en cours",
-    plays: "Le jeu de chacun sur les mêmes donnes", plays_locked: "Le jeu des autres s'affiche une fois votre partie finie.",
+    plays: "Le jeu de chacun sur les mêmes donnes", plays_locked: "Le jeu de chacun et ses cartes s'affichent à la fin de la journée (UTC) : à personne avant, vous compris.",
+    "unranked.same_address": "non classé : même adresse", "unranked.same_browser": "non classé : même navigateur",
+    "you_unranked.same_address": "Votre partie n'est pas classée : un autre compte a joué ce jour-là depuis la même adresse avant vous (une partie classée par personne).",
+    "you_unranked.same_browser": "Votre partie n'est pas classée : un autre compte a joué ce jour-là depuis le même navigateur avant vous (une partie classée par personne).",
+    unranked_if: "Une partie classée par personne : un autre compte a joué aujourd'hui depuis cette adresse ou ce navigateur, une partie jouée d'ici sera donc non classée.",
     deal: "donne {n}", yours: "(vous)", past: "Jours passés", no_past: "Pas encore de jour passé.",
     played_by: "{n} joueurs", "played_by.one": "{n} joueur", download: "Télécharger toute la journée pour atout verify",
     next: "Engagement de demain :", today_link: "La donne du jour",
@@ -54,7 +62,11 @@ const WORDS = {
     abandoned: "Dejaste la ronda del día: {total} puntos, clasificado detrás de quienes la terminaron.",
     ranking: "La clasificación del día", none: "Nadie ha jugado todavía este día.", place: "Puesto", name: "Jugador",
     total: "Puntos", status: "", "status.abandoned": "abandono", "status.playing": "jugando",
-    plays: "El juego de cada uno en las mismas rondas", plays_locked: "El juego de los demás se muestra cuando termine tu partida.",
+    plays: "El juego de cada uno en las mismas rondas", plays_locked: "El juego de cada uno y sus cartas se muestran cuando termina el día (UTC): a nadie antes, tampoco a ti.",
+    "unranked.same_address": "sin clasificar: misma dirección", "unranked.same_browser": "sin clasificar: mismo navegador",
+    "you_unranked.same_address": "Tu partida no está clasificada: otra cuenta jugó ese día desde la misma dirección antes que tú (una partida clasificada por persona).",
+    "you_unranked.same_browser": "Tu partida no está clasificada: otra cuenta jugó ese día desde el mismo navegador antes que tú (una partida clasificada por persona).",
+    unranked_if: "Una partida clasificada por persona: otra cuenta ya jugó hoy desde esta dirección o este navegador, así que una partida jugada desde aquí saldrá sin clasificar.",
     deal: "ronda {n}", yours: "(tú)", past: "Días anteriores", no_past: "Todavía no hay días anteriores.",
     played_by: "{n} han jugado", "played_by.one": "{n} ha jugado", download: "Descargar todo el día para atout verify",
     next: "Compromiso de mañana:", today_link: "La ronda del día",
@@ -79,7 +91,8 @@ function rankingTable(rows, me) {
       h("td", {}, r.place === null ? "—" : num(r.place)),
       h("td", {}, h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name)),
       h("td", { class: "num" }, r.total === null ? "—" : signed(r.total)),
-      h("td", {}, r.status === "finished" ? "" : w(`status.${r.status}`))))));
+      h("td", {}, r.status === "finished" ? "" : w(`status.${r.status}`),
+        r.unranked ? h("span", { class: "tag daily-unranked", dataset: { unranked: r.unranked } }, w(`unranked.${r.unranked}`)) : "")))));
 }
 
 function playsList(plays, me) {
@@ -141,10 +154,14 @@ export async function renderDaily(app, main, day = "") {
         }
       } }, w("play"));
       parts.push(h("p", { class: "daily-status" }, button), message);
+      if (today.unranked_if_played) parts.push(h("p", { class: "hint daily-unranked-if" }, w("unranked_if")));
     } else if (played.status === "playing") {
       parts.push(h("p", { class: "daily-status" }, w("playing"), " ", h("a", { href: `#/t/${encodeURIComponent(played.table)}` }, w("back"))));
     } else {
       parts.push(h("p", { class: "daily-status", dataset: { status: played.status } }, w(played.status, { total: signed(played.total) })));
+    }
+    if (played && played.unranked) {
+      parts.push(h("p", { class: "daily-status daily-unranked", dataset: { unranked: played.unranked } }, w(`you_unranked.${played.unranked}`)));
     }
     parts.push(h("p", { class: "hint" }, w("next"), " ", h("code", {}, today.next.commitment)));
   } else {
@@ -156,7 +173,9 @@ export async function renderDaily(app, main, day = "") {
   const pastBox = h("section", { class: "daily-past" }, h("h2", {}, w("past")));
   parts.push(pastBox);
   replace(main, h("section", { class: "card-box daily", dataset: { day: shown.day } }, parts));
-  if (shown.ranking.some((r) => r.status !== "playing")) {
+  if (!shown.over && shown.ranking.length) {
+    playsBox.append(h("p", { class: "hint" }, w("plays_locked")));
+  } else if (shown.ranking.some((r) => r.status !== "playing")) {
     get(`/api/daily/${encodeURIComponent(shown.day)}/plays`)
       .then((p) => playsBox.append(playsList(p.plays, me)))
       .catch(() => playsBox.append(h("p", { class: "hint" }, w("plays_locked"))));
