@@ -11,8 +11,9 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -97,7 +98,8 @@ SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
 class Accounts:
     """Players and sessions in the store."""
 
-    def __init__(self, store: Store, hasher: PasswordHasher | None = None, clock=time.time) -> None:
+    def __init__(self, store: Store, hasher: PasswordHasher | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.hasher = hasher or PasswordHasher()  # argon2id with the library's recommended costs
         self.clock = clock
@@ -177,7 +179,7 @@ class Accounts:
                 conn.execute(sessions.update().where(sessions.c.token_hash == key).values(last_seen_at=now))
         return Account(row.id, row.name, row.avatar)
 
-    def sessions_of(self, player_id: str, token: str | None) -> list[dict]:
+    def sessions_of(self, player_id: str, token: str | None) -> list[dict[str, Any]]:
         """A person's sessions still in force, the latest used first: when, from where, which is this one."""
         now = self.clock()
         current = session_key(token) if token else None

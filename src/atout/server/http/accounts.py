@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.requests import Request
@@ -39,7 +40,7 @@ LEADERBOARD_QUERY = ("players", "period", "page")
 _PAGE = re.compile(r"^[0-9]{1,7}$")  # ASCII digits only: int() takes "٣" and " 3 " too
 
 
-def leaderboard_query(query) -> tuple[int, str, int]:
+def leaderboard_query(query: Mapping[str, str]) -> tuple[int, str, int]:
     """The leaderboard's parameters, each checked; ValueError names the first that is wrong."""
     unknown = sorted(set(query) - set(LEADERBOARD_QUERY))
     if unknown:

@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -157,7 +158,7 @@ async def table_options(request: Request) -> Response:
     return JSONResponse(options_catalogue(), headers={"Cache-Control": "max-age=3600"})
 
 
-def options_catalogue() -> dict:
+def options_catalogue() -> dict[str, Any]:
     return {
         "values": OPTION_VALUES,
         "defaults": TableOptions().to_json(),

@@ -123,7 +123,7 @@ class TournamentRoutes:
 
 def _tid(request: Request) -> str:
     """The path's tournament id; what cannot be one (``STORED_ID``) is no tournament's."""
-    tid = request.path_params["tid"]
+    tid: str = request.path_params["tid"]
     if not STORED_ID.match(tid):
         raise TournamentError(404, "no_tournament", "no such tournament")
     return tid

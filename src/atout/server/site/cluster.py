@@ -48,7 +48,7 @@ class RedisSite:
     hub: Host
 
     def __init__(self, redis_url: str, config: Config, lease_seconds: float = LEASE_SECONDS,
-                 wall=time.time) -> None:
+                 wall: Callable[[], float] = time.time) -> None:
         self.config = config
         self.slot, self.slots = config.slot, config.slots
         self.process = secrets.token_hex(6) if self.slot is None else f"s{self.slot}-{secrets.token_hex(4)}"
@@ -59,7 +59,7 @@ class RedisSite:
         self.lobby = RemoteLobby(self)
         self.buckets = Buckets()  # people's and addresses' buckets while Redis does not answer
         self.buckets_away = 0  # spends this process counted alone, Redis not answering
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self._handing: set[asyncio.Task[None]] = set()
         self.on_kind: dict[BusKind, OnBus] = {
             BusKind.FRAMES: self.followers.frames,

@@ -5,6 +5,7 @@ back over the bus). Hidden cards are filtered where the table is, as for a local
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -137,7 +138,7 @@ class Followers:
             conn.player = Player(p["id"], p["name"], registered=p["registered"])
         await self.site.hub.receive(conn, body["text"], edge_checked=True)
 
-    def _deliverer(self, process: str, conn_id: str):
+    def _deliverer(self, process: str, conn_id: str) -> Callable[[str], None]:
         def deliver(text: str) -> None:
             self.site.bus.send_frame(process, conn_id, text)
         return deliver

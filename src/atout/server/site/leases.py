@@ -11,6 +11,7 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..protocol import dumps
@@ -38,7 +39,7 @@ running each second, could take a released table back before the home heard it w
 class Leases:
     """This process's leases, and what it knows of the other processes' (their owners)."""
 
-    def __init__(self, site: RedisSite, lease_seconds: float, wall) -> None:
+    def __init__(self, site: RedisSite, lease_seconds: float, wall: Callable[[], float]) -> None:
         self.site = site
         self.lease_seconds = lease_seconds
         self.wall = wall  # leases use wall-clock time: every process of the site must agree on it

@@ -25,10 +25,12 @@ def pick(lines: list[dict[str, Any]], players: int) -> str | None:
            and not (x.get("options") or {}).get("bet") and x.get("status") != TableStatus.CLOSED]
     robots = [x for x in fit if x.get("quick") and x.get("claimable", 0) > 0]
     if robots:  # most people first: that is where the game is
-        return min(robots, key=lambda x: (x["robots"], x["id"]))["id"]
+        chosen: str = min(robots, key=lambda x: (x["robots"], x["id"]))["id"]
+        return chosen
     waiting = [x for x in fit if x.get("status") == TableStatus.WAITING and x.get("free", 0) > 0 and not x.get("over")]
     if waiting:  # the nearest to full first: one more person may be all it waits for
-        return min(waiting, key=lambda x: (x["free"], x["id"]))["id"]
+        nearest: str = min(waiting, key=lambda x: (x["free"], x["id"]))["id"]
+        return nearest
     return None
 
 
