@@ -164,3 +164,16 @@ async def test_the_http_limits_the_doc_gives(db_url: str) -> None:
         elsewhere = await http.post("/api/register", json={"name": "Reg_100", "password": "long enough secret"},
                                     headers={"X-Forwarded-For": "203.0.113.9"})
         assert elsewhere.status_code == 201, elsewhere.text
+
+
+def test_every_message_the_server_tells_is_typed_and_in_the_doc_and_no_other() -> None:
+    """``server/told.py`` types each outgoing message (mypy checks every place that builds one); the doc's
+    "Server → client" table lists the same kinds."""
+    from atout.server.told import KINDS
+
+    text = (SERVER.parents[2] / "docs" / "protocol.md").read_text()
+    section = text.split("## Server → client", 1)[1].split("\n\n", 2)[1]
+    documented = {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
+    assert {"welcome", "table", "event", "error", "pong"} <= documented  # the reading works
+    assert set(KINDS) == documented, (sorted(set(KINDS) - documented), sorted(documented - set(KINDS)))
+    assert len(KINDS) == len(set(KINDS))

@@ -6,11 +6,14 @@ them or a ``ProtocolError`` whose code and message say what was wrong.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .told import Error, SessionEndedMessage
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 8192
@@ -30,13 +33,13 @@ class ProtocolError(Exception):
         self.message = message
         self.extra = extra
 
-    def to_json(self, ref: str | None = None) -> dict[str, Any]:
+    def to_json(self, ref: str | None = None) -> Error:
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message, **self.extra}
         if ref is not None:
             out["ref"] = ref
         elif out.get("ref") is None:
             out.pop("ref", None)
-        return out
+        return cast(Error, out)  # with the fields its code names (``extra``) beside those Error types
 
 
 class _Message(BaseModel):
@@ -194,7 +197,7 @@ class SessionEnded(BaseModel):
     type: Literal["session_ended"] = "session_ended"
     why: SessionEnd
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SessionEndedMessage:
         return {"type": self.type, "why": str(self.why)}
 
 
@@ -245,7 +248,7 @@ def parse_message(text: str | bytes) -> Any:
         raise ProtocolError("malformed", f"{kind}: {_describe(err)}", ref=ref) from None
 
 
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: Mapping[str, Any]) -> str:
     """A server frame: compact JSON (orjson: the server sends a state per viewer per event)."""
     return orjson.dumps(message).decode()
 

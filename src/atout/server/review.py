@@ -9,7 +9,7 @@ hands are everyone's once it has ended, and never before.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..engine import IllegalAction
 from ..engine.actions import Play
@@ -82,15 +82,32 @@ def deal_places(sheet: list[dict[str, Any]], redealt: bool = True) -> list[int]:
     return out
 
 
+class PublishedDeal(TypedDict):
+    """A finished deal as the page reviews and downloads it (``/api/games/ID/deals/N``, the ``review`` message)."""
+
+    game: str
+    deal: int
+    deals: int
+    number: NotRequired[int]
+    of: NotRequired[int]
+    names: list[str]
+    commitment: str | None
+    seed: str | None
+    record: dict[str, Any]
+    review: dict[str, Any]
+
+
 def published(game_id: str, number: int, deals: int, record: dict[str, Any], commitment: str | None,
-              names: list[str], place: tuple[int, int] | None = None) -> dict[str, Any]:
+              names: list[str], place: tuple[int, int] | None = None) -> PublishedDeal:
     """Deal ``number`` of the ``deals`` finished ones of a game (void ones included: the address of its
     review), as the page reviews and downloads it: ``commitment``, ``seed`` and ``record`` are what
     ``atout verify FILE`` checks alone, ``review`` the deal told whole; ``place`` is how the game numbers
     it, (k, the game's deals): "deal k of n". NotOver for a deal still being played."""
-    number_of = {} if place is None else {"number": place[0], "of": place[1]}
-    return {"game": game_id, "deal": number, "deals": deals, **number_of, "names": record.get("names") or names,
-            "commitment": commitment, "seed": record.get("seed"), "record": record, "review": review(record)}
+    deal: PublishedDeal = {"game": game_id, "deal": number, "deals": deals, "names": record.get("names") or names,
+                           "commitment": commitment, "seed": record.get("seed"), "record": record, "review": review(record)}
+    if place is not None:
+        deal["number"], deal["of"] = place
+    return deal
 
 
-__all__ = ["NotOver", "deal_places", "published", "review"]
+__all__ = ["NotOver", "PublishedDeal", "deal_places", "published", "review"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ..review import NotOver, deal_places, published
+from ..review import NotOver, PublishedDeal, deal_places, published
 from ..store import Store
 from ..store.db import game_players as gp
 from ..store.db import ledger as ledger_rows
@@ -129,7 +129,7 @@ def _commitments(data: dict[str, Any]) -> list[str | None]:
     return [kept[i] if i < len(kept) else None for i in range(len(records))]
 
 
-def deal(store: Store, game_id: str, number: int) -> dict[str, Any] | None:
+def deal(store: Store, game_id: str, number: int) -> PublishedDeal | None:
     """Deal ``number`` (from 1, void deals included, as the game's records) of a stored game, told whole
     for its review: the names, the record, its commitment, the review. None: no such game or deal."""
     row = store.game(game_id)

@@ -320,7 +320,8 @@ class AccountRoutes:
                     hub.identity.tell_player(other.id, {"type": "friend", "event": status, "name": account.name})
                 elif action in ("accept", "refuse"):
                     other = await asyncio.to_thread(friends.answer, account, name, action == "accept")
-                    hub.identity.tell_player(other.id, {"type": "friend", "event": action + "ed", "name": account.name})
+                    hub.identity.tell_player(other.id, {"type": "friend", "event": "accepted" if action == "accept" else "refused",
+                                                     "name": account.name})
                 elif action == "remove":
                     other = await asyncio.to_thread(friends.remove, account, name)
                 else:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..protocol import dumps
 from ..table.observer import Parts, changed, deal_of, patch_for, unmoved
+from ..told import Event, Patch, TableState
 
 if TYPE_CHECKING:
     from ..site.connection import Connection
@@ -64,7 +65,7 @@ class Teller:
             options_changed = observer.options_changed(seen)
             basis = conn.views.get(table_id) if conn.patches else None
             for i, (e, public_event) in enumerate(zip(events, seen_by[viewer], strict=True)):
-                message: dict[str, Any] = {"type": "event", "table": table_id, "seq": e["seq"], "event": public_event}
+                message: Event = {"type": "event", "table": table_id, "seq": e["seq"], "event": public_event}
                 if i == last:
                     parts: Parts = (shared, viewer, options_changed, public, own)
                     if basis is None:
@@ -76,11 +77,11 @@ class Teller:
                                 and unmoved(basis, parts, last_shared):
                             its_events = seen_by[viewer]
                             if alike is None or alike[0] is not its_events:  # made once, sent to each of them
-                                message.update(patch_for(basis, parts, last_shared, shared_changed, public_ok))
+                                patched(message, patch_for(basis, parts, last_shared, shared_changed, public_ok))
                                 alike = (its_events, dumps(message))
                             conn.send(alike[1])
                             continue
-                        message.update(patch_for(basis, parts, last_shared, shared_changed, public_ok))
+                        patched(message, patch_for(basis, parts, last_shared, shared_changed, public_ok))
                 if i == 0 and ref is not None and conn is origin:
                     message["ref"] = ref
                 conn.send(message)
@@ -106,16 +107,24 @@ class Teller:
         for conn in list(self.room.followers):
             conn.send(self.state_for(conn, log if conn is joining else None))
 
-    def state_for(self, conn: Connection, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def state_for(self, conn: Connection, log: list[dict[str, Any]] | None = None) -> TableState:
         """``conn``'s ``table`` message: its viewer's whole TableView (and the log, to a page that arrives)."""
         room = self.room
         room.note_facts()
         seen = room.seen_options.get(conn.player.id, -1) if conn.player else -1
-        message = {"type": "table", "table": room.table.id, "seq": room.table.seq,
+        message: TableState = {"type": "table", "table": room.table.id, "seq": room.table.seq,
                    "state": room.observer.view(room.viewer(conn), room.services.clock.now(), room.spectators(), seen)}
         if log is not None:
             message["log"] = log
         return message
+
+
+def patched(message: Event, patch: Patch) -> None:
+    """``message`` with ``patch``'s parts (a state's changes in place of the state)."""
+    if "patch" in patch:
+        message["patch"] = patch["patch"]
+    if "deal_patch" in patch:
+        message["deal_patch"] = patch["deal_patch"]
 
 
 __all__ = ["Teller"]

@@ -23,6 +23,7 @@ from ...engine.kinds import TableStatus
 from ..features.limits import Buckets
 from ..logs import event_log, name_process
 from ..protocol import ProtocolError, dumps
+from ..told import Told
 from .bus import SITE, BusKind, RedisBus
 from .connection import Connection
 from .followers import Followers
@@ -173,7 +174,7 @@ class RedisSite:
         self.bus.post(SITE, {"kind": BusKind.FRIENDS, "players": list(player_ids)})
         self.lobby.show_private(player_ids)
 
-    def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
+    def tell_player(self, player_id: str, message: Told) -> None:
         self.bus.post(SITE, {"kind": BusKind.PLAYER, "player": player_id, "message": message})
 
     def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import ProtocolError, dumps
+from ..told import Told
 
 if TYPE_CHECKING:
     from ..room import Stats
@@ -96,13 +97,13 @@ class Connection:
         """The frames since the last whole state may be lost (a bus outage): send whole states again."""
         self.views.clear()
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: Told | str) -> None:
         if self.closed:
             return
         if self.stats is not None:
             self.stats.frames += 1
-        if self.patches and not isinstance(message, str) and "state" in message:
-            state = message["state"]
+        if self.patches and not isinstance(message, str) and message["type"] in ("table", "event") and "state" in message:
+            state: dict[str, Any] = message["state"]
             self.views[message["table"]] = (state, state["you"], state["changed"], state["deal"], None)
         self.deliver(message if isinstance(message, str) else dumps(message))
 

@@ -15,6 +15,7 @@ from ..features.accounts import NAME, NAME_RULE, name_key, normal_name
 from ..features.limits import Budget
 from ..protocol import PROTOCOL_VERSION, Hello, ProtocolError
 from ..table import Table, admitted
+from ..told import Told
 from .connection import Connection, Player
 
 if TYPE_CHECKING:
@@ -173,7 +174,7 @@ class Identity:
         if site:
             self.hub.site.friends_changed(player_ids)
 
-    def tell_player(self, player_id: str, message: dict[str, Any], site: bool = True) -> None:
+    def tell_player(self, player_id: str, message: Told, site: bool = True) -> None:
         """Send ``message`` to every connection of ``player_id``, wherever they are on the site."""
         for conn in self.hub.connections:
             if conn.player is not None and conn.player.id == player_id:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..features.limits import Buckets
 from ..protocol import ProtocolError
+from ..told import Told
 
 if TYPE_CHECKING:
     from ..room import Room, Stats
@@ -104,7 +105,7 @@ class Site(Protocol):
     def friends_changed(self, player_ids: tuple[str, ...]) -> None:
         """A friendship changed here: the other processes forget what they cached of it."""
 
-    def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
+    def tell_player(self, player_id: str, message: Told) -> None:
         """Send ``message`` to ``player_id``'s connections on the other processes."""
 
     def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str) -> None:
@@ -195,7 +196,7 @@ class LocalSite:
     def friends_changed(self, player_ids: tuple[str, ...]) -> None:
         return None
 
-    def tell_player(self, player_id: str, message: dict[str, Any]) -> None:
+    def tell_player(self, player_id: str, message: Told) -> None:
         return None
 
     def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str) -> None:

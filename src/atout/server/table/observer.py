@@ -17,6 +17,7 @@ from ...engine.kinds import EventType, Outcome, SeatKind, TableStatus
 from ...engine.observation import Private, private_parts
 from ...engine.state import Deal
 from ...engine.view import PRIVATE, PublicViews, private_json
+from ..told import Patch
 from .state import Table
 
 _NOTHING = object()
@@ -219,12 +220,12 @@ def changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in after.items() if (old := before.get(k, _NOTHING)) is not v and old != v}
 
 
-def state_patch(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+def state_patch(before: dict[str, Any], after: dict[str, Any]) -> Patch:
     """What changed from one TableView to the next, for a client that asked for patches: ``patch`` holds
     the top-level fields that changed (a new value replaces the old), ``deal_patch`` the DealView's
     fields that changed when both states have a deal (docs/protocol.md, "Patches")."""
     patch = changed(before, after)
-    out: dict[str, Any] = {"patch": patch}
+    out: Patch = {"patch": patch}
     old_deal, new_deal = before.get("deal"), after.get("deal")
     if "deal" in patch and old_deal is not None and new_deal is not None:
         del patch["deal"]
@@ -246,7 +247,7 @@ def deal_of(parts: Parts) -> dict[str, Any] | None:
 
 
 def patch_for(basis: Parts, parts: Parts, last_shared: Any, shared_changed: dict[str, Any] | None,
-              public_changed: dict[str, Any] | None) -> dict[str, Any]:
+              public_changed: dict[str, Any] | None) -> Patch:
     """``state_patch`` from the client's last state to this one; quick when the last state was made from
     the table's last telling: the shared and public fields' changes are then the same for every viewer,
     worked out once, and only the viewer's private fields are compared (none, when they are the same
@@ -260,7 +261,7 @@ def patch_for(basis: Parts, parts: Parts, last_shared: Any, shared_changed: dict
         patch["you"] = you
     if its_changed != options_changed:
         patch["changed"] = options_changed
-    out: dict[str, Any] = {"patch": patch}
+    out: Patch = {"patch": patch}
     if old_public is None or new_public is None:
         if old_public is not new_public:
             patch["deal"] = deal_of(parts)
