@@ -160,16 +160,22 @@ class Room:
         return room
 
     # ------------------------------------------------------------ requests
-    async def request(self, conn: Connection | None, make: Make, ref: str | None = None) -> None:
+    async def request(self, conn: Connection | None, make: Make, ref: str | None = None, follows: bool = False) -> None:
         """One request in the table's turn: refused while the table is paused, else its events stored
-        and told."""
+        and told. Accepted, a requester who ``follows`` (a person who sits or claims a seat) sees the table
+        from now on, its own event first; one who changed the options is not told of its own change."""
         async with self.lock:
             if self.table.paused is not None:
                 raise ProtocolError("paused", self.table.paused)
             batch = Batch(self.table, self.services.clock.now())
+            options_seq = self.table.changed_seq
             waiting = make(batch)
             if waiting is not None:  # a request that waits for something first (Make)
                 await waiting
+            if conn is not None and follows:
+                self.follow(conn)
+            if conn is not None and conn.player is not None and self.table.changed_seq != options_seq:
+                self.seen_options[conn.player.id] = self.table.changed_seq
             await self.commit(batch.events, origin=conn, ref=ref)
 
     async def create(self, conn: Connection, ref: str | None, stored: Callable[[int | None], Awaitable[None]],

@@ -58,9 +58,8 @@ class TableRequests:
 
         def claim(b: Batch) -> None:
             seating.claim(b, player.id, player.name, self.hub.identity.master_friends(b.table))
-            room.follow(conn)  # in the table's turn, once accepted: the person sees the table from now on
 
-        await room.request(conn, claim, m.ref)
+        await room.request(conn, claim, m.ref, follows=True)
 
     async def on_join(self, conn: Connection, m: Join) -> None:
         room = self.room(m.table)
@@ -78,10 +77,9 @@ class TableRequests:
 
         def sit(b: Batch) -> None:
             seating.sit(b, player.id, player.name, m.seat, m.seq, self.hub.identity.master_friends(b.table))
-            # in the table's turn and only once accepted: the sitter hears of its own seat, a refused one nothing
-            room.follow(conn)
 
-        await room.request(conn, sit, m.ref)
+        # once accepted, in the table's turn: the sitter hears of its own seat, a refused one nothing
+        await room.request(conn, sit, m.ref, follows=True)
 
     async def on_leave(self, conn: Connection, m: Leave) -> None:
         player = conn.who
@@ -98,13 +96,8 @@ class TableRequests:
 
     async def on_options(self, conn: Connection, m: Options) -> None:
         player = conn.who
-        room = self.room(m.table)
-
-        def options(b: Batch) -> None:
-            seating.set_options(b, player.id, m.options, m.seq)
-            room.seen_options[player.id] = b.table.changed_seq  # the master is not told of their own change
-
-        await room.request(conn, options, m.ref)
+        # the master is not told of their own change (the room notes who changed the options)
+        await self.room(m.table).request(conn, lambda b: seating.set_options(b, player.id, m.options, m.seq), m.ref)
 
     async def on_start(self, conn: Connection, m: Start) -> None:
         room = self.room(m.table)
