@@ -25,6 +25,7 @@ from ..clock import Clock, SteppedClock
 from ..features.accounts import Accounts, session_key
 from ..features.analysis import AnalysisPool
 from ..features.bookkeeping import book
+from ..features.robot_accounts import token_key
 from ..options import OPTION_VALUES, TableOptions
 from ..protocol import MAX_MESSAGE_BYTES
 from ..site.cluster import RedisSite  # redis itself is imported only by a site of several processes (bus.py)
@@ -37,6 +38,7 @@ from .assets import ClientFiles
 from .daily import DailyRoutes
 from .origins import OriginGuard
 from .requests import COOKIE, client_address, error_answer
+from .robots import RobotRoutes
 from .security import SecurityHeaders, content_policy
 from .tournaments import TournamentRoutes
 from .wsprotocol import WRITE_TEXT
@@ -65,13 +67,21 @@ class WebSocketEndpoint:
         hub: Hub = websocket.app.state.hub
         token = websocket.cookies.get(COOKIE)
         account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
+        session = session_key(token) if account is not None and token else None
+        bearer = robot_bearer(websocket)
+        if bearer is not None and hub.robots is not None:  # a robot account's program: its token says who
+            account = await asyncio.to_thread(hub.robots.by_token, bearer)
+            if account is None:  # refused before the handshake: HTTP 403
+                await websocket.close(code=1008, reason="that robot token is not in force (revoked, or never given)")
+                return
+            session = token_key(bearer)
         await websocket.accept()
 
         async def send_text(text: str) -> None:
             await send({"type": "websocket.send", "text": text})
 
         conn = hub.connect(send_text, websocket.close, account, client_address(websocket, hub.config.trusted_proxy),
-                           session=session_key(token) if account is not None and token else None,
+                           session=session,
                            write=scope.get("extensions", {}).get(WRITE_TEXT))
         pump = asyncio.create_task(conn.pump())
         try:
@@ -89,6 +99,12 @@ class WebSocketEndpoint:
             await hub.disconnect(conn)
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(pump, 1.0)
+
+
+def robot_bearer(websocket: WebSocket) -> str | None:
+    """A robot account's token in ``Authorization: Bearer atr_…``, if the client sent one."""
+    scheme, _, token = websocket.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
 async def health(request: Request) -> Response:
@@ -192,6 +208,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         *AccountRoutes(accounts).routes(),
         *AnalysisRoutes(analysis).routes(),
         *DailyRoutes().routes(),
+        *RobotRoutes(accounts).routes(),
         *TournamentRoutes().routes(),
         Route("/", index),
         Route("/health", health),
