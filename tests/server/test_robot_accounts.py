@@ -16,11 +16,22 @@ import websockets
 
 from atout.server.features.accounts import AccountError, Accounts
 from atout.server.features.robot_accounts import MAX_ROBOTS, RobotAccounts
+from atout.server.http.robots import shipped_ladder
 from atout.server.store.db import game_players, players
 
 from .helpers import LIGHT_ARGON2, Client, running_server, site_page
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "robot_account.py"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "robot_account.py"
+
+
+def test_the_package_ships_the_latest_ladder() -> None:
+    """The page's ladder (``/api/ladder``) is benchmarks/results/ladder.json's: copy it again after a new ladder."""
+    latest = json.loads((ROOT / "benchmarks" / "results" / "ladder.json").read_text())
+    shipped = shipped_ladder()
+    assert shipped is not None
+    assert (shipped["config"], shipped["yardstick"], shipped["ranking"]) == (
+        latest["config"], latest["yardstick"], latest["ranking"])
 
 
 def test_a_robot_account_is_owned_its_token_kept_hashed_revocable(store) -> None:
@@ -70,6 +81,8 @@ async def test_a_robot_account_plays_a_whole_game_with_the_example_client(tmp_pa
             assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
             token = await make_robot(page)
             assert (await page.get("/api/robots")).json()["robots"][0]["name"] == "Botty"
+            ladder = (await page.get("/api/ladder")).json()
+            assert ladder["ranking"][0]["entrant"] and ladder["yardstick"] == "club"
         env = {**os.environ, "ATOUT_TOKEN": token}
         robot = await asyncio.create_subprocess_exec(sys.executable, str(EXAMPLE), server.url, "--games", "1",
                                                      env=env, stdout=asyncio.subprocess.PIPE,
@@ -83,6 +96,10 @@ async def test_a_robot_account_plays_a_whole_game_with_the_example_client(tmp_pa
         async with site_page(base) as page:
             profile = (await page.get("/api/players/Botty")).json()
         assert profile["robot_of"] == "Ann" and profile["stats"]["all"]["games"] == 1
+        async with site_page(base) as page:
+            assert (await page.post("/api/login", json={"name": "Ann", "password": "first secret"})).status_code == 200
+            befriend = await page.post("/api/friends", json={"action": "request", "name": "Botty"})
+            assert befriend.status_code == 404  # a program is nobody's friend
 
 
 async def test_a_robot_account_never_plays_ranked_and_is_marked(db_url: str) -> None:

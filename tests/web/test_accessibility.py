@@ -71,7 +71,7 @@ NARROW = ({"width": 320, "height": 640}, {"width": 640, "height": 400})  # WCAG'
 
 
 SAID = """() => [document.querySelector("main"), ...document.querySelectorAll("dialog[open], #top nav")]
-  .map((e) => e.innerText).join("\\n").replace(/`[^`]*`|atout (verify|replay)[^\\n]*/g, "")"""
+  .map((e) => e.innerText).join("\\n").replace(/`[^`]*`|atout (verify|replay|arena)[^\\n]*/g, "")"""
 """What a page says (its commands, `atout verify …`, are commands, not words)."""
 
 
