@@ -9,7 +9,7 @@ import { num, t } from "./i18n.js";
 const SVG = "http://www.w3.org/2000/svg";
 const W = 340; // the drawing's units: a phone shows it near its own size, a desktop up to 640 px
 const ROW = 26;
-const PAD = { left: 128, right: 18, top: 8, bottom: 30 };
+const PAD = { left: 138, right: 18, top: 8, bottom: 30 };
 
 function el(tag, attrs = {}, text) {
   const node = document.createElementNS(SVG, tag);
@@ -68,16 +68,16 @@ function intervalChart(ladder) {
 function ladderTable(ladder) {
   return h("table", { class: "board ladder-table" },
     h("caption", {}, t("robots.table", { yardstick: ladder.yardstick })),
-    h("thead", {}, h("tr", {}, ["rank", "robot", "points", "interval"].map((k) =>
-      h("th", { scope: "col" }, t(`robots.col_${k}`))))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("robots.col_rank")), h("th", { scope: "col" }, t("robots.col_robot")),
+      h("th", { scope: "col" }, t("robots.col_points"), h("span", { class: "sub" }, t("robots.col_interval"))))),
     h("tbody", {}, ladder.ranking.map((r, i) => {
       const yardstick = r.entrant === ladder.yardstick;
       return h("tr", { dataset: { entrant: r.entrant } },
         h("td", {}, num(i + 1)),
         h("th", { scope: "row" }, entrantLabel(r.entrant), entrantLabel(r.entrant) === r.entrant ? "" : [" ", h("code", {}, r.entrant)],
           yardstick ? [" ", h("span", { class: "tag" }, t("robots.yardstick"))] : ""),
-        h("td", {}, yardstick ? "0" : signed(Math.round(r.mean * 10) / 10)),
-        h("td", {}, yardstick ? "—" : `[${signed(Math.round(r.low * 10) / 10)}, ${signed(Math.round(r.high * 10) / 10)}]`));
+        h("td", {}, yardstick ? "0" : [h("strong", {}, signed(Math.round(r.mean * 10) / 10)),
+          h("span", { class: "sub" }, `[${signed(Math.round(r.low * 10) / 10)}, ${signed(Math.round(r.high * 10) / 10)}]`)]));
     })));
 }
 
