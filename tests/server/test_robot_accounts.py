@@ -20,6 +20,8 @@ from atout.server.http.robots import shipped_ladder
 from atout.server.store.db import game_players, players
 
 from .helpers import LIGHT_ARGON2, Client, running_server, site_page
+from .test_cluster import Process, RedisServer, ready, redis  # noqa: F401 -- the redis fixture
+from .test_sessions import ended, still_open
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "robot_account.py"
@@ -158,3 +160,31 @@ async def test_a_revoked_token_closes_the_robots_socket_and_is_refused_after(db_
             assert (await page.get("/api/robots")).json()["robots"][0]["active"] is False
         async with site_page(base) as stranger:
             assert (await stranger.post("/api/robots", json={"name": "Sneaky"})).status_code == 401
+
+
+async def test_the_minutely_check_keeps_a_robots_socket_while_its_token_is_in_force(tmp_path: Path) -> None:
+    """The sweep that closes sockets of sessions found over counts a robot's token as its session: in force,
+    the socket stays; revoked with no notice (a bus outage), it closes at the next sweep."""
+    async with running_server(f"sqlite:///{tmp_path / 'atout.db'}") as server:
+        async with site_page(f"http://127.0.0.1:{server.port}") as page:
+            assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
+            token = await make_robot(page)
+        robot = await Client.connect(server.url, "x", token=token)
+        server.clock.advance(server.hub.sessions.SWEEP_SECONDS)
+        await server.hub.sessions.check()  # the sweep's own work, awaited here
+        assert await still_open(robot)
+        with server.hub.store.engine.begin() as conn:
+            conn.execute(players.update().where(players.c.name == "Botty").values(token_hash=None))
+        server.clock.advance(server.hub.sessions.SWEEP_SECONDS)
+        assert await ended(robot) == "ended"
+
+
+async def test_a_token_revoked_on_one_process_closes_the_robots_socket_on_another(
+        pg_url: str, redis: RedisServer, tmp_path: Path) -> None:  # noqa: F811
+    with ready([Process(pg_url, redis.url, tmp_path, name) for name in ("A", "B")]) as (a, b):
+        async with site_page(f"http://127.0.0.1:{a.port}") as page:
+            assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
+            token = await make_robot(page)
+            robot = await Client.connect(b.url, "x", token=token)
+            assert (await page.post("/api/robots/revoke", json={"name": "Botty"})).status_code == 200
+            assert await ended(robot) == "token_revoked"  # on B, at once
