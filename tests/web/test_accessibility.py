@@ -71,7 +71,7 @@ NARROW = ({"width": 320, "height": 640}, {"width": 640, "height": 400})  # WCAG'
 
 
 SAID = """() => [document.querySelector("main"), ...document.querySelectorAll("dialog[open], #top nav")]
-  .map((e) => e.innerText).join("\\n").replace(/`[^`]*`|atout (verify|replay)[^\\n]*/g, "")"""
+  .map((e) => e.innerText).join("\\n").replace(/`[^`]*`|atout (verify|replay|arena)[^\\n]*/g, "")"""
 """What a page says (its commands, `atout verify …`, are commands, not words)."""
 
 
@@ -200,7 +200,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser, axe_site, viewport, lang
     page.wait_for_selector("main h1")
     check.state("a game's page", "main h1")
     for route, ready in (("daily", ".daily"), ("tournaments", "main h1"), (f"p/{name}", ".profile"),
-                         ("leaderboard", "main table"), ("account", ".account-page")):
+                         ("leaderboard", "main table"), ("account", ".account-page"), ("robots", ".robots-page table")):
         page.goto(f"{url}/#/{route}")
         page.wait_for_selector(ready)
         page.wait_for_load_state("networkidle")
@@ -209,7 +209,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser, axe_site, viewport, lang
     out = Path("/tmp") / f"axe-{viewport['width']}-{lang}.json"
     out.write_text(json.dumps(found, indent=1, ensure_ascii=False))
     person.close()
-    assert len(found) == 16 * 4, sorted(found)  # every state, in three languages and the dark theme
+    assert len(found) == 17 * 4, sorted(found)  # every state, in three languages and the dark theme
     assert not grave(found), summary(grave(found))
     assert not wide, f"scrolls sideways (pixels too wide): {wide}"
     assert not check.foreign, f"English or French on a Spanish page: {check.foreign}"

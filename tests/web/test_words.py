@@ -239,7 +239,8 @@ def test_commands_in_the_words_are_code_never_backticks_as_typed(browser, played
     page = person.page
     marked = page.evaluate("async () => { const m = await import('/static/i18n.js');"
                            " return Object.entries(await m.catalogue('en')).filter(([, v]) => v.includes('`')).map(([k]) => k).sort(); }")
-    assert marked == ["game.replay_hint", "review.verify_hint"]  # each shown through withCode below
+    assert marked == ["game.replay_hint", "review.verify_hint", "robots.bring_arena", "robots.bring_site",
+                      "robots.made_by"]  # each shown through withCode below
     game = played["games"][0]
     page.goto(f"{url}/#/g/{game}")
     page.wait_for_selector(".game-page .sheet")
@@ -251,6 +252,10 @@ def test_commands_in_the_words_are_code_never_backticks_as_typed(browser, played
     expect(page.locator(".fair .hint code")).to_have_count(2)
     assert "`" not in page.inner_text("main")
     page.locator(".fair").screenshot(path=f"{SHOTS}/words-code-{lang}.png")
+    page.goto(f"{url}/#/robots")
+    page.wait_for_selector(".robots-page .bring")
+    expect(page.locator(".robots-page .bring code", has_text="docs/robot-accounts.md")).to_have_count(1)
+    assert "`" not in page.inner_text("main")
     person.close()
 
 

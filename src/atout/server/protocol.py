@@ -187,6 +187,7 @@ class SessionEnd(StrEnum):
     PASSWORD = "password_changed"  # in another browser: every other session ends
     ENDED = "ended"  # ended from the sessions list, or found over when the server checked
     DELETED = "account_deleted"
+    REVOKED = "token_revoked"  # a robot account's token, revoked by its owner
 
 
 class SessionEnded(BaseModel):

@@ -19,6 +19,11 @@ def registered(player: str | None) -> TypeGuard[str]:
     return player is not None and player.startswith("p")
 
 
+def robot_account(player: str | None) -> bool:
+    """Robot accounts' ids (a person's program with an API token) start with ``b``: never ranked, never staked."""
+    return player is not None and player.startswith("b")
+
+
 @dataclass(frozen=True)
 class Bets:
     """The bets a starting game takes into its pot: (player id, chips) for each registered person."""
@@ -112,7 +117,7 @@ class DailyEnd:
     data: dict[str, Any]
 
 
-__all__ = ["Bets", "DailyEnd", "GameEnd", "GameOver", "SeatOver", "SeatResult", "registered"]
+__all__ = ["Bets", "DailyEnd", "GameEnd", "GameOver", "SeatOver", "SeatResult", "registered", "robot_account"]
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ class You(TypedDict):
     id: str
     name: str
     registered: bool
+    robot_of: NotRequired[str]  # a robot account's owner (docs/robot-accounts.md)
 
 
 class Welcome(TypedDict):

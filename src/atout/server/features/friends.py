@@ -8,6 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from ..results import robot_account
 from ..store import Store
 from ..store.db import friendships, players
 from .accounts import Account, AccountError, Accounts
@@ -25,7 +26,7 @@ class Friends:
         if not isinstance(name, str):
             raise AccountError("bad_name", "name the player")
         other = self.accounts.find(name)
-        if other is None:
+        if other is None or robot_account(other.id):  # a robot account is a program: nobody's friend
             raise AccountError("no_player", f"no registered player is called {name!r}")
         if other.id == me.id:
             raise AccountError("friend_self", "you cannot be your own friend")

@@ -29,6 +29,7 @@ class Budget(StrEnum):
     LOGIN = "login"  # a login, a password change, an account deletion: each tries a password
     REGISTRATION = "registration"
     GUEST = "guest"  # a hello without a token: a new guest identity (a returning guest's token spends none)
+    ROBOT_ACCOUNT = "robot_account"  # POST /api/robots: a robot account made (features/robot_accounts.py)
 
 
 class Scope(StrEnum):
@@ -43,7 +44,7 @@ class Scope(StrEnum):
 WHAT = {
     Budget.CHAT: "chat lines", Budget.FRIEND_REQUEST: "friend requests", Budget.INVITATION: "invitations",
     Budget.TABLE: "new tables", Budget.ANALYSIS: "analysis requests", Budget.LOGIN: "password attempts",
-    Budget.REGISTRATION: "new accounts", Budget.GUEST: "new guests",
+    Budget.REGISTRATION: "new accounts", Budget.GUEST: "new guests", Budget.ROBOT_ACCOUNT: "new robot accounts",
 }  # fmt: skip
 WHOSE = {Scope.CONNECTION: "on a connection", Scope.PERSON: "for one person", Scope.ADDRESS: "from one address"}
 
@@ -83,6 +84,7 @@ RULES: tuple[Rule, ...] = (
     Rule(Budget.LOGIN, P, 5, MINUTE), Rule(Budget.LOGIN, P, 20, 15 * MINUTE), Rule(Budget.LOGIN, A, 20, MINUTE),
     Rule(Budget.REGISTRATION, A, 10, HOUR),
     Rule(Budget.GUEST, A, 60, HOUR),  # a club of 30 behind one router, each on a new browser, twice over
+    Rule(Budget.ROBOT_ACCOUNT, P, 5, DAY), Rule(Budget.ROBOT_ACCOUNT, A, 20, DAY),
 )  # fmt: skip
 """Every limit: far above what a person playing does, low enough that a script gets little done. A login's
 person is the name tried, from every address together: 20 at once then one every 45 s lets at most 100

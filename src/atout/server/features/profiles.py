@@ -14,7 +14,7 @@ from ..review import NotOver, PublishedDeal, deal_places, published
 from ..store import Store
 from ..store.db import game_players as gp
 from ..store.db import ledger as ledger_rows
-from ..store.db import rating_history
+from ..store.db import players, rating_history
 from . import erasure, ledger
 from .accounts import Accounts
 
@@ -57,10 +57,14 @@ def profile(store: Store, accounts: Accounts, name: str) -> dict[str, Any] | Non
                               .order_by(gp.c.ended_at.desc()).limit(RECENT)).all()
         chips = ledger.standing(conn, account.id)
         history = _history(conn, account.id, chips["chips"])
+        owner = players.alias("owner")
+        robot_of = conn.execute(sa.select(owner.c.name).join(players, players.c.robot_of == owner.c.id)
+                                .where(players.c.id == account.id)).scalar()
     return {
         "id": account.id,
         "name": account.name,
         "avatar": account.avatar,
+        "robot_of": robot_of,  # a robot account's owner: the page says "robot account of NAME"
         **chips,  # chips, xp, level, level_xp, next_level_xp, badges
         "stats": {"all": _stats(overall), **{str(r.players): _stats(r) for r in by_count}},
         "history": history,

@@ -27,6 +27,7 @@ from ..features.accounts import Accounts, session_key
 from ..features.analysis import AnalysisPool
 from ..features.bookkeeping import book
 from ..features.daily_marks import BROWSER_COOKIE
+from ..features.robot_accounts import token_key
 from ..options import OPTION_VALUES, TableOptions
 from ..protocol import MAX_MESSAGE_BYTES
 from ..site.cluster import RedisSite  # redis itself is imported only by a site of several processes (bus.py)
@@ -40,6 +41,7 @@ from .daily import DailyRoutes
 from .hosts import HostGuard
 from .origins import OriginGuard
 from .requests import COOKIES, client_address, error_answer, session_token, with_browser_mark
+from .robots import RobotRoutes
 from .security import SecurityHeaders, content_policy
 from .tournaments import TournamentRoutes
 from .wsprotocol import WRITE_TEXT
@@ -68,6 +70,14 @@ class WebSocketEndpoint:
         hub: Hub = websocket.app.state.hub
         token = session_token(websocket)
         account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
+        session = session_key(token) if account is not None and token else None
+        bearer = robot_bearer(websocket)
+        if bearer is not None and hub.robots is not None:  # a robot account's program: its token says who
+            account = await asyncio.to_thread(hub.robots.by_token, bearer)
+            if account is None:  # refused before the handshake: HTTP 403
+                await websocket.close(code=1008, reason="that robot token is not in force (revoked, or never given)")
+                return
+            session = token_key(bearer)
         await websocket.accept()
         address = client_address(websocket, hub.config.trusted_proxy)
         if refusal := too_many_sockets(hub, address):  # counted with no wait before hub.connect: a burst counts whole
@@ -78,7 +88,7 @@ class WebSocketEndpoint:
             await send({"type": "websocket.send", "text": text})
 
         conn = hub.connect(send_text, websocket.close, account, address,
-                           session=session_key(token) if account is not None and token else None,
+                           session=session,
                            write=scope.get("extensions", {}).get(WRITE_TEXT))
         conn.browser = websocket.cookies.get(BROWSER_COOKIE)
         pump = asyncio.create_task(conn.pump())
@@ -112,6 +122,12 @@ def too_many_sockets(hub: Hub, address: str | None) -> str | None:
         return None
     held = sum(1 for c in hub.connections if c.address == address and not c.remote)
     return f"at most {cap} connections at once from one address" if held >= cap else None
+
+
+def robot_bearer(websocket: WebSocket) -> str | None:
+    """A robot account's token in ``Authorization: Bearer atr_…``, if the client sent one."""
+    scheme, _, token = websocket.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
 async def health(request: Request) -> Response:
@@ -215,6 +231,7 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         *AccountRoutes(accounts).routes(),
         *AnalysisRoutes(analysis).routes(),
         *DailyRoutes().routes(),
+        *RobotRoutes(accounts).routes(),
         *TournamentRoutes().routes(),
         Route("/", index),
         Route("/health", health),

@@ -33,6 +33,7 @@ class Player:
     id: str
     name: str
     registered: bool = False
+    robot_of: str | None = None  # a robot account's owner (its name): a person's program, playing with a token
 
 
 class Bucket:

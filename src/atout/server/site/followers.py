@@ -38,7 +38,8 @@ class Followers:
         player = conn.who
         self.site.bus.post(inbox(owner), {
             "kind": BusKind.REQUEST, "conn": conn.id, "text": text, "ref": ref, "patches": conn.patches,
-            "player": {"id": player.id, "name": player.name, "registered": player.registered},
+            "player": {"id": player.id, "name": player.name, "registered": player.registered,
+                       "robot_of": player.robot_of},
             "address": conn.address,
         })
 
@@ -135,7 +136,7 @@ class Followers:
             self.remote[key] = conn
         p = body["player"]
         if conn.player is None or conn.player.id != p["id"]:
-            conn.player = Player(p["id"], p["name"], registered=p["registered"])
+            conn.player = Player(p["id"], p["name"], registered=p["registered"], robot_of=p.get("robot_of"))
         await self.site.hub.receive(conn, body["text"], edge_checked=True)
 
     def _deliverer(self, process: str, conn_id: str) -> Callable[[str], None]:

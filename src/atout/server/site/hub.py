@@ -21,6 +21,7 @@ from ..clock import Clock, SystemClock
 from ..features import daily
 from ..features.friends import Friends
 from ..features.limits import RULES, Budget, Limits, Rule, Scope
+from ..features.robot_accounts import RobotAccounts
 from ..logs import event_log, log
 from ..options import default_robot_level
 from ..protocol import (
@@ -111,6 +112,7 @@ class Hub:
         self.store = store
         self.accounts = accounts
         self.friends = None if accounts is None else Friends(store, accounts)
+        self.robots = None if accounts is None else RobotAccounts(store)  # people's programs, with API tokens
         self.config = config or Config()
         self.clock = clock or SystemClock()
         self.writer = StoreWriter(store, linger=self.config.commit_linger)
@@ -234,7 +236,7 @@ class Hub:
                 if player.registered:
                     self.site.player(player.id, online=False)
                     self.identity.tell_friends(player.id, player.name)
-                else:
+                elif player.robot_of is None:
                     self.site.guest(player.name, player.id, online=False)
         for table_id in list(conn.tables):
             room = self.rooms.get(table_id)

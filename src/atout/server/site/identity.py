@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ...engine.kinds import TableStatus
 from ..features.accounts import NAME, NAME_RULE, name_key, normal_name
 from ..features.limits import Budget
+from ..features.robot_accounts import TOKEN_PREFIX, token_key
 from ..protocol import PROTOCOL_VERSION, Hello, ProtocolError
 from ..table import Table, admitted
 from ..told import Told
@@ -47,6 +48,15 @@ class Identity:
         if conn.player is not None:
             raise ProtocolError("hello_again", "you said hello already")
         conn.patches = m.patches
+        if conn.account is None and m.token is not None and m.token.startswith(TOKEN_PREFIX):
+            await self.robot_token(conn, m.token)
+        robot_of = getattr(conn.account, "robot_of", None)
+        if conn.account is not None and robot_of:  # a robot account: its token said who; never online to friends
+            conn.player = Player(conn.account.id, conn.account.name, robot_of=robot_of)
+            conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
+                       "you": {"id": conn.account.id, "name": conn.account.name, "registered": False,
+                               "robot_of": robot_of}})
+            return
         if conn.account is not None:  # a registered player: the session says who
             if not self.connected_here(conn.account.id):
                 self.hub.site.player(conn.account.id, online=True)  # their friends see them online, site-wide
@@ -79,6 +89,15 @@ class Identity:
         conn.player = Player(player_id, name)
         conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
                    "you": {"id": player_id, "name": name, "registered": False}, "token": self.token_for(player_id)})
+
+    async def robot_token(self, conn: Connection, token: str) -> None:
+        """A robot account's token in the hello (a client that cannot set the Authorization header): the
+        connection is the robot's from now on, and closes when the token is revoked."""
+        robots = self.hub.robots
+        robot = None if robots is None else await asyncio.to_thread(robots.by_token, token)
+        if robot is None:
+            raise ProtocolError("bad_token", "that robot token is not in force (revoked, or never given)")
+        conn.account, conn.session = robot, token_key(token)
 
     def tell_friends(self, player_id: str, name: str) -> None:
         """A registered player came online here, or left: their friends' pages ask again where they are."""

@@ -71,6 +71,8 @@ class Sessions:
         if not keys:
             return
         live = await asyncio.to_thread(self.hub.accounts.live, sorted(keys))
+        if self.hub.robots is not None:  # robot accounts' sockets: their tokens' keys
+            live |= await asyncio.to_thread(self.hub.robots.live, sorted(keys - live))
         for conn in list(self.hub.connections):
             if conn.session is not None and conn.session not in live and not conn.closed:
                 self.end(conn, SessionEnd.ENDED)

@@ -58,6 +58,10 @@ players = sa.Table(
     sa.Column("avatar", sa.String(32), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("deleted_at", sa.Float, nullable=True),  # the account was deleted: a tombstone (erasure.py)
+    # A robot account (features/robot_accounts.py): its owner's id, and the SHA-256 of its API token (None: revoked).
+    sa.Column("robot_of", sa.String(32), sa.ForeignKey("players.id"), nullable=True, index=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Index("ix_players_token_hash", "token_hash", unique=True),
 )
 
 sessions = sa.Table(

@@ -17,6 +17,7 @@ from ...engine.kinds import EventType, Outcome, SeatKind, TableStatus
 from ...engine.observation import Private, private_parts
 from ...engine.state import Deal
 from ...engine.view import PRIVATE, PublicViews, private_json
+from ..results import robot_account
 from ..told import Patch
 from .state import Table
 
@@ -203,6 +204,8 @@ class Observer:
             "players": table.players,
             "seats": [s.name for s in table.seats],
             "robots": sum(s.kind == SeatKind.ROBOT for s in table.seats),
+            "robot_accounts": [i for i, s in enumerate(table.seats) if s.kind == SeatKind.PERSON
+                               and robot_account(s.player)],  # seats of people's programs, tagged in the lobby
             "free": sum(s.kind == SeatKind.EMPTY for s in table.seats),
             "status": table.status,
             "over": table.game_outcome if table.status == TableStatus.WAITING else None,  # not a table waiting for people

@@ -9,6 +9,7 @@ from typing import Any
 from ...engine.kinds import EventType, SeatKind, TableStatus
 from ..options import OptionError
 from ..protocol import ProtocolError
+from ..results import robot_account
 from .seats import robot_name
 from .state import Batch, check_master, check_may_bet, check_seat, check_seq, check_waiting
 from .votes import after_vote_change
@@ -125,6 +126,10 @@ def set_options(b: Batch, player: str, values: dict[str, Any], seq: int) -> None
     if options.bet and guests:
         raise ProtocolError("bad_option", f"bet: a guest sits at seat {guests[0]}; a betting table is for "
                                           "registered players")
+    robots = [i for i, s in enumerate(t.seats) if s.kind == SeatKind.PERSON and robot_account(s.player)]
+    if options.competitive and robots:
+        raise ProtocolError("robot_unranked", f"competitive: a robot account sits at seat {robots[0]}; it plays "
+                                              "at practice tables only, never ranked against people")
     before, after = t.options.to_json(), options.to_json()
     changed = [k for k in after if after[k] != before[k]]
     if not changed:

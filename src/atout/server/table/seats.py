@@ -8,6 +8,7 @@ from typing import Any
 
 from ...bots import level_shown
 from ...engine.kinds import SeatKind
+from ..results import robot_account
 
 ABSENT_AFTER = 10.0
 """Seconds without a connection before a robot plays for a seated person."""
@@ -49,6 +50,7 @@ class Seat:
             "automatic": self.automatic,
             "abandoned": self.abandoned,
             "taking": self.claimant_name,  # who takes this robot's seat at the next deal
+            "robot_account": robot_account(self.player),  # a person's program, playing with an API token
         }
 
 

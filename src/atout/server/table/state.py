@@ -24,7 +24,7 @@ from ...engine.record import parse_action
 from ...engine.state import Deal
 from ..options import TableOptions
 from ..protocol import ProtocolError
-from ..results import Bets, GameOver
+from ..results import Bets, GameOver, robot_account
 from ..review import deal_places
 from .ending import CONCLUDING, concluded
 from .evolving import EVOLVE, FACTS, Event, Fact
@@ -324,7 +324,11 @@ def check_seat(table: Table, seat: int) -> None:
 
 
 def check_may_bet(table: Table, player: str) -> None:
-    """Chips belong to registered players: a guest does not sit at a betting table."""
+    """Chips belong to registered players: a guest does not sit at a betting table; and a robot account
+    plays people at practice tables only, never ranked."""
+    if robot_account(player) and table.options.competitive:
+        raise ProtocolError("robot_unranked", "a robot account plays at practice tables only (competitive: false), "
+                                              "never ranked against people: this table is ranked")
     if table.options.bet and not player.startswith("p"):
         raise ProtocolError("registered_only", f"this table bets {table.options.bet} chips a game: "
                                                "log in (or register) to sit at a betting table")

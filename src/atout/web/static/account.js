@@ -115,7 +115,7 @@ export async function renderProfile(app, main, name) {
   const facts = [];
   const shown = {};
   for (const key of ["chips", "xp", "level"]) {
-    if (p[key] === undefined || p[key] === null) continue;
+    if (p[key] === undefined || p[key] === null || p.robot_of) continue; // a robot account wins none
     shown[key] = h("strong", {}, num(p[key]));
     facts.push(h("li", { dataset: { fact: key } }, t(`profile.${key}`), " ", shown[key]));
   }
@@ -127,11 +127,12 @@ export async function renderProfile(app, main, name) {
     h("a", { href: `#/g/${encodeURIComponent(g.game)}` }, dateTime(g.ended_at)), " — ",
     t(g.place === 1 ? "profile.place_first" : "profile.place", { place: g.place, n: g.players }), " ", h("strong", {}, signed(g.total)),
     g.abandoned ? ` (${t("seat.abandoned")})` : "", g.competitive ? "" : ` (${t("lobby.practice")})`));
-  const friendButton = app.registered && app.me && app.me.name !== p.name
+  const friendButton = app.registered && app.me && app.me.name !== p.name && !p.robot_of
     ? h("button", { onclick: async () => { try { await api("/api/friends", { action: "request", name: p.name }); app.toast(t("friends.sent", { name: p.name })); } catch (err) { app.toast(app.errorText(err), "error"); } } }, t("friends.add"))
     : "";
   replace(main, h("section", { class: "card-box profile" },
-    h("h1", {}, p.name), friendButton,
+    h("h1", {}, p.name), p.robot_of ? h("p", { class: "robot-of" }, h("span", { class: "tag robot" }, t("robot.tag")), " ",
+      t("robot.of", { name: p.robot_of })) : "", friendButton,
     own ? h("p", {}, h("a", { href: "#/account" }, t("profile.account_link"))) : "",
     facts.length ? h("ul", { class: "facts" }, facts) : "", claim,
     badges.length ? h("ul", { class: "badges", "aria-label": t("profile.badges") }, badges) : "",

@@ -80,7 +80,9 @@ function statusWord(x) {
 }
 
 function tableItem(app, x) {
-  const seats = x.seats.map((name) => h("li", { class: name ? "taken" : "free" }, shownName(app.catalogue, name) || t("lobby.free")));
+  const programs = x.robot_accounts || []; // seats of robot accounts: people's programs, tagged
+  const seats = x.seats.map((name, i) => h("li", { class: name ? "taken" : "free" }, shownName(app.catalogue, name) || t("lobby.free"),
+    programs.includes(i) ? [" ", h("span", { class: "tag robot" }, t("robot.tag"))] : ""));
   const o = x.options || {};
   const facts = [
     t("lobby.players", { n: x.players }),

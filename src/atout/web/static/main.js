@@ -1,6 +1,6 @@
 // The page: who you are, the connection, the route (#/ lobby, #/t/ID a table, #/p/NAME a profile,
 // #/g/GAME a stored game and #/g/GAME/N its deal N reviewed, #/leaderboard, #/daily, #/tournaments[/ID],
-// #/friends, #/account), and the
+// #/robots the robots' ladder, #/friends, #/account), and the
 // messages that keep each view live.
 
 import { $, h, replace } from "./dom.js";
@@ -214,6 +214,7 @@ function renderTop() {
       h("a", { href: "#/leaderboard" }, t("top.leaderboard")),
       h("a", { href: "#/daily" }, t("top.daily")),
       h("a", { href: "#/tournaments" }, t("top.tournaments")),
+      h("a", { href: "#/robots" }, t("top.robots")),
       app.registered ? h("a", { href: "#/friends" }, t("top.friends")) : "",
       app.registered ? h("a", { href: "#/account" }, t("top.account")) : ""),
     h("span", { class: "spacer" }),
@@ -315,6 +316,7 @@ function show() {
   if (r.kind === "leaderboard") return renderLeaderboard(app, main);
   if (r.kind === "daily") return import("./daily.js").then((m) => m.renderDaily(app, main, r.arg)); // loaded when asked
   if (r.kind === "tournaments") return import("./tournaments.js").then((m) => m.renderTournaments(app, main, r.arg)); // loaded when asked
+  if (r.kind === "robots") return import("./robots.js").then((m) => m.renderRobots(app, main)); // loaded when asked
   if (r.kind === "friends") return renderFriends(app, main);
   if (r.kind === "account") return renderAccount(app, main);
   app.net.send({ type: "lobby" });

@@ -42,15 +42,63 @@ export async function renderAccount(app, main) {
   }
   replace(main, h("p", { class: "hint" }, t("loading")));
   let sessions;
+  let robots;
   try {
-    sessions = (await api("/api/sessions")).sessions;
+    [sessions, robots] = await Promise.all([api("/api/sessions").then((a) => a.sessions), api("/api/robots").then((a) => a.robots)]);
   } catch (err) {
     replace(main, h("section", { class: "card-box" }, h("p", {}, app.errorText(err))));
     return;
   }
   replace(main, h("section", { class: "card-box account-page" },
     h("h1", {}, t("account_page.title"), " — ", app.me ? app.me.name : ""),
-    sessionsPart(app, main, sessions), passwordPart(app, main), deletePart(app)));
+    sessionsPart(app, main, sessions), robotsPart(app, main, robots, made), passwordPart(app, main), deletePart(app)));
+  made = null; // a new robot's token is shown once
+}
+
+let made = null; // {name, token}: the robot account just made, its token to show this once
+
+/** Your robot accounts (docs/robot-accounts.md): each with its token in force or revoked, a form to make one
+ * (its token shown once, here), and revoking a token (its program's connections close at once). */
+function robotsPart(app, main, robots, shown) {
+  const revoke = async (name, button) => {
+    button.disabled = true;
+    try {
+      await api("/api/robots/revoke", { name });
+      app.toast(t("account.robot_revoked_toast", { name }));
+    } catch (err) {
+      app.toast(app.errorText(err), "error");
+    }
+    renderAccount(app, main);
+  };
+  const items = robots.map((r) => {
+    const button = r.active ? h("button", { type: "button", class: "quiet" }, t("account.robot_revoke")) : "";
+    if (button) button.addEventListener("click", () => revoke(r.name, button));
+    return h("li", { class: "robot-account", dataset: { robot: r.name } },
+      h("a", { href: `#/p/${encodeURIComponent(r.name)}` }, r.name), " ", h("span", { class: "tag robot" }, t("robot.tag")),
+      r.active ? "" : [" ", h("span", { class: "tag bad" }, t("account.robot_revoked"))], " ", button);
+  });
+  const message = h("p", { class: "refusal", role: "alert" });
+  const form = h("form", { class: "robot-form", id: "robot-form" },
+    h("label", { for: "robot-name" }, t("account.robot_name")),
+    h("input", { id: "robot-name", required: true, minlength: 3, maxlength: 20, autocomplete: "off" }),
+    message,
+    h("div", { class: "row" }, h("button", { type: "submit" }, t("account.robot_make"))));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const answer = await api("/api/robots", { name: form.querySelector("#robot-name").value });
+      made = { name: answer.name, token: answer.token };
+      renderAccount(app, main);
+    } catch (err) {
+      message.textContent = app.errorText(err);
+    }
+  });
+  return h("section", { class: "robots-part", "aria-labelledby": "robots-title" },
+    h("h2", { id: "robots-title" }, t("account.robots")), h("p", { class: "hint" }, t("account.robots_hint")),
+    shown ? h("div", { class: "robot-token", role: "status" }, h("p", {}, t("account.robot_token", { name: shown.name })),
+      h("code", { class: "token" }, shown.token)) : "",
+    items.length ? h("ul", { class: "robot-accounts" }, items) : h("p", { class: "hint" }, t("account.robots_none")),
+    form);
 }
 
 function sessionsPart(app, main, sessions) {

@@ -59,6 +59,7 @@ function seatBox(view, seat) {
   const tags = [];
   if (s.master === i) tags.push(h("span", { class: "star", title: t("seat.master"), "aria-label": t("seat.master") }, "★"));
   if (seat.kind === "robot") tags.push(h("span", { class: "tag robot", title: levelLabel(view.app.catalogue, seat.level) }, t("seat.robot_tag")));
+  if (seat.robot_account) tags.push(h("span", { class: "tag robot" }, t("robot.tag"))); // a person's program (docs/robot-accounts.md)
   if (seat.kind === "person" && seat.connected === false) tags.push(h("span", { class: "tag warn" }, seat.present ? t("seat.disconnected") : t("seat.absent")));
   if (seat.automatic) tags.push(h("span", { class: "tag warn" }, t("seat.automatic")));
   if (seat.abandoned) tags.push(h("span", { class: "tag bad" }, t("seat.abandoned")));
