@@ -71,8 +71,16 @@ NARROW = ({"width": 320, "height": 640}, {"width": 640, "height": 400})  # WCAG'
 
 
 SAID = """() => [document.querySelector("main"), ...document.querySelectorAll("dialog[open], #top nav")]
-  .map((e) => e.innerText).join("\\n").replace(/`[^`]*`|atout (verify|replay|arena)[^\\n]*/g, "")"""
-"""What a page says (its commands, `atout verify …`, are commands, not words)."""
+  .map((e) => e.innerText).join("\\n").replace(/`[^`]*`|atout (verify|replay|arena)[^\\n]*|\\bAtout\\b/g, "")"""
+"""What a page says (its commands, `atout verify …`, are commands, not words; Atout is the site's name)."""
+
+
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two frames drawn: a resize is dispatched before the next frame, not when the viewport changes."""
+WIDER = """() => [document.scrollingElement.scrollWidth - window.innerWidth, [...document.querySelectorAll("body *")]
+  .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && e.checkVisibility())
+  .slice(0, 6).map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} ${(e.innerText || "").slice(0, 30)}`)]"""
+"""How far the page scrolls sideways, and the first elements past its right edge (what to mend)."""
 
 
 class Check:
@@ -99,8 +107,9 @@ class Check:
         for narrow in NARROW:
             page.set_viewport_size(narrow)
             page.wait_for_function(f"() => window.innerWidth === {narrow['width']}")
-            over = page.evaluate("() => document.scrollingElement.scrollWidth - window.innerWidth")
-            if over > 0:
+            page.evaluate(FRAMES)  # the resize event handled (the hand laid out again for the new width)
+            over = page.evaluate(WIDER)
+            if over[0] > 0:
                 self.wide[f"{where} at {narrow['width']}×{narrow['height']}"] = over
         page.set_viewport_size(size)
 
