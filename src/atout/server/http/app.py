@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -25,12 +27,13 @@ from ..clock import Clock, SteppedClock
 from ..features.accounts import Accounts, session_key
 from ..features.analysis import AnalysisPool
 from ..features.bookkeeping import book
+from ..logs import log
 from ..options import OPTION_VALUES, TableOptions
 from ..protocol import MAX_MESSAGE_BYTES
 from ..site.cluster import RedisSite  # redis itself is imported only by a site of several processes (bus.py)
 from ..site.hub import Config, Hub
 from ..site.local import LocalSite, Site
-from ..store import Store
+from ..store import Store, StoreError
 from .accounts import AccountRoutes
 from .analysis import AnalysisRoutes
 from .assets import ClientFiles
@@ -92,15 +95,37 @@ class WebSocketEndpoint:
 
 
 async def health(request: Request) -> Response:
-    """Whether this process serves: 200 ``ok``, or 503 ``degraded`` when its bus is down."""
+    """Whether this process serves: 200 ``ok``, or 503 ``degraded`` while its store takes no writes or its
+    bus is down (each part's state, and how many outages each had)."""
     hub: Hub = request.app.state.hub
-    body = {"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections),
+    store = hub.store.health
+    body = {"status": "ok", "store": "up" if store.up else "down", "store_outages": store.outages,
+            "tables": len(hub.rooms), "connections": len(hub.connections),
             "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items,
             "frames": hub.stats.frames, "frames_crossed": hub.stats.crossed,
             **hub.site.health()}
-    if body.get("bus") == "down":
+    if store.cause is not None:
+        body["store_cause"] = str(store.cause)
+    if body.get("bus") == "down" or store.cause is not None:
         body["status"] = "degraded"
-    return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
+    headers = {} if body["status"] == "ok" else {"Retry-After": str(RETRY_AFTER)}
+    return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503, headers=headers)
+
+
+RETRY_AFTER = 5
+"""Seconds a client is asked to wait before trying again while the store is away (its probe's longest wait)."""
+
+
+async def store_error(request: Request, exc: Exception) -> Response:
+    """A route that met the store away: 503 ``unavailable`` with ``Retry-After``, logged once (by the
+    store's health) without a traceback; any other database error is a bug: 500 ``internal``, logged whole."""
+    cause = request.app.state.hub.store.health.report(exc)
+    if cause is None:
+        log.error("request failed: %s %s", request.method, request.url.path, exc_info=exc)
+        return error_answer(500, "internal", "the server failed on this request")
+    answer = error_answer(503, "unavailable", f"{cause.why}: try again in a moment")
+    answer.headers["Retry-After"] = str(RETRY_AFTER)
+    return answer
 
 
 async def advance_clock(request: Request) -> Response:
@@ -210,7 +235,8 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     # Pages, files and API answers gzipped (the client's files are so already, once); the WebSocket is not
     # HTTP and passes by it untouched.
     compress = Middleware(GZipMiddleware, minimum_size=500)
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error},
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error, DBAPIError: store_error,
+                                                                   StoreError: store_error, sqlite3.Error: store_error},
                     middleware=[headers, compress, guard])
     app.state.client_files = files
     return app
