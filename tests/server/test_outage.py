@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 from atout.server.store import Store
 
@@ -298,3 +299,32 @@ async def test_sqlite_s_disk_full_pauses_the_table_once_and_it_resumes_once_when
     lines, bad = outage_lines(caplog)
     assert [(x["event"], x["cause"]) for x in lines] == [("store_down", "disk_full"), ("store_up", "disk_full")]
     assert bad == []
+
+
+async def test_postgresql_s_connections_ended_mid_game_as_a_restart_does_lose_nothing(pg_url: str) -> None:
+    """``pg_terminate_backend`` of every connection of the server (what a restart of PostgreSQL does to
+    them): the table pauses at most once and resumes once, the action is either stored or refused."""
+    async with running_server(pg_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, deals=1, turn_seconds=0)
+        await ann.request({"type": "start", "table": table})
+        await ann_to_act(ann)
+        name = pg_url.rpartition("/")[2]
+        admin = Store(pg_url.rpartition("/")[0] + "/postgres")
+        try:
+            with admin.engine.connect() as conn:
+                ended = conn.execute(sa.text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                             "WHERE datname = :name AND pid <> pg_backend_pid()"),
+                                     {"name": name}).scalar_one()
+        finally:
+            admin.close()
+        assert ended >= 1  # the writer's connection at least
+        answer = await ann.request({"type": "act", "table": table, "action": first_legal(ann.state)})
+        if answer["type"] == "error":
+            assert answer["code"] in ("unavailable", "unknown"), answer
+            await until_resumed(ann, table)
+        await play_to_the_end(ann, table)
+        stored = [e.seq for e in await asyncio.to_thread(server.hub.store.events_after, table, 0, 100_000)]
+        assert stored == list(range(1, ann.seq + 1))
+        assert pauses(ann, table) in ((0, 0), (1, 1))
+        assert server.hub.store.health.up

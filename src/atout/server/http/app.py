@@ -44,6 +44,9 @@ from .security import SecurityHeaders, content_policy
 from .tournaments import TournamentRoutes
 from .wsprotocol import WRITE_TEXT
 
+TRY_AGAIN_LATER = 1013
+"""The WebSocket's close code for a socket refused while the store is away (RFC 6455's "try again later")."""
+
 MAX_FRAME = 64 * 1024
 """Frames above this close the connection (1009); between MAX_MESSAGE_BYTES and this, an error answers."""
 
@@ -67,7 +70,13 @@ class WebSocketEndpoint:
         websocket = WebSocket(scope, receive=receive, send=send)
         hub: Hub = websocket.app.state.hub
         token = websocket.cookies.get(COOKIE)
-        account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
+        try:
+            account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
+        except Exception as err:
+            if hub.store.health.report(err) is None:
+                raise
+            await websocket.close(code=TRY_AGAIN_LATER)  # the store away: the page connects again later
+            return
         await websocket.accept()
 
         async def send_text(text: str) -> None:

@@ -39,7 +39,8 @@ _WHY = {Cause.UNREACHABLE: "the store is unavailable", Cause.DISK_FULL: "the dis
         Cause.DISK_ERROR: "the disk cannot be written"}
 
 _PG_DISK_FULL = "53100"  # PostgreSQL's disk_full
-_PG_UNREACHABLE_CLASSES = ("08", "57")  # connection exceptions; operator intervention (a shutdown, a restart)
+_PG_AWAY = frozenset({"57P01", "57P02", "57P03", "53300"})  # shut down (by an admin, a crash), starting up,
+# too many connections; and class 08, the connection's exceptions
 
 
 def cause_of(err: BaseException) -> Cause | None:
@@ -62,7 +63,7 @@ def cause_of(err: BaseException) -> Cause | None:
     state = getattr(orig, "sqlstate", None)  # psycopg's
     if state == _PG_DISK_FULL:
         return Cause.DISK_FULL
-    if isinstance(state, str) and state[:2] in _PG_UNREACHABLE_CLASSES:
+    if isinstance(state, str) and (state[:2] == "08" or state in _PG_AWAY):
         return Cause.UNREACHABLE
     module = type(orig).__module__
     if module.startswith("psycopg") and type(orig).__name__ in ("OperationalError", "InterfaceError"):
