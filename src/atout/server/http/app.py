@@ -122,7 +122,8 @@ async def health(request: Request) -> Response:
 
 
 RETRY_AFTER = 5
-"""Seconds a client is asked to wait before trying again while the store is away (its probe's longest wait)."""
+"""Seconds a client is asked to wait before trying again while the store is away (an outage lasts seconds
+at least: a restart of PostgreSQL, a disk to clear)."""
 
 
 async def store_error(request: Request, exc: Exception) -> Response:

@@ -152,9 +152,9 @@ class StoreWatch:
 
 
 FIRST_WAIT = 0.25
-LAST_WAIT = 5.0
+LAST_WAIT = 2.0
 """The probe's waits: a quarter of a second after the outage starts, twice as long after each failure, up
-to 5 s (a store back is noticed within 5 s; a store away costs a try every 5 s)."""
+to 2 s (a store back is noticed within 2 s; a store away costs a small write every 2 s)."""
 
 
 async def reload(room: Room) -> None:
