@@ -136,7 +136,7 @@ def test_a_paused_table_shows_a_banner_until_it_resumes(browser, tmp_path):
             assert alice.step() is not None  # the person acts: the store cannot take it
             expect(banner).to_be_visible()
             assert banner.get_attribute("role") == "status"
-            why = "the store cannot be reached: the table waits for it and resumes by itself"
+            why = "the store is unavailable: the table resumes by itself when it can be stored"
             assert "Paused" in banner.inner_text() and why in banner.inner_text()
             playable = page.locator(".hand-cards .card.playable, .actions button[data-bid]:not([disabled])")
             assert playable.count() == 0  # nothing to click while the table cannot take it

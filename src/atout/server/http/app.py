@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -28,12 +30,13 @@ from ..features.analysis import AnalysisPool
 from ..features.bookkeeping import book
 from ..features.daily_marks import BROWSER_COOKIE
 from ..features.robot_accounts import token_key
+from ..logs import log
 from ..options import OPTION_VALUES, TableOptions
 from ..protocol import MAX_MESSAGE_BYTES
 from ..site.cluster import RedisSite  # redis itself is imported only by a site of several processes (bus.py)
 from ..site.hub import Config, Hub
 from ..site.local import LocalSite, Site
-from ..store import Store
+from ..store import Store, StoreError
 from .accounts import AccountRoutes
 from .analysis import AnalysisRoutes
 from .assets import ClientFiles
@@ -45,6 +48,10 @@ from .robots import RobotRoutes
 from .security import SecurityHeaders, content_policy
 from .tournaments import TournamentRoutes
 from .wsprotocol import WRITE_TEXT
+
+TRY_AGAIN_LATER = 1013
+"""The close code of a socket refused for its address's count, or while the store is away (RFC 6455's "try again
+later"): the page says so, and waits longer before it tries again."""
 
 MAX_FRAME = 64 * 1024
 """Frames above this close the connection (1009); between MAX_MESSAGE_BYTES and this, an error answers."""
@@ -69,15 +76,21 @@ class WebSocketEndpoint:
         websocket = WebSocket(scope, receive=receive, send=send)
         hub: Hub = websocket.app.state.hub
         token = session_token(websocket)
-        account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
-        session = session_key(token) if account is not None and token else None
-        bearer = robot_bearer(websocket)
-        if bearer is not None and hub.robots is not None:  # a robot account's program: its token says who
-            account = await asyncio.to_thread(hub.robots.by_token, bearer)
-            if account is None:  # refused before the handshake: HTTP 403
-                await websocket.close(code=1008, reason="that robot token is not in force (revoked, or never given)")
-                return
-            session = token_key(bearer)
+        try:
+            account = await asyncio.to_thread(hub.accounts.session, token) if hub.accounts else None
+            session = session_key(token) if account is not None and token else None
+            bearer = robot_bearer(websocket)
+            if bearer is not None and hub.robots is not None:  # a robot account's program: its token says who
+                account = await asyncio.to_thread(hub.robots.by_token, bearer)
+                if account is None:  # refused before the handshake: HTTP 403
+                    await websocket.close(code=1008, reason="that robot token is not in force (revoked, or never given)")
+                    return
+                session = token_key(bearer)
+        except Exception as err:
+            if hub.store.health.report(err) is None:
+                raise
+            await websocket.close(code=TRY_AGAIN_LATER)  # the store away: the page connects again later
+            return
         await websocket.accept()
         address = client_address(websocket, hub.config.trusted_proxy)
         if refusal := too_many_sockets(hub, address):  # counted with no wait before hub.connect: a burst counts whole
@@ -109,11 +122,6 @@ class WebSocketEndpoint:
                 await asyncio.wait_for(pump, 1.0)
 
 
-TRY_AGAIN_LATER = 1013
-"""The close code of a socket refused for its address's count (RFC 6455's "try again later"): the page
-says so, and waits longer before it tries again."""
-
-
 def too_many_sockets(hub: Hub, address: str | None) -> str | None:
     """Why a new socket from ``address`` is refused (``Config.sockets_per_address`` of this process's are
     open from it already), or None."""
@@ -131,15 +139,38 @@ def robot_bearer(websocket: WebSocket) -> str | None:
 
 
 async def health(request: Request) -> Response:
-    """Whether this process serves: 200 ``ok``, or 503 ``degraded`` when its bus is down."""
+    """Whether this process serves: 200 ``ok``, or 503 ``degraded`` while its store takes no writes or its
+    bus is down (each part's state, and how many outages each had)."""
     hub: Hub = request.app.state.hub
-    body = {"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections),
+    store = hub.store.health
+    body = {"status": "ok", "store": "up" if store.up else "down", "store_outages": store.outages,
+            "tables": len(hub.rooms), "connections": len(hub.connections),
             "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items,
             "frames": hub.stats.frames, "frames_crossed": hub.stats.crossed,
             **hub.site.health()}
-    if body.get("bus") == "down":
+    if store.cause is not None:
+        body["store_cause"] = str(store.cause)
+    if body.get("bus") == "down" or store.cause is not None:
         body["status"] = "degraded"
-    return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
+    headers = {} if body["status"] == "ok" else {"Retry-After": str(RETRY_AFTER)}
+    return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503, headers=headers)
+
+
+RETRY_AFTER = 5
+"""Seconds a client is asked to wait before trying again while the store is away (an outage lasts seconds
+at least: a restart of PostgreSQL, a disk to clear)."""
+
+
+async def store_error(request: Request, exc: Exception) -> Response:
+    """A route that met the store away: 503 ``unavailable`` with ``Retry-After``, logged once (by the
+    store's health) without a traceback; any other database error is a bug: 500 ``internal``, logged whole."""
+    cause = request.app.state.hub.store.health.report(exc)
+    if cause is None:
+        log.error("request failed: %s %s", request.method, request.url.path, exc_info=exc)
+        return error_answer(500, "internal", "the server failed on this request")
+    answer = error_answer(503, "unavailable", f"{cause.why}: try again in a moment")
+    answer.headers["Retry-After"] = str(RETRY_AFTER)
+    return answer
 
 
 async def advance_clock(request: Request) -> Response:
@@ -251,7 +282,8 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     # Pages, files and API answers gzipped (the client's files are so already, once); the WebSocket is not
     # HTTP and passes by it untouched.
     compress = Middleware(GZipMiddleware, minimum_size=500)
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error},
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error, DBAPIError: store_error,
+                                                                   StoreError: store_error, sqlite3.Error: store_error},
                     middleware=[headers, hosts, compress, guard])
     app.state.client_files = files
     return app

@@ -5,7 +5,8 @@
     history   the events a page missed, the current deal's log
     robots    ``Robots``: a robot's decision, off the event loop, played as a request (``play.play``)
     timer     ``Timer``: asleep until the table's next deadline
-    outage    the store away: pause, roll back, resume; a refused batch: reload
+    outage    the store away: pause once, roll back, resume once when a write succeeds (``StoreWatch``:
+              the process's probe); a write of unknown outcome settled; a refused batch: reload
 """
 
 from ..table import rebuilt

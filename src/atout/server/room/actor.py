@@ -4,7 +4,7 @@ The room takes its table's requests one at a time (its lock's waiters are the ta
 in order), opens each one's ``Batch`` for the table's deciders to emit events into, has the store commit
 them, and only then has its teller tell each follower what its viewer may see (views come from the
 table's observer, never from the table again). Its robots and timer send it requests like anybody else, and the table pauses while
-the store cannot be reached (``outage``). The room writes no table state: runtime facts (connections
+the store does not take writes (``outage``). The room writes no table state: runtime facts (connections
 lost, addresses shared) go to the table as requests or facts that ``Table.evolve`` applies.
 """
 
@@ -75,6 +75,10 @@ class Services:
     lobby: Callable[[Room], None]  # the table's line in the lobby may have changed
     stats: Stats = field(default_factory=Stats)
     closed: Callable[[Room], None] | None = None  # a tournament's table closed (its round may be over)
+    watch: outage.StoreWatch = field(init=False)  # the store probed while it is away (one for the process)
+
+    def __post_init__(self) -> None:
+        self.watch = outage.StoreWatch(self.store)
 
 
 class Room:
@@ -89,6 +93,8 @@ class Room:
         self.seen_options: dict[str, int] = {}
         self.snapshot_seq = 0
         self.base: tuple[int, bytes] | None = None  # the last snapshot stored (seq, JSON): to roll back to
+        # a write whose outcome is unknown (its events, requester, ref): settled when the store is back
+        self.unsettled: tuple[Events, Connection | None, str | None] | None = None
         self._same_address: tuple[tuple[int, int], list[int]] | None = None
         self.teller = Teller(self)
         self.robots = Robots(self)
@@ -223,18 +229,18 @@ class Room:
         seat = self.viewer(conn)
         async with self.lock:
             table = self.table
-            self.follow(conn)
-            if last_seq is not None and last_seq < table.seq:
-                for event in await events_after(self, last_seq):
-                    conn.send({"type": "event", "table": table.id, "seq": event["seq"],
-                               "event": self.observer.public_event(event, seat)})
+            missed = await events_after(self, last_seq) if last_seq is not None and last_seq < table.seq else []
+            log = await deal_log(self, seat) if last_seq is None else None  # a page that holds no log yet
+            self.follow(conn)  # once what it needs is read: a store away leaves no follower that heard nothing
+            for event in missed:
+                conn.send({"type": "event", "table": table.id, "seq": event["seq"],
+                           "event": self.observer.public_event(event, seat)})
             was_gone = seat is not None and seat in table.gone_since
             back = Batch(table, self.services.clock.now())
             if seat is not None:
                 clocks.connection_back(back, conn.who.id)
             events = back.events
             moved = seat is not None and self.same_address() != table.same_address
-            log = await deal_log(self, seat) if last_seq is None else None  # a page that holds no log yet
             if events:  # back after being marked absent: everyone hears ``present``, then this page its state
                 await self.commit(events)
                 conn.send(self.teller.state_for(conn, log))
@@ -297,9 +303,11 @@ class Room:
                 daily=None if over is None else daily_end(over),
                 fence=self.services.fence(table.id)))
         except StoreError as err:
-            if err.outage:
+            if err.cause is not None:
                 outage.roll_back(self)
-                outage.pause(self, "the store cannot be reached: the table waits for it and resumes by itself")
+                if err.unknown:
+                    self.unsettled = (events, origin, ref)
+                outage.pause(self, err.cause)
             elif err.fenced is None:
                 await outage.reload(self)
             raise

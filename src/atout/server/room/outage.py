@@ -1,17 +1,22 @@
 """The store away: a room's table pauses (nothing accepted, no clock or robot acts), rolls back to what is
-stored, and comes back from the store by itself once the store answers; a batch the store refused loads
-the table again from it."""
+stored, and comes back from the store by itself once the store takes a write again (the process's
+``StoreWatch`` probes it); a write whose outcome is unknown is settled by reading the table back; a batch
+the store refused loads the table again from it."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..logs import event_log
-from ..store import StoredTable
+from ..logs import event_log, log
+from ..protocol import ProtocolError
+from ..store import Store, StoredTable
+from ..store.health import Cause, probe
 from ..table import Fact, Table, rebuilt
 from .history import HISTORY_KEPT
 
@@ -29,39 +34,127 @@ def roll_back(room: Room) -> None:
     if base_seq + len(events) != (events[-1]["seq"] if events else base_seq):
         return  # the memory does not reach back to the snapshot: the store will say, when it answers
     room.run(table := _rebuilt(room, orjson.loads(base), events))
-    event_log(event="rolled_back", table=table.id, seq=table.seq)
+    log.debug("rolled back table %s to seq %s", table.id, table.seq)
 
 
-def pause(room: Room, why: str) -> None:
-    """The store did not answer: the table stops (nothing more is accepted, no clock or robot acts),
-    says why to everyone, and comes back from the store once the store answers again."""
+def pause(room: Room, cause: Cause) -> None:
+    """The store does not take writes: the table stops (nothing more is accepted, no clock or robot acts),
+    says why to everyone once, and comes back from the store once a write succeeds again. The outage is
+    logged once by the store's health, not once a table."""
     if room.table.paused is not None:
         return
-    room.table.evolve({"type": Fact.PAUSED, "why": why})
-    event_log(event="paused", table=room.table.id, why=why)
+    room.table.evolve({"type": Fact.PAUSED, "why": f"{cause.why}: the table resumes by itself when it can be stored"})
+    log.debug("table %s paused: %s", room.table.id, cause.why)
     room.tell_state()
     room.tasks.append(asyncio.create_task(_resume_when_stored(room)))
 
 
 async def _resume_when_stored(room: Room) -> None:
-    delay = 0.25
+    """Once the store takes writes again (the process's watch), the table as stored, its write of unknown
+    outcome settled, and everyone told once that it goes on."""
+    services = room.services
+    delay = FIRST_WAIT
     while True:
-        await asyncio.sleep(delay)  # real time: the store's outage, not the game's clock
-        delay = min(delay * 2, 2.0)
+        await services.watch.until_back()
         try:
-            item = await asyncio.to_thread(room.services.store.table, room.table.id)
-        except Exception:  # still away: try again
+            item = await asyncio.to_thread(services.store.table, room.table.id)
+            unsettled = room.unsettled
+            written = [] if unsettled is None else await asyncio.to_thread(
+                services.store.events_after, room.table.id, unsettled[0][0]["seq"] - 1, len(unsettled[0]))
+        except Exception as err:  # away again (its health says so: the watch probes), or a bug: later
+            if services.store.health.report(err) is None:
+                log.warning("table %s could not be read back: %r", room.table.id, err)
+            await asyncio.sleep(delay)  # real time: the store's outage, not the game's clock
+            delay = min(delay * 2, LAST_WAIT)
             continue
         if item is None:
             return
         async with room.lock:
             table = restore(room, item)
             room.robots.forget()
-            event_log(event="resumed", table=table.id, seq=table.seq, why="the store answers again")
+            _settle(room, [e.data for e in written])
+            log.debug("table %s resumed at seq %s", table.id, table.seq)
             room.tell_state()
             room.timer.wake.set()
             room.robots.schedule()
+            services.lobby(room)
         return
+
+
+def _settle(room: Room, written: list[dict[str, Any]]) -> None:
+    """The write whose outcome was unknown (the connection lost while it committed), as the store holds
+    it (``written``: the stored events of its numbers): stored, its events are told as any (the
+    requester's first with its ``ref``: its answer); not stored, the requester hears that it was not."""
+    unsettled, room.unsettled = room.unsettled, None
+    if unsettled is None:
+        return
+    events, origin, ref = unsettled
+    if [e["seq"] for e in written] == [e["seq"] for e in events]:
+        event_log(event="settled", table=room.table.id, seq=events[-1]["seq"], stored=True)
+        room.teller.tell(written, origin, ref)
+        return
+    event_log(event="settled", table=room.table.id, seq=events[-1]["seq"], stored=False)
+    if origin is not None:
+        origin.send(ProtocolError("unavailable", "it was not stored (the store was lost while it was "
+                                                 "written): try again").to_json(ref))
+
+
+class StoreWatch:
+    """The process's watch on its store while it does not take writes: one probe write at a time, waiting
+    longer after each failure, until one succeeds; the paused tables wait for it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._probing: asyncio.Task[None] | None = None
+        self.failed = 0  # probes that failed (the store still away)
+
+    def start(self) -> None:
+        """From now on an outage however met (a page's read, a login, a table's write) is probed until it ends."""
+        loop = asyncio.get_running_loop()
+
+        def changed() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+                loop.call_soon_threadsafe(self._probe_if_down)
+
+        self.store.health.listeners.append(changed)
+
+    def _probe_if_down(self) -> None:
+        if not self.store.health.up and (self._probing is None or self._probing.done()):
+            self._probing = asyncio.create_task(self._probe())
+
+    async def until_back(self) -> None:
+        """Returns once the store took a write since it went away (at once if it is up)."""
+        while not self.store.health.up:
+            self._probe_if_down()
+            assert self._probing is not None
+            await asyncio.shield(self._probing)
+
+    async def stop(self) -> None:
+        if self._probing is not None:
+            self._probing.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._probing
+
+    async def _probe(self) -> None:
+        health = self.store.health
+        delay = FIRST_WAIT
+        while not health.up:
+            await asyncio.sleep(delay)  # real time: the store's outage, not the game's clock
+            delay = min(delay * 2, LAST_WAIT)
+            try:
+                await asyncio.to_thread(probe, self.store.engine, time.time())
+            except Exception as err:  # still away (or the probe's own failure: tried again all the same)
+                self.failed += 1
+                if health.report(err) is None:
+                    log.warning("the store's probe failed: %r", err)
+                continue
+            health.back()
+
+
+FIRST_WAIT = 0.25
+LAST_WAIT = 2.0
+"""The probe's waits: a quarter of a second after the outage starts, twice as long after each failure, up
+to 2 s (a store back is noticed within 2 s; a store away costs a small write every 2 s)."""
 
 
 async def reload(room: Room) -> None:
@@ -96,4 +189,4 @@ def _rebuilt(room: Room, snapshot: dict[str, Any], events: list[dict[str, Any]])
     return rebuilt(snapshot, events, room.services.timing, room.services.clock.now(), here)
 
 
-__all__ = ["pause", "reload", "remember_stored", "restore", "roll_back"]
+__all__ = ["FIRST_WAIT", "LAST_WAIT", "StoreWatch", "pause", "reload", "remember_stored", "restore", "roll_back"]

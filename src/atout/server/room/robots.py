@@ -97,7 +97,8 @@ class Robots:
             try:
                 await room.commit(batch.events)
             except StoreError as err:  # the table is paused or reloaded: the robot plays again after
-                event_log(event="robot_not_stored", table=table.id, seat=seat, error=str(err))
+                if not err.outage:  # an outage is logged once, by the store's health
+                    event_log(event="robot_not_stored", table=table.id, seat=seat, error=str(err))
 
 
 __all__ = ["Robots"]

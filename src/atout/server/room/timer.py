@@ -53,7 +53,8 @@ class Timer:
                     events = batch.events
                     await room.commit(events)
                 except Exception as err:  # a clock must keep running whatever one tick did
-                    event_log(event="tick_failed", table=room.table.id, error=repr(err))
+                    if not getattr(err, "outage", False):  # an outage is logged once, by the store's health
+                        event_log(event="tick_failed", table=room.table.id, error=repr(err))
                     await asyncio.sleep(0.5)
             if not events and not self._deadline_ahead():
                 self.armed = _NOTHING  # any change wakes it

@@ -96,6 +96,7 @@ class RedisBus:
         self._background: set[asyncio.Task] = set()
         self._task: asyncio.Task | None = None
         self.up = False
+        self.outages = 0  # times Redis was lost since the process started
         self.published = 0
         self.received = 0
         self._pending: dict[str, list[Any]] = {}  # process -> frames queued this loop turn
@@ -155,6 +156,7 @@ class RedisBus:
                 raise
             except Exception as err:
                 if self.up:
+                    self.outages += 1
                     log.warning('{"event":"bus_down","error":%s}', orjson.dumps(repr(err)).decode())
                 self.up = False
                 await asyncio.sleep(delay)

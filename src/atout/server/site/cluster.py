@@ -166,7 +166,7 @@ class RedisSite:
         return await self.bus.online(player_ids)
 
     def health(self) -> dict[str, Any]:
-        return {"process": self.process, "bus": "up" if self.bus.up else "down",
+        return {"process": self.process, "bus": "up" if self.bus.up else "down", "bus_outages": self.bus.outages,
                 "table_ids": sorted(self.hub.rooms), "takeovers": self.leases.takeovers}
 
     def friends_changed(self, player_ids: tuple[str, ...]) -> None:

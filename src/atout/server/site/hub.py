@@ -54,6 +54,7 @@ from ..protocol import (
 )
 from ..room import Room, Services, Stats
 from ..store import Store, StoredTable, StoreError, StoreWriter
+from ..store.health import cause_of
 from ..table import Timing
 from .connection import Connection, Player, RemoteConnection
 from .handover import Handover
@@ -150,6 +151,7 @@ class Hub:
         return self.stats.actions
 
     async def start(self) -> None:
+        self.services.watch.start()
         await self.writer.start()
         await self.site.start(self)
         if self.accounts is not None:
@@ -201,6 +203,7 @@ class Hub:
         for room in self.rooms.values():
             await room.stop()
         await self.writer.stop()
+        await self.services.watch.stop()
 
     def connect(self, send_text: Any, close: Any, account: Any = None, address: str | None = None,
                 session: str | None = None, write: Callable[[str], bool] | None = None) -> Connection:
@@ -271,19 +274,35 @@ class Hub:
         except ProtocolError as err:
             conn.send(err.to_json(ref))
         except StoreError as err:
-            event_log(event="store_error", error=str(err))
             if err.fenced is not None:
+                event_log(event="store_error", error=str(err))
                 await self.site.lost(err.fenced, "fenced")
                 conn.send(ProtocolError("unavailable", "this table moved to another server: try again").to_json(ref))
             else:
-                conn.send(ProtocolError("unavailable", "the table could not be saved; try again").to_json(ref))
+                conn.send(store_refusal(err).to_json(ref))
         except Exception as err:  # a bug must cost one answer, never the connection
+            if self.store.health.report(err) is not None:  # the store away (logged once, by its health)
+                conn.send(store_refusal(err).to_json(ref))
+                return
             log.exception("request failed")
             event_log(event="request_failed", error=repr(err))
             conn.send(ProtocolError("internal", "the server failed on this request (it is in the server's log)").to_json(ref))
 
     async def on_ping(self, conn: Connection, m: Ping) -> None:
         conn.send({"type": "pong"})
+
+
+def store_refusal(err: Exception) -> ProtocolError:
+    """A request the store did not take, in the protocol's words: ``unknown`` when it may have taken it
+    (the table settles it when the store is back, and says), ``unavailable`` when it surely did not."""
+    if getattr(err, "unknown", False):
+        return ProtocolError("unknown", "the store was lost while this was being stored: whether it counts "
+                                        "is told when the store answers again")
+    cause = cause_of(err)
+    if cause is not None:
+        return ProtocolError("unavailable", f"{cause.why}: nothing was changed; try again in a moment")
+    event_log(event="store_error", error=str(err))
+    return ProtocolError("unavailable", "the table could not be saved; try again")
 
 
 __all__ = ["Config", "Connection", "Hub", "Player", "RemoteConnection"]

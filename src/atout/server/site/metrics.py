@@ -2,7 +2,7 @@
 
 Each hub has a registry of its own, not the library's global one: tests run several servers in one
 process, and each must count only what happened to it. The counts the hub keeps anyway (tables,
-connections, actions, store writes, the bus) are read at each scrape by a collector, so nothing is
+connections, actions, store writes, the store's and the bus's state and outages) are read at each scrape by a collector, so nothing is
 counted twice; the action latency is a histogram the hub observes (``Latency``: counts in a list, made
 into Prometheus' histogram at the scrape, since ``prometheus_client.Histogram.observe`` with its locks
 cost a few thousand instructions at every action)."""
@@ -62,9 +62,15 @@ class HubCollector(Collector):
         yield CounterMetricFamily("atout_store_commits", "Store transactions committed.", value=hub.writer.commits)
         yield CounterMetricFamily("atout_store_items", "Table writes committed.", value=hub.writer.items)
         yield self.act_seconds.family("atout_act_seconds", "From a game action read to every follower's frame queued.")
+        health = hub.store.health
+        yield GaugeMetricFamily("atout_store_up", "Whether the store takes writes.", value=int(health.up))
+        yield CounterMetricFamily("atout_store_outages", "Times the store stopped taking writes.",
+                                  value=health.outages)
         site = hub.site.health()  # empty for one process alone
         if "bus" in site:
             yield GaugeMetricFamily("atout_bus_up", "Whether this process reaches Redis.", value=int(site["bus"] == "up"))
+            yield CounterMetricFamily("atout_bus_outages", "Times this process lost Redis.",
+                                      value=site["bus_outages"])
             yield CounterMetricFamily("atout_takeovers", "Tables this process took over from another.",
                                       value=site["takeovers"])
 

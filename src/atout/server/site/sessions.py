@@ -82,5 +82,6 @@ class Sessions:
             await self.hub.clock.sleep_until(self.hub.clock.now() + self.SWEEP_SECONDS)
             try:
                 await self.check()
-            except Exception as err:  # the store away: the next sweep tries again
-                event_log(event="session_check_failed", error=repr(err))
+            except Exception as err:  # the store away (logged once, by its health): the next sweep tries again
+                if self.hub.store.health.report(err) is None:
+                    event_log(event="session_check_failed", error=repr(err))

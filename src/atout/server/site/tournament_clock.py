@@ -39,8 +39,9 @@ class TournamentClock:
             self.wake.clear()
             try:
                 ready, later = await asyncio.to_thread(tournaments.due, self.hub.store.engine, self.hub.clock.now())
-            except Exception as err:  # the store away: look again a moment later
-                log.warning("tournament clock: %s", err)
+            except Exception as err:  # the store away (logged once, by its health): look again a moment later
+                if self.hub.store.health.report(err) is None:
+                    log.warning("tournament clock: %s", err)
                 ready, later = [], self.hub.clock.now() + TOURNAMENT_RETRY
             if ready:
                 tried = self.hub.clock.now()  # the retry counts from the attempt, not from when its failure came back
@@ -63,7 +64,8 @@ class TournamentClock:
             opened = await asyncio.to_thread(tournaments.start, self.hub.store.engine, tid, self.hub.clock.now(),
                                              self.hub.site.new_table_id)
         except Exception as err:
-            log.warning("tournament %s did not start: %s", tid, err)
+            if self.hub.store.health.report(err) is None:
+                log.warning("tournament %s did not start: %s", tid, err)
             return False
         if opened is not None:
             await self.open_round(opened)

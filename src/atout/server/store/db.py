@@ -274,6 +274,14 @@ tournament_tables = sa.Table(
     sa.Column("seats", JSONType, nullable=False),  # each seat's player id, or None for a robot
 )
 
+store_probe = sa.Table(
+    "store_probe",
+    metadata,
+    sa.Column("id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("data", sa.Text, nullable=False),  # a write's worth of text, taken back at once (store/health.py)
+)
+
 __all__ = ["analyses", "badges", "daily_days", "daily_plays", "friendships", "game_players", "games", "ledger", "metadata", "players", "rating_history", "ratings",
-           "sessions", "settlements", "standings", "table_events", "table_leases", "tables",
+           "sessions", "settlements", "standings", "store_probe", "table_events", "table_leases", "tables",
            "tournament_entries", "tournament_tables", "tournaments"]

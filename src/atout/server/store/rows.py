@@ -10,15 +10,24 @@ import orjson
 import sqlalchemy as sa
 
 from ..results import Bets, DailyEnd, GameEnd, GameRow
+from .health import Cause, StoreHealth
 
 
 class StoreError(RuntimeError):
-    """What could not be stored or read, named; ``fenced`` names a table this process no longer runs."""
+    """What could not be stored or read, named; ``fenced`` names a table this process no longer runs;
+    ``cause``, an outage (the database away, its disk full) as opposed to a refusal of what was written;
+    ``unknown``, a write whose outcome nobody knows (the connection was lost while it committed)."""
 
-    def __init__(self, message: str, fenced: str | None = None, outage: bool = False) -> None:
+    def __init__(self, message: str, fenced: str | None = None, cause: Cause | None = None,
+                 unknown: bool = False) -> None:
         super().__init__(message)
         self.fenced = fenced
-        self.outage = outage  # the database did not answer (as opposed to refusing what was written)
+        self.cause = cause
+        self.unknown = unknown
+
+    @property
+    def outage(self) -> bool:
+        return self.cause is not None
 
 
 class StoredEvent(NamedTuple):
@@ -84,6 +93,21 @@ Book = Callable[[sa.Connection, Append], None]
 """Writes an append's game's end beyond its events, in their transaction (``features/bookkeeping.py``)."""
 
 
-def first_line(err: Exception) -> str:
+def first_line(err: BaseException) -> str:
     """A database's refusal in one line."""
-    return str(getattr(err, "orig", err)).splitlines()[0]
+    return (str(getattr(err, "orig", None) or err).splitlines() or [type(err).__name__])[0]
+
+
+def failure(health: StoreHealth, err: BaseException, committing: bool) -> BaseException:
+    """A write's failure as the StoreError of its outage (noted in ``health``): ``unknown`` when the connection
+    was lost while it committed; else the failure itself, or at the commit a refusal (a constraint checked
+    there)."""
+    cause = health.report(err)
+    if cause is None:
+        return refused(err) if committing else err
+    return StoreError(f"{cause.why}: {first_line(err)}", cause=cause, unknown=committing and cause == Cause.UNREACHABLE)
+
+
+def refused(err: BaseException) -> StoreError:
+    """The database's refusal of a write (a constraint), named."""
+    return StoreError(f"refused by the database: {first_line(err)}")

@@ -21,7 +21,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from .db import games, table_events, table_leases, tables
-from .rows import Append, Book, Fenced, GameRow, Lease, StoredEvent, StoredTable, StoreError, first_line
+from .health import AtCommit, StoreHealth, cause_of, committed
+from .rows import Append, Book, Fenced, GameRow, Lease, StoredEvent, StoredTable, StoreError, failure, refused
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -65,6 +66,8 @@ class Store:
             self.engine = make_engine(url)
         except (SQLAlchemyError, ValueError) as err:
             raise StoreError(f"cannot use the database {url.split('@')[-1]!r}: {err}") from None
+        self.health = StoreHealth()  # whether it takes writes: every error its connections meet is looked at
+        self.health.watch(self.engine)
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         self._mark = mark
         self._insert_events = f"INSERT INTO table_events (table_id, seq, at, kind, data) VALUES ({', '.join([mark] * 5)})"
@@ -105,8 +108,21 @@ class Store:
             return 1
 
     def append(self, items: list[Append], connection: sa.Connection | None = None) -> None:
-        """Every item in one transaction: all stored, or none (StoreError names the first refusal).
+        """Every item in one transaction: all stored, or none (StoreError names the first refusal, or the
+        outage, and whether the outcome is unknown: the connection lost while it committed).
         ``connection``: a connection the caller keeps open (the writer thread's), else one from the pool."""
+        try:
+            self._append_all(items, connection)
+        except StoreError:
+            raise
+        except AtCommit as at:
+            raise failure(self.health, at.err, committing=True) from None
+        except Exception as err:
+            if cause_of(err) is None:
+                raise
+            raise failure(self.health, err, committing=False) from None
+
+    def _append_all(self, items: list[Append], connection: sa.Connection | None) -> None:
         if connection is not None and all(item.events_only for item in items):
             fences = {item.table_id: item.fence for item in items if item.fence is not None}
             try:
@@ -120,20 +136,23 @@ class Store:
         rows = _event_rows(items)
         try:
             with contextlib.ExitStack() as stack:
-                if connection is None:
-                    conn = stack.enter_context(self.engine.begin())
-                else:
-                    conn = connection
-                    stack.enter_context(conn.begin())
-                fences = {item.table_id: item.fence for item in items if item.fence is not None}
-                if fences:
-                    self._check_fences(conn, fences)
-                if rows:  # every table's events in one driver-level executemany: the hot path of the server
-                    conn.exec_driver_sql(self._insert_events, rows)
-                for item in items:
-                    self._append(conn, item)
+                conn = connection if connection is not None else stack.enter_context(self.engine.connect())
+                transaction = conn.begin()
+                try:
+                    fences = {item.table_id: item.fence for item in items if item.fence is not None}
+                    if fences:
+                        self._check_fences(conn, fences)
+                    if rows:  # every table's events in one driver-level executemany: the hot path of the server
+                        conn.exec_driver_sql(self._insert_events, rows)
+                    for item in items:
+                        self._append(conn, item)
+                except BaseException:
+                    with contextlib.suppress(Exception):  # a connection gone: nothing to roll back
+                        transaction.rollback()
+                    raise
+                committed(transaction.commit)
         except IntegrityError as err:
-            raise StoreError(f"refused by the database: {first_line(err)}") from None
+            raise refused(err) from None
         except Fenced as err:
             raise StoreError(str(err), fenced=err.table_id) from None
 
@@ -152,15 +171,15 @@ class Store:
         with _driver_transaction(connection) as (dbapi, cursor):
             if dbapi.info.transaction_status == _IDLE:  # one statement, its own transaction: one message each way
                 dbapi.autocommit = True
-                try:
-                    cursor.execute(APPEND_EVENTS, (held, rows, len(fences)))
+                try:  # the statement is its transaction: lost on the way, nobody knows if it took
+                    committed(lambda: cursor.execute(APPEND_EVENTS, (held, rows, len(fences))))
                 finally:
                     with contextlib.suppress(Exception):  # a connection gone: the writer opens another
                         dbapi.autocommit = False
             else:  # (never seen: the writer commits each transaction) the statement in one
                 with dbapi.pipeline():
                     cursor.execute(APPEND_EVENTS, (held, rows, len(fences)))
-                    dbapi.commit()
+                    committed(dbapi.commit)
             stored = cursor.rowcount  # read before the cursor closes
         if stored != count:  # a lease was not held, so nothing was stored: the checked path says whose (Fenced)
             self._append_events(connection, _event_rows(items), fences)
@@ -174,7 +193,7 @@ class Store:
             if fences:
                 self._check_fences_on(cursor, connection.dialect.name, fences)
             cursor.executemany(self._insert_events, rows)
-            dbapi.commit()
+            committed(dbapi.commit)
 
     def _check_fences(self, conn, fences: dict[str, tuple[str, int]]) -> None:
         """Fencing: each table's lease must still be (owner, token), read under a share lock so a
@@ -343,7 +362,7 @@ def _driver_transaction(connection: sa.Connection) -> Iterator[tuple[Any, Any]]:
     except connection.dialect.loaded_dbapi.IntegrityError as err:
         with contextlib.suppress(Exception):
             dbapi.rollback()
-        raise StoreError(f"refused by the database: {first_line(err)}") from None
+        raise refused(err) from None
     except BaseException:
         with contextlib.suppress(Exception):
             dbapi.rollback()

@@ -101,27 +101,31 @@ class StoreWriter:
             self._conn = self.store.engine.connect()
         return self._conn
 
-    def _drop_connection(self) -> None:
+    def _drop_connection(self, failed: bool = False) -> None:
+        """The writer's connection given back; after a failure, thrown away (a connection lost would fail its
+        reset, and the pool would log that with a traceback)."""
         if self._conn is not None:
             with contextlib.suppress(Exception):
+                if failed:
+                    self._conn.invalidate()
                 self._conn.close()
         self._conn = None
 
     def _commit(self, batch) -> None:
+        health = self.store.health
         try:
             self.store.append([item for item, _, _ in batch], self._connection())
             results: list[BaseException | None] = [None] * len(batch)
             self.commits += 1
-        except Exception:
-            self._drop_connection()
-            results = []
-            for item, _, _ in batch:  # find the bad item: the others still commit
-                try:
-                    self.store.append([item])
-                    results.append(None)
-                    self.commits += 1
-                except Exception as err:
-                    results.append(err if isinstance(err, StoreError) else StoreError(first_line(err), outage=True))
+            health.back()
+        except Exception as err:
+            self._drop_connection(failed=True)
+            if isinstance(err, StoreError) and err.outage:
+                results = [err] * len(batch)  # the store away: each item's outcome is the batch's (none alone)
+            elif len(batch) == 1:
+                results = [err if isinstance(err, StoreError) else StoreError(first_line(err))]
+            else:
+                results = [self._alone(item) for item, _, _ in batch]  # find the bad item: the others still commit
         self.items += len(batch)
         answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
         for (_, future, loop), error in zip(batch, results, strict=True):
@@ -129,6 +133,16 @@ class StoreWriter:
         for loop, settled in answers.items():
             with contextlib.suppress(RuntimeError):  # a loop that closed meanwhile: nobody waits any more
                 loop.call_soon_threadsafe(_settle, settled)
+
+    def _alone(self, item: Append) -> BaseException | None:
+        """One item of a refused batch, tried alone."""
+        try:
+            self.store.append([item])
+        except Exception as err:
+            return err if isinstance(err, StoreError) else StoreError(first_line(err))
+        self.commits += 1
+        self.store.health.back()
+        return None
 
 
 def _settle(settled: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
