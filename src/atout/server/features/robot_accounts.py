@@ -8,7 +8,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -44,7 +46,7 @@ class RobotAccount(Account):
 class RobotAccounts:
     """Robot accounts and their tokens in the store."""
 
-    def __init__(self, store: Store, clock=time.time) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
 
@@ -69,7 +71,7 @@ class RobotAccounts:
             raise AccountError("name_taken", f"the name {name!r} is taken") from None
         return robot, token
 
-    def of(self, owner_id: str) -> list[dict]:
+    def of(self, owner_id: str) -> list[dict[str, Any]]:
         """The robot accounts a person owns: name, when made, whether its token is in force."""
         with self.store.engine.connect() as conn:
             rows = conn.execute(sa.select(players.c.name, players.c.created_at, players.c.token_hash)

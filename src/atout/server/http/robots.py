@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from importlib import resources
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -18,13 +19,14 @@ from ..protocol import SessionEnd
 from .requests import Asked, asked, error_answer, limited, refusal, spend
 
 
-def shipped_ladder() -> dict | None:
+def shipped_ladder() -> dict[str, Any] | None:
     """The latest robots' ladder (``atout arena --ladder``), as the package ships it (``atout/web/ladder.json``)."""
     try:
         text = (resources.files("atout.web") / "ladder.json").read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
         return None
-    return json.loads(text)
+    ladder: dict[str, Any] = json.loads(text)
+    return ladder
 
 
 class RobotRoutes:

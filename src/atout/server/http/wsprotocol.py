@@ -24,9 +24,11 @@ from typing import Any
 
 from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.frames import apply_mask
 from websockets.http11 import Request
 from websockets.protocol import State
+from websockets.speedups import (
+    apply_mask,  # the C mask, as websockets.frames takes it (a wheel always has it)
+)
 
 READ_AHEAD = 8
 """Messages a connection may have waiting for the application before its socket stops being read: uvicorn

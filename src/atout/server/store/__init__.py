@@ -5,7 +5,8 @@ and its health: which errors are an outage, and the outage as one state of the p
 Below the features and everything above: it knows no feature. What a game's end books beyond its events
 (its row, coins, standings, the daily deal) is written by the ``book`` it is built with (``Store(url, book=...)``)."""
 
-from .rows import Append, Book, Fenced, GameRow, Lease, StoredEvent, StoredTable, StoreError
+from ..results import GameRow
+from .rows import Append, Book, Fenced, Lease, StoredEvent, StoredTable, StoreError
 from .store import Store, engine_url
 from .writer import StoreWriter
 

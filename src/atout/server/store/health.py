@@ -127,7 +127,7 @@ class StoreHealth:
         (a page's read, a login, a table's write). A failed pre-ping is not one: the pool connects again."""
 
         @event.listens_for(engine, "handle_error")
-        def _seen(context) -> None:
+        def _seen(context: sa.engine.ExceptionContext) -> None:
             if not context.is_pre_ping:
                 self.report(context.original_exception)
 

@@ -20,9 +20,10 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from ..results import GameRow
 from .db import games, table_events, table_leases, tables
 from .health import AtCommit, StoreHealth, cause_of, committed
-from .rows import Append, Book, Fenced, GameRow, Lease, StoredEvent, StoredTable, StoreError, failure, refused
+from .rows import Append, Book, Fenced, Lease, StoredEvent, StoredTable, StoreError, failure, refused
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -45,7 +46,7 @@ def make_engine(url: str) -> Engine:
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **codec)
 
         @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection, _record) -> None:  # durable on a crash, readers never blocked
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:  # durable on a crash, readers never blocked
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=FULL")
@@ -195,7 +196,7 @@ class Store:
             cursor.executemany(self._insert_events, rows)
             committed(dbapi.commit)
 
-    def _check_fences(self, conn, fences: dict[str, tuple[str, int]]) -> None:
+    def _check_fences(self, conn: sa.Connection, fences: dict[str, tuple[str, int]]) -> None:
         """Fencing: each table's lease must still be (owner, token), read under a share lock so a
         takeover (an update of the lease) waits for this transaction, and loads what it wrote.
         Driver-level SQL: it runs with every write of a table when several processes share the site."""
@@ -284,7 +285,7 @@ class Store:
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(query)]
 
-    def _append(self, conn, item: Append) -> None:
+    def _append(self, conn: sa.Connection, item: Append) -> None:
         values: dict[str, Any] = {}
         if item.snapshot is not None:
             values["snapshot_seq"], values["snapshot"] = item.snapshot
@@ -300,7 +301,7 @@ class Store:
                                  "build it with Store(url, book=...) (features/bookkeeping.py)")
             self.book(conn, item)
 
-    def _events(self, conn, table_id: str, seq: int, limit: int | None = None) -> list[StoredEvent]:
+    def _events(self, conn: sa.Connection, table_id: str, seq: int, limit: int | None = None) -> list[StoredEvent]:
         query = (sa.select(table_events.c.seq, table_events.c.at, table_events.c.kind, table_events.c.data)
                  .where(table_events.c.table_id == table_id, table_events.c.seq > seq)
                  .order_by(table_events.c.seq))
@@ -308,7 +309,7 @@ class Store:
             query = query.limit(limit)
         return [StoredEvent(*row) for row in conn.execute(query)]
 
-    def _tables(self, where) -> list[StoredTable]:
+    def _tables(self, where: sa.ColumnElement[bool]) -> list[StoredTable]:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(tables.c.id, tables.c.status, tables.c.snapshot, tables.c.snapshot_seq)
                                 .where(where).order_by(tables.c.created_at)).all()

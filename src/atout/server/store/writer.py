@@ -111,7 +111,7 @@ class StoreWriter:
                 self._conn.close()
         self._conn = None
 
-    def _commit(self, batch) -> None:
+    def _commit(self, batch: list[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop]]) -> None:
         health = self.store.health
         try:
             self.store.append([item for item, _, _ in batch], self._connection())

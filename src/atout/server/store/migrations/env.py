@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from alembic import context
 from sqlalchemy import create_engine
 
 from atout.server.store.db import metadata
 
 
-def _run(connection) -> None:
+def _run(connection: sa.Connection) -> None:
     context.configure(connection=connection, target_metadata=metadata, render_as_batch=True,
                       compare_type=True)
     with context.begin_transaction():
