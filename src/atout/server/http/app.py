@@ -94,7 +94,8 @@ class WebSocketEndpoint:
 async def health(request: Request) -> Response:
     """Whether this process serves: 200 ``ok``, or 503 ``degraded`` when its bus is down."""
     hub: Hub = request.app.state.hub
-    body = {"status": "ok", "tables": len(hub.rooms), "connections": len(hub.connections),
+    body = {"status": "ok", "tables": len(hub.rooms), "resting": len(hub.release.resting),
+            "released": hub.stats.released, "connections": len(hub.connections),
             "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items,
             "frames": hub.stats.frames, "frames_crossed": hub.stats.crossed,
             **hub.site.health()}

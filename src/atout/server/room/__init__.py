@@ -6,10 +6,12 @@
     robots    ``Robots``: a robot's decision, off the event loop, played as a request (``play.play``)
     timer     ``Timer``: asleep until the table's next deadline
     outage    the store away: pause, roll back, resume; a refused batch: reload
+    resting   whether the room may leave memory: nobody at the table, nothing to come by itself
 """
 
 from ..table import rebuilt
 from .actor import Make, Room, Services, Stats
 from .history import HISTORY_KEPT
+from .resting import vacant
 
-__all__ = ["HISTORY_KEPT", "Make", "Room", "Services", "Stats", "rebuilt"]
+__all__ = ["HISTORY_KEPT", "Make", "Room", "Services", "Stats", "rebuilt", "vacant"]

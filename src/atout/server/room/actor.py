@@ -60,6 +60,7 @@ class Stats:
     actions: int = 0  # game actions accepted by the tables run here
     frames: int = 0  # frames made here for connections, this process's and others'
     crossed: int = 0  # of those, frames for another process's connections: they crossed the bus
+    released: int = 0  # rooms that left memory, nobody at their table (site/release.py)
 
 
 @dataclass
@@ -90,6 +91,8 @@ class Room:
         self.snapshot_seq = 0
         self.base: tuple[int, bytes] | None = None  # the last snapshot stored (seq, JSON): to roll back to
         self._same_address: tuple[tuple[int, int], list[int]] | None = None
+        self.quiet_since = services.clock.now()  # the last event, page come or gone: a vacant room rests from then
+        self.released = False  # out of memory (site/release.py): a request that held it on asks again
         self.teller = Teller(self)
         self.robots = Robots(self)
         self.timer = Timer(self)
@@ -164,6 +167,7 @@ class Room:
         """One request in the table's turn: refused while the table is paused, else its events stored
         and told."""
         async with self.lock:
+            self.check_here()
             if self.table.paused is not None:
                 raise ProtocolError("paused", self.table.paused)
             batch = Batch(self.table, self.services.clock.now())
@@ -207,15 +211,30 @@ class Room:
                                         table.players, lease)
         await stored(token)
 
+    def check_here(self) -> None:
+        """Refuse a request that reached the room as it left memory (``released``): the next one brings it back."""
+        if self.released:
+            raise ProtocolError("unavailable", "the table was put away a moment ago: try again")
+
     def follow(self, conn: Connection) -> None:
         self.followers.add(conn)
         self.teller.followers_moved()
         conn.tables.add(self.table.id)
+        self.quiet_since = self.services.clock.now()
+
+    def unfollow_all(self) -> None:
+        """The table closed: nothing more is told there, so no page follows it any more (nor keeps its view)."""
+        for conn in self.followers:
+            conn.tables.discard(self.table.id)
+            conn.views.pop(self.table.id, None)
+        self.followers.clear()
+        self.teller.followers_moved()
 
     async def join(self, conn: Connection, last_seq: int | None) -> None:
         """``conn`` follows the table: the events it missed, then its state; a seated person back."""
         seat = self.viewer(conn)
         async with self.lock:
+            self.check_here()
             table = self.table
             self.follow(conn)
             if last_seq is not None and last_seq < table.seq:
@@ -242,6 +261,7 @@ class Room:
         """``conn`` closed: a seated person with no connection left here starts the absence clock."""
         self.followers.discard(conn)
         self.teller.followers_moved()
+        self.quiet_since = self.services.clock.now()
         seat = self.viewer(conn)
         if seat is not None and conn.player is not None and not self.follows(conn.player.id):
             clocks.connection_lost(self.table, seat, self.services.clock.now())
@@ -318,6 +338,8 @@ class Room:
         if table.status == TableStatus.CLOSED:
             for task in self.tasks:
                 task.cancel()
+            self.unfollow_all()
+        self.quiet_since = self.services.clock.now()
         self.timer.rearm()
         self.robots.schedule()
 

@@ -123,13 +123,21 @@ class RedisSite:
         self.followers.follow_elsewhere(room)
         event_log(event="table_lost", table=table_id, why=why)
 
+    def may_release(self, room: Room) -> bool:
+        """A closed table only: an open one released would be nobody's, and the first scan would take it back."""
+        return room.table.status == TableStatus.CLOSED
+
+    async def released(self, table_id: str) -> None:
+        """A closed table left memory here: its lease goes with it (not renewed, and given back now)."""
+        await self.leases.release(table_id)
+
     # ------------------------------------------------------------ reaching owners
     async def forward(self, conn: Connection, table_id: str, text: str | bytes, ref: str | None) -> None:
         """Send ``conn``'s request about a table another process runs to that process."""
         owner = await self.leases.owner(table_id)
         if owner is None:
-            exists = await asyncio.to_thread(self.hub.store.lease, table_id)
-            if exists is None:
+            status = await asyncio.to_thread(self.hub.store.table_status, table_id)
+            if status != "open":  # none, or closed (and released where it ran: its owner answered so before)
                 raise ProtocolError("no_table", f"no open table {table_id!r}")
             raise ProtocolError("unavailable", "this table is moving to another server: try again in a few seconds")
         if isinstance(text, bytes):
