@@ -2,7 +2,7 @@
 
 A room vacant (``room.vacant``: no page follows it, no person sits there or it is closed, nothing to come by
 itself) for ``Config.idle_release`` seconds of the server's clock is released: out of the hub's rooms, its
-timer and robots stopped, its lease given back (``Site.released``). Nothing else holds it: a closed table's
+timer and robots stopped, its lease given back (``Site.release``). Nothing else holds it: a closed table's
 pages stopped following it when it closed (``Room.unfollow_all``), and the lobby's lines, the tournaments'
 clock and the site's followers name tables by id. A closed table is gone for good (a request about it is
 answered ``no_table``, as before its release); an open one rests, its lobby line kept, and comes back from
@@ -63,7 +63,7 @@ class Release:
         now = hub.clock.now()
         due = now + idle
         for room in list(hub.rooms.values()):
-            if not vacant(room) or not hub.site.may_release(room):
+            if not vacant(room):
                 continue
             if now - room.quiet_since >= idle:
                 await self.release(room)
@@ -72,11 +72,15 @@ class Release:
         return due
 
     async def release(self, room: Room) -> bool:
-        """``room`` out of memory, if it is still run here and vacant: checked and removed without yielding,
-        so no request takes it in between (one that held it already is refused, ``Room.check_here``)."""
+        """``room`` out of memory, if it is still run here, vacant, and the site lets it go (one process
+        alone, at once; with several, a closed table's, once its lease is given back): checked again and
+        removed without yielding, so no request takes it in between (one that held it already is
+        refused, ``Room.check_here``)."""
         hub = self.hub
         table = room.table
-        if hub.rooms.get(table.id) is not room or not vacant(room):
+        if hub.rooms.get(table.id) is not room or not vacant(room) or not await hub.site.release(room):
+            return False
+        if hub.rooms.get(table.id) is not room or not vacant(room):  # a closed table's lease went: it stays so
             return False
         del hub.rooms[table.id]
         room.released = True
@@ -86,7 +90,6 @@ class Release:
         hub.stats.released += 1
         event_log(event="released", table=table.id, seq=table.seq, status=table.status)
         await room.stop()
-        await hub.site.released(table.id)
         return True
 
     async def bring_back(self, table_id: str) -> bool:
