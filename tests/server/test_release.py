@@ -13,6 +13,7 @@ import httpx
 from atout.engine.kinds import EventType
 
 from .helpers import Client, eventually, quick_config, running_server
+from .test_cluster import RedisServer, redis  # noqa: F401 -- the redis fixture
 from .test_tables import game_over, play_until, table_with_robots
 
 IDLE = 120.0
@@ -105,3 +106,36 @@ async def test_an_open_table_nobody_is_at_comes_back_from_the_store(db_url: str)
         assert sat["event"]["type"] == "sat" and sat["seq"] == seq + 1
         assert bob.state["master"] == 0 and hub.rooms[table].table.seq >= seq + 1
         assert (await health(server))["tables"] == 1
+
+
+async def test_with_several_processes_a_closed_table_is_released_with_its_lease(
+        pg_url: str, redis: RedisServer) -> None:  # noqa: F811
+    """With Redis only closed tables leave memory (an open one released would be nobody's, and the scan for
+    unowned tables would take it back); the lease goes with the room, so nobody renews or takes it."""
+    async with running_server(pg_url, config(), redis_url=redis.url) as server:
+        hub = server.hub
+        leases = hub.site.leases
+        ann = await Client.connect(server.url, "Ann")
+        closed = await table_with_robots(ann, 3, level="random")
+        await ann.request({"type": "leave", "table": closed})
+        vacant_open = await table_with_robots(ann, 3, level="random")
+        room = hub.rooms[vacant_open]
+
+        def emptied(b) -> None:
+            b.emit(EventType.LEFT, seat=0)
+            b.emit(EventType.MASTER, seat=None)
+
+        await room.request(None, emptied)
+        assert closed in leases.tokens and vacant_open in leases.tokens
+        gone = weakref.ref(hub.rooms[closed])
+        await ann.close()
+        await eventually(lambda: not hub.connections, "the page did not go")
+        server.clock.advance(IDLE + 1)
+        await eventually(lambda: closed not in hub.rooms, "the closed table was not released")
+        await eventually(lambda: gc.collect() >= 0 and gone() is None, "the released room is still held")
+        assert closed not in leases.tokens and hub.store.lease(closed).expires_at == 0.0
+        assert vacant_open in hub.rooms and vacant_open in leases.tokens  # open: it stays, leased
+        assert (await health(server))["tables"] == 1
+        bob = await Client.connect(server.url, "Bob")
+        await bob.send({"type": "join", "table": closed})
+        assert (await bob.expect("error"))["code"] == "no_table"  # as its owner answered before the release

@@ -1,7 +1,7 @@
 """The hub: this process's rooms and connections, and the way from a frame to the job that handles it.
 
 Each frame is parsed into its typed message, rate-limited and handed to its handler, on one of the hub's
-jobs (each a module beside this one: identity, handover, sessions, lobby, opening, table_requests,
+jobs (each a module beside this one: identity, handover, sessions, lobby, opening, table_requests, release,
 tournament_clock). A table's request goes to its room (``room.py``), which takes it in the table's turn,
 stores what it makes and tells every follower; a table this process does not run is the site's to reach
 (``local.py``, ``cluster.py``). The hub itself changes no table."""
