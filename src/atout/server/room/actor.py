@@ -154,6 +154,12 @@ class Room:
         for task in self.tasks:
             task.cancel()
 
+    def dismantle(self) -> None:
+        """Released, its tasks over: the parts that hold the room let go of it, so that reference counting
+        frees it at once, not the cyclic collector, which a tuned server runs seldom (``cli/serve.py``)."""
+        self.tasks.clear()
+        del self.teller, self.robots, self.timer
+
     @classmethod
     def loaded(cls, item: StoredTable, services: Services) -> Room:
         """A table as the store holds it, ready to run again here."""

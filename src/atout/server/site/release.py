@@ -90,6 +90,7 @@ class Release:
         hub.stats.released += 1
         event_log(event="released", table=table.id, seq=table.seq, status=table.status)
         await room.stop()
+        room.dismantle()
         return True
 
     async def bring_back(self, table_id: str) -> bool:
