@@ -44,6 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="pause between two deals, to read the result (default 5)")
     parser.add_argument("--abandon-after", type=float, default=180.0, metavar="SECONDS",
                         help="how long a player who lost the connection keeps the seat (default 180)")
+    parser.add_argument("--idle-release", type=float, default=300.0, metavar="SECONDS",
+                        help="how long a table nobody is at (closed, or open with nobody seated or watching and "
+                             "nothing to come) stays in memory; an open one comes back from the store when named "
+                             "(default 300; 0: for ever)")
     parser.add_argument("--behind-proxy", action="store_true",
                         help="a proxy of yours forwards the connections: take each client's address from "
                              "X-Forwarded-For (two registered players from one address make a game unranked); "
@@ -162,7 +166,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from ..server.paths import default_db_url
 
-    for name in ("robot_pace", "deal_pause", "abandon_after", "commit_linger"):
+    for name in ("robot_pace", "deal_pause", "abandon_after", "commit_linger", "idle_release"):
         if getattr(args, name) < 0:
             print(f"atout serve: --{name.replace('_', '-')} must be 0 or more", file=sys.stderr)
             return 2
@@ -255,7 +259,8 @@ def serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     settings = {"db": db, "redis": redis, "robot_pace": args.robot_pace, "deal_pause": args.deal_pause,
-                "abandon_after": args.abandon_after, "behind_proxy": args.behind_proxy, "rate": args.rate,
+                "abandon_after": args.abandon_after, "idle_release": args.idle_release,
+                "behind_proxy": args.behind_proxy, "rate": args.rate,
                 "limit_factor": args.limit_factor,
                 "log_level": args.log_level, "slot": args.slot, "slots": args.slots,
                 "commit_linger": args.commit_linger, "origins": origins, "hosts": hosts,
@@ -321,7 +326,7 @@ def app_from_settings():
                     analysis_workers=settings.get("analysis_workers", 1),
                     analysis_queue=settings.get("analysis_queue", 16),
                     analysis_worlds=settings.get("analysis_worlds", 8), limit_factor=settings.get("limit_factor", 1.0),
-                    daily_deals=settings.get("daily_deals", 5),
+                    daily_deals=settings.get("daily_deals", 5), idle_release=settings.get("idle_release", 300.0),
                     **({"daily_level": settings["daily_level"]} if settings.get("daily_level") else {}))
     AtoutHTTPProtocol.configure(settings.get("request_timeout", 10.0), settings.get("connections_per_address", 256))
     clock = SteppedClock() if settings.get("test_clock") else None

@@ -71,12 +71,16 @@ _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 _TRUMPS_ABOVE = {c: TRUMPS & ~((1 << (c + 1)) - 1) for c in range(56, 77)}
 _TRUMPS_ABOVE[-1] = TRUMPS
 # Whole legal masks recur (a suit to follow, the trumps above another), so the
-# Play tuples are kept per mask, in a bounded cache.
+# Play tuples are kept per mask, in a bounded cache. Small: masks recur within a
+# deal, and in a long-running server every entry kept is a small object that
+# outlives the tables around it and pins its allocator pool (16 KiB): at 100,000
+# entries a night's server grew by hundreds of MB (issue 40, benchmarks/long_night.py).
+MASK_PLAYS_KEPT = 4096
 _MASK_PLAYS: dict[int, tuple[Play, ...]] = {}
 
 
 def _mask_plays(mask: int) -> tuple[Play, ...]:
-    if len(_MASK_PLAYS) > 100_000:
+    if len(_MASK_PLAYS) > MASK_PLAYS_KEPT:
         _MASK_PLAYS.clear()
     if mask.bit_count() <= 4:  # a few cards: a Python loop beats building the digit string
         out = []

@@ -19,7 +19,9 @@ PRIVATE = ("hand", "ecart", "partner", "legal")
 """The DealView fields that differ between seats; all the others are the same for every viewer."""
 
 
-_CACHE_LIMIT = 20_000
+_CACHE_LIMIT = 4096
+"""Entries each cache keeps (then it starts again): a hand or a trick recurs within its deal, and in a
+long-running server every entry kept pins its allocator pool (issue 40: engine/state.py, MASK_PLAYS_KEPT)."""
 _hand_codes: dict[int, list[str]] = {}
 _choice_json: dict[Any, dict[str, Any]] = {}
 _play_json: dict[tuple[int, int], dict[str, Any]] = {}

@@ -41,6 +41,10 @@ class FakeClock:
         heapq.heappush(self._sleepers, (when, next(self._order), future))
         await future
 
+    def waiting(self) -> list[float]:
+        """When each sleeper still asleep wakes: a test moves time once a task has gone to sleep."""
+        return sorted(when for when, _, future in self._sleepers if not future.done())
+
     def advance(self, seconds: float) -> None:
         """Move time on and wake everyone whose time has come."""
         self._now += seconds

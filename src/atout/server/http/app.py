@@ -144,7 +144,8 @@ async def health(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     store = hub.store.health
     body = {"status": "ok", "store": "up" if store.up else "down", "store_outages": store.outages,
-            "tables": len(hub.rooms), "connections": len(hub.connections),
+            "tables": len(hub.rooms), "resting": len(hub.release.resting), "released": hub.stats.released,
+            "connections": len(hub.connections),
             "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items,
             "frames": hub.stats.frames, "frames_crossed": hub.stats.crossed,
             **hub.site.health()}

@@ -7,10 +7,12 @@
     timer     ``Timer``: asleep until the table's next deadline
     outage    the store away: pause once, roll back, resume once when a write succeeds (``StoreWatch``:
               the process's probe); a write of unknown outcome settled; a refused batch: reload
+    resting   whether the room may leave memory: nobody at the table, nothing to come by itself
 """
 
 from ..table import rebuilt
 from .actor import Make, Room, Services, Stats
 from .history import HISTORY_KEPT
+from .resting import vacant
 
-__all__ = ["HISTORY_KEPT", "Make", "Room", "Services", "Stats", "rebuilt"]
+__all__ = ["HISTORY_KEPT", "Make", "Room", "Services", "Stats", "rebuilt", "vacant"]

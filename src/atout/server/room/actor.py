@@ -60,6 +60,7 @@ class Stats:
     actions: int = 0  # game actions accepted by the tables run here
     frames: int = 0  # frames made here for connections, this process's and others'
     crossed: int = 0  # of those, frames for another process's connections: they crossed the bus
+    released: int = 0  # rooms that left memory, nobody at their table (site/release.py)
 
 
 @dataclass
@@ -96,6 +97,8 @@ class Room:
         # a write whose outcome is unknown (its events, requester, ref): settled when the store is back
         self.unsettled: tuple[Events, Connection | None, str | None] | None = None
         self._same_address: tuple[tuple[int, int], list[int]] | None = None
+        self.quiet_since = services.clock.now()  # the last event, page come or gone: a vacant room rests from then
+        self.released = False  # out of memory (site/release.py): a request that held it on asks again
         self.teller = Teller(self)
         self.robots = Robots(self)
         self.timer = Timer(self)
@@ -157,6 +160,12 @@ class Room:
         for task in self.tasks:
             task.cancel()
 
+    def dismantle(self) -> None:
+        """Released, its tasks over: the parts that hold the room let go of it, so that reference counting
+        frees it at once, not the cyclic collector, which a tuned server runs seldom (``cli/serve.py``)."""
+        self.tasks.clear()
+        del self.teller, self.robots, self.timer
+
     @classmethod
     def loaded(cls, item: StoredTable, services: Services) -> Room:
         """A table as the store holds it, ready to run again here."""
@@ -171,6 +180,7 @@ class Room:
         and told. Accepted, a requester who ``follows`` (a person who sits or claims a seat) sees the table
         from now on, its own event first; one who changed the options is not told of its own change."""
         async with self.lock:
+            self.check_here()
             if self.table.paused is not None:
                 raise ProtocolError("paused", self.table.paused)
             batch = Batch(self.table, self.services.clock.now())
@@ -219,15 +229,30 @@ class Room:
                                         table.players, lease)
         await stored(token)
 
+    def check_here(self) -> None:
+        """Refuse a request that reached the room as it left memory (``released``): the next one brings it back."""
+        if self.released:
+            raise ProtocolError("unavailable", "the table was put away a moment ago: try again")
+
     def follow(self, conn: Connection) -> None:
         self.followers.add(conn)
         self.teller.followers_moved()
         conn.tables.add(self.table.id)
+        self.quiet_since = self.services.clock.now()
+
+    def unfollow_all(self) -> None:
+        """The table closed: nothing more is told there, so no page follows it any more (nor keeps its view)."""
+        for conn in self.followers:
+            conn.tables.discard(self.table.id)
+            conn.views.pop(self.table.id, None)
+        self.followers.clear()
+        self.teller.followers_moved()
 
     async def join(self, conn: Connection, last_seq: int | None) -> None:
         """``conn`` follows the table: the events it missed, then its state; a seated person back."""
         seat = self.viewer(conn)
         async with self.lock:
+            self.check_here()
             table = self.table
             missed = await events_after(self, last_seq) if last_seq is not None and last_seq < table.seq else []
             log = await deal_log(self, seat) if last_seq is None else None  # a page that holds no log yet
@@ -254,6 +279,7 @@ class Room:
         """``conn`` closed: a seated person with no connection left here starts the absence clock."""
         self.followers.discard(conn)
         self.teller.followers_moved()
+        self.quiet_since = self.services.clock.now()
         seat = self.viewer(conn)
         if seat is not None and conn.player is not None and not self.follows(conn.player.id):
             clocks.connection_lost(self.table, seat, self.services.clock.now())
@@ -332,6 +358,8 @@ class Room:
         if table.status == TableStatus.CLOSED:
             for task in self.tasks:
                 task.cancel()
+            self.unfollow_all()
+        self.quiet_since = self.services.clock.now()
         self.timer.rearm()
         self.robots.schedule()
 

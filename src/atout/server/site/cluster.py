@@ -72,7 +72,7 @@ class RedisSite:
             BusKind.LOBBY: self.lobby.heard,
             BusKind.LOBBY_SYNC: self._lobby_sync,
             BusKind.TAKE: lambda body: self.leases.take(body["table"]),  # a table handed back to this process
-            BusKind.FRIENDS: self._friends,
+            BusKind.FRIENDS: self.lobby.friends_heard,
             BusKind.PLAYER: lambda body: self.hub.identity.tell_player(body["player"], body["message"], site=False),
             BusKind.SESSIONS_ENDED: lambda body: self.hub.sessions.close(body["player"], body["sessions"],
                                                                          body["why"], site=False),
@@ -124,13 +124,21 @@ class RedisSite:
         self.followers.follow_elsewhere(room)
         event_log(event="table_lost", table=table_id, why=why)
 
+    async def release(self, room: Room) -> bool:
+        """A closed table only, its lease going with it (not renewed, and given back now): an open one
+        released would be nobody's, and the first scan would take it back."""
+        if room.table.status != TableStatus.CLOSED:
+            return False
+        await self.leases.release(room.id)
+        return True
+
     # ------------------------------------------------------------ reaching owners
     async def forward(self, conn: Connection, table_id: str, text: str | bytes, ref: str | None) -> None:
         """Send ``conn``'s request about a table another process runs to that process."""
         owner = await self.leases.owner(table_id)
         if owner is None:
-            exists = await asyncio.to_thread(self.hub.store.lease, table_id)
-            if exists is None:
+            status = await asyncio.to_thread(self.hub.store.table_status, table_id)
+            if status != "open":  # none, or closed (and released where it ran: its owner answered so before)
                 raise ProtocolError("no_table", f"no open table {table_id!r}")
             raise ProtocolError("unavailable", "this table is moving to another server: try again in a few seconds")
         if isinstance(text, bytes):
@@ -217,10 +225,6 @@ class RedisSite:
             task = asyncio.create_task(self.leases.hand_home(body["slot"], body["from"]))
             self._handing.add(task)
             task.add_done_callback(self._handing.discard)
-
-    def _friends(self, body: dict[str, Any]) -> None:
-        self.hub.identity.forget_friends(*body["players"], site=False)
-        self.lobby.show_private(body["players"])
 
     async def _bus_back(self) -> None:
         """Redis is back after an outage: frames were lost both ways. The stand-ins here get whole states

@@ -1,7 +1,7 @@
 """The hub: this process's rooms and connections, and the way from a frame to the job that handles it.
 
 Each frame is parsed into its typed message, rate-limited and handed to its handler, on one of the hub's
-jobs (each a module beside this one: identity, handover, sessions, lobby, opening, table_requests,
+jobs (each a module beside this one: identity, handover, sessions, lobby, opening, table_requests, release,
 tournament_clock). A table's request goes to its room (``room.py``), which takes it in the table's turn,
 stores what it makes and tells every follower; a table this process does not run is the site's to reach
 (``local.py``, ``cluster.py``). The hub itself changes no table."""
@@ -63,6 +63,7 @@ from .lobby import LobbyLists
 from .local import LocalSite, Site
 from .metrics import Metrics
 from .opening import Opening
+from .release import Release
 from .sessions import Sessions
 from .table_requests import TableRequests
 from .tournament_clock import TournamentClock
@@ -93,6 +94,7 @@ class Config:
     analysis_warm: bool = True  # the analysis workers start and warm up with the server, not at the first request
     daily_deals: int = daily.DEALS  # deals in a day's set of the daily deal (set when the day is first asked for)
     daily_level: str = field(default_factory=default_robot_level)  # the daily deal's robots
+    idle_release: float = 300.0  # seconds a table nobody is at stays in memory (release.py); 0: for ever
 
 
 def budget_rules(config: Config) -> list[Rule]:
@@ -129,6 +131,7 @@ class Hub:
         self.opening = Opening(self)
         self.tournaments = TournamentClock(self)
         self.tables = TableRequests(self)
+        self.release = Release(self)
         self.services = Services(store, self.writer, self.clock, self.config.timing, self.addresses,
                                  fence=self.site.fence, lobby=self.lobby.update, stats=self.stats,
                                  closed=self.tournaments.table_closed)
@@ -157,6 +160,7 @@ class Hub:
         if self.accounts is not None:
             self.spawn(self.sessions.sweep())
         self.spawn(self.tournaments.run())
+        self.spawn(self.release.run())
 
     def resume(self, item: StoredTable) -> Room:
         """A table as the store holds it, running again here."""
@@ -263,7 +267,7 @@ class Hub:
             if not isinstance(message, Hello):
                 conn.who  # noqa: B018 -- hello first: raises ProtocolError for a connection without one
             table_id = getattr(message, "table", None)
-            if table_id is not None and table_id not in self.rooms:
+            if table_id is not None and not await self.release.bring_back(table_id):
                 if conn.remote:  # sent here as the owner, but we no longer run it
                     raise ProtocolError("unavailable", "this table is moving to another server: try again")
                 await self.site.forward(conn, table_id, text, ref)

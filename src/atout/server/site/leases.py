@@ -76,6 +76,13 @@ class Leases:
         self.tokens.pop(table_id, None)
         self.owners.pop(table_id, None)
 
+    async def release(self, table_id: str) -> None:
+        """This process runs ``table_id`` no longer and nobody needs to (it closed): the lease given back."""
+        token = self.tokens.get(table_id)
+        self.forget(table_id)
+        if token is not None:
+            await asyncio.to_thread(self.site.hub.store.release_lease, table_id, self.site.process, token)
+
     def moved(self, table_id: str, process: str) -> None:
         """A table found a new owner (the bus says so)."""
         self.owners[table_id] = (process, self.wall() + self.lease_seconds)

@@ -70,6 +70,11 @@ class Site(Protocol):
     async def lost(self, table_id: str, why: str) -> None:
         """A write of the table was fenced: another process runs it now."""
 
+    async def release(self, room: Room) -> bool:
+        """A vacant room leaves memory here (``release.py``), with whatever the site held for running it
+        (a lease); False (nothing done) if it may not: an open table must be found again when someone
+        names it, which only one process alone can promise (with many, another's scan would take it over)."""
+
     async def forward(self, conn: Connection, table_id: str, text: str | bytes, ref: str | None) -> None:
         """A request about a table this process does not run: sent to the process that runs it, or
         refused (``no_table``, ``unavailable``)."""
@@ -162,6 +167,9 @@ class LocalSite:
 
     async def lost(self, table_id: str, why: str) -> None:
         return None
+
+    async def release(self, room: Room) -> bool:
+        return True
 
     async def forward(self, conn: Connection, table_id: str, text: str | bytes, ref: str | None) -> None:
         raise ProtocolError("no_table", f"no open table {table_id!r}")

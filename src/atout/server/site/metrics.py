@@ -56,6 +56,10 @@ class HubCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         hub = self.hub
         yield GaugeMetricFamily("atout_tables", "Tables this process runs.", value=len(hub.rooms))
+        yield GaugeMetricFamily("atout_tables_resting", "Open tables nobody is at, out of memory until named.",
+                                value=len(hub.release.resting))
+        yield CounterMetricFamily("atout_tables_released", "Tables that left memory, nobody at them.",
+                                  value=hub.stats.released)
         yield GaugeMetricFamily("atout_connections", "WebSocket connections to this process.",
                                 value=len(hub.connections))
         yield CounterMetricFamily("atout_actions", "Game actions accepted.", value=hub.actions)

@@ -14,7 +14,6 @@ from ..protocol import Claim, Create, Daily, ProtocolError, Quick, dumps
 from ..room import Room
 from ..table import Table, play
 from .connection import Connection
-from .local import line_for
 from .quick import QUICK_OPTIONS, pick
 
 if TYPE_CHECKING:
@@ -45,8 +44,7 @@ class Opening:
         """A game now: a seat at a table of that size with people (a robot's, taken at the next deal, or a
         free one), else a new quick table with robots, started at once (``quick.py``)."""
         player = conn.who
-        lines = [line_for(r.summary(), r.table.people(), player.id) for r in self.hub.rooms.values()
-                 if self.hub.lobby.admits(r.table, conn)]
+        lines = self.hub.lobby.lines_here(conn)
         lines += [line for line in self.hub.site.tables_for(conn) if line["id"] not in self.hub.rooms]
         table_id = pick(lines, m.players)
         if table_id is None:
@@ -57,7 +55,7 @@ class Opening:
             await room.create(conn, m.ref, self.hub.run_here(room), quick=True, lease=self.hub.site.new_lease())
             room.start()
             await room.request(conn, lambda b: play.quick_start(b, player.id))
-        elif table_id in self.hub.rooms:
+        elif await self.hub.release.bring_back(table_id):
             await self.hub.tables.on_claim(conn, Claim(type="claim", table=table_id, ref=m.ref))
         else:  # run by another process: the claim goes there, as the person's own request would
             claim: dict[str, Any] = {"type": "claim", "table": table_id}

@@ -73,6 +73,12 @@ class RemoteLobby:
             if line.admit is not None and line.admit["master"] in player_ids:
                 self.show(line)
 
+    def friends_heard(self, body: dict[str, Any]) -> None:
+        """Another process changed a friendship: this process's cache forgets it, and the private tables
+        the others run are shown again to whom they now admit."""
+        self.site.hub.identity.forget_friends(*body["players"], site=False)
+        self.show_private(body["players"])
+
     def heard(self, body: dict[str, Any]) -> None:
         """Another process's lobby line: kept and shown, or (closed) dropped."""
         table_id, summary, admit, people = body["table"], body["summary"], body.get("admit"), body.get("people") or []

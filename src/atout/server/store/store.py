@@ -275,6 +275,11 @@ class Store:
             row = conn.execute(sa.select(table_leases).where(table_leases.c.table_id == table_id)).first()
         return None if row is None else Lease(row.owner, row.token, row.expires_at)
 
+    def table_status(self, table_id: str) -> str | None:
+        """The table's status as stored (``open``, ``closed``), None if there is no such table."""
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(tables.c.status).where(tables.c.id == table_id)).scalar()
+
     def unowned_tables(self, now: float) -> list[str]:
         """Open tables whose lease expired, or that never had one: a process may take them over."""
         query = (sa.select(tables.c.id).select_from(tables.outerjoin(table_leases,
