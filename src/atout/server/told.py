@@ -86,7 +86,10 @@ class Friend(TypedDict):
 class DealReview(PublishedDeal):
     type: Literal["review"]
     table: str
-    ref: NotRequired[str]
+
+
+class DealReviewAnswer(DealReview):
+    ref: str  # the request's, echoed
 
 
 class Presence(TypedDict):
@@ -110,11 +113,11 @@ class Pong(TypedDict):
     type: Literal["pong"]
 
 
-Told = (Welcome | LobbyList | LobbyTable | LobbyRemove | TableState | Event | Error | Invitation | Friend | DealReview
+Told = (Welcome | LobbyList | LobbyTable | LobbyRemove | TableState | Event | Error | Invitation | Friend | DealReview | DealReviewAnswer
         | Presence | SessionEndedMessage | TournamentRound | Pong)
 """Every message a client is told."""
 
-KINDS: tuple[str, ...] = tuple(get_args(get_type_hints(t)["type"])[0] for t in get_args(Told))
+KINDS: tuple[str, ...] = tuple(dict.fromkeys(get_args(get_type_hints(t)["type"])[0] for t in get_args(Told)))
 """Every outgoing ``type``, as docs/protocol.md lists them (``tests/server/test_protocol_doc.py``)."""
 
 
@@ -122,6 +125,7 @@ __all__ = [
     "JSON",
     "KINDS",
     "DealReview",
+    "DealReviewAnswer",
     "Error",
     "Event",
     "Friend",

@@ -13,7 +13,7 @@ import contextlib
 import secrets
 import time
 import types
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -167,16 +167,16 @@ class _Unfinished:
 
     __slots__ = ("step", "waiting")
 
-    def __init__(self, step, waiting) -> None:
+    def __init__(self, step: Coroutine[Any, Any, None], waiting: Any) -> None:
         self.step, self.waiting = step, waiting
 
-    def finish(self):
+    def finish(self) -> Awaitable[None]:
         """The rest of the send, awaited by the pump as if it had awaited the send from the start."""
         return _resume(self.step, self.waiting)
 
 
 @types.coroutine
-def _resume(step, waiting):
+def _resume(step: Coroutine[Any, Any, None], waiting: Any) -> Generator[Any, Any, None]:
     """``yield from`` for a coroutine already started: what it waits for goes to the awaiting task,
     and what the task sends or throws (a cancellation) goes back in, so the send cleans up as usual."""
     while True:

@@ -10,13 +10,13 @@ cost a few thousand instructions at every action)."""
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
-from prometheus_client.utils import floatToGoString
+from prometheus_client.utils import floatToGoString as _go_float
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 ACT_BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 """The histogram's bucket bounds in seconds: an action takes about a millisecond on an idle machine."""
 
+
+go_float: Callable[[float], str] = _go_float
+"""A bound as Prometheus writes it (``+Inf``): prometheus_client's own, typed (its module is not)."""
 
 class Latency:
     """A histogram as plain counts: one bucket's count per bound (and one past the last), and the sum."""
@@ -42,7 +45,7 @@ class Latency:
         buckets, total = [], 0
         for bound, count in zip((*self.bounds, float("inf")), self.counts, strict=True):
             total += count
-            buckets.append((floatToGoString(bound), total))
+            buckets.append((go_float(bound), total))
         return HistogramMetricFamily(name, documentation, buckets=buckets, sum_value=self.sum)
 
 

@@ -32,7 +32,7 @@ from ..protocol import (
 from ..review import published
 from ..room import Room
 from ..table import Batch, play, seating, votes
-from ..told import DealReview
+from ..told import DealReview, DealReviewAnswer
 from .connection import Connection
 
 if TYPE_CHECKING:
@@ -174,10 +174,8 @@ class TableRequests:
         names = [s.name or f"Seat {i + 1}" for i, s in enumerate(table.seats)]
         told = published(table.game_id, number, len(table.records), table.records[number - 1],
                          table.commitments[number - 1], names, table.deal_place(number))
-        message = DealReview(type="review", table=table.id, **told)
-        if m.ref:
-            message["ref"] = m.ref
-        conn.send(message)
+        review = DealReview(type="review", table=table.id, **told)
+        conn.send(DealReviewAnswer(**review, ref=m.ref) if m.ref else review)
 
     async def check_chips(self, options: TableOptions, people: list[tuple[str, str]]) -> None:
         """At a betting table everyone must hold the bet (guests are refused by the table itself)."""
