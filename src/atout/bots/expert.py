@@ -27,7 +27,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -272,7 +272,7 @@ class ExpertBot:
         if kind is Call:
             return self._call(obs, budget)
         if kind is DiscardFrom:
-            return self._ecart(obs, legal[0], budget)
+            return self._ecart(obs, cast(DiscardFrom, legal[0]), budget)
         if kind is Chelem:
             return self._chelem(obs, budget)
         if kind is PetitSecDecision:
@@ -347,7 +347,7 @@ class ExpertBot:
     def _call(self, obs: Observation, budget: float | None) -> Action:
         """Every callable card the hand lacks, and one it holds (playing alone), by the searched score:
         the worlds deal the dog too, so a card that may lie there counts as much as it should."""
-        callable_cards = [a.card for a in obs.legal]
+        callable_cards = [cast(Call, a).card for a in obs.legal]
         hint = choose_call(obs.hand, callable_cards)
         others = [c for c in callable_cards if c != hint and not obs.hand >> c & 1]
         order = [hint, *others]

@@ -698,6 +698,8 @@ def pack(deal: Deal, voids: list[int], skip: int = -1, poignees: bool = True) ->
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     n = deal.players
     taker = deal.taker
+    to_act = deal.to_act
+    assert taker is not None and to_act is not None, "the play has a taker and a seat to play"
     partner = deal.partner
     side = deal.side
     for seat in range(n):
@@ -739,7 +741,7 @@ def pack(deal: Deal, voids: list[int], skip: int = -1, poignees: bool = True) ->
     st[ACTIVE] = deal.settings.active
     st[DEBT] = deal._excuse_debt
     st[SETTLED] = deal._excuse_settled
-    st[TO_ACT] = deal.to_act
+    st[TO_ACT] = to_act
     st[TAKER] = taker
     st[PARTNER] = -1 if partner is None else partner
     st[CALLED] = -1 if deal.called is None else deal.called

@@ -9,6 +9,7 @@ observation (cards gone, voids shown, allies known).
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from ..engine import (
     Action,
@@ -48,10 +49,12 @@ def heuristic_card(obs: Observation) -> int:
     for a in obs.legal:
         if type(a) is Play:
             legal |= 1 << a.card
+    me, taker = obs.seat, obs.taker
+    assert me is not None and taker is not None, "a seat plays its card, after someone took"
     k = infer(obs)
     return play_card(
-        obs.hand, legal, list(obs.trick), obs.seat, k.friends, seats_after(obs), k.unseen,
-        obs.taker, k.voids,
+        obs.hand, legal, list(obs.trick), me, k.friends, seats_after(obs), k.unseen,
+        taker, k.voids,
     )  # fmt: skip
 
 
@@ -78,11 +81,13 @@ class HeuristicBot:
         if kind is Bid:
             return Bid(choose_bid(obs.hand, obs.players, obs.contract))
         if kind is Call:
-            return Call(choose_call(obs.hand, [a.card for a in legal]))
+            return Call(choose_call(obs.hand, [cast(Call, a).card for a in legal]))
         if kind is DiscardFrom:
-            return Discard(choose_ecart(obs.hand, first.cards, first.count))
+            offer = cast(DiscardFrom, first)
+            return Discard(choose_ecart(obs.hand, offer.cards, offer.count))
         if kind is Chelem:
             return Chelem(False)
         if kind is PetitSecDecision:
             return PetitSecDecision(True)
-        return first  # nothing else is listed today; stay legal if the engine grows
+        # nothing else is listed today; stay legal if the engine grows (the offers were answered above)
+        return cast(Action, first)

@@ -52,6 +52,7 @@ def played_cards(obs: Observation) -> int:
 def friends_of(obs: Observation) -> int:
     """Seats known to be on ``obs.seat``'s side (always including it)."""
     me = obs.seat
+    assert me is not None, "a spectator has no side"
     taker = obs.taker
     mask = 1 << me
     if taker is None:

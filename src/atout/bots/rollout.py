@@ -7,6 +7,9 @@ as they truly are; what they know of the cards is what a careful player would
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 import numpy as np
 
 from ..engine import Deal
@@ -34,8 +37,12 @@ def rollout_score(deal: Deal, me: int, declined: bool = False) -> int:
     compiled (``fastplay``: the same cards, about fifty times faster); ``deal`` is changed only
     up to the start of the play."""
     if not to_play(deal):
-        return deal.result.scores[me]
-    st = fastplay.pack(deal, shown_voids(deal), deal.to_act if declined else -1)
+        result = deal.result
+        assert result is not None, "a deal that ended before its first card has its result"
+        return result.scores[me]
+    to_act = deal.to_act
+    assert to_act is not None, "the first card is someone's to play"
+    st = fastplay.pack(deal, shown_voids(deal), to_act if declined else -1)
     return int(fastplay.play_out(st, me))
 
 
@@ -57,7 +64,8 @@ def ecart_scores(deal: Deal, me: int, ecarts: list[int]) -> list[int]:
 
 def policy_card(deal: Deal) -> int:
     """The rules-of-thumb card for the player to act in a world."""
-    seat = deal.to_act
+    seat, taker = deal.to_act, deal.taker
+    assert seat is not None and taker is not None, "a card is someone's to play, after someone took"
     hand = deal.hands[seat]
     trick = deal.trick
     side = deal.side
@@ -77,13 +85,14 @@ def policy_card(deal: Deal) -> int:
         s = nxt[s]
         after.append(s)
     return play_card(hand, deal.legal_play_mask(), trick, seat, friends, after,
-                     FULL_DECK & ~seen & ~hand, deal.taker)  # fmt: skip
+                     FULL_DECK & ~seen & ~hand, taker)  # fmt: skip
 
 
 def other_phase_action(deal: Deal):
     """Bids, call, écart, chelem and petit sec in a world, by the rules of thumb."""
     phase = deal.phase
     seat = deal.to_act
+    assert seat is not None, "a deal not over has a seat to act"
     hand = deal.hands[seat]
     if phase is PHASE_BIDDING:
         return _BIDS[choose_bid(hand, deal.players, deal.contract)]
@@ -112,7 +121,7 @@ def shown_voids(deal: Deal) -> list[int]:
     """Each seat's voids shown so far in ``deal`` (as ``knowledge.infer`` reads them: bits 0-3 a
     suit, bit 4 no trump)."""
     voids = [0] * deal.players
-    tricks = [t.plays for t in deal.tricks]
+    tricks: list[Sequence[tuple[int, int]]] = [t.plays for t in deal.tricks]
     if deal.trick:
         tricks.append(deal.trick)
     for plays in tricks:
@@ -132,13 +141,14 @@ def shown_voids(deal: Deal) -> list[int]:
 
 def _known_friends(deal: Deal, seat: int) -> int:
     """At five players before the called card shows: the allies ``seat`` knows (as ``knowledge.friends_of``)."""
-    taker = deal.taker
+    taker, called = deal.taker, deal.called
+    assert taker is not None and called is not None, "a called card's deal has a taker"
     partner = deal.partner
     if seat == taker:
         return 1 << seat
     if seat == partner:
         return 1 << seat | 1 << taker
-    if deal.dog_shown and deal.initial_dog >> deal.called & 1:
+    if deal.dog_shown and deal.initial_dog >> called & 1:
         return sum(1 << s for s in deal.seats if s != taker)
     return 1 << seat
 
@@ -191,8 +201,9 @@ def rollout(deal: Deal, declined: bool = False) -> None:
     # the seat to act now keeps its own hidden (that is the choice being searched).
     first_trick = not deal.tricks
     skip = deal.to_act if declined else -1
+    assert taker is not None, "the play has a taker"
     while not deal.is_over:
-        seat = deal.to_act
+        seat = cast(int, deal.to_act)  # a deal not over has a seat to play
         if first_trick:
             if deal.tricks:
                 first_trick = False

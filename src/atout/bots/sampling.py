@@ -13,6 +13,7 @@ thumb lay aside from its cards (``_as_club``), which places the taker's voids.
 from __future__ import annotations
 
 import random
+from typing import TypeAlias, cast
 
 import numpy as np
 
@@ -100,6 +101,12 @@ form, the taker's hand calling the card it called: -0.2 [-2.9, +2.5])."""
 DOG = -1
 ECART = -2
 
+# What ``fastdeal.draw`` deals from (``Deck.compiled``): the places' room, their fixed cards (low, high
+# bits), the constrained cards, their allowed places and how many, the cards that go anywhere, the
+# club taker's model and its bid range.
+Compiled: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                            np.ndarray, np.ndarray]
+
 
 class NoWorld(Exception):
     """No consistent world was found (should not happen with a correct observation)."""
@@ -176,9 +183,9 @@ class Deck:
         self.constrained = constrained
         self.anywhere = anywhere
         self.model = _club_model(obs, size, banned)
-        self._compiled: tuple | None = None
+        self._compiled: Compiled | None = None
 
-    def compiled(self) -> tuple:
+    def compiled(self) -> Compiled:
         """The arrays ``fastdeal.draw`` deals from (places in ``self.places`` order)."""
         if self._compiled is None:
             index = {b: i for i, b in enumerate(self.places)}
@@ -405,12 +412,14 @@ def _dealt(obs: Observation, hidden: dict[int, int]) -> tuple[list[int], int, in
     for seat in obs.seats:
         hands[seat] = (obs.hand if seat == me else hidden.get(seat, 0)) | played[seat]
     if obs.dog is not None:
+        assert taker is not None, "the dog shows to a taker"
         dog = obs.dog
         if obs.phase == "discard":
             ecart = 0
             hands[taker] &= ~dog
         else:
-            ecart = obs.ecart if me == taker else obs.ecart_trumps | hidden.get(ECART, 0)
+            # the taker knows its écart (an int from its discard on), the others its trumps shown
+            ecart = cast(int, obs.ecart) if me == taker else obs.ecart_trumps | hidden.get(ECART, 0)
             hands[taker] = (hands[taker] | ecart) & ~dog
     else:
         dog = hidden.get(DOG, 0)
@@ -454,6 +463,7 @@ def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowled
     k = k or infer(obs)
     deck = Deck(obs, k)
     me = obs.seat
+    assert me is not None, "a seat's worlds"
     plays = [(s, a.card) for s, a in obs.history if type(a) is Play]
     seats = np.array([s for s, _ in plays], dtype=np.int64)
     cards = np.array([c for _, c in plays], dtype=np.int64)
@@ -530,6 +540,7 @@ def _alike(a: int, b: int) -> bool:
 def _club_card(deal: Deal, seat: int, gone: int, voids: list[int], shown_trumps: int) -> int:
     """The card the rules of thumb play for ``seat`` in ``deal``, knowing only what ``seat`` knew."""
     taker = deal.taker
+    assert taker is not None, "the play has a taker"
     hand = deal.hands[seat]
     mine = 1 << seat
     if deal.players != 5 or deal.called is None:

@@ -8,6 +8,8 @@ so these functions must stay cheap.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..engine.actions import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE
 from ..engine.cards import (
     EXCUSE,
@@ -203,7 +205,7 @@ def play_card(
     trick,
     me: int,
     friends: int,
-    after: tuple[int, ...],
+    after: Sequence[int],
     out: int,
     taker: int,
     voids: list[int] | None = None,
