@@ -9,20 +9,9 @@ import orjson
 
 from atout.engine import RuleSet, new_deal
 from atout.engine.choices import random_action
-from atout.engine.kinds import (
-    Contract,
-    DecisionKind,
-    EcartRefusal,
-    EventType,
-    Mark,
-    Outcome,
-    Phase,
-    SeatKind,
-    TableStatus,
-    Unranked,
-    Void,
-)
+from atout.engine.kinds import Contract, DecisionKind, EcartRefusal, Mark, Phase, Void
 from atout.engine.view import observation_to_json
+from atout.server.kinds import EventType, Outcome, SeatKind, TableStatus, Unranked
 
 
 def test_each_set_is_its_documented_strings():

@@ -21,7 +21,7 @@ def test_the_catalogue_lists_every_contract_in_rising_order_with_its_multiplier(
 def test_the_table_event_types_are_the_tables_appliers():
     """Every ``EventType`` has its handler in ``Table.evolve`` (a game action, applied by ``evolve`` itself,
     or one of ``EVOLVE``), no handler is left without its type, and no runtime fact bears an event's name."""
-    from atout.engine.kinds import EventType
+    from atout.server.kinds import EventType
     from atout.server.table import EVOLVE, Fact
 
     assert set(EVOLVE) | {EventType.ACTION} == {t.value for t in EventType}

@@ -13,8 +13,9 @@ from typing import Any
 import httpx
 
 from atout.cli.main import main
-from atout.engine.fairness import commitment, daily_deal_seed, daily_dealer, verify_daily
+from atout.engine.fairness import commitment
 from atout.server.clock import FakeClock
+from atout.server.fair_sets import daily_deal_seed, daily_dealer, verify_daily
 
 from .helpers import Client, concrete, eventually, quick_config, running_server, site_page
 from .test_tables import game_over

@@ -10,7 +10,7 @@ import weakref
 
 import httpx
 
-from atout.engine.kinds import EventType
+from atout.server.kinds import EventType
 
 from .helpers import Client, eventually, quick_config, running_server
 from .test_cluster import RedisServer, redis  # noqa: F401 -- the redis fixture

@@ -16,8 +16,9 @@ import httpx
 import pytest
 
 from atout.cli.main import main
-from atout.engine.fairness import commitment, daily_deal_seed, verify_tournament
+from atout.engine.fairness import commitment
 from atout.server.clock import FakeClock
+from atout.server.fair_sets import daily_deal_seed, verify_tournament
 from atout.server.features import tournaments
 from atout.server.features.tournaments import round_seed, seating
 from atout.server.site import tournament_clock

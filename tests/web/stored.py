@@ -13,9 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from atout.engine.choices import random_action
-from atout.engine.kinds import TableStatus, Void
+from atout.engine.kinds import Void
 from atout.engine.record import action_to_json
 from atout.server.features.bookkeeping import book
+from atout.server.kinds import TableStatus
 from atout.server.options import TableOptions
 from atout.server.results import Bets, GameOver
 from atout.server.store import Append, Store, StoredEvent

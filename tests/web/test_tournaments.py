@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from atout.engine.fairness import verify_tournament
+from atout.server.fair_sets import verify_tournament
 
 from .conftest import Site
 from .pages import play_until_over

@@ -6,16 +6,9 @@ import argparse
 import re
 import sys
 
-from ..engine.fairness import (
-    DAILY_FORMAT,
-    TOURNAMENT_FORMAT,
-    Verification,
-    normalize_commitment,
-    verify,
-    verify_daily,
-    verify_tournament,
-)
+from ..engine.fairness import Verification, normalize_commitment, verify
 from ..engine.record import RecordError
+from ..server.fair_sets import DAILY_FORMAT, TOURNAMENT_FORMAT, verify_daily, verify_tournament
 from .records import _print_json, _read
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine.kinds import SeatKind
+from .kinds import SeatKind
 from .results import registered
 from .table import Table
 

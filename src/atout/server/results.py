@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from ..engine.kinds import Outcome
+from .kinds import Outcome
 
 
 def registered(player: str | None) -> TypeGuard[str]:

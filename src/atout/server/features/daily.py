@@ -4,7 +4,7 @@ once, against robots that answer the same play the same way, then a ranking of t
 A day's seed is drawn from the operating system's cryptographic source the first time the day is asked
 for, and its commitment (SHA-256) published from then on (``GET /api/daily``, and the next day's a day
 ahead); deal ``k`` of the day is dealt from ``daily_deal_seed(seed, k)`` by the day's dealer
-(``engine/fairness.py``). The seed is revealed when the day is over and no play of it is going on (at the
+(``server/fair_sets.py``). The seed is revealed when the day is over and no play of it is going on (at the
 latest ``REVEAL_GRACE`` after its end), and ``atout verify`` checks the whole day's set with it.
 
 A play is a table of the site's normal kind (``table.py``: ``daily``), the person at seat 0 and robots in
@@ -26,8 +26,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from ...engine.fairness import commitment, daily_deal_seed
-from ...engine.kinds import Outcome, SeatKind
+from ...engine.fairness import commitment
+from ..fair_sets import daily_deal_seed
+from ..kinds import Outcome, SeatKind
 from ..options import TableOptions
 from ..protocol import ProtocolError
 from ..results import DailyEnd, GameOver

@@ -21,8 +21,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ...engine.cards import PETIT
-from ...engine.kinds import Outcome
 from ...engine.record import RecordError, replay
+from ..kinds import Outcome
 from ..results import Bets, GameEnd, SeatResult, registered
 
 __all__ = ["balance", "balances", "claim", "grant_new_account", "registered", "settle", "standing", "take_bets", "totals", "xp_of"]

@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from ...arena.scoring import Duplicate, SeatResult, duplicate_scores, ranking
-from ...engine.fairness import TOURNAMENT_FORMAT, daily_deal_seed, tournament_round_seed
+from ..fair_sets import TOURNAMENT_FORMAT, daily_deal_seed, tournament_round_seed
 from ..store.db import (
     games,
     players,

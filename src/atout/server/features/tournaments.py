@@ -24,7 +24,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from ...engine.fairness import commitment, tournament_round_seed
+from ...engine.fairness import commitment
+from ..fair_sets import tournament_round_seed
 from ..options import TableOptions
 from ..store.db import (
     players,

@@ -10,12 +10,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ...engine.kinds import SeatKind
 from ...engine.record import RecordError, replay
 from ..features import daily
 from ..features.accounts import Account, AccountError
 from ..features.analysis import DEAL, AnalysisError, AnalysisPool, Job, stored
 from ..features.limits import Budget, Refusal
+from ..kinds import SeatKind
 from ..room import rebuilt
 from ..site.hub import Hub
 from ..store.db import STORED_ID

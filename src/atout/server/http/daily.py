@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ...engine.fairness import DAILY_FORMAT
+from ..fair_sets import DAILY_FORMAT
 from ..features.daily import (
     DailyError,
     Day,

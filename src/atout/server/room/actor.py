@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ...engine.kinds import EventType, SeatKind, TableStatus
 from ..addresses import AddressBook
 from ..clock import Clock
 from ..features.daily import daily_end
+from ..kinds import EventType, SeatKind, TableStatus
 from ..logs import event_log, log
 from ..protocol import ProtocolError
 from ..results import Bets, GameOver

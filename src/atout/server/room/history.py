@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ...engine.kinds import EventType
+from ..kinds import EventType
 
 if TYPE_CHECKING:
     from .actor import Room

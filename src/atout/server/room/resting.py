@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...engine.kinds import TableStatus
+from ..kinds import TableStatus
 from ..table import deadlines
 
 if TYPE_CHECKING:

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from ...bots import make_bot
 from ...bots.base import Bot
 from ...bots.random_bot import RandomBot
-from ...engine.kinds import SeatKind
 from ...engine.record import action_to_json
 from ..features.daily import robot_seed
+from ..kinds import SeatKind
 from ..logs import event_log
 from ..protocol import ProtocolError
 from ..store import StoreError

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ...engine.kinds import TableStatus
+from ..kinds import TableStatus
 from ..logs import event_log
 from ..table import Batch, clocks, deadlines
 

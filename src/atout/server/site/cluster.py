@@ -19,8 +19,8 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...engine.kinds import TableStatus
 from ..features.limits import Buckets
+from ..kinds import TableStatus
 from ..logs import event_log, name_process
 from ..protocol import ProtocolError, dumps
 from ..told import Told

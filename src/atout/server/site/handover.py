@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...engine.kinds import TableStatus
+from ..kinds import TableStatus
 from ..logs import event_log
 from ..protocol import ProtocolError
 from ..store import StoreError

@@ -10,10 +10,10 @@ import hmac
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from ...engine.kinds import TableStatus
 from ..features.accounts import NAME, NAME_RULE, name_key, normal_name
 from ..features.limits import Budget
 from ..features.robot_accounts import TOKEN_PREFIX, token_key
+from ..kinds import TableStatus
 from ..protocol import PROTOCOL_VERSION, Hello, ProtocolError
 from ..table import Table, admitted
 from ..told import Told

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...engine.kinds import TableStatus
+from ..kinds import TableStatus
 from ..protocol import Lobby
 from ..room import Room
 from ..table import Table, admitted

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.kinds import TableStatus
+from ..kinds import TableStatus
 from ..options import TableOptions
 
 QUICK_OPTIONS = TableOptions().changed(competitive=False)

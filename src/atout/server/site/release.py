@@ -15,7 +15,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...engine.kinds import TableStatus
+from ..kinds import TableStatus
 from ..logs import event_log
 from ..room import Room, vacant
 

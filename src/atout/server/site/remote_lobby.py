@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...engine.kinds import TableStatus
+from ..kinds import TableStatus
 from ..table import admitted
 from .bus import SITE, BusKind
 from .connection import Connection

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...engine.kinds import TableStatus
+from ..kinds import TableStatus
 from ..logs import event_log
 from ..protocol import ProtocolError, SessionEnd, SessionEnded
 from ..store import StoreError

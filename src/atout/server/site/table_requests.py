@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from ...engine.kinds import SeatKind, TableStatus
 from ..features import ledger
 from ..features.limits import Budget
+from ..kinds import SeatKind, TableStatus
 from ..options import TableOptions
 from ..protocol import (
     Act,

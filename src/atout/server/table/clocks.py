@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from ...engine.kinds import EventType, SeatKind, TableStatus
+from ..kinds import EventType, SeatKind, TableStatus
 from .evolving import Fact
 from .play import next_deal
 from .seating import succeed_master

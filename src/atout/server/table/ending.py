@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...engine.kinds import EventType, Outcome, SeatKind, TableStatus
+from ..kinds import EventType, Outcome, SeatKind, TableStatus
 from ..results import Bets, GameOver, SeatOver
 
 if TYPE_CHECKING:

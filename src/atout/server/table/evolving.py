@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from ...engine.game import Game
-from ...engine.kinds import EventType, Outcome, SeatKind, TableStatus, Unranked
+from ..kinds import EventType, Outcome, SeatKind, TableStatus, Unranked
 from ..options import TableOptions
 from .seats import Seat
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.kinds import Outcome, SeatKind
+from ..kinds import Outcome, SeatKind
 from ..results import GameEnd, GameOver, GameRow, SeatResult
 
 

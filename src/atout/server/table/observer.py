@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.kinds import EventType, Outcome, SeatKind, TableStatus
 from ...engine.observation import Private, private_parts
 from ...engine.state import Deal
 from ...engine.view import PRIVATE, PublicViews, private_json
+from ..kinds import EventType, Outcome, SeatKind, TableStatus
 from ..results import robot_account
 from ..told import Patch
 from .state import Table

@@ -9,9 +9,9 @@ from typing import Any
 from ...engine import IllegalAction
 from ...engine.actions import Play
 from ...engine.fairness import commitment as seed_commitment
-from ...engine.fairness import daily_deal_seed
-from ...engine.kinds import EventType, SeatKind, TableStatus, Unranked
 from ...engine.record import RecordError, action_to_json, parse_action, to_record
+from ..fair_sets import daily_deal_seed
+from ..kinds import EventType, SeatKind, TableStatus, Unranked
 from ..protocol import ProtocolError
 from .seats import robot_name
 from .state import Batch, check_master, check_seq, check_waiting, seated

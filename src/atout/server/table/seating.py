@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from ...engine.kinds import EventType, SeatKind, TableStatus
+from ..kinds import EventType, SeatKind, TableStatus
 from ..options import OptionError
 from ..protocol import ProtocolError
 from ..results import robot_account

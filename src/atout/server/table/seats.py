@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...bots import level_shown
-from ...engine.kinds import SeatKind
+from ..kinds import SeatKind
 from ..results import robot_account
 
 ABSENT_AFTER = 10.0

@@ -19,9 +19,9 @@ from typing import Any, Concatenate, ParamSpec
 
 from ...engine.actions import Action
 from ...engine.game import Game
-from ...engine.kinds import EventType, Outcome, SeatKind, TableStatus, Unranked
 from ...engine.record import parse_action
 from ...engine.state import Deal
+from ..kinds import EventType, Outcome, SeatKind, TableStatus, Unranked
 from ..options import TableOptions
 from ..protocol import ProtocolError
 from ..results import Bets, GameOver, robot_account

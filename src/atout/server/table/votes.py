@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.kinds import EventType, TableStatus
 from ...engine.record import to_record
+from ..kinds import EventType, TableStatus
 from ..protocol import ProtocolError
 from .play import hand_over_claims
 from .state import Batch, check_seq, seated
