@@ -3,6 +3,7 @@ kept in the store across a restart; only one's own seat of a finished deal; the 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import multiprocessing
@@ -240,11 +241,20 @@ async def test_a_finished_deal_of_a_running_game_only_and_one_analysis_at_a_time
             await play_until(ann, _deals_ended(ended))
             await ann.settle()
         assert server.hub.store.game(game) is not None
+        pool = server.app.state.analysis
+        analyse_now, gate = pool._analyse, asyncio.Event()
+
+        async def held(loop: asyncio.AbstractEventLoop, job: Any) -> None:  # the first still running when the second comes
+            await gate.wait()
+            await analyse_now(loop, job)
+
+        pool._analyse = held
         first = await http.post("/api/analysis", json={"game": game, "deal": 1}, headers=_auth(ann))
         assert first.status_code == 202, first.text
         second = await http.post("/api/analysis", json={"game": game, "deal": 2}, headers=_auth(ann))
         assert (second.status_code, second.json()["error"]["code"]) == (429, "analysis_running")
         assert second.headers["retry-after"] == "60"
+        gate.set()
         await _done(http, ann, game, 1)
         second = await http.post("/api/analysis", json={"game": game, "deal": 2}, headers=_auth(ann))
         assert second.status_code == 202, second.text
