@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -24,6 +26,15 @@ log = logging.getLogger("atout.server")
 
 SITE = "atout:site"
 """The channel every process hears: lobby lines, player messages, owners changing, processes leaving."""
+EPOCH = "atout:epoch"
+"""A key every process reads and the first sets (a token and when): Redis keeps nothing on disk here, so a
+restarted Redis lacks it, and a process that finds it new knows what it told Redis is gone, even after a
+restart so quick that its connections never broke."""
+EPOCH_SECONDS = 1.0
+"""How often each process looks at the epoch (and whenever its bus reconnects)."""
+SETTLE_SECONDS = 3.0
+"""After a Redis restart, a new guest name waits until the epoch is this old: the other processes have
+come back and said which names their guests hold (they reconnect within a second or two)."""
 
 
 TAKE_SCRIPT = """
@@ -57,7 +68,10 @@ class BusKind(StrEnum):
     PROCESS_GONE = "process_gone"  # a process stopped, or stopped listening
     OWNER = "owner"  # a table has a new owner
     LOBBY = "lobby"  # a table's lobby line changed (or it closed)
-    LOBBY_SYNC = "lobby_sync"  # a process (started, or back from an outage) asks every lobby line again
+    LOBBY_SYNC = "lobby_sync"  # a process started: it asks every lobby line again
+    RESYNC = "resync"  # a process is back on the bus (or Redis restarted): everyone says again what it holds
+    FOLLOWING = "following"  # a process's connections that follow tables elsewhere (an answer to a resync)
+    SILENT = "silent"  # (this process's own notice) a process did not hear what was sent to it
     TAKE = "take"  # a table handed home: its slot's process takes it now
     FRIENDS = "friends"  # a friendship changed: the caches of friends forget it
     PLAYER = "player"  # a message to a person, wherever they are connected
@@ -93,6 +107,10 @@ class RedisBus:
         self._handler: Handler | None = None
         self._on_up: Callable[[], Coroutine[Any, Any, None]] | None = None
         self._up_task: asyncio.Task | None = None
+        self._again = False  # another resync asked while one runs
+        self._watch: asyncio.Task | None = None
+        self.epoch: str | None = None  # the epoch as this process last read it
+        self.resyncs = 0  # resyncs done here: the bus back, or Redis found restarted
         self._background: set[asyncio.Task] = set()
         self._task: asyncio.Task | None = None
         self.up = False
@@ -108,18 +126,76 @@ class RedisBus:
         self._handler = handler
         self._on_up = on_up
         await self._redis.ping()  # refuse to start on a Redis that does not answer: say so at once
+        await self.new_epoch()
         ready = asyncio.Event()
         self._task = asyncio.create_task(self._listen(ready))
         await asyncio.wait_for(ready.wait(), 10)
+        self._watch = asyncio.create_task(self._watch_epoch())
 
     async def stop(self) -> None:
         if self._sender is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._sender, 2)
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for task in (self._watch, self._task, self._up_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def new_epoch(self) -> bool:
+        """Read the epoch (set it, first after a restart); True when it is not the one this process knew:
+        Redis restarted (or was emptied) since."""
+        value = await self._redis.get(EPOCH)
+        if value is None:
+            await self._redis.set(EPOCH, f"{secrets.token_hex(8)} {time.time():.3f}", nx=True)
+            value = await self._redis.get(EPOCH)
+        epoch = value.decode() if isinstance(value, bytes) else str(value)
+        changed = self.epoch is not None and epoch != self.epoch
+        self.epoch = epoch
+        return changed
+
+    async def _watch_epoch(self) -> None:
+        """Each EPOCH_SECONDS, whether Redis restarted unseen; if so, resync."""
+        while True:
+            await asyncio.sleep(EPOCH_SECONDS)
+            try:
+                changed = await self.new_epoch()
+            except Exception:  # Redis away: the listener says so and resyncs when it is back
+                continue
+            if changed and self.up:
+                log.warning('{"event":"bus_restart_seen"}')
+                self.resync()
+
+    def resync(self) -> None:
+        """Run ``on_up`` (one at a time; asked again while it runs, it runs once more after)."""
+        if self._on_up is None:
+            return
+        if self._up_task is not None and not self._up_task.done():
+            self._again = True
+            return
+        self._up_task = asyncio.create_task(self._resyncing())
+
+    async def _resyncing(self) -> None:
+        assert self._on_up is not None
+        while True:
+            self._again = False
+            try:
+                await self._on_up()
+            except Exception:
+                log.exception("resync failed")
+            self.resyncs += 1
+            if not self._again:
+                return
+
+    async def settled(self) -> None:
+        """Just after a Redis restart, wait until the epoch is SETTLE_SECONDS old (the other processes
+        said again what they hold); at once otherwise. A restart found here resyncs."""
+        if await self.new_epoch():
+            self.resync()
+        at = float((self.epoch or "").rpartition(" ")[2] or 0)
+        wait = at + SETTLE_SECONDS - time.time()
+        if wait > 0:
+            await asyncio.sleep(min(wait, SETTLE_SECONDS))
         with contextlib.suppress(Exception):
             await self._redis.aclose()
 
@@ -131,13 +207,13 @@ class RedisBus:
             try:
                 await pubsub.subscribe(SITE, inbox(self.process))
                 back = ready.is_set() and not self.up
+                restarted = await self.new_epoch()
                 self.up = True
                 delay = 0.1
                 ready.set()
-                if back:
+                if back or restarted:
                     log.warning('{"event":"bus_up"}')
-                    if self._on_up is not None:
-                        self._up_task = asyncio.create_task(self._on_up())
+                    self.resync()
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
@@ -158,7 +234,7 @@ class RedisBus:
                     log.warning('{"event":"bus_down","error":%s}', orjson.dumps(repr(err)).decode())
                 self.up = False
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
+                delay = min(delay * 2, 1.0)
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
@@ -183,15 +259,18 @@ class RedisBus:
         key = f"atout:guest:{name_key(name)}"
         member = f"{self.process}|{player_id}"
         try:
+            await self.settled()
             await self._redis.sadd(key, member)
             await self._redis.expire(key, 24 * 3600)  # and nothing is kept for ever
-        except Exception:  # the bus is down: the names of this process are still checked by its hub
+        except Exception as err:  # the bus is down: the names of this process are still checked by its hub
+            log.warning('{"event":"guest_name_unchecked","error":%s}', orjson.dumps(repr(err)).decode())
             return True
         if await self.guests(name) - {player_id}:
             with contextlib.suppress(Exception):
                 await self._redis.srem(key, member)
             return False
         return True
+
     async def take(self, items: Sequence[tuple[str, int, float]], now: float) -> tuple[int, float] | None:
         """``limits.Take`` on Redis, the site's buckets: None if spent, else the first empty bucket's index
         and the wait. Raises when Redis does not answer (the caller keeps its own buckets meanwhile)."""
@@ -260,6 +339,26 @@ class RedisBus:
         alive = {(c.decode() if isinstance(c, bytes) else c).rsplit(":", 1)[1] for c, n in counts if n > 0}
         return {player_id for player_id, members in zip(ids, found, strict=True) if members & alive}
 
+    async def announce(self, players: Iterable[str], guests: Iterable[tuple[str, str]]) -> None:
+        """Say again, in one round trip, which registered players and which guests (name, id) are
+        connected here: after a restart Redis holds none of it."""
+        pipe = self._redis.pipeline(transaction=False)
+        for player_id in players:
+            pipe.sadd(f"atout:online:{player_id}", self.process)
+            pipe.expire(f"atout:online:{player_id}", 24 * 3600)
+        for name, player_id in guests:
+            pipe.sadd(f"atout:guest:{name_key(name)}", f"{self.process}|{player_id}")
+            pipe.expire(f"atout:guest:{name_key(name)}", 24 * 3600)
+        await pipe.execute()
+
+    async def listening(self, processes: Iterable[str]) -> set[str]:
+        """Those of ``processes`` that listen on the bus now."""
+        names = sorted(set(processes))
+        if not names:
+            return set()
+        counts = await self._redis.pubsub_numsub(*(inbox(p) for p in names))
+        return {(c.decode() if isinstance(c, bytes) else c).rsplit(":", 1)[1] for c, n in counts if n > 0}
+
     def guest(self, name: str, player_id: str, online: bool) -> None:
         """Say a guest came online (or left) under ``name`` here, for invitations and names from other
         processes (kept with this process's name, so that one that dies can be told from one that runs)."""
@@ -317,8 +416,8 @@ class RedisBus:
             for (channel, body), count in zip(batch, heard, strict=True):
                 if count <= 0 and channel != SITE and self._handler is not None:  # nobody heard it
                     notices = [{"kind": BusKind.UNDELIVERED, "body": body, "from": self.process}]
-                    if count == 0:  # Redis answered: that process no longer listens, it is gone
-                        notices.append({"kind": BusKind.PROCESS_GONE, "process": channel.rsplit(":", 1)[1],
+                    if count == 0:  # Redis answered: that process does not listen (gone, or not back yet)
+                        notices.append({"kind": BusKind.SILENT, "process": channel.rsplit(":", 1)[1],
                                         "from": self.process})
                     for notice in notices:
                         done = self._handler(notice)
@@ -326,4 +425,4 @@ class RedisBus:
                             await done
 
 
-__all__ = ["SITE", "BusKind", "RedisBus", "inbox"]
+__all__ = ["EPOCH", "SITE", "BusKind", "RedisBus", "inbox"]

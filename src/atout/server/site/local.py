@@ -30,6 +30,7 @@ class Host(Protocol):
 
     store: Store
     rooms: dict[str, Room]
+    connections: set[Connection]
     stats: Stats
     identity: Identity
     handover: Handover

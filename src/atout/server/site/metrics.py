@@ -67,6 +67,8 @@ class HubCollector(Collector):
             yield GaugeMetricFamily("atout_bus_up", "Whether this process reaches Redis.", value=int(site["bus"] == "up"))
             yield CounterMetricFamily("atout_takeovers", "Tables this process took over from another.",
                                       value=site["takeovers"])
+            yield CounterMetricFamily("atout_bus_resyncs", "Times this process said again what it holds: its "
+                                      "bus back, or Redis restarted.", value=site["resyncs"])
 
 
 class Metrics:
