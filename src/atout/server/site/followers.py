@@ -110,7 +110,10 @@ class Followers:
         if body.get("kind") != BusKind.REQUEST:
             return
         conn = self.local.get(body["conn"])
-        if conn is None or (conn.id, orjson.loads(body["text"]).get("table")) in self.rejoining:
+        if conn is None:
+            return
+        asked = orjson.loads(body["text"])
+        if asked.get("type") == "join" and body.get("ref") is None and (conn.id, asked.get("table")) in self.rejoining:
             return
         conn.send(ProtocolError("unavailable", "the server running this table did not answer: try again "
                                 "in a few seconds").to_json(body.get("ref")))
