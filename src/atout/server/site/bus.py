@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
-import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from enum import StrEnum
 from typing import Any
@@ -21,20 +19,12 @@ from typing import Any
 import orjson
 
 from ..features.accounts import name_key
+from .epoch import EPOCH_SECONDS, Epoch
 
 log = logging.getLogger("atout.server")
 
 SITE = "atout:site"
 """The channel every process hears: lobby lines, player messages, owners changing, processes leaving."""
-EPOCH = "atout:epoch"
-"""A key every process reads and the first sets (a token and when): Redis keeps nothing on disk here, so a
-restarted Redis lacks it, and a process that finds it new knows what it told Redis is gone, even after a
-restart so quick that its connections never broke."""
-EPOCH_SECONDS = 1.0
-"""How often each process looks at the epoch (and whenever its bus reconnects)."""
-SETTLE_SECONDS = 3.0
-"""After a Redis restart, a new guest name waits until the epoch is this old: the other processes have
-come back and said which names their guests hold (they reconnect within a second or two)."""
 
 
 TAKE_SCRIPT = """
@@ -109,7 +99,7 @@ class RedisBus:
         self._up_task: asyncio.Task | None = None
         self._again = False  # another resync asked while one runs
         self._watch: asyncio.Task | None = None
-        self.epoch: str | None = None  # the epoch as this process last read it
+        self.epoch = Epoch(self._redis)
         self.resyncs = 0  # resyncs done here: the bus back, or Redis found restarted
         self._background: set[asyncio.Task] = set()
         self._task: asyncio.Task | None = None
@@ -126,7 +116,7 @@ class RedisBus:
         self._handler = handler
         self._on_up = on_up
         await self._redis.ping()  # refuse to start on a Redis that does not answer: say so at once
-        await self.new_epoch()
+        await self.epoch.read()
         ready = asyncio.Event()
         self._task = asyncio.create_task(self._listen(ready))
         await asyncio.wait_for(ready.wait(), 10)
@@ -142,24 +132,12 @@ class RedisBus:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
-    async def new_epoch(self) -> bool:
-        """Read the epoch (set it, first after a restart); True when it is not the one this process knew:
-        Redis restarted (or was emptied) since."""
-        value = await self._redis.get(EPOCH)
-        if value is None:
-            await self._redis.set(EPOCH, f"{secrets.token_hex(8)} {time.time():.3f}", nx=True)
-            value = await self._redis.get(EPOCH)
-        epoch = value.decode() if isinstance(value, bytes) else str(value)
-        changed = self.epoch is not None and epoch != self.epoch
-        self.epoch = epoch
-        return changed
-
     async def _watch_epoch(self) -> None:
         """Each EPOCH_SECONDS, whether Redis restarted unseen; if so, resync."""
         while True:
             await asyncio.sleep(EPOCH_SECONDS)
             try:
-                changed = await self.new_epoch()
+                changed = await self.epoch.read()
             except Exception:  # Redis away: the listener says so and resyncs when it is back
                 continue
             if changed and self.up:
@@ -177,27 +155,21 @@ class RedisBus:
 
     async def _resyncing(self) -> None:
         assert self._on_up is not None
-        while True:
+        self._again = True
+        while self._again:
             self._again = False
             try:
                 await self._on_up()
             except Exception:
                 log.exception("resync failed")
             self.resyncs += 1
-            if not self._again:
-                return
 
     async def settled(self) -> None:
-        """Just after a Redis restart, wait until the epoch is SETTLE_SECONDS old (the other processes
-        said again what they hold); at once otherwise. A restart found here resyncs."""
-        if await self.new_epoch():
+        """Just after a Redis restart, wait until the others said again what they hold (``Epoch.settle``);
+        a restart found here resyncs."""
+        if await self.epoch.read():
             self.resync()
-        at = float((self.epoch or "").rpartition(" ")[2] or 0)
-        wait = at + SETTLE_SECONDS - time.time()
-        if wait > 0:
-            await asyncio.sleep(min(wait, SETTLE_SECONDS))
-        with contextlib.suppress(Exception):
-            await self._redis.aclose()
+        await self.epoch.settle()
 
     async def _listen(self, ready: asyncio.Event) -> None:
         """Subscribe and hand every message to the handler; after a lost connection, subscribe again."""
@@ -207,7 +179,7 @@ class RedisBus:
             try:
                 await pubsub.subscribe(SITE, inbox(self.process))
                 back = ready.is_set() and not self.up
-                restarted = await self.new_epoch()
+                restarted = await self.epoch.read()
                 self.up = True
                 delay = 0.1
                 ready.set()
@@ -425,4 +397,4 @@ class RedisBus:
                             await done
 
 
-__all__ = ["EPOCH", "SITE", "BusKind", "RedisBus", "inbox"]
+__all__ = ["SITE", "BusKind", "RedisBus", "inbox"]
