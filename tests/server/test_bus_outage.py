@@ -174,6 +174,14 @@ class Scene:
                                                and seat["connected"])]
         if gone:
             failed.append(f"Bob's seat, as Ann saw it: {gone[0]}, of {len(seats)} states {len(gone)} so")
+
+        async def asked_again() -> bool:  # Ann's page (registered) is told to ask where her friends are
+            with contextlib.suppress(TimeoutError):
+                await self.ann.expect("presence", timeout=0.2)
+                return True
+            return False
+
+        await check("presence notice", asked_again, "Ann's page was never told to ask again where her friends are")
         assert not failed, "\n".join(failed)
         return figures
 

@@ -23,6 +23,7 @@ import orjson
 from ...engine.kinds import TableStatus
 from ..protocol import dumps
 from .bus import SITE, BusKind
+from .epoch import SETTLE_SECONDS
 
 if TYPE_CHECKING:
     from .cluster import RedisSite
@@ -42,6 +43,7 @@ class Resync:
         self.site = site
         self.checking: set[str] = set()  # processes that did not hear us, to look at again after the grace
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.telling = False  # a presence notice to this process's pages is due
 
     def later(self, work: Any) -> None:
         task = asyncio.create_task(work)
@@ -66,6 +68,7 @@ class Resync:
         site.bus.post(SITE, {"kind": BusKind.RESYNC, "conns": site.followers.following()})
         await site.followers.rejoin_all()
         self.later(self._after_grace())
+        self.presence_moved()
         with contextlib.suppress(Exception):  # and notices of sessions ended meanwhile: their sockets close now
             await site.hub.sessions.check()
         log.warning('{"event":"resynced","following":%d}', len(site.followers.following()))
@@ -78,6 +81,7 @@ class Resync:
         await site.followers.keep_only(process, body.get("conns") or [])  # in order with its requests
         site.bus.post(SITE, {"kind": BusKind.FOLLOWING, "conns": site.followers.following()})
         self.later(self._said_again())  # in the background: the bus goes on meanwhile
+        self.presence_moved()  # its people are online again
 
     async def _said_again(self) -> None:
         await self.announce()
@@ -120,6 +124,23 @@ class Resync:
         if process not in listening:
             log.warning('{"event":"process_silent","process":%s}', orjson.dumps(process).decode())
             await self.site.process_gone(process)
+
+    def presence_moved(self) -> None:
+        """Soon (SETTLE_SECONDS: the others have said again who is online), the pages of registered
+        people here ask again where their friends are: they may have been told offline meanwhile. One
+        notice for the resyncs of those seconds."""
+        if not self.telling:
+            self.telling = True
+            self.later(self._tell_presence())
+
+    async def _tell_presence(self) -> None:
+        try:
+            await asyncio.sleep(SETTLE_SECONDS)
+        finally:
+            self.telling = False
+        for conn in list(self.site.hub.connections):
+            if conn.player is not None and conn.player.registered:
+                conn.send({"type": "presence", "name": None})
 
     async def _after_grace(self) -> None:
         """The grace over: lobby lines nobody said again go; stand-ins of processes not listening go."""
