@@ -79,7 +79,10 @@ class Scene:
         await bob.settle()
         assert (await ann.request({"type": "start", "table": table}))["type"] == "event"
         await self.until_turn(ann, 0, also=bob)
-        self.dora = await Client.connect(self.a.url, "Dora")  # to open a table later
+        self.dora = dora = await Client.connect(self.a.url, "Dora")  # to open a table later, and close one
+        await dora.send({"type": "create", "players": 4, "options": {"deals": 1}})
+        self.third = (await dora.expect("master"))["table"]
+        await dora.settle()
         self.watchers = [await Client.connect(p.url, f"Watcher{p.name}") for p in (self.a, self.b, self.c)]
 
     async def until_turn(self, client: Client, seat: int, also: Client | None = None) -> None:
@@ -104,8 +107,8 @@ class Scene:
                         await other.recv(0.01)
 
     async def play_while_away(self) -> int:
-        """Redis away: Ann plays on A until the table waits for Bob, whose process hears none of it; and
-        a second table opens on A. The last event number made."""
+        """Redis away: Ann plays on A until the table waits for Bob, whose process hears none of it; a
+        table closes on A and another opens. The last event number made."""
         ann = self.ann
         while True:
             deal = ann.state["deal"]
@@ -117,6 +120,8 @@ class Scene:
             else:
                 await ann.recv()
         dora = self.dora
+        answer = await dora.request({"type": "leave", "table": self.third})  # nobody left: it closes
+        assert answer["type"] == "event", answer
         await dora.send({"type": "create", "players": 4, "options": {"deals": 1}})
         self.second = (await dora.expect("master"))["table"]
         return ann.seqs[self.table]
@@ -162,9 +167,10 @@ class Scene:
             async def listed() -> bool:
                 await watcher.send({"type": "lobby"})
                 lobby = await watcher.expect("lobby")
-                return {table, self.second} <= {line["id"] for line in lobby["tables"]}
+                listed = {line["id"] for line in lobby["tables"]}
+                return {table, self.second} <= listed and self.third not in listed
 
-            await check(f"lobby {process.name}", listed, f"{process.name}'s lobby lacked a table")
+            await check(f"lobby {process.name}", listed, f"{process.name}'s lobby lacked a table, or listed one closed")
 
         await asyncio.gather(bob_plays_on(), check("presence", carl_online, "Carl (connected on C) was offline for "
                                                    "Ann (on A)"), gus_unique(), *(lobby(p, w) for p, w in zip((self.a, self.b, self.c), self.watchers, strict=True)))
@@ -177,9 +183,9 @@ class Scene:
 
         async def asked_again() -> bool:  # Ann's page (registered) is told to ask where her friends are
             with contextlib.suppress(TimeoutError):
-                await self.ann.expect("presence", timeout=0.2)
-                return True
-            return False
+                while True:
+                    await self.ann.recv(0.05)
+            return any(f["type"] == "presence" for f in self.ann.frames[self.outage:])
 
         await check("presence notice", asked_again, "Ann's page was never told to ask again where her friends are")
         assert not failed, "\n".join(failed)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ...engine.kinds import EventType, TableStatus
 from ..protocol import ProtocolError, dumps
 from .bus import SITE, BusKind, inbox
 from .connection import Connection, Player, RemoteConnection
@@ -66,10 +67,10 @@ class Followers:
 
     def closed(self, conn: Connection) -> None:
         """A connection of this process closed: the owners of the tables it followed elsewhere forget it."""
-        self.local.pop(conn.id, None)
+        followed = self.local.pop(conn.id, None) is not None
         self.heard.pop(conn.id, None)
         self.rejoining = {key: at for key, at in self.rejoining.items() if key[0] != conn.id}
-        if conn.remote_tables:  # to every process: whichever runs those tables now drops its stand-in
+        if followed or conn.remote_tables:  # to every process: whichever runs those tables drops its stand-in
             self.site.bus.post(SITE, {"kind": BusKind.GONE, "conn": conn.id})
 
     def closed_for_home(self, followers: list[Connection], table_id: str) -> None:
@@ -102,6 +103,11 @@ class Followers:
             elif seq <= tables.get(table, 0):
                 return False
         tables[table] = max(seq, tables.get(table, 0))
+        if frame.get("event", {}).get("type") == EventType.CLOSED or \
+                frame.get("state", {}).get("status") == TableStatus.CLOSED:  # nothing more to follow there
+            conn = self.local.get(conn_id)
+            if conn is not None:
+                conn.remote_tables.discard(table)
         return True
 
     def undelivered(self, body: dict[str, Any]) -> None:

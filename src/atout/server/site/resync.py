@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ...engine.kinds import TableStatus
 from ..protocol import dumps
 from .bus import SITE, BusKind
 from .epoch import SETTLE_SECONDS
@@ -92,7 +91,7 @@ class Resync:
         await self.site.followers.keep_only(body["from"], body.get("conns") or [])
 
     async def announce(self) -> None:
-        """Presence, guests' names and lobby lines of this process, said again."""
+        """Presence, guests' names and lobby lines (or their end) of this process, said again."""
         hub = self.site.hub
         players = {c.player.id for c in hub.connections if c.player is not None and c.player.registered}
         guests = {(c.player.name, c.player.id) for c in hub.connections
@@ -101,9 +100,8 @@ class Resync:
             await self.site.bus.announce(sorted(players), sorted(guests))
         except Exception as err:  # away again: the next resync says it
             log.warning('{"event":"announce_failed","error":%s}', dumps({"e": repr(err)}))
-        for room in list(hub.rooms.values()):
-            if room.table.status != TableStatus.CLOSED:
-                self.site.lobby.post(room)
+        for room in list(hub.rooms.values()):  # a closed one too: its closing may have been lost
+            self.site.lobby.post(room)
 
     def silent(self, process: str) -> None:
         """A process did not hear a message sent to it: gone, or not back on the bus yet. Looked at again
