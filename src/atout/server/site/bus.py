@@ -131,15 +131,17 @@ class RedisBus:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
 
     async def _watch_epoch(self) -> None:
-        """Each EPOCH_SECONDS, whether Redis restarted unseen; if so, resync."""
+        """Each EPOCH_SECONDS, whether Redis restarted unseen; if so, resync (Redis away: the listener says
+        so, and resyncs when it is back)."""
         while True:
             await asyncio.sleep(EPOCH_SECONDS)
-            try:
+            changed = False
+            with contextlib.suppress(Exception):
                 changed = await self.epoch.read()
-            except Exception:  # Redis away: the listener says so and resyncs when it is back
-                continue
             if changed and self.up:
                 log.warning('{"event":"bus_restart_seen"}')
                 self.resync()
@@ -154,9 +156,8 @@ class RedisBus:
         self._up_task = asyncio.create_task(self._resyncing())
 
     async def _resyncing(self) -> None:
-        assert self._on_up is not None
         self._again = True
-        while self._again:
+        while self._again and self._on_up is not None:
             self._again = False
             try:
                 await self._on_up()
@@ -312,8 +313,7 @@ class RedisBus:
         return {player_id for player_id, members in zip(ids, found, strict=True) if members & alive}
 
     async def announce(self, players: Iterable[str], guests: Iterable[tuple[str, str]]) -> None:
-        """Say again, in one round trip, which registered players and which guests (name, id) are
-        connected here: after a restart Redis holds none of it."""
+        """Say again which registered players and guests (name, id) are here: a restarted Redis has none."""
         pipe = self._redis.pipeline(transaction=False)
         for player_id in players:
             pipe.sadd(f"atout:online:{player_id}", self.process)
