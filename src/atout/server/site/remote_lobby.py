@@ -85,7 +85,10 @@ class RemoteLobby:
         self.show(line)
 
     def remove(self, table_id: str) -> None:
-        self.lines.pop(table_id, None)
+        """A line goes, from each page here that may show it (a closed table said again by a resync,
+        never shown here, goes unsaid)."""
+        if self.lines.pop(table_id, None) is None:
+            return
         for conn in self.site.hub.lobby_connections():
             conn.send({"type": "lobby_remove", "table": table_id})
 
