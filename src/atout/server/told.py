@@ -94,7 +94,7 @@ class DealReviewAnswer(DealReview):
 
 class Presence(TypedDict):
     type: Literal["presence"]
-    name: str
+    name: str | None  # None: the site lost track of who is online for a moment (Redis away): ask again
 
 
 class SessionEndedMessage(TypedDict):

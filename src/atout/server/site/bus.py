@@ -3,28 +3,26 @@
 One process alone needs no bus (the embedded default). With ``--redis``, every process listens on
 its own channel (requests for the tables it runs, frames for its connections) and on the site's
 channels (the lobby, messages to a player wherever they are, owners changing); it publishes to the
-others'. Messages are small JSON objects (orjson); frames to one process in one loop turn go as one
-message.
-"""
+others'. Messages are small JSON objects (orjson); frames to one process in one loop turn go as one."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from enum import StrEnum
 from typing import Any
 
 import orjson
 
 from ..features.accounts import name_key
+from .epoch import EPOCH_SECONDS, Epoch
 
 log = logging.getLogger("atout.server")
 
 SITE = "atout:site"
 """The channel every process hears: lobby lines, player messages, owners changing, processes leaving."""
-
 
 TAKE_SCRIPT = """
 local now = tonumber(ARGV[1])
@@ -57,7 +55,10 @@ class BusKind(StrEnum):
     PROCESS_GONE = "process_gone"  # a process stopped, or stopped listening
     OWNER = "owner"  # a table has a new owner
     LOBBY = "lobby"  # a table's lobby line changed (or it closed)
-    LOBBY_SYNC = "lobby_sync"  # a process (started, or back from an outage) asks every lobby line again
+    LOBBY_SYNC = "lobby_sync"  # a process started: it asks every lobby line again
+    RESYNC = "resync"  # a process is back on the bus (or Redis restarted): everyone says again what it holds
+    FOLLOWING = "following"  # a process's connections that follow tables elsewhere (an answer to a resync)
+    SILENT = "silent"  # (this process's own notice) a process did not hear what was sent to it
     TAKE = "take"  # a table handed home: its slot's process takes it now
     FRIENDS = "friends"  # a friendship changed: the caches of friends forget it
     PLAYER = "player"  # a message to a person, wherever they are connected
@@ -92,16 +93,20 @@ class RedisBus:
         self.failed = 0  # publishes Redis did not take
         self._handler: Handler | None = None
         self._on_up: Callable[[], Coroutine[Any, Any, None]] | None = None
-        self._up_task: asyncio.Task | None = None
-        self._background: set[asyncio.Task] = set()
-        self._task: asyncio.Task | None = None
+        self._up_task: asyncio.Task[None] | None = None
+        self._again = False  # another resync asked while one runs
+        self._watch: asyncio.Task[None] | None = None
+        self.epoch = Epoch(self._redis)
+        self.resyncs = 0  # resyncs done here: the bus back, or Redis found restarted
+        self._background: set[asyncio.Task[Any]] = set()
+        self._task: asyncio.Task[None] | None = None
         self.up = False
         self.outages = 0  # times Redis was lost since the process started
         self.published = 0
         self.received = 0
         self._pending: dict[str, list[Any]] = {}  # process -> frames queued this loop turn
         self._outgoing: asyncio.Queue[tuple[str, dict[str, Any] | None]] = asyncio.Queue()
-        self._sender: asyncio.Task | None = None
+        self._sender: asyncio.Task[None] | None = None
         self._take: Any = None  # the registered TAKE_SCRIPT
 
     async def start(self, handler: Handler, on_up: Callable[[], Coroutine[Any, Any, None]] | None = None) -> None:
@@ -109,20 +114,61 @@ class RedisBus:
         self._handler = handler
         self._on_up = on_up
         await self._redis.ping()  # refuse to start on a Redis that does not answer: say so at once
+        await self.epoch.read()
         ready = asyncio.Event()
         self._task = asyncio.create_task(self._listen(ready))
         await asyncio.wait_for(ready.wait(), 10)
+        self._watch = asyncio.create_task(self._watch_epoch())
 
     async def stop(self) -> None:
         if self._sender is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._sender, 2)
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for task in (self._watch, self._task, self._up_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         with contextlib.suppress(Exception):
             await self._redis.aclose()
+
+    async def _watch_epoch(self) -> None:
+        """Each EPOCH_SECONDS, whether Redis restarted unseen; if so, resync (Redis away: the listener says
+        so, and resyncs when it is back)."""
+        while True:
+            await asyncio.sleep(EPOCH_SECONDS)
+            changed = False
+            with contextlib.suppress(Exception):
+                changed = await self.epoch.read()
+            if changed and self.up:
+                log.warning('{"event":"bus_restart_seen"}')
+                self.resync()
+
+    def resync(self) -> None:
+        """Run ``on_up`` (one at a time; asked again while it runs, it runs once more after)."""
+        if self._on_up is None:
+            return
+        if self._up_task is not None and not self._up_task.done():
+            self._again = True
+            return
+        self._up_task = asyncio.create_task(self._resyncing())
+
+    async def _resyncing(self) -> None:
+        self._again = True
+        while self._again and self._on_up is not None:
+            self._again = False
+            try:
+                await self._on_up()
+            except Exception:
+                log.exception("resync failed")
+            self.resyncs += 1
+
+    async def settled(self) -> None:
+        """Just after a Redis restart, wait until the others said again what they hold (``Epoch.settle``);
+        a restart found here resyncs."""
+        if await self.epoch.read():
+            self.resync()
+        await self.epoch.settle()
 
     async def _listen(self, ready: asyncio.Event) -> None:
         """Subscribe and hand every message to the handler; after a lost connection, subscribe again."""
@@ -132,13 +178,13 @@ class RedisBus:
             try:
                 await pubsub.subscribe(SITE, inbox(self.process))
                 back = ready.is_set() and not self.up
+                restarted = await self.epoch.read()
                 self.up = True
                 delay = 0.1
                 ready.set()
-                if back:
+                if back or restarted:
                     log.warning('{"event":"bus_up"}')
-                    if self._on_up is not None:
-                        self._up_task = asyncio.create_task(self._on_up())
+                    self.resync()
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
@@ -160,10 +206,10 @@ class RedisBus:
                     log.warning('{"event":"bus_down","error":%s}', orjson.dumps(repr(err)).decode())
                 self.up = False
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
+                delay = min(delay * 2, 1.0)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py's PubSub.aclose has no annotation
 
     async def publish(self, channel: str, body: dict[str, Any]) -> int:
         """Send now; the number of processes that heard it (0: nobody listens there any more, -1: Redis
@@ -185,15 +231,18 @@ class RedisBus:
         key = f"atout:guest:{name_key(name)}"
         member = f"{self.process}|{player_id}"
         try:
+            await self.settled()
             await self._redis.sadd(key, member)
             await self._redis.expire(key, 24 * 3600)  # and nothing is kept for ever
-        except Exception:  # the bus is down: the names of this process are still checked by its hub
+        except Exception as err:  # the bus is down: the names of this process are still checked by its hub
+            log.warning('{"event":"guest_name_unchecked","error":%s}', orjson.dumps(repr(err)).decode())
             return True
         if await self.guests(name) - {player_id}:
             with contextlib.suppress(Exception):
                 await self._redis.srem(key, member)
             return False
         return True
+
     async def take(self, items: Sequence[tuple[str, int, float]], now: float) -> tuple[int, float] | None:
         """``limits.Take`` on Redis, the site's buckets: None if spent, else the first empty bucket's index
         and the wait. Raises when Redis does not answer (the caller keeps its own buckets meanwhile)."""
@@ -262,6 +311,25 @@ class RedisBus:
         alive = {(c.decode() if isinstance(c, bytes) else c).rsplit(":", 1)[1] for c, n in counts if n > 0}
         return {player_id for player_id, members in zip(ids, found, strict=True) if members & alive}
 
+    async def announce(self, players: Iterable[str], guests: Iterable[tuple[str, str]]) -> None:
+        """Say again which registered players and guests (name, id) are here: a restarted Redis has none."""
+        pipe = self._redis.pipeline(transaction=False)
+        for player_id in players:
+            pipe.sadd(f"atout:online:{player_id}", self.process)
+            pipe.expire(f"atout:online:{player_id}", 24 * 3600)
+        for name, player_id in guests:
+            pipe.sadd(f"atout:guest:{name_key(name)}", f"{self.process}|{player_id}")
+            pipe.expire(f"atout:guest:{name_key(name)}", 24 * 3600)
+        await pipe.execute()
+
+    async def listening(self, processes: Iterable[str]) -> set[str]:
+        """Those of ``processes`` that listen on the bus now."""
+        names = sorted(set(processes))
+        if not names:
+            return set()
+        counts = await self._redis.pubsub_numsub(*(inbox(p) for p in names))
+        return {(c.decode() if isinstance(c, bytes) else c).rsplit(":", 1)[1] for c, n in counts if n > 0}
+
     def guest(self, name: str, player_id: str, online: bool) -> None:
         """Say a guest came online (or left) under ``name`` here, for invitations and names from other
         processes (kept with this process's name, so that one that dies can be told from one that runs)."""
@@ -319,8 +387,8 @@ class RedisBus:
             for (channel, body), count in zip(batch, heard, strict=True):
                 if count <= 0 and channel != SITE and self._handler is not None:  # nobody heard it
                     notices = [{"kind": BusKind.UNDELIVERED, "body": body, "from": self.process}]
-                    if count == 0:  # Redis answered: that process no longer listens, it is gone
-                        notices.append({"kind": BusKind.PROCESS_GONE, "process": channel.rsplit(":", 1)[1],
+                    if count == 0:  # Redis answered: that process does not listen (gone, or not back yet)
+                        notices.append({"kind": BusKind.SILENT, "process": channel.rsplit(":", 1)[1],
                                         "from": self.process})
                     for notice in notices:
                         done = self._handler(notice)

@@ -30,6 +30,7 @@ from .followers import Followers
 from .leases import LEASE_SECONDS, Leases
 from .local import random_table_id
 from .remote_lobby import RemoteLobby
+from .resync import Resync
 
 if TYPE_CHECKING:
     from ..room import Room
@@ -58,16 +59,21 @@ class RedisSite:
         self.leases = Leases(self, lease_seconds, wall)
         self.followers = Followers(self)
         self.lobby = RemoteLobby(self)
+        self.resync = Resync(self)
         self.buckets = Buckets()  # people's and addresses' buckets while Redis does not answer
         self.buckets_away = 0  # spends this process counted alone, Redis not answering
         self._task: asyncio.Task[None] | None = None
+        self._retry: asyncio.Task[None] | None = None
         self._handing: set[asyncio.Task[None]] = set()
         self.on_kind: dict[BusKind, OnBus] = {
             BusKind.FRAMES: self.followers.frames,
             BusKind.REQUEST: self.followers.request,
             BusKind.GONE: self.followers.gone,
             BusKind.UNDELIVERED: lambda body: self.followers.undelivered(body["body"]),
-            BusKind.PROCESS_GONE: lambda body: self._process_gone(body["process"]),
+            BusKind.PROCESS_GONE: lambda body: self.process_gone(body["process"]),
+            BusKind.SILENT: lambda body: self.resync.silent(body["process"]),
+            BusKind.RESYNC: self.resync.heard,
+            BusKind.FOLLOWING: self.resync.following,
             BusKind.OWNER: lambda body: self._owner_moved(body["table"], body["process"]),
             BusKind.LOBBY: self.lobby.heard,
             BusKind.LOBBY_SYNC: self._lobby_sync,
@@ -83,17 +89,20 @@ class RedisSite:
     # ------------------------------------------------------------ life
     async def start(self, host: Host) -> None:
         self.hub = host
-        await self.bus.start(self.on_bus, self._bus_back)
+        await self.bus.start(self.on_bus, self.resync.own)
         # a process that starts late hears of the tables already open, and gets back its slot's tables
         self.bus.post(SITE, {"kind": BusKind.LOBBY_SYNC, "slot": self.slot})
         await self.leases.scan()  # the tables nobody runs (all of them at a first start) before opening
         self._task = asyncio.create_task(self.leases.run())
+        self._retry = asyncio.create_task(self.resync.run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for task in (self._task, self._retry):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        await self.resync.stop()
         for table_id, token in list(self.leases.tokens.items()):  # stopping cleanly: others may take over at once
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.hub.store.release_lease, table_id, self.process, token)
@@ -175,7 +184,7 @@ class RedisSite:
 
     def health(self) -> dict[str, Any]:
         return {"process": self.process, "bus": "up" if self.bus.up else "down", "bus_outages": self.bus.outages,
-                "table_ids": sorted(self.hub.rooms), "takeovers": self.leases.takeovers}
+                "table_ids": sorted(self.hub.rooms), "takeovers": self.leases.takeovers, "resyncs": self.bus.resyncs}
 
     def friends_changed(self, player_ids: tuple[str, ...]) -> None:
         """A friendship changed here: the other processes' caches forget it."""
@@ -216,8 +225,8 @@ class RedisSite:
             await done
 
     def _lobby_sync(self, body: dict[str, Any]) -> None:
-        """Another process (started, or back from a bus outage) lists the site: our lobby lines again, and
-        a slot back from an outage gets its tables handed home."""
+        """Another process started: our lobby lines again, and a slot back from an outage gets its tables
+        handed home."""
         for room in self.hub.rooms.values():
             if room.table.status != TableStatus.CLOSED:
                 self.lobby.post(room)
@@ -226,17 +235,9 @@ class RedisSite:
             self._handing.add(task)
             task.add_done_callback(self._handing.discard)
 
-    async def _bus_back(self) -> None:
-        """Redis is back after an outage: frames were lost both ways. The stand-ins here get whole states
-        again, and this process's connections join their tables again (a ``table`` message each)."""
-        self.followers.forget_views()
-        self.bus.post(SITE, {"kind": BusKind.LOBBY_SYNC})  # lobby lines were lost too
-        await self.followers.rejoin_all()
-        with contextlib.suppress(Exception):  # and notices of sessions ended meanwhile: their sockets close now
-            await self.hub.sessions.check()
-
-    async def _process_gone(self, process: str) -> None:
-        """Another process stopped: its connections' stand-ins here go; its tables' owner is unknown."""
+    async def process_gone(self, process: str) -> None:
+        """Another process stopped (or stays silent): its connections' stand-ins here go; its tables'
+        owner is unknown."""
         await self.followers.process_gone(process)
         self.leases.process_gone(process)
 

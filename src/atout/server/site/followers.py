@@ -5,11 +5,14 @@ back over the bus). Hidden cards are filtered where the table is, as for a local
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ..kinds import EventType, TableStatus
 from ..protocol import ProtocolError, dumps
 from .bus import SITE, BusKind, inbox
 from .connection import Connection, Player, RemoteConnection
@@ -17,6 +20,14 @@ from .connection import Connection, Player, RemoteConnection
 if TYPE_CHECKING:
     from ..room import Room
     from .cluster import RedisSite
+
+log = logging.getLogger("atout.server")
+
+REJOIN_AGAIN = 2.0
+"""A rejoin not answered by its table's ``table`` message is sent again after this long (its owner may
+not be back on the bus yet, or moving)."""
+REJOIN_GIVE_UP = 120.0
+"""A rejoin still unanswered after this long is given up: the page is told to try again itself."""
 
 
 class Followers:
@@ -28,7 +39,8 @@ class Followers:
         self.local: dict[str, Connection] = {}  # connection id -> this process's connections
         # connection id -> {table: the last event number it heard}, for tables run elsewhere: to rejoin from
         self.heard: dict[str, dict[str, int]] = {}
-        self.rejoining: set[tuple[str, str]] = set()  # (connection id, table): a rejoin's table message to come
+        # (connection id, table) -> (first asked, last sent): a rejoin whose ``table`` message is to come
+        self.rejoining: dict[tuple[str, str], tuple[float, float]] = {}
 
     # ------------------------------------------------------------ this process's connections
     def forward(self, conn: Connection, owner: str, table_id: str, text: str, ref: str | None) -> None:
@@ -56,10 +68,10 @@ class Followers:
 
     def closed(self, conn: Connection) -> None:
         """A connection of this process closed: the owners of the tables it followed elsewhere forget it."""
-        self.local.pop(conn.id, None)
+        followed = self.local.pop(conn.id, None) is not None
         self.heard.pop(conn.id, None)
-        self.rejoining = {key for key in self.rejoining if key[0] != conn.id}
-        if conn.remote_tables:  # to every process: whichever runs those tables now drops its stand-in
+        self.rejoining = {key: at for key, at in self.rejoining.items() if key[0] != conn.id}
+        if followed or conn.remote_tables:  # to every process: whichever runs those tables drops its stand-in
             self.site.bus.post(SITE, {"kind": BusKind.GONE, "conn": conn.id})
 
     def closed_for_home(self, followers: list[Connection], table_id: str) -> None:
@@ -88,41 +100,93 @@ class Followers:
         tables = self.heard.setdefault(conn_id, {})
         if (conn_id, table) in self.rejoining:
             if frame["type"] == "table":  # the rejoin's last frame
-                self.rejoining.discard((conn_id, table))
+                del self.rejoining[(conn_id, table)]
             elif seq <= tables.get(table, 0):
                 return False
         tables[table] = max(seq, tables.get(table, 0))
+        if frame.get("event", {}).get("type") == EventType.CLOSED or \
+                frame.get("state", {}).get("status") == TableStatus.CLOSED:  # nothing more to follow there
+            conn = self.local.get(conn_id)
+            if conn is not None:
+                conn.remote_tables.discard(table)
         return True
 
     def undelivered(self, body: dict[str, Any]) -> None:
-        """A request the owner never heard (it died, or Redis is down): its sender hears so at once."""
+        """A request the owner never heard (it died, or Redis is down): its sender hears so at once (a
+        rejoin of ours is sent again instead, until answered)."""
         if body.get("kind") != BusKind.REQUEST:
             return
         conn = self.local.get(body["conn"])
-        if conn is not None:
-            conn.send(ProtocolError("unavailable", "the server running this table did not answer: try again "
-                                    "in a few seconds").to_json(body.get("ref")))
+        if conn is None:
+            return
+        asked = orjson.loads(body["text"])
+        if asked.get("type") == "join" and body.get("ref") is None and (conn.id, asked.get("table")) in self.rejoining:
+            return
+        conn.send(ProtocolError("unavailable", "the server running this table did not answer: try again "
+                                "in a few seconds").to_json(body.get("ref")))
 
     async def rejoin(self, table_id: str) -> None:
         """This process's connections that followed ``table_id`` where it ran before follow it again
         where it runs now (here or elsewhere): each gets the events it did not hear, then the whole state
         (a ``table`` message), as a client's own join with ``last_seq`` would."""
-        hub = self.site.hub
         for conn in list(self.local.values()):
             if table_id in conn.remote_tables and not conn.closed:
-                conn.remote_tables.discard(table_id)
-                join: dict[str, Any] = {"type": "join", "table": table_id}
-                last = self.heard.get(conn.id, {}).get(table_id)
-                if last is not None:
-                    join["last_seq"] = last
-                await hub.receive(conn, dumps(join), edge_checked=False)
-                if last is not None and table_id not in hub.rooms:  # its frames come over the bus
-                    self.rejoining.add((conn.id, table_id))
+                await self._rejoin_one(conn, table_id)
 
     async def rejoin_all(self) -> None:
         """Every table this process's connections follow elsewhere, joined again (frames were lost)."""
-        for table_id in {t for conn in self.local.values() for t in conn.remote_tables}:
-            await self.rejoin(table_id)
+        for conn in list(self.local.values()):
+            for table_id in sorted(conn.remote_tables):
+                if not conn.closed:
+                    await self._rejoin_one(conn, table_id)
+
+    async def _rejoin_one(self, conn: Connection, table_id: str) -> None:
+        """``conn`` joins ``table_id`` again from the last event it heard: here if the table runs here,
+        else at its owner, until the owner's ``table`` message comes (``retry``)."""
+        hub = self.site.hub
+        join: dict[str, Any] = {"type": "join", "table": table_id}
+        last = self.heard.get(conn.id, {}).get(table_id)
+        if last is not None:
+            join["last_seq"] = last
+        if table_id in hub.rooms:
+            conn.remote_tables.discard(table_id)
+            self.rejoining.pop((conn.id, table_id), None)
+            await hub.receive(conn, dumps(join), edge_checked=False)
+            return
+        now = time.monotonic()
+        key = (conn.id, table_id)
+        self.rejoining[key] = (self.rejoining.get(key, (now, now))[0], now)
+        try:
+            owner = await self.site.leases.owner(table_id)
+        except Exception:  # the store away: the next retry asks again
+            return
+        if owner is not None:
+            self.forward(conn, owner, table_id, dumps(join), None)
+
+    async def retry(self) -> None:
+        """Rejoins still unanswered: sent again; after REJOIN_GIVE_UP, the page hears it should try."""
+        now = time.monotonic()
+        for (conn_id, table_id), (first, last) in list(self.rejoining.items()):
+            conn = self.local.get(conn_id)
+            if conn is None or conn.closed or table_id not in conn.remote_tables:
+                self.rejoining.pop((conn_id, table_id), None)
+            elif now - first > REJOIN_GIVE_UP:
+                self.rejoining.pop((conn_id, table_id), None)
+                log.warning('{"event":"rejoin_given_up","table":%s}', orjson.dumps(table_id).decode())
+                conn.send(ProtocolError("unavailable", "this table's server did not answer: join it again").to_json())
+            elif now - last >= REJOIN_AGAIN:
+                await self._rejoin_one(conn, table_id)
+
+    def following(self) -> list[str]:
+        """This process's connections that follow tables elsewhere."""
+        return sorted(c.id for c in self.local.values() if c.remote_tables and not c.closed)
+
+    async def keep_only(self, process: str, conns: list[str]) -> None:
+        """``process`` says which of its connections follow tables elsewhere: the stand-ins here of the
+        others go (they closed while the bus was down, and their notice was lost)."""
+        keep = set(conns)
+        for key in [k for k in self.remote if k[0] == process and k[1] not in keep]:
+            await self.site.hub.disconnect(self.remote.pop(key))
 
     # ------------------------------------------------------------ other processes' connections
     async def request(self, body: dict[str, Any]) -> None:
@@ -156,10 +220,12 @@ class Followers:
             conn = self.remote.pop(key)
             await self.site.hub.disconnect(conn)
 
-    def forget_views(self) -> None:
-        """Frames to the stand-ins were lost (the bus was down): each gets whole states again."""
-        for conn in self.remote.values():
-            conn.forget_views()
+    def forget_views(self, process: str | None = None) -> None:
+        """Frames to the stand-ins (of ``process``, or all) were lost (the bus was down): each gets whole
+        states again."""
+        for (where, _), conn in self.remote.items():
+            if process is None or where == process:
+                conn.forget_views()
 
 
 __all__ = ["Followers"]

@@ -31,6 +31,7 @@ class Host(Protocol):
 
     store: Store
     rooms: dict[str, Room]
+    connections: set[Connection]
     stats: Stats
     identity: Identity
     handover: Handover

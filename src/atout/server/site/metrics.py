@@ -80,6 +80,8 @@ class HubCollector(Collector):
                                       value=site["bus_outages"])
             yield CounterMetricFamily("atout_takeovers", "Tables this process took over from another.",
                                       value=site["takeovers"])
+            yield CounterMetricFamily("atout_bus_resyncs", "Times this process said again what it holds: its "
+                                      "bus back, or Redis restarted.", value=site["resyncs"])
 
 
 class Metrics:

@@ -35,6 +35,7 @@ class RemoteLobby:
     def __init__(self, site: RedisSite) -> None:
         self.site = site
         self.lines: dict[str, RemoteTable] = {}  # the tables other processes run, as their lobby lines say
+        self.unconfirmed: set[str] = set()  # lines kept from before a resync, not said again since
 
     def post(self, room: Room) -> None:
         """A table of ours changed in the lobby: the other processes show it (or drop it, closed); a
@@ -82,13 +83,34 @@ class RemoteLobby:
     def heard(self, body: dict[str, Any]) -> None:
         """Another process's lobby line: kept and shown, or (closed) dropped."""
         table_id, summary, admit, people = body["table"], body["summary"], body.get("admit"), body.get("people") or []
+        self.unconfirmed.discard(table_id)
         if summary is None or summary.get("status") == TableStatus.CLOSED:
-            self.lines.pop(table_id, None)
-            for conn in self.site.hub.lobby_connections():
-                conn.send({"type": "lobby_remove", "table": table_id})
+            self.remove(table_id)
             return
         self.lines[table_id] = line = RemoteTable(table_id, summary, admit, people)
         self.show(line)
+
+    def remove(self, table_id: str) -> None:
+        """A line goes, from each page here that may show it (a closed table said again by a resync,
+        never shown here, goes unsaid)."""
+        if self.lines.pop(table_id, None) is None:
+            return
+        for conn in self.site.hub.lobby_connections():
+            conn.send({"type": "lobby_remove", "table": table_id})
+
+    def unconfirm(self) -> None:
+        """A resync begins: every line must be said again by the process that runs its table."""
+        self.unconfirmed = set(self.lines)
+
+    def drop_unconfirmed(self) -> None:
+        """The lines nobody said again since the resync: their tables are run nowhere now (closed, or
+        their process gone; one taken over is said again by its new owner)."""
+        for table_id in sorted(self.unconfirmed):
+            if table_id in self.site.hub.rooms:  # run here now: the lobby lists it from here
+                self.lines.pop(table_id, None)
+            else:
+                self.remove(table_id)
+        self.unconfirmed = set()
 
     def show(self, line: RemoteTable) -> None:
         """The lobby line to each connection here it admits; a private table's removal to the others
