@@ -55,7 +55,7 @@ from ..protocol import (
 from ..room import Room, Services, Stats
 from ..store import Store, StoredTable, StoreError, StoreWriter
 from ..store.health import cause_of
-from ..table import Timing
+from ..table import Timing, play
 from .connection import Connection, Player, RemoteConnection
 from .handover import Handover
 from .identity import Identity
@@ -141,7 +141,7 @@ class Hub:
             Create: self.opening.on_create, Quick: self.opening.on_quick, Daily: self.opening.on_daily,
             Claim: tables.on_claim, Join: tables.on_join, Sit: tables.on_sit, Leave: tables.on_leave,
             Robot: tables.on_robot, Unrobot: tables.on_unrobot, Options: tables.on_options, Start: tables.on_start,
-            Act: tables.on_act, Back: tables.on_back, Seen: tables.on_seen, Chat: tables.on_chat,
+            Act: self.on_act, Back: tables.on_back, Seen: tables.on_seen, Chat: tables.on_chat,
             Cancel: tables.on_cancel, Vote: tables.on_vote, Invite: tables.on_invite, Review: tables.on_review,
         }  # fmt: skip
         self.metrics = Metrics(self)  # /metrics, in a registry of this hub's own
@@ -253,6 +253,13 @@ class Hub:
     def lobby_connections(self) -> list[Connection]:
         """The connections here that watch the lobby."""
         return [c for c in self.connections if c.lobby]
+
+    async def on_act(self, conn: Connection, m: Act) -> None:
+        """A game action, the hot path: from the dispatch straight to its room (a played card crosses the hub,
+        the room, the table's play and state, the store's writer, the telling, the observer and the
+        connection: docs/server.md)."""
+        player = conn.who
+        await self.tables.room(m.table).request(conn, lambda b: play.act(b, player.id, m.action, m.seq), m.ref)
 
     async def receive(self, conn: Connection, text: str | bytes, edge_checked: bool = False) -> None:
         """One frame from a client: parsed, rate-limited, dispatched; errors answered, never raised.

@@ -11,7 +11,6 @@ from ..features.limits import Budget
 from ..kinds import SeatKind, TableStatus
 from ..options import TableOptions
 from ..protocol import (
-    Act,
     Back,
     Cancel,
     Chat,
@@ -113,10 +112,6 @@ class TableRequests:
             play.start(b, player.id, m.seq, same)
 
         await room.request(conn, start, m.ref)
-
-    async def on_act(self, conn: Connection, m: Act) -> None:
-        player = conn.who
-        await self.room(m.table).request(conn, lambda b: play.act(b, player.id, m.action, m.seq), m.ref)
 
     async def on_back(self, conn: Connection, m: Back) -> None:
         player = conn.who
