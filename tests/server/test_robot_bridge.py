@@ -1,0 +1,118 @@
+"""``atout robot`` (issue 39): any engine-protocol program plays whole games at a site's table as a robot
+account.  The seat's observation it makes from what the site sends is the one the arena gives that seat, at
+every decision of a deal played on the server; ``node examples/simple_engine.js`` plays a whole game there
+through the bridge, a subprocess, as a person would run it."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from websockets.sync.client import connect
+
+from atout.cli.robot import Bridge, add_arguments
+from atout.cli.robot_seat import SeatEngine
+from atout.engine.record import parse_action, start_deal
+from atout.protocol.messages import decide
+from atout.server.store.db import game_players
+
+from .helpers import running_server, site_page
+from .test_robot_accounts import make_robot
+
+ROOT = Path(__file__).resolve().parents[2]
+SIMPLE_ENGINE = ROOT / "examples" / "simple_engine.js"
+
+
+async def robot_token(base: str) -> str:
+    async with site_page(base) as page:
+        assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
+        return await make_robot(page)
+
+
+class WatchedBridge(Bridge):
+    """The bridge, keeping each observation it made (with its deal's commitment) and each deal's record."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.seen: list[tuple[str, Any]] = []
+        self.records: dict[str, dict[str, Any]] = {}
+
+    def act(self, obs: Any, seq: int) -> None:
+        assert self.deal_key is not None
+        self.seen.append((self.deal_key, obs))
+        super().act(obs, seq)
+
+    def told(self, event: dict[str, Any]) -> None:
+        if event["type"] == "deal_end":
+            self.records[event["commitment"]] = event["record"]
+        super().told(event)
+
+
+def arguments(url: str, *extra: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args([url, *extra])
+
+
+@pytest.mark.parametrize("players", [3, 5])
+async def test_the_seat_s_observation_from_the_site_is_the_arena_s(tmp_path: Path, players: int) -> None:
+    """At every decision of the robot account's seat, on deals played on the server, the observation made
+    from the TableView and the deal's events equals the engine's ``deal.observation(seat)`` (what the arena
+    asks an engine with), and so does the decision request sent from it."""
+    async with running_server(f"sqlite:///{tmp_path / 'atout.db'}") as server:
+        token = await robot_token(f"http://127.0.0.1:{server.port}")
+        args = arguments(server.url, "--engine", "random", "--players", str(players), "--deals", "3")
+        seat = SeatEngine("random", 30.0, None, None, say=lambda line: None)
+
+        def play() -> tuple[int, WatchedBridge]:
+            with connect(server.url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+                bridge = WatchedBridge(ws, args, seat)
+                return bridge.run(), bridge
+
+        code, bridge = await asyncio.wait_for(asyncio.to_thread(play), 120)
+    assert code == 0 and bridge.played == 1
+    assert not seat.faults
+    compared = 0
+    for commitment, record in bridge.records.items():
+        mine = [obs for key, obs in bridge.seen if key == commitment]
+        deal = start_deal(record)
+        asked = []
+        for i, entry in enumerate(record["actions"]):
+            s, action = parse_action(entry, i, deal.players)
+            if s == 0:  # the robot account's seat: it made the table
+                asked.append(deal.observation(0))
+            deal.apply(action, seat=s)
+        assert mine == asked, f"deal {commitment[:8]}: the site's observations differ from the arena's"
+        for obs, arena in zip(mine, asked, strict=True):
+            assert decide(1, obs, None) == decide(1, arena, None)
+        compared += len(mine)
+    assert compared >= 3 * 4
+
+
+async def test_a_javascript_engine_plays_a_whole_game_at_a_site_table(tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is missing: the JavaScript engine (examples/simple_engine.js) cannot run here")
+    async with running_server(f"sqlite:///{tmp_path / 'atout.db'}") as server:
+        token = await robot_token(f"http://127.0.0.1:{server.port}")
+        log = tmp_path / "engine.log"
+        bridge = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "atout.cli.main", "robot", server.url, "--engine",
+            f"cmd:{node} {SIMPLE_ENGINE}", "--deals", "2", "--engine-log", str(log),
+            env={**os.environ, "ATOUT_TOKEN": token}, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(bridge.communicate(), 120)
+        said = out.decode()
+        assert bridge.returncode == 0, said + err.decode()
+        assert "playing as Botty, robot account of Ann" in said
+        assert "engine 'simple (JavaScript)' ready at seat 0" in said
+        assert "game over" in said and "engine fault" not in said, said
+        with server.hub.store.engine.connect() as conn:
+            line = conn.execute(sa.select(game_players).where(game_players.c.name == "Botty")).one()
+        assert line.competitive is False
