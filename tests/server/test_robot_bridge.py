@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 
 from atout.cli.robot import Bridge, add_arguments
 from atout.cli.robot_seat import SeatEngine
+from atout.engine import Action, Observation, Phase, Play
 from atout.engine.record import parse_action, start_deal
 from atout.protocol.messages import decide
 from atout.server.store.db import game_players
@@ -28,6 +29,7 @@ from .test_robot_accounts import make_robot
 
 ROOT = Path(__file__).resolve().parents[2]
 SIMPLE_ENGINE = ROOT / "examples" / "simple_engine.js"
+FAULTY = ROOT / "tests" / "protocol" / "faulty_engine.py"
 
 
 async def robot_token(base: str) -> str:
@@ -116,3 +118,42 @@ async def test_a_javascript_engine_plays_a_whole_game_at_a_site_table(tmp_path: 
         with server.hub.store.engine.connect() as conn:
             line = conn.execute(sa.select(game_players).where(game_players.c.name == "Botty")).one()
         assert line.competitive is False
+
+
+class RefusedSeat(SeatEngine):
+    """An engine whose first answer is one the site refuses (a card in the bidding, never asked of the
+    engine's own host checks): the site's ``illegal`` must bring the heuristic in, as an engine's would."""
+
+    def choose(self, obs: Observation) -> Action:
+        if not self.faults and obs.phase is Phase.BIDDING:
+            return Play(next(c for c in range(78) if not obs.hand >> c & 1))
+        return super().choose(obs)
+
+
+@pytest.mark.parametrize(("mode", "kind"), [("illegal", "illegal"), ("sleep", "timeout"), ("site", "illegal")])
+async def test_an_engine_that_fails_leaves_its_seat_to_the_heuristic_for_the_deal(
+        tmp_path: Path, mode: str, kind: str) -> None:
+    """As in the arena: the failed decision and the rest of the deal are the heuristic's, the failure is
+    said, and the game goes on to its end; after a timeout the process is started again at the next deal."""
+    async with running_server(f"sqlite:///{tmp_path / 'atout.db'}") as server:
+        token = await robot_token(f"http://127.0.0.1:{server.port}")
+        args = arguments(server.url, "--engine", "cmd:x", "--deals", "2", "--timeout", "1")
+        said: list[str] = []
+        engine = "random" if mode == "site" else f"cmd:{sys.executable} {FAULTY} {mode}"
+        seat = (RefusedSeat if mode == "site" else SeatEngine)(engine, 1.0, None, tmp_path / "engine.log",
+                                                               said.append)
+
+        def play() -> int:
+            with connect(server.url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+                return Bridge(ws, args, seat).run()
+
+        try:
+            code = await asyncio.wait_for(asyncio.to_thread(play), 120)
+        finally:
+            seat.close()
+    assert code == 0
+    assert [(f["deal"], f["kind"]) for f in seat.faults] == [(0, kind)], said
+    assert any(line.startswith(f"engine fault in deal 0: {kind}") and "the heuristic plays" in line
+               for line in said), said
+    if mode == "sleep":  # ended at its timeout, started again for the next deal
+        assert sum("ready at seat 0" in line for line in said) == 2, said

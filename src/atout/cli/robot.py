@@ -21,6 +21,8 @@ from ..protocol.site import DealLog, site_observation, table_rules
 from .robot_seat import SeatEngine, check_spec
 
 TOKEN_ENV = "ATOUT_TOKEN"
+RETRY = ("paused", "unavailable", "internal")
+"""Refusals of an action that leave the turn the seat's: it acts again at the table's next message."""
 SETUP = "setup"
 """The ``ref`` of the requests that open or take a seat: refused, the bridge cannot play, and says why."""
 
@@ -75,6 +77,7 @@ class Bridge:
         self.deal_key: str | None = None  # the commitment of the deal the engine was told of
         self.rejoining = False  # an event went unheard: the join's answer is awaited
         self._refs = itertools.count(1)
+        self._deals = itertools.count()  # the engine's deal numbers: each deal its own, from 0, as in the arena
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
@@ -96,10 +99,12 @@ class Bridge:
             options = {"competitive": False, "deals": self.args.deals}
             self.send({"type": "create", "players": self.args.players, "options": options, "ref": SETUP})
         while self.played < self.args.games:
-            code = self.hear(json.loads(self.ws.recv()))
+            message = json.loads(self.ws.recv())
+            code = self.hear(message)
             if code is not None:
                 return code
-            self.step()
+            if message.get("type") in ("table", "event"):
+                self.step()
         return 0
 
     def hear(self, message: dict[str, Any]) -> int | None:
@@ -157,10 +162,14 @@ class Bridge:
         say(f"site error {code}: {message.get('message')}")
         if ref == SETUP:
             return 1
-        if self.pending is not None and ref == self.pending[0] and code == "illegal":
+        if self.pending is None or ref != self.pending[0]:
+            return None
+        if code == "illegal":  # the engine's action, refused by the deal: the heuristic's instead
             _, obs, seq = self.pending
             self.seat.fault(EngineFault("illegal", f"{message.get('message')} ({message.get('rule')})"))
             self.act(obs, seq)
+        elif code in RETRY:
+            self.answered = None  # the same state, told again when the table resumes, is answered again
         return None
 
     def step(self) -> None:
@@ -199,7 +208,7 @@ class Bridge:
         self.seat.start(rules, you, engine_timeout(self.args, state["options"].get("turn_seconds")))
         if self.deal_key != state["commitment"]:
             self.deal_key = state["commitment"]
-            self.seat.deal(state["game"]["deal_number"], deal["dealer"], state["commitment"])
+            self.seat.deal(next(self._deals), deal["dealer"], state["commitment"])
         obs = site_observation(rules, you, deal, self.log.actions)
         self.act(obs, state["seq"])
 
