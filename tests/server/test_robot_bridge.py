@@ -24,7 +24,7 @@ from atout.engine.record import parse_action, start_deal
 from atout.protocol.messages import decide
 from atout.server.store.db import game_players
 
-from .helpers import running_server, site_page
+from .helpers import Client, running_server, site_page
 from .test_robot_accounts import make_robot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,3 +157,41 @@ async def test_an_engine_that_fails_leaves_its_seat_to_the_heuristic_for_the_dea
                for line in said), said
     if mode == "sleep":  # ended at its timeout, started again for the next deal
         assert sum("ready at seat 0" in line for line in said) == 2, said
+
+
+@pytest.mark.parametrize("how", ["--wait", "--table"])
+async def test_the_bridge_joins_a_person_s_table_invited_or_named_and_plays_it(tmp_path: Path, how: str) -> None:
+    """Invited (``--wait``) or given the table (``--table ID``), the robot account sits at the free seat; when
+    the person leaves it is the table's master, seats the site's robots and plays the game to its end."""
+    async with running_server(f"sqlite:///{tmp_path / 'atout.db'}") as server:
+        base = f"http://127.0.0.1:{server.port}"
+        async with site_page(base) as page:
+            assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
+            token = await make_robot(page)
+            ann = await Client.connect(server.url, "Ann", cookie=page.cookies["atout_session"])
+        await ann.send({"type": "create", "players": 3, "options": {"competitive": False, "deals": 1}})
+        table = (await ann.expect("created"))["table"]
+        await ann.settle()
+        assert (await ann.request({"type": "robot", "table": table, "seat": 2, "level": "club"}))["type"] == "event"
+        extra = ["--wait"] if how == "--wait" else ["--table", table]
+        args = arguments(server.url, "--engine", "random", *extra)
+        seat = SeatEngine("random", 30.0, None, None, say=lambda line: None)
+
+        def play() -> int:
+            with connect(server.url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+                return Bridge(ws, args, seat).run()
+
+        bridge = asyncio.ensure_future(asyncio.to_thread(play))
+        if how == "--wait":  # invited once it is on line: an invitation reaches the sockets open then
+            while not any(c.player is not None and c.player.name == "Botty" for c in server.hub.connections):
+                await ann.settle()  # a round trip to the server: the bridge's hello may be in by then
+            assert (await ann.request({"type": "invite", "table": table, "name": "Botty"}))["type"] == "event"
+        await ann.expect("sat", name="Botty", timeout=60)
+        await ann.settle()
+        assert ann.state["seats"][1]["robot_account"] is True
+        assert (await ann.request({"type": "leave", "table": table}))["type"] == "event"
+        await ann.close()
+        assert await asyncio.wait_for(bridge, 120) == 0
+        with server.hub.store.engine.connect() as conn:
+            line = conn.execute(sa.select(game_players).where(game_players.c.name == "Botty")).one()
+        assert line.competitive is False
