@@ -27,6 +27,20 @@ SETUP = "setup"
 """The ``ref`` of the requests that open or take a seat: refused, the bridge cannot play, and says why."""
 
 
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a count from 1")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} is no number of seconds above 0")
+    return value
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = ("An engine (cmd:COMMAND speaking docs/engine-protocol.md, or one of Atout's levels) plays at a "
                      "site as a robot account: it opens a practice table with the site's robots, or joins the "
@@ -35,23 +49,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("url", help="the site's WebSocket, as ws://localhost:8000/ws or wss://SITE/ws")
     p.add_argument("--engine", required=True, metavar="ENGINE",
                    help="cmd:COMMAND (as cmd:\"node examples/simple_engine.js\") or a level: expert, heuristic, "
-                        "club, beginner, random")
+                        "club, beginner, random (required: no default)")
     p.add_argument("--token", default=None,
                    help=f"the robot account's token, atr_… (default ${TOKEN_ENV}; the environment keeps it out "
                         "of the process list)")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--table", default=None, metavar="ID", help="join table ID and sit at a free seat")
-    where.add_argument("--wait", action="store_true", help="wait for an invitation, then join and sit")
+    where.add_argument("--table", default=None, metavar="ID", help="join table ID and sit at a free seat (default: open a table of its own)")
+    where.add_argument("--wait", action="store_true", help="wait for an invitation, then join and sit (default off: open a table of its own)")
     p.add_argument("--players", type=int, choices=(3, 4, 5), default=4,
                    help="players at the table it opens (default 4)")
-    p.add_argument("--deals", type=int, default=1, help="deals a game of the table it opens (default 1)")
+    p.add_argument("--deals", type=_count, default=1, help="deals a game of the table it opens (default 1)")
     p.add_argument("--robots", default="club", metavar="LEVEL",
                    help="the level of the site's robots it seats at the table it opens (default club)")
-    p.add_argument("--games", type=int, default=1, help="games to play before it leaves (default 1)")
-    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--games", type=_count, default=1, help="games to play before it leaves (default 1)")
+    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="how long the engine may take per decision (default: 80%% of the table's turn time, "
                         "else 30); past it the heuristic plays, as in the arena")
-    p.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--budget", type=_seconds, default=None, metavar="SECONDS",
                    help="the budget per decision the engine is told (default none: its own pace)")
     p.add_argument("--engine-log", default=None, metavar="FILE",
                    help="where the engine's standard error goes (default a new file in the temporary directory)")
