@@ -180,6 +180,9 @@ class Bridge:
             return None
         if code == "illegal":  # the engine's action, refused by the deal: the heuristic's instead
             _, obs, seq = self.pending
+            if self.seat.fallen:
+                say("the heuristic's own action was refused: a bug (please report it); the bridge stops")
+                return 1
             self.seat.fault(EngineFault("illegal", f"{message.get('message')} ({message.get('rule')})"))
             self.act(obs, seq)
         elif code in RETRY:

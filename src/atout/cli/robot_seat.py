@@ -56,10 +56,9 @@ class SeatEngine:
         return self.spec.startswith(COMMAND)
 
     @property
-    def name(self) -> str:
-        if self._bot is not None:
-            return self._bot.engine_name
-        return self.spec
+    def fallen(self) -> bool:
+        """Whether the heuristic plays the seat for the rest of the deal (the engine failed in it)."""
+        return self._fallback is not None
 
     def start(self, rules: RuleSet, seat: int, timeout: float | None = None) -> None:
         """Seat the engine at ``seat`` of a table of ``rules`` (a new process only when one of them, or the
