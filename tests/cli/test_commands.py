@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -62,6 +63,8 @@ def test_every_option_in_help_has_a_line_and_its_default() -> None:
     (["arena", "--jobs", "0", "--quiet"], "--jobs"),
     (["arena", "--budget", "-1", "--quiet"], "--budget"),
     (["arena", "--start", "-1", "--quiet"], "--start"),
+    (["robot", "ws://localhost:1/ws", "--engine", "random", "--games", "0"], "--games"),
+    (["robot", "ws://localhost:1/ws", "--engine", "random", "--timeout", "0"], "--timeout"),
 ])
 def test_bad_options_exit_2_naming_the_option(args, named) -> None:
     out = atout(*args)
@@ -184,3 +187,13 @@ def test_serve_answers_to_the_names_it_is_given_and_else_to_this_machines(monkey
     assert anything == ["*"] and warning is not None and "--host-name" in warning
     assert hosts("--behind-proxy")[0] == ["*"]  # nginx on this machine: its names are the site's
     assert hosts("--behind-proxy", "--host-name", "tarot.example.org") == (["tarot.example.org"], None)
+
+
+def test_atout_robot_refuses_a_missing_token_or_an_unknown_engine_before_connecting() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "ATOUT_TOKEN"}
+    missing = atout("robot", "ws://127.0.0.1:1/ws", "--engine", "random", env=env)
+    assert missing.returncode == 2 and "no token" in missing.stderr and "ATOUT_TOKEN" in missing.stderr
+    unknown = atout("robot", "ws://127.0.0.1:1/ws", "--engine", "nobody", env={**env, "ATOUT_TOKEN": "atr_x"})
+    assert unknown.returncode == 2 and "unknown engine 'nobody'" in unknown.stderr
+    gone = atout("robot", "ws://127.0.0.1:1/ws", "--engine", "random", "--token", "atr_x")
+    assert gone.returncode == 1 and "the connection to ws://127.0.0.1:1/ws failed" in gone.stderr

@@ -65,6 +65,9 @@ def _parser() -> argparse.ArgumentParser:
                     "\"atout-engine 1\" (docs/engine-protocol.md), so any host can seat it.")
     engine.add_argument("--level", default="expert", metavar="LEVEL",
                         help="the robot: expert, heuristic, club, beginner or random (default expert)")
+    from .robot import add_arguments as add_robot_arguments
+
+    add_robot_arguments(sub.add_parser("robot", help="an engine plays at a site's table as a robot account"))
     from .serve import add_arguments as add_serve_arguments
 
     add_serve_arguments(sub.add_parser("serve", help="the online tables and the browser client"))
@@ -130,6 +133,10 @@ def _run(argv: list[str] | None) -> int:
         from ..protocol.engine import serve as serve_engine
 
         return serve_engine(args.level)
+    if args.command == "robot":
+        from .robot import robot
+
+        return robot(args)
     if args.command == "serve":
         from .serve import serve
 
