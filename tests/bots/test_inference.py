@@ -73,3 +73,51 @@ def test_the_weights_load_quickly_and_fit_the_features() -> None:
     t = time.perf_counter()
     inference.placement(obs)
     assert time.perf_counter() - t < 0.1
+
+
+def test_worlds_weighted_by_the_model() -> None:
+    import random
+
+    from atout.bots import fastplay, sampling
+
+    obs = mid_play("inference")
+    k = infer(obs)
+    plain = sampling.weighted_states(obs, random.Random(5), 12, k)
+    weighed = inference.weigh_states(obs, k, plain, 1.0)
+    places, p = inference.placement(obs, k)
+    logs = []
+    for state, _ in plain:
+        total, found = 0.0, 0
+        for i, place in enumerate(places):
+            if place >= 0:
+                hand = int(state[fastplay.HAND_HI + place]) << 56 | int(state[fastplay.HAND_LO + place])
+                for c in range(78):
+                    if k.unseen >> c & 1 and hand >> c & 1:
+                        total += np.log(p[c, i])
+                        found |= 1 << c
+        pile = [i for i, b in enumerate(places) if b < 0]
+        for c in range(78):
+            if k.unseen >> c & 1 and not found >> c & 1:
+                total += np.log(p[c, pile[0]])
+        logs.append(total)
+    assert [s.tolist() for s, _ in plain] == [s.tolist() for s, _ in weighed]
+    ratios = [b / a for (_, a), (_, b) in zip(plain, weighed, strict=True)]
+    top = max(logs)
+    assert np.allclose(ratios, np.exp(np.array(logs) - top), rtol=1e-4)
+    assert min(ratios) < 0.5
+
+
+def test_the_expert_weighs_its_worlds_by_the_model_only_when_asked(monkeypatch) -> None:
+    import random
+
+    from atout.bots import expert
+    from atout.engine import Play
+
+    obs = mid_play("inference")
+    actions = [a for a in obs.legal if isinstance(a, Play)]
+    off = expert.score_worlds(obs, actions, 12, random.Random(3))
+    monkeypatch.setattr(expert, "MODEL_WORLDS", 1.0)
+    on = expert.score_worlds(obs, actions, 12, random.Random(3))
+    assert off is not None and on is not None
+    assert off.values == on.values
+    assert off.weights != on.weights

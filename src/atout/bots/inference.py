@@ -20,6 +20,7 @@ import numpy as np
 
 from ..engine import Bid, Observation
 from ..engine.cards import EXCUSE
+from .fastplay import HAND_HI, HAND_LO
 from .knowledge import Knowledge, infer
 from .sampling import DOG, ECART, Deck
 
@@ -244,3 +245,28 @@ def placement(obs: Observation, k: Knowledge | None = None) -> tuple[list[int], 
             m ^= bit
             out[bit.bit_length() - 1, i] = 1.0
     return pos.places, out
+
+
+def weigh_states(obs: Observation, k: Knowledge, worlds: list[tuple[np.ndarray, float]],
+                 power: float) -> list[tuple[np.ndarray, float]]:
+    """``worlds`` (packed for ``fastplay``, as ``sampling.weighted_states`` draws them) with each weight
+    multiplied by the model's probability of the world's places for the unseen cards, to ``power``
+    (the cards taken as independent; relative to the likeliest world, so the largest factor is one)."""
+    pos = encode(obs, k)
+    if not len(pos.cards) or not worlds:
+        return worlds
+    logp = np.log(np.maximum(balance(raw_scores(pos), pos.room), 1e-9))
+    cards = [int(c) for c in pos.cards]
+    pile = next((i for i, b in enumerate(pos.places) if b < 0), -1)
+    logs = []
+    for state, _ in worlds:
+        where = np.full(len(cards), pile)
+        for i, b in enumerate(pos.places):
+            if b >= 0:
+                hand = int(state[HAND_HI + b]) << 56 | int(state[HAND_LO + b])
+                for row, card in enumerate(cards):
+                    if hand >> card & 1:
+                        where[row] = i
+        logs.append(float(logp[np.arange(len(cards)), where].sum()))
+    top = max(logs)
+    return [(state, w * float(np.exp(power * (lg - top)))) for (state, w), lg in zip(worlds, logs, strict=True)]
