@@ -256,17 +256,15 @@ def weigh_states(obs: Observation, k: Knowledge, worlds: list[tuple[np.ndarray, 
     if not len(pos.cards) or not worlds:
         return worlds
     logp = np.log(np.maximum(balance(raw_scores(pos), pos.room), 1e-9))
-    cards = [int(c) for c in pos.cards]
+    states = np.array([state for state, _ in worlds])
+    high = pos.cards >= 56
+    shift = np.where(high, pos.cards - 56, pos.cards)
     pile = next((i for i, b in enumerate(pos.places) if b < 0), -1)
-    logs = []
-    for state, _ in worlds:
-        where = np.full(len(cards), pile)
-        for i, b in enumerate(pos.places):
-            if b >= 0:
-                hand = int(state[HAND_HI + b]) << 56 | int(state[HAND_LO + b])
-                for row, card in enumerate(cards):
-                    if hand >> card & 1:
-                        where[row] = i
-        logs.append(float(logp[np.arange(len(cards)), where].sum()))
+    where = np.full((len(worlds), len(pos.cards)), pile)
+    for i, b in enumerate(pos.places):
+        if b >= 0:
+            hands = np.where(high[None, :], states[:, HAND_HI + b, None], states[:, HAND_LO + b, None])
+            where[(hands >> shift[None, :]) & 1 == 1] = i
+    logs = logp[np.arange(len(pos.cards))[None, :], where].sum(axis=1).tolist()
     top = max(logs)
     return [(state, w * float(np.exp(power * (lg - top)))) for (state, w), lg in zip(worlds, logs, strict=True)]
