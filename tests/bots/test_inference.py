@@ -68,7 +68,7 @@ def test_the_weights_load_quickly_and_fit_the_features() -> None:
             "print(time.perf_counter() - t)")
     took = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     assert took < 3.0
-    assert inference.weights().shape == (inference.FEATURES,)
+    assert inference.weights()["w"].shape == (inference.FEATURES,)
     obs = mid_play("inference-fast")
     t = time.perf_counter()
     inference.placement(obs)

@@ -4,8 +4,8 @@ The expert's worlds place the others' cards barely better than chance (issue 38)
 gives, for every card a seat has not seen, the probability that each hidden place holds it (each
 other seat, the unseen dog or the hidden écart), from what the seat saw: its hand, the bids, the
 contract, the cards played and by whom, the voids shown, poignées and the shown dog.  It is a
-softmax over the legal places (``sampling.Deck``: voids, ceilings, known cards) of a linear score
-on features of the (card, place) pair, then balanced (Sinkhorn) so each place's expected count is
+softmax over the legal places (``sampling.Deck``: voids, ceilings, known cards) of a score (linear,
+plus a hidden layer of 16) on features of the (card, place) pair, then balanced (Sinkhorn) so each place's expected count is
 the number of cards it still holds.  Trained on four-player play positions
 (benchmarks/inference_train.py); the weights ship beside this module.
 """
@@ -200,19 +200,27 @@ def _features(obs: Observation, k: Knowledge, places: list[int], room: np.ndarra
 
 
 @cache
-def weights() -> np.ndarray:
-    """The trained weights (one per feature), read once."""
+def weights() -> dict[str, np.ndarray]:
+    """The trained weights, read once: ``w`` (one per feature) and a small hidden layer (``U``, ``b``,
+    ``v``: the score is ``x.w + tanh(x.U' + b).v``; none, a linear score)."""
     with np.load(WEIGHTS) as data:
-        w = np.asarray(data["w"], dtype=np.float32)
-    if w.shape != (FEATURES,):
-        raise ValueError(f"{WEIGHTS.name} holds {w.shape} weights, the features need ({FEATURES},)")
-    return w
+        out = {name: np.asarray(data[name], dtype=np.float32) for name in ("w", "U", "b", "v") if name in data}
+    if out["w"].shape != (FEATURES,) or ("U" in out and out["U"].shape[1] != FEATURES):
+        raise ValueError(f"{WEIGHTS.name} does not fit the {FEATURES} features")
+    return out
 
 
-def raw_scores(pos: Position, w: np.ndarray | None = None) -> np.ndarray:
+def scores(x: np.ndarray, params: dict[str, np.ndarray]) -> np.ndarray:
+    """The model's score of each (card, place) feature row (any leading shape)."""
+    z = x @ params["w"]
+    if "U" in params:
+        z = z + np.tanh(x @ params["U"].T + params["b"]) @ params["v"]
+    return z
+
+
+def raw_scores(pos: Position) -> np.ndarray:
     """Each card's softmax over its legal places (rows sum to one), before balancing."""
-    w = weights() if w is None else w
-    z = (pos.x @ w).astype(np.float64)
+    z = scores(pos.x, weights()).astype(np.float64)
     z = np.where(pos.legal, z, -np.inf)
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
