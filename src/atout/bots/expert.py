@@ -52,6 +52,7 @@ from ..engine.actions import PLAYS
 from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
 from .fastplay import card_values, exact_values
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
+from .inference import weigh_states
 from .knowledge import infer
 from .rollout import ecart_scores, rollout_score
 from .sampling import NoWorld, weighted_states, weighted_worlds
@@ -87,6 +88,10 @@ ECART_KEEP = 4
 the best ``ECART_KEEP`` searched with the others: +2.1 [+0.8, +3.4] a deal at 4 players (taker
 +11.9 [+4.6, +19.2] a take, 1,500 paired deals), +0.4 [-1.0, +1.7] at 5 (three-card écarts),
 +0.1 [-1.4, +1.6] at 3; keeping 8 of them over 16 worlds, the same."""
+MODEL_WORLDS = 0.0
+"""Whether (and how strongly) a card's worlds are weighted by the learned card-location model
+(``inference``, issue 38): each world's weight times the model's probability of where it puts the
+unseen cards, to this power.  0 (off) until measured better (benchmarks/results/inference.md)."""
 EXACT_CARDS = 2
 """Once the hand holds this many cards or fewer, each world is searched exactly (``fastplay.exact``)."""
 PASS_MARGIN = 12.0
@@ -188,6 +193,8 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         worlds: list[tuple[Any, float]] = draw(obs, rng, samples, k, deadline=draw_deadline)
     except NoWorld:
         return None
+    if MODEL_WORLDS and cards is not None and obs.players == 4:
+        worlds = weigh_states(obs, k, worlds, MODEL_WORLDS)
     rows: list[list[int]] = []
     weights: list[float] = []
     for world, weight in worlds:

@@ -1,0 +1,123 @@
+"""The card-location model: a distribution over the legal places, true to the counts, quick to load."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from atout.bots import inference, make_bot
+from atout.bots.knowledge import infer
+from atout.bots.sampling import Deck
+from atout.engine import Observation, RuleSet, new_deal
+
+
+def mid_play(seed: str) -> Observation:
+    """A defender's view some tricks into a four-player deal of club robots, once a void is shown."""
+    for n in range(50):
+        deal = new_deal(RuleSet(4), n % 4, f"{seed}{n}")
+        bots = [make_bot("club", s) for s in range(4)]
+        while not deal.is_over:
+            seat = deal.to_act
+            obs = deal.observation(seat)
+            ready = deal.phase == "play" and seat != deal.taker and len(deal.tricks) >= 5 and not deal.trick
+            if ready and any(infer(obs).voids[s] for s in obs.seats if s != seat):
+                return obs
+            deal.apply(bots[seat].choose(obs), seat)
+    raise AssertionError("no position with a void shown")
+
+
+def test_a_shown_void_is_respected() -> None:
+    obs = mid_play("inference")
+    k = infer(obs)
+    places, p = inference.placement(obs, k)
+    void = [(i, s) for i, s in enumerate(places) if s >= 0 and k.voids[s] & 15]
+    assert void
+    i, seat = void[0]
+    suit = (k.voids[seat] & 15).bit_length() - 1
+    assert not p[14 * suit:14 * suit + 14, i].any()
+
+
+def test_placement_is_a_distribution_over_legal_places_keeping_counts() -> None:
+    obs = mid_play("inference")
+    k = infer(obs)
+    places, p = inference.placement(obs, k)
+    deck = Deck(obs, k)
+    assert places == deck.places
+    unseen = [c for c in range(78) if k.unseen >> c & 1]
+    seen = [c for c in range(78) if not k.unseen >> c & 1]
+    assert np.allclose(p[unseen].sum(axis=1), 1.0)
+    assert not p[seen].any()
+    assert (p >= 0).all()
+    for i, place in enumerate(places):
+        # Each place expects as many cards as it holds, and none it cannot hold.
+        size = obs.hand_sizes[place] if place >= 0 else deck.room[place] + deck.fixed[place].bit_count()
+        assert abs(p[:, i].sum() - size) < 1e-6
+        if place >= 0:
+            banned = [c for c in unseen if k.banned(place) >> c & 1]
+            assert not p[banned, i].any()
+            for c in range(78):
+                if k.known[place] >> c & 1:
+                    assert p[c, i] == 1.0
+
+
+def test_the_weights_load_quickly_and_fit_the_features() -> None:
+    code = ("import time; t = time.perf_counter(); from atout.bots import inference; inference.weights(); "
+            "print(time.perf_counter() - t)")
+    took = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    assert took < 3.0
+    assert inference.weights()["w"].shape == (inference.FEATURES,)
+    obs = mid_play("inference-fast")
+    t = time.perf_counter()
+    inference.placement(obs)
+    assert time.perf_counter() - t < 0.1
+
+
+def test_worlds_weighted_by_the_model() -> None:
+    import random
+
+    from atout.bots import fastplay, sampling
+
+    obs = mid_play("inference")
+    k = infer(obs)
+    plain = sampling.weighted_states(obs, random.Random(5), 12, k)
+    weighed = inference.weigh_states(obs, k, plain, 1.0)
+    places, p = inference.placement(obs, k)
+    logs = []
+    for state, _ in plain:
+        total, found = 0.0, 0
+        for i, place in enumerate(places):
+            if place >= 0:
+                hand = int(state[fastplay.HAND_HI + place]) << 56 | int(state[fastplay.HAND_LO + place])
+                for c in range(78):
+                    if k.unseen >> c & 1 and hand >> c & 1:
+                        total += np.log(p[c, i])
+                        found |= 1 << c
+        pile = [i for i, b in enumerate(places) if b < 0]
+        for c in range(78):
+            if k.unseen >> c & 1 and not found >> c & 1:
+                total += np.log(p[c, pile[0]])
+        logs.append(total)
+    assert [s.tolist() for s, _ in plain] == [s.tolist() for s, _ in weighed]
+    ratios = [b / a for (_, a), (_, b) in zip(plain, weighed, strict=True)]
+    top = max(logs)
+    assert np.allclose(ratios, np.exp(np.array(logs) - top), rtol=1e-4)
+    assert min(ratios) < 0.5
+
+
+def test_the_expert_weighs_its_worlds_by_the_model_only_when_asked(monkeypatch) -> None:
+    import random
+
+    from atout.bots import expert
+    from atout.engine import Play
+
+    obs = mid_play("inference")
+    actions = [a for a in obs.legal if isinstance(a, Play)]
+    off = expert.score_worlds(obs, actions, 12, random.Random(3))
+    monkeypatch.setattr(expert, "MODEL_WORLDS", 1.0)
+    on = expert.score_worlds(obs, actions, 12, random.Random(3))
+    assert off is not None and on is not None
+    assert off.values == on.values
+    assert off.weights != on.weights
