@@ -97,7 +97,11 @@ class Person:
         page = self.page
         page.goto(f"{self.site}/#/t/{table}")
         page.locator(".seat button", has_text="Sit here").first.click()
-        page.wait_for_function("() => window.atout.view && window.atout.view.state && window.atout.view.state.you !== null")
+        page.wait_for_function("() => window.atout.view && window.atout.view.state && (window.atout.view.state.you !== null"
+                               " || Boolean(document.querySelector('.actions .refusal')?.textContent))")
+        said = page.evaluate("() => [window.atout.view.state.you, document.querySelector('.actions .refusal')?.textContent,"
+                             " window.atout.view.state.seats.map((s) => s.name)]")
+        assert said[0] is not None, f"{self.name}'s sit at {table} was refused: {said[1]!r} (seats: {said[2]})"
 
     def fill_and_start(self) -> None:
         page = self.page
