@@ -40,7 +40,11 @@ import orjson
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import first_legal, wait_for_health  # the same legal-action chooser and start-up wait
+from server_load import (  # the same hello, legal-action chooser, start-up wait
+    connect,
+    first_legal,
+    wait_for_health,
+)
 
 
 def free_port() -> int:
@@ -81,13 +85,8 @@ class Page:
     @classmethod
     async def open(cls, url: str, name: str, token: str | None = None, patches: bool = False,
                    events: bool = True) -> Page:
-        ws = await websockets.connect(url, max_size=None)
-        hello = {"type": "hello", "protocol": 1, "name": name[:20], "patches": patches}
-        if token:
-            hello["token"] = token
-        await ws.send(json.dumps(hello))
-        welcome = orjson.loads(await ws.recv())
-        return cls(ws, welcome.get("token"), events)
+        ws, given = await connect(url, name, patches, token)
+        return cls(ws, given, events)
 
     async def _read(self) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
