@@ -131,6 +131,14 @@ def entrant_error(spec: str) -> str | None:
     return None
 
 
+def _refused(args: argparse.Namespace, specs: list[str]) -> str | None:
+    """Why the run cannot start: the first entrant that is no robot, else a number out of its range."""
+    for spec in dict.fromkeys(specs):
+        if (why := entrant_error(spec)) is not None:
+            return why
+    return _bad_numbers(args)
+
+
 def _bad_numbers(args: argparse.Namespace) -> str | None:
     """What is wrong with the run's numbers or its --out, or None (said before any deal)."""
     for name, bad, rule in (("deals", args.deals < 1, "at least 1"), ("jobs", args.jobs < 1, "at least 1"),
@@ -172,11 +180,7 @@ def ladder(args: argparse.Namespace) -> int:
         print("atout arena: a round robin needs two --entrants or more", file=sys.stderr)
         return 2
     everyone = entrants + ([] if yardstick is None else [yardstick])
-    for spec in dict.fromkeys(everyone):
-        if (why := entrant_error(spec)) is not None:
-            print(f"atout arena: {why}", file=sys.stderr)
-            return 2
-    if (why := _bad_numbers(args)) is not None:
+    if (why := _refused(args, everyone)) is not None:
         print(f"atout arena: {why}", file=sys.stderr)
         return 2
     engines = None
@@ -228,11 +232,7 @@ def arena(args: argparse.Namespace) -> int:
     if args.round_robin:
         print("atout arena: --round-robin ranks a --ladder's entrants; add --ladder", file=sys.stderr)
         return 2
-    for spec in (args.candidate, args.baseline):
-        if (why := entrant_error(spec)) is not None:
-            print(f"atout arena: {why}", file=sys.stderr)
-            return 2
-    if (why := _bad_numbers(args)) is not None:
+    if (why := _refused(args, [args.candidate, args.baseline])) is not None:
         print(f"atout arena: {why}", file=sys.stderr)
         return 2
     engines = None
