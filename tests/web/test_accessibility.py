@@ -160,17 +160,12 @@ def test_axe_finds_nothing_serious_on_any_page(browser, axe_site, viewport, lang
     log_in_dialog()
     check.state("log in or register", opened=log_in_dialog)
     stranger.close()
-    found = check.found
-    wide = check.wide
-    foreign = check.foreign
 
     made = http_post(f"{url}/api/register", json={"name": name, "password": "my long secret"},
                      headers={"Origin": url})
     assert made.status_code == 201, made.text
     person = log_in(browser, url, name, lang=lang, viewport=viewport)
-    page = person.page
-    check = Check(page, start, phone)
-    check.found, check.wide, check.foreign = found, wide, foreign
+    page = check.page = person.page  # the same findings, now from the registered person's page
     check.state("lobby", "#create-form")
     person.create(3, deals=1)
     check.state("table before its game")
@@ -214,6 +209,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser, axe_site, viewport, lang
         page.wait_for_selector(ready)
         page.wait_for_load_state("networkidle")
         check.state(route.split("/")[0], ready)
+    found, wide = check.found, check.wide
     print(summary(found))  # every finding, the minor ones too, in the test's output
     out = Path("/tmp") / f"axe-{viewport['width']}-{lang}.json"
     out.write_text(json.dumps(found, indent=1, ensure_ascii=False))
