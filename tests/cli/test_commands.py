@@ -197,3 +197,30 @@ def test_atout_robot_refuses_a_missing_token_or_an_unknown_engine_before_connect
     assert unknown.returncode == 2 and "unknown engine 'nobody'" in unknown.stderr
     gone = atout("robot", "ws://127.0.0.1:1/ws", "--engine", "random", "--token", "atr_x")
     assert gone.returncode == 1 and "the connection to ws://127.0.0.1:1/ws failed" in gone.stderr
+
+
+def test_serve_prints_its_address_once_the_site_answers(tmp_path) -> None:
+    """The start line comes when the address answers, never before: whoever opens it at once is served
+    (printed before uvicorn listened, it named an address that refused connections for a second or more
+    while the store migrated and the analysis workers warmed up)."""
+    import socket
+    import threading
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    server = subprocess.Popen([*ATOUT, "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'a.db'}"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    hang = threading.Timer(120, server.kill)  # bounds a hang only
+    hang.start()
+    try:
+        line = server.stdout.readline()
+        assert line.startswith(f"Atout is open at http://localhost:{port}/"), line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=60) as answer:  # no retry
+            assert answer.status == 200
+    finally:
+        hang.cancel()
+        server.terminate()
+        server.wait(timeout=60)

@@ -10,6 +10,8 @@ import re
 import secrets
 import socket
 import sys
+import threading
+import time
 from pathlib import Path
 
 HOST_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$|^[0-9a-f:.]+$")
@@ -138,6 +140,27 @@ def where_open(host: str, port: int) -> str:
     return (f"http://localhost:{port}/ and on your network at {', '.join(around)}" if around
             else f"http://localhost:{port}/ and on your network at this machine's address, port {port} "
                  "(ip addr or ipconfig shows it)")
+
+
+def announce_when_open(host: str, port: int, text: str, every: float = 0.05) -> None:
+    """Print the start line once the site answers, not before: an address printed while the store migrates
+    and the analysis workers warm up was refused to whoever opened it at once. Any HTTP answer counts (a
+    503 of a store away is the site open and saying so); the thread dies with the process if none comes."""
+    import http.client
+
+    near = "::1" if host in ("::", "::1") else "127.0.0.1" if host in ("0.0.0.0", "localhost") else host
+    while True:
+        connection = http.client.HTTPConnection(near, port, timeout=2)
+        try:
+            connection.request("GET", "/health", headers={"Host": "localhost"})
+            connection.getresponse().read()
+        except (OSError, http.client.HTTPException):
+            time.sleep(every)  # not listening yet, or still starting
+            continue
+        finally:
+            connection.close()
+        print(text, flush=True)
+        return
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -281,12 +304,14 @@ def serve(args: argparse.Namespace) -> int:
     os.environ["ATOUT_SERVE_SETTINGS"] = json.dumps(settings)  # what each worker process builds its app from
     processes = f", {args.workers} processes" if args.workers > 1 else ""
     bus = f", bus: {redis.split('@')[-1]}" if redis else ""
-    print(f"Atout is open at {where_open(args.host, args.port)}. Store: {db.split('@')[-1]}{bus}{processes}. "
-          "Ctrl-C stops it.", flush=True)
+    lines = [f"Atout is open at {where_open(args.host, args.port)}. Store: {db.split('@')[-1]}{bus}{processes}. "
+             "Ctrl-C stops it."]
+    if hosts and not warning:
+        lines.append(f"It answers to the host names {', '.join(hosts)} (--host-name names others).")
     if warning:
         print(warning, file=sys.stderr, flush=True)
-    elif hosts:
-        print(f"It answers to the host names {', '.join(hosts)} (--host-name names others).", flush=True)
+    threading.Thread(target=announce_when_open, args=(args.host, args.port, "\n".join(lines)), daemon=True,
+                     name="atout-announce").start()
     uvicorn.run("atout.cli.serve:app_from_settings", factory=True, workers=args.workers, host=args.host,
                 port=args.port, log_level="warning", log_config=UVICORN_LOG_CONFIG, ws_max_size=MAX_FRAME, ws_ping_interval=20, ws_ping_timeout=20,
                 # No permessage-deflate: frames are small patches, and compressing each one for a browser
