@@ -41,6 +41,23 @@ def test_a_refused_request_spends_from_no_bucket() -> None:
     assert buckets.take_now([roomy], 0.0) == (0, 5.0)
 
 
+def test_the_buckets_keep_the_live_ones_only_and_prune_seldom() -> None:
+    """A server running for weeks: the keys of addresses and people who came by once leave memory once
+    their bucket is full again, the live ones are kept (their spends still count), and a flood of live keys
+    costs a pruning pass now and then, not one every request."""
+    buckets = Buckets()
+    cap = Buckets.PRUNE_AT
+    for i in range(5 * cap):  # a long night: each key spends once, its bucket full again a minute later
+        assert buckets.take_now([(f"once{i}", 5, 60.0)], float(i)) is None
+    assert len(buckets._tat) <= cap + 1
+    assert buckets.take_now([("busy", 1, 10**9)], 5.0 * cap) is None
+    for i in range(3 * cap):  # a flood of keys all live at once
+        buckets.take_now([(f"flood{i}", 1, 10**9)], 5.0 * cap)
+    assert len(buckets._tat) >= 3 * cap  # none pruned while live...
+    assert buckets._prune_at >= 2 * cap  # ...and the next pass waits for them to double
+    assert buckets.take_now([("busy", 1, 10**9)], 5.0 * cap) is not None  # the busy key still counted
+
+
 async def test_each_scope_counts_its_own_and_analysis_has_its_budget() -> None:
     """The analysis budget (POST /api/analysis spends it per person and address): 5 a minute on a
     connection, 30 an hour for a person, 100 an hour from an address."""

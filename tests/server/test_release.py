@@ -144,3 +144,45 @@ async def test_with_several_processes_a_closed_table_is_released_with_its_lease(
         bob = await Client.connect(server.url, "Bob")
         await bob.send({"type": "join", "table": closed})
         assert (await bob.expect("error"))["code"] == "no_table"  # as its owner answered before the release
+
+
+def test_a_process_keeps_the_friends_of_recent_players_only() -> None:
+    """Weeks of registered players who came by once do not stay in memory: the friends of the most
+    recently asked FRIENDS_KEPT are kept, an older one is read again from the store when next asked."""
+    from types import SimpleNamespace
+
+    from atout.server.site.identity import FRIENDS_KEPT, Identity
+
+    reads: list[str] = []
+
+    def ids(player_id: str) -> set[str]:
+        reads.append(player_id)
+        return {f"friend-of-{player_id}"}
+
+    identity = Identity(SimpleNamespace(friends=SimpleNamespace(ids=ids)))  # type: ignore[arg-type]
+    assert identity.friends_of("r-regular") == {"friend-of-r-regular"}
+    for i in range(3 * FRIENDS_KEPT):
+        identity.friends_of(f"r{i}")
+        if i % 100 == 0:
+            identity.friends_of("r-regular")  # a regular, asked now and then, stays
+    assert len(identity.friend_ids) == FRIENDS_KEPT
+    assert reads.count("r-regular") == 1
+    assert identity.friends_of("r0") == {"friend-of-r0"} and reads.count("r0") == 2  # gone, read again
+
+
+def test_a_process_remembers_the_addresses_of_recent_people_only() -> None:
+    """The addresses people connect from (two registered people from one address make a game unranked)
+    are kept for the most recently connected PEOPLE_KEPT: a person who connects again is kept, one who came
+    by long ago forgotten, and each is kept to ADDRESSES_KEPT addresses."""
+    from atout.server.addresses import ADDRESSES_KEPT, PEOPLE_KEPT, AddressBook
+
+    book = AddressBook()
+    for i in range(2 * PEOPLE_KEPT):
+        book.saw(f"r{i}", f"192.0.2.{i % 250}")
+        if i % 1000 == 0:
+            book.saw("r-regular", "198.51.100.7")
+    assert len(book._seen) == PEOPLE_KEPT
+    assert "r-regular" in book._seen and "r0" not in book._seen
+    for n in range(2 * ADDRESSES_KEPT):
+        book.saw("r-roaming", f"203.0.113.{n}")
+    assert len(book._seen["r-roaming"]) == ADDRESSES_KEPT

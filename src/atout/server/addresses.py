@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from .kinds import SeatKind
 from .results import registered
 from .table import Table
@@ -9,20 +11,28 @@ from .table import Table
 ADDRESSES_KEPT = 50
 """Addresses remembered per person: a roaming phone's few, not a flood's thousands."""
 
+PEOPLE_KEPT = 20_000
+"""People whose addresses are remembered, the most recently connected: a server running for weeks forgets
+who came by long ago (a person at a table now connected lately; one who comes back is noted again)."""
+
 
 class AddressBook:
     """The addresses this process saw each registered player connect from, this run."""
 
     def __init__(self) -> None:
-        self._seen: dict[str, set[str]] = {}
+        self._seen: OrderedDict[str, set[str]] = OrderedDict()
         self.version = 0  # moves with every address added: answers stand until it moves
 
     def saw(self, player_id: str, address: str | None) -> None:
         if address is None:
             return
         seen = self._seen.setdefault(player_id, set())
+        self._seen.move_to_end(player_id)
         if len(seen) < ADDRESSES_KEPT and address not in seen:
             seen.add(address)
+            self.version += 1
+        if len(self._seen) > PEOPLE_KEPT:
+            self._seen.popitem(last=False)
             self.version += 1
 
     def shared(self, table: Table) -> list[int]:

@@ -133,10 +133,12 @@ class Buckets:
     """Buckets in this process's memory (a connection's; or a person's and an address's when this
     process is the whole site, or while Redis does not answer)."""
 
-    PRUNE_AT = 100_000
+    PRUNE_AT = 10_000
+    """Entries kept before the full buckets are dropped (a full bucket needs no entry: its key comes back as new)."""
 
     def __init__(self) -> None:
         self._tat: dict[str, float] = {}
+        self._prune_at = self.PRUNE_AT
 
     def take_now(self, items: Sequence[tuple[str, int, float]], now: float, commit: bool = True) -> tuple[int, float] | None:
         found = []
@@ -147,8 +149,11 @@ class Buckets:
             found.append((key, after))
         if commit:
             self._tat.update(found)
-            if len(self._tat) > self.PRUNE_AT:  # bounded memory: a full bucket needs no entry
+            if len(self._tat) > self._prune_at:  # bounded memory: a full bucket needs no entry
                 self._tat = {k: v for k, v in self._tat.items() if v > now}
+                # the next pruning when the live ones have doubled: a flood of live buckets costs one pass
+                # now and then, never one a request
+                self._prune_at = max(self.PRUNE_AT, 2 * len(self._tat))
         return None
 
     async def take(self, items: Sequence[tuple[str, int, float]], now: float) -> tuple[int, float] | None:

@@ -8,6 +8,7 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from ..features.accounts import NAME, NAME_RULE, name_key, normal_name
@@ -23,12 +24,18 @@ if TYPE_CHECKING:
     from .hub import Hub
 
 
+FRIENDS_KEPT = 4096
+"""Players whose friends a process keeps in memory, the most recently asked: a server running for weeks
+must not hold every player who ever came by (one store read brings any other back)."""
+
+
 class Identity:
     """Who a connection is, who is online where, and whose friend each is."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.friend_ids: dict[str, set[str]] = {}  # a registered player's friends, until a friendship changes
+        # a registered player's friends, until a friendship changes; the most recently asked FRIENDS_KEPT only
+        self.friend_ids: OrderedDict[str, set[str]] = OrderedDict()
 
     def token_for(self, player_id: str) -> str:
         mac = hmac.new(self.hub.config.secret, player_id.encode(), hashlib.sha256).hexdigest()[:32]
@@ -178,9 +185,14 @@ class Identity:
         """A registered player's friends' ids (none for a guest), cached until a friendship changes."""
         if player_id is None or self.hub.friends is None or player_id.startswith("g"):
             return set()
-        if player_id not in self.friend_ids:
-            self.friend_ids[player_id] = self.hub.friends.ids(player_id)
-        return self.friend_ids[player_id]
+        known = self.friend_ids.get(player_id)
+        if known is not None:
+            self.friend_ids.move_to_end(player_id)
+            return known
+        known = self.friend_ids[player_id] = self.hub.friends.ids(player_id)
+        if len(self.friend_ids) > FRIENDS_KEPT:  # weeks of players who came by once: the store keeps them
+            self.friend_ids.popitem(last=False)
+        return known
 
     def forget_friends(self, *player_ids: str, site: bool = True) -> None:
         """A friendship changed: private tables' lists are shown again to whom they now admit, here and,
