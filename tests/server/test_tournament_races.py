@@ -110,6 +110,35 @@ def test_unregistering_at_the_start_either_leaves_before_it_or_is_refused(store:
     assert sorted(p for p, _ in _entries(store, tid)) == sorted(seated)  # the store's entries are the seats
 
 
+def test_accounts_deleted_at_the_start_either_leave_before_it_or_keep_their_seat(store: Store) -> None:
+    """Accounts deleted as the tournament starts: each deletion takes the tournament's turn, so whoever is
+    seated has an entry and whoever kept no entry is seated nowhere (the deletion once removed entries the
+    start had already read, seating people the tournament no longer listed)."""
+    from atout.server.features.erasure import erase
+
+    crowd = _people(store, 13)
+    tid = tournaments.create(store.engine, Spec("Leaving", 1, 4, 1, START + 60, None, False), crowd[-1], "club", START)
+    for p in crowd[:12]:
+        tournaments.register(store.engine, tid, p, START)
+    deleted = crowd[:6]
+
+    def delete(player: str) -> None:
+        with store.engine.begin() as conn:
+            erase(conn, player, START + 60)
+
+    ids = iter(f"t{i}" for i in range(99))
+    calls: list[Callable[[], Any]] = [lambda p=p: delete(p) for p in deleted]
+    calls.insert(3, lambda: tournaments.start(store.engine, tid, START + 60, ids.__next__))
+    answers = _at_once(calls)
+    opened = answers.pop(3)
+    assert isinstance(opened, tournaments.Round), opened
+    assert answers == [None] * len(deleted), answers  # every deletion done, none refused nor deadlocked
+    seated = _seated(opened)
+    entries = sorted(p for p, _ in _entries(store, tid))
+    assert sorted(seated) == entries  # the store's entries are the seats
+    assert set(crowd[6:12]) <= set(seated)  # the others seated whatever the order
+
+
 def test_a_store_with_two_people_of_one_entry_number_upgrades_keeping_the_order(db_url: str) -> None:
     """Migration 0015: the numbers the race left twice are made distinct, in the order they had."""
     old = Store(db_url)

@@ -26,9 +26,8 @@ from ..store.db import (
     ratings,
     sessions,
     standings,
-    tournament_entries,
-    tournaments,
 )
+from .tournaments import withdraw
 
 DELETED_NAME = "deleted player"
 """What a deleted account is called wherever a game or a table showed its name: not a name anyone can
@@ -114,9 +113,7 @@ def erase(conn: sa.Connection, player_id: str, now: float) -> Erased:
         conn.execute(daily_plays.update().where(daily_plays.c.day == play.day, daily_plays.c.player_id == player_id)
                      .values(data=_daily_anonymised(play.data)))
     # registrations to tournaments not yet started end; those played keep their seat, named as deleted
-    conn.execute(tournament_entries.delete().where(
-        tournament_entries.c.player_id == player_id,
-        tournament_entries.c.tournament_id.in_(sa.select(tournaments.c.id).where(tournaments.c.status == "open"))))
+    withdraw(conn, player_id)
     conn.execute(players.update().where(players.c.id == player_id).values(
         name=DELETED_NAME, name_key=tombstone_key(player_id), password_hash=NO_PASSWORD, deleted_at=now))
     return Erased(ended, friends, changed)

@@ -210,6 +210,24 @@ def unregister(engine: sa.Engine, tid: str, player: str) -> None:
             raise TournamentError(409, "not_registered", "you are not registered")
 
 
+def withdraw(conn: sa.Connection, player_id: str) -> None:
+    """An account deleted (``erasure.erase``, inside its transaction): its registrations to tournaments not
+    yet started end, each in that tournament's turn (``_hold``), so that a start reading the entries either
+    comes first (the seat stays, named as deleted) or sees the entry gone: never a seat whose entry was
+    deleted after the start read it."""
+    waiting = conn.execute(sa.select(tournament_entries.c.tournament_id)
+                           .join(tournaments, tournaments.c.id == tournament_entries.c.tournament_id)
+                           .where(tournament_entries.c.player_id == player_id, tournaments.c.status == "open")
+                           ).scalars().all()
+    for tid in sorted(waiting):  # one order: two deletions never hold each other's tournaments crosswise
+        try:
+            _hold(conn, tid)
+        except TournamentError:  # started meanwhile: the seat is kept, as a played one is
+            continue
+        conn.execute(tournament_entries.delete().where(tournament_entries.c.tournament_id == tid,
+                                                       tournament_entries.c.player_id == player_id))
+
+
 def entries_count() -> Any:
     """Each tournament's number of entrants, as a column of a query on ``tournaments``."""
     return (sa.select(sa.func.count()).select_from(tournament_entries)
@@ -320,4 +338,4 @@ def tournament_of(engine: sa.Engine, table_id: str) -> str | None:
 
 
 __all__ = ["Round", "Spec", "TournamentError", "advance", "create", "due", "register", "round_seed", "running", "seating",
-           "start", "tournament_of", "unregister", "validate"]
+           "start", "tournament_of", "unregister", "validate", "withdraw"]
