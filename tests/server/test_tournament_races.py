@@ -139,6 +139,17 @@ def test_accounts_deleted_at_the_start_either_leave_before_it_or_keep_their_seat
     assert set(crowd[6:12]) <= set(seated)  # the others seated whatever the order
 
 
+def test_twenty_creations_at_once_by_one_person_make_five(store: Store) -> None:
+    """A person's tournaments waiting for their start are capped (OPEN_PER_PERSON), however many creations
+    arrive together (each counted apart, all of them once found fewer than five waiting)."""
+    creator = _people(store, 1)[0]
+    answers = _at_once([lambda i=i: tournaments.create(store.engine, Spec(f"Cup {i}", 1, 4, 1, START + 60, None, False),
+                                                       creator, "club", START) for i in range(20)])
+    made = [a for a in answers if isinstance(a, str)]
+    refused = Counter(a.code for a in answers if isinstance(a, TournamentError))
+    assert (len(made), refused) == (tournaments.OPEN_PER_PERSON, Counter({"too_many_tournaments": 20 - len(made)})), answers
+
+
 def test_a_store_with_two_people_of_one_entry_number_upgrades_keeping_the_order(db_url: str) -> None:
     """Migration 0015: the numbers the race left twice are made distinct, in the order they had."""
     old = Store(db_url)
