@@ -69,6 +69,35 @@ def test_two_people_agreeing_cancel_and_one_refusing_does_not() -> None:
     assert table.game_outcome == "cancelled"
 
 
+def test_a_robot_account_neither_proposes_nor_votes_nor_counts_as_a_person() -> None:
+    """A robot account (a person's program, ids starting with b) is a robot: alone with one person it
+    makes no pair for an amicable end, may not propose one, and is not waited for in a vote of two people
+    (the site bridge, like any engine, never answers a vote: the vote ran out on it)."""
+    table = Table("t", 4, TableOptions(deals=3, competitive=False), Timing())  # a practice table: robot accounts sit there
+    decided(table, 0.0, seating.create, "p0", "Ann")
+    decided(table, 0.0, seating.sit, "b1", "Botty", 1, table.seq)
+    decided(table, 0.0, seating.add_robot, "p0", 2, "random", table.seq)
+    decided(table, 0.0, seating.add_robot, "p0", 3, "random", table.seq)
+    decided(table, 0.0, play.start, "p0", table.seq)
+    before = table.snapshot()
+    for player, code in (("p0", "needs_two_people"), ("b1", "not_voter")):
+        with pytest.raises(ProtocolError) as refused:
+            decided(table, 1.0, votes.propose_cancel, player, table.seq)
+        assert refused.value.code == code
+    assert table.snapshot() == before
+
+    table = Table("t", 4, TableOptions(deals=3, competitive=False), Timing())  # a practice table: robot accounts sit there
+    decided(table, 0.0, seating.create, "p0", "Ann")
+    decided(table, 0.0, seating.sit, "p1", "Bob", 1, table.seq)
+    decided(table, 0.0, seating.sit, "b2", "Botty", 2, table.seq)
+    decided(table, 0.0, seating.add_robot, "p0", 3, "random", table.seq)
+    decided(table, 0.0, play.start, "p0", table.seq)
+    proposed = decided(table, 1.0, votes.propose_cancel, "p0", table.seq)
+    assert proposed[-1]["voters"] == [0, 1]
+    ended = decided(table, 2.0, votes.cast_vote, "p1", True, table.seq)
+    assert ended[-1]["type"] == "cancel_end" and ended[-1]["cancelled"] is True
+
+
 class Model:
     """Who is seated and present, as the events say: the test's own count, not the table's."""
 

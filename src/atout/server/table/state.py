@@ -130,9 +130,11 @@ class Table:
         return self.seats[seat].level or self.options.robot_level
 
     def present_people(self) -> list[int]:
-        """Seats whose person is here and playing for themselves: those who vote."""
+        """Seats whose person is here and playing for themselves: those who vote (a robot account is a
+        program, and robots do not vote)."""
         return [i for i, s in enumerate(self.seats)
-                if s.kind == SeatKind.PERSON and not (s.absent or s.automatic or s.abandoned) and i not in self.gone_since]
+                if s.kind == SeatKind.PERSON and not (s.absent or s.automatic or s.abandoned or robot_account(s.player))
+                and i not in self.gone_since]
 
     def admits(self, player: str, name: str, master_friends: AbstractSet[str] = frozenset()) -> bool:
         """Whether this person may see, watch or sit at the table (private tables: the invited and

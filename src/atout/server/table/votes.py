@@ -8,6 +8,7 @@ from typing import Any
 from ...engine.record import to_record
 from ..kinds import EventType, TableStatus
 from ..protocol import ProtocolError
+from ..results import robot_account
 from .play import hand_over_claims
 from .state import Batch, check_seq, seated
 
@@ -24,6 +25,8 @@ def propose_cancel(b: Batch, player: str, seq: int) -> None:
         raise ProtocolError("daily_table", "a daily deal cannot be cancelled: leaving it is an abandonment")
     check_seq(t, seq)
     seat = seated(t, player, "only a seated player may propose to cancel")
+    if robot_account(player):
+        raise ProtocolError("not_voter", "a robot account takes no part in an amicable end: robots do not vote")
     if t.status != TableStatus.PLAYING:
         raise ProtocolError("no_game", "no game is being played")
     if t.vote is not None:
