@@ -256,3 +256,58 @@ def test_a_phone_keeps_the_top_seat_in_sight_while_the_table_waits(browser, shar
     page.screenshot(path="/tmp/layout-waiting-phone.png")
     guest.close()
     host.close()
+
+
+TRICK_INDICES = """() => {
+  const covered = [];
+  const cards = [...document.querySelectorAll('.trick .played')];
+  if (cards.length) cards[0].closest('.trick').scrollIntoView({ block: 'nearest' });
+  for (const card of cards) {
+    const index = card.querySelector('svg text.index, svg text.tindex');
+    const name = card.querySelector('[data-card]') ? card.querySelector('[data-card]').dataset.card : card.className;
+    if (!index) { covered.push(name + ' has no index'); continue; }
+    const r = index.getBoundingClientRect();
+    const points = [[r.left + 1, r.top + 1], [r.right - 1, r.top + 1], [r.left + 1, r.bottom - 1], [r.right - 1, r.bottom - 1],
+                    [(r.left + r.right) / 2, (r.top + r.bottom) / 2]];
+    for (const [x, y] of points) {
+      const at = document.elementFromPoint(x, y);
+      if (!at || at.closest('.played') !== card) {
+        covered.push(`${name} (${card.className}) at ${Math.round(x)},${Math.round(y)} under ${at && at.closest('.played') ? at.closest('.played').className : at && at.className}`);
+        break;
+      }
+    }
+  }
+  return { n: cards.length, covered };
+}"""
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
+    """Through a whole deal, at each of the person's turns, on a desktop and then a phone: every card on the
+    felt (the trick being played, or the last one whole while the person leads) shows its corner index under
+    no other card (the top seat's card covered the right seat's index at four players)."""
+    person = Person(browser, shared_site.url, f"Felt{players}", viewport=DESKTOP).arrive()
+    person.create(players, deals=1)
+    person.fill_and_start()
+    page = person.page
+    seen = {"desktop": 0, "phone": 0}
+    full = 0
+    deadline = time.monotonic() + 240  # bounds a hang only
+    while not person.game_over():
+        assert time.monotonic() < deadline, "the deal never ended"
+        if page.evaluate("() => { const v = window.atout.view; const d = v && v.state && v.state.deal;"
+                         " return Boolean(d && d.phase === 'play' && v.isMyTurn()); }"):
+            for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                page.set_viewport_size(viewport)
+                page.wait_for_function("(w) => innerWidth === w", arg=viewport["width"])
+                page.evaluate(FRAMES)
+                got = page.evaluate(TRICK_INDICES)
+                seen[size] += got["n"]
+                full += got["n"] == players
+                assert not got["covered"], f"{players} players, {size}: indices covered: {got['covered']}"
+            page.set_viewport_size(DESKTOP)
+        close_result(person)
+        if person.step() is None:
+            page.wait_for_timeout(20)
+    assert seen["desktop"] > 0 and full > 0, (seen, full)  # cards were looked at, whole tricks among them
+    person.close()
