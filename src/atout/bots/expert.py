@@ -27,6 +27,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 import numpy as np
@@ -92,6 +93,11 @@ MODEL_WORLDS = 0.0
 """Whether (and how strongly) a card's worlds are weighted by the learned card-location model
 (``inference``, issue 38): each world's weight times the model's probability of where it puts the
 unseen cards, to this power.  0 (off) until measured better (benchmarks/results/inference.md)."""
+MODEL_DRAW = 0.0
+"""Whether a card's worlds are dealt from the learned card-location model (``inference``, issue 38):
+each unseen card's place drawn from the model's probabilities (its softmax to this power, balanced
+to the places' room), within every hard fact (``fastdeal.draw_model``), rather than by room alone;
+the worlds are then weighted as before.  0 (off) until measured better (benchmarks/results/inference.md)."""
 EXACT_CARDS = 2
 """Once the hand holds this many cards or fewer, each world is searched exactly (``fastplay.exact``)."""
 PASS_MARGIN = 12.0
@@ -184,6 +190,8 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         values = np.zeros(len(actions), dtype=np.int64)
         score: Callable[..., None] = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
         draw = weighted_states
+        if MODEL_DRAW and obs.players == 4:
+            draw = partial(weighted_states, model=MODEL_DRAW)
     else:
         draw = weighted_worlds
     # Écarts: each world played to its first card once, every écart played out from there.
