@@ -25,21 +25,21 @@ from atout.bots.inference import PLACES_MAX, Position
 from atout.engine import Deal, Observation, RuleSet, new_deal
 
 
-def table(seed: str, i: int, expert: float, beginner: float) -> list[str]:
+def table(seed: str, i: int, expert: float, beginner: float, players: int = 4) -> list[str]:
     """The robot levels of deal ``i``'s seats."""
     rng = random.Random(f"{seed}/table/{i}")
     return ["expert" if rng.random() < expert else ("beginner" if rng.random() < beginner else "club")
-            for _ in range(4)]
+            for _ in range(players)]
 
 
 def positions(deals: int, seed: str, keep: float, expert: float, beginner: float,
-              start: int = 0) -> Iterator[tuple[int, Observation, Deal]]:
+              start: int = 0, players: int = 4) -> Iterator[tuple[int, Observation, Deal]]:
     """(deal number, the observation of the seat to play, the true deal) at the kept card decisions."""
-    rules = RuleSet(4)
+    rules = RuleSet(players)
     for i in range(start, start + deals):
-        levels = table(seed, i, expert, beginner)
+        levels = table(seed, i, expert, beginner, players)
         dseed = deal_seed(seed, i)
-        deal = new_deal(rules, i % 4, dseed)
+        deal = new_deal(rules, i % players, dseed)
         bots = [make_bot(level, f"{dseed}/seat/{s}/{level}") for s, level in enumerate(levels)]
         pick = random.Random(f"{seed}/keep/{i}")
         while not deal.is_over:

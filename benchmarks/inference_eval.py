@@ -86,6 +86,7 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--seed", default="infer-test")
     ap.add_argument("--keep", type=float, default=0.2)
+    ap.add_argument("--players", type=int, default=4, help="the table size (the model was fitted at 4)")
     ap.add_argument("--expert", type=float, default=0.5)
     ap.add_argument("--beginner", type=float, default=0.3)
     ap.add_argument("--worlds", type=int, default=108)
@@ -101,7 +102,8 @@ def main() -> int:
     t0 = time.monotonic()
     timing = {"model": 0.0, "worlds": 0.0, "worlds_drawn": 0.0}
     n = 0
-    for n, (i, obs, deal) in enumerate(positions(args.deals, args.seed, args.keep, args.expert, args.beginner), 1):
+    for n, (i, obs, deal) in enumerate(positions(args.deals, args.seed, args.keep, args.expert, args.beginner,
+                                                 players=args.players), 1):
         t = time.perf_counter()
         pos = inference.encode(obs)
         if not len(pos.cards):
@@ -149,7 +151,7 @@ def main() -> int:
         best[m] = min(EPS, key=lambda e, m=m: float(logloss((1 - e) * probs[m] + e * probs["uniform"]).mean()))
         probs[m] = (1 - best[m]) * probs[m] + best[m] * probs["uniform"]
     choice = (legal.sum(axis=1) > 1)[:, None] & legal
-    out: dict = {"command": " ".join(sys.argv), "draw": args.draw, "positions": len(rec["model"]), "cards": len(y),
+    out: dict = {"command": " ".join(sys.argv), "players": args.players, "draw": args.draw, "positions": len(rec["model"]), "cards": len(y),
                  "worlds_eps": best, "ms_per_position": {k: 1000 * v / max(1, n) for k, v in timing.items()},
                  "methods": {}}
     tricks = sorted(set(trick.tolist()))

@@ -98,6 +98,8 @@ MODEL_DRAW = 0.0
 each unseen card's place drawn from the model's probabilities (its softmax to this power, balanced
 to the places' room), within every hard fact (``fastdeal.draw_model``), rather than by room alone;
 the worlds are then weighted as before.  0 (off) until measured better (benchmarks/results/inference.md)."""
+LEARNED_PLAYERS = (4,)
+"""The table sizes where ``MODEL_WORLDS`` and ``MODEL_DRAW`` act (the model was fitted on four-player deals)."""
 EXACT_CARDS = 2
 """Once the hand holds this many cards or fewer, each world is searched exactly (``fastplay.exact``)."""
 PASS_MARGIN = 12.0
@@ -190,7 +192,7 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         values = np.zeros(len(actions), dtype=np.int64)
         score: Callable[..., None] = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
         draw = weighted_states
-        if MODEL_DRAW and obs.players == 4:
+        if MODEL_DRAW and obs.players in LEARNED_PLAYERS:
             draw = partial(weighted_states, model=MODEL_DRAW)
     else:
         draw = weighted_worlds
@@ -201,7 +203,7 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         worlds: list[tuple[Any, float]] = draw(obs, rng, samples, k, deadline=draw_deadline)
     except NoWorld:
         return None
-    if MODEL_WORLDS and cards is not None and obs.players == 4:
+    if MODEL_WORLDS and cards is not None and obs.players in LEARNED_PLAYERS:
         worlds = weigh_states(obs, k, worlds, MODEL_WORLDS)
     rows: list[list[int]] = []
     weights: list[float] = []
