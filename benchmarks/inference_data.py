@@ -2,7 +2,7 @@
 
     nice -n 15 python benchmarks/inference_data.py --deals 1500 --seed infer-train --out /tmp/infer-train.npz
 
-Four-player deals (the deal and each seat's robot drawn from ``--seed``: a seat is the expert with
+Four-player deals by default (``--players``; the deal and each seat's robot drawn from ``--seed``: a seat is the expert with
 probability ``--expert``, else club, or beginner one time in ``--beginner``), so the model does not
 assume one kind of player.  At each card of the play, with probability ``--keep``, the position of
 the seat to play is kept: the features of every unseen card not known to lie in one place, the
@@ -66,6 +66,7 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=1500)
     ap.add_argument("--seed", default="infer-train")
     ap.add_argument("--keep", type=float, default=0.3)
+    ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--expert", type=float, default=0.5)
     ap.add_argument("--beginner", type=float, default=0.3)
     ap.add_argument("--out", required=True)
@@ -73,7 +74,8 @@ def main() -> int:
     xs, legals, ys, rows_pos = [], [], [], []
     rooms, tricks, roles, deal_ids = [], [], [], []
     t0 = time.monotonic()
-    for n, (i, obs, deal) in enumerate(positions(args.deals, args.seed, args.keep, args.expert, args.beginner)):
+    for n, (i, obs, deal) in enumerate(positions(args.deals, args.seed, args.keep, args.expert, args.beginner,
+                                                           players=args.players)):
         pos = inference.encode(obs)
         if not len(pos.cards):
             continue

@@ -97,7 +97,9 @@ MODEL_DRAW = 0.0
 """Whether a card's worlds are dealt from the learned card-location model (``inference``, issue 38):
 each unseen card's place drawn from the model's probabilities (its softmax to this power, balanced
 to the places' room), within every hard fact (``fastdeal.draw_model``), rather than by room alone;
-the worlds are then weighted as before.  0 (off) until measured better (benchmarks/results/inference.md)."""
+the worlds are then weighted as before.  Off: held-out placement much better (0.032 nats a card over
+today's worlds), but at the table against club robots +0.5 [-0.4, +1.4] a deal over 3,000 paired
+deals at four players, a defending seat +0.2 [-0.5, +1.0] (benchmarks/results/inference.md)."""
 LEARNED_PLAYERS = (4,)
 """The table sizes where ``MODEL_WORLDS`` and ``MODEL_DRAW`` act (the model was fitted on four-player deals)."""
 EXACT_CARDS = 2
