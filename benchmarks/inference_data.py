@@ -2,7 +2,7 @@
 
     nice -n 15 python benchmarks/inference_data.py --deals 1500 --seed infer-train --out /tmp/infer-train.npz
 
-Four-player deals (the deal and each seat's robot drawn from ``--seed``: a seat is the expert with
+Four-player deals by default (``--players``; the deal and each seat's robot drawn from ``--seed``: a seat is the expert with
 probability ``--expert``, else club, or beginner one time in ``--beginner``), so the model does not
 assume one kind of player.  At each card of the play, with probability ``--keep``, the position of
 the seat to play is kept: the features of every unseen card not known to lie in one place, the
@@ -25,21 +25,21 @@ from atout.bots.inference import PLACES_MAX, Position
 from atout.engine import Deal, Observation, RuleSet, new_deal
 
 
-def table(seed: str, i: int, expert: float, beginner: float) -> list[str]:
+def table(seed: str, i: int, expert: float, beginner: float, players: int = 4) -> list[str]:
     """The robot levels of deal ``i``'s seats."""
     rng = random.Random(f"{seed}/table/{i}")
     return ["expert" if rng.random() < expert else ("beginner" if rng.random() < beginner else "club")
-            for _ in range(4)]
+            for _ in range(players)]
 
 
 def positions(deals: int, seed: str, keep: float, expert: float, beginner: float,
-              start: int = 0) -> Iterator[tuple[int, Observation, Deal]]:
+              start: int = 0, players: int = 4) -> Iterator[tuple[int, Observation, Deal]]:
     """(deal number, the observation of the seat to play, the true deal) at the kept card decisions."""
-    rules = RuleSet(4)
+    rules = RuleSet(players)
     for i in range(start, start + deals):
-        levels = table(seed, i, expert, beginner)
+        levels = table(seed, i, expert, beginner, players)
         dseed = deal_seed(seed, i)
-        deal = new_deal(rules, i % 4, dseed)
+        deal = new_deal(rules, i % players, dseed)
         bots = [make_bot(level, f"{dseed}/seat/{s}/{level}") for s, level in enumerate(levels)]
         pick = random.Random(f"{seed}/keep/{i}")
         while not deal.is_over:
@@ -66,6 +66,7 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=1500)
     ap.add_argument("--seed", default="infer-train")
     ap.add_argument("--keep", type=float, default=0.3)
+    ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--expert", type=float, default=0.5)
     ap.add_argument("--beginner", type=float, default=0.3)
     ap.add_argument("--out", required=True)
@@ -73,7 +74,8 @@ def main() -> int:
     xs, legals, ys, rows_pos = [], [], [], []
     rooms, tricks, roles, deal_ids = [], [], [], []
     t0 = time.monotonic()
-    for n, (i, obs, deal) in enumerate(positions(args.deals, args.seed, args.keep, args.expert, args.beginner)):
+    for n, (i, obs, deal) in enumerate(positions(args.deals, args.seed, args.keep, args.expert, args.beginner,
+                                                           players=args.players)):
         pos = inference.encode(obs)
         if not len(pos.cards):
             continue

@@ -14,6 +14,9 @@ known to lie in one place, four guesses at where it lies:
   log-loss is infinite);
 - ``worlds_model``: the same worlds, each weight multiplied by the model's probability of the world
   to the power ``--power`` (``expert.MODEL_WORLDS``, ``inference.weigh_states``), mixed likewise;
+- ``worlds_drawn``: worlds dealt from the model (``sampling.weighted_states`` with ``model=--draw``,
+  ``expert.MODEL_DRAW``: each card's place drawn from the model's probabilities within the hard facts),
+  weighted as today's, mixed likewise (only with ``--draw``);
 - ``uniform``: each legal place in proportion to its room, balanced like the model.
 
 Reported: the mean log-loss (nats) of the true place per card, overall, by trick and by the
@@ -36,17 +39,21 @@ from atout.bots import fastplay, inference, sampling
 from atout.bots.inference import PLACES_MAX
 from atout.bots.knowledge import infer
 
-METHODS = ("model", "model_raw", "worlds", "worlds_model", "uniform")
+METHODS = ("model", "model_raw", "worlds", "worlds_model", "worlds_drawn", "uniform")
 EPS = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 BINS = 10
 
 
-def world_shares(obs, pos, worlds: int, seed: str, power: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """The weighted share of today's worlds putting each of ``pos.cards`` in each place; and the same with
-    the worlds' weights multiplied by the model's (``inference.weigh_states``, to ``power``)."""
+def world_shares(obs, pos, worlds: int, seed: str, power: float = 0.0,
+                 draw: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The weighted share of today's worlds putting each of ``pos.cards`` in each place and the same with
+    the worlds' weights multiplied by the model's (``inference.weigh_states``, to ``power``); or with
+    ``draw``, only the share of worlds dealt from the model (``expert.MODEL_DRAW``, first two None)."""
     k = infer(obs)
+    if draw:
+        return None, None, shares(pos, sampling.weighted_states(obs, random.Random(seed), worlds, k, model=draw))
     states = sampling.weighted_states(obs, random.Random(seed), worlds, k)
-    return shares(pos, states), shares(pos, inference.weigh_states(obs, k, states, power))
+    return shares(pos, states), shares(pos, inference.weigh_states(obs, k, states, power)), None
 
 
 def shares(pos, states) -> np.ndarray:
@@ -79,30 +86,40 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--seed", default="infer-test")
     ap.add_argument("--keep", type=float, default=0.2)
+    ap.add_argument("--players", type=int, default=4, help="the table size (the model was fitted at 4)")
     ap.add_argument("--expert", type=float, default=0.5)
     ap.add_argument("--beginner", type=float, default=0.3)
     ap.add_argument("--worlds", type=int, default=108)
     ap.add_argument("--power", type=float, default=0.5, help="expert.MODEL_WORLDS for worlds_model")
+    ap.add_argument("--draw", type=float, default=0.0,
+                    help="expert.MODEL_DRAW for worlds_drawn (0: that column left out)")
     ap.add_argument("--json", required=True)
     ap.add_argument("--svg", required=True)
     args = ap.parse_args()
-    rec: dict[str, list] = {m: [] for m in METHODS}
+    methods = [m for m in METHODS if args.draw or m != "worlds_drawn"]
+    rec: dict[str, list] = {m: [] for m in methods}
     legal_all, y_all, trick_all, taker_all, deal_all = [], [], [], [], []
     t0 = time.monotonic()
-    timing = {"model": 0.0, "worlds": 0.0}
+    timing = {"model": 0.0, "worlds": 0.0, "worlds_drawn": 0.0}
     n = 0
-    for n, (i, obs, deal) in enumerate(positions(args.deals, args.seed, args.keep, args.expert, args.beginner), 1):
+    for n, (i, obs, deal) in enumerate(positions(args.deals, args.seed, args.keep, args.expert, args.beginner,
+                                                 players=args.players), 1):
         t = time.perf_counter()
         pos = inference.encode(obs)
         if not len(pos.cards):
             continue
         t1 = time.perf_counter()
         try:
-            worlds, worlds_model = world_shares(obs, pos, args.worlds, f"{args.seed}/{n}", args.power)
+            worlds, worlds_model, _ = world_shares(obs, pos, args.worlds, f"{args.seed}/{n}", args.power)
+            t2 = time.perf_counter()
+            drawn = world_shares(obs, pos, args.worlds, f"{args.seed}/{n}", draw=args.draw)[2] if args.draw else None
         except sampling.NoWorld:
             continue
-        timing["worlds"] += time.perf_counter() - t1
+        timing["worlds_drawn"] += time.perf_counter() - t2
+        timing["worlds"] += t2 - t1
         t += time.perf_counter() - t1
+        if drawn is not None:
+            rec["worlds_drawn"].append(drawn)
         raw = inference.raw_scores(pos)
         rec["model"].append(inference.balance(raw, pos.room))
         timing["model"] += time.perf_counter() - t
@@ -130,15 +147,15 @@ def main() -> int:
         return -np.log(np.maximum(p[rows, y], 1e-12))
 
     best = {}
-    for m in ("worlds", "worlds_model"):
+    for m in [m for m in ("worlds", "worlds_model", "worlds_drawn") if m in probs]:
         best[m] = min(EPS, key=lambda e, m=m: float(logloss((1 - e) * probs[m] + e * probs["uniform"]).mean()))
         probs[m] = (1 - best[m]) * probs[m] + best[m] * probs["uniform"]
     choice = (legal.sum(axis=1) > 1)[:, None] & legal
-    out: dict = {"command": " ".join(sys.argv), "positions": len(rec["model"]), "cards": len(y),
+    out: dict = {"command": " ".join(sys.argv), "players": args.players, "draw": args.draw, "positions": len(rec["model"]), "cards": len(y),
                  "worlds_eps": best, "ms_per_position": {k: 1000 * v / max(1, n) for k, v in timing.items()},
                  "methods": {}}
     tricks = sorted(set(trick.tolist()))
-    for m in METHODS:
+    for m in methods:
         p = probs[m]
         ll = logloss(p)
         pred = p[choice]
@@ -163,8 +180,11 @@ def main() -> int:
     # Paired differences per card, their interval from the spread between deals (a deal's cards are not
     # independent): the mean over deals of each deal's mean difference.
     out["paired"] = {}
-    for a, b in (("model", "worlds"), ("worlds_model", "worlds"), ("model", "uniform"), ("worlds", "uniform"),
-                 ("model", "model_raw")):
+    pairs = [("model", "worlds"), ("worlds_model", "worlds"), ("model", "uniform"), ("worlds", "uniform"),
+             ("model", "model_raw")]
+    if args.draw:
+        pairs += [("worlds_drawn", "worlds"), ("worlds_drawn", "model"), ("worlds_drawn", "worlds_model")]
+    for a, b in pairs:
         diff = logloss(probs[a]) - logloss(probs[b])
         per_deal = np.array([diff[deal_of == d].mean() for d in np.unique(deal_of)])
         half = 1.96 * per_deal.std(ddof=1) / np.sqrt(len(per_deal))
@@ -174,7 +194,7 @@ def main() -> int:
         json.dump(out, f, indent=1)
     with open(args.svg, "w") as f:
         f.write(svg(out))
-    for m in METHODS:
+    for m in methods:
         r = out["methods"][m]
         print(f"{m:10s} log-loss {r['logloss']:.4f} ±{r['logloss_ci95']:.4f} (taker {r['logloss_taker']:.4f}, "
               f"defender {r['logloss_defender']:.4f}), true place {r['true_place_probability']:.3f}, "
@@ -187,6 +207,7 @@ def main() -> int:
 
 
 COLOURS = {"model": "#1b6ca8", "model_raw": "#7fb3d5", "worlds": "#c0392b", "worlds_model": "#e67e22",
+           "worlds_drawn": "#27ae60",
            "uniform": "#7f8c8d"}
 
 
@@ -235,7 +256,7 @@ def svg(out: dict) -> str:
     xmax = max(a for pts in by.values() for a, _ in pts)
     panel(w + 20, "Log-loss minus uniform's, by trick", "trick", "nats per unseen card",
           xmax, min(ys) * 1.1, max(0.01, max(ys) * 1.1), by, False)
-    for k, m in enumerate(METHODS):
+    for k, m in enumerate(m for m in METHODS if m in out["methods"]):
         r = out["methods"][m]
         y0 = h + 25 + 14 * (k // 2)
         x0 = 40 + 360 * (k % 2)

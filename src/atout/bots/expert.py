@@ -27,6 +27,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 import numpy as np
@@ -92,6 +93,15 @@ MODEL_WORLDS = 0.0
 """Whether (and how strongly) a card's worlds are weighted by the learned card-location model
 (``inference``, issue 38): each world's weight times the model's probability of where it puts the
 unseen cards, to this power.  0 (off) until measured better (benchmarks/results/inference.md)."""
+MODEL_DRAW = 0.0
+"""Whether a card's worlds are dealt from the learned card-location model (``inference``, issue 38):
+each unseen card's place drawn from the model's probabilities (its softmax to this power, balanced
+to the places' room), within every hard fact (``fastdeal.draw_model``), rather than by room alone;
+the worlds are then weighted as before.  Off: held-out placement much better (0.032 nats a card over
+today's worlds), but at the table against club robots +0.5 [-0.4, +1.4] a deal over 3,000 paired
+deals at four players, a defending seat +0.2 [-0.5, +1.0] (benchmarks/results/inference.md)."""
+LEARNED_PLAYERS = (4,)
+"""The table sizes where ``MODEL_WORLDS`` and ``MODEL_DRAW`` act (the model was fitted on four-player deals)."""
 EXACT_CARDS = 2
 """Once the hand holds this many cards or fewer, each world is searched exactly (``fastplay.exact``)."""
 PASS_MARGIN = 12.0
@@ -184,6 +194,8 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         values = np.zeros(len(actions), dtype=np.int64)
         score: Callable[..., None] = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
         draw = weighted_states
+        if MODEL_DRAW and obs.players in LEARNED_PLAYERS:
+            draw = partial(weighted_states, model=MODEL_DRAW)
     else:
         draw = weighted_worlds
     # Écarts: each world played to its first card once, every écart played out from there.
@@ -193,7 +205,7 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         worlds: list[tuple[Any, float]] = draw(obs, rng, samples, k, deadline=draw_deadline)
     except NoWorld:
         return None
-    if MODEL_WORLDS and cards is not None and obs.players == 4:
+    if MODEL_WORLDS and cards is not None and obs.players in LEARNED_PLAYERS:
         worlds = weigh_states(obs, k, worlds, MODEL_WORLDS)
     rows: list[list[int]] = []
     weights: list[float] = []

@@ -271,4 +271,84 @@ def draw(room0, fixed_lo, fixed_hi, con_cards, con_allowed, con_n, anywhere, mod
     return -1
 
 
-__all__ = ["LO_BITS", "as_club", "choose_ecart", "draw", "ecart_allowed", "hand_strength", "seed"]
+@njit(cache=True)
+def _deal_model(room0, fixed_lo, fixed_hi, cards, q, nopts, out_lo, out_hi) -> bool:
+    """One deal of the unseen cards with each card's place drawn from the model's probabilities
+    ``q`` (one row per card of ``cards``, zero where it may not lie), rescaled as the deal goes so
+    each place fills to its room: a card goes to place ``b`` in proportion to ``q[card, b]`` times
+    the room ``b`` has left over the probability mass still to come its way.  The cards with
+    fewest places first (random among equals); False if stuck (a card with no room in its places)."""
+    places = len(room0)
+    room = room0.copy()
+    out_lo[:] = fixed_lo
+    out_hi[:] = fixed_hi
+    k = len(cards)
+    mass = np.zeros(places, dtype=np.float64)
+    for i in range(k):
+        for b in range(places):
+            mass[b] += q[i, b]
+    keys = np.empty(k, dtype=np.float64)
+    for i in range(k):
+        keys[i] = nopts[i] + np.random.random()
+    order = np.argsort(keys)
+    w = np.empty(places, dtype=np.float64)
+    for i in range(k):
+        j = order[i]
+        total = 0.0
+        for b in range(places):
+            if room[b] > 0 and q[j, b] > 0:
+                w[b] = q[j, b] * room[b] / max(mass[b], 1e-12)
+            else:
+                w[b] = 0.0
+            total += w[b]
+        if total <= 0:
+            return False
+        r = np.random.random() * total
+        chosen = -1
+        for b in range(places):
+            if w[b] > 0:
+                chosen = b
+                r -= w[b]
+                if r < 0:
+                    break
+        c = cards[j]
+        if c < 56:
+            out_lo[chosen] |= 1 << c
+        else:
+            out_hi[chosen] |= 1 << (c - 56)
+        room[chosen] -= 1
+        for b in range(places):
+            mass[b] -= q[j, b]
+    return bool((room == 0).all())
+
+
+@njit(cache=True, nogil=True)
+def draw_model(room0, fixed_lo, fixed_hi, cards, q, nopts, model, bid, tries: int, fits: int, out_lo,
+               out_hi) -> int:
+    """``draw`` with the cards dealt by ``_deal_model`` (the learned model's probabilities) rather
+    than by room alone: the same hard facts and the same fitting to the club taker."""
+    have_fallback = False
+    fb_lo = np.empty_like(out_lo)
+    fb_hi = np.empty_like(out_hi)
+    for _ in range(tries):
+        if not _deal_model(room0, fixed_lo, fixed_hi, cards, q, nopts, out_lo, out_hi):
+            continue
+        if model[0] < 0:
+            return 0
+        if not have_fallback:
+            fb_lo[:] = out_lo
+            fb_hi[:] = out_hi
+            have_fallback = True
+        if as_club(out_lo, out_hi, model, bid):
+            return 0
+        fits -= 1
+        if fits == 0:
+            break
+    if have_fallback:
+        out_lo[:] = fb_lo
+        out_hi[:] = fb_hi
+        return 1
+    return -1
+
+
+__all__ = ["LO_BITS", "as_club", "choose_ecart", "draw", "draw_model", "ecart_allowed", "hand_strength", "seed"]

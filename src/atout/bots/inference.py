@@ -255,6 +255,23 @@ def placement(obs: Observation, k: Knowledge | None = None) -> tuple[list[int], 
     return pos.places, out
 
 
+def draw_probabilities(obs: Observation, k: Knowledge, deck: Deck,
+                       power: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """What ``fastdeal.draw_model`` deals ``deck``'s free cards from: the cards, each one's probability
+    of lying in each of ``deck.places`` (the softmax to ``power``, balanced so each place expects
+    its room; zero where it may not lie) and how many places it may lie in.  None when no card is free."""
+    pos = encode(obs, k, deck)
+    if not len(pos.cards):
+        return None
+    raw = raw_scores(pos)
+    if power != 1.0:
+        raw = np.where(pos.legal, raw ** power, 0.0)
+        raw /= raw.sum(axis=1, keepdims=True)
+    n = len(pos.places)
+    q = np.ascontiguousarray(balance(raw, pos.room)[:, :n])
+    return pos.cards, q, pos.legal[:, :n].sum(axis=1).astype(np.int64)
+
+
 def weigh_states(obs: Observation, k: Knowledge, worlds: list[tuple[np.ndarray, float]],
                  power: float) -> list[tuple[np.ndarray, float]]:
     """``worlds`` (packed for ``fastplay``, as ``sampling.weighted_states`` draws them) with each weight

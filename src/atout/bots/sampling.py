@@ -216,14 +216,22 @@ class Deck:
             )
         return self._compiled
 
-    def draw_compiled(self, tries: int = 60, unfit: list[int] | None = None) -> dict[int, int]:
+    def draw_compiled(self, tries: int = 60, unfit: list[int] | None = None,
+                      probs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> dict[int, int]:
         """``draw`` in compiled code (``fastdeal.draw``), from numba's generator (seed it with
-        ``fastdeal.seed`` first): the same law, other draws."""
+        ``fastdeal.seed`` first): the same law, other draws.  With ``probs`` (``inference.draw_probabilities``:
+        the free cards, their places' probabilities, how many places each may lie in), each card's
+        place is drawn from the learned model's probabilities (``fastdeal.draw_model``) within the same facts."""
         fits = UNFIT_TRIES if unfit is not None and unfit[0] else tries
         n = len(self.places)
         out_lo = np.zeros(n, dtype=np.int64)
         out_hi = np.zeros(n, dtype=np.int64)
-        status = fastdeal.draw(*self.compiled(), tries, fits, out_lo, out_hi)
+        arrays = self.compiled()
+        if probs is None:
+            status = fastdeal.draw(*arrays, tries, fits, out_lo, out_hi)
+        else:
+            status = fastdeal.draw_model(arrays[0], arrays[1], arrays[2], *probs, arrays[7], arrays[8], tries, fits,
+                                         out_lo, out_hi)
         if status < 0:
             raise NoWorld("no consistent deal of the unseen cards")
         if status == 1 and unfit is not None:
@@ -453,15 +461,24 @@ def start_of_play(obs: Observation, hidden: dict[int, int]) -> Deal | None:
 
 
 def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None,
-                    deadline: float | None = None) -> list[tuple[np.ndarray, float]]:
+                    deadline: float | None = None, model: float = 0.0) -> list[tuple[np.ndarray, float]]:
     """``weighted_worlds`` for a card of the play, each world packed for the compiled rollouts
     (``fastplay``) at ``obs``'s moment: its cards are replayed and judged in compiled code, and
     no ``Deal`` is built past the first card.  The same worlds and weights as
-    ``weighted_worlds`` for the same generator."""
+    ``weighted_worlds`` for the same generator.
+
+    ``model`` above 0 deals the unseen cards from the learned card-location model's probabilities
+    (``inference.draw_probabilities``, its softmax to that power, balanced) rather than by room
+    alone (``expert.MODEL_DRAW``); every hard fact is kept and the worlds are weighted as before."""
     import time
 
     k = k or infer(obs)
     deck = Deck(obs, k)
+    probs = None
+    if model > 0 and COMPILED_DEAL:
+        from .inference import draw_probabilities  # the model reads a Deck: imported late
+
+        probs = draw_probabilities(obs, k, deck, model)
     me = obs.seat
     assert me is not None, "a seat's worlds"
     plays = [(s, a.card) for s, a in obs.history if type(a) is Play]
@@ -483,7 +500,7 @@ def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowled
         if len(out) >= want or (deadline is not None and out and time.perf_counter() > deadline):
             break
         try:
-            hidden = deck.draw_compiled(unfit=unfit) if COMPILED_DEAL else deck.draw(rng, unfit=unfit)
+            hidden = deck.draw_compiled(unfit=unfit, probs=probs) if COMPILED_DEAL else deck.draw(rng, unfit=unfit)
         except NoWorld:
             break
         start = start_of_play(obs, hidden)
