@@ -31,12 +31,13 @@ import json
 import random
 import sys
 import time
+from functools import partial
 
 import numpy as np
 from inference_data import labels, positions
 
 from atout.bots import fastplay, inference, sampling
-from atout.bots.inference import PLACES_MAX
+from atout.bots.inference import PLACES_MAX, draw_probabilities
 from atout.bots.knowledge import infer
 
 METHODS = ("model", "model_raw", "worlds", "worlds_model", "worlds_drawn", "uniform")
@@ -51,7 +52,8 @@ def world_shares(obs, pos, worlds: int, seed: str, power: float = 0.0,
     ``draw``, only the share of worlds dealt from the model (``expert.MODEL_DRAW``, first two None)."""
     k = infer(obs)
     if draw:
-        return None, None, shares(pos, sampling.weighted_states(obs, random.Random(seed), worlds, k, model=draw))
+        return None, None, shares(pos, sampling.weighted_states(obs, random.Random(seed), worlds, k,
+                                                                  chances=partial(draw_probabilities, power=draw)))
     states = sampling.weighted_states(obs, random.Random(seed), worlds, k)
     return shares(pos, states), shares(pos, inference.weigh_states(obs, k, states, power)), None
 

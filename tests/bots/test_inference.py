@@ -223,7 +223,7 @@ def test_the_expert_draws_its_worlds_from_the_model_only_when_asked(monkeypatch)
     assert off.values != on.values
     assert (on.values, on.weights) == (again.values, again.weights)  # a seed still fixes every world
     k = infer(obs)
-    for state, _ in sampling.weighted_states(obs, random.Random(4), 24, k, model=1.0):
+    for state, _ in sampling.weighted_states(obs, random.Random(4), 24, k, chances=inference.draw_probabilities):
         world = {b: int(state[fastplay.HAND_HI + b]) << 56 | int(state[fastplay.HAND_LO + b])
                  for b in obs.seats if b != obs.seat}
         for b, cards in world.items():

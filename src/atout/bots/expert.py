@@ -53,7 +53,7 @@ from ..engine.actions import PLAYS
 from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
 from .fastplay import card_values, exact_values
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
-from .inference import weigh_states
+from .inference import draw_probabilities, weigh_states
 from .knowledge import infer
 from .rollout import ecart_scores, rollout_score
 from .sampling import NoWorld, weighted_states, weighted_worlds
@@ -195,7 +195,7 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         score: Callable[..., None] = exact_values if obs.hand.bit_count() <= EXACT_CARDS else card_values
         draw = weighted_states
         if MODEL_DRAW and obs.players in LEARNED_PLAYERS:
-            draw = partial(weighted_states, model=MODEL_DRAW)
+            draw = partial(weighted_states, chances=partial(draw_probabilities, power=MODEL_DRAW))
     else:
         draw = weighted_worlds
     # Écarts: each world played to its first card once, every écart played out from there.

@@ -13,6 +13,7 @@ thumb lay aside from its cards (``_as_club``), which places the taker's voids.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TypeAlias, cast
 
 import numpy as np
@@ -460,25 +461,27 @@ def start_of_play(obs: Observation, hidden: dict[int, int]) -> Deal | None:
     return deal if deal.phase == PHASE_PLAY else None
 
 
+Chances: TypeAlias = Callable[[Observation, Knowledge, "Deck"], "tuple[np.ndarray, np.ndarray, np.ndarray] | None"]
+"""Where each free card of a Deck may be dealt, with what probability (``inference.draw_probabilities``)."""
+
+
 def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None,
-                    deadline: float | None = None, model: float = 0.0) -> list[tuple[np.ndarray, float]]:
+                    deadline: float | None = None,
+                    chances: Chances | None = None) -> list[tuple[np.ndarray, float]]:
     """``weighted_worlds`` for a card of the play, each world packed for the compiled rollouts
     (``fastplay``) at ``obs``'s moment: its cards are replayed and judged in compiled code, and
     no ``Deal`` is built past the first card.  The same worlds and weights as
     ``weighted_worlds`` for the same generator.
 
-    ``model`` above 0 deals the unseen cards from the learned card-location model's probabilities
-    (``inference.draw_probabilities``, its softmax to that power, balanced) rather than by room
-    alone (``expert.MODEL_DRAW``); every hard fact is kept and the worlds are weighted as before."""
+    ``chances`` (``inference.draw_probabilities``: the learned card-location model's probabilities, its
+    softmax to a power, balanced) deals the unseen cards from them rather than by room alone
+    (``expert.MODEL_DRAW``); every hard fact is kept and the worlds are weighted as before.  Given by the
+    caller: the model reads a Deck, so this module cannot import it."""
     import time
 
     k = k or infer(obs)
     deck = Deck(obs, k)
-    probs = None
-    if model > 0 and COMPILED_DEAL:
-        from .inference import draw_probabilities  # the model reads a Deck: imported late
-
-        probs = draw_probabilities(obs, k, deck, model)
+    probs = chances(obs, k, deck) if chances is not None and COMPILED_DEAL else None
     me = obs.seat
     assert me is not None, "a seat's worlds"
     plays = [(s, a.card) for s, a in obs.history if type(a) is Play]
