@@ -79,7 +79,8 @@ def test_a_commit_yardstick_plays_whole_deals_against_itself_and_measures_zero(t
     assert (built / "built").read_text().startswith(f"{YARDSTICK_COMMIT}")
     logs = sorted(p.name for p in Path(data["config"]["engine_logs"]).iterdir())
     assert "baseline-seat0.log" in logs and "candidate-seat2.log" in logs
-    # cached: a second build finds it and says nothing
+    # cached: a second build finds it and says nothing (unwarmed, as the arena asks for a club level: warming
+    # compiles an expert's card play nothing here uses, about 40 s of one core on a first run)
     capsys.readouterr()
-    assert yardsticks.build(YARDSTICK_COMMIT) == built
+    assert yardsticks.build(YARDSTICK_COMMIT, warm=False) == built
     assert "building" not in capsys.readouterr().err

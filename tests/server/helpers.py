@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 import websockets
 from argon2 import PasswordHasher
@@ -21,6 +22,11 @@ from atout.server.http.edge import AtoutHTTPProtocol
 from atout.server.http.wsprotocol import AtoutWebSocketProtocol
 from atout.server.site.hub import Config, Hub
 from atout.server.table import Timing, deadlines
+
+SQLITE_ONLY = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+"""For a test of what goes over the socket (headers, origins, frames, patches, the protocol's refusals) that the
+store only serves: its PostgreSQL half ran the same requests against the same code above the SQL, a server and a
+fresh database more (the SQL's differences are tested where they matter: the store, the ledger, accounts...)."""
 
 RECV_TIMEOUT = 10.0
 WITHIN = 120.0

@@ -76,7 +76,9 @@ def redis(tmp_path: Path) -> Iterator[RedisServer]:
 
 
 class Process:
-    """One ``atout serve`` process of the site (without Redis: a site of its own, on an SQLite file)."""
+    """One ``atout serve`` process of the site (without Redis: a site of its own, on an SQLite file), with no
+    analysis worker: none of these tests asks for an analysis, and each worker is a process spawned and warmed
+    with its server (about 0.8 s of CPU a start; test_analysis_api.py tests the workers of a served site)."""
 
     def __init__(self, db: str | None, redis: str | None, data: Path, name: str, *extra: str, port: int | None = None,
                  log_level: str = "warning") -> None:
@@ -86,7 +88,7 @@ class Process:
         self.proc = Served(
             ["--port", str(self.port), "--db", db or f"sqlite:///{data / (name + '.db')}",
              *(["--redis", redis] if redis else []), "--robot-pace", "0", "--deal-pause", "0.2", "--log-level", log_level,
-             *extra], {"ATOUT_SECRET": "cluster-test", "XDG_DATA_HOME": str(data)}, self.log,
+             "--analysis-workers", "0", *extra], {"ATOUT_SECRET": "cluster-test", "XDG_DATA_HOME": str(data)}, self.log,
             printed=False)  # the log holds JSON lines alone
 
     @property
@@ -597,7 +599,7 @@ async def test_with_redis_every_log_line_names_the_process_as_the_site_does(
     from .test_logs import log_lines, played_a_little, within
 
     started = time.time()
-    process = Process(pg_url, redis.url, tmp_path, "A", log_level="info")
+    process = Process(pg_url, redis.url, tmp_path, "A", "--analysis-workers", "1", log_level="info")  # its lines too
     try:
         process.wait_ready()
         name = process.health()["process"]

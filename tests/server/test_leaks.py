@@ -181,6 +181,8 @@ def check(server: Server, table: str, players: int, viewers: list[tuple[Client, 
     return model
 
 
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # frames are made from the table, not the SQL:
+# the same games on PostgreSQL proved nothing more (its events' round trip: test_store.py, and below, after a restart)
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -70,7 +70,7 @@ def within(lines: list[dict], started: float, ended: float) -> bool:
 
 async def test_a_single_process_names_itself_by_its_pid_in_every_line(tmp_path: Path) -> None:
     started = time.time()
-    process = Process(None, None, tmp_path, "solo", log_level="info")
+    process = Process(None, None, tmp_path, "solo", "--analysis-workers", "1", log_level="info")  # its lines too
     try:
         process.wait_ready()
         await played_a_little(process)

@@ -14,7 +14,7 @@ from websockets.exceptions import InvalidStatus
 
 from atout.server.http.origins import normal_origin
 
-from .helpers import Client, quick_config, running_server, site_page
+from .helpers import SQLITE_ONLY, Client, quick_config, running_server, site_page
 
 EVIL = "http://evil.example"
 
@@ -27,6 +27,7 @@ async def refused_handshake(url: str, headers: dict[str, str]) -> int:
     return refused.value.response.status_code
 
 
+@SQLITE_ONLY
 async def test_a_foreign_page_can_neither_open_the_socket_nor_post_with_the_cookie(db_url: str) -> None:
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
@@ -69,6 +70,7 @@ async def test_a_foreign_page_can_neither_open_the_socket_nor_post_with_the_cook
         await guest.close()
 
 
+@SQLITE_ONLY
 async def test_origins_the_deployment_names_and_its_proxy_address(db_url: str) -> None:
     """``--origin`` adds an address; behind the proxy the site's own is X-Forwarded-Proto and -Host's."""
     config = dataclasses.replace(quick_config(), origins=("https://tarot.example.org/",), trusted_proxy=True,
@@ -115,6 +117,7 @@ def test_serve_refuses_an_origin_that_is_not_an_address() -> None:
     assert "'tarot.example.org/play'" in answer.stderr
 
 
+@SQLITE_ONLY
 async def test_a_host_the_site_does_not_answer_to_is_refused_before_any_route(db_url: str) -> None:
     """DNS rebinding: a page at evil.example, its name pointed at the server, sends ``Host`` and ``Origin``
     that agree. The host is refused (400) on HTTP and on the WebSocket's handshake; the names the site

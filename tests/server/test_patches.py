@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from .helpers import Client, running_server
+from .helpers import SQLITE_ONLY, Client, running_server
 from .test_table_log import taker_first
 from .test_tables import game_over, play_until, table_with_robots
 
@@ -31,6 +31,7 @@ def states_by_seq(client: Client) -> dict[int, dict]:
     return out
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("players", [3, 4, 5])
 async def test_patched_states_equal_whole_states(db_url: str, players: int) -> None:
     async with running_server(db_url) as server:
@@ -75,6 +76,7 @@ async def test_patched_states_equal_whole_states(db_url: str, players: int) -> N
         assert sum(sizes) / len(sizes) < sum(wholes) / len(wholes) / 3
 
 
+@SQLITE_ONLY
 async def test_every_seats_patched_states_equal_its_whole_states(db_url: str) -> None:
     """Four people, each with a connection that asked for patches and one that did not, and a spectator
     of each kind, through a whole game: each patched state rebuilt equals the whole state its twin got,
@@ -132,6 +134,7 @@ async def test_every_seats_patched_states_equal_its_whole_states(db_url: str) ->
                 assert rebuilt[seq] == expected[seq], f"{client.name}, seq {seq}: the patched state differs"
 
 
+@SQLITE_ONLY
 async def test_a_bad_patches_flag_is_refused(db_url: str) -> None:
     async with running_server(db_url) as server:
         client = await Client.connect(server.url, "Ann")

@@ -13,7 +13,7 @@ import websockets
 
 from atout.server.site import connection as connection_module
 
-from .helpers import Client, quick_config, running_server, site_page
+from .helpers import SQLITE_ONLY, Client, quick_config, running_server, site_page
 from .test_fuzz import FakeMonotonic
 from .test_http_api import documented_codes
 from .test_tables import table_with_robots
@@ -51,6 +51,7 @@ def test_every_error_code_the_server_sends_is_in_the_doc_and_no_other() -> None:
     assert not documented - sent, f"in docs/protocol.md's Errors but never sent: {sorted(documented - sent)}"
 
 
+@SQLITE_ONLY
 async def test_rate_limited_errors_echo_their_ref(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every error answer echoes the request's ``ref``: a refused burst too (a client matching answers by
     ``ref`` waited for ever)."""
@@ -100,6 +101,7 @@ async def test_join_after_absence_gives_the_missed_events_then_a_table_message(d
         assert ann.state["seq"] == watcher.state["seq"] and ann.state["seats"] == watcher.state["seats"]
 
 
+@SQLITE_ONLY
 async def test_what_the_doc_says_of_fields_and_ranges(db_url: str) -> None:
     """A negative ``seq`` or an empty table id is ``malformed`` (not ``stale``, not ``no_table``); so is
     a field the message does not have; a table id of the right form that no table has is ``no_table``."""

@@ -35,7 +35,7 @@ class ServerProcess:
 
     async def start(self) -> None:
         self.proc = Served(["--port", str(self.port), "--db", self.db_url, "--robot-pace", "0", "--deal-pause", "0",
-                            "--log-level", "warning"], self.env)
+                            "--log-level", "warning", "--analysis-workers", "0"], self.env)  # no analysis asked: no worker
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         async with httpx.AsyncClient() as http:
             while time.monotonic() < deadline:

@@ -7,7 +7,7 @@ import dataclasses
 
 import httpx
 
-from .helpers import quick_config, running_server, site_page
+from .helpers import SQLITE_ONLY, quick_config, running_server, site_page
 
 
 def policy(answer: httpx.Response) -> dict[str, list[str]]:
@@ -32,6 +32,7 @@ def assert_guarded(answer: httpx.Response, host: str) -> None:
     assert "strict-transport-security" not in answer.headers, where  # plain http: no promise of https
 
 
+@SQLITE_ONLY
 async def test_every_kind_of_response_carries_the_security_headers(db_url: str) -> None:
     async with running_server(db_url) as server:
         host = f"127.0.0.1:{server.port}"
@@ -58,6 +59,7 @@ def cookie_attributes(header: str) -> tuple[str, dict[str, str]]:
     return first.partition("=")[0], attributes
 
 
+@SQLITE_ONLY
 async def test_the_session_cookie_is_secure_when_the_proxy_says_https_and_only_then(db_url: str) -> None:
     """Over https the cookie is ``__Host-atout_session``: Secure, HttpOnly, SameSite, for / and no Domain
     (a browser takes it from this very host only); over plain http it keeps its plain name and no Secure."""

@@ -13,7 +13,7 @@ from websockets.frames import Frame, Opcode
 from atout.server.http import wsprotocol
 from atout.server.http.wsprotocol import text_frame
 
-from .helpers import Client, quick_config, running_server
+from .helpers import SQLITE_ONLY, Client, quick_config, running_server
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])
@@ -29,6 +29,7 @@ def test_any_text_is_framed_as_websockets_frames_it(text: str) -> None:
     assert text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[])
 
 
+@SQLITE_ONLY
 async def test_the_server_writes_its_frames_so_and_a_client_reads_them(db_url: str, monkeypatch) -> None:
     """Through the real server: its frames go through ``text_frame`` and ``websockets`` reads each of them."""
     written: list[int] = []

@@ -50,14 +50,17 @@ def browser():
 
 
 class Site:
-    """``atout serve`` on a free port: robots without pause, a short pause between deals."""
+    """``atout serve`` on a free port: robots without pause, a short pause between deals, and no analysis
+    worker unless ``analyses`` (a worker is a process of its own, spawned and warmed with the server: about
+    0.8 s of CPU a server start, for the one test here that asks for an analysis)."""
 
-    def __init__(self, tmp_path: Path, deal_pause: float = 0.3, args: tuple[str, ...] = ()) -> None:
+    def __init__(self, tmp_path: Path, deal_pause: float = 0.3, args: tuple[str, ...] = (), analyses: int = 0) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.tmp_path = tmp_path
         self.deal_pause = deal_pause
         self.args = args  # more of atout serve's options
+        self.analyses = analyses
         self.start()
 
     def start(self) -> None:
@@ -65,7 +68,7 @@ class Site:
         self.log = tmp_path / "serve.log"
         self.proc = Served(["--port", str(self.port), "--db", f"sqlite:///{tmp_path / 'web.db'}", "--robot-pace", "0",
                             "--deal-pause", str(self.deal_pause), "--log-level", "warning", "--analysis-worlds", "1",
-                            *self.args],
+                            "--analysis-workers", str(self.analyses), *self.args],
                            {"ATOUT_SECRET": "web-test-secret", "XDG_DATA_HOME": str(tmp_path)}, self.log)
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         while time.monotonic() < deadline:
@@ -105,6 +108,16 @@ class Site:
 @pytest.fixture
 def site(tmp_path) -> Iterator[Site]:
     server = Site(tmp_path)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def analysing_site(tmp_path) -> Iterator[Site]:
+    """A server with its analysis worker, started and warmed with it as ``atout serve``'s is by default."""
+    server = Site(tmp_path, analyses=1)
     try:
         yield server
     finally:

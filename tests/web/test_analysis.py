@@ -33,8 +33,8 @@ SETUP = """async ([game, count]) => {
 }"""
 
 
-def test_a_player_asks_for_the_analysis_and_sees_the_marks(browser, site):
-    alice = Person(browser, site.url, "Alice").arrive()
+def test_a_player_asks_for_the_analysis_and_sees_the_marks(browser, analysing_site):
+    alice = Person(browser, analysing_site.url, "Alice").arrive()
     alice.create(4, deals=1)
     alice.fill_and_start()
     play_until_over([alice])

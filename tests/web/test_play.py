@@ -23,7 +23,8 @@ def sheet_totals(person: Person) -> list[int]:
     return person.state()["game"]["totals"]
 
 
-@pytest.mark.parametrize(("players", "deals"), [(3, 2), (5, 1)])
+@pytest.mark.parametrize(("players", "deals"), [(3, 1), (5, 1)])  # a game of two deals, one person and robots
+# played to its end: test_guest_seat.py (three seats) and test_evening.py (two people, four seats)
 def test_one_person_plays_a_whole_game_against_robots(browser, site, players, deals):
     alice = Person(browser, site.url, "Alice").arrive()
     alice.create(players, deals=deals)

@@ -64,7 +64,8 @@ class Deployment:
             log = folder / f"serve{slot}.log"
             self.procs.append(Served(
                 ["--port", str(port), "--db", db, "--redis", redis, "--slot", str(slot), "--slots", "3", "--behind-proxy",
-                 "--robot-pace", "0", "--deal-pause", "0.3", "--log-level", "warning"], env, log))
+                 "--robot-pace", "0", "--deal-pause", "0.3", "--log-level", "warning",
+                 "--analysis-workers", "0"], env, log))  # no analysis asked: no worker process each
         for slot, (port, proc) in enumerate(zip(self.ports, self.procs, strict=True), start=1):
             wait_until(lambda port=port: health(port)["status"] == "ok", f"process {slot}", proc,
                        folder / f"serve{slot}.log")
