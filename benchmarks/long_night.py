@@ -333,7 +333,7 @@ def main() -> int:
     quarter = min(samples, key=lambda s: abs(s["t"] - samples[-1]["t"] / 4))
     growth = samples[-1]["rss_mb"] / quarter["rss_mb"] - 1
     result.update({
-        "command": "nice -n 10 python " + " ".join(sys.argv),
+        "command": (f"nice -n {os.nice(0)} " if os.nice(0) else "") + "python " + " ".join(sys.argv),
         "settings": {k: getattr(args, k) for k in ("minutes", "tables", "robot_pace", "deal_pause", "idle_release",
                                                      "every", "seed")},
         "rss_quarter_mb": quarter["rss_mb"], "rss_end_mb": samples[-1]["rss_mb"], "rss_growth": round(growth, 4),
