@@ -283,9 +283,10 @@ TRICK_INDICES = """() => {
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
-    """Through a whole deal, at each of the person's turns, on a desktop and then a phone: every card on the
-    felt (the trick being played, or the last one whole while the person leads) shows its corner index under
-    no other card (the top seat's card covered the right seat's index at four players)."""
+    """At each of the person's turns, on a desktop and then a phone, until a whole trick and six turns were
+    looked at (or the deal ends): every card on the felt (the trick being played, or the last one whole
+    while the person leads) shows its corner index under no other card (the top seat's card covered the
+    right seat's index at four players)."""
     person = Person(browser, shared_site.url, f"Felt{players}", viewport=DESKTOP).arrive()
     person.create(players, deals=1)
     person.fill_and_start()
@@ -293,7 +294,8 @@ def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
     seen = {"desktop": 0, "phone": 0}
     full = 0
     deadline = time.monotonic() + 240  # bounds a hang only
-    while not person.game_over():
+    looks = 0
+    while not person.game_over() and not (full and looks >= 6):
         assert time.monotonic() < deadline, "the deal never ended"
         if page.evaluate("() => { const v = window.atout.view; const d = v && v.state && v.state.deal;"
                          " return Boolean(d && d.phase === 'play' && v.isMyTurn()); }"):
@@ -306,6 +308,7 @@ def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
                 full += got["n"] == players
                 assert not got["covered"], f"{players} players, {size}: indices covered: {got['covered']}"
             page.set_viewport_size(DESKTOP)
+            looks += 1
         close_result(person)
         if person.step() is None:
             page.wait_for_timeout(20)
