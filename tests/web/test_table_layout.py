@@ -284,11 +284,11 @@ TRICK_INDICES = """() => {
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
     """At each of the person's turns, on a desktop and then a phone, until a whole trick and six turns were
-    looked at (or the deal ends): every card on the felt (the trick being played, or the last one whole
+    looked at (deals follow until the person has won a trick and leads after it): every card on the felt (the trick being played, or the last one whole
     while the person leads) shows its corner index under no other card (the top seat's card covered the
     right seat's index at four players)."""
     person = Person(browser, shared_site.url, f"Felt{players}", viewport=DESKTOP).arrive()
-    person.create(players, deals=1)
+    person.create(players, deals=5)  # a whole trick is on the felt at the person's turn only once they won one
     person.fill_and_start()
     page = person.page
     seen = {"desktop": 0, "phone": 0}
@@ -296,7 +296,7 @@ def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
     deadline = time.monotonic() + 240  # bounds a hang only
     looks = 0
     while not person.game_over() and not (full and looks >= 6):
-        assert time.monotonic() < deadline, "the deal never ended"
+        assert time.monotonic() < deadline, "no whole trick at the person's turn in time"
         if page.evaluate("() => { const v = window.atout.view; const d = v && v.state && v.state.deal;"
                          " return Boolean(d && d.phase === 'play' && v.isMyTurn()); }"):
             for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
