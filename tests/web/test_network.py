@@ -10,6 +10,7 @@ is what lets a friend in."""
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
 import pytest
@@ -20,10 +21,20 @@ from .conftest import Site
 from .pages import Person
 
 
+def start_line(site: Site) -> str:
+    """The log once ``atout serve`` printed its start line, which it does once the site answers (by a
+    thread of its own: a test that saw /health answer may read the log a moment before it)."""
+    deadline = time.monotonic() + 120  # bounds a hang only
+    while "Atout is open at" not in (log := site.log.read_text()):
+        assert time.monotonic() < deadline, f"the start line was never printed: {log[-2000:]}"
+        time.sleep(0.02)
+    return log
+
+
 def test_a_friend_reaches_the_table_at_another_address_of_the_machine(browser, tmp_path):
     site = Site(tmp_path, args=("--host", "0.0.0.0"))
     try:
-        log = site.log.read_text()
+        log = start_line(site)
         if network_addresses():
             printed = re.search(r"on your network at (http://[0-9.]+:[0-9]+)/", log)
             assert printed and not printed[1].startswith("http://127."), log
@@ -47,7 +58,7 @@ def test_the_default_server_answers_this_machine_only(tmp_path):
         assert httpx.get(f"{site.url}/health", timeout=60).status_code == 200
         with pytest.raises(httpx.ConnectError):
             httpx.get(f"http://127.0.0.2:{site.port}/health", timeout=60)
-        assert "this machine only" in site.log.read_text()
+        assert "this machine only" in start_line(site)
     finally:
         site.stop()
 
