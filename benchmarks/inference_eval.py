@@ -88,7 +88,7 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--seed", default="infer-test")
     ap.add_argument("--keep", type=float, default=0.2)
-    ap.add_argument("--players", type=int, default=4, help="the table size (the model was fitted at 4)")
+    ap.add_argument("--players", type=int, default=4, help="the table size (its own model: inference.WEIGHTS)")
     ap.add_argument("--expert", type=float, default=0.5)
     ap.add_argument("--beginner", type=float, default=0.3)
     ap.add_argument("--worlds", type=int, default=108)

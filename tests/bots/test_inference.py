@@ -8,6 +8,7 @@ import time
 from functools import cache
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,11 +18,11 @@ from atout.bots.sampling import Deck
 from atout.engine import Observation, RuleSet, new_deal
 
 
-def mid_play(seed: str) -> Observation:
-    """A defender's view some tricks into a four-player deal of club robots, once a void is shown."""
+def mid_play(seed: str, players: int = 4) -> Observation:
+    """A defender's view some tricks into a deal of club robots, once a void is shown."""
     for n in range(50):
-        deal = new_deal(RuleSet(4), n % 4, f"{seed}{n}")
-        bots = [make_bot("club", s) for s in range(4)]
+        deal = new_deal(RuleSet(players), n % players, f"{seed}{n}")
+        bots = [make_bot("club", s) for s in range(players)]
         while not deal.is_over:
             seat = deal.to_act
             obs = deal.observation(seat)
@@ -43,8 +44,9 @@ def test_a_shown_void_is_respected() -> None:
     assert not p[14 * suit:14 * suit + 14, i].any()
 
 
-def test_placement_is_a_distribution_over_legal_places_keeping_counts() -> None:
-    obs = mid_play("inference")
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_placement_is_a_distribution_over_legal_places_keeping_counts(players: int) -> None:
+    obs = mid_play("inference", players)
     k = infer(obs)
     places, p = inference.placement(obs, k)
     deck = Deck(obs, k)
@@ -66,12 +68,20 @@ def test_placement_is_a_distribution_over_legal_places_keeping_counts() -> None:
                     assert p[c, i] == 1.0
 
 
-def test_the_weights_load_quickly_and_fit_the_features() -> None:
+def test_each_table_size_has_its_own_weights_small_and_fitting_the_features() -> None:
     code = ("import time; t = time.perf_counter(); from atout.bots import inference; inference.weights(); "
             "print(time.perf_counter() - t)")
     took = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     assert took < 3.0
-    assert inference.weights()["w"].shape == (inference.FEATURES,)
+    assert sorted(inference.WEIGHTS) == [3, 4, 5]
+    assert sum(path.stat().st_size for path in inference.WEIGHTS.values()) <= 10_000_000
+    fitted = [inference.weights(n) for n in (3, 4, 5)]
+    for w in fitted:
+        assert w["w"].shape == (inference.FEATURES,)
+    # Fitted apart: no two sizes share their weights.
+    assert not np.allclose(fitted[0]["w"], fitted[1]["w"]) and not np.allclose(fitted[2]["w"], fitted[1]["w"])
+    with pytest.raises(ValueError, match="6 players"):
+        inference.weights(6)
     obs = mid_play("inference-fast")
     t = time.perf_counter()
     inference.placement(obs)

@@ -6,8 +6,8 @@ other seat, the unseen dog or the hidden écart), from what the seat saw: its ha
 contract, the cards played and by whom, the voids shown, poignées and the shown dog.  It is a
 softmax over the legal places (``sampling.Deck``: voids, ceilings, known cards) of a score (linear,
 plus a hidden layer of 16) on features of the (card, place) pair, then balanced (Sinkhorn) so each place's expected count is
-the number of cards it still holds.  Trained on four-player play positions
-(benchmarks/inference_train.py); the weights ship beside this module.
+the number of cards it still holds.  Trained on play positions of each table size apart (the dog, the
+called partner and the room differ; benchmarks/inference_train.py); the weights ship beside this module.
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ from .fastplay import HAND_HI, HAND_LO
 from .knowledge import Knowledge, infer
 from .sampling import DOG, ECART, Deck
 
-WEIGHTS = Path(__file__).with_name("inference_weights.npz")
+WEIGHTS = {3: Path(__file__).with_name("inference_weights_3.npz"),
+           4: Path(__file__).with_name("inference_weights.npz"),
+           5: Path(__file__).with_name("inference_weights_5.npz")}
+"""Each table size's weights (four players' keep the first model's name)."""
 PLACES_MAX = 5
 """Hidden places a position may have: the other seats (four at five players) and one pile."""
 
@@ -62,6 +65,7 @@ class Position:
     """One seat's view made ready for the model: the unseen cards not already known to lie in
     one place, the places, which of them each card may lie in, their room, the features."""
 
+    players: int
     places: list[int]
     cards: np.ndarray  # (U,) card numbers
     legal: np.ndarray  # (U, PLACES_MAX) bool
@@ -88,7 +92,7 @@ def encode(obs: Observation, k: Knowledge | None = None, deck: Deck | None = Non
     for b, i in index.items():
         room[i] = deck.room[b]
     x = _features(obs, k, places, room, cards)
-    return Position(list(places), cards, legal, room, dict(deck.fixed), x)
+    return Position(obs.players, list(places), cards, legal, room, dict(deck.fixed), x)
 
 
 def _features(obs: Observation, k: Knowledge, places: list[int], room: np.ndarray, cards: np.ndarray) -> np.ndarray:
@@ -200,13 +204,16 @@ def _features(obs: Observation, k: Knowledge, places: list[int], room: np.ndarra
 
 
 @cache
-def weights() -> dict[str, np.ndarray]:
-    """The trained weights, read once: ``w`` (one per feature) and a small hidden layer (``U``, ``b``,
-    ``v``: the score is ``x.w + tanh(x.U' + b).v``; none, a linear score)."""
-    with np.load(WEIGHTS) as data:
+def weights(players: int = 4) -> dict[str, np.ndarray]:
+    """A table size's trained weights, read once: ``w`` (one per feature) and a small hidden layer
+    (``U``, ``b``, ``v``: the score is ``x.w + tanh(x.U' + b).v``; none, a linear score)."""
+    if players not in WEIGHTS:
+        raise ValueError(f"no card-location model for {players} players (only {sorted(WEIGHTS)})")
+    path = WEIGHTS[players]
+    with np.load(path) as data:
         out = {name: np.asarray(data[name], dtype=np.float32) for name in ("w", "U", "b", "v") if name in data}
     if out["w"].shape != (FEATURES,) or ("U" in out and out["U"].shape[1] != FEATURES):
-        raise ValueError(f"{WEIGHTS.name} does not fit the {FEATURES} features")
+        raise ValueError(f"{path.name} does not fit the {FEATURES} features")
     return out
 
 
@@ -220,7 +227,7 @@ def scores(x: np.ndarray, params: dict[str, np.ndarray]) -> np.ndarray:
 
 def raw_scores(pos: Position) -> np.ndarray:
     """Each card's softmax over its legal places (rows sum to one), before balancing."""
-    z = scores(pos.x, weights()).astype(np.float64)
+    z = scores(pos.x, weights(pos.players)).astype(np.float64)
     z = np.where(pos.legal, z, -np.inf)
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
