@@ -56,10 +56,19 @@ xdist's default scheduling hands tests out in this order, so no worker gets anot
 test (``--dist worksteal`` would: a worker done with its own share takes from another's queue)."""
 
 
+LONG_BROWSER_FIRST = ("tests/web/test_evening.py", "tests/web/test_accessibility.py", "tests/web/test_tournaments.py",
+                      "tests/web/test_play.py", "tests/web/test_blind.py", "tests/web/test_table_page.py",
+                      "tests/web/test_table_layout.py")
+"""Among the browser tests, the files whose tests take tens of seconds (whole games, axe over every page):
+first, for the same reason (a 40-second test handed out last kept one worker busy while the others waited)."""
+
+
 @pytest.hookimpl(trylast=True)  # after pytest's own grouping by fixture scope, which a stable sort keeps
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def order(item: pytest.Item) -> int:
         path = item.nodeid.split("::", 1)[0]
-        return 2 if path.startswith(BROWSER_LAST) else 0 if path.startswith(LONG_FIRST) else 1
+        if path.startswith(BROWSER_LAST):
+            return 2 if path.startswith(LONG_BROWSER_FIRST) else 3
+        return 0 if path.startswith(LONG_FIRST) else 1
 
     items.sort(key=order)
