@@ -52,14 +52,51 @@ run's last minutes are not one worker finishing them while the others wait."""
 BROWSER_LAST = "tests/web/"
 """The browser tests run last: Playwright's synchronous API keeps an event loop running in the worker's thread
 while its browser is open (a session's fixture), and an asyncio test after them could not start its own.
-xdist's default scheduling hands tests out in this order, so no worker gets another test after a browser
-test (``--dist worksteal`` would: a worker done with its own share takes from another's queue)."""
+The run's scheduling (``pytest_xdist_make_scheduler`` below) hands tests out in this order, so no worker gets
+another test after a browser test (``--dist worksteal`` would: a worker done with its own share takes from another's queue)."""
+
+
+BROWSER_FIRST = ("tests/web/test_accessibility.py", "tests/web/test_words.py", "tests/web/test_table_layout.py",
+                 "tests/web/test_evening.py", "tests/web/test_lobby.py", "tests/web/test_blind.py", "tests/web/test_play.py",
+                 "tests/web/test_table_page.py", "tests/web/test_profile.py", "tests/web/test_tournaments.py",
+                 "tests/web/test_review.py", "tests/web/test_keyboard.py", "tests/web/test_cancel.py")
+"""Among the browser tests, the files that take longest on one worker first, longest first (axe over every page,
+a module's tests on its one server, an evening, whole games): a 40-second test or module handed out last kept
+one worker busy while the others waited."""
+
+ONE_SERVER_A_MODULE = ("tests/web/test_accessibility.py", "tests/web/test_words.py", "tests/web/test_table_layout.py",
+                       "tests/web/test_lobby.py", "tests/web/test_blind.py", "tests/web/test_table_page.py",
+                       "tests/web/test_profile.py", "tests/web/test_review.py", "tests/web/test_keyboard.py",
+                       "tests/web/test_cancel.py")
+"""Browser modules whose tests share one ``atout serve`` (a module-scoped fixture: ``shared_site``, ``axe_site``...):
+each is handed to one worker whole. Spread over the four workers test by test, as xdist's default scheduling
+does, each worker that got one of its tests started the module's server again (a few seconds each under load)."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-untyped-def]
+    """xdist's default scheduling (``load``: tests handed out in the collection's order, a few at a time), except
+    that each module of ``ONE_SERVER_A_MODULE`` is one unit of work (``LoadScopeScheduling``, in the collection's
+    order rather than its largest units first)."""
+    if config.getoption("dist") != "load":
+        return None  # a scheduling asked for by name is left as asked
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModulesOnOneServer(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path in ONE_SERVER_A_MODULE else nodeid
+
+    config.option.loadscopereorder = False
+    return ModulesOnOneServer(config, log)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own grouping by fixture scope, which a stable sort keeps
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def order(item: pytest.Item) -> int:
         path = item.nodeid.split("::", 1)[0]
-        return 2 if path.startswith(BROWSER_LAST) else 0 if path.startswith(LONG_FIRST) else 1
+        if path.startswith(BROWSER_LAST):
+            return 2 + (BROWSER_FIRST.index(path) if path in BROWSER_FIRST else len(BROWSER_FIRST))
+        return 0 if path.startswith(LONG_FIRST) else 1
 
     items.sort(key=order)

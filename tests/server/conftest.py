@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import secrets
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -40,7 +42,7 @@ def postgres_reachable() -> str | None:
 
 @contextlib.contextmanager
 def fresh_postgres(postgres_reachable: str | None) -> Iterator[str]:
-    """A new PostgreSQL database, dropped afterwards; skipped (failed under CI) when none answers."""
+    """A new PostgreSQL database, dropped afterwards (by ``_Dropper``); skipped (failed under CI) when none answers."""
     if postgres_reachable is not None:
         message = (f"PostgreSQL not reachable at {POSTGRES.split('@')[-1]} ({postgres_reachable}); "
                    "the PostgreSQL half of the server suite did not run")
@@ -51,13 +53,58 @@ def fresh_postgres(postgres_reachable: str | None) -> Iterator[str]:
     admin = _admin()
     with admin.connect() as conn:
         conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
     base = POSTGRES.rsplit("/", 1)[0]
     try:
         yield f"{base}/{name}"
     finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        _dropper().put(name)
+
+
+class _Dropper(threading.Thread):
+    """Drops the test databases in a thread of this test process, while the next tests run: a DROP DATABASE
+    waits for a checkpoint that writes every dirty page of the PostgreSQL server to disk (0.25 s on an idle
+    machine, over a second while the other workers write), which no test's claim is about. The run's end
+    waits until every database is dropped (``pytest_sessionfinish``) and fails if one was not."""
+
+    def __init__(self) -> None:
+        super().__init__(name="drop test databases", daemon=True)
+        self.names: queue.Queue[str | None] = queue.Queue()
+        self.failures: list[str] = []
+        self.start()
+
+    def put(self, name: str) -> None:
+        self.names.put(name)
+
+    def run(self) -> None:
+        admin = _admin()
+        while (name := self.names.get()) is not None:
+            try:
+                with admin.connect() as conn:
+                    conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            except Exception as err:  # any reason at all: said at the run's end
+                self.failures.append(f"{name}: {type(err).__name__}: {err}")
         admin.dispose()
+
+    def finish(self) -> None:
+        self.names.put(None)
+        self.join()
+        if self.failures:
+            raise RuntimeError("test databases not dropped: " + "; ".join(self.failures))
+
+
+_dropping: list[_Dropper] = []
+
+
+def _dropper() -> _Dropper:
+    if not _dropping:
+        _dropping.append(_Dropper())
+    return _dropping[0]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _dropping:
+        _dropping.pop().finish()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -26,7 +26,7 @@ from atout.server.features.limits import Budget
 from atout.server.store.db import analyses
 from served import Served, free_port
 
-from .helpers import Client, eventually, quick_config, running_server, wait_until, when_next_deal
+from .helpers import SQLITE_ONLY, Client, eventually, quick_config, running_server, wait_until, when_next_deal
 from .test_tables import game_over, play_until, table_with_robots
 
 
@@ -109,6 +109,7 @@ async def test_a_player_analyses_their_seat_and_gets_what_atout_analyse_gives(db
         assert server.app.state.analysis.executor is None
 
 
+@SQLITE_ONLY
 async def test_the_worker_is_warmed_with_the_server_and_an_analysis_compiles_nothing(db_url: str) -> None:
     """What made the site's first analysis take 42 s to 2 minutes (a fresh worker compiling the robots' card play
     at the first request; benchmarks/results/analysis_web.md): the worker starts and warms up with the server,
@@ -212,6 +213,7 @@ def _deals_ended(n: int):
     return lambda c: sum(1 for f in c.frames if f.get("event", {}).get("type") == "deal_end") >= n
 
 
+@SQLITE_ONLY
 async def test_a_finished_deal_of_a_running_game_only_and_one_analysis_at_a_time(db_url: str) -> None:
     """Between two deals (the fake clock holds the next one back) the deal just finished may be analysed at
     its table, the one to come may not; then one analysis at a time per person."""
@@ -261,6 +263,7 @@ async def test_a_finished_deal_of_a_running_game_only_and_one_analysis_at_a_time
         await _done(http, ann, game, 2)
 
 
+@SQLITE_ONLY
 async def test_a_full_queue_is_busy_and_a_server_without_workers_says_so(db_url: str) -> None:
     for changes, code in (({"analysis_queue": 0}, "busy"), ({"analysis_workers": 0}, "analysis_off")):
         config = dataclasses.replace(quick_config(), **changes)
@@ -278,6 +281,7 @@ async def test_a_full_queue_is_busy_and_a_server_without_workers_says_so(db_url:
             assert (poll.status_code, poll.json()["error"]["code"]) == (404, "not_requested")
 
 
+@SQLITE_ONLY
 async def test_a_worker_that_dies_fails_its_analysis_and_the_next_one_gets_new_workers(db_url: str) -> None:
     config = dataclasses.replace(quick_config(), analysis_worlds=1)  # the plumbing here; the search in tests/bots
     async with running_server(db_url, config) as server, _http(server) as http:

@@ -32,7 +32,7 @@ from atout.server.site import connection as connection_module
 from atout.server.site.hub import Config
 from atout.server.table import Timing
 
-from .helpers import Client, Server, eventually, first_legal, quick_config, running_server
+from .helpers import SQLITE_ONLY, Client, Server, eventually, first_legal, quick_config, running_server
 
 MESSAGES = 10_000
 PIPELINE = 50
@@ -508,6 +508,7 @@ def fuzz_config() -> Config:
     )
 
 
+@SQLITE_ONLY
 async def test_ten_thousand_bad_messages_change_nothing(db_url: str) -> None:
     async with running_server(db_url, fuzz_config()) as server:
         scene, people, stranger = await make_scene(server)
@@ -620,6 +621,7 @@ class FakeMonotonic:
         return self.now
 
 
+@SQLITE_ONLY
 async def test_a_burst_is_rate_limited_then_served_again(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -653,6 +655,7 @@ async def test_a_burst_is_rate_limited_then_served_again(
         assert (await bob.recv())["type"] == "pong"
 
 
+@SQLITE_ONLY
 async def test_a_chat_flood_is_cut_to_five_in_ten_seconds(db_url: str) -> None:
     async with running_server(db_url) as server:  # its clock moves only when the test says
         ann = await Client.connect(server.url, "Ann")
@@ -686,6 +689,7 @@ async def test_a_chat_flood_is_cut_to_five_in_ten_seconds(db_url: str) -> None:
         assert (await eve.expect("chat"))["event"]["text"] == "sorry"
 
 
+@SQLITE_ONLY
 async def test_frame_size_limits(db_url: str) -> None:
     """Above 8 KB: too_large and the connection stays; above 64 KB: the connection is closed with 1009."""
     async with running_server(db_url) as server:
@@ -719,6 +723,7 @@ async def test_frame_size_limits(db_url: str) -> None:
         assert server.hub.rooms[table].table.snapshot() == before
 
 
+@SQLITE_ONLY
 async def test_a_refused_sit_hears_nothing_of_a_private_table(db_url: str) -> None:
     """A sit that is refused must not have made its sender a follower, even while it waited for the table."""
     async with running_server(db_url) as server:
@@ -742,6 +747,7 @@ async def test_a_refused_sit_hears_nothing_of_a_private_table(db_url: str) -> No
         assert [f for f in eve.frames if f["type"] != "welcome"] == [refused]
 
 
+@SQLITE_ONLY
 async def test_during_a_cancel_vote_actions_are_refused_and_change_nothing(db_url: str) -> None:
     async with running_server(db_url, fuzz_config()) as server:
         scene, people, stranger = await make_scene(server)

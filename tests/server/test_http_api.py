@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.routing import Mount, Route
 
-from .helpers import running_server, site_page
+from .helpers import SQLITE_ONLY, running_server, site_page
 
 EXAMPLES = 250
 """Requests per database: one request each on a running server, about 5 s for both databases."""
@@ -145,6 +145,7 @@ async def test_no_request_to_any_route_makes_the_server_fail(db_url: str) -> Non
         assert any(400 <= status < 500 for status in seen) and any(status < 300 for status in seen), seen
 
 
+@SQLITE_ONLY
 async def test_an_address_or_method_the_site_does_not_serve_is_refused_in_its_words(db_url: str) -> None:
     async with running_server(db_url) as server, httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
         missing = await http.get("/no/such/page")

@@ -25,7 +25,7 @@ from atout.server.options import TableOptions
 from atout.server.protocol import dumps
 from atout.server.table import Observer, Table, Timing, clocks, decided, play, seating
 
-from .helpers import Client, Server, first_legal, running_server, when_next_deal
+from .helpers import SQLITE_ONLY, Client, Server, first_legal, running_server, when_next_deal
 from .leak_model import TableKnowledge, Viewer, leaks
 
 EXAMPLES = 15
@@ -265,6 +265,7 @@ async def short_game(server: Server, patches: bool = False) -> tuple[str, list[t
     return table, [(ann, 0), (watcher, None)]
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("patches", [False, True])
 async def test_the_check_catches_a_spectator_shown_a_hand(
     db_url: str, monkeypatch: pytest.MonkeyPatch, patches: bool
@@ -289,6 +290,7 @@ async def test_the_check_catches_a_spectator_shown_a_hand(
             check(server, table, 3, viewers)
 
 
+@SQLITE_ONLY
 async def test_the_check_catches_a_seed_sent_early(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     honest = Observer.public_event
 
@@ -306,6 +308,7 @@ async def test_the_check_catches_a_seed_sent_early(db_url: str, monkeypatch: pyt
             assert any("secret seed" in str(leak) for leak in leaks(client.raw, viewer, model))
 
 
+@SQLITE_ONLY
 async def test_the_check_catches_another_seats_card(db_url: str) -> None:
     """A frame naming a card of another seat's hand, injected into what a spectator received, is caught."""
     async with running_server(db_url) as server:

@@ -14,7 +14,7 @@ from atout.server.features.limits import RULES, Buckets, Budget, Limits, Rule, S
 from atout.server.site.bus import RedisBus
 from atout.server.site.local import LocalSite
 
-from .helpers import Client, running_server, site_page
+from .helpers import SQLITE_ONLY, Client, running_server, site_page
 from .test_cluster import RedisServer, redis  # noqa: F401 -- the redis fixture
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "server.md"
@@ -113,6 +113,7 @@ async def _chat(client: Client, table: str, text: str) -> dict:
             return answer
 
 
+@SQLITE_ONLY
 async def test_a_person_has_one_chat_budget_however_many_sockets(db_url: str) -> None:
     """Three sockets of one account, five lines each (each socket's own limit): eight in ten seconds for
     the person, not fifteen; the refusals say whose budget and how long to wait."""
@@ -136,6 +137,7 @@ async def test_a_person_has_one_chat_budget_however_many_sockets(db_url: str) ->
         assert (await _chat(sockets[1], table, "again"))["type"] == "error"
 
 
+@SQLITE_ONLY
 async def test_guests_behind_one_address_share_its_budget(db_url: str) -> None:
     """A guest takes a new identity with each socket: the address's budget (20 lines in 10 s) still holds."""
     async with running_server(db_url) as server:
@@ -161,6 +163,7 @@ async def _create(client: Client) -> dict:
             return answer
 
 
+@SQLITE_ONLY
 async def test_new_tables_and_invitations_per_socket_and_per_person(db_url: str) -> None:
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
@@ -195,6 +198,7 @@ async def _answer(client: Client, ref: str) -> dict:
             return answer
 
 
+@SQLITE_ONLY
 async def test_friend_requests_per_person_over_http(db_url: str) -> None:
     """Ten a minute: the eleventh is 429 with Retry-After, whoever it names (a name nobody has costs the
     same lookup); six seconds later one more."""
@@ -214,6 +218,7 @@ async def test_friend_requests_per_person_over_http(db_url: str) -> None:
             assert (await http.post("/api/friends", json={"action": "request", "name": "Ghost12"})).status_code == 404
 
 
+@SQLITE_ONLY
 async def test_a_name_takes_at_most_100_password_guesses_an_hour_from_every_address_together(db_url: str) -> None:
     """OWASP ASVS 2.2.1: a guesser with a fresh address for every try (a botnet), trying again the moment each
     refusal says, gets at most 100 tries at one account in an hour; the 101st is refused from an address

@@ -70,6 +70,7 @@ async def test_rate_limited_errors_echo_their_ref(db_url: str, monkeypatch: pyte
         assert (await ann.recv())["code"] == "rate_limited"
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("patches", [False, True])
 async def test_join_after_absence_gives_the_missed_events_then_a_table_message(db_url: str, patches: bool) -> None:
     """"With ``last_seq``, you get the events you missed and then a table state": once the seat was marked
@@ -140,6 +141,7 @@ async def test_what_the_doc_says_of_fields_and_ranges(db_url: str) -> None:
                                                    "message": "this server speaks protocol 1, not 2"}
 
 
+@SQLITE_ONLY
 async def test_the_http_limits_the_doc_gives(db_url: str) -> None:
     """A body of 4,096 bytes is read, one more is ``too_large``; ten registrations an hour from one address
     (refused ones count), then 429."""

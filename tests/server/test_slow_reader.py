@@ -14,7 +14,7 @@ from websockets.uri import parse_uri
 
 import atout.server.site.connection as connection_module
 
-from .helpers import Client, eventually, running_server
+from .helpers import SQLITE_ONLY, Client, eventually, running_server
 from .test_tables import play_until, table_with_robots
 
 
@@ -56,6 +56,7 @@ class Mute:
             self.protocol.receive_data(await asyncio.wait_for(self.reader.read(65536), 5))
 
 
+@SQLITE_ONLY
 async def test_a_follower_that_stops_reading_is_cut_off_and_the_table_goes_on(
         db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(connection_module, "OUTBOX_LIMIT", 20)

@@ -10,7 +10,7 @@ import pytest
 from atout.engine.fairness import verify
 from atout.server.clock import FakeClock
 
-from .helpers import Client, eventually, first_legal, quick_config, running_server
+from .helpers import SQLITE_ONLY, Client, eventually, first_legal, quick_config, running_server
 
 
 async def play_until(client: Client, done, limit: int = 2000, choose=first_legal) -> None:
@@ -43,7 +43,8 @@ async def table_with_robots(client: Client, players: int = 4, level: str = "heur
     return table
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize(("db_url", "players"), [("sqlite", 3), ("sqlite", 4), ("sqlite", 5), ("postgresql", 4)],
+                         indirect=["db_url"])  # the table size changes no SQL: PostgreSQL stores one size's game
 async def test_a_whole_game_against_robots(db_url: str, players: int) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
@@ -80,6 +81,7 @@ class EarlyClock(FakeClock):
         await super().sleep_until(when - 0.01)
 
 
+@SQLITE_ONLY
 async def test_a_clock_that_wakes_early_still_starts_the_next_deal(db_url: str) -> None:
     config = quick_config(deal_pause=5.0)
     async with running_server(db_url, config, clock=EarlyClock()) as server:
@@ -100,6 +102,7 @@ async def test_a_clock_that_wakes_early_still_starts_the_next_deal(db_url: str) 
         await ann.expect("deal_start", timeout=10.0)
 
 
+@SQLITE_ONLY
 async def test_stale_and_repeated_actions_are_refused(db_url: str) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
@@ -120,6 +123,7 @@ async def test_stale_and_repeated_actions_are_refused(db_url: str) -> None:
         assert again["type"] == "error" and again["code"] == "stale"
 
 
+@SQLITE_ONLY
 async def test_illegal_card_named_and_nothing_changes(db_url: str) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
@@ -171,6 +175,7 @@ async def test_reconnection_gets_what_was_missed(db_url: str) -> None:
         assert bob.state["deal"]["hand"] == []  # a spectator holds no hand
 
 
+@SQLITE_ONLY
 async def test_master_succession_and_seats(db_url: str) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
@@ -192,6 +197,7 @@ async def test_master_succession_and_seats(db_url: str) -> None:
         assert bob.state["master"] == 2
 
 
+@SQLITE_ONLY
 async def test_options_checked_and_marked_changed(db_url: str) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
@@ -214,6 +220,7 @@ async def test_options_checked_and_marked_changed(db_url: str) -> None:
             assert answer["type"] == "error" and answer["code"] == "bad_option", bad
 
 
+@SQLITE_ONLY
 async def test_turn_clock_plays_for_the_seat_and_automatic_mode(db_url: str) -> None:
     async with running_server(db_url, quick_config(robot_pace=1.0)) as server:  # robots wait for the clock
         ann = await Client.connect(server.url, "Ann")
@@ -280,6 +287,7 @@ async def test_absence_robot_then_return_then_abandonment(db_url: str) -> None:
         await watcher.settle()
 
 
+@SQLITE_ONLY
 async def test_a_lost_connection_is_seen_at_once_and_its_return_too(db_url: str) -> None:
     """Before the absence clock runs out, the others see the seat's person disconnected, then back."""
     config = quick_config(absent_after=10, abandon_after=180, robot_pace=1.0)
@@ -365,6 +373,7 @@ async def test_two_people_agreeing_record_a_cancelled_game(db_url: str) -> None:
         assert [g.status for g in server.hub.store.games(table)] == ["cancelled"]
 
 
+@SQLITE_ONLY
 async def test_a_vote_left_by_the_other_person_fails(db_url: str) -> None:
     """Two people and a robot: Ann proposes, Bob leaves before voting. One person is left: the vote
     fails (it does not pass on Ann's vote alone), and the game goes on."""
@@ -383,6 +392,7 @@ async def test_a_vote_left_by_the_other_person_fails(db_url: str) -> None:
         assert again["type"] == "error" and again["code"] in ("needs_two_people", "vote_again"), again
 
 
+@SQLITE_ONLY
 async def test_a_vote_fails_when_the_other_person_goes_away(db_url: str) -> None:
     """Bob's connection drops during the vote: once he is counted absent, one person is left and the
     vote fails at once (no waiting for the minute to run out)."""
@@ -414,6 +424,7 @@ async def two_people_and_a_robot(server) -> tuple[Client, Client, str]:
     return ann, bob, table
 
 
+@SQLITE_ONLY
 async def test_chat_is_text_and_rate_limited(db_url: str) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
@@ -468,6 +479,7 @@ async def test_private_tables_and_invitations(db_url: str) -> None:
         assert (await ann.expect("error"))["code"] == "no_player"
 
 
+@SQLITE_ONLY
 async def test_a_chat_line_does_not_make_a_card_on_its_way_stale(db_url: str) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
@@ -486,6 +498,7 @@ async def test_a_chat_line_does_not_make_a_card_on_its_way_stale(db_url: str) ->
         assert answer["type"] == "event" and answer["event"]["type"] == "action"
 
 
+@SQLITE_ONLY
 async def test_spectators_may_be_refused(db_url: str) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
@@ -496,6 +509,7 @@ async def test_spectators_may_be_refused(db_url: str) -> None:
         assert (await eve.expect("error"))["code"] == "no_spectators"
 
 
+@SQLITE_ONLY
 async def test_the_lobby_is_live(db_url: str) -> None:
     async with running_server(db_url) as server:
         eve = await Client.connect(server.url, "Eve")
