@@ -98,10 +98,11 @@ MODEL_DRAW = 0.0
 each unseen card's place drawn from the model's probabilities (its softmax to this power, balanced
 to the places' room), within every hard fact (``fastdeal.draw_model``), rather than by room alone;
 the worlds are then weighted as before.  Off: held-out placement much better (0.032 nats a card over
-today's worlds), but at the table against club robots +0.5 [-0.4, +1.4] a deal over 3,000 paired
-deals at four players, a defending seat +0.2 [-0.5, +1.0] (benchmarks/results/inference.md)."""
-LEARNED_PLAYERS = (4,)
-"""The table sizes where ``MODEL_WORLDS`` and ``MODEL_DRAW`` act (the model was fitted on four-player deals)."""
+today's worlds at four players), but at the table against club robots, paired, +0.5 [-0.4, +1.4] a deal
+over 3,000 deals at four players, +0.1 [-1.2, +1.5] over 1,200 at three and +1.8 [-0.2, +3.9] over 1,200
+at five, each with its own model (benchmarks/results/inference.md)."""
+LEARNED_PLAYERS = (3, 4, 5)
+"""The table sizes where ``MODEL_WORLDS`` and ``MODEL_DRAW`` act: each has a model fitted on its own deals."""
 EXACT_CARDS = 2
 """Once the hand holds this many cards or fewer, each world is searched exactly (``fastplay.exact``)."""
 PASS_MARGIN = 12.0
