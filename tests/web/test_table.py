@@ -253,6 +253,33 @@ def test_the_page_reconnects_by_itself_after_the_server_was_killed(browser, site
     alice.close()
 
 
+def test_a_table_opened_while_the_page_waits_to_reconnect_has_one_socket(browser, site):
+    """The server restarts while a page waits in the lobby; the person opens a table before the page's own
+    reconnection comes due. The table's socket opens at once, and the reconnection still waiting must not
+    open a second one (it did: two sockets, the page hearing every frame twice). The page's timers run on
+    Playwright's clock, so the waiting reconnection comes due when the test says."""
+    bob = Person(browser, site.url, "Bob").arrive()
+    table = bob.create(4)
+    alice = Person(browser, site.url, "Alice").arrive()
+    page = alice.page
+    sockets = []
+    page.on("websocket", lambda ws: sockets.append(ws))
+    page.clock.install()
+    page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
+    site.kill()
+    page.wait_for_selector("body[data-connection=offline]")
+    site.start()
+    page.goto(f"{site.url}/#/t/{table}")
+    at_table = f"() => window.atout.net.open && window.atout.net.connectedPath.endsWith('table={table}')"
+    page.wait_for_function(at_table, polling=50)
+    page.clock.run_for(30_000)  # every reconnection that was waiting comes due
+    page.wait_for_function(at_table, polling=50)
+    open_now = [ws.url for ws in sockets if not ws.is_closed()]
+    assert len(open_now) == 1 and open_now[0].endswith(f"table={table}"), open_now
+    bob.close()
+    alice.close()
+
+
 def holds_a_poignee(table) -> bool:
     """Seat 0 was dealt enough trumps (the Excuse among them) for the smallest poignée."""
     trumps = bin(table.deal.hands[0] & (TRUMPS | EXCUSE_BIT)).count("1")

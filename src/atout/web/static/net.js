@@ -21,9 +21,20 @@ export class Net {
     this.ws = null;
     this.lastHeard = 0;
     this.timer = null;
+    this.retry = null; // the reconnection waiting for its backoff, if any
   }
 
+  /** Open the socket for where the page is. One socket a tab: a reconnection still waiting is called off,
+   * and a socket still open is closed first (a table opened during the backoff would otherwise end with
+   * two, the page hearing everything twice). */
   connect() {
+    clearTimeout(this.retry);
+    this.retry = null;
+    const old = this.ws;
+    if (old && old.readyState <= WebSocket.OPEN) {
+      old.onclose = null;
+      old.close();
+    }
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     this.connectedPath = this.path();
     const ws = new WebSocket(`${scheme}://${location.host}${this.connectedPath}`);
@@ -37,6 +48,7 @@ export class Net {
       this.timer = setInterval(() => this.keepAlive(), PING_EVERY / 3);
     };
     ws.onmessage = (e) => {
+      if (this.ws !== ws) return; // a socket given up: what it still brings is not this page's
       this.lastHeard = Date.now();
       let m;
       try {
@@ -64,7 +76,7 @@ export class Net {
       this.onStatus(busy ? "busy" : "offline");
       const delay = busy ? BUSY_WAIT + Math.random() * BUSY_WAIT
         : Math.min(5000, 300 * 2 ** this.attempt++) + Math.random() * 200;
-      setTimeout(() => this.connect(), delay);
+      this.retry = setTimeout(() => this.connect(), delay);
     };
   }
 
