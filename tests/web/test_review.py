@@ -51,7 +51,8 @@ def test_a_finished_deal_is_reviewed_trick_by_trick_and_the_deal_going_on_never(
     refused = rita.page.evaluate(f"""() => window.atout.net.request({{type: 'review', table: '{table}',
         deal: window.atout.view.state.game.sheet.length + 1}}).then(() => 'given', (err) => err.code)""")
     assert refused == "no_deal"
-    assert rita.page.locator(".review-open").count() == 0
+    if not rita.state()["game"]["sheet"]:  # (a voided first deal is over: its result may offer its review)
+        assert rita.page.locator(".review-open").count() == 0
 
     advance_until(rita, DEAL_OVER, limit=120)
     page = watcher.page  # someone who watched reviews it
