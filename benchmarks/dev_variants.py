@@ -1,6 +1,6 @@
 """Dev runs: the expert with module constants changed, on duplicate deals, in one process.
 
-    nice -n 19 python benchmarks/dev_variants.py --players 5 --baseline commit:ad2d964a9212:expert-1 --deals 100 \\
+    nice -n 19 python benchmarks/dev_variants.py --players 5 --baseline heuristic --deals 100 \\
         --seed dev5 --focus taker --set expert.TAKER_EDGE[5]=0 --out /tmp/dev5-edge0.json
     python benchmarks/strength.py --compare /tmp/dev5-v0.json /tmp/dev5-edge0.json
 
@@ -17,8 +17,9 @@ A seat-game left out counts 0 (role ``skipped``) in both runs, so per deal the f
 contribution of the seat-games kept; paired differences (``--compare``) stay exact when the change
 cannot alter the seat-games left out (for example a change of the defenders' card play with
 ``--focus defender``).  ``--set module.NAME=VALUE`` or ``module.NAME[KEY]=VALUE`` changes a
-constant of ``atout.bots.<module>`` before the run (the expert's; never a commit yardstick's, which runs
-in processes of its own).
+constant of ``atout.bots.<module>`` before the run (the expert's).  Every seat plays in this process, so the
+baseline is a level of the package: a commit yardstick (``commit:HASH:LEVEL``, its own processes) is
+``atout arena``'s, which cannot set the candidate's constants.
 
 ``--select`` keeps, of the ``--deals`` deals, only those a rare decision can matter in (the figures
 are then per selected deal): ``strong:S``, a hand with the dog of club count ``S`` or more;
