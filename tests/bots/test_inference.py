@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -120,7 +121,9 @@ def test_worlds_weighted_by_the_model() -> None:
     assert min(ratios) < 0.5
 
 
-def test_the_expert_weighs_its_worlds_by_the_model_only_when_asked(monkeypatch) -> None:
+def _scores_off_then_on(monkeypatch, constant: str, samples: int) -> tuple[Observation, list, Any, Any]:
+    """A mid-play position, its cards, and the expert's scores of them on one seed: without, then with
+    ``expert.<constant>`` at 1.0 (left on for the rest of the test)."""
     import random
 
     from atout.bots import expert
@@ -128,10 +131,15 @@ def test_the_expert_weighs_its_worlds_by_the_model_only_when_asked(monkeypatch) 
 
     obs = mid_play("inference")
     actions = [a for a in obs.legal if isinstance(a, Play)]
-    off = expert.score_worlds(obs, actions, 12, random.Random(3))
-    monkeypatch.setattr(expert, "MODEL_WORLDS", 1.0)
-    on = expert.score_worlds(obs, actions, 12, random.Random(3))
+    off = expert.score_worlds(obs, actions, samples, random.Random(3))
+    monkeypatch.setattr(expert, constant, 1.0)
+    on = expert.score_worlds(obs, actions, samples, random.Random(3))
     assert off is not None and on is not None
+    return obs, actions, off, on
+
+
+def test_the_expert_weighs_its_worlds_by_the_model_only_when_asked(monkeypatch) -> None:
+    _, _, off, on = _scores_off_then_on(monkeypatch, "MODEL_WORLDS", 12)
     assert off.values == on.values
     assert off.weights != on.weights
 
@@ -221,15 +229,10 @@ def test_the_expert_draws_its_worlds_from_the_model_only_when_asked(monkeypatch)
     import random
 
     from atout.bots import expert
-    from atout.engine import Play
 
-    obs = mid_play("inference")
-    actions = [a for a in obs.legal if isinstance(a, Play)]
-    off = expert.score_worlds(obs, actions, 24, random.Random(3))
-    monkeypatch.setattr(expert, "MODEL_DRAW", 1.0)
-    on = expert.score_worlds(obs, actions, 24, random.Random(3))
+    obs, actions, off, on = _scores_off_then_on(monkeypatch, "MODEL_DRAW", 24)
     again = expert.score_worlds(obs, actions, 24, random.Random(3))
-    assert off is not None and on is not None and again is not None
+    assert again is not None
     assert off.values != on.values
     assert (on.values, on.weights) == (again.values, again.weights)  # a seed still fixes every world
     k = infer(obs)
