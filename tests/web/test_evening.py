@@ -212,6 +212,10 @@ def vote(proposer: Guest, other: Guest, spectator: Guest, accept: bool) -> None:
     """``proposer`` proposes to cancel the game from the table's bar; ``other`` answers; the spectator
     sees the vote and has no say."""
     proposer.page.get_by_role("button", name="Propose to cancel").click()
+    proposer.wait("() => window.atout.view.state.vote || document.querySelector('.toast.error')",
+                  "the proposal taken by the table, or refused")
+    refused = proposer.page.locator(".toast.error")
+    assert not refused.count(), f"{proposer.name}'s proposal refused: {refused.all_inner_texts()}"
     box = other.page.locator(".actions .vote")
     expect(box).to_contain_text(f"{proposer.name} proposes to cancel", timeout=WAIT_MS)
     expect(spectator.page.locator(".actions .vote")).to_contain_text(f"{proposer.name} proposes to cancel", timeout=WAIT_MS)
