@@ -65,8 +65,10 @@ def bounds_verdict(pyproject: dict, advisories: dict) -> tuple[int, list[str]]:
             if floor is None or floor < Version(advisory["fixed"]):
                 allowed = f"allows {floor}" if floor is not None else "has no lower bound"
                 names = " / ".join(filter(None, (advisory["id"], advisory.get("cve"))))
-                lines.append(f"FAIL {requirement} {allowed}, older than the fix of {names} in "
-                             f"{advisory['fixed']}: {advisory['what']}. Raise the bound to >={advisory['fixed']}")
+                lines.append(
+                    f"FAIL {requirement} {allowed}, older than the fix of {names} in "
+                    f"{advisory['fixed']}: {advisory['what']}. Raise the bound to >={advisory['fixed']}"
+                )
     lines.append(f"bounds: {checked} advisories checked against pyproject.toml's lower bounds, {len(lines)} admitted")
     return (1 if len(lines) > 1 else 0), lines
 
@@ -78,18 +80,25 @@ def verdict(report: dict) -> tuple[int, list[str]]:
     audited = [d for d in dependencies if not d.get("skip_reason")]
     fixable = [(d, v) for d in audited for v in d.get("vulns", []) if v.get("fix_versions")]
     unfixed = [(d, v) for d in audited for v in d.get("vulns", []) if not v.get("fix_versions")]
-    lines = [f"FAIL {d['name']} {d['version']}: {v['id']} is fixed in {', '.join(v['fix_versions'])}"
-             for d, v in fixable]
+    lines = [
+        f"FAIL {d['name']} {d['version']}: {v['id']} is fixed in {', '.join(v['fix_versions'])}" for d, v in fixable
+    ]
     lines += [f"warning: {d['name']} {d['version']}: {v['id']} has no fixed release yet" for d, v in unfixed]
     if dependencies and not audited:
-        lines.append(f"*** pip-audit SKIPPED: the vulnerability service answered for none of the {len(skipped)} "
-                     f"installed packages ({skipped[0]['skip_reason']}); NOTHING WAS AUDITED ***")
+        lines.append(
+            f"*** pip-audit SKIPPED: the vulnerability service answered for none of the {len(skipped)} "
+            f"installed packages ({skipped[0]['skip_reason']}); NOTHING WAS AUDITED ***"
+        )
     elif skipped:
-        lines.append(f"warning: {len(skipped)} packages not audited: "
-                     + ", ".join(f"{d['name']} ({d['skip_reason']})" for d in skipped[:5]))
+        lines.append(
+            f"warning: {len(skipped)} packages not audited: "
+            + ", ".join(f"{d['name']} ({d['skip_reason']})" for d in skipped[:5])
+        )
     if audited:
-        lines.append(f"pip-audit: {len(audited)} packages audited, {len(fixable)} vulnerabilities with a fix, "
-                     f"{len(unfixed)} without")
+        lines.append(
+            f"pip-audit: {len(audited)} packages audited, {len(fixable)} vulnerabilities with a fix, "
+            f"{len(unfixed)} without"
+        )
     return (1 if fixable else 0), lines
 
 
@@ -102,13 +111,29 @@ def main() -> int:
 def pip_audit() -> int:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "audit.json"
-        run = subprocess.run([sys.executable, "-m", "pip_audit", "--skip-editable", "--progress-spinner", "off",
-                              "--format", "json", "--output", str(out)], capture_output=True, text=True)
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip_audit",
+                "--skip-editable",
+                "--progress-spinner",
+                "off",
+                "--format",
+                "json",
+                "--output",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+        )
         if not out.exists() or not out.read_text().strip():
             reason = (run.stderr.strip().splitlines() or ["no output"])[-1]
             if any(word in run.stderr.lower() for word in NETWORK_WORDS):
-                print(f"*** pip-audit SKIPPED: the vulnerability service cannot be reached ({reason}); "
-                      "NOTHING WAS AUDITED ***")
+                print(
+                    f"*** pip-audit SKIPPED: the vulnerability service cannot be reached ({reason}); "
+                    "NOTHING WAS AUDITED ***"
+                )
                 return 0
             print(f"pip-audit failed (exit {run.returncode}): {run.stderr.strip()[-2000:]}")
             return run.returncode or 1

@@ -19,11 +19,29 @@ audit = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(audit)
 
 CLEAN = {"name": "starlette", "version": "0.47.2", "vulns": []}
-FIXABLE = {"name": "jinja2", "version": "2.10", "vulns": [
-    {"id": "PYSEC-2019-217", "fix_versions": ["2.10.1"], "aliases": ["CVE-2019-10906"], "description": "sandbox escape"}]}
-UNFIXED = {"name": "ecdsa", "version": "0.19.0", "vulns": [
-    {"id": "GHSA-wj6h-64fc-37mp", "fix_versions": [], "aliases": ["CVE-2024-23342"], "description": "timing"}]}
-NOT_FOUND = {"name": "alembic", "skip_reason": "Dependency not found on PyPI and could not be audited: alembic (1.20.1)"}
+FIXABLE = {
+    "name": "jinja2",
+    "version": "2.10",
+    "vulns": [
+        {
+            "id": "PYSEC-2019-217",
+            "fix_versions": ["2.10.1"],
+            "aliases": ["CVE-2019-10906"],
+            "description": "sandbox escape",
+        }
+    ],
+}
+UNFIXED = {
+    "name": "ecdsa",
+    "version": "0.19.0",
+    "vulns": [
+        {"id": "GHSA-wj6h-64fc-37mp", "fix_versions": [], "aliases": ["CVE-2024-23342"], "description": "timing"}
+    ],
+}
+NOT_FOUND = {
+    "name": "alembic",
+    "skip_reason": "Dependency not found on PyPI and could not be audited: alembic (1.20.1)",
+}
 
 
 def test_a_vulnerability_with_a_fixed_release_fails_the_run() -> None:
@@ -43,8 +61,10 @@ def test_a_service_that_answers_for_nothing_is_a_loud_skip_not_a_pass() -> None:
     """pip-audit itself says "No known vulnerabilities found" when it could look up no package at all."""
     code, lines = audit.verdict({"dependencies": [NOT_FOUND, {**NOT_FOUND, "name": "anyio"}], "fixes": []})
     assert code == 0
-    assert lines == [f"*** pip-audit SKIPPED: the vulnerability service answered for none of the 2 installed "
-                     f"packages ({NOT_FOUND['skip_reason']}); NOTHING WAS AUDITED ***"]
+    assert lines == [
+        f"*** pip-audit SKIPPED: the vulnerability service answered for none of the 2 installed "
+        f"packages ({NOT_FOUND['skip_reason']}); NOTHING WAS AUDITED ***"
+    ]
     code, lines = audit.verdict({"dependencies": [CLEAN, FIXABLE, NOT_FOUND]})
     assert code == 1 and any("1 packages not audited: alembic" in line for line in lines)
 
@@ -59,13 +79,18 @@ def _pyproject(*dependencies: str) -> dict:
 def test_a_lower_bound_that_admits_a_known_bad_release_fails_naming_the_advisory_and_the_bound() -> None:
     code, lines = audit.bounds_verdict(_pyproject("starlette>=0.37", "orjson", "redis>=5.0"), ADVISORIES)
     assert code == 1
-    assert any(line.startswith("FAIL starlette>=0.37 allows 0.37, older than the fix of GHSA-f96h-pmfr-66vw "
-                               "/ CVE-2024-47874 in 0.40.0") and line.endswith("Raise the bound to >=0.40.0")
-               for line in lines), lines
+    assert any(
+        line.startswith(
+            "FAIL starlette>=0.37 allows 0.37, older than the fix of GHSA-f96h-pmfr-66vw / CVE-2024-47874 in 0.40.0"
+        )
+        and line.endswith("Raise the bound to >=0.40.0")
+        for line in lines
+    ), lines
     assert any("FAIL orjson has no lower bound" in line and "GHSA-pwr2-4v36-6qpr" in line for line in lines), lines
     assert not any("redis" in line for line in lines)
-    code, lines = audit.bounds_verdict(_pyproject("starlette>=0.49.1", "orjson>=3.9.15", "uvloop>=0.19; "
-                                                  "sys_platform != 'win32'"), ADVISORIES)
+    code, lines = audit.bounds_verdict(
+        _pyproject("starlette>=0.49.1", "orjson>=3.9.15", "uvloop>=0.19; sys_platform != 'win32'"), ADVISORIES
+    )
     assert code == 0 and lines == ["bounds: 4 advisories checked against pyproject.toml's lower bounds, 0 admitted"]
 
 
