@@ -23,8 +23,13 @@ except ImportError:
 
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 FACES = {"J": "V", "N": "C", "Q": "D", "K": "R"}
-OUR_BIDS = {"PASSE": "pass", "PRISE": "prise", "GARDE": "garde", "GARDE_SANS": "garde_sans",
-            "GARDE_CONTRE": "garde_contre"}
+OUR_BIDS = {
+    "PASSE": "pass",
+    "PRISE": "prise",
+    "GARDE": "garde",
+    "GARDE_SANS": "garde_sans",
+    "GARDE_CONTRE": "garde_contre",
+}
 THEIR_BIDS = {v: k for k, v in OUR_BIDS.items()}
 
 
@@ -85,8 +90,9 @@ class Player:
             return {"play": mine}
         bids = [a["bid"] for a in legal if "bid" in a and not a.get("chelem")]
         if bids:
-            current = max((b["bid"] for b in view["bids"]), key=lambda b: list(OUR_BIDS.values()).index(b),
-                          default="pass")
+            current = max(
+                (b["bid"] for b in view["bids"]), key=lambda b: list(OUR_BIDS.values()).index(b), default="pass"
+            )
             theirs = OUR_BIDS[mm.ai_bid(hand, THEIR_BIDS[current], False, self.rand)]
             return {"bid": theirs if theirs in bids else "pass"}
         ecart = next((a for a in legal if "discard_from" in a), None)
@@ -122,16 +128,24 @@ def main() -> int:
         kind = message.get("type")
         if kind == "hello":
             if message.get("protocol") != "atout-engine" or message.get("version") != 1 or message.get("players") != 4:
-                print(json.dumps({"type": "error", "message": "magmacrunch plays atout-engine 1 at four players only"}),
-                      flush=True)
+                print(
+                    json.dumps({"type": "error", "message": "magmacrunch plays atout-engine 1 at four players only"}),
+                    flush=True,
+                )
                 return 1
-            print(json.dumps({"type": "ready", "protocol": "atout-engine", "version": 1,
-                              "name": "magmacrunch-tarot's robot"}), flush=True)
+            print(
+                json.dumps(
+                    {"type": "ready", "protocol": "atout-engine", "version": 1, "name": "magmacrunch-tarot's robot"}
+                ),
+                flush=True,
+            )
         elif kind == "deal":
             player.rand = random.Random(message.get("seed")).random
         elif kind == "decide":
-            print(json.dumps({"type": "action", "id": message["id"], "action": player.decide(message["view"])}),
-                  flush=True)
+            print(
+                json.dumps({"type": "action", "id": message["id"], "action": player.decide(message["view"])}),
+                flush=True,
+            )
         elif kind == "quit":
             return 0
     return 0

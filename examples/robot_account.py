@@ -28,6 +28,7 @@ def choose(legal: list[dict]) -> dict:
 
 async def play(url: str, token: str, games: int) -> None:
     async with websockets.connect(url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+
         async def send(message: dict) -> None:
             await ws.send(json.dumps(message))
 

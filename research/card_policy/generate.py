@@ -35,6 +35,7 @@ def _stashing(draw):
         worlds = draw(*args, **kwargs)
         _stash[:] = [worlds[0][0].copy()] if worlds else []
         return worlds
+
     return wrapped
 
 
@@ -57,8 +58,13 @@ def deal_records(players: int, seed: str, index: int, candidate: str, all_expert
         _stash.clear()
         action = bots[seat].choose(obs)
         search = getattr(bots[seat], "last_search", None)
-        if (search is not None and _stash and len(search.actions) > 1
-                and all(type(a) is Play for a in search.actions) and type(action) is Play):
+        if (
+            search is not None
+            and _stash
+            and len(search.actions) > 1
+            and all(type(a) is Play for a in search.actions)
+            and type(action) is Play
+        ):
             cards = np.array([a.card for a in search.actions], dtype=np.int64)
             x = np.zeros((len(cards), NF))
             candidate_features(_stash[0], cards, x)
@@ -89,8 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     step = 20
-    chunks = [(args.players, args.seed, lo, min(lo + step, args.start + args.deals), args.candidate,
-               args.all_expert) for lo in range(args.start, args.start + args.deals, step)]
+    chunks = [
+        (args.players, args.seed, lo, min(lo + step, args.start + args.deals), args.candidate, args.all_expert)
+        for lo in range(args.start, args.start + args.deals, step)
+    ]
     recs: list[tuple] = []
     t0 = time.monotonic()
     with Pool(args.jobs) as pool:
@@ -102,10 +110,13 @@ def main(argv: list[str] | None = None) -> int:
     sizes = np.array([len(r[1]) for r in recs], dtype=np.int64)
     np.savez_compressed(
         args.out,
-        x=np.concatenate([r[0] for r in recs]), means=np.concatenate([r[1] for r in recs]),
-        offsets=np.concatenate([[0], np.cumsum(sizes)]), role=np.array([r[2] for r in recs], dtype=np.int8),
+        x=np.concatenate([r[0] for r in recs]),
+        means=np.concatenate([r[1] for r in recs]),
+        offsets=np.concatenate([[0], np.cumsum(sizes)]),
+        role=np.array([r[2] for r in recs], dtype=np.int8),
         players=np.array([r[3] for r in recs], dtype=np.int8),
-        invocation=np.array(" ".join(["python -m research.card_policy.generate", *sys.argv[1:]])))
+        invocation=np.array(" ".join(["python -m research.card_policy.generate", *sys.argv[1:]])),
+    )
     print(f"{args.out}: {len(recs)} searched cards, {int(sizes.sum())} candidates")
     return 0
 

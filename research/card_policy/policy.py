@@ -307,8 +307,9 @@ class Policy:
 
     def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, v: np.ndarray) -> None:
         if w1.shape[0] != NF or v.shape != (NF,) or b1.shape != w2.shape or w1.shape[1] != b1.shape[0]:
-            raise ValueError(f"policy weights of shapes {w1.shape}, {b1.shape}, {w2.shape}, {v.shape} "
-                             f"do not fit {NF} features")
+            raise ValueError(
+                f"policy weights of shapes {w1.shape}, {b1.shape}, {w2.shape}, {v.shape} do not fit {NF} features"
+            )
         self.w1 = np.ascontiguousarray(w1, dtype=np.float64)
         self.b1 = np.ascontiguousarray(b1, dtype=np.float64)
         self.w2 = np.ascontiguousarray(w2, dtype=np.float64)
@@ -378,5 +379,16 @@ def rules_policy() -> Policy:
     return Policy(np.zeros((NF, 1)), np.zeros(1), np.zeros(1), v)
 
 
-__all__ = ["NF", "Policy", "PolicyBot", "candidate_features", "card_values_policy", "exact", "load", "play_out_policy",
-           "policy_card", "rules_policy", "warm_up"]
+__all__ = [
+    "NF",
+    "Policy",
+    "PolicyBot",
+    "candidate_features",
+    "card_values_policy",
+    "exact",
+    "load",
+    "play_out_policy",
+    "policy_card",
+    "rules_policy",
+    "warm_up",
+]

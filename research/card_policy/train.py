@@ -29,8 +29,8 @@ def load(paths: list[str]):
         with np.load(path) as z:
             x, m, off = z["x"], z["means"], z["offsets"]
             for g in range(len(off) - 1):
-                xs.append(x[off[g]:off[g + 1]])
-                ms.append(m[off[g]:off[g + 1]])
+                xs.append(x[off[g] : off[g + 1]])
+                ms.append(m[off[g] : off[g + 1]])
             roles.append(z["role"])
             players.append(z["players"])
     k = max(len(m) for m in ms)
@@ -40,9 +40,9 @@ def load(paths: list[str]):
     M = np.zeros((n, k), dtype=np.float32)
     mask = np.zeros((n, k), dtype=bool)
     for g, (x, m) in enumerate(zip(xs, ms, strict=True)):
-        X[g, :len(m)] = x
-        M[g, :len(m)] = m
-        mask[g, :len(m)] = True
+        X[g, : len(m)] = x
+        M[g, : len(m)] = m
+        mask[g, : len(m)] = True
     return X, M, mask, np.concatenate(roles), np.concatenate(players)
 
 
@@ -63,8 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--temperature", type=float, default=10.0)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--roles", default="taker,partner,defender",
-                    help="the seats' roles whose cards to learn from, comma-separated")
+    ap.add_argument(
+        "--roles", default="taker,partner,defender", help="the seats' roles whose cards to learn from, comma-separated"
+    )
     ap.add_argument("--out", required=True)
     ap.add_argument("--curve", help="PNG of the learning curve (its figures go beside it, as .json)")
     args = ap.parse_args(argv)
@@ -125,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         perm = tr[rng.permutation(len(tr))]
         total = 0.0
         for i in range(0, len(perm), args.batch):
-            idx = perm[i:i + args.batch]
+            idx = perm[i : i + args.batch]
             opt.zero_grad()
             loss = loss_of(idx)
             loss.backward()
@@ -134,23 +135,37 @@ def main(argv: list[str] | None = None) -> int:
             total += float(loss.detach()) * len(idx)
         v_loss, v_reg = evaluate(val)
         curve.append({"epoch": epoch, "train_loss": total / len(tr), "val_loss": v_loss, "val_regret": v_reg})
-        print(f"epoch {epoch:3d}  train {total / len(tr):.4f}  held-out {v_loss:.4f}  regret {v_reg:6.2f} "
-              f"(rules of thumb {base_val:.2f})", flush=True)
-    pol = Policy(net.hidden.weight.detach().numpy().T.astype(np.float64),
-                 net.hidden.bias.detach().numpy().astype(np.float64),
-                 net.out.weight.detach().numpy()[0].astype(np.float64),
-                 net.skip.weight.detach().numpy()[0].astype(np.float64))
+        print(
+            f"epoch {epoch:3d}  train {total / len(tr):.4f}  held-out {v_loss:.4f}  regret {v_reg:6.2f} "
+            f"(rules of thumb {base_val:.2f})",
+            flush=True,
+        )
+    pol = Policy(
+        net.hidden.weight.detach().numpy().T.astype(np.float64),
+        net.hidden.bias.detach().numpy().astype(np.float64),
+        net.out.weight.detach().numpy()[0].astype(np.float64),
+        net.skip.weight.detach().numpy()[0].astype(np.float64),
+    )
     pol.write(args.out)
     s_val = net(tX[val]).detach().numpy()
     by_role = {}
     for r, name in enumerate(("taker", "partner", "defender")):
         sel = val[role[val] == r]
         if len(sel):
-            by_role[name] = {"n": len(sel), "policy": regret(s_val[role[val] == r], M[sel], mask[sel]),
-                             "rules": regret(rules_scores[sel], M[sel], mask[sel])}
-    summary = {"invocation": " ".join(["python -m research.card_policy.train", *sys.argv[1:]]), "groups": len(X), "held_out": n_val,
-               "rules_regret": base_val, "policy_regret": curve[-1]["val_regret"],
-               "by_role": by_role, "curve": curve}
+            by_role[name] = {
+                "n": len(sel),
+                "policy": regret(s_val[role[val] == r], M[sel], mask[sel]),
+                "rules": regret(rules_scores[sel], M[sel], mask[sel]),
+            }
+    summary = {
+        "invocation": " ".join(["python -m research.card_policy.train", *sys.argv[1:]]),
+        "groups": len(X),
+        "held_out": n_val,
+        "rules_regret": base_val,
+        "policy_regret": curve[-1]["val_regret"],
+        "by_role": by_role,
+        "curve": curve,
+    }
     write_summary(summary, args.curve or args.out)
     if args.curve:
         import matplotlib
@@ -170,7 +185,10 @@ def main(argv: list[str] | None = None) -> int:
         a2.set_xlabel("epoch")
         a2.set_ylabel("points below the search's best card (held out)")
         a2.legend()
-        fig.suptitle(f"Card policy ({args.roles.replace(',', ', ')}): {len(X) - n_val} searched cards to learn from, {n_val} held out")
+        fig.suptitle(
+            f"Card policy ({args.roles.replace(',', ', ')}): {len(X) - n_val} searched cards to learn from, {n_val} "
+            f"held out"
+        )
         fig.tight_layout()
         fig.savefig(args.curve, dpi=90)
     return 0

@@ -78,11 +78,37 @@ def test_the_expert_through_the_protocol_plays_as_in_process(tmp_path, capsys):
     its stream from it at each decision as the arena's robots do: the expert measures 0 against itself
     through the pipe, card for card."""
     out = tmp_path / "pipe.json"
-    engine = shlex.join([sys.executable, "-c", LIFT + "import sys; from atout.cli.main import main; sys.exit(main())",
-                         "engine", "--level", "expert"])
+    engine = shlex.join(
+        [
+            sys.executable,
+            "-c",
+            LIFT + "import sys; from atout.cli.main import main; sys.exit(main())",
+            "engine",
+            "--level",
+            "expert",
+        ]
+    )
     try:
-        code = main(["arena", "--players", "3", "--deals", "1", "--start", "1", "--seed", "crn-pipe", "--quiet",
-                     "--candidate", "expert", "--baseline", f"cmd:{engine}", "--out", str(out)])
+        code = main(
+            [
+                "arena",
+                "--players",
+                "3",
+                "--deals",
+                "1",
+                "--start",
+                "1",
+                "--seed",
+                "crn-pipe",
+                "--quiet",
+                "--candidate",
+                "expert",
+                "--baseline",
+                f"cmd:{engine}",
+                "--out",
+                str(out),
+            ]
+        )
     finally:
         close_engines()
     assert code == 0, capsys.readouterr().err
@@ -94,8 +120,26 @@ def test_the_expert_through_the_protocol_plays_as_in_process(tmp_path, capsys):
 def test_the_command_line_takes_a_seeding_and_says_it(tmp_path, capsys):
     """``--seeding`` reaches the run, the report and the JSON; an unknown one is refused before any deal."""
     out = tmp_path / "level.json"
-    code = main(["arena", "--players", "4", "--deals", "1", "--seed", "crn-cli", "--quiet", "--candidate", "beginner",
-                 "--baseline", "heuristic", "--seeding", "level", "--out", str(out)])
+    code = main(
+        [
+            "arena",
+            "--players",
+            "4",
+            "--deals",
+            "1",
+            "--seed",
+            "crn-cli",
+            "--quiet",
+            "--candidate",
+            "beginner",
+            "--baseline",
+            "heuristic",
+            "--seeding",
+            "level",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     assert "seed crn-cli, level seeding" in capsys.readouterr().out
     data = json.loads(out.read_text())

@@ -50,8 +50,25 @@ def test_jobs_give_the_same_records():
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_short_arena_run_per_table_size(players, tmp_path, capsys):
     out = tmp_path / "arena.json"
-    code = main(["arena", "--players", str(players), "--candidate", "expert", "--baseline", "heuristic",
-                 "--deals", "2", "--seed", "ci", "--budget", "0.01", "--out", str(out)])
+    code = main(
+        [
+            "arena",
+            "--players",
+            str(players),
+            "--candidate",
+            "expert",
+            "--baseline",
+            "heuristic",
+            "--deals",
+            "2",
+            "--seed",
+            "ci",
+            "--budget",
+            "0.01",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     data = json.loads(out.read_text())
     assert data["config"]["players"] == players

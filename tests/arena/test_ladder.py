@@ -14,15 +14,27 @@ from atout.cli.main import main
 
 def summary(mean: float, sd: float, n: int = 100) -> dict:
     half = Z95 * sd / math.sqrt(n) if n > 1 else None
-    return {"deals": n, "points_per_deal": {"n": n, "mean": mean, "sd": sd if n > 1 else None,
-                                            "low": None if half is None else mean - half,
-                                            "high": None if half is None else mean + half}}
+    return {
+        "deals": n,
+        "points_per_deal": {
+            "n": n,
+            "mean": mean,
+            "sd": sd if n > 1 else None,
+            "low": None if half is None else mean - half,
+            "high": None if half is None else mean + half,
+        },
+    }
 
 
 def test_the_yardstick_ladder_is_each_match_best_first_with_the_yardstick_at_zero():
-    ranking = against_yardstick("club", {("expert", "club"): summary(25.0, 30.0),
-                                         ("random", "club"): summary(-250.0, 200.0),
-                                         ("beginner", "club"): summary(-8.0, 20.0)})
+    ranking = against_yardstick(
+        "club",
+        {
+            ("expert", "club"): summary(25.0, 30.0),
+            ("random", "club"): summary(-250.0, 200.0),
+            ("beginner", "club"): summary(-8.0, 20.0),
+        },
+    )
     assert [r.entrant for r in ranking] == ["expert", "club", "beginner", "random"]
     assert (ranking[1].mean, ranking[1].low, ranking[1].high) == (0.0, 0.0, 0.0)
     assert ranking[0].low == pytest.approx(25.0 - Z95 * 3.0)
@@ -43,8 +55,15 @@ def test_a_round_robin_recovers_consistent_strengths_and_weighs_the_precise_matc
 
 
 def test_the_picture_draws_every_entrant_and_its_interval():
-    ladder = {"yardstick": "club", "ranking": [r.to_json() for r in against_yardstick(
-        "club", {("expert", "club"): summary(25.0, 30.0), ("<evil>", "club"): summary(-5.0, 30.0)})]}
+    ladder = {
+        "yardstick": "club",
+        "ranking": [
+            r.to_json()
+            for r in against_yardstick(
+                "club", {("expert", "club"): summary(25.0, 30.0), ("<evil>", "club"): summary(-5.0, 30.0)}
+            )
+        ],
+    }
     picture = svg(ladder, "t")
     assert picture.startswith("<svg") and picture.count("<circle") == 3
     assert "&lt;evil&gt;" in picture and "club (yardstick)" in picture and "log." not in picture
@@ -54,8 +73,29 @@ def test_the_picture_draws_every_entrant_and_its_interval():
 
 def test_the_ladder_command_plays_every_match_and_writes_json_table_and_picture(tmp_path, capsys):
     out = tmp_path / "ladder.json"
-    assert main(["arena", "--ladder", "--players", "3", "--entrants", "random", "club", "--baseline", "heuristic",
-                 "--deals", "2", "--seed", "l", "--quiet", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--ladder",
+                "--players",
+                "3",
+                "--entrants",
+                "random",
+                "club",
+                "--baseline",
+                "heuristic",
+                "--deals",
+                "2",
+                "--seed",
+                "l",
+                "--quiet",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     assert [m["candidate"] for m in data["matches"]] == ["random", "club"]
     assert [r["entrant"] for r in data["ranking"]][-1] == "random"
@@ -68,20 +108,44 @@ def test_the_ladder_command_plays_every_match_and_writes_json_table_and_picture(
     assert "# The robots' ladder" in capsys.readouterr().out
 
     rr = tmp_path / "rr.json"
-    assert main(["arena", "--ladder", "--round-robin", "--players", "3", "--entrants", "random", "club",
-                 "beginner", "--deals", "2", "--seed", "l", "--quiet", "--out", str(rr)]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--ladder",
+                "--round-robin",
+                "--players",
+                "3",
+                "--entrants",
+                "random",
+                "club",
+                "beginner",
+                "--deals",
+                "2",
+                "--seed",
+                "l",
+                "--quiet",
+                "--out",
+                str(rr),
+            ]
+        )
+        == 0
+    )
     data = json.loads(rr.read_text())
     assert data["method"] == "round robin" and len(data["matches"]) == 3
     assert sum(r["mean"] for r in data["ranking"]) == pytest.approx(0.0, abs=1e-6)
 
 
-@pytest.mark.parametrize(("argv", "said"), [
-    (["--ladder", "--round-robin", "--entrants", "club"], "a round robin needs two --entrants or more"),
-    (["--ladder", "--entrants", "club", "grandmaster"], "unknown robot level 'grandmaster'"),
-    (["--ladder", "--entrants", "club", "--baseline", "expert-2"], "'expert-2' left the package"),
-    (["--round-robin"], "--round-robin ranks a --ladder's entrants; add --ladder"),
-    (["--ladder", "--entrants", "random", "cmd:false"], "the entrant 'cmd:false' does not start"),
-])
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--ladder", "--round-robin", "--entrants", "club"], "a round robin needs two --entrants or more"),
+        (["--ladder", "--entrants", "club", "grandmaster"], "unknown robot level 'grandmaster'"),
+        (["--ladder", "--entrants", "club", "--baseline", "expert-2"], "'expert-2' left the package"),
+        (["--round-robin"], "--round-robin ranks a --ladder's entrants; add --ladder"),
+        (["--ladder", "--entrants", "random", "cmd:false"], "the entrant 'cmd:false' does not start"),
+    ],
+)
 def test_a_bad_ladder_is_refused_before_any_deal(argv, said, capsys):
     assert main(["arena", *argv, "--deals", "1"]) == 2
     assert said in capsys.readouterr().err

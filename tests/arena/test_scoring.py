@@ -26,8 +26,16 @@ def tournaments(draw) -> list[SeatResult]:
             unfinished = draw(st.booleans()) and draw(st.booleans())
             for seat in range(players):
                 person = draw(st.sampled_from([*PEOPLE, None]))
-                out.append(SeatResult(deal, seat, f"t{table}", None if unfinished else draw(st.integers(-400, 400)),
-                                      person, abandoned=person is not None and draw(st.integers(0, 9)) == 0))
+                out.append(
+                    SeatResult(
+                        deal,
+                        seat,
+                        f"t{table}",
+                        None if unfinished else draw(st.integers(-400, 400)),
+                        person,
+                        abandoned=person is not None and draw(st.integers(0, 9)) == 0,
+                    )
+                )
     return draw(st.permutations(out))
 
 
@@ -57,8 +65,10 @@ def test_the_ranking_shares_places_on_ties_and_puts_abandoners_last(results: lis
     assert {p.player for p in places} == {r.player for r in results if r.player is not None}  # no robot
     assert [p.abandoned for p in places] == sorted(p.abandoned for p in places)
     for i, p in enumerate(places):
-        assert p.total == sum((s.score for s in duplicate_scores(results)
-                               if s.result.player == p.player and s.score is not None), Fraction(0))
+        assert p.total == sum(
+            (s.score for s in duplicate_scores(results) if s.result.player == p.player and s.score is not None),
+            Fraction(0),
+        )
         if i:
             before = places[i - 1]
             if before.abandoned == p.abandoned:
@@ -74,9 +84,12 @@ def test_a_small_tournament_by_hand() -> None:
     """Two tables, one deal at four, seat 0: Ann made 60, Bob 20 with the same cards; a robot sat at seat 1
     of both; a third table stopped during the deal."""
     results = [
-        SeatResult("d1", 0, "A", 60, "Ann"), SeatResult("d1", 1, "A", -20, None),
-        SeatResult("d1", 0, "B", 20, "Bob"), SeatResult("d1", 1, "B", -20, None),
-        SeatResult("d1", 0, "C", None, "Cyd"), SeatResult("d1", 1, "C", None, "Dan", abandoned=True),
+        SeatResult("d1", 0, "A", 60, "Ann"),
+        SeatResult("d1", 1, "A", -20, None),
+        SeatResult("d1", 0, "B", 20, "Bob"),
+        SeatResult("d1", 1, "B", -20, None),
+        SeatResult("d1", 0, "C", None, "Cyd"),
+        SeatResult("d1", 1, "C", None, "Dan", abandoned=True),
         SeatResult("d2", 0, "A", 30, "Ann"),  # a deal only table A played: nobody to compare with
     ]
     scores = duplicate_scores(results)
@@ -85,7 +98,11 @@ def test_a_small_tournament_by_hand() -> None:
     assert scores[0].to_json()["score"] == 20.0
     places = ranking(scores)
     assert [(p.place, p.player, p.total, p.deals) for p in places] == [
-        (1, "Ann", 20, 2), (2, "Cyd", 0, 0), (3, "Bob", -20, 1), (4, "Dan", 0, 0)]
+        (1, "Ann", 20, 2),
+        (2, "Cyd", 0, 0),
+        (3, "Bob", -20, 1),
+        (4, "Dan", 0, 0),
+    ]
     tied = ranking(duplicate_scores([SeatResult("d", 0, "A", 10, "Ann"), SeatResult("d", 0, "B", 10, "Bob")]))
     assert [(p.place, p.player) for p in tied] == [(1, "Ann"), (1, "Bob")]
     with pytest.raises(ValueError, match="given twice"):

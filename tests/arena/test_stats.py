@@ -36,8 +36,14 @@ def test_median():
 
 
 def _seat(diff, role="defender", made=None, base_role="defender", base_made=None, times=()):
-    return {"diff": diff, "role": role, "made": made, "baseline_role": base_role,
-            "baseline_made": base_made, "times": list(times)}
+    return {
+        "diff": diff,
+        "role": role,
+        "made": made,
+        "baseline_role": base_role,
+        "baseline_made": base_made,
+        "times": list(times),
+    }
 
 
 def test_summary_pairs_seats_within_a_deal():
@@ -102,8 +108,11 @@ def test_paired_runs_on_the_same_deals():
     def deal(i, diffs, roles):
         return {"index": i, "seats": [{"diff": d, "role": r} for d, r in zip(diffs, roles, strict=True)]}
 
-    before = [deal(0, [4, 0], ["taker", "defender"]), deal(1, [0, 2], ["defender", "defender"]),
-              deal(2, [9, 9], ["void", "void"])]
+    before = [
+        deal(0, [4, 0], ["taker", "defender"]),
+        deal(1, [0, 2], ["defender", "defender"]),
+        deal(2, [9, 9], ["void", "void"]),
+    ]
     after = [deal(0, [8, 2], ["taker", "defender"]), deal(1, [6, 2], ["taker", "defender"])]
     p = paired(before, after)
     assert p["deals"] == 2  # deal 2 was played by one run only

@@ -69,8 +69,27 @@ def test_a_commit_yardstick_plays_whole_deals_against_itself_and_measures_zero(t
     _history_or_skip()
     spec = f"commit:{YARDSTICK_COMMIT}:club"
     out = tmp_path / "y.json"
-    assert main(["arena", "--players", "3", "--candidate", spec, "--baseline", spec, "--deals", "1",
-                 "--seed", "yardstick", "--quiet", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--players",
+                "3",
+                "--candidate",
+                spec,
+                "--baseline",
+                spec,
+                "--deals",
+                "1",
+                "--seed",
+                "yardstick",
+                "--quiet",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     assert data["summary"]["faults"] == {}
     assert [s["diff"] for s in data["deals"][0]["seats"]] == [0, 0, 0]

@@ -43,8 +43,9 @@ def codes_of(mask: int) -> set[str]:
     return {card_code(c) for c in range(DECK_SIZE) if mask >> c & 1}
 
 
-def build(players: int = 4, hands: dict[int, str] | None = None, dog: str | None = None,
-          dealer: int = 0, **options) -> Deal:
+def build(
+    players: int = 4, hands: dict[int, str] | None = None, dog: str | None = None, dealer: int = 0, **options
+) -> Deal:
     """A deal where the given seats hold exactly (at least) the given cards.
 
     The dog is filled first with the lowest unused suit cards, then the other
@@ -92,8 +93,14 @@ def bid_all(deal: Deal, taker: int, contract: int, chelem: bool = False) -> None
         deal.apply(Bid(contract, chelem) if seat == taker else Bid(PASS), seat)
 
 
-def to_play(deal: Deal, taker: int, contract: int = GARDE_SANS, call: str | None = None,
-            discard: str | None = None, chelem: bool = False) -> Deal:
+def to_play(
+    deal: Deal,
+    taker: int,
+    contract: int = GARDE_SANS,
+    call: str | None = None,
+    discard: str | None = None,
+    chelem: bool = False,
+) -> Deal:
     """Drive ``deal`` to the first card: bidding, call, écart, chelem decision."""
     bid_all(deal, taker, contract)
     if deal.phase == "call":
@@ -193,8 +200,12 @@ def find_game(players: int, predicate, tries: int = 3000, **options) -> Deal:
 
 def replay_history(deal: Deal, **options) -> Deal:
     """The same deal and actions under other options."""
-    other = Deal(RuleSet.make(deal.players, **{**deal.rules.options, **options}), deal.dealer,
-                 list(deal.initial_hands), deal.initial_dog)
+    other = Deal(
+        RuleSet.make(deal.players, **{**deal.rules.options, **options}),
+        deal.dealer,
+        list(deal.initial_hands),
+        deal.initial_dog,
+    )
     for seat, action in deal.history:
         other.apply(action, seat)
     return other

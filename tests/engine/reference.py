@@ -12,9 +12,11 @@ RANKS = {"J": 11, "N": 12, "Q": 13, "K": 14}
 BOUT_CODES = {"T1", "T21", "EX"}
 TARGET = {0: 56, 1: 51, 2: 41, 3: 36}
 MULT = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
-POIGNEE_SIZES = {3: {13: ("simple", 20), 15: ("double", 30), 18: ("triple", 40)},
-                 4: {10: ("simple", 20), 13: ("double", 30), 15: ("triple", 40)},
-                 5: {8: ("simple", 20), 10: ("double", 30), 13: ("triple", 40)}}
+POIGNEE_SIZES = {
+    3: {13: ("simple", 20), 15: ("double", 30), 18: ("triple", 40)},
+    4: {10: ("simple", 20), 13: ("double", 30), 15: ("triple", 40)},
+    5: {8: ("simple", 20), 10: ("double", 30), 13: ("triple", 40)},
+}
 
 
 def kind(code: str) -> str:
@@ -180,10 +182,21 @@ def expected_result(deal) -> dict:
         scores[taker] = (len(deal.seats) - 1) * u
     assert sum(scores) == 0
     return {
-        "complete": True, "void": None, "taker": taker, "contract": contract, "partner": partner,
-        "bouts": bouts, "points": pts[0] / 2, "target": target, "made": made, "margin": m,
-        "petit_au_bout": {10: "taker", -10: "defence", 0: None}[pab], "poignees": poignees,
-        "chelem": chelem, "unit": u, "scores": scores,
+        "complete": True,
+        "void": None,
+        "taker": taker,
+        "contract": contract,
+        "partner": partner,
+        "bouts": bouts,
+        "points": pts[0] / 2,
+        "target": target,
+        "made": made,
+        "margin": m,
+        "petit_au_bout": {10: "taker", -10: "defence", 0: None}[pab],
+        "poignees": poignees,
+        "chelem": chelem,
+        "unit": u,
+        "scores": scores,
     }
 
 

@@ -53,8 +53,20 @@ def test_trump_order():
 
 @pytest.mark.parametrize(
     "code,half",
-    [("KS", 9), ("KC", 9), ("T1", 9), ("T21", 9), ("EX", 9), ("QH", 7), ("ND", 5), ("JC", 3),
-     ("10S", 1), ("1H", 1), ("T2", 1), ("T20", 1)],
+    [
+        ("KS", 9),
+        ("KC", 9),
+        ("T1", 9),
+        ("T21", 9),
+        ("EX", 9),
+        ("QH", 7),
+        ("ND", 5),
+        ("JC", 3),
+        ("10S", 1),
+        ("1H", 1),
+        ("T2", 1),
+        ("T20", 1),
+    ],
 )
 def test_card_points(code, half):
     assert HALF_POINTS[C(code)] == half
@@ -71,8 +83,17 @@ def test_three_bouts():
 
 @pytest.mark.parametrize(
     "text,code",
-    [("R♠", "KS"), ("D♥", "QH"), ("C♦", "ND"), ("V♣", "JC"), ("21", "T21"), ("Ex", "EX"), ("1", "T1"),
-     ("10♥", "10H"), ("kh", "KH")],
+    [
+        ("R♠", "KS"),
+        ("D♥", "QH"),
+        ("C♦", "ND"),
+        ("V♣", "JC"),
+        ("21", "T21"),
+        ("Ex", "EX"),
+        ("1", "T1"),
+        ("10♥", "10H"),
+        ("kh", "KH"),
+    ],
 )
 def test_french_forms_accepted(text, code):
     assert card_code(parse_card(text)) == code

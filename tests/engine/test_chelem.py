@@ -136,10 +136,13 @@ def test_with_bid_option_overcalled_chelem_is_dropped():
     assert not any(isinstance(a, Chelem) for a in deal.legal_actions())
 
 
-@pytest.mark.parametrize("players,hand", [
-    (3, "EX " + " ".join(f"T{n}" for n in range(1, 22)) + " KS KH"),
-    (5, "EX " + " ".join(f"T{n}" for n in range(8, 22))),
-])
+@pytest.mark.parametrize(
+    "players,hand",
+    [
+        (3, "EX " + " ".join(f"T{n}" for n in range(1, 22)) + " KS KH"),
+        (5, "EX " + " ".join(f"T{n}" for n in range(8, 22))),
+    ],
+)
 @pytest.mark.parametrize("announce", [True, False])
 def test_chelem_at_three_and_five_players(players, hand, announce):
     deal = build(players, {0: hand}, dealer=players - 1)

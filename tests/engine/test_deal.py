@@ -37,8 +37,26 @@ def test_seed_gives_the_same_deal_forever(key):
 def test_a_pinned_deal_in_card_codes():
     hands, dog = deal_cards("atout-golden", 1, RuleSet.make(4))
     assert codes(dog) == ["2S", "QS", "KS", "T8", "T11", "T16"]
-    assert codes(hands[2]) == ["1S", "9S", "JS", "7H", "10H", "NH", "2D", "5D", "10D", "JD", "2C", "7C",
-                               "8C", "QC", "KC", "T17", "T20", "EX"]
+    assert codes(hands[2]) == [
+        "1S",
+        "9S",
+        "JS",
+        "7H",
+        "10H",
+        "NH",
+        "2D",
+        "5D",
+        "10D",
+        "JD",
+        "2C",
+        "7C",
+        "8C",
+        "QC",
+        "KC",
+        "T17",
+        "T20",
+        "EX",
+    ]
 
 
 def test_same_deal_in_another_process_with_another_hash_seed():
@@ -238,8 +256,16 @@ def test_first_dealer_draw_lowest_card_deals(monkeypatch, order, players, dealer
 
 @pytest.mark.parametrize(
     "hands,dog",
-    [(["a"] * 4, 0), ([0] * 4, "x"), (None, 0), ([-1, 0, 0, 0], 0), ([1.5] * 4, 0), ([0] * 4, -1), ("abcd", 0),
-     ([True] * 4, 0)],
+    [
+        (["a"] * 4, 0),
+        ([0] * 4, "x"),
+        (None, 0),
+        ([-1, 0, 0, 0], 0),
+        ([1.5] * 4, 0),
+        ([0] * 4, -1),
+        ("abcd", 0),
+        ([True] * 4, 0),
+    ],
 )
 def test_deal_refuses_junk_hands(hands, dog):
     with pytest.raises(ValueError):

@@ -62,8 +62,7 @@ def _discard_phase(hand, dog="2C 3C 4C 5C 6C 7C"):
     return deal
 
 
-@pytest.mark.parametrize("bad", ["KS 2C 3C 4C 5C 6C", "T21 2C 3C 4C 5C 6C", "T1 2C 3C 4C 5C 6C",
-                                 "EX 2C 3C 4C 5C 6C"])
+@pytest.mark.parametrize("bad", ["KS 2C 3C 4C 5C 6C", "T21 2C 3C 4C 5C 6C", "T1 2C 3C 4C 5C 6C", "EX 2C 3C 4C 5C 6C"])
 def test_ecart_refuses_a_king_or_a_bout(bad):
     deal = _discard_phase(RICH)
     before = snapshot(deal)
@@ -85,8 +84,11 @@ def test_ecart_refuses_kings_and_bouts_even_when_short_of_other_cards():
 def test_ecart_size_and_cards_in_hand():
     deal = _discard_phase(RICH)
     before = snapshot(deal)
-    for bad, rule in [("2C 3C 4C 5C 6C", "ecart_size"), ("2C 3C 4C 5C 6C 7C 8C", "ecart_size"),
-                      ("2C 3C 4C 5C 6C 9H", "not_in_hand")]:
+    for bad, rule in [
+        ("2C 3C 4C 5C 6C", "ecart_size"),
+        ("2C 3C 4C 5C 6C 7C 8C", "ecart_size"),
+        ("2C 3C 4C 5C 6C 9H", "not_in_hand"),
+    ]:
         with pytest.raises(IllegalAction) as err:
             deal.apply(Discard(M(bad)), 1)
         assert err.value.rule == rule

@@ -21,13 +21,19 @@ ENOUGH = M("KS KH KD KC T21 T1 EX T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 2C
 SHORT = M("KS KH KD KC T21 T1 EX T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 2C 3C 4C T2 T3 T4")
 
 
-@pytest.mark.parametrize(("card", "reason"), [
-    ("KS", EcartRefusal.KING), ("KC", EcartRefusal.KING),
-    ("T21", EcartRefusal.BOUT), ("T1", EcartRefusal.BOUT), ("EX", EcartRefusal.BOUT),
-    ("T10", EcartRefusal.TRUMP),  # six plain cards may go: no trump may
-    ("9H", EcartRefusal.NOT_IN_HAND),
-    ("2C", None),
-])
+@pytest.mark.parametrize(
+    ("card", "reason"),
+    [
+        ("KS", EcartRefusal.KING),
+        ("KC", EcartRefusal.KING),
+        ("T21", EcartRefusal.BOUT),
+        ("T1", EcartRefusal.BOUT),
+        ("EX", EcartRefusal.BOUT),
+        ("T10", EcartRefusal.TRUMP),  # six plain cards may go: no trump may
+        ("9H", EcartRefusal.NOT_IN_HAND),
+        ("2C", None),
+    ],
+)
 def test_the_reason_for_each_card_when_enough_plain_cards_may_go(card, reason):
     assert ecart_refusal(ENOUGH, 6, M(card).bit_length() - 1) == reason
 
@@ -50,7 +56,14 @@ def test_the_refusals_name_every_card_the_allowed_set_leaves_out():
         refused = ecart_refusals(hand, 6)
         assert sum(1 << c for c in refused) == hand & ~ecart_allowed(hand, 6)
     assert {card_code(c): r.value for c, r in ecart_refusals(SHORT, 6).items()} == {
-        "KS": "king", "KH": "king", "KD": "king", "KC": "king", "T21": "bout", "T1": "bout", "EX": "bout"}
+        "KS": "king",
+        "KH": "king",
+        "KD": "king",
+        "KC": "king",
+        "T21": "bout",
+        "T1": "bout",
+        "EX": "bout",
+    }
 
 
 @settings(max_examples=300, deadline=None)
@@ -60,8 +73,9 @@ def test_a_whole_ecart_is_good_exactly_when_the_rule_says(players, cards):
     hand = sum(1 << c for c in cards.sample(range(78), {3: 30, 4: 24, 5: 18}[players]))
     ecart = sum(1 << c for c in cards.sample([c for c in range(78) if hand >> c & 1], size))
     plain = hand & ~TRUMPS & ~KINGS & ~BOUTS
-    good = (not ecart & (KINGS | BOUTS)
-            and (not ecart & TRUMPS or not plain & ~ecart))  # a trump only once every plain card went
+    good = not ecart & (KINGS | BOUTS) and (
+        not ecart & TRUMPS or not plain & ~ecart
+    )  # a trump only once every plain card went
     assert (ecart_faults(hand, size, ecart) == {}) == good
 
 
@@ -88,9 +102,11 @@ def test_only_the_takers_view_carries_the_allowed_cards_and_the_refusals():
     taker = private_json(private_parts(deal, 1))
     (entry,) = taker["legal"]
     assert set(entry["discard_from"]) == {"2C", "3C", "4C", "5C", "6C", "7C"}
-    assert entry["refused"] == {**dict.fromkeys(["KS", "KH", "KD", "KC"], "king"),
-                                **dict.fromkeys(["T21", "T1", "EX"], "bout"),
-                                **{f"T{n}": "trump" for n in range(10, 21)}}
+    assert entry["refused"] == {
+        **dict.fromkeys(["KS", "KH", "KD", "KC"], "king"),
+        **dict.fromkeys(["T21", "T1", "EX"], "bout"),
+        **{f"T{n}": "trump" for n in range(10, 21)},
+    }
     assert observation_to_json(deal.observation(1))["legal"] == taker["legal"]
     for seat in (None, 0, 2, 3):
         view = observation_to_json(deal.observation(seat))

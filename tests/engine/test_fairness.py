@@ -56,8 +56,10 @@ def test_commitment_is_sha256_of_the_utf8_seed():
         commitment(b"abc")  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("players, options", [(3, {}), (4, {}), (5, {}), (5, {"five_players": "dealer_sits_out"}),
-                                              (4, {"deal_emulation": "uniform"})])
+@pytest.mark.parametrize(
+    "players, options",
+    [(3, {}), (4, {}), (5, {}), (5, {"five_players": "dealer_sits_out"}), (4, {"deal_emulation": "uniform"})],
+)
 def test_a_good_deal_passes_every_check(players, options):
     deal = played_not_void(players, **options)
     seen = {s: codes(deal.initial_hands[s]) for s in range(players)}
@@ -66,14 +68,22 @@ def test_a_good_deal_passes_every_check(players, options):
     assert [c.name for c in result.checks] == ["commitment", "replay"] + ["hand"] * players
     assert result.seed == deal.seed and result.commitment == commitment(deal.seed)
     assert by_name(result, "replay").message == (
-        f"all {len(deal.history)} actions are legal on the cards the seed deals; the deal is complete")
+        f"all {len(deal.history)} actions are legal on the cards the seed deals; the deal is complete"
+    )
 
 
 def test_the_servers_deal_end_shapes_are_accepted():
     deal = played_not_void(4)
     record, digest = to_record(deal), commitment(deal.seed)
-    event = {"type": "deal_end", "seq": 40, "at": 1.0, "seed": deal.seed, "commitment": digest,
-             "record": record, "line": {}}
+    event = {
+        "type": "deal_end",
+        "seq": 40,
+        "at": 1.0,
+        "seed": deal.seed,
+        "commitment": digest,
+        "record": record,
+        "line": {},
+    }
     for published in ({"commitment": digest, "record": record}, event, {"type": "event", "event": event}):
         assert verify(published).passed
         assert verify(published, digest.upper()).passed
@@ -87,7 +97,8 @@ def test_a_changed_seed_fails_the_commitment():
     result = verify(record, digest)
     assert not result.passed
     assert by_name(result, "commitment").message == (
-        f"sha256 of the seed {deal.seed + 'x'!r} is {commitment(deal.seed + 'x')}, not the commitment {digest} (given)")
+        f"sha256 of the seed {deal.seed + 'x'!r} is {commitment(deal.seed + 'x')}, not the commitment {digest} (given)"
+    )
 
 
 def test_a_changed_commitment_fails():
@@ -119,7 +130,9 @@ def test_an_action_illegal_on_the_seeds_cards_fails():
     result = verify(record, commitment(deal.seed))
     assert [c.name for c in result.failures] == ["replay"]
     assert by_name(result, "replay").message == (
-        f"action {i} (seat {seat}, play {other}) is illegal on the cards the seed deals: seat {seat} does not hold {other}")
+        f"action {i} (seat {seat}, play {other}) is illegal on the cards the seed deals: seat {seat} does not hold "
+        f"{other}"
+    )
 
 
 def test_a_wrong_seen_hand_fails_naming_the_cards():
@@ -132,7 +145,9 @@ def test_a_wrong_seen_hand_fails_naming_the_cards():
     assert by_name(result, "hand", 2).message == f"seat 2 was dealt {hand[0]}, not {stranger}"
     assert by_name(result, "hand", 1).ok
     short = verify(to_record(deal), commitment(deal.seed), {2: hand[2:]})
-    assert by_name(short, "hand", 2).message == f"seat 2 was also dealt {hand[0]} and {hand[1]}, not among the cards seen"
+    assert (
+        by_name(short, "hand", 2).message == f"seat 2 was also dealt {hand[0]} and {hand[1]}, not among the cards seen"
+    )
     extra = verify(to_record(deal), commitment(deal.seed), {2: [*hand, stranger]})
     assert by_name(extra, "hand", 2).message == f"seat 2 was not dealt {stranger}"
 
@@ -143,8 +158,10 @@ def test_a_record_with_hands_cannot_be_checked_against_a_commitment():
     result = verify(record, commitment(deal.seed), {0: codes(deal.initial_hands[0])})
     assert [c.name for c in result.failures] == ["commitment"]
     assert "cannot be checked against a commitment" in by_name(result, "commitment").message
-    assert by_name(result, "replay").message.startswith("all ") and "the record's hands and dog" in \
-        by_name(result, "replay").message
+    assert (
+        by_name(result, "replay").message.startswith("all ")
+        and "the record's hands and dog" in by_name(result, "replay").message
+    )
 
 
 def test_without_a_commitment_the_deal_is_not_verified():
@@ -154,15 +171,18 @@ def test_without_a_commitment_the_deal_is_not_verified():
     assert by_name(result, "commitment").message.startswith("no commitment to check the seed against")
 
 
-@pytest.mark.parametrize("published, commitment_arg, seen, words", [
-    ([1, 2], None, None, "a published deal is a JSON object"),
-    ({"commitment": "ab", "record": {}}, None, None, "the commitment (in the file) must be 64 hexadecimal digits"),
-    ({"record": "x"}, None, None, "\"record\" must be a deal record"),
-    ("RECORD", "g" * 64, None, "the commitment (given) must be 64 hexadecimal digits"),
-    ("RECORD", None, {4: []}, "a seen hand needs a seat from 0 to 3, not 4"),
-    ("RECORD", None, {1: ["ZZ"]}, "the hand seen by seat 1: unknown card code 'ZZ'"),
-    ({"format": "atout-deal", "version": 1, "players": 6, "dealer": 0, "seed": "s"}, None, None, "players must be"),
-])
+@pytest.mark.parametrize(
+    "published, commitment_arg, seen, words",
+    [
+        ([1, 2], None, None, "a published deal is a JSON object"),
+        ({"commitment": "ab", "record": {}}, None, None, "the commitment (in the file) must be 64 hexadecimal digits"),
+        ({"record": "x"}, None, None, '"record" must be a deal record'),
+        ("RECORD", "g" * 64, None, "the commitment (given) must be 64 hexadecimal digits"),
+        ("RECORD", None, {4: []}, "a seen hand needs a seat from 0 to 3, not 4"),
+        ("RECORD", None, {1: ["ZZ"]}, "the hand seen by seat 1: unknown card code 'ZZ'"),
+        ({"format": "atout-deal", "version": 1, "players": 6, "dealer": 0, "seed": "s"}, None, None, "players must be"),
+    ],
+)
 def test_malformed_input_raises_naming_what_is_wrong(published, commitment_arg, seen, words):
     if published == "RECORD":
         published = to_record(played_not_void(4))
@@ -173,8 +193,9 @@ def test_malformed_input_raises_naming_what_is_wrong(published, commitment_arg, 
     assert published == before
 
 
-def _reference_deal(seed: str, dealer: int, players: int, sits_out: bool = False,
-                    uniform: bool = False) -> tuple[list[set[str]], set[str]]:
+def _reference_deal(
+    seed: str, dealer: int, players: int, sits_out: bool = False, uniform: bool = False
+) -> tuple[list[set[str]], set[str]]:
     """The deal as docs/fairness.md describes it, written from the document alone."""
     deck_codes = [f"{r}{s}" for s in "SHDC" for r in [*map(str, range(1, 11)), "J", "N", "Q", "K"]]
     deck_codes += [f"T{n}" for n in range(1, 22)] + ["EX"]
@@ -185,7 +206,9 @@ def _reference_deal(seed: str, dealer: int, players: int, sits_out: bool = False
     keys = struct.unpack(f">{count}Q", hashlib.shake_256(b"atout-deal/1/" + seed.encode()).digest(8 * count))
     deck = sorted(range(78), key=lambda c: (keys[c], c))
     gaps = sorted(sorted(range(packets - 1), key=lambda g: (keys[78 + g], g))[:dog_size])
-    receivers = [s % players for s in range(dealer + 1, dealer + 1 + players) if not (sits_out and s % players == dealer)]
+    receivers = [
+        s % players for s in range(dealer + 1, dealer + 1 + players) if not (sits_out and s % players == dealer)
+    ]
     hands: list[set[str]] = [set() for _ in range(players)]
     dog: set[str] = set()
     position = 0
@@ -202,8 +225,13 @@ def _reference_deal(seed: str, dealer: int, players: int, sits_out: bool = False
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.text(max_size=20), players=st.sampled_from([3, 4, 5]), dealer=st.integers(0, 4),
-       sits_out=st.booleans(), uniform=st.booleans())
+@given(
+    seed=st.text(max_size=20),
+    players=st.sampled_from([3, 4, 5]),
+    dealer=st.integers(0, 4),
+    sits_out=st.booleans(),
+    uniform=st.booleans(),
+)
 def test_the_documented_algorithm_deals_what_the_engine_deals(seed, players, dealer, sits_out, uniform):
     dealer %= players
     sits_out = sits_out and players == 5
@@ -216,16 +244,23 @@ def test_the_documented_algorithm_deals_what_the_engine_deals(seed, players, dea
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.text(min_size=1, max_size=40), players=st.sampled_from([3, 4, 5]), dealer=st.integers(0, 4),
-       rng_seed=st.integers(0, 2**32), position=st.integers(0, 63), shift=st.integers(1, 15))
-def test_any_random_legal_deal_verifies_and_any_flipped_commitment_fails(seed, players, dealer, rng_seed,
-                                                                         position, shift):
+@given(
+    seed=st.text(min_size=1, max_size=40),
+    players=st.sampled_from([3, 4, 5]),
+    dealer=st.integers(0, 4),
+    rng_seed=st.integers(0, 2**32),
+    position=st.integers(0, 63),
+    shift=st.integers(1, 15),
+)
+def test_any_random_legal_deal_verifies_and_any_flipped_commitment_fails(
+    seed, players, dealer, rng_seed, position, shift
+):
     deal = played(players, seed, dealer % players, rng_seed)
     record = to_record(deal)
     digest = commitment(seed)
     seen = {s: codes(deal.initial_hands[s]) for s in range(players)}
     assert verify(record, digest, seen).passed
-    flipped = digest[:position] + HEX[(HEX.index(digest[position]) + shift) % 16] + digest[position + 1:]
+    flipped = digest[:position] + HEX[(HEX.index(digest[position]) + shift) % 16] + digest[position + 1 :]
     result = verify(record, flipped, seen)
     assert [c.name for c in result.failures] == ["commitment"]
 
@@ -237,14 +272,19 @@ def _documented_program() -> str:
     return blocks[0]
 
 
-@pytest.mark.parametrize("players, dealer, extra", [(3, 2, []), (4, 1, []), (5, 0, []), (5, 3, ["sits_out"]),
-                                                    (4, 0, ["uniform"])])
+@pytest.mark.parametrize(
+    "players, dealer, extra", [(3, 2, []), (4, 1, []), (5, 0, []), (5, 3, ["sits_out"]), (4, 0, ["uniform"])]
+)
 def test_the_program_in_the_docs_deals_what_the_engine_deals(tmp_path, players, dealer, extra):
     program = tmp_path / "deal.py"
     program.write_text(_documented_program())
     for seed in ("3f1c9a", "seed with spaces é"):
-        out = subprocess.run([sys.executable, str(program), seed, str(players), str(dealer), *extra],
-                             capture_output=True, text=True, check=True).stdout.splitlines()
+        out = subprocess.run(
+            [sys.executable, str(program), seed, str(players), str(dealer), *extra],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
         options = {"five_players": "dealer_sits_out"} if "sits_out" in extra else {}
         if "uniform" in extra:
             options["deal_emulation"] = "uniform"

@@ -25,7 +25,8 @@ def test_each_set_is_its_documented_strings():
     assert [u.value for u in Unranked] == ["practice", "same_address"]
     assert [k.value for k in DecisionKind] == ["bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card"]
     assert [m.value for m in Mark] == ["inaccuracy", "mistake", "blunder"]
-    assert len(EventType) == 28 and EventType("handed") is EventType.HANDED  # a guest's seat handed to its new account
+    assert len(EventType) == 29 and EventType("handed") is EventType.HANDED  # a guest's seat handed to its new account
+    assert EventType("unranked") is EventType.UNRANKED  # a game that stops counting (two people of one address)
 
 
 def test_a_member_is_its_string_in_json_and_in_a_dict():

@@ -22,9 +22,29 @@ from atout.engine.observation import EcartShown
 from .helpers import M, bid_all, build, to_play
 
 KNOWN_FIELDS = {
-    "seat", "rules", "dealer", "seats", "phase", "to_act", "hand", "hand_sizes", "history", "contract",
-    "taker", "called", "partner", "dog", "ecart", "ecart_trumps", "chelem_announced", "poignees", "tricks",
-    "trick", "legal", "result", "void",
+    "seat",
+    "rules",
+    "dealer",
+    "seats",
+    "phase",
+    "to_act",
+    "hand",
+    "hand_sizes",
+    "history",
+    "contract",
+    "taker",
+    "called",
+    "partner",
+    "dog",
+    "ecart",
+    "ecart_trumps",
+    "chelem_announced",
+    "poignees",
+    "tricks",
+    "trick",
+    "legal",
+    "result",
+    "void",
 }
 
 

@@ -65,10 +65,16 @@ def test_call_king_is_the_default_at_five():
     assert deal.phase == "discard"
 
 
-@pytest.mark.parametrize("options", [
-    {"excuse_last_trick": "trick_winner"}, {"petit_sec": "holder_may_play"}, {"deal_emulation": "uniform"},
-    {"chelem_announce": "with_bid"}, {"first_lead": "taker"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"excuse_last_trick": "trick_winner"},
+        {"petit_sec": "holder_may_play"},
+        {"deal_emulation": "uniform"},
+        {"chelem_announce": "with_bid"},
+        {"first_lead": "taker"},
+    ],
+)
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_option_plays_whole_games(players, options):
     for seed in range(5):

@@ -143,8 +143,14 @@ def test_any_trump_beats_the_suit():
 def test_not_in_hand_no_card_and_out_of_turn_change_nothing():
     deal = table()
     before = snapshot(deal)
-    for action, rule in [(Play(C("KS")), "not_in_hand"), (Play(78), "card"), (Play(-1), "card"),
-                         (Play("5S"), "card"), (Play(None), "card"), (Play(5.0), "card")]:
+    for action, rule in [
+        (Play(C("KS")), "not_in_hand"),
+        (Play(78), "card"),
+        (Play(-1), "card"),
+        (Play("5S"), "card"),
+        (Play(None), "card"),
+        (Play(5.0), "card"),
+    ]:
         with pytest.raises(IllegalAction) as err:
             deal.apply(action, 0)
         assert err.value.rule == rule, action

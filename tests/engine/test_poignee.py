@@ -29,9 +29,11 @@ def test_offer_beside_the_plays_and_exactly_the_threshold():
     assert offer == PoigneeFrom(M(TEN), {"simple": 10})
     assert any(isinstance(a, Play) for a in deal.legal_actions())
     before = snapshot(deal)
-    for bad, rule in [("T2 T3 T4 T6 T7 T8 T9 T10 T11", "poignee_size"),
-                      (TEN + " 1S", "poignee_trumps"),
-                      ("T2 T3 T4 T6 T7 T8 T9 T10 T11 T21", "not_in_hand")]:
+    for bad, rule in [
+        ("T2 T3 T4 T6 T7 T8 T9 T10 T11", "poignee_size"),
+        (TEN + " 1S", "poignee_trumps"),
+        ("T2 T3 T4 T6 T7 T8 T9 T10 T11 T21", "not_in_hand"),
+    ]:
         with pytest.raises(IllegalAction) as err:
             show(deal, bad)
         assert err.value.rule == rule, bad
@@ -64,10 +66,18 @@ def test_more_trumps_show_exactly_a_threshold_of_them():
 
 @pytest.mark.parametrize(
     "players,trumps,sizes",
-    [(4, 13, {"simple": 10, "double": 13}), (4, 15, {"simple": 10, "double": 13, "triple": 15}),
-     (3, 13, {"simple": 13}), (3, 18, {"simple": 13, "double": 15, "triple": 18}),
-     (5, 8, {"simple": 8}), (5, 10, {"simple": 8, "double": 10}), (5, 13, {"simple": 8, "double": 10, "triple": 13}),
-     (4, 9, None), (3, 12, None), (5, 7, None)],
+    [
+        (4, 13, {"simple": 10, "double": 13}),
+        (4, 15, {"simple": 10, "double": 13, "triple": 15}),
+        (3, 13, {"simple": 13}),
+        (3, 18, {"simple": 13, "double": 15, "triple": 18}),
+        (5, 8, {"simple": 8}),
+        (5, 10, {"simple": 8, "double": 10}),
+        (5, 13, {"simple": 8, "double": 10, "triple": 13}),
+        (4, 9, None),
+        (3, 12, None),
+        (5, 7, None),
+    ],
 )
 def test_thresholds_by_player_count(players, trumps, sizes):
     size = {3: 24, 4: 18, 5: 15}[players]

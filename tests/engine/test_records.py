@@ -15,8 +15,23 @@ from atout.engine.record import replay, to_record
 from . import reference
 from .helpers import build, play, random_game, show, to_play
 
-OUTCOME_KEYS = ["complete", "void", "taker", "contract", "partner", "bouts", "points", "target", "made",
-                "margin", "petit_au_bout", "poignees", "chelem", "unit", "scores"]
+OUTCOME_KEYS = [
+    "complete",
+    "void",
+    "taker",
+    "contract",
+    "partner",
+    "bouts",
+    "points",
+    "target",
+    "made",
+    "margin",
+    "petit_au_bout",
+    "poignees",
+    "chelem",
+    "unit",
+    "scores",
+]
 
 
 def run(capsys, tmp_path, command, record, raw=None):
@@ -73,9 +88,17 @@ def test_seed_record_gives_the_engines_deal():
     assert again.initial_hands == deal.initial_hands and again.initial_dog == deal.initial_dog
 
 
-@pytest.mark.parametrize("players,options", [(3, {}), (4, {}), (5, {}), (5, {"five_players": "dealer_sits_out"}),
-                                             (4, {"chelem_announce": "with_bid", "petit_sec": "holder_may_play"}),
-                                             (3, {"excuse_last_trick": "trick_winner", "first_lead": "taker"})])
+@pytest.mark.parametrize(
+    "players,options",
+    [
+        (3, {}),
+        (4, {}),
+        (5, {}),
+        (5, {"five_players": "dealer_sits_out"}),
+        (4, {"chelem_announce": "with_bid", "petit_sec": "holder_may_play"}),
+        (3, {"excuse_last_trick": "trick_winner", "first_lead": "taker"}),
+    ],
+)
 def test_random_games_round_trip(players, options, tmp_path, capsys):
     for seed in range(8):
         deal = random_game(players, seed, **options)
@@ -92,8 +115,14 @@ def test_random_games_round_trip(players, options, tmp_path, capsys):
 
 
 def test_replay_outcome_matches_example_fields(tmp_path, capsys):
-    deal = build(4, {0: "T10 T11 T12 T13 T14 T15 T16 T17 T18 T19 T20 KS KH KD KC QS QH QD",
-                     1: "T1 T2 T3 T4 T5 T6 T7 T8 T9 T21 EX 1S 2S 3S 4S 5S 6S 7S"}, dealer=3)
+    deal = build(
+        4,
+        {
+            0: "T10 T11 T12 T13 T14 T15 T16 T17 T18 T19 T20 KS KH KD KC QS QH QD",
+            1: "T1 T2 T3 T4 T5 T6 T7 T8 T9 T21 EX 1S 2S 3S 4S 5S 6S 7S",
+        },
+        dealer=3,
+    )
     to_play(deal, 0, GARDE_SANS)
     play(deal, "T20")
     show(deal, "T1 T2 T3 T4 T5 T6 T7 T8 T9 T21")
@@ -175,7 +204,27 @@ def test_legal_discard_chelem_and_poignee(tmp_path, capsys):
     assert out["seat"] == 1 and len(out["actions"]) == 1
     (entry,) = out["actions"]
     assert entry["count"] == 6
-    assert sorted(entry["discard_from"]) == sorted(["2C", "3C", "4C", "T2", "T3", "T4", "T20", "T19", "T18", "T17", "T16", "T15", "T14", "T13", "T12", "T11", "T10"])
+    assert sorted(entry["discard_from"]) == sorted(
+        [
+            "2C",
+            "3C",
+            "4C",
+            "T2",
+            "T3",
+            "T4",
+            "T20",
+            "T19",
+            "T18",
+            "T17",
+            "T16",
+            "T15",
+            "T14",
+            "T13",
+            "T12",
+            "T11",
+            "T10",
+        ]
+    )
     rec["actions"].append({"seat": 1, "discard": ["2C", "3C", "4C", "T2", "T3", "T4"]})
     code, out = run(capsys, tmp_path, "legal", rec)
     assert out == {"seat": 1, "actions": [{"chelem": False}, {"chelem": True}]}
@@ -194,7 +243,9 @@ def test_legal_poignee_entry(tmp_path, capsys):
     _code, out = run(capsys, tmp_path, "legal", rec)
     assert out["seat"] == 0
     plays = [a["play"] for a in out["actions"] if "play" in a]
-    assert sorted(plays) == sorted([*hand.split()[:7], "T20", "T19", "T18", "T17", "T16", "T15", "T14", "T13", "T12", "T11", "T10"])
+    assert sorted(plays) == sorted(
+        [*hand.split()[:7], "T20", "T19", "T18", "T17", "T16", "T15", "T14", "T13", "T12", "T11", "T10"]
+    )
     entries = [a for a in out["actions"] if "poignee_from" in a]
     assert len(entries) == 1
     (entry,) = entries
@@ -228,7 +279,9 @@ def test_every_listed_legal_action_replays(tmp_path, capsys):
         for entry in out["actions"]:
             if "discard_from" in entry or "poignee_from" in entry:
                 continue
-            code, _ = run(capsys, tmp_path, "replay", rec | {"actions": rec["actions"] + [{"seat": out["seat"], **entry}]})
+            code, _ = run(
+                capsys, tmp_path, "replay", rec | {"actions": rec["actions"] + [{"seat": out["seat"], **entry}]}
+            )
             assert code == 0, entry
 
 
@@ -249,19 +302,39 @@ def test_illegal_action_error_names_the_action_and_rule(tmp_path, capsys):
     assert code == 0 and out["next"] == 0
     hand = sorted(rec["hands"][0])
     not_held = next(c for c in rec["hands"][1])
-    assert_error(capsys, tmp_path, rec | {"actions": rec["actions"] + [{"seat": 0, "play": not_held}]}, 5, "not_in_hand")
+    assert_error(
+        capsys, tmp_path, rec | {"actions": rec["actions"] + [{"seat": 0, "play": not_held}]}, 5, "not_in_hand"
+    )
     assert_error(capsys, tmp_path, rec | {"actions": rec["actions"] + [{"seat": 1, "play": hand[0]}]}, 5, "out_of_turn")
     assert_error(capsys, tmp_path, rec | {"actions": rec["actions"] + [{"seat": 0, "bid": "garde"}]}, 5, "wrong_phase")
     bad_bid = [rec["actions"][0], {"seat": 1, "bid": "prise"}]
     assert_error(capsys, tmp_path, rec | {"actions": bad_bid}, 1, "bid_too_low")
     assert_error(capsys, tmp_path, rec | {"actions": [{"seat": 2, "bid": "pass"}]}, 0, "out_of_turn")
     assert_error(capsys, tmp_path, rec | {"actions": rec["actions"] + [{"seat": 0, "play": "ZZ"}]}, 5, "card_code")
-    for entry in ({"seat": 0}, {"seat": 0, "play": "1S", "bid": "pass"}, {"play": "1S"}, {"seat": 9, "play": "1S"},
-                  {"seat": True, "play": "1S"}, {"seat": 0, "bid": "petite"}, {"seat": 0, "bid": ["pass"]},
-                  {"seat": 0, "bid": {"x": 1}}, {"seat": 0, "chelem": "no"}, {"seat": 0, "discard": "2C"},
-                  {"seat": 0, "play": 5}, {"seat": 0, "play": None}, {"seat": 0, "poignee": []},
-                  {"seat": 0, "poignee": ["T2", "T2"]}, {"seat": 0, "call": "KH"}, {"seat": 0, "petit_sec": "x"},
-                  {"seat": 0, "petit_sec": ["redeal"]}, {"seat": 0, "jump": 1}, [], "play", None, 3):
+    for entry in (
+        {"seat": 0},
+        {"seat": 0, "play": "1S", "bid": "pass"},
+        {"play": "1S"},
+        {"seat": 9, "play": "1S"},
+        {"seat": True, "play": "1S"},
+        {"seat": 0, "bid": "petite"},
+        {"seat": 0, "bid": ["pass"]},
+        {"seat": 0, "bid": {"x": 1}},
+        {"seat": 0, "chelem": "no"},
+        {"seat": 0, "discard": "2C"},
+        {"seat": 0, "play": 5},
+        {"seat": 0, "play": None},
+        {"seat": 0, "poignee": []},
+        {"seat": 0, "poignee": ["T2", "T2"]},
+        {"seat": 0, "call": "KH"},
+        {"seat": 0, "petit_sec": "x"},
+        {"seat": 0, "petit_sec": ["redeal"]},
+        {"seat": 0, "jump": 1},
+        [],
+        "play",
+        None,
+        3,
+    ):
         err = assert_error(capsys, tmp_path, rec | {"actions": rec["actions"] + [entry]}, 5)
         assert err["message"]
 
@@ -313,8 +386,17 @@ def test_malformed_record(change, rule, tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "raw",
-    ["", "not json", "{", "[1, 2]", "null", "4", '"atout"', "[" * 100000 + "]" * 100000,
-     '{"format": "atout-deal", "version": 1, "players": ' + "9" * 5000 + "}"],
+    [
+        "",
+        "not json",
+        "{",
+        "[1, 2]",
+        "null",
+        "4",
+        '"atout"',
+        "[" * 100000 + "]" * 100000,
+        '{"format": "atout-deal", "version": 1, "players": ' + "9" * 5000 + "}",
+    ],
 )
 def test_not_a_record(raw, tmp_path, capsys):
     assert_error(capsys, tmp_path, None, None, raw=raw)
@@ -356,8 +438,9 @@ def test_the_atout_command(tmp_path):
     assert out.returncode == 2
     err = json.loads(out.stdout)["error"]
     assert err["action"] == len(rec["actions"]) - 1 and err["rule"] == "deal_over"
-    out = subprocess.run([*exe, "legal", "-", "--json"], input=json.dumps(to_record(deal)), capture_output=True,
-                         text=True, timeout=60)
+    out = subprocess.run(
+        [*exe, "legal", "-", "--json"], input=json.dumps(to_record(deal)), capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0 and json.loads(out.stdout) == {"seat": None, "actions": []}
 
 
@@ -370,7 +453,11 @@ from atout.engine.record import RecordError, legal_json, loads, outcome_json  # 
 
 _BASE_DEALS = [to_record(random_game(p, s)) for p in (3, 4, 5) for s in range(2)]
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 100) | st.floats(allow_nan=False) | st.text(max_size=4)
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 100)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=4)
     | st.sampled_from(["KS", "T21", "EX", "pass", "garde", "1S", "seat", "play"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=8,
@@ -388,8 +475,13 @@ def _paths(value, prefix=()):
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(index=st.integers(0, len(_BASE_DEALS) - 1), where=st.integers(0, 10**6), value=json_values,
-       cut=st.integers(0, 120), delete=st.booleans())
+@given(
+    index=st.integers(0, len(_BASE_DEALS) - 1),
+    where=st.integers(0, 10**6),
+    value=json_values,
+    cut=st.integers(0, 120),
+    delete=st.booleans(),
+)
 def test_mutated_records_never_crash(index, where, value, cut, delete):
     rec = json.loads(json.dumps(_BASE_DEALS[index]))
     rec["actions"] = rec["actions"][:cut]
@@ -416,16 +508,32 @@ def test_mutated_records_never_crash(index, where, value, cut, delete):
 
 
 def test_json_output_survives_an_ascii_terminal(tmp_path):
-    rec = {"format": "atout-deal", "version": 1, "players": 4, "dealer": 0, "seed": "x",
-           "actions": [{"seat": 1, "bid": "garde"}, {"seat": 2, "bid": "pass"}, {"seat": 3, "bid": "pass"},
-                       {"seat": 0, "bid": "pass"}, {"seat": 1, "discard": ["1S"]}]}
+    rec = {
+        "format": "atout-deal",
+        "version": 1,
+        "players": 4,
+        "dealer": 0,
+        "seed": "x",
+        "actions": [
+            {"seat": 1, "bid": "garde"},
+            {"seat": 2, "bid": "pass"},
+            {"seat": 3, "bid": "pass"},
+            {"seat": 0, "bid": "pass"},
+            {"seat": 1, "discard": ["1S"]},
+        ],
+    }
     path = tmp_path / "r.json"
     path.write_text(json.dumps(rec))
     import os
 
     env = dict(os.environ, PYTHONIOENCODING="ascii")
-    out = subprocess.run([sys.executable, "-m", "atout.cli.main", "replay", str(path), "--json"],
-                         capture_output=True, text=True, env=env, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "atout.cli.main", "replay", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert out.returncode == 2, out.stderr
     err = json.loads(out.stdout)["error"]
     assert err["action"] == 4 and err["rule"] == "ecart_size" and "écart" in err["message"]

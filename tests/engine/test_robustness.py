@@ -27,8 +27,13 @@ KINDS = [Bid, Call, Discard, Chelem, Poignee, Play, PetitSecDecision]
 def _states():
     """Deals stopped in every phase, at 3, 4 and 5 players and under options."""
     out = [build(4, {1: "T1 1S 2S 3S 4S 5S 6S 7S 8S 9S 10S JS NS QS KS 1H 2H 3H"}, petit_sec="holder_may_play")]
-    for players, options in ((3, {}), (4, {}), (5, {}), (4, {"chelem_announce": "with_bid"}),
-                             (5, {"five_players": "dealer_sits_out"})):
+    for players, options in (
+        (3, {}),
+        (4, {}),
+        (5, {}),
+        (4, {"chelem_announce": "with_bid"}),
+        (5, {"five_players": "dealer_sits_out"}),
+    ):
         for k in range(12):
             deal = new_deal(RuleSet.make(players, **options), k % players, f"junk-{k}")
             rng = random.Random(k)

@@ -12,9 +12,21 @@ def test_targets_by_bouts():
 
 @pytest.mark.parametrize(
     "points,target,m,made",
-    [(40.5, 41, 1, False), (41.5, 41, 1, True), (41, 41, 0, True), (45, 41, 4, True), (35.5, 36, 1, False),
-     (56, 56, 0, True), (55.5, 56, 1, False), (50.5, 51, 1, False), (51.5, 51, 1, True), (0, 56, 56, False),
-     (91, 36, 55, True), (44.5, 41, 4, True), (37.5, 41, 4, False)],
+    [
+        (40.5, 41, 1, False),
+        (41.5, 41, 1, True),
+        (41, 41, 0, True),
+        (45, 41, 4, True),
+        (35.5, 36, 1, False),
+        (56, 56, 0, True),
+        (55.5, 56, 1, False),
+        (50.5, 51, 1, False),
+        (51.5, 51, 1, True),
+        (0, 56, 56, False),
+        (91, 36, 55, True),
+        (44.5, 41, 4, True),
+        (37.5, 41, 4, False),
+    ],
 )
 def test_margin_rounds_the_half_point_to_the_winner(points, target, m, made):
     half = int(points * 2)

@@ -55,8 +55,13 @@ def main(mode: str) -> int:
             if misbehave:
                 if mode == "illegal":
                     plays = {c.get("play") for c in message["view"]["legal"]}
-                    say({"type": "action", "id": message["id"],
-                         "action": {"play": next(c for c in DECK if c not in plays)}})
+                    say(
+                        {
+                            "type": "action",
+                            "id": message["id"],
+                            "action": {"play": next(c for c in DECK if c not in plays)},
+                        }
+                    )
                     misbehave = False
                     continue
                 if mode == "garbage":

@@ -27,8 +27,9 @@ def _engines_closed():
     close_engines()
 
 
-@pytest.mark.parametrize(("mode", "kind"), [("illegal", "illegal"), ("garbage", "malformed"),
-                                            ("sleep", "timeout"), ("exit", "crash")])
+@pytest.mark.parametrize(
+    ("mode", "kind"), [("illegal", "illegal"), ("garbage", "malformed"), ("sleep", "timeout"), ("exit", "crash")]
+)
 def test_a_failing_engine_s_deal_is_finished_by_the_heuristic_and_reported(mode, kind, tmp_path):
     players = 3
     # a short timeout only where it is the test: elsewhere a busy machine must not make one
@@ -49,8 +50,16 @@ def test_a_failing_engine_s_deal_is_finished_by_the_heuristic_and_reported(mode,
     assert sum(second["baseline_scores"]) == 0
     summary = summarize(records)
     assert summary["faults"] == {"baseline": {kind: 9, "playings": 4}}
-    text = report(summary, {"candidate": "heuristic", "baseline": faulty(mode), "players": players,
-                            "seed": "faults", "engine_logs": str(tmp_path)})
+    text = report(
+        summary,
+        {
+            "candidate": "heuristic",
+            "baseline": faulty(mode),
+            "players": players,
+            "seed": "faults",
+            "engine_logs": str(tmp_path),
+        },
+    )
     assert f"baseline engine faults: 9 {kind}, in 4 playings finished by the heuristic" in text
     assert str(tmp_path) in text
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"baseline-seat{s}.log" for s in range(players)]

@@ -22,8 +22,12 @@ def test_a_log_keeps_the_deal_s_actions_from_its_start_once_each_and_sees_a_gap(
     log.hear(4, {"type": "chat", "name": "Ann", "seat": 0, "text": "hi"})
     assert log.actions == [{"seat": 1, "action": {"bid": "prise"}}]
     assert not log.gap(5) and log.gap(6)
-    log.restart([{"seq": 7, "event": {"type": "deal_start"}},
-                 {"seq": 8, "event": {"type": "action", "seat": 2, "action": {"play": "7H"}, "won": 1}}])
+    log.restart(
+        [
+            {"seq": 7, "event": {"type": "deal_start"}},
+            {"seq": 8, "event": {"type": "action", "seat": 2, "action": {"play": "7H"}, "won": 1}},
+        ]
+    )
     assert log.actions == [{"seat": 2, "action": {"play": "7H"}, "won": 1}] and log.seq == 8
 
 

@@ -11,11 +11,15 @@ from atout.bots import make_bot
 from atout.engine import Play, RuleSet, new_deal
 from atout.engine.cards import codes
 from atout.protocol import EngineFault
-from atout.protocol.messages import decide, read_answer
+from atout.protocol.messages import action_json, decide, read_answer
 from atout.protocol.views import observation_from_json
 
-RULES = [RuleSet.make(3), RuleSet.make(4, petit_sec="holder_may_play", chelem_announce="with_bid"),
-         RuleSet.make(5), RuleSet.make(5, five_players="dealer_sits_out")]
+RULES = [
+    RuleSet.make(3),
+    RuleSet.make(4, petit_sec="holder_may_play", chelem_announce="with_bid"),
+    RuleSet.make(5),
+    RuleSet.make(5, five_players="dealer_sits_out"),
+]
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}-{'-'.join(r.non_default_options().values())}")
@@ -47,14 +51,17 @@ def test_a_request_shows_no_other_seat_s_cards():
     assert not set(codes(deal.dog)) & shown
 
 
-@pytest.mark.parametrize(("line", "kind"), [
-    ("not json", "malformed"),
-    ('{"type": "ready"}', "malformed"),
-    ('{"type": "action", "id": 2, "action": {"bid": "pass"}}', "malformed"),  # another request's answer
-    ('{"type": "action", "id": 1, "action": {"bid": "maybe"}}', "malformed"),
-    ('{"type": "action", "id": 1, "action": {"seat": 0, "bid": "pass"}}', "malformed"),
-    ('{"type": "action", "id": 1, "action": {"play": "T21"}}', "illegal"),  # a card in the bidding
-])
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("not json", "malformed"),
+        ('{"type": "ready"}', "malformed"),
+        ('{"type": "action", "id": 2, "action": {"bid": "pass"}}', "malformed"),  # another request's answer
+        ('{"type": "action", "id": 1, "action": {"bid": "maybe"}}', "malformed"),
+        ('{"type": "action", "id": 1, "action": {"seat": 0, "bid": "pass"}}', "malformed"),
+        ('{"type": "action", "id": 1, "action": {"play": "T21"}}', "illegal"),  # a card in the bidding
+    ],
+)
 def test_an_answer_that_is_no_legal_action_is_named(line, kind):
     deal = new_deal(RuleSet(4), 0, "views/answers")
     obs = deal.observation(deal.to_act)
@@ -63,3 +70,47 @@ def test_an_answer_that_is_no_legal_action_is_named(line, kind):
     assert caught.value.kind == kind and caught.value.message
     assert read_answer('{"type": "action", "id": 1, "action": {"bid": "pass"}}', 1, obs).contract == 0
     assert not isinstance(read_answer('{"type": "action", "id": 1, "action": {"bid": "pass"}}', 1, obs), Play)
+
+
+def test_an_illegal_answer_names_the_rule_it_breaks():
+    """An engine's illegal card, bid or call is named by the rule it breaks, as the deal's referee words it
+    ("6S does not follow suit: play spades (follow_suit)"), from the seat's observation alone: the very
+    words the deal gives for the same action, for every card the seat may not play."""
+    from atout.engine import Bid, Call, IllegalAction
+    from atout.engine.actions import GARDE, PRISE
+    from atout.engine.cards import card_code
+
+    rules_met: set[str] = set()
+    for d in range(6):
+        rules = RuleSet.make(4 + d % 2)
+        deal = new_deal(rules, d % rules.players, f"views/why/{d}")
+        bot = make_bot("heuristic", f"views/why/{d}")
+        while (seat := deal.to_act) is not None:
+            obs = deal.observation(seat)
+            wrong: list = []
+            if deal.phase == "play":
+                wrong = [Play(c) for c in range(78) if deal.hands[seat] >> c & 1 and not deal.may_play(c)]
+            elif deal.phase == "bidding" and deal.contract >= PRISE:
+                wrong = [Bid(PRISE)]
+            elif deal.phase == "call":
+                wrong = [Call(c) for c in range(78) if Call(c) not in obs.legal][:2]
+            for action in wrong:
+                with pytest.raises(IllegalAction) as referee:
+                    deal.clone().apply(action, seat)
+                answer = json.dumps({"type": "action", "id": 3, "action": action_json(action)})
+                with pytest.raises(EngineFault) as caught:
+                    read_answer(answer, 3, obs)
+                assert caught.value.kind == "illegal"
+                assert caught.value.message == f"{referee.value.message} ({referee.value.rule})"
+                rules_met.add(referee.value.rule)
+            deal.apply(bot.choose(obs), seat=seat)
+    assert {"follow_suit", "must_trump", "overtrump", "bid_too_low", "call"} <= rules_met
+    deal = new_deal(RuleSet(4), 0, "views/why/bid")
+    deal.apply(Bid(GARDE), seat=deal.to_act)
+    obs = deal.observation(deal.to_act)
+    with pytest.raises(EngineFault) as caught:
+        read_answer('{"type": "action", "id": 1, "action": {"bid": "prise"}}', 1, obs)
+    assert caught.value.message == "prise does not overcall garde (bid_too_low)"
+    with pytest.raises(EngineFault) as caught:
+        read_answer('{"type": "action", "id": 1, "action": {"play": "6S"}}', 1, obs)
+    assert caught.value.message == f"Play ({card_code(5)}) is not possible now: seat {obs.seat} to bid (wrong_phase)"

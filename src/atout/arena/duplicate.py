@@ -36,13 +36,21 @@ from ..engine import (
 from ..engine.record import to_record
 from ..protocol import EngineFault
 from ..protocol.host import EngineBot
+from ..protocol.messages import illegal_message
 from .engines import EngineSettings, engine_seed, is_engine, seated_engine
 
 DECISION_KINDS = ("bid", "call", "ecart", "chelem", "poignee", "petit_sec", "card")
 """The kinds of decision the arena times separately (the issue's targets are per kind)."""
 
-_KIND_OF = {Bid: "bid", Call: "call", DiscardFrom: "ecart", Chelem: "chelem", PoigneeFrom: "poignee",
-            PetitSecDecision: "petit_sec", Play: "card"}
+_KIND_OF = {
+    Bid: "bid",
+    Call: "call",
+    DiscardFrom: "ecart",
+    Chelem: "chelem",
+    PoigneeFrom: "poignee",
+    PetitSecDecision: "petit_sec",
+    Play: "card",
+}
 
 
 def decision_kind(observation: Observation) -> str:
@@ -105,8 +113,17 @@ def seat_robot(level: str, seed: str, seat: int, seeding: str = "common") -> Bot
     return PerDecision(make_bot(level, own), own)
 
 
-def _seat_bots(rules: RuleSet, dealer: int, seed: str, levels: list[str], roles: list[str], budget: float | None,
-               settings: EngineSettings, faults: list[dict], seeding: str) -> list[Any]:
+def _seat_bots(
+    rules: RuleSet,
+    dealer: int,
+    seed: str,
+    levels: list[str],
+    roles: list[str],
+    budget: float | None,
+    settings: EngineSettings,
+    faults: list[dict],
+    seeding: str,
+) -> list[Any]:
     """One robot per seat: a level's robot made for this deal, or that seat's engine process told of
     the deal.  An engine that cannot be (re)started leaves its seat to the fallback, said in ``faults``."""
     bots: list[Any] = []
@@ -144,7 +161,8 @@ def play_game(
 ) -> Game:
     """Play one deal with robots of ``levels`` (one per seat: a level or ``cmd:COMMAND``), seeded by
     ``seeding`` (``SEEDINGS``); time ``watch``'s decisions.  An engine that fails (``EngineFault``, or
-    an action the deal refuses) has its seat played by the ``FALLBACK`` robot for the rest of the deal; ``Game.faults`` says so."""
+    an action the deal refuses) has its seat played by the ``FALLBACK`` robot for the rest of the deal; ``Game.faults``
+    says so."""
     deal = new_deal(rules, dealer, seed)
     roles = roles or [""] * len(levels)
     faults: list[dict] = []
@@ -164,7 +182,7 @@ def play_game(
                     try:
                         deal.clone().apply(action, seat)  # checked on a copy: the deal names the rule broken
                     except IllegalAction as err:
-                        raise EngineFault("illegal", f"{action}: {err.message}") from None
+                        raise EngineFault("illegal", f"{action}: {illegal_message(err)}") from None
             except EngineFault as fault:
                 faults.append({"seat": seat, "engine": roles[seat], "decision": decision, **fault.to_json()})
                 bot = bots[seat] = seat_robot(FALLBACK, seed, seat, seeding)
@@ -212,8 +230,16 @@ def play_duplicate(
     rules = RuleSet(players)
     dealer = index % players
     dseed = deal_seed(seed, index)
-    base = play_game(rules, dealer, dseed, [baseline] * players, budget, roles=["baseline"] * players,
-                     engines=engines, seeding=seeding)
+    base = play_game(
+        rules,
+        dealer,
+        dseed,
+        [baseline] * players,
+        budget,
+        roles=["baseline"] * players,
+        engines=engines,
+        seeding=seeding,
+    )
     faults = [{"game": "baseline", **f} for f in base.faults]
     seats = []
     for seat in range(players):
@@ -221,8 +247,9 @@ def play_duplicate(
         levels[seat] = candidate
         roles = ["baseline"] * players
         roles[seat] = "candidate"
-        game = play_game(rules, dealer, dseed, levels, budget, watch=seat, roles=roles, engines=engines,
-                         seeding=seeding)
+        game = play_game(
+            rules, dealer, dseed, levels, budget, watch=seat, roles=roles, engines=engines, seeding=seeding
+        )
         faults.extend({"game": seat, **f} for f in game.faults)
         seats.append(
             {

@@ -26,7 +26,7 @@ def command_of(spec: str) -> str | None:
     """The command that runs entrant ``spec`` as an engine, or None for a robot level played in process.
     A yardstick (``commit:HASH:LEVEL``) is built here if it is not yet (``yardsticks.build``)."""
     if spec.startswith(PREFIX):
-        return spec[len(PREFIX):]
+        return spec[len(PREFIX) :]
     if yardsticks.is_yardstick(spec):
         return yardsticks.command(spec)
     return None
@@ -63,8 +63,9 @@ def log_path(settings: EngineSettings, role: str, seat: int) -> Path | None:
     return Path(settings.logs) / f"{role}-seat{seat}{worker}.log"
 
 
-def seated_engine(spec: str, role: str, seat: int, rules: RuleSet, budget: float | None,
-                  settings: EngineSettings) -> EngineBot:
+def seated_engine(
+    spec: str, role: str, seat: int, rules: RuleSet, budget: float | None, settings: EngineSettings
+) -> EngineBot:
     """The process holding ``seat`` for ``role``, started (again) if it is not running.
     EngineFault when it cannot be started or fails its hello."""
     key = (spec, role, seat, rules, budget, settings)
@@ -76,8 +77,9 @@ def seated_engine(spec: str, role: str, seat: int, rules: RuleSet, budget: float
     _seated.pop(key, None)
     command = command_of(spec)
     assert command is not None, spec
-    bot = EngineBot(command, rules, seat, budget, settings.timeout, log_path(settings, role, seat),
-                    name=f"{role} seat {seat}")
+    bot = EngineBot(
+        command, rules, seat, budget, settings.timeout, log_path(settings, role, seat), name=f"{role} seat {seat}"
+    )
     _seated[key] = bot
     return bot
 

@@ -88,8 +88,12 @@ def pairs(entrants: list[str], yardstick: str | None) -> list[tuple[str, str]]:
     return list(itertools.combinations(entrants, 2))
 
 
-def run_ladder(entrants: list[str], yardstick: str | None, play: Callable[[str, str], dict],
-               say: Callable[[str], None] = lambda _: None) -> dict:
+def run_ladder(
+    entrants: list[str],
+    yardstick: str | None,
+    play: Callable[[str, str], dict],
+    say: Callable[[str], None] = lambda _: None,
+) -> dict:
     """Play every match with ``play(candidate, baseline) -> summary`` and rank: the ladder's JSON."""
     matches: dict[tuple[str, str], dict] = {}
     for candidate, baseline in pairs(entrants, yardstick):
@@ -106,9 +110,11 @@ def run_ladder(entrants: list[str], yardstick: str | None, play: Callable[[str, 
 
 def markdown(ladder: dict, config: dict, picture: str | None = None) -> str:
     """The ladder as a Markdown table (and its picture), the command that made it first."""
-    how = (f"each entrant against the yardstick `{ladder['yardstick']}` (0 by definition)"
-           if ladder["method"] == "yardstick" else
-           "round robin, every pair once; ratings fitted to the matches (weighted least squares, mean 0)")
+    how = (
+        f"each entrant against the yardstick `{ladder['yardstick']}` (0 by definition)"
+        if ladder["method"] == "yardstick"
+        else "round robin, every pair once; ratings fitted to the matches (weighted least squares, mean 0)"
+    )
     lines = [
         "# The robots' ladder",
         "",
@@ -124,18 +130,27 @@ def markdown(ladder: dict, config: dict, picture: str | None = None) -> str:
         if r["entrant"] == ladder["yardstick"]:
             lines.append(f"| {place} | `{r['entrant']}` (the yardstick) | 0 | | |")
             continue
-        lines.append(f"| {place} | `{r['entrant']}` | {r['mean']:+.1f} | [{r['low']:+.1f}, {r['high']:+.1f}] "
-                     f"| {r['deals']} |")
+        lines.append(
+            f"| {place} | `{r['entrant']}` | {r['mean']:+.1f} | [{r['low']:+.1f}, {r['high']:+.1f}] | {r['deals']} |"
+        )
     if picture:
         lines += ["", f"![the ladder]({picture})"]
-    lines += ["", "| match | points per deal | taker success (candidate / baseline) | engine faults |",
-              "| --- | --- | --- | --- |"]
+    lines += [
+        "",
+        "| match | points per deal | taker success (candidate / baseline) | engine faults |",
+        "| --- | --- | --- | --- |",
+    ]
     for m in ladder["matches"]:
         ci, ts = m["summary"]["points_per_deal"], m["summary"]["taker_success"]
         interval = "" if ci["low"] is None else f" [{ci['low']:+.1f}, {ci['high']:+.1f}]"
         takes = " / ".join("-" if ts[k] is None else f"{ts[k]:.0%}" for k in ("candidate", "baseline"))
-        faults = "; ".join(f"{who}: {sum(v for k, v in row.items() if k != 'playings')}"
-                           for who, row in m["summary"].get("faults", {}).items()) or "none"
+        faults = (
+            "; ".join(
+                f"{who}: {sum(v for k, v in row.items() if k != 'playings')}"
+                for who, row in m["summary"].get("faults", {}).items()
+            )
+            or "none"
+        )
         lines.append(f"| `{m['candidate']}` vs `{m['baseline']}` | {ci['mean']:+.1f}{interval} | {takes} | {faults} |")
     return "\n".join(lines) + "\n"
 
@@ -184,8 +199,10 @@ def svg(ladder: dict, title: str) -> str:
     axis = height - 24
     ticks = [v for v in (-1000, -100, -10, 0, 10, 100, 1000) if low <= v <= high] if logarithmic else _ticks(low, high)
     for v in ticks:
-        parts.append(f'<text x="{x(v):.1f}" y="{axis + 14}" text-anchor="middle" fill="#444">'
-                     f'{"0" if v == 0 else f"{v:+g}"}</text>')
+        parts.append(
+            f'<text x="{x(v):.1f}" y="{axis + 14}" text-anchor="middle" fill="#444">'
+            f"{'0' if v == 0 else f'{v:+g}'}</text>"
+        )
         parts.append(f'<line x1="{x(v):.1f}" y1="{axis - 4}" x2="{x(v):.1f}" y2="{axis}" stroke="#444"/>')
     parts.append(f'<line x1="{left}" y1="{axis - 4}" x2="{left + width}" y2="{axis - 4}" stroke="#444"/>')
     caption = "points per deal" + (" (log. beyond ±10)" if logarithmic else "")

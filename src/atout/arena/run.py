@@ -111,8 +111,10 @@ def report(summary: dict, config: dict) -> str:
                      f"p99 {k['p99'] * 1000:.1f} ms, max {k['max'] * 1000:.1f} ms")  # fmt: skip
     for who, row in summary.get("faults", {}).items():
         kinds = ", ".join(f"{n} {kind}" for kind, n in row.items() if kind != "playings")
-        lines.append(f"{who} engine faults: {kinds}, in {row['playings']} playing"
-                     f"{'' if row['playings'] == 1 else 's'} finished by the heuristic for its seat")
+        lines.append(
+            f"{who} engine faults: {kinds}, in {row['playings']} playing"
+            f"{'' if row['playings'] == 1 else 's'} finished by the heuristic for its seat"
+        )
     if config.get("engine_logs"):
         lines.append(f"engines' stderr: {config['engine_logs']}")
     return "\n".join(lines)
@@ -133,8 +135,7 @@ def run_arena(
 ) -> list[dict]:
     """Play deals ``start .. start + deals - 1`` (robots seeded by ``seeding``: ``duplicate.SEEDINGS``);
     records come back in deal order.  Engines (``cmd:COMMAND`` entrants) are said quit at the end."""
-    task = partial(play_duplicate, players, candidate, baseline, seed, budget=budget, engines=engines,
-                   seeding=seeding)
+    task = partial(play_duplicate, players, candidate, baseline, seed, budget=budget, engines=engines, seeding=seeding)
     indices = range(start, start + deals)
     records: list[dict] = []
     t0 = time.monotonic()

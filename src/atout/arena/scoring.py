@@ -57,10 +57,17 @@ class Duplicate:
 
     def to_json(self) -> dict[str, Any]:
         r = self.result
-        return {"deal": r.deal, "seat": r.seat, "table": r.table, "player": r.player, "abandoned": r.abandoned,
-                "points": r.points, "tables": self.tables,
-                "mean": None if self.mean is None else round(float(self.mean), 2),
-                "score": None if self.score is None else round(float(self.score), 2)}
+        return {
+            "deal": r.deal,
+            "seat": r.seat,
+            "table": r.table,
+            "player": r.player,
+            "abandoned": r.abandoned,
+            "points": r.points,
+            "tables": self.tables,
+            "mean": None if self.mean is None else round(float(self.mean), 2),
+            "score": None if self.score is None else round(float(self.score), 2),
+        }
 
 
 def duplicate_scores(results: Iterable[SeatResult]) -> list[Duplicate]:

@@ -111,5 +111,8 @@ def paired(before: Sequence[dict], after: Sequence[dict]) -> dict:
         for x, y in zip(sa, sb, strict=True):
             if x["role"] == y["role"] and x["role"] != "void":
                 roles.setdefault(x["role"], []).append(y["diff"] - x["diff"])
-    return {"deals": len(common), "per_deal": mean_ci(per_deal),
-            "roles": {r: mean_ci(v) for r, v in sorted(roles.items())}}
+    return {
+        "deals": len(common),
+        "per_deal": mean_ci(per_deal),
+        "roles": {r: mean_ci(v) for r, v in sorted(roles.items())},
+    }

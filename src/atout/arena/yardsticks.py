@@ -50,7 +50,7 @@ def is_yardstick(spec: str) -> bool:
 
 def parse(spec: str) -> tuple[str, str]:
     """``commit:HASH:LEVEL`` as (HASH, LEVEL); YardstickError for anything else."""
-    parts = spec[len(PREFIX):].split(":")
+    parts = spec[len(PREFIX) :].split(":")
     if not is_yardstick(spec) or len(parts) != 2 or not all(p.strip() for p in parts):
         raise YardstickError(f"{spec!r} is not commit:HASH:LEVEL (such as commit:ad2d964:expert-2)")
     return parts[0].strip(), parts[1].strip()
@@ -73,8 +73,10 @@ def repository() -> Path:
     run = subprocess.run(["git", "-C", str(here), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
     if run.returncode != 0:
         where = f"$ATOUT_REPO ({named})" if named else f"this package's source ({here})"
-        raise YardstickError(f"commit: yardsticks read Atout's git history, and {where} is in no git clone "
-                             "(set ATOUT_REPO to a clone of Atout)")
+        raise YardstickError(
+            f"commit: yardsticks read Atout's git history, and {where} is in no git clone "
+            "(set ATOUT_REPO to a clone of Atout)"
+        )
     return Path(run.stdout.strip())
 
 
@@ -117,15 +119,17 @@ def build(rev: str, log=sys.stderr, warm: bool = True) -> Path:
     tree.parent.mkdir(parents=True, exist_ok=True)
     aside = Path(tempfile.mkdtemp(prefix=f".{commit[:12]}-", dir=tree.parent))
     try:
-        archive = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", commit, "src", "pyproject.toml"],
-                                 capture_output=True)
+        archive = subprocess.run(
+            ["git", "-C", str(repo), "archive", "--format=tar", commit, "src", "pyproject.toml"], capture_output=True
+        )
         if archive.returncode != 0:
             raise YardstickError(f"git archive of {commit[:12]} failed: {archive.stderr.decode(errors='replace')}")
         subprocess.run(["tar", "-x", "-C", str(aside)], input=archive.stdout, check=True)
         if not (aside / "src" / "atout").is_dir():
             raise YardstickError(f"commit {commit[:12]} has no src/atout: not a commit of Atout")
-        checked = subprocess.run([sys.executable, "-c", WARM, str(aside / "src")], env=_env(aside),
-                                 capture_output=True, text=True)
+        checked = subprocess.run(
+            [sys.executable, "-c", WARM, str(aside / "src")], env=_env(aside), capture_output=True, text=True
+        )
         imported = checked.stdout.strip().splitlines()[-1:] if checked.returncode == 0 else []
         if not imported or not imported[0].startswith(str(aside)):
             said = checked.stderr.strip().splitlines()[-3:] or imported
@@ -161,5 +165,5 @@ def command(spec: str) -> str:
     """The command that runs yardstick ``spec`` as an engine (building it if it is not yet built)."""
     rev, level = parse(spec)
     tree = build(rev, warm=level not in UNCOMPILED)
-    run = ("import sys; from atout.cli.main import main; sys.exit(main())")
+    run = "import sys; from atout.cli.main import main; sys.exit(main())"
     return shlex.join(["env", f"PYTHONPATH={tree / 'src'}", sys.executable, "-c", run, "engine", "--level", level])

@@ -229,4 +229,5 @@ def display_order(mask: int) -> list[int]:
         suits += sorted(iter_cards(mask & SUIT_MASKS[s]), reverse=True)
     return trumps + excuse + suits
 
+
 _CODES = tuple(card_code(c) for c in range(DECK_SIZE))

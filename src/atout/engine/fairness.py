@@ -74,12 +74,14 @@ class Verification:
 def normalize_commitment(value: Any, where: str) -> str:
     """A commitment as 64 lowercase hex digits; RecordError naming ``where`` it came from otherwise."""
     if not isinstance(value, str):
-        raise RecordError(None, "commitment", f"the commitment ({where}) must be a string of 64 hex digits, "
-                                              f"not {value!r}")
+        raise RecordError(
+            None, "commitment", f"the commitment ({where}) must be a string of 64 hex digits, not {value!r}"
+        )
     text = value.strip().lower()
     if not _HEX64.fullmatch(text):
-        raise RecordError(None, "commitment", f"the commitment ({where}) must be 64 hexadecimal digits "
-                                              f"(a SHA-256), not {value!r}")
+        raise RecordError(
+            None, "commitment", f"the commitment ({where}) must be 64 hexadecimal digits (a SHA-256), not {value!r}"
+        )
     return text
 
 
@@ -91,15 +93,16 @@ def _unwrap(published: Any) -> tuple[dict[str, Any], str | None, str | None]:
     message that carries that event.
     """
     if not isinstance(published, Mapping):
-        raise RecordError(None, "record", "a published deal is a JSON object: a deal record, or "
-                                          "{\"commitment\": ..., \"record\": {...}}")
+        raise RecordError(
+            None, "record", 'a published deal is a JSON object: a deal record, or {"commitment": ..., "record": {...}}'
+        )
     if isinstance(published.get("event"), Mapping) and "record" not in published:
         published = published["event"]
     if "record" not in published:
         return dict(published), None, None
     record = published["record"]
     if not isinstance(record, Mapping):
-        raise RecordError(None, "record", "\"record\" must be a deal record (a JSON object)")
+        raise RecordError(None, "record", '"record" must be a deal record (a JSON object)')
     found = published.get("commitment")
     file_commitment = None if found is None else normalize_commitment(found, "in the file")
     seed = published.get("seed")
@@ -110,20 +113,27 @@ def _unwrap(published: Any) -> tuple[dict[str, Any], str | None, str | None]:
 
 def _commitment_check(record: dict[str, Any], revealed: str | None, given: list[tuple[str, str]]) -> Check:
     if "seed" not in record:
-        return Check("commitment", False,
-                     "this record gives the hands and the dog instead of a seed, so it cannot be checked "
-                     "against a commitment: nothing shows its cards came from the committed shuffle")
+        return Check(
+            "commitment",
+            False,
+            "this record gives the hands and the dog instead of a seed, so it cannot be checked "
+            "against a commitment: nothing shows its cards came from the committed shuffle",
+        )
     seed = record["seed"]
     if revealed is not None and revealed != seed:
         return Check("commitment", False, f"the revealed seed {revealed!r} is not the record's seed {seed!r}")
     if not given:
-        return Check("commitment", False,
-                     "no commitment to check the seed against: give the commitment published when the deal began")
+        return Check(
+            "commitment",
+            False,
+            "no commitment to check the seed against: give the commitment published when the deal began",
+        )
     digest = commitment(seed)
     for where, value in given:
         if value != digest:
-            return Check("commitment", False,
-                         f"sha256 of the seed {seed!r} is {digest}, not the commitment {value} ({where})")
+            return Check(
+                "commitment", False, f"sha256 of the seed {seed!r} is {digest}, not the commitment {value} ({where})"
+            )
     return Check("commitment", True, f"sha256 of the seed {seed!r} is the commitment {digest}")
 
 
@@ -137,15 +147,15 @@ def _replay_check(deal: Deal, record: dict[str, Any]) -> Check:
         try:
             deal.apply(action, seat=seat)
         except IllegalAction as err:
-            return Check("replay", False, f"action {i} ({_describe(actions[i])}) is illegal on {cards}: "
-                                          f"{err.message}")
+            return Check("replay", False, f"action {i} ({_describe(actions[i])}) is illegal on {cards}: {err.message}")
     state = "the deal is complete" if deal.is_over else "the record stops before the deal's end"
     return Check("replay", True, f"all {len(parsed)} actions are legal on {cards}; {state}")
 
 
 def _describe(entry: dict[str, Any]) -> str:
-    return ", ".join(f"{key} {value if not isinstance(value, list) else ' '.join(map(str, value))}"
-                     for key, value in entry.items())
+    return ", ".join(
+        f"{key} {value if not isinstance(value, list) else ' '.join(map(str, value))}" for key, value in entry.items()
+    )
 
 
 def _and(items: list[str]) -> str:
@@ -166,8 +176,7 @@ def _hand_check(deal: Deal, seat: int, seen: int) -> Check:
     return Check("hand", False, text, seat)
 
 
-def verify(published: Any, commitment: str | None = None,
-           seen: Mapping[int, list[str]] | None = None) -> Verification:
+def verify(published: Any, commitment: str | None = None, seen: Mapping[int, list[str]] | None = None) -> Verification:
     """Check a published deal: its seed against the commitment, every action's legality, the hands seen.
 
     ``published`` is a deal record or ``{"commitment": ..., "record": {...}}``;

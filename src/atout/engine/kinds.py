@@ -42,17 +42,44 @@ class Contract(StrEnum):
         """What the deal's score is multiplied by (docs/rules.md section 4); 0 for a pass."""
         return _MULTIPLIERS[self]
 
+    @property
+    def dog(self) -> Dog:
+        """What becomes of the dog under this contract (docs/rules.md section 4)."""
+        return _DOGS[self]
+
     @classmethod
     def of_rank(cls, rank: int) -> Contract:
         """The contract the engine numbers ``rank`` (0 to 4)."""
         return _CONTRACT_ORDER[rank]
 
 
+class Dog(StrEnum):
+    """What becomes of the dog: shown and taken into the taker's hand (who then lays an écart aside), or
+    left unseen and counted for the taker, or for the defence."""
+
+    TAKEN = "taken"
+    TAKER = "taker"
+    DEFENCE = "defence"
+
+
 _CONTRACT_ORDER: tuple[Contract, ...] = tuple(Contract)
 _RANKS = {contract: rank for rank, contract in enumerate(_CONTRACT_ORDER)}
 # The one place the multipliers are written: the engine's scoring and every client read them from here.
-_MULTIPLIERS = {Contract.PASS: 0, Contract.PRISE: 1, Contract.GARDE: 2, Contract.GARDE_SANS: 4,
-                Contract.GARDE_CONTRE: 6}
+_MULTIPLIERS = {
+    Contract.PASS: 0,
+    Contract.PRISE: 1,
+    Contract.GARDE: 2,
+    Contract.GARDE_SANS: 4,
+    Contract.GARDE_CONTRE: 6,
+}
+# The one place the dog's fate is written: the deal (shown and taken, or not) and the count read it.
+_DOGS = {
+    Contract.PASS: Dog.TAKEN,
+    Contract.PRISE: Dog.TAKEN,
+    Contract.GARDE: Dog.TAKEN,
+    Contract.GARDE_SANS: Dog.TAKER,
+    Contract.GARDE_CONTRE: Dog.DEFENCE,
+}
 
 
 class Void(StrEnum):
@@ -71,6 +98,22 @@ class EcartRefusal(StrEnum):
     TRUMP = "trump"  # a trump goes only when too few other cards may
     TRUMPS_ENOUGH = "trumps_enough"  # as many trumps as the écart needs are chosen already
     FULL = "full"  # the écart has its cards already
+
+
+class Side(StrEnum):
+    """The two sides of a deal: the taker's (with a called partner at five) and the defence."""
+
+    TAKER = "taker"
+    DEFENCE = "defence"
+
+
+class ChelemOutcome(StrEnum):
+    """A chelem's outcome as a result names it (docs/rules.md section 11); no chelem is none of these."""
+
+    ANNOUNCED_MADE = "announced_made"
+    MADE = "made"  # every trick to the taker's side, unannounced
+    ANNOUNCED_FAILED = "announced_failed"
+    DEFENCE = "defence"  # every trick to the defence
 
 
 class DecisionKind(StrEnum):
@@ -93,5 +136,4 @@ class Mark(StrEnum):
     BLUNDER = "blunder"
 
 
-__all__ = ["Contract", "DecisionKind", "EcartRefusal", "Mark", "Phase",
-           "Void"]
+__all__ = ["ChelemOutcome", "Contract", "DecisionKind", "Dog", "EcartRefusal", "Mark", "Phase", "Side", "Void"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from .actions import Action, Choice, Discard, contract_name
 from .cards import TRUMPS
@@ -12,7 +12,62 @@ from .rules import RuleSet
 from .scoring import Result
 
 if TYPE_CHECKING:
-    from .state import Deal, Trick
+    from collections.abc import Sequence
+
+    from .trick import Trick
+
+
+class Observed(Protocol):
+    """What an observation reads of a deal (``state.Deal`` is one): taken, not the deal, so that this module
+    does not import the deal that builds observations with it."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def seats(self) -> tuple[int, ...]: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def hands(self) -> Sequence[int]: ...
+    @property
+    def history(self) -> Sequence[tuple[int, Action]]: ...
+    @property
+    def contract(self) -> int: ...
+    @property
+    def taker(self) -> int | None: ...
+    @property
+    def called(self) -> int | None: ...
+    @property
+    def partner(self) -> int | None: ...
+    @property
+    def partner_revealed(self) -> bool: ...
+    @property
+    def dog(self) -> int: ...
+    @property
+    def dog_shown(self) -> bool: ...
+    @property
+    def ecart(self) -> int: ...
+    @property
+    def chelem_announced(self) -> bool | None: ...
+    @property
+    def poignees(self) -> Sequence[tuple[int, int, str, int]]: ...
+    @property
+    def tricks(self) -> Sequence[Trick]: ...
+    @property
+    def trick(self) -> Sequence[tuple[int, int]]: ...
+    @property
+    def result(self) -> Result | None: ...
+    @property
+    def void(self) -> Void | None: ...
+
+    def legal_actions(self) -> list[Choice]: ...
+
 
 _END = Phase.END  # a module name: an Enum class attribute costs ~0.1 µs to look up on Python 3.11
 
@@ -75,22 +130,23 @@ class Private(NamedTuple):
     legal: tuple[Choice, ...]
 
 
-def private_parts(deal: Deal, seat: int | None) -> Private:
-    """What only ``seat`` may know beyond the public view: its hand, its own écart, the partner
-    if it knows who that is, its legal choices.  ``observe`` uses this too: one place decides."""
+def private_parts(deal: Observed, seat: int | None) -> Private:
+    """What only ``seat`` may know beyond the public view: its hand, its own écart once laid (before,
+    and under a garde sans or contre, None, as for every other seat), the partner if it knows who that
+    is, its legal choices.  ``observe`` uses this too: one place decides."""
     is_taker = seat is not None and seat == deal.taker
     partner = None
     if deal.partner_revealed or deal.phase is _END or (seat is not None and seat == deal.partner):
         partner = deal.partner
     return Private(
         hand=deal.hands[seat] if seat is not None else 0,
-        ecart=deal.ecart if is_taker else None,
+        ecart=deal.ecart if is_taker and deal.ecart else None,  # None until laid: an écart is never empty
         partner=partner,
         legal=tuple(deal.legal_actions()) if seat is not None and seat == deal.to_act else (),
     )
 
 
-def observe(deal: Deal, seat: int | None) -> Observation:
+def observe(deal: Observed, seat: int | None) -> Observation:
     """Build ``seat``'s observation of ``deal``; hidden cards never enter it."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < deal.players):
         raise ValueError(f"no seat {seat!r} at a {deal.players}-player table")
@@ -103,7 +159,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         history = tuple(deal.history)
         for i, (s, a) in enumerate(history):  # one écart per deal, early in it: replaced where it lies
             if isinstance(a, Discard):
-                history = (*history[:i], (s, EcartShown(a.cards & TRUMPS)), *history[i + 1:])
+                history = (*history[:i], (s, EcartShown(a.cards & TRUMPS)), *history[i + 1 :])
                 break
     dog = deal.dog if deal.dog_shown else None
     return Observation(

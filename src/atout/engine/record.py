@@ -150,7 +150,9 @@ def parse_action(entry: Any, index: int, players: int) -> tuple[int, Action]:
     if keys == ["bid", "chelem"] or keys == ["chelem", "bid"]:
         keys = ["bid"]
     if len(keys) != 1 or extra:
-        raise RecordError(index, "record", f"an action has a seat and one of {', '.join(_ACTION_KEYS)}; got {sorted(entry)}")
+        raise RecordError(
+            index, "record", f"an action has a seat and one of {', '.join(_ACTION_KEYS)}; got {sorted(entry)}"
+        )
     key = keys[0]
     value = entry[key]
     if key == "play":
@@ -173,7 +175,7 @@ def parse_action(entry: Any, index: int, players: int) -> tuple[int, Action]:
             raise RecordError(index, "record", "chelem is true or false")
         return seat, Chelem(value)
     if value not in ("redeal", "play"):
-        raise RecordError(index, "record", "petit_sec is \"redeal\" or \"play\"")
+        raise RecordError(index, "record", 'petit_sec is "redeal" or "play"')
     return seat, PetitSecDecision(value == "redeal")
 
 

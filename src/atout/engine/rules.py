@@ -94,7 +94,5 @@ class RuleSet:
 
     def __eq__(self, other: object) -> bool:
         return (
-            isinstance(other, RuleSet)
-            and self.players == other.players
-            and dict(self.options) == dict(other.options)
+            isinstance(other, RuleSet) and self.players == other.players and dict(self.options) == dict(other.options)
         )

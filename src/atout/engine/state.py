@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import compress
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from .actions import (
-    GARDE,
-    GARDE_CONTRE,
     PASS,
     PLAYS,
-    PRISE,
     Action,
     Bid,
     Call,
@@ -30,7 +27,6 @@ from .actions import (
     Play,
     Poignee,
     PoigneeFrom,
-    contract_name,
 )
 from .cards import (
     DECK_SIZE,
@@ -42,14 +38,15 @@ from .cards import (
     SUIT_MASKS,
     TRUMPS,
     _digits,
-    card_code,
     codes,
     suit_card,
 )
 from .ecart import ecart_allowed, ecart_faults
-from .kinds import EcartRefusal, Phase, Void
+from .kinds import Contract, Dog, EcartRefusal, Phase, Void
 from .observation import Observation, observe
+from .refusal import bid_refusal, call_refusal, describe, expecting, play_refusal
 from .rules import RuleSet
+from .trick import Trick
 
 if TYPE_CHECKING:
     from .scoring import Result
@@ -65,8 +62,9 @@ PHASE_PLAY = Phase.PLAY
 PHASE_END = Phase.END
 
 TAKER_SIDE, DEFENCE = 0, 1
+CALLABLE_RANKS = (14, 13, 12, 11)
+"""What a taker at five may call: a king; a queen when holding all four kings; and so on down to a jack."""
 
-_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 # Mask of trumps strictly above trump card number c (c in 56..76).
 _TRUMPS_ABOVE = {c: TRUMPS & ~((1 << (c + 1)) - 1) for c in range(56, 77)}
 _TRUMPS_ABOVE[-1] = TRUMPS
@@ -99,21 +97,15 @@ def _mask_plays(mask: int) -> tuple[Play, ...]:
 # The bids open after each best contract so far, without and with chelem_announce=with_bid.
 _BID_CHOICES = tuple(
     tuple(
-        tuple([Bid(PASS)] + [b for c in range(best + 1, 5) for b in ((Bid(c), Bid(c, True)) if with_bid else (Bid(c),))])
+        tuple(
+            [Bid(PASS)] + [b for c in range(best + 1, 5) for b in ((Bid(c), Bid(c, True)) if with_bid else (Bid(c),))]
+        )
         for best in range(5)
     )
     for with_bid in (False, True)
 )
 _CHELEM_CHOICES = (Chelem(False), Chelem(True))
 _PLAY_ENTRIES = tuple(tuple((seat, PLAYS[c]) for c in range(DECK_SIZE)) for seat in range(5))
-
-
-class Trick(NamedTuple):
-    """A finished trick: who led, the (seat, card) plays in order, who won it."""
-
-    leader: int
-    plays: tuple[tuple[int, int], ...]
-    winner: int
 
 
 class Deal:
@@ -221,9 +213,7 @@ class Deal:
         self._lm = -1  # cached legal_play_mask(), -1 when stale
         self.to_act: int | None = self.seats[0]
         self.phase = PHASE_BIDDING
-        holders = [
-            s for s in self.seats if hands[s] & TRUMPS == PETIT_BIT and not hands[s] & EXCUSE_BIT
-        ]
+        holders = [s for s in self.seats if hands[s] & TRUMPS == PETIT_BIT and not hands[s] & EXCUSE_BIT]
         self._petit_sec_pending = holders
         if holders:
             if rules.option("petit_sec") == "redeal":
@@ -333,7 +323,7 @@ class Deal:
         """Kings; queens when holding all four kings; and so on down to jacks."""
         hand = self.hands[self._taker]
         out = []
-        for rank in (14, 13, 12, 11):
+        for rank in CALLABLE_RANKS:
             cards = [suit_card(rank, s) for s in range(4)]
             out += cards
             if not all(hand >> c & 1 for c in cards):
@@ -427,23 +417,12 @@ class Deal:
         elif type(action) is PetitSecDecision and phase == PHASE_PETIT_SEC:
             self._petit_sec(action.redeal)
         else:
-            raise IllegalAction(
-                "wrong_phase", f"{_describe(action)} is not possible now: {self.expecting()}"
-            )
+            raise IllegalAction("wrong_phase", f"{describe(action)} is not possible now: {self.expecting()}")
         self._lm = -1
 
     def expecting(self) -> str:
         """What the deal waits for, in words."""
-        who = f"seat {self.to_act}"
-        return {
-            PHASE_PETIT_SEC: f"{who} to decide on the petit sec",
-            PHASE_BIDDING: f"{who} to bid",
-            PHASE_CALL: f"{who} to call a card",
-            PHASE_DISCARD: f"{who} to lay aside the écart",
-            PHASE_CHELEM: f"{who} to say whether they announce a chelem",
-            PHASE_PLAY: f"{who} to play a card",
-            PHASE_END: "nothing: the deal is over",
-        }[self.phase]
+        return expecting(self.phase, self.to_act)
 
     def _end_void(self, why: Void) -> None:
         self.void = why
@@ -470,20 +449,9 @@ class Deal:
 
     def _bid(self, bid: Bid) -> None:
         contract = bid.contract
-        if type(contract) is not int or not PASS <= contract <= GARDE_CONTRE:
-            raise IllegalAction("bid", f"no contract {contract!r}")
-        if type(bid.chelem) is not bool:
-            raise IllegalAction("bid", "a bid's chelem is true or false")
-        if bid.chelem and (contract == PASS or self.rules.option("chelem_announce") != "with_bid"):
-            raise IllegalAction(
-                "chelem_with_bid",
-                "a chelem goes with a bid only under chelem_announce=with_bid, and never with a pass",
-            )
-        if contract != PASS and contract <= self.contract:
-            raise IllegalAction(
-                "bid_too_low",
-                f"{contract_name(contract)} does not overcall {contract_name(self.contract)}",
-            )
+        refused = bid_refusal(contract, bid.chelem, self.contract, self.rules.option("chelem_announce") == "with_bid")
+        if refused is not None:
+            raise refused
         seat = self._actor
         self.history.append((seat, bid))
         if contract != PASS:
@@ -504,17 +472,13 @@ class Deal:
 
     def _call(self, card: int) -> None:
         if card not in self.callable_cards():
-            raise IllegalAction(
-                "call",
-                f"{_code(card)} cannot be called: call a king, or a queen when holding all four kings, "
-                "a knight when holding all kings and queens, a jack when holding all knights too",
-            )
+            raise call_refusal(card)
         self.history.append((self._actor, Call(card)))
         self.called = card
         self._after_call()
 
     def _after_call(self) -> None:
-        if self.contract in (PRISE, GARDE):
+        if Contract.of_rank(self.contract).dog is Dog.TAKEN:
             self.dog_shown = True
             self.hands[self._taker] |= self.dog
             self.phase = PHASE_DISCARD
@@ -535,7 +499,9 @@ class Deal:
         faults = ecart_faults(hand, size, cards)
         never = faults.get(EcartRefusal.KING, 0) | faults.get(EcartRefusal.BOUT, 0)
         if never:
-            raise IllegalAction("ecart_king_or_bout", f"a king or a bout may never be laid aside: {' '.join(codes(never))}")
+            raise IllegalAction(
+                "ecart_king_or_bout", f"a king or a bout may never be laid aside: {' '.join(codes(never))}"
+            )
         trumps = faults.get(EcartRefusal.TRUMP, 0) | faults.get(EcartRefusal.TRUMPS_ENOUGH, 0)
         if trumps:
             kept = ecart_allowed(hand, size) & ~TRUMPS & ~cards
@@ -591,7 +557,9 @@ class Deal:
             raise IllegalAction("poignee", "a poignée is a set of trumps")
         pool = self._poignee_pool(seat)
         if cards & ~(TRUMPS | EXCUSE_BIT):
-            raise IllegalAction("poignee_trumps", f"a poignée shows only trumps: {' '.join(codes(cards & ~(TRUMPS | EXCUSE_BIT)))}")
+            raise IllegalAction(
+                "poignee_trumps", f"a poignée shows only trumps: {' '.join(codes(cards & ~(TRUMPS | EXCUSE_BIT)))}"
+            )
         if cards & ~pool:
             raise IllegalAction("not_in_hand", f"not in seat {seat}'s hand: {' '.join(codes(cards & ~pool))}")
         n = cards.bit_count()
@@ -674,30 +642,8 @@ class Deal:
             self._excuse_debt = -1
 
     def _why_illegal(self, card: object) -> IllegalAction:
-        if not (type(card) is int and 0 <= card < DECK_SIZE):
-            return IllegalAction("card", f"no such card: {card!r}")
         seat = self._actor
-        hand = self.hands[seat]
-        code = card_code(card)
-        if not hand >> card & 1:
-            return IllegalAction("not_in_hand", f"seat {seat} does not hold {code}")
-        led = self._led
-        if led < 0:
-            called = self.called
-            assert called is not None  # the only refusal of a lead: the called suit at five players
-            return IllegalAction(
-                "called_suit_lead",
-                f"at the first trick no {_SUIT_NAMES[called // 14]} may be led but the called "
-                f"card {card_code(called)}",
-            )
-        if led < 4 and hand & SUIT_MASKS[led]:
-            return IllegalAction("follow_suit", f"{code} does not follow suit: play {_SUIT_NAMES[led]}")
-        trumps = hand & TRUMPS
-        if card >= 56 and trumps & _TRUMPS_ABOVE[self._top_trump]:
-            top = card_code(self._top_trump)
-            return IllegalAction("overtrump", f"{code} is too low: play a trump above {top}")
-        what = "trump" if led < 4 else "follow with a trump"
-        return IllegalAction("must_trump", f"{code} is not allowed: you must {what}")
+        return play_refusal(self.hands[seat], [c for _, c in self.trick], self.called, not self.tricks, seat, card)
 
     # ------------------------------------------------------------- knowledge
     def observation(self, seat: int | None) -> Observation:
@@ -727,14 +673,6 @@ def _make_clone() -> Callable[[Deal], Deal]:
 
 
 _clone = _make_clone()
-
-
-def _code(card: object) -> str:
-    return card_code(card) if isinstance(card, int) and 0 <= card < DECK_SIZE else repr(card)
-
-
-def _describe(action: object) -> str:
-    return f"{type(action).__name__} ({action})" if hasattr(action, "__dataclass_fields__") else repr(action)
 
 
 def _check_deal(rules: RuleSet, dealer: int, hands: list[int], dog: int) -> None:

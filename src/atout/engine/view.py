@@ -43,8 +43,11 @@ def _last_trick(trick: Any) -> dict[str, Any]:
     if out is None:
         if len(_trick_json) >= _CACHE_LIMIT:
             _trick_json.clear()
-        out = _trick_json[trick] = {"leader": trick.leader, "cards": [_play(s, c) for s, c in trick.plays],
-                                    "winner": trick.winner}
+        out = _trick_json[trick] = {
+            "leader": trick.leader,
+            "cards": [_play(s, c) for s, c in trick.plays],
+            "winner": trick.winner,
+        }
     return out
 
 
@@ -201,22 +204,30 @@ class PublicViews:
     def view(self, obs: Observation) -> dict[str, Any]:
         """``observation_to_json(obs)`` for a spectator's ``obs`` of the deal the last one was of."""
         last, before = self._obs, self._view
-        if (obs.seat is not None or last is None or before is None or last.rules is not obs.rules
-                or last.dealer != obs.dealer or last.seats != obs.seats
-                or len(obs.history) < len(last.history) or obs.history[:len(last.history)] != last.history):
+        if (
+            obs.seat is not None
+            or last is None
+            or before is None
+            or last.rules is not obs.rules
+            or last.dealer != obs.dealer
+            or last.seats != obs.seats
+            or len(obs.history) < len(last.history)
+            or obs.history[: len(last.history)] != last.history
+        ):
             out = observation_to_json(obs)  # another deal (or the first view): made whole
             self._obs, self._view, self._last, self._changed = obs, out, before, None
             return out
         made: dict[str, Any] = {}  # the fields made again, each from parts of the observation that changed
-        new = obs.history[len(last.history):]
+        new = obs.history[len(last.history) :]
         for _, action in new:
             if isinstance(action, Bid):
                 made["bids"] = _bids(obs)
                 break
         # an écart is seen as laid once shown before the first card: while none was, and no card was
         # played before these actions, they alone may show it
-        if not before["ecart_laid"] and (obs.ecart is not None
-                                         or (not last.trick and not last.tricks and _ecart_shown(new))):
+        if not before["ecart_laid"] and (
+            obs.ecart is not None or (not last.trick and not last.tricks and _ecart_shown(new))
+        ):
             made["ecart_laid"] = True
         if len(obs.tricks) != len(last.tricks):
             tricks_won = [0] * obs.players
@@ -227,8 +238,10 @@ class PublicViews:
         if obs.trick != last.trick:
             made["trick"] = [_play(seat, card) for seat, card in obs.trick]
         if obs.poignees != last.poignees:
-            made["poignees"] = [{"seat": seat, "size": size, "cards": _codes(cards), "bonus": bonus}
-                                for seat, cards, size, bonus in obs.poignees]
+            made["poignees"] = [
+                {"seat": seat, "size": size, "cards": _codes(cards), "bonus": bonus}
+                for seat, cards, size, bonus in obs.poignees
+            ]
         if obs.hand_sizes != last.hand_sizes:
             made["hand_sizes"] = list(obs.hand_sizes)
         if obs.result is not last.result:

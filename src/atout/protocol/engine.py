@@ -42,8 +42,14 @@ def _serve(level: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
             kind = message.get("type")
             if kind == "hello":
                 if message.get("protocol") != NAME or message.get("version") != VERSION:
-                    _say(stdout, {"type": "error", "message": f"this engine speaks {NAME} {VERSION}, not "
-                                  f"{message.get('protocol')} {message.get('version')}"})
+                    _say(
+                        stdout,
+                        {
+                            "type": "error",
+                            "message": f"this engine speaks {NAME} {VERSION}, not "
+                            f"{message.get('protocol')} {message.get('version')}",
+                        },
+                    )
                     return 1
                 rules = RuleSet.make(message["players"], **message.get("options", {}))
                 seat = message["seat"]

@@ -112,8 +112,16 @@ class EngineBot:
     ``choose`` raises ``EngineFault``; after any fault but ``illegal`` the process is ended (``alive``
     False): what it would say next could answer a request it was no longer asked."""
 
-    def __init__(self, command: str, rules: RuleSet, seat: int, budget: float | None = None,
-                 timeout: float = 30.0, log: Path | None = None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        command: str,
+        rules: RuleSet,
+        seat: int,
+        budget: float | None = None,
+        timeout: float = 30.0,
+        log: Path | None = None,
+        name: str | None = None,
+    ) -> None:
         self.command = command
         self.rules = rules
         self.seat = seat
@@ -169,4 +177,3 @@ class EngineBot:
 
     def close(self) -> None:
         self.process.close()
-

@@ -10,9 +10,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..engine import Action, Bid, Call, Chelem, EcartShown, Observation, PetitSecDecision, Play, RuleSet
+from ..engine import (
+    Action,
+    Bid,
+    Call,
+    Chelem,
+    EcartShown,
+    IllegalAction,
+    Observation,
+    PetitSecDecision,
+    Play,
+    RuleSet,
+)
 from ..engine.cards import codes
 from ..engine.record import RecordError, action_to_json, parse_action
+from ..engine.refusal import refusal
 from ..engine.view import observation_to_json
 from .faults import EngineFault
 
@@ -63,9 +75,17 @@ def actions_json(obs: Observation) -> list[dict[str, Any]]:
 
 def hello(rules: RuleSet, seat: int, budget: float | None, timeout: float, name: str | None = None) -> dict[str, Any]:
     """The host's first message: the protocol, the rules, the engine's seat and its time."""
-    return {"type": "hello", "protocol": NAME, "version": VERSION, "players": rules.players,
-            "options": dict(rules.options), "seat": seat, "budget": budget, "timeout": timeout,
-            "name": name}
+    return {
+        "type": "hello",
+        "protocol": NAME,
+        "version": VERSION,
+        "players": rules.players,
+        "options": dict(rules.options),
+        "seat": seat,
+        "budget": budget,
+        "timeout": timeout,
+        "name": name,
+    }
 
 
 def new_deal(number: int, dealer: int, seed: str) -> dict[str, Any]:
@@ -75,8 +95,13 @@ def new_deal(number: int, dealer: int, seed: str) -> dict[str, Any]:
 
 def decide(request: int, obs: Observation, budget: float | None) -> dict[str, Any]:
     """A decision request: exactly what ``obs.seat`` may know, its legal choices in ``view.legal``."""
-    return {"type": "decide", "id": request, "budget": budget, "view": observation_to_json(obs),
-            "actions": actions_json(obs)}
+    return {
+        "type": "decide",
+        "id": request,
+        "budget": budget,
+        "view": observation_to_json(obs),
+        "actions": actions_json(obs),
+    }
 
 
 def deal_end(number: int, result: dict[str, Any], record: dict[str, Any] | None) -> dict[str, Any]:
@@ -111,12 +136,18 @@ def read_answer(line: str, request: int, obs: Observation) -> Action:
         raise EngineFault("malformed", f"an answer to request {message.get('id')!r}, not {request}")
     action = message.get("action")
     if not isinstance(action, dict) or "seat" in action:
-        raise EngineFault("malformed", f"an action is an object such as {{\"play\": \"7H\"}}, not {action!r}")
+        raise EngineFault("malformed", f'an action is an object such as {{"play": "7H"}}, not {action!r}')
     assert obs.seat is not None
     try:
         _, parsed = parse_action({"seat": obs.seat, **action}, 0, obs.players)
     except RecordError as err:
         raise EngineFault("malformed", err.message) from None
     if isinstance(parsed, _SIMPLE) and parsed not in obs.legal:
-        raise EngineFault("illegal", f"{parsed} is not among the legal actions")
+        raise EngineFault("illegal", illegal_message(refusal(obs, parsed)))
     return parsed
+
+
+def illegal_message(err: IllegalAction) -> str:
+    """An ``illegal`` fault's message: the deal's words, which name the card and the rule broken, then the
+    rule's name for programs ("6S does not follow suit: play spades (follow_suit)")."""
+    return f"{err.message} ({err.rule})"

@@ -61,8 +61,9 @@ def site_request(deal_view: dict[str, Any], actions: list[dict[str, Any]]) -> di
     return {"view": deal_view, "actions": actions}
 
 
-def site_observation(rules: RuleSet, seat: int, deal_view: dict[str, Any],
-                     actions: list[dict[str, Any]]) -> Observation:
+def site_observation(
+    rules: RuleSet, seat: int, deal_view: dict[str, Any], actions: list[dict[str, Any]]
+) -> Observation:
     """``seat``'s observation from its DealView and the deal's actions; KeyError or ValueError when they
     are not a deal's (``views.observation_from_json``)."""
     return observation_from_json(rules, seat, site_request(deal_view, actions))
