@@ -27,16 +27,28 @@ def _king_deal(first_heart: str) -> dict:
     """Seat 0 leads 5♥ at a Garde of seat 1, who has no heart and trumps with the 21; seat 2, who
     holds R♥, 2♥, 3♥ and fifteen of the other trumps (so the taker has at most five left, and a king
     kept will be master once they are gone), plays ``first_heart``; robots play the rest."""
-    deal = build(4, dealer=3, dog="1S 2S 3S 1C 2C 3C", hands={
-        0: "5H 9H 10H",
-        1: "T21 T5 T4 KS KD KC QS QD QC NS ND NC JS JD JC 10S 10D 10C",
-        2: "KH 2H 3H T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 T17",
-        3: "1H 4H 6H 7H 8H JH NH QH",
-    })
-    for seat, entry in ((0, {"bid": "pass"}), (1, {"bid": "garde"}), (2, {"bid": "pass"}),
-                        (3, {"bid": "pass"}), (1, {"discard": ["1S", "2S", "3S", "1C", "2C", "3C"]}),
-                        (1, {"chelem": False}), (0, {"play": "5H"}), (1, {"play": "T21"}),
-                        (2, {"play": first_heart})):
+    deal = build(
+        4,
+        dealer=3,
+        dog="1S 2S 3S 1C 2C 3C",
+        hands={
+            0: "5H 9H 10H",
+            1: "T21 T5 T4 KS KD KC QS QD QC NS ND NC JS JD JC 10S 10D 10C",
+            2: "KH 2H 3H T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 T17",
+            3: "1H 4H 6H 7H 8H JH NH QH",
+        },
+    )
+    for seat, entry in (
+        (0, {"bid": "pass"}),
+        (1, {"bid": "garde"}),
+        (2, {"bid": "pass"}),
+        (3, {"bid": "pass"}),
+        (1, {"discard": ["1S", "2S", "3S", "1C", "2C", "3C"]}),
+        (1, {"chelem": False}),
+        (0, {"play": "5H"}),
+        (1, {"play": "T21"}),
+        (2, {"play": first_heart}),
+    ):
         deal.apply(parse_action({"seat": seat, **entry}, 0, 4)[1], seat)
     return _finish(deal)
 
@@ -65,7 +77,7 @@ def _swap_unseen(record: dict, seat: int, cut: int) -> dict | None:
     dog = set(record["dog"]).union(*(a["discard"] for a in record["actions"] if "discard" in a))
     others = [s for s in range(record["players"]) if s != seat]
     for i, a in enumerate(others):
-        for b in others[i + 1:]:
+        for b in others[i + 1 :]:
             for x in record["hands"][a]:
                 for y in record["hands"][b]:
                     same_suit = x[-1] == y[-1] and x[-1] in "SHDC" and not x.startswith("T")
@@ -82,8 +94,11 @@ def test_cards_the_seat_had_not_seen_leave_its_earlier_decisions_unchanged():
     others (cards it has not seen yet) and so in everything after: its decisions before that card have
     the same analysis in both."""
     seat = 0
-    record = next(r for r in (_finish(new_deal(RuleSet(4), 3, f"invariance/{i}"), "heuristic", "inv")
-                              for i in range(20)) if replay(r).deal.taker is not None)
+    record = next(
+        r
+        for r in (_finish(new_deal(RuleSet(4), 3, f"invariance/{i}"), "heuristic", "inv") for i in range(20))
+        if replay(r).deal.taker is not None
+    )
     cards = [i for i, a in enumerate(record["actions"]) if a["seat"] == seat and "play" in a]
     cut = cards[5]
     changed = _swap_unseen(record, seat, cut)
@@ -95,8 +110,10 @@ def test_cards_the_seat_had_not_seen_leave_its_earlier_decisions_unchanged():
         other.apply(action, s)
     changed = _finish(other, "heuristic", "other")
     assert changed["hands"] != record["hands"]
-    assert replay(changed).deal.result.scores != replay(record).deal.result.scores or \
-        changed["actions"] != record["actions"]
+    assert (
+        replay(changed).deal.result.scores != replay(record).deal.result.scores
+        or changed["actions"] != record["actions"]
+    )
     # The expert's worlds, not eight times as many: what is checked is where they come from, not how many.
     before = [d.to_json() for d in analyse(record, seats=[seat], seed="s", factor=1).decisions if d.index < cut]
     after = [d.to_json() for d in analyse(changed, seats=[seat], seed="s", factor=1).decisions if d.index < cut]
@@ -122,8 +139,11 @@ def test_a_poignee_kept_hidden_and_a_card_are_two_decisions_at_one_index():
     deal.apply(Chelem(False), 1)
     deal.apply(Play(parse_card("1S")), 0)  # no poignée shown
     record = _finish(deal)
-    index = len(record["actions"]) - 1 - next(
-        i for i, a in enumerate(reversed(record["actions"])) if a == {"seat": 0, "play": "1S"})
+    index = (
+        len(record["actions"])
+        - 1
+        - next(i for i, a in enumerate(reversed(record["actions"])) if a == {"seat": 0, "play": "1S"})
+    )
     points = [p.kind for p in decision_points(record, [0]) if p.index == index]
     assert points == [DecisionKind.POIGNEE, DecisionKind.CARD]
     hidden = _decision(analyse(record, seats=[0], seed="p", factor=1), index, DecisionKind.POIGNEE).to_json()

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from atout.bots import fastplay, make_bot
 from atout.bots.rollout import rollout, rollout_score, shown_voids
 from atout.engine import Play, PoigneeFrom, RuleSet, new_deal
-from atout.engine.actions import PLAYS
-from atout.engine.cards import HALF_POINTS
+from atout.engine.actions import GARDE_SANS, PLAYS
+from atout.engine.cards import HALF_POINTS, PETIT
 from atout.engine.state import PHASE_PLAY
 
 TABLES = [
@@ -70,6 +70,38 @@ def test_every_candidate_card_scores_as_the_python_rollout(players, options):
     assert compared > 20
 
 
+def python_petit(deal, card: int, me: int) -> int:
+    """1 if, after ``card`` and the Python rollout, the Petit ends in a trick won by ``me``'s side."""
+    world = deal.clone()
+    world.apply(PLAYS[card])
+    rollout(world)
+    taker_side = {world.taker, world.partner} - {None}
+    for trick in world.tricks:
+        if any(c == PETIT for _, c in trick.plays):
+            return int((trick.winner in taker_side) == (me in taker_side))
+    assert world.dog >> PETIT & 1, "the Petit was neither played nor in the dog"
+    return int((world.contract == GARDE_SANS) == (me in taker_side))  # the dog: the taker's, or the defence's
+
+
+@pytest.mark.parametrize(("players", "options"), TABLES)
+def test_where_the_petit_ends_after_each_card_is_the_python_rollouts(players, options):
+    """``card_outcomes``: the same scores as ``card_values``, and where the Petit ended (the hint's reasons)."""
+    compared = 0
+    for g in range(25):
+        deal = position(players, options, f"fast/{players}/{sorted(options)}/{g}")
+        if deal is None or any(c == PETIT for t in deal.tricks for _, c in t.plays):
+            continue
+        me = deal.to_act
+        legal = deal.legal_play_mask()
+        cards = np.array([c for c in range(78) if legal >> c & 1], dtype=np.int64)
+        values, petit = np.zeros(len(cards), dtype=np.int64), np.zeros(len(cards), dtype=np.int64)
+        fastplay.card_outcomes(fastplay.pack(deal, shown_voids(deal), me), me, cards, values, petit)
+        assert [int(v) for v in values] == [python_value(deal, int(c), me) for c in cards]
+        assert [int(p) for p in petit] == [python_petit(deal, int(c), me) for c in cards]
+        compared += len(cards)
+    assert compared > 20
+
+
 @settings(max_examples=60, deadline=None)
 @given(players=st.sampled_from([3, 4, 5]), seed=st.integers(0, 10**9), declined=st.booleans())
 def test_the_whole_rollout_is_the_same_for_every_seat(players, seed, declined):
@@ -83,7 +115,7 @@ def test_the_whole_rollout_is_the_same_for_every_seat(players, seed, declined):
         assert rollout_score(deal.clone(), seat, declined) == world.result.scores[seat]
     # The cards themselves, one by one, against the Python rollout's.
     state = fastplay.pack(deal, shown_voids(deal), deal.to_act if declined else -1)
-    for seat, action in world.history[len(deal.history):]:
+    for seat, action in world.history[len(deal.history) :]:
         if type(action) is not Play:
             continue
         assert state[fastplay.TO_ACT] == seat
@@ -174,8 +206,11 @@ def test_the_exact_endgame_is_minimax(players, options):
         rng = random.Random(g)
         deal = position(players, options, f"exact/{players}/{sorted(options)}/{g}")
         while deal is not None and not deal.is_over and deal.hands[deal.to_act].bit_count() > 2:
-            deal.apply(PLAYS[fastplay.rules_card(fastplay.pack(deal, shown_voids(deal), -1))]
-                       if rng.random() < 0.5 else rng.choice([a for a in deal.legal_actions() if type(a) is Play]))
+            deal.apply(
+                PLAYS[fastplay.rules_card(fastplay.pack(deal, shown_voids(deal), -1))]
+                if rng.random() < 0.5
+                else rng.choice([a for a in deal.legal_actions() if type(a) is Play])
+            )
         if deal is None or deal.is_over:
             continue
         me = deal.to_act

@@ -22,8 +22,7 @@ class Watching:
         return self.bot.choose(obs, budget)
 
 
-def play_out(players: int, levels: list[str], seed: str, dealer: int = 0, budget: float | None = 0.05,
-             **rule_options):
+def play_out(players: int, levels: list[str], seed: str, dealer: int = 0, budget: float | None = 0.05, **rule_options):
     rules = RuleSet.make(players, **rule_options)
     deal = new_deal(rules, dealer, seed)
     bots = [Watching(make_bot(level, f"{seed}/{s}")) for s, level in enumerate(levels)]

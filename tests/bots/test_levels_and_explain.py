@@ -1,14 +1,13 @@
-"""Levels for people, and the hint that explains itself."""
+"""Levels for people (the hint that explains itself: test_hint.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from atout.bots import LEVELS, OFFERED_LEVELS, explain, make_bot
-from atout.bots.expert import NO_POIGNEE, ExpertBot, Search
-from atout.bots.explain import action_words, explain_search
-from atout.engine import PASS, Bid, Call, Chelem, Discard, Play, Poignee, RuleSet, new_deal
-from atout.engine.actions import GARDE, PRISE
+from atout.bots import LEVELS, OFFERED_LEVELS, make_bot
+from atout.bots.expert import NO_POIGNEE, ExpertBot
+from atout.bots.explain import action_words
+from atout.engine import Call, Discard, Play, RuleSet, new_deal
 from atout.engine.cards import EXCUSE, HEARTS, SPADES, mask_of, suit_card, trump
 
 
@@ -36,35 +35,6 @@ def test_beginner_slips_but_only_sometimes():
             deal.apply(b, seat=seat)
     assert differ > 0.05 * (same + differ)
     assert same > 0.5 * (same + differ)
-
-
-def test_explain_says_what_the_choice_is_worth():
-    deal = new_deal(RuleSet(4), 0, "explain/deal")
-    lines = []
-    while not deal.is_over and len(lines) < 12:
-        seat = deal.to_act
-        obs = deal.observation(seat)
-        action, text = explain(obs, seed="x", budget=0.05)
-        assert action in obs.legal or type(action) is not Play or Play(action.card) in obs.legal
-        assert "\n" not in text and text.startswith(action_words(action).split(",")[0])
-        lines.append(text)
-        deal.apply(action, seat=seat)
-    assert any("expected" in line or "as good as" in line for line in lines)
-
-
-def test_explain_search_compares_a_contract_with_passing():
-    search = Search([Bid(GARDE), Bid(PASS), Bid(PRISE)], [40.0, -22.0, 55.0], 24)
-    assert explain_search(Bid(GARDE), search, 4) == "Garde: expected +62 over passing (24 deals searched)"
-    search = Search([Bid(PASS), Bid(PRISE)], [0.0, -30.0], 24)
-    assert explain_search(Bid(PASS), search, 3) == "Pass: expected +30 over prise (24 deals searched)"
-    assert explain_search(Chelem(False), None, 2) == "No chelem: the hand is far from one"
-    assert explain_search(Play(3), None, 1).endswith("the only legal choice")
-
-
-def test_explain_search_for_a_hidden_poignee_names_the_card():
-    search = Search([Poignee(0b111), NO_POIGNEE], [-10.0, 5.0], 16)
-    text = explain_search(Play(13), search, 5)
-    assert text.startswith("Keep the poignée hidden, then play K♠: expected +15 over show a poignée of 3")
 
 
 @pytest.mark.parametrize("level", ["beginner", "club"])

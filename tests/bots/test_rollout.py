@@ -47,7 +47,7 @@ def test_a_rollout_from_mid_deal_follows_the_heuristic_too():
         if start is None:
             continue
         world = start.clone()
-        history = [(s, a) for s, a in true.history[len(start.history):]]
+        history = [(s, a) for s, a in true.history[len(start.history) :]]
         for seat, action in history[: len(history) // 2]:
             world.apply(action, seat=seat)
         obs = world.observation(world.to_act)

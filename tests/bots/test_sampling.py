@@ -187,7 +187,8 @@ def test_defenders_worlds_give_the_taker_a_club_ecart_and_bid(players):
                 same = hidden[ECART] == club
                 strength = hand_strength(cards & ~obs.dog, players)
                 fits = threshold(obs.contract) - sampling.BID_MODEL_SLACK <= strength and (
-                    obs.contract == GARDE_CONTRE or strength < threshold(obs.contract + 1) + sampling.BID_MODEL_SLACK)
+                    obs.contract == GARDE_CONTRE or strength < threshold(obs.contract + 1) + sampling.BID_MODEL_SLACK
+                )
                 if model:
                     fitting += fits
                     modelled += same

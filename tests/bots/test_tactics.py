@@ -88,8 +88,11 @@ def test_ecart_makes_a_void_and_never_lays_aside_kings_or_bouts():
 
 def test_bids_grow_with_the_hand():
     weak = mask_of([suit_card(r, s) for s in range(4) for r in (2, 3, 4, 5)] + [trump(2), trump(3)])
-    strong = mask_of([trump(n) for n in range(10, 22)] + [EXCUSE, PETIT]
-                     + [suit_card(14, S), suit_card(13, S), suit_card(14, H), suit_card(14, D)])
+    strong = mask_of(
+        [trump(n) for n in range(10, 22)]
+        + [EXCUSE, PETIT]
+        + [suit_card(14, S), suit_card(13, S), suit_card(14, H), suit_card(14, D)]
+    )
     assert hand_strength(strong, 4) > hand_strength(weak, 4)
     assert choose_bid(weak, 4, PASS) == PASS
     assert choose_bid(strong, 4, PASS) >= 2

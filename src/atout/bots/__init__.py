@@ -73,8 +73,12 @@ def current_level(level: str) -> str:
         return level
     if level not in _said:
         _said.add(level)
-        logging.getLogger(__name__).info("robot level %s left the package (issue 39): %s plays it; the level "
-                                         "itself is the yardstick %s", level, retired.successor, retired.yardstick)
+        logging.getLogger(__name__).info(
+            "robot level %s left the package (issue 39): %s plays it; the level itself is the yardstick %s",
+            level,
+            retired.successor,
+            retired.yardstick,
+        )
     return retired.successor
 
 
@@ -90,8 +94,19 @@ def make_bot(level: str, seed: int | str | None = None) -> Bot:
     return cls(seed)
 
 
-from .explain import explain  # noqa: E402  (it builds robots with make_bot)
-
-__all__ = ["LEVELS", "OFFERED_LEVELS", "RETIRED_LEVELS", "SHOWN_AS", "YARDSTICK_COMMIT", "BeginnerBot", "Bot",
-           "ExpertBot", "HeuristicBot", "RandomBot", "Retired", "current_level", "explain", "level_shown",
-           "make_bot"]
+__all__ = [
+    "LEVELS",
+    "OFFERED_LEVELS",
+    "RETIRED_LEVELS",
+    "SHOWN_AS",
+    "YARDSTICK_COMMIT",
+    "BeginnerBot",
+    "Bot",
+    "ExpertBot",
+    "HeuristicBot",
+    "RandomBot",
+    "Retired",
+    "current_level",
+    "level_shown",
+    "make_bot",
+]

@@ -15,8 +15,8 @@ decision's analysis depends on nothing the seat had not seen then.
 
 from __future__ import annotations
 
-import math
 import random
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -36,12 +36,15 @@ from ..engine import (
     PoigneeFrom,
 )
 from ..engine.actions import MULTIPLIERS, PLAYS
+from ..engine.cards import PETIT
 from ..engine.kinds import DecisionKind, Mark
 from ..engine.record import action_to_json, parse_action, start_deal
 from .expert import (
     BID_SAMPLES,
     CARD_SAMPLES,
+    ECART_KEEP,
     ECART_SAMPLES,
+    ECART_SCREEN,
     NO_POIGNEE,
     POIGNEE_EDGE,
     TAKER_EDGE,
@@ -51,10 +54,12 @@ from .expert import (
 )
 from .explain import action_words
 from .knowledge import infer
+from .reasons import Figures, Reason, paired_interval, reason_json, reasons
 from .tactics import choose_poignee_cards
 
-VERSION = 1
-"""The analysis's version: results kept under another version (a server's cache) are made again."""
+VERSION = 2
+"""The analysis's version: results kept under another version (a server's cache) are made again
+(2: each decision carries its reasons, ``reasons``)."""
 
 WORLDS_FACTOR = 8
 """The analysis draws this many times the worlds the expert draws when it plays: it runs once per
@@ -68,8 +73,6 @@ MARKS: tuple[tuple[Mark, float], ...] = (
 """The least expected loss (points of the deal, for the seat) that earns each mark, worst first: the
 expert's own decisions lose that much one time in a thousand, a hundred and twenty (4 players, 1,543
 decisions: p99.9 40.8, p99 16.9, p95 4.6; benchmarks/results/analysis.json, docs/analysis.md)."""
-
-Z95 = 1.96
 
 
 def mark_for(loss: float, low: float) -> Mark | None:
@@ -93,6 +96,7 @@ class Point:
     kind: DecisionKind
     observation: Observation
     taken: Any
+    """None for a decision still to make (a hint): the search then compares the candidates alone."""
 
     @property
     def trick(self) -> int | None:
@@ -121,6 +125,8 @@ class Decision:
     candidates: tuple[tuple[Any, float], ...]
     mark: Mark | None
     trick: int | None = None
+    reasons: tuple[Reason, ...] = ()
+    """Why the best beats the action taken (or, taken the best, the next best): ``reasons``, from this search."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -140,6 +146,7 @@ class Decision:
             "worlds": self.worlds,
             "weight": round(self.weight, 1),
             "candidates": [{"action": action_json(a), "expected": round(v, 1)} for a, v in self.candidates],
+            "reasons": [reason_json(r, action_json) for r in self.reasons],
         }
 
 
@@ -159,8 +166,15 @@ class Analysis:
         for seat in self.seats:
             mine = [d for d in self.decisions if d.seat == seat]
             marks = {str(m): sum(1 for d in mine if d.mark == m) for m in Mark}
-            out.append({"seat": seat, "loss": round(sum(d.loss for d in mine), 1), "decisions": len(mine),
-                        "forced": self.forced.get(seat, 0), "marks": marks})
+            out.append(
+                {
+                    "seat": seat,
+                    "loss": round(sum(d.loss for d in mine), 1),
+                    "decisions": len(mine),
+                    "forced": self.forced.get(seat, 0),
+                    "marks": marks,
+                }
+            )
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -184,9 +198,15 @@ def action_json(action: Any) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------- the decisions of a record
-_KINDS: dict[type, DecisionKind] = {Bid: DecisionKind.BID, Call: DecisionKind.CALL, Discard: DecisionKind.ECART,
-                                    Chelem: DecisionKind.CHELEM, Poignee: DecisionKind.POIGNEE,
-                                    PetitSecDecision: DecisionKind.PETIT_SEC, Play: DecisionKind.CARD}
+_KINDS: dict[type, DecisionKind] = {
+    Bid: DecisionKind.BID,
+    Call: DecisionKind.CALL,
+    Discard: DecisionKind.ECART,
+    Chelem: DecisionKind.CHELEM,
+    Poignee: DecisionKind.POIGNEE,
+    PetitSecDecision: DecisionKind.PETIT_SEC,
+    Play: DecisionKind.CARD,
+}
 
 
 def decision_points(record: Any, seats: Iterable[int] | None = None) -> Iterator[Point]:
@@ -230,10 +250,10 @@ class _Plan:
     actions: list
     samples: int
     bonus: list[float]
-    taken: int
+    taken: int | None
 
 
-def _plan(point: Point, rng: random.Random) -> _Plan | None:
+def _plan(point: Point, rng: random.Random, factor: int = 1) -> _Plan | None:
     """The candidates of ``point``'s decision as the expert would weigh them, the taken action
     among them; None when the seat had no real choice."""
     obs, taken, kind = point.observation, point.taken, point.kind
@@ -247,8 +267,8 @@ def _plan(point: Point, rng: random.Random) -> _Plan | None:
         reps = equivalent_cards(legal, unseen)
         if len(reps) < 2:
             return None
-        # The taken card stands for its class of interchangeable cards.
-        cards = [taken.card if _alike(r, taken.card, reps) else r for r in reps]
+        # The taken card stands for its class of interchangeable cards (a hint's: each class's first).
+        cards = [taken.card if taken is not None and _alike(r, taken.card, reps) else r for r in reps]
         return _with_taken([PLAYS[c] for c in cards], taken, CARD_SAMPLES[players])
     if kind is DecisionKind.BID:
         bids = [a for a in obs.legal if type(a) is Bid and not a.chelem]
@@ -263,12 +283,14 @@ def _plan(point: Point, rng: random.Random) -> _Plan | None:
         choice = next(a for a in obs.legal if type(a) is DiscardFrom)
         bot = ExpertBot()
         bot.rng = rng
-        _, cands = bot.ecart_candidates(obs, choice, None)
+        # screened over ``factor`` times the expert's worlds too: the likeliest few found again by another seed
+        _, cands = bot.ecart_candidates(obs, choice, None, ECART_SCREEN * factor, 2 * ECART_KEEP)
         return _with_taken([Discard(c) for c in cands], taken, ECART_SAMPLES)
     if kind is DecisionKind.POIGNEE:
         offer = next(a for a in obs.legal if type(a) is PoigneeFrom)
-        shows = [Poignee(choose_poignee_cards(offer.cards, size))
-                 for size in sorted(offer.sizes.values(), reverse=True)]
+        shows = [
+            Poignee(choose_poignee_cards(offer.cards, size)) for size in sorted(offer.sizes.values(), reverse=True)
+        ]
         plan = _with_taken([*shows, NO_POIGNEE], taken, ECART_SAMPLES)
         if plan is not None and POIGNEE_EDGE[players] and obs.seat == obs.taker:
             plan.bonus = [0.0 if a is NO_POIGNEE else POIGNEE_EDGE[players] for a in plan.actions]
@@ -286,11 +308,11 @@ def _alike(rep: int, card: int, reps: list[int]) -> bool:
 
 def _with_taken(actions: list, taken: Any, samples: int) -> _Plan | None:
     actions = list(dict.fromkeys(actions))
-    if taken not in actions:
+    if taken is not None and taken not in actions:
         actions.append(taken)
     if len(actions) < 2:
         return None
-    return _Plan(actions, samples, [0.0] * len(actions), actions.index(taken))
+    return _Plan(actions, samples, [0.0] * len(actions), None if taken is None else actions.index(taken))
 
 
 def decision_rng(seed: str, point: Point) -> random.Random:
@@ -299,50 +321,93 @@ def decision_rng(seed: str, point: Point) -> random.Random:
     return random.Random(f"{seed}/{point.seat}/{point.index}/{point.kind}")
 
 
+@dataclass(slots=True)
+class Searched:
+    """A decision's search: its plan (the candidates, the taken one among them) and the scores of every
+    candidate in every world, with each candidate's mean (bonus included)."""
+
+    point: Point
+    plan: _Plan
+    figures: Figures
+    means: list[float]
+
+
+def search_point(
+    point: Point, seed: str = "analysis", factor: int = WORLDS_FACTOR, seconds: float | None = None
+) -> Searched | None:
+    """The search the analysis makes of ``point``'s decision, and the hint of it (``hint``): the same
+    candidates over ``factor`` times the expert's worlds, drawn from the decision's own generator
+    (``decision_rng``), so that the same question always gets the same answer.  ``seconds`` bounds it
+    (None: every world, deterministic).  None when the seat had no choice or no world replays what it saw."""
+    rng = decision_rng(seed, point)
+    plan = _plan(point, rng, factor)
+    if plan is None:
+        return None
+    obs = point.observation
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    scores = score_worlds(
+        obs, plan.actions, plan.samples * factor, rng, deadline, None if seconds is None else seconds / 2, outcomes=True
+    )
+    if scores is None:
+        return None
+    petit_live = not any(card == PETIT for trick in obs.tricks for _, card in trick.plays)
+    figures = Figures(
+        plan.actions,
+        scores.values,
+        scores.weights,
+        plan.bonus,
+        scores.petit if petit_live else None,
+        sides=point.kind not in (DecisionKind.BID, DecisionKind.PETIT_SEC),
+        hand=obs.hand,
+    )
+    return Searched(point, plan, figures, [figures.mean(i) for i in range(len(plan.actions))])
+
+
 def analyse_point(point: Point, seed: str = "analysis", factor: int = WORLDS_FACTOR) -> Decision | None:
     """``point``'s decision scored (see the module docstring) over ``factor`` times the expert's
     worlds; None when the seat had no choice or no world replays what it saw."""
-    rng = decision_rng(seed, point)
-    plan = _plan(point, rng)
-    if plan is None:
+    searched = search_point(point, seed, factor)
+    if searched is None:
         return None
-    scores = score_worlds(point.observation, plan.actions, plan.samples * factor, rng)
-    if scores is None:
-        return None
+    plan, figures, means = searched.plan, searched.figures, searched.means
     n = len(plan.actions)
-    weights = scores.weights
+    weights = figures.weights
     total = sum(weights)
-    means = [sum(w * row[i] for row, w in zip(scores.values, weights, strict=True)) / total + plan.bonus[i]
-             for i in range(n)]
     taken = plan.taken
+    assert taken is not None, "an analysed decision was taken"
     # The best: the highest mean; on a tie the action taken (it lost nothing).
     best = max(range(n), key=lambda i: (means[i], i == taken))
     loss = means[best] - means[taken]
-    diffs = [row[best] - row[taken] + plan.bonus[best] - plan.bonus[taken] for row in scores.values]
-    low, high = _interval(diffs, weights, loss)
+    diffs = [row[best] - row[taken] + plan.bonus[best] - plan.bonus[taken] for row in figures.values]
+    low, high = paired_interval(diffs, weights, loss)
+    why = reasons(figures, best, taken if best != taken else None)
     return Decision(
-        seat=point.seat, index=point.index, kind=point.kind, action=point.taken, best=plan.actions[best],
-        expected=means[taken], best_expected=means[best], loss=loss, interval=(low, high),
-        worlds=len(weights), weight=total * total / sum(w * w for w in weights),
-        candidates=tuple(zip(plan.actions, means, strict=True)), mark=mark_for(loss, low), trick=point.trick,
+        seat=point.seat,
+        index=point.index,
+        kind=point.kind,
+        action=point.taken,
+        best=plan.actions[best],
+        expected=means[taken],
+        best_expected=means[best],
+        loss=loss,
+        interval=(low, high),
+        worlds=len(weights),
+        weight=total * total / sum(w * w for w in weights),
+        candidates=tuple(zip(plan.actions, means, strict=True)),
+        mark=mark_for(loss, low),
+        trick=point.trick,
+        reasons=tuple(why),
     )
 
 
-def _interval(diffs: list[float], weights: list[float], mean: float) -> tuple[float, float]:
-    """A 95% interval for the weighted mean ``mean`` of the per-world differences ``diffs``
-    (normal approximation, with the weights' effective number of worlds)."""
-    total = sum(weights)
-    n_eff = total * total / sum(w * w for w in weights)
-    if n_eff <= 1.0:
-        return (mean, mean)
-    var = sum(w * (d - mean) ** 2 for d, w in zip(diffs, weights, strict=True)) / total
-    half = Z95 * math.sqrt(var / (n_eff - 1.0))
-    return (mean - half, mean + half)
-
-
 # ----------------------------------------------------------------------------- a record
-def analyse(record: Any, seats: Iterable[int] | None = None, seed: str = "analysis",
-            progress: Callable[[int, int], None] | None = None, factor: int = WORLDS_FACTOR) -> Analysis:
+def analyse(
+    record: Any,
+    seats: Iterable[int] | None = None,
+    seed: str = "analysis",
+    progress: Callable[[int, int], None] | None = None,
+    factor: int = WORLDS_FACTOR,
+) -> Analysis:
     """The analysis of ``seats`` (default: every seat) in ``record``, over ``factor`` times the
     expert's worlds; ``progress(done, total)`` is called after each decision point.  RecordError if
     the record is malformed or illegal."""
@@ -362,5 +427,16 @@ def analyse(record: Any, seats: Iterable[int] | None = None, seed: str = "analys
     return Analysis(seed, chosen, decisions, forced)
 
 
-__all__ = ["MARKS", "VERSION", "WORLDS_FACTOR", "Analysis", "Decision", "Point", "action_json", "analyse",
-           "analyse_point", "decision_points", "mark_for"]
+__all__ = [
+    "MARKS",
+    "VERSION",
+    "WORLDS_FACTOR",
+    "Analysis",
+    "Decision",
+    "Point",
+    "action_json",
+    "analyse",
+    "analyse_point",
+    "decision_points",
+    "mark_for",
+]

@@ -51,7 +51,7 @@ from ..engine import (
 )
 from ..engine.actions import PLAYS
 from ..engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of
-from .fastplay import card_values, exact_values
+from .fastplay import card_outcomes, card_values, exact_values
 from .heuristic import HeuristicBot, heuristic_card, poignee_choice
 from .inference import draw_probabilities, weigh_states
 from .knowledge import infer
@@ -170,10 +170,20 @@ class Scores:
     values: list[list[int]]
     """One row per world, one score per action, in ``actions``' order."""
     weights: list[float]
+    petit: list[list[int]] | None = None
+    """With ``outcomes``, a card's search: one row per world, for each action 1 if the Petit ended with the
+    seat's side, else 0 (what ``reasons`` says of a bout falling); None for any other search."""
 
 
-def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Random,
-                 deadline: float | None = None, draw_seconds: float | None = None) -> Scores | None:
+def score_worlds(
+    obs: Observation,
+    actions: list,
+    samples: int,
+    rng: random.Random,
+    deadline: float | None = None,
+    draw_seconds: float | None = None,
+    outcomes: bool = False,
+) -> Scores | None:
     """Every action of ``actions`` played out in the same ``samples`` worlds drawn from ``obs``.
 
     The worlds are drawn by ``sampling`` (each counts by how likely it makes the others' bids
@@ -181,7 +191,9 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
     (exactly, once few cards are left), écarts from the world at its first card, anything else
     by ``rollout``.  ``deadline`` (a ``time.perf_counter()`` value) stops after the world that
     crosses it, and the drawing stops ``draw_seconds`` before it; None searches every world
-    (deterministic for ``rng``).  None if no world replays the observation.
+    (deterministic for ``rng``).  ``outcomes``: a card's search also keeps where the Petit ended in
+    each world (``Scores.petit``; the same draws, so the same scores).  None if no world replays the
+    observation.
     """
     me = obs.seat
     assert me is not None, "a spectator has no decision to search"
@@ -210,8 +222,16 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         worlds = weigh_states(obs, k, worlds, MODEL_WORLDS)
     rows: list[list[int]] = []
     weights: list[float] = []
+    petit: list[list[int]] | None = None
+    kept = np.zeros(len(actions), dtype=np.int64)
+    if outcomes and cards is not None and score is card_values:
+        petit = []
     for world, weight in worlds:
-        if cards is not None:
+        if petit is not None:
+            card_outcomes(world, me, cards, values, kept)
+            rows.append([int(v) for v in values])
+            petit.append([int(v) for v in kept])
+        elif cards is not None:
             score(world, me, cards, values)
             rows.append([int(v) for v in values])
         elif ecarts is not None:
@@ -227,7 +247,7 @@ def score_worlds(obs: Observation, actions: list, samples: int, rng: random.Rand
         weights.append(weight)
         if deadline is not None and time.perf_counter() > deadline:
             break
-    return Scores(actions, rows, weights)
+    return Scores(actions, rows, weights, petit)
 
 
 class ExpertBot:
@@ -235,8 +255,7 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, seed: int | str | None = None, samples: int | None = None,
-                 budget: float | None = None) -> None:
+    def __init__(self, seed: int | str | None = None, samples: int | None = None, budget: float | None = None) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
         self.budget = budget
@@ -245,14 +264,14 @@ class ExpertBot:
         warm_up()
 
     # ------------------------------------------------------------------ search
-    def _evaluate(self, obs: Observation, actions: list, samples: int, seconds: float | None,
-                  bonus: list[float] | None = None) -> Action:
+    def _evaluate(
+        self, obs: Observation, actions: list, samples: int, seconds: float | None, bonus: list[float] | None = None
+    ) -> Action:
         """The action of ``actions`` with the best mean score over sampled worlds (``score_worlds``);
         ``seconds`` None: no time limit, the worlds asked for are all searched."""
         self.last_search = None
         deadline = None if seconds is None else time.perf_counter() + seconds
-        scores = score_worlds(obs, actions, samples, self.rng, deadline,
-                              None if seconds is None else seconds / 2)
+        scores = score_worlds(obs, actions, samples, self.rng, deadline, None if seconds is None else seconds / 2)
         if scores is None:
             return actions[0]
         totals = [0.0] * len(actions)
@@ -302,8 +321,10 @@ class ExpertBot:
     def _poignee(self, obs: Observation, offer: PoigneeFrom, budget: float | None) -> Action:
         """Show the poignée (each size the hand allows) or keep it hidden, by the searched score:
         its bonus goes to the side that wins, so a seat likely to lose keeps it to itself."""
-        shows = [Poignee(choose_poignee_cards(offer.cards, size))
-                 for _, size in sorted(offer.sizes.items(), key=lambda kv: -kv[1])]
+        shows = [
+            Poignee(choose_poignee_cards(offer.cards, size))
+            for _, size in sorted(offer.sizes.items(), key=lambda kv: -kv[1])
+        ]
         first = poignee_choice(offer)
         order = [first] + [p for p in shows if p != first] + [NO_POIGNEE]
         samples = self.samples or ECART_SAMPLES
@@ -330,8 +351,7 @@ class ExpertBot:
     def _petit_sec(self, obs: Observation, budget: float | None) -> Action:
         """Redeal or play on with the Petit alone, whichever the search scores higher (a redeal scores 0)."""
         samples = self.samples or ECART_SAMPLES
-        return self._evaluate(obs, [PetitSecDecision(True), PetitSecDecision(False)], samples,
-                              self._seconds(budget, 4))
+        return self._evaluate(obs, [PetitSecDecision(True), PetitSecDecision(False)], samples, self._seconds(budget, 4))
 
     def _card(self, obs: Observation, budget: float | None) -> Action:
         legal = 0
@@ -387,10 +407,18 @@ class ExpertBot:
         left = max(seconds - (time.perf_counter() - start), seconds / 3)
         return self._evaluate(obs, [Discard(c) for c in cands], samples, left)
 
-    def ecart_candidates(self, obs: Observation, choice: DiscardFrom, screen_seconds: float | None) -> tuple[int, list[int]]:
+    def ecart_candidates(
+        self,
+        obs: Observation,
+        choice: DiscardFrom,
+        screen_seconds: float | None,
+        screen: int = ECART_SCREEN,
+        keep: int = ECART_KEEP,
+    ) -> tuple[int, list[int]]:
         """The rules of thumb's écart and the écarts worth searching beside it (itself first): each
         suit it could void, the one that banks the most points, and the likeliest few of those one
-        card away from it, screened over ``ECART_SCREEN`` worlds (``screen_seconds`` None: no time limit)."""
+        card away from it (``keep`` of them), screened over ``screen`` worlds (``screen_seconds`` None: no
+        time limit)."""
         hand, allowed, count = obs.hand, choice.cards, choice.count
         first = choose_ecart(hand, allowed, count)
         cands = [first]
@@ -409,14 +437,16 @@ class ExpertBot:
         if plain.bit_count() > count:
             # Every écart one card away from the rules of thumb's, screened over a few worlds:
             # the likeliest few join the candidates.
-            swaps = [first & ~(1 << out) | 1 << inn for out in cards_of(first & plain) for inn in cards_of(plain & ~first)]
+            swaps = [
+                first & ~(1 << out) | 1 << inn for out in cards_of(first & plain) for inn in cards_of(plain & ~first)
+            ]
             swaps = [c for c in dict.fromkeys(swaps) if c not in cands]
             if swaps:
-                self._evaluate(obs, [Discard(c) for c in swaps], ECART_SCREEN, screen_seconds)
-                screen = self.last_search
-                if screen is not None:
-                    ranked = sorted(range(len(swaps)), key=lambda i: -screen.means[i])
-                    cands += [swaps[i] for i in ranked[:ECART_KEEP]]
+                self._evaluate(obs, [Discard(c) for c in swaps], screen, screen_seconds)
+                screened = self.last_search
+                if screened is not None:
+                    ranked = sorted(range(len(swaps)), key=lambda i: -screened.means[i])
+                    cands += [swaps[i] for i in ranked[:keep]]
         return first, list(dict.fromkeys(cands))
 
 

@@ -243,8 +243,21 @@ def _deal_once(room0, fixed_lo, fixed_hi, con_cards, con_allowed, con_n, anywher
 
 
 @njit(cache=True, nogil=True)
-def draw(room0, fixed_lo, fixed_hi, con_cards, con_allowed, con_n, anywhere, model, bid, tries: int,
-         fits: int, out_lo, out_hi) -> int:
+def draw(
+    room0,
+    fixed_lo,
+    fixed_hi,
+    con_cards,
+    con_allowed,
+    con_n,
+    anywhere,
+    model,
+    bid,
+    tries: int,
+    fits: int,
+    out_lo,
+    out_hi,
+) -> int:
     """``sampling.Deck.draw``: 0 a world that fits the club taker (or any world, without a model),
     1 a world that does not (none did within ``fits`` tries), -1 none at all."""
     have_fallback = False
@@ -323,8 +336,7 @@ def _deal_model(room0, fixed_lo, fixed_hi, cards, q, nopts, out_lo, out_hi) -> b
 
 
 @njit(cache=True, nogil=True)
-def draw_model(room0, fixed_lo, fixed_hi, cards, q, nopts, model, bid, tries: int, fits: int, out_lo,
-               out_hi) -> int:
+def draw_model(room0, fixed_lo, fixed_hi, cards, q, nopts, model, bid, tries: int, fits: int, out_lo, out_hi) -> int:
     """``draw`` with the cards dealt by ``_deal_model`` (the learned model's probabilities) rather
     than by room alone: the same hard facts and the same fitting to the club taker."""
     have_fallback = False

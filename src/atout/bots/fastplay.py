@@ -42,10 +42,41 @@ TARGET_BY_BOUTS = np.array([TARGETS[b] for b in range(4)], dtype=np.int64)
 # The packed state: one int64 array, these offsets (seats index arrays of 5).
 HAND_LO, HAND_HI, VOIDS, KNOWN_LO, KNOWN_HI, FRIENDS, SIDE, NEXT = (5 * i for i in range(8))
 TRICK_SEAT, TRICK_CARD = 40, 45
-(TLEN, LED, TOP, TOP_SEAT, PILE0_LO, PILE0_HI, PILE1_LO, PILE1_HI, WON0, WON1, NTRICKS, HAND_SIZE,
- ACTIVE, DEBT, SETTLED, TO_ACT, TAKER, PARTNER, CALLED, REVEALED, ALONE, MULT, CHELEM, EXTRA_LO,
- EXTRA_HI, BONUS, EXCUSE_RULE, UNSEEN_LO, UNSEEN_HI, PETIT_TRICK, PETIT_SIDE, EXCUSE_WON_LAST,
- FIRST_SEAT) = range(50, 83)
+(
+    TLEN,
+    LED,
+    TOP,
+    TOP_SEAT,
+    PILE0_LO,
+    PILE0_HI,
+    PILE1_LO,
+    PILE1_HI,
+    WON0,
+    WON1,
+    NTRICKS,
+    HAND_SIZE,
+    ACTIVE,
+    DEBT,
+    SETTLED,
+    TO_ACT,
+    TAKER,
+    PARTNER,
+    CALLED,
+    REVEALED,
+    ALONE,
+    MULT,
+    CHELEM,
+    EXTRA_LO,
+    EXTRA_HI,
+    BONUS,
+    EXCUSE_RULE,
+    UNSEEN_LO,
+    UNSEEN_HI,
+    PETIT_TRICK,
+    PETIT_SIDE,
+    EXCUSE_WON_LAST,
+    FIRST_SEAT,
+) = range(50, 83)
 STATE_SIZE = 84
 
 
@@ -111,9 +142,15 @@ def has(lo: int, hi: int, card: int) -> bool:
 
 @njit(cache=True)
 def half_points(lo: int, hi: int) -> int:
-    return (9 * popcount(lo & _KINGS) + 7 * popcount(lo & _QUEENS) + 5 * popcount(lo & _KNIGHTS)
-            + 3 * popcount(lo & _JACKS) + popcount(lo & _LOW_SUIT) + 9 * popcount(hi & HI_BOUTS)
-            + popcount(hi & ~HI_BOUTS))
+    return (
+        9 * popcount(lo & _KINGS)
+        + 7 * popcount(lo & _QUEENS)
+        + 5 * popcount(lo & _KNIGHTS)
+        + 3 * popcount(lo & _JACKS)
+        + popcount(lo & _LOW_SUIT)
+        + 9 * popcount(hi & HI_BOUTS)
+        + popcount(hi & ~HI_BOUTS)
+    )
 
 
 @njit(cache=True)
@@ -587,6 +624,22 @@ def card_values(st, me: int, cards, out) -> None:
 
 
 @njit(cache=True, nogil=True)
+def card_outcomes(st, me: int, cards, out, petit) -> None:
+    """``card_values``, and after each card whether the Petit ended with ``me``'s side (1) or not (0):
+    ``petit[i]``, the hint's and the analysis's chance that a bout falls (``reasons``)."""
+    work = np.empty_like(st)
+    for i in range(len(cards)):
+        work[:] = st
+        _note_void(work, me, cards[i])
+        play(work, cards[i])
+        out[i] = play_out(work, me)
+        side = work[PETIT_SIDE]
+        if side < 0:  # never played: in the dog of a Garde sans (the taker's) or a Garde contre (the defence's)
+            side = 0 if work[EXTRA_HI] & HI_PETIT else 1
+        petit[i] = 1 if side == work[SIDE + me] else 0
+
+
+@njit(cache=True, nogil=True)
 def ecart_values(st, me: int, h_lo: int, h_hi: int, ecart_lo, ecart_hi, out) -> None:
     """``me``'s score, as taker, after laying aside each écart (``ecart_lo[i]``, ``ecart_hi[i]``)
     from the cards ``h_lo``/``h_hi``, then the rules of thumb: ``out[i]``.  ``st`` is the world
@@ -773,4 +826,14 @@ def pack(deal: Deal, voids: list[int], skip: int = -1, poignees: bool = True) ->
     return st
 
 
-__all__ = ["STATE_SIZE", "card_values", "ecart_values", "exact", "exact_values", "pack", "play_out", "poignee_bonus", "replay"]
+__all__ = [
+    "STATE_SIZE",
+    "card_values",
+    "ecart_values",
+    "exact",
+    "exact_values",
+    "pack",
+    "play_out",
+    "poignee_bonus",
+    "replay",
+]

@@ -5,7 +5,8 @@ gives, for every card a seat has not seen, the probability that each hidden plac
 other seat, the unseen dog or the hidden écart), from what the seat saw: its hand, the bids, the
 contract, the cards played and by whom, the voids shown, poignées and the shown dog.  It is a
 softmax over the legal places (``sampling.Deck``: voids, ceilings, known cards) of a score (linear,
-plus a hidden layer of 16) on features of the (card, place) pair, then balanced (Sinkhorn) so each place's expected count is
+plus a hidden layer of 16) on features of the (card, place) pair, then balanced (Sinkhorn) so each place's expected
+count is
 the number of cards it still holds.  Trained on play positions of each table size apart (the dog, the
 called partner and the room differ; benchmarks/inference_train.py); the weights ship beside this module.
 """
@@ -24,9 +25,11 @@ from .fastplay import HAND_HI, HAND_LO
 from .knowledge import Knowledge, infer
 from .sampling import DOG, ECART, Deck
 
-WEIGHTS = {3: Path(__file__).with_name("inference_weights_3.npz"),
-           4: Path(__file__).with_name("inference_weights.npz"),
-           5: Path(__file__).with_name("inference_weights_5.npz")}
+WEIGHTS = {
+    3: Path(__file__).with_name("inference_weights_3.npz"),
+    4: Path(__file__).with_name("inference_weights.npz"),
+    5: Path(__file__).with_name("inference_weights_5.npz"),
+}
 """Each table size's weights (four players' keep the first model's name)."""
 PLACES_MAX = 5
 """Hidden places a position may have: the other seats (four at five players) and one pile."""
@@ -127,8 +130,11 @@ def _features(obs: Observation, k: Knowledge, places: list[int], room: np.ndarra
     for seat, _, _, _ in obs.poignees:
         poignee[seat] = 1
     unseen_suit = np.array([(k.unseen >> (14 * s) & ((1 << 14) - 1)).bit_count() for s in range(4)], dtype=float)
-    mine_suit = np.array([(obs.hand >> (14 * s) & ((1 << 14) - 1)).bit_count() for s in range(4)]
-                         + [(obs.hand >> 56 & ((1 << 21) - 1)).bit_count()], dtype=float)
+    mine_suit = np.array(
+        [(obs.hand >> (14 * s) & ((1 << 14) - 1)).bit_count() for s in range(4)]
+        + [(obs.hand >> 56 & ((1 << 21) - 1)).bit_count()],
+        dtype=float,
+    )
     progress = len(obs.tricks) / max(1, 78 // n)
     contract = int(obs.contract)
 
@@ -252,7 +258,7 @@ def placement(obs: Observation, k: Knowledge | None = None) -> tuple[list[int], 
     pos = encode(obs, k)
     out = np.zeros((78, len(pos.places)))
     if len(pos.cards):
-        out[pos.cards] = balance(raw_scores(pos), pos.room)[:, :len(pos.places)]
+        out[pos.cards] = balance(raw_scores(pos), pos.room)[:, : len(pos.places)]
     for i, b in enumerate(pos.places):
         m = pos.fixed[b]
         while m:
@@ -262,8 +268,9 @@ def placement(obs: Observation, k: Knowledge | None = None) -> tuple[list[int], 
     return pos.places, out
 
 
-def draw_probabilities(obs: Observation, k: Knowledge, deck: Deck,
-                       power: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def draw_probabilities(
+    obs: Observation, k: Knowledge, deck: Deck, power: float = 1.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """What ``fastdeal.draw_model`` deals ``deck``'s free cards from: the cards, each one's probability
     of lying in each of ``deck.places`` (the softmax to ``power``, balanced so each place expects
     its room; zero where it may not lie) and how many places it may lie in.  None when no card is free."""
@@ -272,15 +279,16 @@ def draw_probabilities(obs: Observation, k: Knowledge, deck: Deck,
         return None
     raw = raw_scores(pos)
     if power != 1.0:
-        raw = np.where(pos.legal, raw ** power, 0.0)
+        raw = np.where(pos.legal, raw**power, 0.0)
         raw /= raw.sum(axis=1, keepdims=True)
     n = len(pos.places)
     q = np.ascontiguousarray(balance(raw, pos.room)[:, :n])
     return pos.cards, q, pos.legal[:, :n].sum(axis=1).astype(np.int64)
 
 
-def weigh_states(obs: Observation, k: Knowledge, worlds: list[tuple[np.ndarray, float]],
-                 power: float) -> list[tuple[np.ndarray, float]]:
+def weigh_states(
+    obs: Observation, k: Knowledge, worlds: list[tuple[np.ndarray, float]], power: float
+) -> list[tuple[np.ndarray, float]]:
     """``worlds`` (packed for ``fastplay``, as ``sampling.weighted_states`` draws them) with each weight
     multiplied by the model's probability of the world's places for the unseen cards, to ``power``
     (the cards taken as independent; relative to the likeliest world, so the largest factor is one)."""

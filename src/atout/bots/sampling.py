@@ -105,8 +105,9 @@ ECART = -2
 # What ``fastdeal.draw`` deals from (``Deck.compiled``): the places' room, their fixed cards (low, high
 # bits), the constrained cards, their allowed places and how many, the cards that go anywhere, the
 # club taker's model and its bid range.
-Compiled: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                            np.ndarray, np.ndarray]
+Compiled: TypeAlias = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
 
 
 class NoWorld(Exception):
@@ -133,8 +134,13 @@ def _buckets(obs: Observation, k: Knowledge) -> tuple[dict[int, int], dict[int, 
             size[ECART] = hidden
             banned[ECART] = TRUMPS | KINGS | BOUTS
     taker, called = obs.taker, obs.called
-    if CALLED_NOT_TAKER and called is not None and taker in size and k.unseen >> called & 1 \
-            and not k.known[taker] >> called & 1:
+    if (
+        CALLED_NOT_TAKER
+        and called is not None
+        and taker in size
+        and k.unseen >> called & 1
+        and not k.known[taker] >> called & 1
+    ):
         bit = 1 << called
         if any(not banned[b] & bit for b in size if b != taker):
             banned[taker] |= bit
@@ -199,9 +205,21 @@ class Deck:
             bid = np.zeros(2, dtype=np.float64)
             if self.model is not None:
                 taker, also, shown, banned, dog, count, ecart_hidden, bid_range, players = self.model
-                model[:] = (index[taker], index.get(ECART, -1), also & lo, also >> hi, shown >> hi, banned & lo,
-                            banned >> hi, dog & lo, dog >> hi, count, int(ecart_hidden),
-                            int(bid_range is not None), players)
+                model[:] = (
+                    index[taker],
+                    index.get(ECART, -1),
+                    also & lo,
+                    also >> hi,
+                    shown >> hi,
+                    banned & lo,
+                    banned >> hi,
+                    dog & lo,
+                    dog >> hi,
+                    count,
+                    int(ecart_hidden),
+                    int(bid_range is not None),
+                    players,
+                )
                 if bid_range is not None:
                     bid[:] = bid_range
             self._compiled = (
@@ -217,8 +235,12 @@ class Deck:
             )
         return self._compiled
 
-    def draw_compiled(self, tries: int = 60, unfit: list[int] | None = None,
-                      probs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> dict[int, int]:
+    def draw_compiled(
+        self,
+        tries: int = 60,
+        unfit: list[int] | None = None,
+        probs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    ) -> dict[int, int]:
         """``draw`` in compiled code (``fastdeal.draw``), from numba's generator (seed it with
         ``fastdeal.seed`` first): the same law, other draws.  With ``probs`` (``inference.draw_probabilities``:
         the free cards, their places' probabilities, how many places each may lie in), each card's
@@ -231,8 +253,9 @@ class Deck:
         if probs is None:
             status = fastdeal.draw(*arrays, tries, fits, out_lo, out_hi)
         else:
-            status = fastdeal.draw_model(arrays[0], arrays[1], arrays[2], *probs, arrays[7], arrays[8], tries, fits,
-                                         out_lo, out_hi)
+            status = fastdeal.draw_model(
+                arrays[0], arrays[1], arrays[2], *probs, arrays[7], arrays[8], tries, fits, out_lo, out_hi
+            )
         if status < 0:
             raise NoWorld("no consistent deal of the unseen cards")
         if status == 1 and unfit is not None:
@@ -265,7 +288,7 @@ class Deck:
         for b in self.places:
             n = room[b]
             if n:
-                out[b] |= sum(bits[at:at + n])
+                out[b] |= sum(bits[at : at + n])
                 at += n
         if at != len(bits):
             return None
@@ -302,8 +325,9 @@ class Deck:
         raise NoWorld("no consistent deal of the unseen cards")
 
 
-def sample_hidden(obs: Observation, rng: random.Random, k: Knowledge | None = None,
-                  tries: int = 60, unfit: list[int] | None = None) -> dict[int, int]:
+def sample_hidden(
+    obs: Observation, rng: random.Random, k: Knowledge | None = None, tries: int = 60, unfit: list[int] | None = None
+) -> dict[int, int]:
     """One draw of ``Deck(obs, k)`` (see ``Deck.draw``)."""
     return Deck(obs, k).draw(rng, tries, unfit)
 
@@ -327,8 +351,17 @@ def _club_model(obs: Observation, size: dict[int, int], banned: dict[int, int]):
     if not ecart_hidden and bid is None:
         return None
     also = _played_by(obs)[taker] | obs.ecart_trumps
-    return (taker, also, obs.ecart_trumps, banned[taker], obs.dog or 0, obs.rules.settings.dog_size,
-            ecart_hidden, bid, obs.players)
+    return (
+        taker,
+        also,
+        obs.ecart_trumps,
+        banned[taker],
+        obs.dog or 0,
+        obs.rules.settings.dog_size,
+        ecart_hidden,
+        bid,
+        obs.players,
+    )
 
 
 def _as_club(out: dict[int, int], model) -> bool:
@@ -465,9 +498,14 @@ Chances: TypeAlias = Callable[[Observation, Knowledge, "Deck"], "tuple[np.ndarra
 """Where each free card of a Deck may be dealt, with what probability (``inference.draw_probabilities``)."""
 
 
-def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None,
-                    deadline: float | None = None,
-                    chances: Chances | None = None) -> list[tuple[np.ndarray, float]]:
+def weighted_states(
+    obs: Observation,
+    rng: random.Random,
+    count: int,
+    k: Knowledge | None = None,
+    deadline: float | None = None,
+    chances: Chances | None = None,
+) -> list[tuple[np.ndarray, float]]:
     """``weighted_worlds`` for a card of the play, each world packed for the compiled rollouts
     (``fastplay``) at ``obs``'s moment: its cards are replayed and judged in compiled code, and
     no ``Deal`` is built past the first card.  The same worlds and weights as
@@ -521,7 +559,7 @@ def weighted_states(obs: Observation, rng: random.Random, count: int, k: Knowled
                 pool |= start.ecart & TRUMPS
             bonus += fastplay.poignee_bonus(pool, sizes)
         st[fastplay.BONUS] = bonus
-        w = play_surprise(obs.players)**surprises
+        w = play_surprise(obs.players) ** surprises
         if not bids_plausible(obs, start):
             w *= BID_SURPRISE
         out.append((st, w))
@@ -617,8 +655,9 @@ def bids_plausible(obs: Observation, deal: Deal, slack: float | None = None) -> 
     return True
 
 
-def sample_world(obs: Observation, rng: random.Random, k: Knowledge | None = None,
-                 attempts: int = 30, bid_filter: bool = True) -> Deal:
+def sample_world(
+    obs: Observation, rng: random.Random, k: Knowledge | None = None, attempts: int = 30, bid_filter: bool = True
+) -> Deal:
     """A world consistent with ``obs``, at the same point of the deal.
 
     Worlds that fit the bids badly are mostly thrown away (kept one time in
@@ -639,8 +678,9 @@ def sample_world(obs: Observation, rng: random.Random, k: Knowledge | None = Non
     raise NoWorld("no world replays this observation's history")
 
 
-def weighted_worlds(obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None,
-                    deadline: float | None = None) -> list[tuple[Deal, float]]:
+def weighted_worlds(
+    obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None, deadline: float | None = None
+) -> list[tuple[Deal, float]]:
     """``count`` worlds consistent with ``obs``, each with its weight: how likely it makes what
     the others did (``PLAY_SURPRISE`` per surprising card, ``BID_SURPRISE`` if it fits the
     bids badly).
@@ -665,7 +705,7 @@ def weighted_worlds(obs: Observation, rng: random.Random, count: int, k: Knowled
         deal, surprises = replay_world(obs, hidden)
         if deal is None:
             continue
-        w = play_surprise(obs.players)**surprises
+        w = play_surprise(obs.players) ** surprises
         if not bids_plausible(obs, deal):
             w *= BID_SURPRISE
         out.append((deal, w))
@@ -674,8 +714,14 @@ def weighted_worlds(obs: Observation, rng: random.Random, count: int, k: Knowled
     return out
 
 
-def sample_worlds(obs: Observation, rng: random.Random, count: int, k: Knowledge | None = None,
-                  pool: int | None = None, deadline: float | None = None) -> list[tuple[Deal, int]]:
+def sample_worlds(
+    obs: Observation,
+    rng: random.Random,
+    count: int,
+    k: Knowledge | None = None,
+    pool: int | None = None,
+    deadline: float | None = None,
+) -> list[tuple[Deal, int]]:
     """``count`` worlds drawn by weight (see ``weighted_worlds``) from ``pool`` candidates, as
     (world, times drawn): importance resampling, a world drawn twice returned once."""
     drawn = weighted_worlds(obs, rng, pool or 2 * count, k, deadline)

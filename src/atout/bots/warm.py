@@ -8,7 +8,7 @@ import numpy as np
 
 from ..engine import RuleSet, new_deal
 from . import fastdeal
-from .fastplay import STATE_SIZE, card_values, ecart_values, exact_values, replay
+from .fastplay import STATE_SIZE, card_outcomes, card_values, ecart_values, exact_values, replay
 from .rollout import rollout_score
 
 _warm = False
@@ -28,11 +28,25 @@ def warm_up() -> None:
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     none = np.zeros(0, dtype=np.int64)
     card_values(st, 0, none, none)
+    card_outcomes(st, 0, none, none, none)
     exact_values(st, 0, none, none)
     ecart_values(st, 0, 0, 0, none, none, none)
     replay(st, none, none, 0)
     fastdeal.seed(0)
     one = np.zeros(1, dtype=np.int64)
-    fastdeal.draw(one, one, one, none, none, none, none, np.full(13, -1, dtype=np.int64), np.zeros(2), 1, 1,
-                  one.copy(), one.copy())
+    fastdeal.draw(
+        one,
+        one,
+        one,
+        none,
+        none,
+        none,
+        none,
+        np.full(13, -1, dtype=np.int64),
+        np.zeros(2),
+        1,
+        1,
+        one.copy(),
+        one.copy(),
+    )
     _warm = True
