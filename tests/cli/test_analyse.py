@@ -46,7 +46,9 @@ def test_json_gives_each_decision_with_its_loss_and_mark_and_each_seats_total(re
     indexes = [d["index"] for d in decisions]
     assert indexes == sorted(indexes)
     [total] = data["totals"]
-    assert total["seat"] == 1 and total["loss"] == pytest.approx(sum(d["loss"] for d in decisions), abs=0.1 * len(decisions))
+    assert total["seat"] == 1 and total["loss"] == pytest.approx(
+        sum(d["loss"] for d in decisions), abs=0.1 * len(decisions)
+    )
     assert total["decisions"] == len(decisions)
     # The table tells the same decisions.
     assert cli.main(["analyse", str(path), "--seat", "1", "--seed", "s"]) == 0
@@ -87,3 +89,48 @@ def test_progress_is_drawn_on_a_terminal_and_wiped_at_the_end():
     quiet = io.StringIO()
     Progress(quiet)(3, 12)
     assert quiet.getvalue() == ""
+
+
+def test_summary_sums_each_players_accuracy_by_phase_over_the_files(record, tmp_path, capsys):
+    """``atout analyse --summary FILE…``: every seat of every finished deal analysed, what each player's choices
+    cost summed by name and phase (bots/accuracy.py), the same figures as the analysis of each deal gives."""
+    from atout.bots.accuracy import combine, record_roles, seat_accuracy
+    from atout.bots.analysis import analyse
+
+    other = new_deal(RuleSet(4), 1, "analyse-cli/summary")
+    bots = [make_bot("club", f"analyse-cli/summary/{s}") for s in range(4)]
+    while not other.is_over:
+        seat = other.to_act
+        other.apply(bots[seat].choose(other.observation(seat)), seat)
+    second = {**to_record(other), "names": ["You", "Anna", "Basile", "Chloé"]}
+    unfinished = {**second, "actions": second["actions"][:3]}
+    paths = []
+    for name, data in (("a", record), ("b", second), ("c", unfinished)):
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text(json.dumps(data))
+    assert cli.main(["analyse", "--summary", *map(str, paths), "--json", "--worlds", "1", "--seed", "s"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["deals"], data["unfinished"]) == (2, 1)
+    expected = {}
+    for deal in (record, second):
+        analysis, roles = analyse(deal, seed="s", factor=1).to_json(), record_roles(deal)
+        for seat, name in enumerate(deal["names"]):
+            expected.setdefault(name, []).append(seat_accuracy(analysis, seat, roles[seat]))
+    assert data["players"] == [{"name": name, **combine(items)} for name, items in expected.items()]
+    you = data["players"][0]
+    assert you["name"] == "You" and you["deals"] == 2 and you["played"]["bid"] == 2
+    assert round(sum(you["phases"].values()), 1) == you["loss"] >= 0
+    # The table: a line per player, and the phase that cost each most.
+    assert cli.main(["analyse", "--summary", *map(str, paths[:2]), "--worlds", "1", "--seed", "s", "--seat", "0"]) == 0
+    text = capsys.readouterr().out
+    assert "Accuracy over 2 deals" in text and "Anna" not in text
+    line = next(row for row in text.splitlines() if row.startswith("You "))
+    assert f"-{you['loss'] / 2:.1f}" in line or you["loss"] == 0
+    assert text.strip().splitlines()[-1].startswith("You: ")
+    # Several files without --summary: refused; a file that is not a record: refused, by name.
+    assert cli.main(["analyse", str(paths[0]), str(paths[1])]) == 2
+    assert "--summary" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "atout-record", "version": 1}')
+    assert cli.main(["analyse", "--summary", str(paths[0]), str(bad), "--worlds", "1"]) == 2
+    assert "bad.json" in capsys.readouterr().err

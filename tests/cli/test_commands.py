@@ -56,16 +56,19 @@ def test_every_option_in_help_has_a_line_and_its_default() -> None:
     assert missing == []
 
 
-@pytest.mark.parametrize(("args", "named"), [
-    (["play", "--delay", "-1"], "--delay"),
-    (["play", "--deals", "0"], "--deals"),
-    (["play", "--level", "nobody"], "robot level"),
-    (["arena", "--jobs", "0", "--quiet"], "--jobs"),
-    (["arena", "--budget", "-1", "--quiet"], "--budget"),
-    (["arena", "--start", "-1", "--quiet"], "--start"),
-    (["robot", "ws://localhost:1/ws", "--engine", "random", "--games", "0"], "--games"),
-    (["robot", "ws://localhost:1/ws", "--engine", "random", "--timeout", "0"], "--timeout"),
-])
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["play", "--delay", "-1"], "--delay"),
+        (["play", "--deals", "0"], "--deals"),
+        (["play", "--level", "nobody"], "robot level"),
+        (["arena", "--jobs", "0", "--quiet"], "--jobs"),
+        (["arena", "--budget", "-1", "--quiet"], "--budget"),
+        (["arena", "--start", "-1", "--quiet"], "--start"),
+        (["robot", "ws://localhost:1/ws", "--engine", "random", "--games", "0"], "--games"),
+        (["robot", "ws://localhost:1/ws", "--engine", "random", "--timeout", "0"], "--timeout"),
+    ],
+)
 def test_bad_options_exit_2_naming_the_option(args, named) -> None:
     out = atout(*args)
     assert out.returncode == 2, out
@@ -89,8 +92,12 @@ def test_replay_without_a_terminal_tells_the_deal_in_plain_text(tmp_path) -> Non
 def test_a_closed_pipe_ends_any_command_quietly(tmp_path) -> None:
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(finished_record()))
-    for args in (["replay", str(path)], ["replay", str(path), "--json"], ["--help"],
-                 ["play", "--robots-only", "--deals", "20", "--level", "random", "--seed", "p"]):
+    for args in (
+        ["replay", str(path)],
+        ["replay", str(path), "--json"],
+        ["--help"],
+        ["play", "--robots-only", "--deals", "20", "--level", "random", "--seed", "p"],
+    ):
         shell = " ".join([*ATOUT, *args]) + " | head -c 1"
         out = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True, timeout=120)
         assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr, (args, out.stderr)
@@ -146,15 +153,18 @@ def test_play_farewell_never_claims_a_failed_save(tmp_path, monkeypatch, capsys)
     assert "could not be saved" in out and "No space left" in out
 
 
-@pytest.mark.parametrize(("args", "env", "says"), [
-    (["--workers", "2", "--db", "postgresql://x@127.0.0.1/x"], {}, "--redis"),
-    (["--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:////tmp/x.db"], {}, "PostgreSQL"),
-    ([], {"ATOUT_REDIS": "redis://127.0.0.1:1/0", "ATOUT_DB": "sqlite:////tmp/x.db"}, "PostgreSQL"),
-    (["--workers", "0"], {}, "--workers"),
-    (["--rate", "0"], {}, "--rate"),
-    (["--host-name", "tarot.example.org:443"], {}, "--host-name"),
-    (["--request-timeout", "0"], {}, "--request-timeout"),
-])
+@pytest.mark.parametrize(
+    ("args", "env", "says"),
+    [
+        (["--workers", "2", "--db", "postgresql://x@127.0.0.1/x"], {}, "--redis"),
+        (["--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:////tmp/x.db"], {}, "PostgreSQL"),
+        ([], {"ATOUT_REDIS": "redis://127.0.0.1:1/0", "ATOUT_DB": "sqlite:////tmp/x.db"}, "PostgreSQL"),
+        (["--workers", "0"], {}, "--workers"),
+        (["--rate", "0"], {}, "--rate"),
+        (["--host-name", "tarot.example.org:443"], {}, "--host-name"),
+        (["--request-timeout", "0"], {}, "--request-timeout"),
+    ],
+)
 def test_serve_refuses_a_site_it_cannot_run(args: list[str], env: dict[str, str], says: str, tmp_path) -> None:
     """Several processes need PostgreSQL and Redis: said at once, by name, before anything starts."""
     import os
@@ -179,7 +189,9 @@ def test_serve_answers_to_the_names_it_is_given_and_else_to_this_machines(monkey
         return serve.allowed_hosts(parser.parse_args(list(args)))
 
     assert hosts("--host-name", "Tarot.example.org,www.tarot.example.org", "--host-name", "tarot.example.net") == (
-        ["tarot.example.org", "www.tarot.example.org", "tarot.example.net"], None)
+        ["tarot.example.org", "www.tarot.example.org", "tarot.example.net"],
+        None,
+    )
     assert hosts() == ([], None)
     assert hosts("--host", "0.0.0.0") == (["tarotbox", "tarotbox.local"], None)  # and any IP address (hosts.py)
     assert hosts("--host", "192.168.1.20") == (["tarotbox", "tarotbox.local"], None)
@@ -211,8 +223,13 @@ def test_serve_prints_its_address_once_the_site_answers(tmp_path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
-    server = subprocess.Popen([*ATOUT, "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'a.db'}"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    server = subprocess.Popen(
+        [*ATOUT, "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'a.db'}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
     hang = threading.Timer(120, server.kill)  # bounds a hang only
     hang.start()
     try:

@@ -64,8 +64,10 @@ def test_a_wrong_commitment_exits_1(deal_end, capsys):
     other = commitment(deal.seed + "!")
     assert cli.main(["verify", str(path), "--commitment", other]) == 1
     out = capsys.readouterr().out
-    assert f"commitment  FAILED  sha256 of the seed {deal.seed!r} is {commitment(deal.seed)}, " \
-           f"not the commitment {other} (given)" in out
+    assert (
+        f"commitment  FAILED  sha256 of the seed {deal.seed!r} is {commitment(deal.seed)}, "
+        f"not the commitment {other} (given)" in out
+    )
     assert out.splitlines()[-1] == "not verified: 1 of 2 checks failed"
 
 
@@ -91,8 +93,10 @@ def test_an_illegal_action_exits_1(deal_end, capsys):
     actions[i]["play"] = stranger
     path.write_text(json.dumps(published))
     assert cli.main(["verify", str(path)]) == 1
-    assert f"replay      FAILED  action {i} (seat {seat}, play {stranger}) is illegal on the cards the seed " \
-           f"deals: seat {seat} does not hold {stranger}" in capsys.readouterr().out
+    assert (
+        f"replay      FAILED  action {i} (seat {seat}, play {stranger}) is illegal on the cards the seed "
+        f"deals: seat {seat} does not hold {stranger}" in capsys.readouterr().out
+    )
 
 
 def test_a_wrong_seen_hand_exits_1(deal_end, capsys):
@@ -118,17 +122,23 @@ def test_standard_input(deal_end, monkeypatch, capsys):
     assert capsys.readouterr().out.splitlines()[-1] == "verified: all 2 checks passed"
 
 
-@pytest.mark.parametrize("text, options, words", [
-    ("{", [], "not JSON: "),
-    ("[]", [], "a published deal is a JSON object"),
-    ('{"format": "atout-deal", "version": 1, "players": 4, "dealer": 9, "seed": "s"}', [],
-     "dealer must be a seat from 0 to 3, not 9"),
-    ("GOOD", ["--commitment", "abc"], "the commitment (--commitment) must be 64 hexadecimal digits"),
-    ("GOOD", ["--hand", "KS,T21"], "--hand takes SEAT:CODES"),
-    ("GOOD", ["--hand", "7:KS"], "a seen hand needs a seat from 0 to 3, not 7"),
-    ("GOOD", ["--hand", "1:KS,QQ"], "the hand seen by seat 1: unknown card code 'QQ'"),
-    ("GOOD", ["--hand", "1:KS", "--hand", "1:QS"], "--hand gives seat 1 twice"),
-])
+@pytest.mark.parametrize(
+    "text, options, words",
+    [
+        ("{", [], "not JSON: "),
+        ("[]", [], "a published deal is a JSON object"),
+        (
+            '{"format": "atout-deal", "version": 1, "players": 4, "dealer": 9, "seed": "s"}',
+            [],
+            "dealer must be a seat from 0 to 3, not 9",
+        ),
+        ("GOOD", ["--commitment", "abc"], "the commitment (--commitment) must be 64 hexadecimal digits"),
+        ("GOOD", ["--hand", "KS,T21"], "--hand takes SEAT:CODES"),
+        ("GOOD", ["--hand", "7:KS"], "a seen hand needs a seat from 0 to 3, not 7"),
+        ("GOOD", ["--hand", "1:KS,QQ"], "the hand seen by seat 1: unknown card code 'QQ'"),
+        ("GOOD", ["--hand", "1:KS", "--hand", "1:QS"], "--hand gives seat 1 twice"),
+    ],
+)
 def test_malformed_file_or_option_exits_2_naming_it(tmp_path, deal_end, capsys, text, options, words):
     path = tmp_path / "input.json"
     path.write_text(deal_end[1].read_text() if text == "GOOD" else text)

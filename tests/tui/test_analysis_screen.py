@@ -7,6 +7,7 @@ import io
 import random
 
 from rich.console import Console
+from textual.widgets._footer import FooterKey
 
 from atout.bots.analysis import analyse
 from atout.engine.cards import parse_card
@@ -53,8 +54,11 @@ async def test_a_on_the_result_screen_analyses_the_persons_decisions(monkeypatch
         await _to_the_result(app, pilot)
         record = to_record(game.current)
         await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.analysis is not None,
-                    "the analysis never showed")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, AnalysisScreen) and app.screen.analysis is not None,
+            "the analysis never showed",
+        )
         screen = app.screen
         expected = analyse(record, [HUMAN], "analysis", factor=1).to_json()
         assert screen.analysis.to_json() == expected
@@ -62,16 +66,19 @@ async def test_a_on_the_result_screen_analyses_the_persons_decisions(monkeypatch
         summary = str(screen.query_one("#summary").render())
         assert f"{len(mine)} decision" in summary
         table = screen.query_one("#decisions").content
-        assert table.row_count == len(mine)
+        lost = [d for d in mine if d["mark"] or d["loss"] >= 1]
+        assert table.row_count == len(mine) + len(lost)  # a decision that lost something: a row of why beneath it
         console = Console(width=200, record=True, file=io.StringIO())
         console.print(table)
         text = console.export_text()
         for d in mine:
             if d["mark"] or d["loss"] >= 1:
                 assert f"{d['best_words']} (+{d['loss']:g})" in text
+                assert d["reasons"] and d["reasons"][0]["kind"] in ("gain", "noise", "even")
             if "play" in d["action"]:  # the card as the terminal names it: "Play trump 20", never "Play 20"
                 assert d["words"] == f"Play {card_word(parse_card(d['action']['play']))}"
                 assert d["words"] in text
+        assert not lost or "deals searched" in text  # why, in the hint's own words (tui/text.reason_words)
         marks = sum(1 for d in mine if d["mark"])
         assert ("no mark" in summary) == (marks == 0)
         done = screen.analysis
@@ -82,3 +89,30 @@ async def test_a_on_the_result_screen_analyses_the_persons_decisions(monkeypatch
         assert app.screen.analysis is done  # kept, not made again
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ResultScreen), "the analysis did not close")
+
+
+async def test_the_last_results_enter_says_quit_and_an_a_after_it_opens_nothing(monkeypatch):
+    """After the last deal, the footer says what Enter does (quit, not "Continue"); an ``a`` pressed just
+    after Enter (the app closing) opens no analysis (it opened one on the closing app: NoMatches #progress,
+    when the analysis had been made before)."""
+    monkeypatch.setattr(AnalysisScreen, "FACTOR", 1)
+    game = Game(players=4, level="random", deals=1, seed="last-result")
+    app = AtoutApp(game, delay=0)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await _to_the_result(app, pilot)
+        assert game.is_over
+        keys = {widget.key: widget.description for widget in app.screen.query(FooterKey)}
+        assert keys.get("enter") == "Quit" and "Continue" not in keys.values(), keys
+        await pilot.press("a")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, AnalysisScreen) and app.screen.analysis is not None,
+            "the analysis never showed",
+        )
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ResultScreen), "the analysis did not close")
+        screen = app.screen
+        screen.action_next()  # Enter, and the a after it in the same breath
+        screen.action_analyse()
+        await until(pilot, lambda: not app.is_running, "Enter did not end the game")
+    assert app.return_code == 0

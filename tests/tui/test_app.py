@@ -83,8 +83,11 @@ async def test_taker_phases_dog_ecart_and_refusals(tmp_path):
         assert screen.prompt.ecart == 0
         # Every card's reason is the engine's, in words: a king, a bout, a trump while others may go.
         mask = game.deal.hands[game.deal.taker]
-        words = {EcartRefusal.KING: "a king may never", EcartRefusal.BOUT: "a bout (21, Petit, Excuse) may never",
-                 EcartRefusal.TRUMP: "a trump may be laid aside only when"}
+        words = {
+            EcartRefusal.KING: "a king may never",
+            EcartRefusal.BOUT: "a bout (21, Petit, Excuse) may never",
+            EcartRefusal.TRUMP: "a trump may be laid aside only when",
+        }
         for card in hand.cards:
             why = ecart_refusal(mask, 6, card)
             said = screen.prompt.ecart_pick_reason(card)
@@ -174,8 +177,11 @@ async def test_illegal_card_refused_with_reason_and_mouse_play():
 
 def footer_text(app) -> str:
     """The key hints the footer shows now."""
-    return " ".join(str(binding.description) for _, binding, enabled, _ in app.screen.active_bindings.values()
-                    if binding.show and enabled)
+    return " ".join(
+        str(binding.description)
+        for _, binding, enabled, _ in app.screen.active_bindings.values()
+        if binding.show and enabled
+    )
 
 
 async def test_five_player_call():
@@ -380,6 +386,25 @@ async def test_start_screen_lights_the_chosen_option_and_enter_begins_with_it(tm
         assert app.game.players == players and app.game.level == "random" and app.game.deals == 4
 
 
+@pytest.mark.parametrize(("keys", "players"), [(("down",), 5), (("down", "down"), 3)])
+async def test_start_screen_arrows_choose_before_tab_and_start(tmp_path, keys, players):
+    """The arrows choose the option they move to, not only a highlight: a person chose 5 players with them,
+    went on with Tab and Start, and got a game of 4."""
+    app = AtoutApp(None, delay=0, save_dir=tmp_path, start_screen=True, level="beginner")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        await pilot.press(*keys)  # on the players
+        await pilot.press("tab", "down")  # to the level, and one on
+        await pilot.press("tab")  # away from the level, to the deals
+        await pilot.pause()
+        chosen = {c.id: str(c.pressed_button.label) for c in app.screen.query("#players, #level")}
+        assert chosen["players"] == f"{players} players", chosen
+        await pilot.click("#start")
+        await until(pilot, lambda: app.game is not None, "Start did not begin the game")
+        assert app.game.players == players and app.game.level == "club"
+
+
 async def test_start_screen_refuses_zero_deals():
     app = AtoutApp(None, delay=0, start_screen=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -475,6 +500,8 @@ async def test_hint_at_the_ecart_chooses_a_legal_ecart():
         await settle(app, pilot)
         await pilot.press("h")
         await until(pilot, lambda: "Hint:" in message(app), "no hint came")
+        # and why, in the search's figures (bots/reasons.py): what it wins over the next best écart
+        assert "deals searched" in message(app) and "points" in message(app), message(app)
         screen = app.screen
         assert screen.prompt.ecart.bit_count() == 6
         await pilot.press("1")
@@ -632,8 +659,14 @@ async def test_help_spells_out_the_card_letters_and_points():
         letter = english_name(suit_card(rank, SPADES))[0]
         assert f"{letter} ({name})" in text and f"`{letter}` ({name}" in docs, (letter, name)
     assert "R (Roi" not in text and "`R` (Roi" not in docs
-    for words_ in ("a bout or a king 4½", "a queen 3½", "a knight 2½", "a jack 1½", "any other card ½",
-                   "1 Pass, 2 Prise, 3 Garde, 4 Garde sans, 5 Garde contre"):
+    for words_ in (
+        "a bout or a king 4½",
+        "a queen 3½",
+        "a knight 2½",
+        "a jack 1½",
+        "any other card ½",
+        "1 Pass, 2 Prise, 3 Garde, 4 Garde sans, 5 Garde contre",
+    ):
         assert words_ in text, words_
 
 
@@ -690,7 +723,7 @@ async def test_the_start_screens_quit_button_quits():
 
 
 def test_the_shown_cards_say_whose_poignee_in_english() -> None:
-    """"Your simple poignée", never "You's"; a robot's with its name's possessive."""
+    """ "Your simple poignée", never "You's"; a robot's with its name's possessive."""
     from types import SimpleNamespace
 
     from atout.engine.cards import parse_card

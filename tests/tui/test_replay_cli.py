@@ -24,7 +24,9 @@ from .helpers import SIZE, shown
 ENGLISH = re.compile(
     r"\b(the|you|deals?|tricks?|seats?|bids?|players?|played|seed|dog|hands?|taker|partner|passes|called|alone|"
     r"none|record|stops|next|previous|beginning|end|quit|led|won|totals|counted|level|takes?|took|made|failed|"
-    r"points|with|each|scores|unit)\b", re.IGNORECASE)
+    r"points|with|each|scores|unit)\b",
+    re.IGNORECASE,
+)
 """English words a Spanish replay or robots' game must not show (robots' names, cards' K Q C J letters aside;
 "robots" is Spanish too, docs/glossary-es.md)."""
 
@@ -122,8 +124,26 @@ def test_play_options_reach_the_app(tmp_path, monkeypatch):
 
     apps = []
     monkeypatch.setattr(AtoutApp, "run", lambda self: apps.append(self))
-    assert cli.main(["play", "--players", "3", "--level", "random", "--deals", "2", "--seed", "s",
-                     "--delay", "0", "--save-dir", str(tmp_path)]) == 0
+    assert (
+        cli.main(
+            [
+                "play",
+                "--players",
+                "3",
+                "--level",
+                "random",
+                "--deals",
+                "2",
+                "--seed",
+                "s",
+                "--delay",
+                "0",
+                "--save-dir",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     app = apps[-1]
     assert app.settings == {"players": 3, "level": "random", "deals": 2, "seed": "s"}
     assert app.delay == 0 and not app.start_screen and app.save_dir == tmp_path
@@ -173,8 +193,9 @@ def test_the_command_said_to_continue_a_game_saved_elsewhere_continues_it(tmp_pa
 
 
 def test_robots_only_still_prints(capsys):
-    assert cli.main(["play", "--robots-only", "--players", "3", "--deals", "1", "--seed", "x",
-                     "--level", "random"]) == 0
+    assert (
+        cli.main(["play", "--robots-only", "--players", "3", "--deals", "1", "--seed", "x", "--level", "random"]) == 0
+    )
     assert "Totals" in capsys.readouterr().out
 
 
@@ -207,8 +228,25 @@ def english_after() -> Iterator[None]:
 
 
 def test_robots_only_speaks_spanish(capsys, english_after):
-    assert cli.main(["play", "--robots-only", "--lang", "es", "--players", "5", "--deals", "2", "--seed", "x",
-                     "--level", "random"]) == 0
+    assert (
+        cli.main(
+            [
+                "play",
+                "--robots-only",
+                "--lang",
+                "es",
+                "--players",
+                "5",
+                "--deals",
+                "2",
+                "--seed",
+                "x",
+                "--level",
+                "random",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.startswith("5 robots de nivel al azar, 2 rondas que cuentan, semilla x\n"), out
     assert "Ronda 1 (cuenta: 1 de 2): reparte Asiento 0 (semilla x/0)" in out and "Totales: Asiento 0 " in out

@@ -38,8 +38,11 @@ def mid_trick(players: int, seed: str = "table", played: int | None = None) -> G
 
 def find(lines: list[str], word: str) -> tuple[int, int]:
     """Row and middle column of ``word`` (whole word) in the drawing."""
-    hits = [(r, m.start() + len(word) / 2) for r, line in enumerate(lines)
-            for m in re.finditer(rf"(?<![\w]){re.escape(word)}(?![\w])", line)]
+    hits = [
+        (r, m.start() + len(word) / 2)
+        for r, line in enumerate(lines)
+        for m in re.finditer(rf"(?<![\w]){re.escape(word)}(?![\w])", line)
+    ]
     assert len(hits) == 1, (word, hits, "\n".join(lines))
     return hits[0]
 
@@ -90,8 +93,10 @@ async def test_bigger_terminal_bigger_table_and_hand_and_80x24_fits():
             await settle(app, pilot)
             screen = app.screen
             assert isinstance(screen, GameScreen)
-            regions = {name: screen.query_one(f"#{name}").region
-                       for name in ("status", "table", "log", "message", "hand", "actions")}
+            regions = {
+                name: screen.query_one(f"#{name}").region
+                for name in ("status", "table", "log", "message", "hand", "actions")
+            }
             for name, region in regions.items():
                 assert region.height >= 1 and region.bottom <= size[1] - 1, (name, region)  # above the footer
                 assert region.right <= size[0], (name, region)
@@ -173,8 +178,10 @@ async def test_a_long_refusal_wraps_and_is_never_cut():
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        reason = ("trump 5: a trump may be laid aside only when too few other cards may be; keep trump 5 "
-                  "and lay aside 3♠ instead, or choose another card")
+        reason = (
+            "trump 5: a trump may be laid aside only when too few other cards may be; keep trump 5 "
+            "and lay aside 3♠ instead, or choose another card"
+        )
         screen.prompt.refuse(reason)
         await pilot.pause()
         widget = screen.query_one("#message")

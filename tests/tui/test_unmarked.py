@@ -20,33 +20,68 @@ FILES = [
     *sorted(p for p in (SOURCES / "tui").rglob("*.py") if "words" not in p.relative_to(SOURCES).parts),
     SOURCES / "cli" / "play.py",
     SOURCES / "cli" / "robots_game.py",
+    SOURCES / "cli" / "learn.py",
 ]
 MARKS = {"_", "N_", "n_"}
 LETTERS = re.compile(r"[^\W\d_]{2,}")
 """A word: two letters or more together (a card's letter, ``×k``, ``U`` in a formula are no words)."""
 
 NOT_WORDS = {
-    "atout play: ", "atout replay: ",  # the command's name before its error, as every command's errors begin
+    "atout play: ",
+    "atout replay: ",
+    "atout learn: ",  # the command's name before its error, as every command's errors begin
     "Atout",  # the game's name
     ": --lang: ",  # the option's name
-    "atout play --resume", "atout play --resume ",  # a command to type, the same in every language
-    "heuristic", "random", "club",  # robot levels' names (a level is shown through level_word)
-    "atout", "records", ".json", "game.json",  # the save folder's files
+    "atout play --resume",
+    "atout play --resume ",  # a command to type, the same in every language
+    "heuristic",
+    "random",
+    "club",  # robot levels' names (a level is shown through level_word)
+    "atout",
+    "records",
+    ".json",
+    "game.json",  # the save folder's files
     "Ex",  # the Excuse's corner letters on its tile
 }
 """Literals with letters that are not words of a language: a command, a name, a card's corner."""
-STYLE = re.compile(r"(?:(?:bold|dim|italic|reverse|underline|not|on|red|green|yellow|blue|magenta|cyan|white|"
-                   r"black|grey\d*|bright_\w+|dark_\w+|#[0-9a-f]{6}|\$\w+)\s*)+")
+STYLE = re.compile(
+    r"(?:(?:bold|dim|italic|reverse|underline|not|on|red|green|yellow|blue|magenta|cyan|white|"
+    r"black|grey\d*|bright_\w+|dark_\w+|#[0-9a-f]{6}|\$\w+)\s*)+"
+)
 """A Rich style ("bold yellow"), never shown as text."""
 
 TEXT_ARGS: dict[str, tuple[int, ...] | None] = {
     # what draws or prints: the positions of its text arguments (None: all of them)
-    "Static": (0,), "Label": (0,), "Button": (0,), "Text": (0,), "print": None, "notify": (0,),
-    "update": (0,), "write": (0,), "append": (0,), "add_row": None, "add_column": (0,), "Binding": (2,),
-    "assemble": None, "from_markup": (0,), "Panel": (0,), "Rule": (0,),
+    "Static": (0,),
+    "Label": (0,),
+    "Button": (0,),
+    "Text": (0,),
+    "print": None,
+    "notify": (0,),
+    "update": (0,),
+    "write": (0,),
+    "append": (0,),
+    "add_row": None,
+    "add_column": (0,),
+    "Binding": (2,),
+    "assemble": None,
+    "from_markup": (0,),
+    "Panel": (0,),
+    "Rule": (0,),
 }
-TEXT_KEYWORDS = {"label", "description", "title", "message", "content", "renderable", "text", "tooltip",
-                 "placeholder", "sub_title", "severity_text"}
+TEXT_KEYWORDS = {
+    "label",
+    "description",
+    "title",
+    "message",
+    "content",
+    "renderable",
+    "text",
+    "tooltip",
+    "placeholder",
+    "sub_title",
+    "severity_text",
+}
 SHOWN_CLASS_FIELDS = {"TITLE", "SUB_TITLE"}
 
 
@@ -111,13 +146,19 @@ class Scan:
     @staticmethod
     def returned(node: ast.AST, scope: ast.AST) -> bool:
         """What a function returns (a seat's label, a title) may be shown."""
-        return isinstance(node, ast.Return) and node.value is not None and isinstance(
-            scope, ast.FunctionDef | ast.AsyncFunctionDef)
+        return (
+            isinstance(node, ast.Return)
+            and node.value is not None
+            and isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef)
+        )
 
     @staticmethod
     def class_title(node: ast.AST, scope: ast.AST) -> bool:
-        return isinstance(node, ast.Assign) and isinstance(scope, ast.ClassDef) and any(
-            isinstance(t, ast.Name) and t.id in SHOWN_CLASS_FIELDS for t in node.targets)
+        return (
+            isinstance(node, ast.Assign)
+            and isinstance(scope, ast.ClassDef)
+            and any(isinstance(t, ast.Name) and t.id in SHOWN_CLASS_FIELDS for t in node.targets)
+        )
 
     def shown(self, node: ast.expr) -> None:
         """``node`` reaches the screen: every unmarked literal word it is made of."""
@@ -175,13 +216,16 @@ def unmarked(source: str) -> list[tuple[int, str]]:
 
 
 def test_no_word_reaches_the_screen_unmarked():
-    found = [f"{path.relative_to(SOURCES)}:{line}: {text!r}"
-             for path in FILES for line, text in unmarked(path.read_text(encoding="utf-8"))]
+    found = [
+        f"{path.relative_to(SOURCES)}:{line}: {text!r}"
+        for path in FILES
+        for line, text in unmarked(path.read_text(encoding="utf-8"))
+    ]
     assert not found, f"{len(found)} words shown without _(), N_() or n_():\n" + "\n".join(found)
 
 
 def test_the_scan_finds_words_where_they_hide():
-    source = '''
+    source = """
 class Viewer:
     TITLE = "Atout replay"
 
@@ -195,9 +239,8 @@ class Viewer:
 
 def seat_label(seat):
     return f"Seat {seat}"
-'''
-    assert [text for _line, text in unmarked(source)] == [
-        "Atout replay", "  Trick ", " (taker)", "Bids: ", "Seat "]
+"""
+    assert [text for _line, text in unmarked(source)] == ["Atout replay", "  Trick ", " (taker)", "Bids: ", "Seat "]
 
 
 def test_no_code_hides_the_translation_behind_another_underscore():
@@ -207,10 +250,14 @@ def test_no_code_hides_the_translation_behind_another_underscore():
         for function in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
-            in_comprehension = {id(n) for c in ast.walk(function) if isinstance(c, ast.comprehension)
-                                for n in ast.walk(c.target)}  # a comprehension's _ stays in it
-            names = [n for n in ast.walk(function)
-                     if isinstance(n, ast.Name) and n.id == "_" and id(n) not in in_comprehension]
+            in_comprehension = {
+                id(n) for c in ast.walk(function) if isinstance(c, ast.comprehension) for n in ast.walk(c.target)
+            }  # a comprehension's _ stays in it
+            names = [
+                n
+                for n in ast.walk(function)
+                if isinstance(n, ast.Name) and n.id == "_" and id(n) not in in_comprehension
+            ]
             if any(isinstance(n.ctx, ast.Store) for n in names) and any(isinstance(n.ctx, ast.Load) for n in names):
                 bound.append(f"{path.relative_to(SOURCES)}:{function.lineno} {function.name}")
     assert not bound, f"_ bound to something else than the translation: {bound}"

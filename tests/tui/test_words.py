@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
+from textual.widgets import Input
 
 from atout.engine import Deal
 from atout.tui.app import AtoutApp, GameScreen, InfoScreen, ResultScreen
@@ -27,7 +29,12 @@ PLACEHOLDER = re.compile(r"\{(\w+)")
 def marked() -> tuple[set[str], set[tuple[str, str]]]:
     """Every message the terminal game's code marks (``_("…")``, ``N_("…")``) and every plural pair
     (``n_("…", "…", n)``), read from the source as the catalogues' keys."""
-    files = [*sorted((SOURCES / "tui").rglob("*.py")), SOURCES / "cli" / "play.py", SOURCES / "cli" / "robots_game.py"]
+    files = [
+        *sorted((SOURCES / "tui").rglob("*.py")),
+        SOURCES / "cli" / "play.py",
+        SOURCES / "cli" / "robots_game.py",
+        SOURCES / "cli" / "learn.py",
+    ]
     singles: set[str] = set()
     plurals: set[tuple[str, str]] = set()
     for path in files:
@@ -63,24 +70,28 @@ def test_every_message_has_its_words_and_every_word_a_message(language):
     unused_plurals = sorted(set(forms) - {one for one, _many in plurals})
     assert not unused_plurals, f"{language} plurals no code uses: {unused_plurals}"
     for english in singles:
-        assert sorted(PLACEHOLDER.findall(words[english])) == sorted(PLACEHOLDER.findall(english)), \
+        assert sorted(PLACEHOLDER.findall(words[english])) == sorted(PLACEHOLDER.findall(english)), (
             f"{language}: other placeholders in {words[english]!r} than in {english!r}"
+        )
         assert words[english].strip() or not english.strip()
     for one, many in plurals:
         for form in forms[one]:
             assert set(PLACEHOLDER.findall(form)) <= set(PLACEHOLDER.findall(many)), (language, one, form)
 
 
-@pytest.mark.parametrize(("environ", "expected"), [
-    ({"LANG": "es_ES.UTF-8"}, Language.ES),
-    ({"LANG": "fr_FR.UTF-8"}, Language.FR),
-    ({"LANG": "en_GB.UTF-8", "LC_ALL": "es_AR.UTF-8"}, Language.ES),  # LC_ALL wins over LANG
-    ({"LANG": "fr_FR.UTF-8", "LC_MESSAGES": "es_ES"}, Language.ES),
-    ({"LANG": "de_DE.UTF-8", "LANGUAGE": "de:es:fr"}, Language.ES),  # the first of the list the game speaks
-    ({"LANG": "C.UTF-8", "LANGUAGE": "es"}, Language.EN),  # gettext ignores LANGUAGE under the C locale
-    ({"LANG": "de_DE.UTF-8"}, Language.EN),
-    ({}, Language.EN),
-])
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"LANG": "es_ES.UTF-8"}, Language.ES),
+        ({"LANG": "fr_FR.UTF-8"}, Language.FR),
+        ({"LANG": "en_GB.UTF-8", "LC_ALL": "es_AR.UTF-8"}, Language.ES),  # LC_ALL wins over LANG
+        ({"LANG": "fr_FR.UTF-8", "LC_MESSAGES": "es_ES"}, Language.ES),
+        ({"LANG": "de_DE.UTF-8", "LANGUAGE": "de:es:fr"}, Language.ES),  # the first of the list the game speaks
+        ({"LANG": "C.UTF-8", "LANGUAGE": "es"}, Language.EN),  # gettext ignores LANGUAGE under the C locale
+        ({"LANG": "de_DE.UTF-8"}, Language.EN),
+        ({}, Language.EN),
+    ],
+)
 def test_the_language_comes_from_the_locale(environ, expected):
     assert language_from_environment(environ) is expected
 
@@ -103,7 +114,9 @@ def spanish() -> Iterator[None]:
 ENGLISH = re.compile(
     r"\b(the|your|you|trick|tricks|deal|deals|bid|bids|pass|passes|take|took|trumps?|dog|score|sheet|plays?|"
     r"hint|save|quit|help|turn|cards?|partner|taker|dealer|prise|garde|chelem|poignée|excuse|petit|void|made|"
-    r"failed|none|each|defender|called|shown|leave|stay|close|continue|analyse)\b", re.IGNORECASE)
+    r"failed|none|each|defender|called|shown|leave|stay|close|continue|analyse)\b",
+    re.IGNORECASE,
+)
 """Words a Spanish player must not meet (robots' names and the cards' K Q C J letters aside)."""
 
 
@@ -136,8 +149,13 @@ async def test_a_whole_game_in_spanish_shows_spanish_words_only(spanish, tmp_pat
             seen.add(mode)
             if mode == "bid":
                 labels = [str(b.label) for b in buttons(app)]
-                assert labels[:5] == ["1 Paso", "2 Toma", "3 Guardia", "4 Guardia sin el Perro",
-                                      "5 Guardia contra el Perro"], labels
+                assert labels[:5] == [
+                    "1 Paso",
+                    "2 Toma",
+                    "3 Guardia",
+                    "4 Guardia sin el Perro",
+                    "5 Guardia contra el Perro",
+                ], labels
                 assert message(app).startswith("Tu declaración: 1 pasa"), message(app)
                 assert {"Consejo", "Baza anterior", "Ayuda", "Guardar", "Salir"} <= set(text.splitlines()), text
                 await pilot.press("2" if "take" not in seen and not buttons(app)[1].disabled else "1")
@@ -177,10 +195,39 @@ async def test_the_spanish_help_and_log_use_the_spanish_rules_words(spanish, tmp
         await pilot.press("question_mark")
         await pilot.pause()
         text = shown(app)
-        for word in ("Teclas", "Rey", "Reina", "Caballo", "Sota", "la Excusa", "el Pequeño", "Guardia sin el Perro",
-                     "Capote", "puñado", "Pequeño al final", "descarte", "baza"):
+        for word in (
+            "Teclas",
+            "Rey",
+            "Reina",
+            "Caballo",
+            "Sota",
+            "la Excusa",
+            "el Pequeño",
+            "Guardia sin el Perro",
+            "Capote",
+            "puñado",
+            "Pequeño al final",
+            "descarte",
+            "baza",
+        ):
             assert word in text, word
         await pilot.press("escape")
         await pilot.pause()
         log = shown(app)
         assert "Ronda 1 de 1: Reparte " in log or "Ronda 1 de 1: Repartes tú." in log, log
+
+
+@pytest.mark.parametrize("language", list(Language))
+async def test_the_start_screens_fields_show_their_whole_placeholder(language, tmp_path):
+    """In the smallest terminal (80×24) each field's placeholder shows whole: the Spanish seed's was cut
+    ("misma semilla, mismas ronda")."""
+    set_language(language)
+    try:
+        app = AtoutApp(None, delay=0, save_dir=tmp_path, start_screen=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            for field in app.screen.query(Input):
+                room = field.content_region.width - 1  # the cursor's cell after the text
+                assert cell_len(str(field.placeholder)) <= room, (field.id, field.placeholder, room)
+    finally:
+        set_language(Language.EN)

@@ -15,40 +15,71 @@ if TYPE_CHECKING:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, choices=(3, 4, 5), default=4, help="players at each table (default 4)")
-    p.add_argument("--candidate", default="expert",
-                   help="robot tested: a level (an unknown one is refused with the list of levels) or cmd:COMMAND, "
-                        "a program speaking docs/engine-protocol.md, one process per seat (default expert)")
-    p.add_argument("--baseline", default="heuristic",
-                   help="robot it is compared with: a level or cmd:COMMAND (default heuristic)")
+    p.add_argument(
+        "--candidate",
+        default="expert",
+        help="robot tested: a level (an unknown one is refused with the list of levels) or cmd:COMMAND, "
+        "a program speaking docs/engine-protocol.md, one process per seat (default expert)",
+    )
+    p.add_argument(
+        "--baseline", default="heuristic", help="robot it is compared with: a level or cmd:COMMAND (default heuristic)"
+    )
     p.add_argument("--deals", type=int, default=100, help="duplicate deals to play (default 100)")
     p.add_argument("--seed", default="arena", help="names the deals: the same seed, the same deals (default arena)")
-    p.add_argument("--seeding", choices=("common", "level"), default="common",
-                   help="the robots' own random draws: common (default), seeded by deal and seat and restarted at "
-                        "each decision, so candidate and baseline search the same worlds and a robot against a copy "
-                        "of itself measures 0; level, seeded by level name too, as before issue 39 (to reproduce "
-                        "earlier figures)")
+    p.add_argument(
+        "--seeding",
+        choices=("common", "level"),
+        default="common",
+        help="the robots' own random draws: common (default), seeded by deal and seat and restarted at "
+        "each decision, so candidate and baseline search the same worlds and a robot against a copy "
+        "of itself measures 0; level, seeded by level name too, as before issue 39 (to reproduce "
+        "earlier figures)",
+    )
     p.add_argument("--budget", type=float, default=None, help="seconds per decision (robot default if unset)")
     p.add_argument("--jobs", type=int, default=1, help="processes (decision times are per process; default 1)")
     p.add_argument("--start", type=int, default=0, help="first deal number, to split a long run (default 0)")
-    p.add_argument("--out", default=None, metavar="PATH",
-                   help="also write every deal and the summary as JSON to PATH (default: no file)")
-    p.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
-                   help="seconds an engine (cmd:) may take per decision before the heuristic plays its seat "
-                        "for the rest of the deal (default 30)")
-    p.add_argument("--engine-logs", default=None, metavar="DIR",
-                   help="folder for the engines' stderr, one log per entrant and seat (default: PATH.engines "
-                        "next to --out, else a new folder in the temporary directory)")
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="PATH",
+        help="also write every deal and the summary as JSON to PATH (default: no file)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="seconds an engine (cmd:) may take per decision before the heuristic plays its seat "
+        "for the rest of the deal (default 30)",
+    )
+    p.add_argument(
+        "--engine-logs",
+        default=None,
+        metavar="DIR",
+        help="folder for the engines' stderr, one log per entrant and seat (default: PATH.engines "
+        "next to --out, else a new folder in the temporary directory)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr (default: progress shown)")
-    p.add_argument("--ladder", action="store_true",
-                   help="rank --entrants instead of one match: each against --baseline (the yardstick, 0 by "
-                        "definition), or every pair with --round-robin; --out PATH writes the JSON, and PATH's "
-                        ".md table and .svg picture beside it (default: one match)")
-    p.add_argument("--entrants", nargs="+", default=["random", "beginner", "club", "expert"], metavar="ENTRANT",
-                   help="the ladder's robots: levels, cmd:COMMAND, commit:HASH:LEVEL "
-                        "(default random beginner club expert)")
-    p.add_argument("--round-robin", action="store_true",
-                   help="the ladder plays every pair of entrants, rated by a weighted least-squares fit "
-                        "(default: each against --baseline)")
+    p.add_argument(
+        "--ladder",
+        action="store_true",
+        help="rank --entrants instead of one match: each against --baseline (the yardstick, 0 by "
+        "definition), or every pair with --round-robin; --out PATH writes the JSON, and PATH's "
+        ".md table and .svg picture beside it (default: one match)",
+    )
+    p.add_argument(
+        "--entrants",
+        nargs="+",
+        default=["random", "beginner", "club", "expert"],
+        metavar="ENTRANT",
+        help="the ladder's robots: levels, cmd:COMMAND, commit:HASH:LEVEL (default random beginner club expert)",
+    )
+    p.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="the ladder plays every pair of entrants, rated by a weighted least-squares fit "
+        "(default: each against --baseline)",
+    )
 
 
 def _writable(path: str) -> str | None:
@@ -112,7 +143,7 @@ def entrant_error(spec: str) -> str | None:
     from ..bots import LEVELS, RETIRED_LEVELS
 
     if spec.startswith(PREFIX):
-        if not spec[len(PREFIX):].strip():
+        if not spec[len(PREFIX) :].strip():
             return f"{spec!r} names no command (cmd:COMMAND, such as cmd:python -m mybot)"
         return None
     if yardsticks.is_yardstick(spec):
@@ -123,11 +154,15 @@ def entrant_error(spec: str) -> str | None:
             return str(err)
         return None
     if spec in RETIRED_LEVELS:
-        return (f"{spec!r} left the package (issue 39): it is a yardstick of an earlier commit now, "
-                f"{RETIRED_LEVELS[spec].yardstick} (benchmarks/results/strength.md names the yardsticks)")
+        return (
+            f"{spec!r} left the package (issue 39): it is a yardstick of an earlier commit now, "
+            f"{RETIRED_LEVELS[spec].yardstick} (benchmarks/results/strength.md names the yardsticks)"
+        )
     if spec not in LEVELS:
-        return (f"unknown robot level {spec!r}; levels are {', '.join(LEVELS)}, or cmd:COMMAND for a program "
-                "speaking the engine protocol, or commit:HASH:LEVEL for a level of an earlier commit")
+        return (
+            f"unknown robot level {spec!r}; levels are {', '.join(LEVELS)}, or cmd:COMMAND for a program "
+            "speaking the engine protocol, or commit:HASH:LEVEL for a level of an earlier commit"
+        )
     return None
 
 
@@ -141,10 +176,13 @@ def _refused(args: argparse.Namespace, specs: list[str]) -> str | None:
 
 def _bad_numbers(args: argparse.Namespace) -> str | None:
     """What is wrong with the run's numbers or its --out, or None (said before any deal)."""
-    for name, bad, rule in (("deals", args.deals < 1, "at least 1"), ("jobs", args.jobs < 1, "at least 1"),
-                            ("start", args.start < 0, "0 or more"),
-                            ("budget", args.budget is not None and not args.budget > 0, "more than 0 seconds"),
-                            ("timeout", not args.timeout > 0, "more than 0 seconds")):
+    for name, bad, rule in (
+        ("deals", args.deals < 1, "at least 1"),
+        ("jobs", args.jobs < 1, "at least 1"),
+        ("start", args.start < 0, "0 or more"),
+        ("budget", args.budget is not None and not args.budget > 0, "more than 0 seconds"),
+        ("timeout", not args.timeout > 0, "more than 0 seconds"),
+    ):
         if bad:
             return f"--{name} must be {rule}"
     if args.out is not None and (why := _writable(args.out)) is not None:
@@ -162,8 +200,10 @@ def _started_engines(args: argparse.Namespace, entrants: list[tuple[str, str]]) 
         return None
     for role, spec in entrants:
         if is_engine(spec) and (why := _try_engine(spec, args.players, engines)) is not None:
-            print(f"atout arena: the {role} {spec!r} does not start (its stderr: {engines.logs}/start.log): "
-                  f"{why}", file=sys.stderr)
+            print(
+                f"atout arena: the {role} {spec!r} does not start (its stderr: {engines.logs}/start.log): {why}",
+                file=sys.stderr,
+            )
             return None
     return engines
 
@@ -190,9 +230,21 @@ def ladder(args: argparse.Namespace) -> int:
             return 2
 
     def play(candidate: str, baseline: str) -> dict:
-        return summarize(run_arena(args.players, candidate, baseline, args.deals, args.seed, budget=args.budget,
-                                   jobs=args.jobs, start=args.start, engines=engines, seeding=args.seeding,
-                                   progress=None if args.quiet else stderr_progress))
+        return summarize(
+            run_arena(
+                args.players,
+                candidate,
+                baseline,
+                args.deals,
+                args.seed,
+                budget=args.budget,
+                jobs=args.jobs,
+                start=args.start,
+                engines=engines,
+                seeding=args.seeding,
+                progress=None if args.quiet else stderr_progress,
+            )
+        )
 
     def say(line: str) -> None:
         if not args.quiet:
@@ -200,9 +252,18 @@ def ladder(args: argparse.Namespace) -> int:
 
     result = run_ladder(entrants, yardstick, play, say)
     invocation = "atout " + " ".join(shlex.quote(a) for a in getattr(args, "argv", ["arena", "--ladder"]))
-    config = {"players": args.players, "entrants": entrants, "yardstick": yardstick, "deals": args.deals,
-              "start": args.start, "seed": args.seed, "seeding": args.seeding, "budget": args.budget,
-              "jobs": args.jobs, "invocation": invocation}
+    config = {
+        "players": args.players,
+        "entrants": entrants,
+        "yardstick": yardstick,
+        "deals": args.deals,
+        "start": args.start,
+        "seed": args.seed,
+        "seeding": args.seeding,
+        "budget": args.budget,
+        "jobs": args.jobs,
+        "invocation": invocation,
+    }
     out = Path(args.out) if args.out is not None else None
     picture = out.with_suffix(".svg") if out is not None else None
     table = markdown(result, config, picture.name if picture is not None else None)
@@ -213,8 +274,10 @@ def ladder(args: argparse.Namespace) -> int:
         out.write_text(json.dumps({"config": config, **result}, indent=1) + "\n", encoding="utf-8")
         out.with_suffix(".md").write_text(table, encoding="utf-8")
         assert picture is not None
-        picture.write_text(svg(result, f"Robots' ladder: {args.players} players, {args.deals} duplicate deals a match"),
-                           encoding="utf-8")
+        picture.write_text(
+            svg(result, f"Robots' ladder: {args.players} players, {args.deals} duplicate deals a match"),
+            encoding="utf-8",
+        )
     except OSError as err:
         print(f"atout arena: could not write the ladder beside {out} ({err.strerror or err})", file=sys.stderr)
         return 1
@@ -267,8 +330,11 @@ def arena(args: argparse.Namespace) -> int:
         write_json(args.out, config, summary, records)
     except OSError as err:
         print(json.dumps({"config": config, "summary": summary, "deals": records}, indent=1))
-        print(f"atout arena: could not write {args.out} ({err.strerror or err}); the JSON results are printed "
-              "above instead", file=sys.stderr)
+        print(
+            f"atout arena: could not write {args.out} ({err.strerror or err}); the JSON results are printed "
+            "above instead",
+            file=sys.stderr,
+        )
         return 1
     print(f"results written to {args.out}")
     return 0

@@ -30,8 +30,11 @@ def play(args: argparse.Namespace) -> int:
         return 2
     save_dir = Path(args.save_dir) if args.save_dir else default_save_dir()
     if args.level is not None and args.level not in LEVELS:
-        print("atout play: " + _("unknown robot level {level!r}; levels are {levels}", level=args.level,
-                                 levels=", ".join(LEVELS)), file=sys.stderr)
+        print(
+            "atout play: "
+            + _("unknown robot level {level!r}; levels are {levels}", level=args.level, levels=", ".join(LEVELS)),
+            file=sys.stderr,
+        )
         return 2
     if args.deals is not None and args.deals < 1:
         print("atout play: " + _("--deals must be at least 1"), file=sys.stderr)
@@ -48,8 +51,14 @@ def play(args: argparse.Namespace) -> int:
             print("atout play: " + _("cannot resume {path}: {error}", path=path, error=err), file=sys.stderr)
             return 2
         if game.is_over:
-            print(n_("The game in {path} is finished: its {n} deal was played.",
-                     "The game in {path} is finished: all {n} deals were played.", game.deals, path=path))
+            print(
+                n_(
+                    "The game in {path} is finished: its {n} deal was played.",
+                    "The game in {path} is finished: all {n} deals were played.",
+                    game.deals,
+                    path=path,
+                )
+            )
             _ranking(game)
             print(_("Start a new game with: atout play"))
             return 0
@@ -58,8 +67,16 @@ def play(args: argparse.Namespace) -> int:
     from .warm import warm_robots
 
     warm_robots()  # the hint and the expert robots search with compiled code
-    app = AtoutApp(game, players=args.players, level=args.level, deals=args.deals, seed=args.seed,
-                   delay=args.delay, save_dir=save_dir, start_screen=game is None and not chosen)
+    app = AtoutApp(
+        game,
+        players=args.players,
+        level=args.level,
+        deals=args.deals,
+        seed=args.seed,
+        delay=args.delay,
+        save_dir=save_dir,
+        start_screen=game is None and not chosen,
+    )
     app.run()
     _farewell(app.game)
     return 0
@@ -85,8 +102,13 @@ def _farewell(game) -> None:
         _ranking(game)
     elif game.save_dir is not None:
         if game.save_error is None and game.save_path().exists():
-            print(_("Game saved in {path}; continue it with: {command}", path=game.save_path(),
-                    command=game.resume_command()))
+            print(
+                _(
+                    "Game saved in {path}; continue it with: {command}",
+                    path=game.save_path(),
+                    command=game.resume_command(),
+                )
+            )
         else:
             why = f" ({game.save_error})" if game.save_error else ""
             print(_("The game could not be saved in {path}{why}: it is lost.", path=game.save_path(), why=why))

@@ -42,33 +42,70 @@ def _seconds(text: str) -> float:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("An engine (cmd:COMMAND speaking docs/engine-protocol.md, or one of Atout's levels) plays at a "
-                     "site as a robot account: it opens a practice table with the site's robots, or joins the "
-                     "table it is invited to (--wait) or a given one (--table), and answers every decision of "
-                     "its seat (docs/robot-accounts.md).")
+    p.description = (
+        "An engine (cmd:COMMAND speaking docs/engine-protocol.md, or one of Atout's levels) plays at a "
+        "site as a robot account: it opens a practice table with the site's robots, or joins the "
+        "table it is invited to (--wait) or a given one (--table), and answers every decision of "
+        "its seat (docs/robot-accounts.md)."
+    )
     p.add_argument("url", help="the site's WebSocket, as ws://localhost:8000/ws or wss://SITE/ws")
-    p.add_argument("--engine", required=True, metavar="ENGINE",
-                   help="cmd:COMMAND (as cmd:\"node examples/simple_engine.js\") or a level: expert, heuristic, "
-                        "club, beginner, random (required: no default)")
-    p.add_argument("--token", default=None,
-                   help=f"the robot account's token, atr_… (default ${TOKEN_ENV}; the environment keeps it out "
-                        "of the process list)")
+    p.add_argument(
+        "--engine",
+        required=True,
+        metavar="ENGINE",
+        help='cmd:COMMAND (as cmd:"node examples/simple_engine.js") or a level: expert, heuristic, '
+        "club, beginner, random (required: no default)",
+    )
+    p.add_argument(
+        "--token",
+        default=None,
+        help=f"the robot account's token, atr_… (default ${TOKEN_ENV}; the environment keeps it out "
+        "of the process list)",
+    )
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--table", default=None, metavar="ID", help="join table ID and sit at a free seat (default: open a table of its own)")
-    where.add_argument("--wait", action="store_true", help="wait for an invitation, then join and sit (default off: open a table of its own)")
-    p.add_argument("--players", type=int, choices=(3, 4, 5), default=4,
-                   help="players at the table it opens (default 4)")
+    where.add_argument(
+        "--table",
+        default=None,
+        metavar="ID",
+        help="join table ID and sit at a free seat (default: open a table of its own)",
+    )
+    where.add_argument(
+        "--wait",
+        action="store_true",
+        help="wait for an invitation, then join and sit (default off: open a table of its own)",
+    )
+    p.add_argument(
+        "--players", type=int, choices=(3, 4, 5), default=4, help="players at the table it opens (default 4)"
+    )
     p.add_argument("--deals", type=_count, default=1, help="deals a game of the table it opens (default 1)")
-    p.add_argument("--robots", default="club", metavar="LEVEL",
-                   help="the level of the site's robots it seats at the table it opens (default club)")
+    p.add_argument(
+        "--robots",
+        default="club",
+        metavar="LEVEL",
+        help="the level of the site's robots it seats at the table it opens (default club)",
+    )
     p.add_argument("--games", type=_count, default=1, help="games to play before it leaves (default 1)")
-    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                   help="how long the engine may take per decision (default: 80%% of the table's turn time, "
-                        "else 30); past it the heuristic plays, as in the arena")
-    p.add_argument("--budget", type=_seconds, default=None, metavar="SECONDS",
-                   help="the budget per decision the engine is told (default none: its own pace)")
-    p.add_argument("--engine-log", default=None, metavar="FILE",
-                   help="where the engine's standard error goes (default a new file in the temporary directory)")
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="how long the engine may take per decision (default: 80%% of the table's turn time, "
+        "else 30); past it the heuristic plays, as in the arena",
+    )
+    p.add_argument(
+        "--budget",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="the budget per decision the engine is told (default none: its own pace)",
+    )
+    p.add_argument(
+        "--engine-log",
+        default=None,
+        metavar="FILE",
+        help="where the engine's standard error goes (default a new file in the temporary directory)",
+    )
 
 
 def say(line: str) -> None:
@@ -206,8 +243,16 @@ class Bridge:
             self.answered = seq
             empty = [s["seat"] for s in state["seats"] if s["kind"] == "empty"]
             if empty:
-                self.send({"type": "robot", "table": self.table, "seat": empty[0], "level": self.args.robots,
-                           "seq": seq, "ref": SETUP})
+                self.send(
+                    {
+                        "type": "robot",
+                        "table": self.table,
+                        "seat": empty[0],
+                        "level": self.args.robots,
+                        "seq": seq,
+                        "ref": SETUP,
+                    }
+                )
             else:
                 self.send({"type": "start", "table": self.table, "seq": seq, "ref": SETUP})
             return

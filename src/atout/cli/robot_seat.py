@@ -23,7 +23,7 @@ COMMAND = "cmd:"
 def check_spec(spec: str) -> str | None:
     """What is wrong with an ``--engine`` (``cmd:COMMAND`` or a level), or None."""
     if spec.startswith(COMMAND):
-        return None if spec[len(COMMAND):].strip() else "cmd: needs a command, as cmd:\"node my_engine.js\""
+        return None if spec[len(COMMAND) :].strip() else 'cmd: needs a command, as cmd:"node my_engine.js"'
     if spec in RETIRED_LEVELS:
         return f"robot level {spec!r} left the package; its yardstick is {RETIRED_LEVELS[spec].yardstick}"
     if spec not in LEVELS:
@@ -36,8 +36,14 @@ class SeatEngine:
     ``deal`` at each deal, ``choose`` per decision (never fails: a fault is said on ``say`` and the
     heuristic chooses), ``deal_end`` after; ``close`` at the end."""
 
-    def __init__(self, spec: str, timeout: float, budget: float | None, log: Path | None,
-                 say: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        spec: str,
+        timeout: float,
+        budget: float | None,
+        log: Path | None,
+        say: Callable[[str], None] | None = None,
+    ) -> None:
         self.spec = spec
         self.timeout = timeout
         self.budget = budget
@@ -84,8 +90,9 @@ class SeatEngine:
         if self._bot is None or not self._bot.alive:
             self._close_bot()
             rules, seat = self._key
-            self._bot = EngineBot(self.spec[len(COMMAND):], rules, seat, self.budget, self.timeout, self.log,
-                                  name=f"site seat {seat}")
+            self._bot = EngineBot(
+                self.spec[len(COMMAND) :], rules, seat, self.budget, self.timeout, self.log, name=f"site seat {seat}"
+            )
             self.say(f"engine {self._bot.engine_name!r} ready at seat {seat}")
         if not self._told:
             self._told = True
@@ -111,8 +118,10 @@ class SeatEngine:
         assert self._deal is not None
         number, _, seed = self._deal
         self.faults.append({"deal": number, **fault.to_json()})
-        self.say(f"engine fault in deal {number}: {fault.kind}: {fault.message}; the {FALLBACK} plays this seat "
-                 f"until the deal ends")
+        self.say(
+            f"engine fault in deal {number}: {fault.kind}: {fault.message}; the {FALLBACK} plays this seat "
+            f"until the deal ends"
+        )
         self._fallback = PerDecision(make_bot(FALLBACK, seed), seed)
 
     def deal_end(self, result: dict[str, Any], record: dict[str, Any] | None) -> None:

@@ -34,9 +34,12 @@ def robots_game(args: argparse.Namespace) -> int:
     dealer = 0
     played = 0
     n = 0
-    print(_("{players} robots at level {level}", players=players, level=level_word(level)) + ", "
-          + n_("{n} counted deal", "{n} counted deals", deals)
-          + (", " + _("seed {seed}", seed=args.seed) if args.seed is not None else ""))
+    print(
+        _("{players} robots at level {level}", players=players, level=level_word(level))
+        + ", "
+        + n_("{n} counted deal", "{n} counted deals", deals)
+        + (", " + _("seed {seed}", seed=args.seed) if args.seed is not None else "")
+    )
     while played < deals:
         seed = None if args.seed is None else f"{args.seed}/{n}"
         deal = new_deal(rules, dealer, seed)
@@ -48,8 +51,14 @@ def robots_game(args: argparse.Namespace) -> int:
         if result.void:
             head = _("Deal {n}: {dealer} deals (seed {seed})", n=n, dealer=seat_label(dealer), seed=deal.seed)
         else:
-            head = _("Deal {n}, counted deal {k} of {total}: {dealer} deals (seed {seed})", n=n, k=played + 1,
-                     total=deals, dealer=seat_label(dealer), seed=deal.seed)
+            head = _(
+                "Deal {n}, counted deal {k} of {total}: {dealer} deals (seed {seed})",
+                n=n,
+                k=played + 1,
+                total=deals,
+                dealer=seat_label(dealer),
+                seed=deal.seed,
+            )
         print("\n" + head)
         for line in result_text(players, result, name=seat_label).plain.splitlines():
             print("  " + line.rstrip())

@@ -13,14 +13,27 @@ from .records import _print_json, _read
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="the deal record, or the server's {\"commitment\", \"record\"}, or a daily deal's "
-                        "whole set (GET /api/daily/DATE/deals), or a finished tournament's deals (GET /api/tournaments/ID/deals); "
-                        "- for standard input")
-    parser.add_argument("--commitment", metavar="HEX",
-                        help="the commitment published when the deal began (64 hex digits; default: the one in FILE, if any)")
-    parser.add_argument("--hand", action="append", default=[], metavar="SEAT:CODES",
-                        help="the hand a seat was dealt, as you saw it, e.g. 2:KS,T21,EX,... (may be repeated; default: none)")
-    parser.add_argument("--json", action="store_true", help="print the checks as one JSON object (default: one line per check)")
+    parser.add_argument(
+        "file",
+        help='the deal record, or the server\'s {"commitment", "record"}, or a daily deal\'s '
+        "whole set (GET /api/daily/DATE/deals), or a finished tournament's deals (GET /api/tournaments/ID/deals); "
+        "- for standard input",
+    )
+    parser.add_argument(
+        "--commitment",
+        metavar="HEX",
+        help="the commitment published when the deal began (64 hex digits; default: the one in FILE, if any)",
+    )
+    parser.add_argument(
+        "--hand",
+        action="append",
+        default=[],
+        metavar="SEAT:CODES",
+        help="the hand a seat was dealt, as you saw it, e.g. 2:KS,T21,EX,... (may be repeated; default: none)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the checks as one JSON object (default: one line per check)"
+    )
 
 
 def parse_hand(text: str) -> tuple[int, list[str]]:

@@ -18,8 +18,11 @@ def warm_robots(out=sys.stderr, notice_after: float = 1.0) -> None:
 
     def notice() -> None:
         if not done.wait(notice_after):
-            print("Preparing the expert robots: their card play is compiled once on this machine "
-                  "(about 10 seconds)...", file=out, flush=True)
+            print(
+                "Preparing the expert robots: their card play is compiled once on this machine (about 10 seconds)...",
+                file=out,
+                flush=True,
+            )
 
     noticer = threading.Thread(target=notice, daemon=True)
     noticer.start()

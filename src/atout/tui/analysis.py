@@ -22,15 +22,22 @@ from ..bots.analysis import WORLDS_FACTOR, Analysis, analyse
 from ..bots.expert import NO_POIGNEE
 from ..bots.explain import action_words
 from ..engine import Bid, Call, Chelem, Discard, PetitSecDecision, Play, Poignee
-from .text import contract_label
+from .text import contract_label, reason_words
 from .widgets import Footer, card_word, cards_text
 from .words import N_, Language, _, language, n_, number
 
 MARK_STYLES = {"inaccuracy": "bold #e8c547", "mistake": "bold #ff8c1a", "blunder": "bold #ff4d5e"}
 """Yellow, orange, red: the colours chess sites give the three marks."""
 MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-PHASES = {"bid": N_("bid"), "call": N_("call"), "ecart": N_("écart"), "chelem": N_("chelem"), "poignee": N_("poignée"),
-          "petit_sec": N_("petit sec"), "card": N_("card")}
+PHASES = {
+    "bid": N_("bid"),
+    "call": N_("call"),
+    "ecart": N_("écart"),
+    "chelem": N_("chelem"),
+    "poignee": N_("poignée"),
+    "petit_sec": N_("petit sec"),
+    "card": N_("card"),
+}
 """The decisions' kinds (bots.analysis.DecisionKind) in words."""
 SHOWN_LOSS = 1.0
 """An unmarked decision that lost less than this many points shows no "better" (a fraction of a point is
@@ -38,7 +45,7 @@ within what the search cannot tell apart; the browser does the same)."""
 
 
 def mark_words(mark: str, n: int) -> str:
-    """"1 mistake", "2 blunders"."""
+    """ "1 mistake", "2 blunders"."""
     if mark == "inaccuracy":
         return n_("{n} inaccuracy", "{n} inaccuracies", n)
     if mark == "mistake":
@@ -72,11 +79,16 @@ def decision_words(action: Any) -> str:
 
 
 def summary_text(total: dict[str, Any]) -> Text:
-    """"14 decisions, 24.9 points expected to be lost: 1 mistake, 1 inaccuracy" for a seat's totals."""
+    """ "14 decisions, 24.9 points expected to be lost: 1 mistake, 1 inaccuracy" for a seat's totals."""
     count = total["decisions"]
-    out = Text(n_("{n} decision of yours, {loss} points expected to be lost against the expert's choices",
-                  "{n} decisions of yours, {loss} points expected to be lost against the expert's choices",
-                  count, loss=number(total["loss"])))
+    out = Text(
+        n_(
+            "{n} decision of yours, {loss} points expected to be lost against the expert's choices",
+            "{n} decisions of yours, {loss} points expected to be lost against the expert's choices",
+            count,
+            loss=number(total["loss"]),
+        )
+    )
     marks = [(m, n) for m, n in reversed(total["marks"].items()) if n]
     if marks:
         out.append(": ")
@@ -89,22 +101,38 @@ def summary_text(total: dict[str, Any]) -> Text:
     return out
 
 
-def decisions_table(decisions: list[dict[str, Any]], actions: list[tuple[Any, Any]]) -> Table:
+def decisions_table(
+    decisions: list[dict[str, Any]], actions: list[tuple[Any, Any]], whys: list[str] | None = None
+) -> Table:
     """One row per decision: where, what was played, what was better by how much, the mark; ``actions``,
-    each decision's (played, best), named in the person's language."""
+    each decision's (played, best), named in the person's language; ``whys``, each decision's reasons in
+    words (``text.reason_words``: the same as the hint's), under a decision that lost something."""
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    for name, justify in (("", "right"), (_("trick"), "right"), (_("decision"), "left"), (_("you played"), "left"),
-                          (_("better"), "left"), (_("95% interval"), "left")):
+    for name, justify in (
+        ("", "right"),
+        (_("trick"), "right"),
+        (_("decision"), "left"),
+        (_("you played"), "left"),
+        (_("better"), "left"),
+        (_("95% interval"), "left"),
+    ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for d, (played, best) in zip(decisions, actions, strict=True):
+    for n, (d, (played, best)) in enumerate(zip(decisions, actions, strict=True)):
         mark = d["mark"]
         style = MARK_STYLES.get(mark, "") if mark else ""
         lost = bool(mark) or d["loss"] >= SHOWN_LOSS
         better = f"{decision_words(best)} (+{number(d['loss'])})" if lost else ""
         low, high = d["interval"]
-        table.add_row(Text(MARK_SIGNS.get(mark, "") if mark else "", style=style), str(d["trick"] or ""),
-                      _(PHASES.get(d["phase"], d["phase"])), decision_words(played), Text(better, style=style),
-                      _("[{low}, {high}]", low=number(low), high=number(high)) if lost else "")
+        table.add_row(
+            Text(MARK_SIGNS.get(mark, "") if mark else "", style=style),
+            str(d["trick"] or ""),
+            _(PHASES.get(d["phase"], d["phase"])),
+            decision_words(played),
+            Text(better, style=style),
+            _("[{low}, {high}]", low=number(low), high=number(high)) if lost else "",
+        )
+        if lost and whys and whys[n]:
+            table.add_row("", "", "", "", Text(whys[n], style="dim"), "")
     return table
 
 
@@ -165,7 +193,8 @@ class AnalysisScreen(ModalScreen):
         self.query_one("#summary", Static).update(summary_text(total))
         mine = [d for d in data["decisions"] if d["seat"] == self.seat]
         actions = [(d.action, d.best) for d in analysis.decisions if d.seat == self.seat]
-        self.query_one("#decisions", Static).update(decisions_table(mine, actions) if mine else "")
+        whys = [" ".join(reason_words(r) for r in d.reasons) for d in analysis.decisions if d.seat == self.seat]
+        self.query_one("#decisions", Static).update(decisions_table(mine, actions, whys) if mine else "")
 
     def action_close(self) -> None:
         self.dismiss(self.analysis)

@@ -17,6 +17,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 
+from ..bots.analysis import WORLDS_FACTOR
+from ..bots.hint import Hint
 from ..engine import IllegalAction
 from ..engine.choices import random_action
 from ..engine.kinds import Phase
@@ -26,12 +28,11 @@ from .game import HUMAN, Game, default_level, hint_level, seat_name
 from .prompt import Prompt
 from .result import ResultScreen
 from .start import GameSettings, StartScreen
-from .text import contract_label, level_word, refusal_words
+from .text import contract_label, level_word, reason_words, refusal_words
 from .widgets import Footer, HandView, cards_text
 from .words import N_, _
 
-__all__ = ["AtoutApp", "GameScreen", "HelpScreen", "InfoScreen", "LeaveScreen", "ResultScreen", "StartScreen",
-           "run"]
+__all__ = ["AtoutApp", "GameScreen", "HelpScreen", "InfoScreen", "LeaveScreen", "ResultScreen", "StartScreen", "run"]
 
 
 class GameScreen(Screen):
@@ -46,6 +47,7 @@ class GameScreen(Screen):
         Binding("q", "app.quit_game", N_("Quit")),
         *[Binding(str(i), f"button({i})", show=False) for i in range(1, 10)],
     ]
+    HINT_FACTOR = WORLDS_FACTOR  # the hint's worlds, times the expert's: the analysis's own (a test asks for fewer)
 
     def __init__(self, game: Game) -> None:
         super().__init__()
@@ -101,10 +103,15 @@ class GameScreen(Screen):
             assert obs.taker is not None  # the dog is shown once someone took
             taker = seat_name(obs.taker)
             body = Group(
-                Text(_("You took a {contract}; the dog is shown to all:", contract=contract_label(obs.contract))
-                     if obs.taker == HUMAN else
-                     _("{taker} took a {contract}; the dog is shown to all:", taker=taker,
-                       contract=contract_label(obs.contract))),
+                Text(
+                    _("You took a {contract}; the dog is shown to all:", contract=contract_label(obs.contract))
+                    if obs.taker == HUMAN
+                    else _(
+                        "{taker} took a {contract}; the dog is shown to all:",
+                        taker=taker,
+                        contract=contract_label(obs.contract),
+                    )
+                ),
                 cards_text(obs.dog, sep="  "),
             )
             self.app.push_screen(InfoScreen(_("The dog"), body, kind="dog"), lambda _: self.advance())
@@ -176,9 +183,15 @@ class GameScreen(Screen):
     def fallback_action(self, seat: int, err: Exception):
         """A random legal action for a robot that failed (and a note saying so)."""
         with contextlib.suppress(RuntimeError):
-            self.app.call_from_thread(self.app.notify, _("{name}'s robot failed ({error}); it plays a random legal "
-                                                         "move instead", name=seat_name(seat), error=err),
-                                      severity="warning")
+            self.app.call_from_thread(
+                self.app.notify,
+                _(
+                    "{name}'s robot failed ({error}); it plays a random legal move instead",
+                    name=seat_name(seat),
+                    error=err,
+                ),
+                severity="warning",
+            )
         return random_action(self.game.current.legal_actions(), random.Random(len(self.game.current.history)))
 
     def robot_acts(self, token: int, seat: int, action) -> None:
@@ -190,8 +203,14 @@ class GameScreen(Screen):
         try:
             self.game.apply(action, seat=seat)
         except IllegalAction as err:
-            self.app.notify(_("{name}'s robot chose an illegal move ({error}); it plays a random legal move instead",
-                              name=seat_name(seat), error=refusal_words(err)), severity="warning")
+            self.app.notify(
+                _(
+                    "{name}'s robot chose an illegal move ({error}); it plays a random legal move instead",
+                    name=seat_name(seat),
+                    error=refusal_words(err),
+                ),
+                severity="warning",
+            )
             self.game.apply(random_action(self.game.current.legal_actions(), random.Random(0)), seat=seat)
         self.call_later(self.advance)
 
@@ -241,8 +260,9 @@ class GameScreen(Screen):
         except OSError as err:
             self.prompt.refuse(_("could not save the game: {error}", error=err))
             return
-        self.prompt.say(_("Game saved to {path}; resume it with: {command}", path=path,
-                          command=self.game.resume_command()))
+        self.prompt.say(
+            _("Game saved to {path}; resume it with: {command}", path=path, command=self.game.resume_command())
+        )
 
     def action_hint(self) -> None:
         if not self.game.human_to_act:
@@ -253,17 +273,17 @@ class GameScreen(Screen):
         token = self.token
 
         def think() -> None:
-            action = self.game.hint()
+            found = self.game.hint(self.HINT_FACTOR)
             with contextlib.suppress(RuntimeError):
-                self.app.call_from_thread(self.show_hint, token, level, action)
+                self.app.call_from_thread(self.show_hint, token, level, found)
 
         self.run_worker(think, thread=True, group="hint")
 
-    def show_hint(self, token: int, level: str, action) -> None:
+    def show_hint(self, token: int, level: str, found: Hint) -> None:
         if token != self.token:
             return
-        self.last_hint = action
-        self.prompt.show_hint(level, action)
+        self.last_hint = found.action
+        self.prompt.show_hint(level, found.action, " ".join(reason_words(r) for r in found.reasons))
 
 
 class AtoutApp(App):
@@ -274,10 +294,19 @@ class AtoutApp(App):
     CSS_PATH = "atout.tcss"
     BINDINGS = [Binding("ctrl+q", "quit_game", N_("Quit"), show=False)]
 
-    def __init__(self, game: Game | None = None, *, players: int | None = None, level: str | None = None,
-                 deals: int | None = None, seed: str | None = None, delay: float = 0.6,
-                 save_dir: Path | str | None = None, start_screen: bool | None = None,
-                 pause: Callable[[float], object] = time.sleep) -> None:
+    def __init__(
+        self,
+        game: Game | None = None,
+        *,
+        players: int | None = None,
+        level: str | None = None,
+        deals: int | None = None,
+        seed: str | None = None,
+        delay: float = 0.6,
+        save_dir: Path | str | None = None,
+        start_screen: bool | None = None,
+        pause: Callable[[float], object] = time.sleep,
+    ) -> None:
         """``pause``: how a robot's thread waits out the rest of ``delay`` (a test passes one it controls)."""
         super().__init__()
         self.game = game
@@ -297,8 +326,7 @@ class AtoutApp(App):
             self.new_game(**self.settings)
 
     def new_game(self, players: int, level: str | None, deals: int, seed: str | None) -> None:
-        game = Game(players=players, level=level or default_level(), deals=deals, seed=seed,
-                    save_dir=self.save_dir)
+        game = Game(players=players, level=level or default_level(), deals=deals, seed=seed, save_dir=self.save_dir)
         self.open_game(game)
 
     def saved_game(self) -> Game | None:
@@ -349,10 +377,14 @@ class AtoutApp(App):
         try:
             path = game.save()
         except OSError as err:
-            return _("The game could not be saved in {path} ({error}): leaving loses it.", path=game.save_path(),
-                     error=err.strerror or err), False
-        return _("The game is saved in {path}. Continue it later with: {command}", path=path,
-                 command=game.resume_command()), True
+            return _(
+                "The game could not be saved in {path} ({error}): leaving loses it.",
+                path=game.save_path(),
+                error=err.strerror or err,
+            ), False
+        return _(
+            "The game is saved in {path}. Continue it later with: {command}", path=path, command=game.resume_command()
+        ), True
 
 
 def run(game: Game | None = None, **kwargs) -> int:

@@ -41,8 +41,12 @@ class Board(Vertical):
         log.clear()
         deal = self.game.current
         dealer = _("You deal") if deal.dealer == HUMAN else _("{name} deals", name=seat_name(deal.dealer))
-        log.write(Text(_("Deal {n} of {of}: {dealer}.", n=self.game.deal_number, of=self.game.deals, dealer=dealer),
-                       style="bold"))
+        log.write(
+            Text(
+                _("Deal {n} of {of}: {dealer}.", n=self.game.deal_number, of=self.game.deals, dealer=dealer),
+                style="bold",
+            )
+        )
 
     def show(self, obs) -> None:
         self.query_one("#status", Static).update(self.status_text(obs))
@@ -56,15 +60,27 @@ class Board(Vertical):
         if obs.phase in (Phase.PETIT_SEC, Phase.BIDDING):
             out.append(_("bidding"))
             if obs.taker is not None:  # the best bid so far: nobody takes until all have spoken
-                out.append(" · " + _("best bid so far {name}: {contract}", name=seat_name(obs.taker),
-                                     contract=contract_label(obs.contract)))
+                out.append(
+                    " · "
+                    + _(
+                        "best bid so far {name}: {contract}",
+                        name=seat_name(obs.taker),
+                        contract=contract_label(obs.contract),
+                    )
+                )
         elif obs.taker is not None:
             out.append(f"{seat_name(obs.taker)}: {contract_label(obs.contract)}")
             if obs.called is not None:
                 out.append(" · " + _("called {card}", card=card_word(obs.called)))
                 if obs.partner is not None:
-                    out.append(" · " + (_("partner {name}", name=seat_name(obs.partner))
-                                        if obs.partner != obs.taker else _("taker alone")))
+                    out.append(
+                        " · "
+                        + (
+                            _("partner {name}", name=seat_name(obs.partner))
+                            if obs.partner != obs.taker
+                            else _("taker alone")
+                        )
+                    )
                 elif obs.taker == HUMAN and obs.hand >> obs.called & 1:
                     out.append(" · " + _("you play alone"))
                 elif obs.dog is not None and obs.dog >> obs.called & 1:

@@ -48,7 +48,6 @@ def help_text() -> str:
     return _(HELP, auction_keys=auction_keys, contracts=contracts_text())
 
 
-
 class HelpScreen(ModalScreen):
     BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", N_("Close"))]
 
@@ -153,8 +152,11 @@ def shown_cards_box(obs) -> InfoScreen:
         body.append_text(cards_text(obs.ecart_trumps))
         body.append("\n")
     for seat, cards, size, bonus in obs.poignees:
-        said = (_("Your {size} poignée ({bonus}):", size=poignee_word(size), bonus=bonus) if seat == HUMAN
-                else _("{name}'s {size} poignée ({bonus}):", name=seat_name(seat), size=poignee_word(size), bonus=bonus))
+        said = (
+            _("Your {size} poignée ({bonus}):", size=poignee_word(size), bonus=bonus)
+            if seat == HUMAN
+            else _("{name}'s {size} poignée ({bonus}):", name=seat_name(seat), size=poignee_word(size), bonus=bonus)
+        )
         body.append(said + " ")
         body.append_text(cards_text(cards))
         body.append("\n")

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import LEVELS, current_level, make_bot
+from ..bots.analysis import WORLDS_FACTOR
+from ..bots.hint import Hint, hint
 from ..engine import Action, Deal, Observation
 from ..engine.game import DealSummary
 from ..engine.game import Game as EngineGame
@@ -87,11 +89,10 @@ class Game(EngineGame):
             raise RuntimeError("it is the person's turn" if seat == HUMAN else "the deal is over")
         return seat, self.robot(seat).choose(self.current.observation(seat))
 
-    def hint(self) -> Action:
-        """What the strongest robot would do in the person's place."""
-        return make_bot(hint_level(), f"{self.seed}/hint/{len(self.current.history)}").choose(
-            self.current.observation(HUMAN)
-        )
+    def hint(self, factor: int = WORLDS_FACTOR) -> Hint:
+        """What the expert would do in the person's place, and why: the analysis's own search of this
+        decision (its seed, ``factor`` times the expert's worlds), so the analysis after agrees."""
+        return hint(self.current.observation(HUMAN), len(self.current.history), "analysis", factor)
 
     def apply(self, action: Action, seat: int = HUMAN) -> DealSummary | None:
         return super().apply(action, seat)

@@ -36,8 +36,14 @@ class Offer(Button):
         self.offered = action  # not `action`: a Button's own action is a Textual action string
 
 
-def _button(label: str, id: str, variant: ButtonVariant = "default", disabled: bool = False,
-            name: str | None = None, classes: str | None = None) -> Button:
+def _button(
+    label: str,
+    id: str,
+    variant: ButtonVariant = "default",
+    disabled: bool = False,
+    name: str | None = None,
+    classes: str | None = None,
+) -> Button:
     return Button(label, variant=variant, compact=True, disabled=disabled, id=id, name=name, classes=classes)
 
 
@@ -128,16 +134,25 @@ class Prompt(Vertical):
         if phase == Phase.BIDDING:
             self.mode = "bid"
             hand.marked = obs.hand
-            self.say(_("Your bid: 1 passes, 2 to 5 bid a contract; the greyed ones are no higher than the "
-                       "best bid so far."))
+            self.say(
+                _("Your bid: 1 passes, 2 to 5 bid a contract; the greyed ones are no higher than the best bid so far.")
+            )
             # One key per contract, the same all through the auction: unavailable ones are greyed.
             open_bids = {b.contract: b for b in legal if isinstance(b, Bid) and not b.chelem}
             buttons: list[Button] = [
-                Offer(contract_label(contract), open_bids.get(contract), variant="primary" if contract else "default",
-                      disabled=contract not in open_bids)
-                for contract in range(5)]
-            buttons += [Offer(_("{contract} + chelem", contract=contract_label(b.contract)), b)
-                        for b in legal if isinstance(b, Bid) and b.chelem]
+                Offer(
+                    contract_label(contract),
+                    open_bids.get(contract),
+                    variant="primary" if contract else "default",
+                    disabled=contract not in open_bids,
+                )
+                for contract in range(5)
+            ]
+            buttons += [
+                Offer(_("{contract} + chelem", contract=contract_label(b.contract)), b)
+                for b in legal
+                if isinstance(b, Bid) and b.chelem
+            ]
             self.set_actions(buttons)
         elif phase == Phase.CALL:
             self.mode = "call"
@@ -154,8 +169,9 @@ class Prompt(Vertical):
             self.mode = "chelem"
             hand.marked = obs.hand
             self.say(_("Do you announce a chelem (all the tricks)?"))
-            self.set_actions([Offer(_("No chelem"), Chelem(False), "primary"),
-                              Offer(_("Announce a chelem"), Chelem(True))])
+            self.set_actions(
+                [Offer(_("No chelem"), Chelem(False), "primary"), Offer(_("Announce a chelem"), Chelem(True))]
+            )
         elif phase == Phase.PETIT_SEC:
             self.mode = "petit_sec"
             hand.marked = obs.hand
@@ -183,11 +199,21 @@ class Prompt(Vertical):
         hand = self.query_one(HandView)
         hand.selected = self.ecart
         k = self.ecart.bit_count()
-        self.say(Text(_("Lay aside {count} cards (dog cards underlined): choose them one by one; "
-                        "{k}/{count} chosen.", count=count, k=k)))
-        self.set_actions([_button(_("Lay aside ({k}/{count})", k=k, count=count), "lay-aside", "primary",
-                                  disabled=k != count),
-                          _button(_("Clear"), "clear-ecart")])
+        self.say(
+            Text(
+                _(
+                    "Lay aside {count} cards (dog cards underlined): choose them one by one; {k}/{count} chosen.",
+                    count=count,
+                    k=k,
+                )
+            )
+        )
+        self.set_actions(
+            [
+                _button(_("Lay aside ({k}/{count})", k=k, count=count), "lay-aside", "primary", disabled=k != count),
+                _button(_("Clear"), "clear-ecart"),
+            ]
+        )
 
     def ecart_pick_reason(self, card: int) -> str | None:
         """Why ``card`` may not join the écart now, or None when it may: the engine's reason, in words."""
@@ -201,8 +227,11 @@ class Prompt(Vertical):
             return _("the écart has {count} cards already: take one back first", count=count)
         if reason is EcartRefusal.TRUMPS_ENOUGH:
             trumps = count - (ecart_allowed(hand, count) & ~TRUMPS).bit_count()
-            return _("{card}: only {trumps} may be laid aside; lay aside your other allowed cards",
-                     card=card_word(card), trumps=n_("{n} trump", "{n} trumps", trumps))
+            return _(
+                "{card}: only {trumps} may be laid aside; lay aside your other allowed cards",
+                card=card_word(card),
+                trumps=n_("{n} trump", "{n} trumps", trumps),
+            )
         return f"{card_word(card)}: {_(_ECART_REFUSALS[reason])}"
 
     def _poignee_offer(self) -> PoigneeFrom:
@@ -211,14 +240,28 @@ class Prompt(Vertical):
     def offer_poignee(self, offer: PoigneeFrom) -> None:
         sizes = sorted(offer.sizes.items(), key=lambda kv: kv[1])
         trumps = (offer.cards & TRUMPS).bit_count()
-        said = (_("You may show a poignée ({n} trumps + the Excuse) before your first card, or just play a card "
-                  "to decline.", n=trumps) if offer.cards & EXCUSE_BIT else
-                _("You may show a poignée ({n} trumps) before your first card, or just play a card to decline.",
-                  n=trumps))
+        said = (
+            _(
+                "You may show a poignée ({n} trumps + the Excuse) before your first card, or just play a card "
+                "to decline.",
+                n=trumps,
+            )
+            if offer.cards & EXCUSE_BIT
+            else _(
+                "You may show a poignée ({n} trumps) before your first card, or just play a card to decline.", n=trumps
+            )
+        )
         self.say(Text(said))
-        buttons = [_button(_("Show {size} ({n})", size=poignee_word(name), n=size), f"show-{size}", "primary",
-                           name=str(size), classes="poignee-size")
-                   for name, size in sizes]
+        buttons = [
+            _button(
+                _("Show {size} ({n})", size=poignee_word(name), n=size),
+                f"show-{size}",
+                "primary",
+                name=str(size),
+                classes="poignee-size",
+            )
+            for name, size in sizes
+        ]
         buttons.append(_button(_("No poignée"), "no-poignee"))
         self.set_actions(buttons)
 
@@ -249,19 +292,38 @@ class Prompt(Vertical):
         hand.selected = self.poignee
         k = self.poignee.bit_count()
         self.say(_("Choose the {n} trumps to show (click to swap): {k}/{n}.", n=self.poignee_size, k=k))
-        self.set_actions([_button(_("Show these {k}", k=k), "show-poignee", "primary", disabled=k != self.poignee_size),
-                          _button(_("Cancel"), "cancel-poignee")])
+        self.set_actions(
+            [
+                _button(_("Show these {k}", k=k), "show-poignee", "primary", disabled=k != self.poignee_size),
+                _button(_("Cancel"), "cancel-poignee"),
+            ]
+        )
 
-    def show_hint(self, level: str, action) -> None:
-        self.say(Text(_("Hint: the {level} robot would {what}.", level=level_word(level), what=hint_words(action)),
-                      style="bold cyan"))
+    def show_hint(self, level: str, action, why: str = "") -> None:
+        """The hint and its reasons (``why``: the search's figures, in words)."""
+        self.say(
+            Text(
+                _("Hint: the {level} robot would {what}.", level=level_word(level), what=hint_words(action))
+                + (" " + why if why else ""),
+                style="bold cyan",
+            )
+        )
         if isinstance(action, Play):
             self.query_one(HandView).focus_card(action.card)
         elif isinstance(action, Discard) and self.mode == "ecart":
             self.ecart = action.cards  # highlighted: the person may confirm or change them
             self.update_ecart()
-            self.say(Text(_("Hint: the {level} robot would {what} (chosen for you: change them or lay them aside).",
-                            level=level_word(level), what=hint_words(action)), style="bold cyan"))
+            self.say(
+                Text(
+                    _(
+                        "Hint: the {level} robot would {what} (chosen for you: change them or lay them aside).",
+                        level=level_word(level),
+                        what=hint_words(action),
+                    )
+                    + (" " + why if why else ""),
+                    style="bold cyan",
+                )
+            )
 
     # ------------------------------------------------------------ answers: a card
     @on(HandView.Chosen)
@@ -288,9 +350,14 @@ class Prompt(Vertical):
             if self.poignee >> card & 1:
                 self.poignee &= ~(1 << card)
             elif not pool >> card & 1:
-                self.refuse(_("{card}: a poignée shows only trumps (the Excuse only when you lack one trump)",
-                              card=card_word(card)) if card == 77 else
-                            _("{card}: a poignée shows only trumps", card=card_word(card)))
+                self.refuse(
+                    _(
+                        "{card}: a poignée shows only trumps (the Excuse only when you lack one trump)",
+                        card=card_word(card),
+                    )
+                    if card == 77
+                    else _("{card}: a poignée shows only trumps", card=card_word(card))
+                )
                 return
             elif self.poignee.bit_count() >= self.poignee_size:
                 self.refuse(_("the poignée has {n} cards: take one back first", n=self.poignee_size))

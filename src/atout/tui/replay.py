@@ -76,7 +76,7 @@ def record_names(record: dict) -> list[str]:
 
 
 def deals(name: str) -> str:
-    """"Ann deals", and "You deal" (a terminal game's record names its person "You")."""
+    """ "Ann deals", and "You deal" (a terminal game's record names its person "You")."""
     return _("You deal") if name == _("You") else _("{name} deals", name=name)
 
 
@@ -182,16 +182,27 @@ class ReplayApp(App):
         trick = dict(deal.tricks[-1].plays) if deal.tricks and not deal.trick else dict(deal.trick)
         if deal.tricks and not deal.trick:
             last = deal.tricks[-1]
-            out.append("\n" + _("Trick {n}: led by {leader}, won by {winner}", n=len(deal.tricks),
-                                 leader=name(last.leader), winner=name(last.winner)), style="bold yellow")
+            out.append(
+                "\n"
+                + _(
+                    "Trick {n}: led by {leader}, won by {winner}",
+                    n=len(deal.tricks),
+                    leader=name(last.leader),
+                    winner=name(last.winner),
+                ),
+                style="bold yellow",
+            )
         hands = Table(box=None, show_header=True, header_style="dim", padding=(0, 1), expand=False)
         hands.add_column(_("player"), no_wrap=True, style="bold")
         if trick:
             hands.add_column(_("played"), no_wrap=True)
         hands.add_column(_("hand"), ratio=1)
         for seat in range(deal.players):
-            role = " " + _("(taker)") if seat == deal.taker else (
-                " " + _("(partner)") if seat == deal.partner and (deal.partner_revealed or deal.is_over) else "")
+            role = (
+                " " + _("(taker)")
+                if seat == deal.taker
+                else (" " + _("(partner)") if seat == deal.partner and (deal.partner_revealed or deal.is_over) else "")
+            )
             cells = [Text(name(seat) + role)]
             if trick:
                 cells.append(card_text(trick[seat]) if seat in trick else Text(""))

@@ -21,13 +21,26 @@ from .words import N_, _
 class ResultScreen(Screen):
     """The end of a deal: the result in detail and the running score sheet."""
 
-    BINDINGS = [Binding("enter,n,space", "next", N_("Continue")), Binding("a", "analyse", N_("Analyse my play")),
-                Binding("q", "app.quit_game", N_("Quit"))]
+    BINDINGS = [
+        Binding("enter,n,space", "next", N_("Continue")),
+        Binding("enter,n,space", "finish", N_("Quit")),  # the last deal's: the footer says what Enter does
+        Binding("a", "analyse", N_("Analyse my play")),
+        Binding("q", "app.quit_game", N_("Quit")),
+    ]
 
     def __init__(self, game: Game) -> None:
         super().__init__()
         self.game = game
         self.analysis = None  # the person's play analysed, once asked for (kept while the screen shows)
+        self.leaving = False  # Enter (or the button) was pressed: the next deal comes, or the game ends
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter continues to the next deal, or after the last one quits: one binding shown of the two."""
+        if action == "next":
+            return not self.game.is_over
+        if action == "finish":
+            return self.game.is_over
+        return True
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -53,7 +66,11 @@ class ResultScreen(Screen):
 
     @on(Button.Pressed, "#analyse")
     def action_analyse(self) -> None:
-        """The person's decisions in this deal scored by the expert's search (docs/analysis.md)."""
+        """The person's decisions in this deal scored by the expert's search (docs/analysis.md); none once
+        the screen is leaving (an ``a`` pressed just after Enter quit the game opened the analysis on an
+        app closing, whose screen had no widgets left: NoMatches)."""
+        if self.leaving:
+            return
         record = {**to_record(self.game.current), "names": [seat_name(s) for s in range(self.game.players)]}
 
         def keep(analysis) -> None:
@@ -63,7 +80,13 @@ class ResultScreen(Screen):
 
     @on(Button.Pressed, "#next")
     def action_next(self) -> None:
+        if self.leaving:
+            return
+        self.leaving = True
         if self.game.is_over:
             self.app.exit()
         else:
             self.dismiss(True)
+
+    def action_finish(self) -> None:
+        self.action_next()

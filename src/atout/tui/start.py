@@ -40,8 +40,10 @@ class GameHost(Protocol):
 
 class Choice(RadioSet):
     """One of the start screen's choices: its cursor starts on the option chosen (Textual's starts on the
-    first, so "3 players" was lit while 4 was chosen, and the first Enter switched to 3), and Enter takes
-    the option under the cursor and begins, as Enter does everywhere on the start screen; Space chooses."""
+    first, so "3 players" was lit while 4 was chosen, and the first Enter switched to 3); the arrows choose
+    the option they move to (Textual's only move a highlight: a person who chose 5 players with them, then
+    went on with Tab or a click on Start, got 4); Enter takes the option under the cursor and begins, as
+    Enter does everywhere on the start screen; Space chooses."""
 
     BINDINGS = [Binding("enter", "begin", N_("Start"), show=False)]
 
@@ -51,6 +53,20 @@ class Choice(RadioSet):
     def _on_chosen(self) -> None:
         if self.pressed_index >= 0:
             self._selected = self.pressed_index
+
+    def action_next_button(self) -> None:
+        super().action_next_button()
+        self._choose_highlighted()
+
+    def action_previous_button(self) -> None:
+        super().action_previous_button()
+        self._choose_highlighted()
+
+    def _choose_highlighted(self) -> None:
+        """The option highlighted is chosen (not on mount, where Textual's set moves to its first option
+        before it knows the one chosen)."""
+        if self.pressed_index >= 0 and self._selected is not None and self._selected != self.pressed_index:
+            self.action_toggle_button()
 
     begin = False  # Enter took another option: the game begins once the set has taken it
 
@@ -81,8 +97,14 @@ class StartScreen(Screen):
 
     BINDINGS = [Binding("q,escape", "app.quit", N_("Quit")), Binding("enter", "start", N_("Start"))]
 
-    def __init__(self, players: int = 4, level: str | None = None, deals: int = 4, seed: str | None = None,
-                 can_resume: bool = False) -> None:
+    def __init__(
+        self,
+        players: int = 4,
+        level: str | None = None,
+        deals: int = 4,
+        seed: str | None = None,
+        can_resume: bool = False,
+    ) -> None:
         super().__init__()
         self.players = players
         self.level = level or default_level()
@@ -113,8 +135,15 @@ class StartScreen(Screen):
                 if self.can_resume:
                     yield Button(_("Resume saved game"), id="resume")
                 yield Button(_("Quit"), id="quit")
-            yield Static(Text(_("Tab moves between the choices, arrows and Space choose, Enter begins (with "
-                                "the option under the cursor)."), style="dim"))
+            yield Static(
+                Text(
+                    _(
+                        "Tab moves between the choices, arrows and Space choose, Enter begins (with "
+                        "the option under the cursor)."
+                    ),
+                    style="dim",
+                )
+            )
             yield Static("", id="error")
         yield Footer()
 

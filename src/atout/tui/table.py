@@ -139,8 +139,10 @@ def seat_lines(obs, seat: int, won: list[int], bids: dict[int, str], wide: bool 
             return [line, Text(_("dealer"), style="dim"), info]
         return [line, info]
     if obs.phase in (Phase.PLAY, Phase.END):  # narrow: cards and tricks on lines of their own
-        infos = [Text(n_("{n} card", "{n} cards", obs.hand_sizes[seat]), style="dim"),
-                 Text(n_("{n} trick", "{n} tricks", won[seat]), style="dim")]
+        infos = [
+            Text(n_("{n} card", "{n} cards", obs.hand_sizes[seat]), style="dim"),
+            Text(n_("{n} trick", "{n} tricks", won[seat]), style="dim"),
+        ]
     else:
         infos = [info]
     return [name, *roles, *infos]
@@ -154,8 +156,9 @@ def table_picture(obs, width: int, height: int) -> Canvas:
     bids: dict[int, str] = {}
     for seat, action in obs.history:
         if isinstance(action, Bid):
-            bids[seat] = (_("bid {contract}", contract=contract_label(action.contract)) if action.contract
-                          else _("passed"))
+            bids[seat] = (
+                _("bid {contract}", contract=contract_label(action.contract)) if action.contract else _("passed")
+            )
     won = [0] * n
     for trick in obs.tricks:
         won[trick.winner] += 1
@@ -231,13 +234,22 @@ def table_picture(obs, width: int, height: int) -> Canvas:
     centre = Text()
     if obs.phase in (Phase.BIDDING, Phase.PETIT_SEC):
         if obs.taker is not None:
-            centre = Text(_("best bid so far: {name}, {contract}", name=seat_name(obs.taker),
-                            contract=contract_label(obs.contract)), style="dim")
+            centre = Text(
+                _(
+                    "best bid so far: {name}, {contract}",
+                    name=seat_name(obs.taker),
+                    contract=contract_label(obs.contract),
+                ),
+                style="dim",
+            )
         else:
             centre = Text(_("bidding"), style="dim")
     elif last is not None and obs.phase in (Phase.PLAY, Phase.END):
-        said = (_("You win trick {n}", n=len(obs.tricks)) if last.winner == HUMAN
-                else _("{name} wins trick {n}", name=seat_name(last.winner), n=len(obs.tricks)))
+        said = (
+            _("You win trick {n}", n=len(obs.tricks))
+            if last.winner == HUMAN
+            else _("{name} wins trick {n}", name=seat_name(last.winner), n=len(obs.tricks))
+        )
         centre = Text(said, style="yellow")
     elif obs.phase == Phase.PLAY:
         centre = Text(_("trick {n}", n=len(obs.tricks) + 1), style="dim")

@@ -7,17 +7,22 @@ import re
 from rich.table import Table
 from rich.text import Text
 
+from ..bots.expert import NO_POIGNEE
+from ..bots.reasons import Reason
 from ..engine import Bid, Call, Chelem, Discard, EcartShown, IllegalAction, PetitSecDecision, Play, Poignee
-from ..engine.cards import parse_card
-from ..engine.kinds import Contract, Void
-from ..engine.scoring import Result
+from ..engine.cards import SUIT_SYMBOLS, SUITS, parse_card
+from ..engine.kinds import ChelemOutcome, Contract, Void
+from ..engine.scoring import BASE, CHELEM_BONUSES, PETIT_AU_BOUT, Result
 from .game import HUMAN, Game, seat_name
 from .widgets import card_text, card_word, cards_text, signed
 from .words import N_, Language, _, language, n_, number, rich
 
 CONTRACT_WORDS = {
-    Contract.PASS: N_("Pass"), Contract.PRISE: N_("Prise"), Contract.GARDE: N_("Garde"),
-    Contract.GARDE_SANS: N_("Garde sans"), Contract.GARDE_CONTRE: N_("Garde contre"),
+    Contract.PASS: N_("Pass"),
+    Contract.PRISE: N_("Prise"),
+    Contract.GARDE: N_("Garde"),
+    Contract.GARDE_SANS: N_("Garde sans"),
+    Contract.GARDE_CONTRE: N_("Garde contre"),
 }
 """The engine's contracts in words (translated when said): ``garde_sans`` is "Garde sans"."""
 CHELEM_WORDS = {
@@ -54,8 +59,11 @@ def describe(seat: int, action, name=seat_name) -> Text:
 
     if isinstance(action, Bid):
         if action.contract:
-            return say(N_("{who} bid {contract}"), N_("{who} bids {contract}"),
-                       contract=Text(contract_label(action.contract), style="cyan"))
+            return say(
+                N_("{who} bid {contract}"),
+                N_("{who} bids {contract}"),
+                contract=Text(contract_label(action.contract), style="cyan"),
+            )
         return say(N_("{who} pass"), N_("{who} passes"))
     if isinstance(action, Call):
         return say(N_("{who} call {card}"), N_("{who} calls {card}"), card=card_text(action.card))
@@ -63,15 +71,20 @@ def describe(seat: int, action, name=seat_name) -> Text:
         return say(N_("{who} lay aside {cards}"), N_("{who} lays aside {cards}"), cards=cards_text(action.cards))
     if isinstance(action, EcartShown):
         if action.trumps:
-            return say(N_("{who} lay aside the écart, showing {cards}"), N_("{who} lays aside the écart, showing {cards}"),
-                       cards=cards_text(action.trumps))
+            return say(
+                N_("{who} lay aside the écart, showing {cards}"),
+                N_("{who} lays aside the écart, showing {cards}"),
+                cards=cards_text(action.trumps),
+            )
         return say(N_("{who} lay aside the écart"), N_("{who} lays aside the écart"))
     if isinstance(action, Chelem):
         if action.announce:
             return say(N_("{who} announce a chelem!"), N_("{who} announces a chelem!"))
         return say(N_("{who} announce no chelem"), N_("{who} announces no chelem"))
     if isinstance(action, Poignee):
-        return say(N_("{who} show a poignée: {cards}"), N_("{who} shows a poignée: {cards}"), cards=cards_text(action.cards))
+        return say(
+            N_("{who} show a poignée: {cards}"), N_("{who} shows a poignée: {cards}"), cards=cards_text(action.cards)
+        )
     if isinstance(action, Play):
         return say(N_("{who} play {card}"), N_("{who} plays {card}"), card=card_text(action.card))
     if isinstance(action, PetitSecDecision):
@@ -109,6 +122,60 @@ def hint_words(action) -> str:
     return str(action)
 
 
+REASONS = {
+    "gain": N_(
+        "It wins {gain} points on average over the {worlds} deals searched, against {other} "
+        "(95% interval {low} to {high})."
+    ),
+    "noise": N_(
+        "It is {gain} points ahead of {other} over the {worlds} deals searched, within the search's noise "
+        "(95% interval {low} to {high})."
+    ),
+    "even": N_("{other} is as good, over the {worlds} deals searched."),
+    "petit": N_(
+        "The Petit ends with your side in {chance}% of the deals searched, against {other_chance}% after {other}."
+    ),
+    "wins": N_("Your side wins the deal in {chance}% of the deals searched, against {other_chance}% after {other}."),
+    "voids": N_("It empties your {suits}, which {other} keeps."),
+    "only": N_("It is the only sensible choice here."),
+}
+"""A sentence for each kind of reason (``bots.reasons``): its figures are the search's."""
+
+
+def other_words(action) -> str:
+    """The action a reason compares with, as a noun: ``K♥``, ``Garde``, ``passing``, ``laying aside …``."""
+    if action is NO_POIGNEE:
+        return _("keeping the poignée hidden")
+    if isinstance(action, Play):
+        return card_word(action.card)
+    if isinstance(action, Bid):
+        return contract_label(action.contract) if action.contract else _("passing")
+    if isinstance(action, Call):
+        return _("calling {card}", card=card_word(action.card))
+    if isinstance(action, Discard):
+        return _("laying aside {cards}", cards=cards_text(action.cards).plain)
+    if isinstance(action, Chelem):
+        return _("announcing a chelem") if action.announce else _("announcing no chelem")
+    if isinstance(action, Poignee):
+        return _("showing the poignée")
+    if isinstance(action, PetitSecDecision):
+        return _("redealing") if action.redeal else _("playing on")
+    return str(action)
+
+
+def reason_words(reason: Reason) -> str:
+    """One reason in a sentence of the current language, every figure from the search."""
+    figures = dict(reason.figures)
+    for key in ("gain", "low", "high"):
+        if key in figures:
+            figures[key] = number(figures[key])
+    if "suits" in figures:
+        figures["suits"] = " ".join(SUIT_SYMBOLS[SUITS.index(s)] for s in figures["suits"])
+    other = "" if reason.other is None else other_words(reason.other)
+    text = _(REASONS[str(reason.kind)], other=other, **figures)
+    return text[:1].upper() + text[1:]  # a sentence that starts with a card: "Trump 8 is as good…"
+
+
 def refusal_words(err: IllegalAction, deal=None) -> str:
     """The engine's refusal in the person's words: in English the engine's own sentence (its codes as cards);
     in another language the broken rule's sentence (the prompt offers only legal moves: a refusal is rare)."""
@@ -133,8 +200,14 @@ REFUSALS = {
 """The rules a person's move can break in the terminal, as the refusal says them."""
 
 
-LEVELS = {"beginner": N_("beginner"), "club": N_("club"), "heuristic": N_("club"), "expert": N_("expert"),
-          "random": N_("random"), "search": N_("search")}
+LEVELS = {
+    "beginner": N_("beginner"),
+    "club": N_("club"),
+    "heuristic": N_("club"),
+    "expert": N_("expert"),
+    "random": N_("random"),
+    "search": N_("search"),
+}
 """The robots' levels in words (heuristic is the club level's other name)."""
 
 
@@ -160,36 +233,47 @@ def result_text(players: int, result: Result, name=seat_name) -> Text:
         out.append(_("The deal is void: {why}. ", why=why), style="bold")
         out.append(_("It does not count; the next dealer deals."))
         return out
-    assert result.taker is not None and result.bouts is not None and result.unit is not None and result.points is not None  # not void
+    assert (
+        result.taker is not None and result.bouts is not None and result.unit is not None and result.points is not None
+    )  # not void
     taker = seat_name(result.taker)
     k = result.multiplier or 1
-    took = (_("You took a {contract} (×{k})", contract=contract_label(result.contract), k=k) if taker == you else
-            _("{taker} took a {contract} (×{k})", taker=taker, contract=contract_label(result.contract), k=k))
+    took = (
+        _("You took a {contract} (×{k})", contract=contract_label(result.contract), k=k)
+        if taker == you
+        else _("{taker} took a {contract} (×{k})", taker=taker, contract=contract_label(result.contract), k=k)
+    )
     out.append(took, style="bold")
     if result.partner is not None and result.partner != result.taker:
         partner = seat_name(result.partner)
-        out.append(" " + (_("with you as partner") if partner == you else
-                          _("with {partner} as partner", partner=partner)))
+        out.append(
+            " " + (_("with you as partner") if partner == you else _("with {partner} as partner", partner=partner))
+        )
     elif players == 5:
         out.append(" " + _("alone"))
     out.append(".\n")
-    out.append(_("Taker's side: {points} points with {bouts}; needed {target}. ", points=number(result.points),
-                 bouts=n_("{n} bout", "{n} bouts", result.bouts), target=result.target))
-    verdict = _("MADE by {margin}.", margin=result.margin) if result.made else _("FAILED by {margin}.",
-                                                                                 margin=result.margin)
+    out.append(
+        _(
+            "Taker's side: {points} points with {bouts}; needed {target}. ",
+            points=number(result.points),
+            bouts=n_("{n} bout", "{n} bouts", result.bouts),
+            target=result.target,
+        )
+    )
+    verdict = (
+        _("MADE by {margin}.", margin=result.margin) if result.made else _("FAILED by {margin}.", margin=result.margin)
+    )
     out.append(verdict + "\n", style="bold green" if result.made else "bold red")
     w = 1 if result.made else -1
-    pab = {"taker": 10, "defence": -10}.get(result.petit_au_bout or "", 0)
-    core = f"(25 + {result.margin})" if w > 0 else f"−(25 + {result.margin})"
+    pab = {"taker": PETIT_AU_BOUT, "defence": -PETIT_AU_BOUT}.get(result.petit_au_bout or "", 0)
+    core = f"({BASE} + {result.margin})" if w > 0 else f"−({BASE} + {result.margin})"
     if pab:
-        core = f"({core} {'+' if pab > 0 else '−'} 10 {_('petit au bout')})"
+        core = f"({core} {'+' if pab > 0 else '−'} {PETIT_AU_BOUT} {_('petit au bout')})"
     line = _("Unit U = {core} × {k}", core=core, k=k)
     bonus = sum(p["bonus"] for p in result.poignees)
     if bonus:
         line += f" {'+' if w > 0 else '−'} {bonus} {n_('poignée', 'poignées', len(result.poignees))}"
-    chelem_bonus = {"announced_made": 400, "made": 200, "announced_failed": -200, "defence": -200}.get(
-        result.chelem or "", 0
-    )
+    chelem_bonus = CHELEM_BONUSES[ChelemOutcome(result.chelem)] if result.chelem else 0
     if chelem_bonus:
         line += f" {'+' if chelem_bonus > 0 else '−'} {abs(chelem_bonus)} {_('chelem')}"
     line += " = " + _("{unit}: each defender scores −U", unit=signed(result.unit).lstrip("+")) + "\n"

@@ -73,7 +73,9 @@ def card_text(card: int, style: str | None = None) -> Text:
 def cards_text(mask_or_cards, sep: str = " ") -> Text:
     """Several cards, trumps grouped: ``trumps 21 5, Excuse, 1♠ C♦`` (one ``trump 7`` alone).
 
-    Grouping keeps a poignée of ten trumps short while each card reads as in the log."""
+    Grouping keeps a poignée of ten trumps short while each card reads as in the log. A wider ``sep`` (the
+    dog's box: ``trump 12  3♠  K♥``) spaces every card alike, with no comma: a comma before a wide gap read
+    as a card left out (``trump 12,  3♠``)."""
     cards = display_order(mask_or_cards) if isinstance(mask_or_cards, int) else list(mask_or_cards)
     trumps = [c for c in cards if 56 <= c < EXCUSE]
     others = [c for c in cards if not 56 <= c < EXCUSE]
@@ -86,8 +88,8 @@ def cards_text(mask_or_cards, sep: str = " ") -> Text:
             out.append(str(card - 55), style=card_style(card))
     for i, card in enumerate(others):
         if i or trumps:
-            out.append("," + sep if (i == 0 and trumps) or card == EXCUSE or (i and others[i - 1] == EXCUSE)
-                       else sep)
+            grouped = (i == 0 and trumps) or card == EXCUSE or (i and others[i - 1] == EXCUSE)
+            out.append("," + sep if grouped and sep == " " else sep)
         out.append_text(card_text(card))
     return out
 
@@ -95,8 +97,6 @@ def cards_text(mask_or_cards, sep: str = " ") -> Text:
 def signed(number: int) -> str:
     """A score with its sign, ``+12`` or ``−12``: one minus sign everywhere, the formula's −."""
     return f"{number:+d}".replace("-", "−")
-
-
 
 
 def group_of(card: int) -> int:

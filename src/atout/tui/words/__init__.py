@@ -47,8 +47,9 @@ def parse_language(text: str) -> Language:
     try:
         return Language(base)
     except ValueError:
-        raise ValueError(f"no {text!r} language: the terminal game speaks "
-                         f"{', '.join(language.value for language in Language)}") from None
+        raise ValueError(
+            f"no {text!r} language: the terminal game speaks {', '.join(language.value for language in Language)}"
+        ) from None
 
 
 def language_from_environment(environ: Mapping[str, str] | None = None) -> Language:
@@ -115,12 +116,23 @@ def rich(template: str, /, **parts: Text | str) -> Text:
     while (start := template.find("{", at)) >= 0:
         end = template.index("}", start)
         out.append(template[at:start])
-        part = parts[template[start + 1:end]]
+        part = parts[template[start + 1 : end]]
         out.append_text(part if isinstance(part, Text) else Text(str(part)))
         at = end + 1
     out.append(template[at:])
     return out
 
 
-__all__ = ["N_", "Language", "_", "catalogue", "language", "language_from_environment", "n_", "number",
-           "parse_language", "rich", "set_language"]
+__all__ = [
+    "N_",
+    "Language",
+    "_",
+    "catalogue",
+    "language",
+    "language_from_environment",
+    "n_",
+    "number",
+    "parse_language",
+    "rich",
+    "set_language",
+]

@@ -69,8 +69,7 @@ WORDS: dict[str, str] = {
     "Écart trumps:": "Triunfos del descarte:",
     "Poignée {size}, {name}:": "Puñado {size}, {name}:",
     "{cards} (c to see)": "{cards} (c para verlas)",
-    "You hold the called card: you are the taker's partner.":
-        "Tienes la carta llamada: eres el compañero del declarante.",
+    "You hold the called card: you are the taker's partner.": "Tienes la carta llamada: eres el compañero del declarante.",
     "TAKER": "DECLARANTE",
     "partner": "compañero",
     "dealer": "reparte",
@@ -80,12 +79,10 @@ WORDS: dict[str, str] = {
     "{name} wins trick {n}": "{name} gana la baza {n}",
     # -- the prompt
     "Refused: {reason}": "No permitido: {reason}",
-    "Your bid: 1 passes, 2 to 5 bid a contract; the greyed ones are no higher than the best bid so far.":
-        "Tu declaración: 1 pasa, de 2 a 5 declaran un contrato; los grises no superan la mejor declaración "
-        "hasta ahora.",
+    "Your bid: 1 passes, 2 to 5 bid a contract; the greyed ones are no higher than the best bid so far.": "Tu declaración: 1 pasa, de 2 a 5 declaran un contrato; los grises no superan la mejor declaración "
+    "hasta ahora.",
     "{contract} + chelem": "{contract} + Capote",
-    "Call a card: its holder will be your secret partner.":
-        "Llama a una carta: quien la tenga será tu compañero secreto.",
+    "Call a card: its holder will be your secret partner.": "Llama a una carta: quien la tenga será tu compañero secreto.",
     "Call {card}": "Llamar al {card}",
     "Do you announce a chelem (all the tricks)?": "¿Anuncias Capote (todas las bazas)?",
     "No chelem": "Sin Capote",
@@ -94,38 +91,29 @@ WORDS: dict[str, str] = {
     "Redeal": "Repartir de nuevo",
     "Play on": "Seguir jugando",
     "Your turn: play one of the bright cards.": "Te toca: juega una de las cartas iluminadas.",
-    "Lay aside {count} cards (dog cards underlined): choose them one by one; {k}/{count} chosen.":
-        "Aparta {count} cartas para el descarte (las del Perro, subrayadas): elígelas una a una; "
-        "{k}/{count} elegidas.",
+    "Lay aside {count} cards (dog cards underlined): choose them one by one; {k}/{count} chosen.": "Aparta {count} cartas para el descarte (las del Perro, subrayadas): elígelas una a una; "
+    "{k}/{count} elegidas.",
     "Lay aside ({k}/{count})": "Descartar ({k}/{count})",
     "Clear": "Borrar",
-    "the écart has {count} cards already: take one back first":
-        "el descarte ya tiene {count} cartas: devuelve una antes",
-    "{card}: only {trumps} may be laid aside; lay aside your other allowed cards":
-        "{card}: solo se pueden descartar {trumps}; descarta tus otras cartas permitidas",
+    "the écart has {count} cards already: take one back first": "el descarte ya tiene {count} cartas: devuelve una antes",
+    "{card}: only {trumps} may be laid aside; lay aside your other allowed cards": "{card}: solo se pueden descartar {trumps}; descarta tus otras cartas permitidas",
     "not in your hand": "no está en tu mano",
     "a king may never be laid aside": "un Rey nunca va al descarte",
     "a bout (21, Petit, Excuse) may never be laid aside": "un Bout (21, Pequeño, Excusa) nunca va al descarte",
-    "a trump may be laid aside only when too few other cards may be":
-        "un triunfo solo va al descarte cuando no hay bastantes cartas de otro tipo que descartar",
-    "You may show a poignée ({n} trumps + the Excuse) before your first card, or just play a card to decline.":
-        "Puedes mostrar un puñado ({n} triunfos + la Excusa) antes de tu primera carta, o simplemente jugar "
-        "una carta para no mostrarlo.",
-    "You may show a poignée ({n} trumps) before your first card, or just play a card to decline.":
-        "Puedes mostrar un puñado ({n} triunfos) antes de tu primera carta, o simplemente jugar una carta "
-        "para no mostrarlo.",
+    "a trump may be laid aside only when too few other cards may be": "un triunfo solo va al descarte cuando no hay bastantes cartas de otro tipo que descartar",
+    "You may show a poignée ({n} trumps + the Excuse) before your first card, or just play a card to decline.": "Puedes mostrar un puñado ({n} triunfos + la Excusa) antes de tu primera carta, o simplemente jugar "
+    "una carta para no mostrarlo.",
+    "You may show a poignée ({n} trumps) before your first card, or just play a card to decline.": "Puedes mostrar un puñado ({n} triunfos) antes de tu primera carta, o simplemente jugar una carta "
+    "para no mostrarlo.",
     "Show {size} ({n})": "Mostrar {size} ({n})",
     "No poignée": "Sin puñado",
-    "Choose the {n} trumps to show (click to swap): {k}/{n}.":
-        "Elige los {n} triunfos que mostrar (haz clic para cambiarlos): {k}/{n}.",
+    "Choose the {n} trumps to show (click to swap): {k}/{n}.": "Elige los {n} triunfos que mostrar (haz clic para cambiarlos): {k}/{n}.",
     "Show these {k}": "Mostrar estos {k}",
     "Cancel": "Cancelar",
     "Hint: the {level} robot would {what}.": "Consejo: el robot {level} haría esto: {what}.",
-    "Hint: the {level} robot would {what} (chosen for you: change them or lay them aside).":
-        "Consejo: el robot {level} haría esto: {what} (elegidas por ti: cámbialas o descártalas).",
+    "Hint: the {level} robot would {what} (chosen for you: change them or lay them aside).": "Consejo: el robot {level} haría esto: {what} (elegidas para ti: cámbialas o descártalas).",
     "wait for your turn": "espera tu turno",
-    "{card}: a poignée shows only trumps (the Excuse only when you lack one trump)":
-        "{card}: un puñado solo muestra triunfos (la Excusa solo si te falta un triunfo)",
+    "{card}: a poignée shows only trumps (the Excuse only when you lack one trump)": "{card}: un puñado solo muestra triunfos (la Excusa solo si te falta un triunfo)",
     "{card}: a poignée shows only trumps": "{card}: un puñado solo muestra triunfos",
     "the poignée has {n} cards: take one back first": "el puñado tiene {n} cartas: devuelve una antes",
     "bid first: choose a contract or pass with the buttons": "declara antes: elige un contrato o pasa con los botones",
@@ -147,8 +135,7 @@ WORDS: dict[str, str] = {
     "it is not your turn": "no es tu turno",
     "a king or a bout never goes to the écart": "un Rey o un Bout nunca van al descarte",
     "the écart does not have the right number of cards": "el descarte no tiene el número de cartas correcto",
-    "a poignée shows exactly the number of trumps of its size":
-        "un puñado muestra exactamente el número de triunfos de su tamaño",
+    "a poignée shows exactly the number of trumps of its size": "un puñado muestra exactamente el número de triunfos de su tamaño",
     "a poignée is shown once, just before your first card": "un puñado se muestra una vez, justo antes de tu primera carta",
     "a poignée shows only trumps": "un puñado solo muestra triunfos",
     # -- the game screen
@@ -163,24 +150,36 @@ WORDS: dict[str, str] = {
     "The dog": "El Perro",
     "{name} is thinking…": "{name} está pensando…",
     "Could not save: {error}": "No se pudo guardar: {error}",
-    "{name}'s robot failed ({error}); it plays a random legal move instead":
-        "El robot de {name} falló ({error}); juega en su lugar una jugada legal al azar",
-    "{name}'s robot chose an illegal move ({error}); it plays a random legal move instead":
-        "El robot de {name} eligió una jugada ilegal ({error}); juega en su lugar una jugada legal al azar",
+    "{name}'s robot failed ({error}); it plays a random legal move instead": "El robot de {name} falló ({error}); juega en su lugar una jugada legal al azar",
+    "{name}'s robot chose an illegal move ({error}); it plays a random legal move instead": "El robot de {name} eligió una jugada ilegal ({error}); juega en su lugar una jugada legal al azar",
     "Could not save the game: {error}": "No se pudo guardar la partida: {error}",
     "could not save the game: {error}": "no se pudo guardar la partida: {error}",
     "No trick has been played yet.": "Todavía no se ha jugado ninguna baza.",
     "No save directory: start with --save-dir to save.": "Sin carpeta para guardar: empieza con --save-dir para guardar.",
     "Game saved to {path}; resume it with: {command}": "Partida guardada en {path}; continúala con: {command}",
     "The hint is for your turn.": "El consejo es para tu turno.",
+    # -- the hint's reasons (bots/reasons.py: every figure is the search's)
+    "It wins {gain} points on average over the {worlds} deals searched, against {other} (95% interval {low} to {high}).": "Gana {gain} puntos de media en los {worlds} repartos explorados, frente a {other} (intervalo del 95 % de {low} a {high}).",
+    "It is {gain} points ahead of {other} over the {worlds} deals searched, within the search's noise (95% interval {low} to {high}).": "Supera a {other} en {gain} puntos en los {worlds} repartos explorados, dentro del ruido de la búsqueda (intervalo del 95 % de {low} a {high}).",
+    "{other} is as good, over the {worlds} deals searched.": "{other} vale lo mismo, en los {worlds} repartos explorados.",
+    "The Petit ends with your side in {chance}% of the deals searched, against {other_chance}% after {other}.": "El Pequeño acaba en tu bando en el {chance} % de los repartos explorados, frente al {other_chance} % con {other}.",
+    "Your side wins the deal in {chance}% of the deals searched, against {other_chance}% after {other}.": "Tu bando gana el reparto en el {chance} % de los repartos explorados, frente al {other_chance} % con {other}.",
+    "It empties your {suits}, which {other} keeps.": "Te deja sin {suits}, que {other} conserva.",
+    "It is the only sensible choice here.": "Es la única elección sensata aquí.",
+    "keeping the poignée hidden": "no mostrar el puñado",
+    "passing": "pasar",
+    "calling {card}": "llamar a {card}",
+    "laying aside {cards}": "descartar {cards}",
+    "announcing a chelem": "anunciar Capote",
+    "announcing no chelem": "no anunciar Capote",
+    "showing the poignée": "mostrar el puñado",
+    "redealing": "repartir de nuevo",
+    "playing on": "seguir jugando",
     "The {level} robot is thinking…": "El robot {level} está pensando…",
     "No unfinished game to resume.": "No hay ninguna partida sin terminar que continuar.",
-    "This game has no save directory (--save-dir): leaving ends it.":
-        "Esta partida no tiene carpeta para guardar (--save-dir): si sales, se acaba.",
-    "The game could not be saved in {path} ({error}): leaving loses it.":
-        "La partida no se pudo guardar en {path} ({error}): si sales, se pierde.",
-    "The game is saved in {path}. Continue it later with: {command}":
-        "La partida está guardada en {path}. Continúala más tarde con: {command}",
+    "This game has no save directory (--save-dir): leaving ends it.": "Esta partida no tiene carpeta para guardar (--save-dir): si sales, se acaba.",
+    "The game could not be saved in {path} ({error}): leaving loses it.": "La partida no se pudo guardar en {path} ({error}): si sales, se pierde.",
+    "The game is saved in {path}. Continue it later with: {command}": "La partida está guardada en {path}. Continúala más tarde con: {command}",
     # -- the boxes
     "Close": "Cerrar",
     "OK (Enter)": "Aceptar (Intro)",
@@ -215,8 +214,7 @@ WORDS: dict[str, str] = {
     "You took a {contract} (×{k})": "Declaraste {contract} (×{k})",
     "with you as partner": "contigo de compañero",
     "alone": "solo",
-    "Taker's side: {points} points with {bouts}; needed {target}. ":
-        "Bando del declarante: {points} puntos con {bouts}; necesitaba {target}. ",
+    "Taker's side: {points} points with {bouts}; needed {target}. ": "Bando del declarante: {points} puntos con {bouts}; necesitaba {target}. ",
     "MADE by {margin}.": "CUMPLIDA por {margin}.",
     "FAILED by {margin}.": "FALLADA por {margin}.",
     "petit au bout": "Pequeño al final",
@@ -267,20 +265,18 @@ WORDS: dict[str, str] = {
     "Number of deals": "Número de rondas",
     "number of deals": "número de rondas",
     "Seed (optional)": "Semilla (opcional)",
-    "same seed, same deals": "misma semilla, mismas rondas",
+    "same seed, same deals": "repite las mismas rondas",
     "Start": "Empezar",
     "Resume saved game": "Continuar la partida guardada",
-    "Tab moves between the choices, arrows and Space choose, Enter begins (with the option under the cursor).":
-        "Tab pasa de una opción a otra, las flechas y Espacio eligen, Intro empieza (con la opción bajo el "
-        "cursor).",
+    "Tab moves between the choices, arrows and Space choose, Enter begins (with the option under the cursor).": "Tab pasa de una opción a otra, las flechas y Espacio eligen, Intro empieza (con la opción bajo el "
+    "cursor).",
     "the game needs at least one deal": "la partida necesita al menos una ronda",
     # -- the command line
     "cannot resume {path}: {error}": "no se puede continuar {path}: {error}",
     "Start a new game with: atout play": "Empieza una partida nueva con: atout play",
     "Game saved in {path}; continue it with: {command}": "Partida guardada en {path}; continúala con: {command}",
     "The game could not be saved in {path}{why}: it is lost.": "La partida no se pudo guardar en {path}{why}: se ha perdido.",
-    "Deal records: {path} (view one with: atout replay FILE)":
-        "Registros de las rondas: {path} (mira uno con: atout replay ARCHIVO)",
+    "Deal records: {path} (view one with: atout replay FILE)": "Registros de las rondas: {path} (mira uno con: atout replay ARCHIVO)",
     "unknown robot level {level!r}; levels are {levels}": "nivel de robot desconocido {level!r}; los niveles son {levels}",
     "--deals must be at least 1": "--deals tiene que ser al menos 1",
     "--delay must be 0 seconds or more, not {delay:g}": "--delay tiene que ser de 0 segundos o más, no {delay:g}",
@@ -366,6 +362,31 @@ El declarante necesita 56 puntos sin Bout, 51 con 1, 41 con 2, 36 con 3. U = (25
     "Deal {n}, counted deal {k} of {total}: {dealer} deals (seed {seed})": "Ronda {n} (cuenta: {k} de {total}): reparte {dealer} (semilla {seed})",
     "{taker}: {contract}": "{taker}: {contract}",
     "Totals:": "Totales:",
+    # -- atout learn: the guided lessons (issue 46; the lessons' own words are src/atout/learn/texts)
+    "spades": "picas",
+    "hearts": "corazones",
+    "diamonds": "diamantes",
+    "clubs": "tréboles",
+    "About": "Sobre la lección",
+    "Next lesson": "Lección siguiente",
+    "Again": "Repetir",
+    "Lessons": "Lecciones",
+    "Lesson {n} of {of}: {title}": "Lección {n} de {of}: {title}",
+    "finished": "terminada",
+    "step {n} of {of}": "paso {n} de {of}",
+    "Not this one.": "Esa no.",
+    "Try again.": "Vuelve a intentarlo.",
+    "Lesson finished": "Lección terminada",
+    "Read the lesson, then start it (Enter or 1).": "Lee la lección y empiézala (Intro o 1).",
+    "n: the next lesson · r: this lesson again · q: the lessons": "n: la lección siguiente · r: repetir esta lección · q: las lecciones",
+    "Choose a card of your hand (arrows, then Enter).": "Elige una carta de tu mano (flechas, luego Intro).",
+    "Choose the cards one by one (Enter), then confirm with the buttons: {k} chosen.": "Elige las cartas una a una (Intro) y confirma con los botones: {k} elegidas.",
+    "Answer with the buttons (1 to 9).": "Responde con los botones (1 a 9).",
+    "done": "hecha",
+    "{n} of {of} lessons done. Enter opens a lesson; q leaves.": "{n} de {of} lecciones hechas. Intro abre una lección; q sale.",
+    "(The progress could not be kept: {error})": "(No se pudo guardar el progreso: {error})",
+    "no lesson {lesson!r}; the lessons are {lessons}": "no hay lección {lesson!r}; las lecciones son {lessons}",
+    "Your progress in the lessons is kept in {path}.": "Tu progreso en las lecciones se guarda en {path}.",
 }
 
 PLURALS: dict[str, tuple[str, str]] = {
@@ -378,12 +399,14 @@ PLURALS: dict[str, tuple[str, str]] = {
     "{n} inaccuracy": ("{n} imprecisión", "{n} imprecisiones"),
     "{n} mistake": ("{n} error", "{n} errores"),
     "{n} blunder": ("{n} error grave", "{n} errores graves"),
-    "{n} decision of yours, {loss} points expected to be lost against the expert's choices":
-        ("{n} decisión tuya, {loss} puntos de pérdida esperada frente a las elecciones del experto",
-         "{n} decisiones tuyas, {loss} puntos de pérdida esperada frente a las elecciones del experto"),
+    "{n} decision of yours, {loss} points expected to be lost against the expert's choices": (
+        "{n} decisión tuya, {loss} puntos de pérdida esperada frente a las elecciones del experto",
+        "{n} decisiones tuyas, {loss} puntos de pérdida esperada frente a las elecciones del experto",
+    ),
     "Final ranking after {n} deal:": ("Clasificación final tras {n} ronda:", "Clasificación final tras {n} rondas:"),
-    "The game in {path} is finished: its {n} deal was played.":
-        ("La partida de {path} ha terminado: se jugó su {n} ronda.",
-         "La partida de {path} ha terminado: se jugaron sus {n} rondas."),
+    "The game in {path} is finished: its {n} deal was played.": (
+        "La partida de {path} ha terminado: se jugó su {n} ronda.",
+        "La partida de {path} ha terminado: se jugaron sus {n} rondas.",
+    ),
     "{n} counted deal": ("{n} ronda que cuenta", "{n} rondas que cuentan"),
 }

@@ -68,8 +68,7 @@ WORDS: dict[str, str] = {
     "Écart trumps:": "Atouts de l'écart :",
     "Poignée {size}, {name}:": "Poignée {size}, {name} :",
     "{cards} (c to see)": "{cards} (c pour voir)",
-    "You hold the called card: you are the taker's partner.":
-        "Vous avez la carte appelée : vous êtes le partenaire du preneur.",
+    "You hold the called card: you are the taker's partner.": "Vous avez la carte appelée : vous êtes le partenaire du preneur.",
     "TAKER": "PRENEUR",
     "partner": "partenaire",
     "dealer": "donneur",
@@ -79,12 +78,10 @@ WORDS: dict[str, str] = {
     "{name} wins trick {n}": "{name} remporte le pli {n}",
     # -- the prompt
     "Refused: {reason}": "Refusé : {reason}",
-    "Your bid: 1 passes, 2 to 5 bid a contract; the greyed ones are no higher than the best bid so far.":
-        "Votre enchère : 1 passe, 2 à 5 annoncent un contrat ; les grisés ne dépassent pas la meilleure "
-        "enchère.",
+    "Your bid: 1 passes, 2 to 5 bid a contract; the greyed ones are no higher than the best bid so far.": "Votre enchère : 1 passe, 2 à 5 annoncent un contrat ; les grisés ne dépassent pas la meilleure "
+    "enchère.",
     "{contract} + chelem": "{contract} + chelem",
-    "Call a card: its holder will be your secret partner.":
-        "Appelez une carte : celui qui la tient sera votre partenaire secret.",
+    "Call a card: its holder will be your secret partner.": "Appelez une carte : celui qui la tient sera votre partenaire secret.",
     "Call {card}": "Appeler {card}",
     "Do you announce a chelem (all the tricks)?": "Annoncez-vous un chelem (tous les plis) ?",
     "No chelem": "Pas de chelem",
@@ -93,37 +90,28 @@ WORDS: dict[str, str] = {
     "Redeal": "Redonner",
     "Play on": "Continuer",
     "Your turn: play one of the bright cards.": "À vous : jouez une des cartes en clair.",
-    "Lay aside {count} cards (dog cards underlined): choose them one by one; {k}/{count} chosen.":
-        "Écartez {count} cartes (celles du chien soulignées) : choisissez-les une à une ; {k}/{count} choisies.",
+    "Lay aside {count} cards (dog cards underlined): choose them one by one; {k}/{count} chosen.": "Écartez {count} cartes (celles du chien soulignées) : choisissez-les une à une ; {k}/{count} choisies.",
     "Lay aside ({k}/{count})": "Écarter ({k}/{count})",
     "Clear": "Effacer",
-    "the écart has {count} cards already: take one back first":
-        "l'écart a déjà {count} cartes : reprenez-en une d'abord",
-    "{card}: only {trumps} may be laid aside; lay aside your other allowed cards":
-        "{card} : on ne peut écarter que {trumps} ; écartez vos autres cartes permises",
+    "the écart has {count} cards already: take one back first": "l'écart a déjà {count} cartes : reprenez-en une d'abord",
+    "{card}: only {trumps} may be laid aside; lay aside your other allowed cards": "{card} : on ne peut écarter que {trumps} ; écartez vos autres cartes permises",
     "not in your hand": "pas dans votre main",
     "a king may never be laid aside": "un roi ne va jamais à l'écart",
     "a bout (21, Petit, Excuse) may never be laid aside": "un bout (21, Petit, Excuse) ne va jamais à l'écart",
-    "a trump may be laid aside only when too few other cards may be":
-        "un atout ne va à l'écart que s'il manque d'autres cartes à écarter",
-    "You may show a poignée ({n} trumps + the Excuse) before your first card, or just play a card to decline.":
-        "Vous pouvez montrer une poignée ({n} atouts + l'Excuse) avant votre première carte, ou jouer une carte "
-        "pour n'en rien faire.",
-    "You may show a poignée ({n} trumps) before your first card, or just play a card to decline.":
-        "Vous pouvez montrer une poignée ({n} atouts) avant votre première carte, ou jouer une carte pour n'en "
-        "rien faire.",
+    "a trump may be laid aside only when too few other cards may be": "un atout ne va à l'écart que s'il manque d'autres cartes à écarter",
+    "You may show a poignée ({n} trumps + the Excuse) before your first card, or just play a card to decline.": "Vous pouvez montrer une poignée ({n} atouts + l'Excuse) avant votre première carte, ou jouer une carte "
+    "pour n'en rien faire.",
+    "You may show a poignée ({n} trumps) before your first card, or just play a card to decline.": "Vous pouvez montrer une poignée ({n} atouts) avant votre première carte, ou jouer une carte pour n'en "
+    "rien faire.",
     "Show {size} ({n})": "Montrer {size} ({n})",
     "No poignée": "Pas de poignée",
-    "Choose the {n} trumps to show (click to swap): {k}/{n}.":
-        "Choisissez les {n} atouts à montrer (cliquez pour échanger) : {k}/{n}.",
+    "Choose the {n} trumps to show (click to swap): {k}/{n}.": "Choisissez les {n} atouts à montrer (cliquez pour échanger) : {k}/{n}.",
     "Show these {k}": "Montrer ces {k}",
     "Cancel": "Annuler",
     "Hint: the {level} robot would {what}.": "Conseil : le robot {level} ferait ceci : {what}.",
-    "Hint: the {level} robot would {what} (chosen for you: change them or lay them aside).":
-        "Conseil : le robot {level} ferait ceci : {what} (choisies pour vous : changez-les ou écartez-les).",
+    "Hint: the {level} robot would {what} (chosen for you: change them or lay them aside).": "Conseil : le robot {level} ferait ceci : {what} (choisies pour vous : changez-les ou écartez-les).",
     "wait for your turn": "attendez votre tour",
-    "{card}: a poignée shows only trumps (the Excuse only when you lack one trump)":
-        "{card} : une poignée ne montre que des atouts (l'Excuse seulement s'il vous en manque un)",
+    "{card}: a poignée shows only trumps (the Excuse only when you lack one trump)": "{card} : une poignée ne montre que des atouts (l'Excuse seulement s'il vous en manque un)",
     "{card}: a poignée shows only trumps": "{card} : une poignée ne montre que des atouts",
     "the poignée has {n} cards: take one back first": "la poignée a {n} cartes : reprenez-en une d'abord",
     "bid first: choose a contract or pass with the buttons": "enchérissez d'abord : un contrat ou passe, avec les boutons",
@@ -145,10 +133,8 @@ WORDS: dict[str, str] = {
     "it is not your turn": "ce n'est pas votre tour",
     "a king or a bout never goes to the écart": "un roi ou un bout ne va jamais à l'écart",
     "the écart does not have the right number of cards": "l'écart n'a pas le bon nombre de cartes",
-    "a poignée shows exactly the number of trumps of its size":
-        "une poignée montre exactement le nombre d'atouts de sa taille",
-    "a poignée is shown once, just before your first card":
-        "une poignée se montre une fois, juste avant votre première carte",
+    "a poignée shows exactly the number of trumps of its size": "une poignée montre exactement le nombre d'atouts de sa taille",
+    "a poignée is shown once, just before your first card": "une poignée se montre une fois, juste avant votre première carte",
     "a poignée shows only trumps": "une poignée ne montre que des atouts",
     # -- the game screen
     "Hint": "Conseil",
@@ -162,24 +148,36 @@ WORDS: dict[str, str] = {
     "The dog": "Le chien",
     "{name} is thinking…": "{name} réfléchit…",
     "Could not save: {error}": "Sauvegarde impossible : {error}",
-    "{name}'s robot failed ({error}); it plays a random legal move instead":
-        "Le robot de {name} a échoué ({error}) ; il joue à la place un coup légal au hasard",
-    "{name}'s robot chose an illegal move ({error}); it plays a random legal move instead":
-        "Le robot de {name} a choisi un coup illégal ({error}) ; il joue à la place un coup légal au hasard",
+    "{name}'s robot failed ({error}); it plays a random legal move instead": "Le robot de {name} a échoué ({error}) ; il joue à la place un coup légal au hasard",
+    "{name}'s robot chose an illegal move ({error}); it plays a random legal move instead": "Le robot de {name} a choisi un coup illégal ({error}) ; il joue à la place un coup légal au hasard",
     "Could not save the game: {error}": "Impossible de sauver la partie : {error}",
     "could not save the game: {error}": "impossible de sauver la partie : {error}",
     "No trick has been played yet.": "Aucun pli n'a encore été joué.",
     "No save directory: start with --save-dir to save.": "Pas de dossier de sauvegarde : lancez avec --save-dir pour sauver.",
     "Game saved to {path}; resume it with: {command}": "Partie sauvée dans {path} ; reprenez-la avec : {command}",
     "The hint is for your turn.": "Le conseil est pour votre tour.",
+    # -- the hint's reasons (bots/reasons.py: every figure is the search's)
+    "It wins {gain} points on average over the {worlds} deals searched, against {other} (95% interval {low} to {high}).": "Elle gagne {gain} points en moyenne sur les {worlds} donnes explorées, face à {other} (intervalle à 95 % de {low} à {high}).",
+    "It is {gain} points ahead of {other} over the {worlds} deals searched, within the search's noise (95% interval {low} to {high}).": "Elle devance {other} de {gain} points sur les {worlds} donnes explorées, dans le bruit de la recherche (intervalle à 95 % de {low} à {high}).",
+    "{other} is as good, over the {worlds} deals searched.": "{other} vaut autant, sur les {worlds} donnes explorées.",
+    "The Petit ends with your side in {chance}% of the deals searched, against {other_chance}% after {other}.": "Le Petit finit dans votre camp dans {chance} % des donnes explorées, contre {other_chance} % avec {other}.",
+    "Your side wins the deal in {chance}% of the deals searched, against {other_chance}% after {other}.": "Votre camp gagne la donne dans {chance} % des donnes explorées, contre {other_chance} % avec {other}.",
+    "It empties your {suits}, which {other} keeps.": "Elle vous fait couper à {suits}, que {other} garde.",
+    "It is the only sensible choice here.": "C'est le seul choix sensé ici.",
+    "keeping the poignée hidden": "garder la poignée cachée",
+    "passing": "passer",
+    "calling {card}": "appeler {card}",
+    "laying aside {cards}": "écarter {cards}",
+    "announcing a chelem": "annoncer un chelem",
+    "announcing no chelem": "ne pas annoncer de chelem",
+    "showing the poignée": "montrer la poignée",
+    "redealing": "redonner",
+    "playing on": "jouer",
     "The {level} robot is thinking…": "Le robot {level} réfléchit…",
     "No unfinished game to resume.": "Aucune partie en cours à reprendre.",
-    "This game has no save directory (--save-dir): leaving ends it.":
-        "Cette partie n'a pas de dossier de sauvegarde (--save-dir) : partir la termine.",
-    "The game could not be saved in {path} ({error}): leaving loses it.":
-        "La partie n'a pas pu être sauvée dans {path} ({error}) : partir la perd.",
-    "The game is saved in {path}. Continue it later with: {command}":
-        "La partie est sauvée dans {path}. Reprenez-la plus tard avec : {command}",
+    "This game has no save directory (--save-dir): leaving ends it.": "Cette partie n'a pas de dossier de sauvegarde (--save-dir) : partir la termine.",
+    "The game could not be saved in {path} ({error}): leaving loses it.": "La partie n'a pas pu être sauvée dans {path} ({error}) : partir la perd.",
+    "The game is saved in {path}. Continue it later with: {command}": "La partie est sauvée dans {path}. Reprenez-la plus tard avec : {command}",
     # -- the boxes
     "Close": "Fermer",
     "OK (Enter)": "OK (Entrée)",
@@ -214,8 +212,7 @@ WORDS: dict[str, str] = {
     "You took a {contract} (×{k})": "Vous avez pris une {contract} (×{k})",
     "with you as partner": "avec vous comme partenaire",
     "alone": "seul",
-    "Taker's side: {points} points with {bouts}; needed {target}. ":
-        "Camp du preneur : {points} points avec {bouts} ; il en fallait {target}. ",
+    "Taker's side: {points} points with {bouts}; needed {target}. ": "Camp du preneur : {points} points avec {bouts} ; il en fallait {target}. ",
     "MADE by {margin}.": "FAITE de {margin}.",
     "FAILED by {margin}.": "CHUTÉE de {margin}.",
     "petit au bout": "petit au bout",
@@ -269,17 +266,15 @@ WORDS: dict[str, str] = {
     "same seed, same deals": "même graine, mêmes donnes",
     "Start": "Commencer",
     "Resume saved game": "Reprendre la partie sauvée",
-    "Tab moves between the choices, arrows and Space choose, Enter begins (with the option under the cursor).":
-        "Tab passe d'un choix à l'autre, les flèches et Espace choisissent, Entrée commence (avec l'option sous "
-        "le curseur).",
+    "Tab moves between the choices, arrows and Space choose, Enter begins (with the option under the cursor).": "Tab passe d'un choix à l'autre, les flèches et Espace choisissent, Entrée commence (avec l'option sous "
+    "le curseur).",
     "the game needs at least one deal": "la partie demande au moins une donne",
     # -- the command line
     "cannot resume {path}: {error}": "impossible de reprendre {path} : {error}",
     "Start a new game with: atout play": "Commencez une nouvelle partie avec : atout play",
     "Game saved in {path}; continue it with: {command}": "Partie sauvée dans {path} ; reprenez-la avec : {command}",
     "The game could not be saved in {path}{why}: it is lost.": "La partie n'a pas pu être sauvée dans {path}{why} : elle est perdue.",
-    "Deal records: {path} (view one with: atout replay FILE)":
-        "Enregistrements des donnes : {path} (revoir l'une avec : atout replay FICHIER)",
+    "Deal records: {path} (view one with: atout replay FILE)": "Enregistrements des donnes : {path} (revoir l'une avec : atout replay FICHIER)",
     "unknown robot level {level!r}; levels are {levels}": "niveau de robot inconnu {level!r} ; les niveaux sont {levels}",
     "--deals must be at least 1": "--deals doit valoir au moins 1",
     "--delay must be 0 seconds or more, not {delay:g}": "--delay doit valoir 0 seconde ou plus, pas {delay:g}",
@@ -365,6 +360,31 @@ Le preneur doit faire 56 points sans bout, 51 avec 1, 41 avec 2, 36 avec 3. U = 
     "Deal {n}, counted deal {k} of {total}: {dealer} deals (seed {seed})": "Donne {n} (comptée : {k} sur {total}) : {dealer} donne (graine {seed})",
     "{taker}: {contract}": "{taker} : {contract}",
     "Totals:": "Totaux :",
+    # -- atout learn: the guided lessons (issue 46; the lessons' own words are src/atout/learn/texts)
+    "spades": "pique",
+    "hearts": "cœur",
+    "diamonds": "carreau",
+    "clubs": "trèfle",
+    "About": "À propos",
+    "Next lesson": "Leçon suivante",
+    "Again": "Rejouer",
+    "Lessons": "Leçons",
+    "Lesson {n} of {of}: {title}": "Leçon {n} sur {of} : {title}",
+    "finished": "terminée",
+    "step {n} of {of}": "étape {n} sur {of}",
+    "Not this one.": "Pas celle-ci.",
+    "Try again.": "Réessayez.",
+    "Lesson finished": "Leçon terminée",
+    "Read the lesson, then start it (Enter or 1).": "Lisez la leçon, puis commencez-la (Entrée ou 1).",
+    "n: the next lesson · r: this lesson again · q: the lessons": "n : la leçon suivante · r : rejouer cette leçon · q : les leçons",
+    "Choose a card of your hand (arrows, then Enter).": "Choisissez une carte de votre main (flèches, puis Entrée).",
+    "Choose the cards one by one (Enter), then confirm with the buttons: {k} chosen.": "Choisissez les cartes une à une (Entrée), puis confirmez avec les boutons : {k} choisies.",
+    "Answer with the buttons (1 to 9).": "Répondez avec les boutons (1 à 9).",
+    "done": "faite",
+    "{n} of {of} lessons done. Enter opens a lesson; q leaves.": "{n} leçons faites sur {of}. Entrée ouvre une leçon ; q quitte.",
+    "(The progress could not be kept: {error})": "(La progression n'a pas pu être gardée : {error})",
+    "no lesson {lesson!r}; the lessons are {lessons}": "pas de leçon {lesson!r} ; les leçons sont {lessons}",
+    "Your progress in the lessons is kept in {path}.": "Votre progression dans les leçons est gardée dans {path}.",
 }
 
 PLURALS: dict[str, tuple[str, str]] = {
@@ -377,12 +397,14 @@ PLURALS: dict[str, tuple[str, str]] = {
     "{n} inaccuracy": ("{n} imprécision", "{n} imprécisions"),
     "{n} mistake": ("{n} erreur", "{n} erreurs"),
     "{n} blunder": ("{n} gaffe", "{n} gaffes"),
-    "{n} decision of yours, {loss} points expected to be lost against the expert's choices":
-        ("{n} décision de votre part, {loss} points de perte attendue face aux choix de l'expert",
-         "{n} décisions de votre part, {loss} points de perte attendue face aux choix de l'expert"),
+    "{n} decision of yours, {loss} points expected to be lost against the expert's choices": (
+        "{n} décision de votre part, {loss} points de perte attendue face aux choix de l'expert",
+        "{n} décisions de votre part, {loss} points de perte attendue face aux choix de l'expert",
+    ),
     "Final ranking after {n} deal:": ("Classement final après {n} donne :", "Classement final après {n} donnes :"),
-    "The game in {path} is finished: its {n} deal was played.":
-        ("La partie de {path} est finie : sa {n} donne a été jouée.",
-         "La partie de {path} est finie : ses {n} donnes ont été jouées."),
+    "The game in {path} is finished: its {n} deal was played.": (
+        "La partie de {path} est finie : sa {n} donne a été jouée.",
+        "La partie de {path} est finie : ses {n} donnes ont été jouées.",
+    ),
     "{n} counted deal": ("{n} donne comptée", "{n} donnes comptées"),
 }
