@@ -44,8 +44,10 @@ def postgres_reachable() -> str | None:
 def fresh_postgres(postgres_reachable: str | None) -> Iterator[str]:
     """A new PostgreSQL database, dropped afterwards (by ``_Dropper``); skipped (failed under CI) when none answers."""
     if postgres_reachable is not None:
-        message = (f"PostgreSQL not reachable at {POSTGRES.split('@')[-1]} ({postgres_reachable}); "
-                   "the PostgreSQL half of the server suite did not run")
+        message = (
+            f"PostgreSQL not reachable at {POSTGRES.split('@')[-1]} ({postgres_reachable}); "
+            "the PostgreSQL half of the server suite did not run"
+        )
         if os.environ.get("CI"):
             pytest.fail(message + " — start it: pg_ctlcluster --skip-systemctl-redirect 15 main start")
         pytest.skip(message)

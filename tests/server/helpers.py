@@ -39,9 +39,15 @@ LIGHT_ARGON2 = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
 def quick_config(**timing: float) -> Config:
     """Robots play at once and deals follow each other at once, unless a test says otherwise."""
     values = {"robot_pace": 0.0, "deal_pause": 0.0, **timing}
-    return Config(secret=b"test-secret", timing=Timing(**values), rate=1000.0, burst=1000.0, hasher=LIGHT_ARGON2,
-                  trusted_proxy=True,  # every test client comes from 127.0.0.1: X-Forwarded-For tells them apart
-                  analysis_warm=False)  # no analysis worker until asked: a second of CPU a server otherwise
+    return Config(
+        secret=b"test-secret",
+        timing=Timing(**values),
+        rate=1000.0,
+        burst=1000.0,
+        hasher=LIGHT_ARGON2,
+        trusted_proxy=True,  # every test client comes from 127.0.0.1: X-Forwarded-For tells them apart
+        analysis_warm=False,
+    )  # no analysis worker until asked: a second of CPU a server otherwise
 
 
 class Server:
@@ -66,17 +72,31 @@ class Server:
 
 
 @contextlib.asynccontextmanager
-async def running_server(db_url: str, config: Config | None = None, clock: FakeClock | None = None,
-                         redis_url: str | None = None, **uvicorn_settings: Any) -> AsyncIterator[Server]:
+async def running_server(
+    db_url: str,
+    config: Config | None = None,
+    clock: FakeClock | None = None,
+    redis_url: str | None = None,
+    **uvicorn_settings: Any,
+) -> AsyncIterator[Server]:
     """``redis_url``: one process of a site of several (cluster.RedisSite), in this test's process;
     ``uvicorn_settings``: uvicorn's own (``http=`` a protocol class, ``limit_concurrency``...)."""
     clock = clock or FakeClock()
     app = create_app(db_url, config or quick_config(), clock, redis_url)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
-                                           ws_max_size=MAX_FRAME, ws_per_message_deflate=False, lifespan="on",
-                                           ws=AtoutWebSocketProtocol,
-                                           proxy_headers=False,  # as atout serve: the app's trusted_proxy decides
-                                           **{"http": AtoutHTTPProtocol, **uvicorn_settings}))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=0,
+            log_level="warning",
+            ws_max_size=MAX_FRAME,
+            ws_per_message_deflate=False,
+            lifespan="on",
+            ws=AtoutWebSocketProtocol,
+            proxy_headers=False,  # as atout serve: the app's trusted_proxy decides
+            **{"http": AtoutHTTPProtocol, **uvicorn_settings},
+        )
+    )
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():
@@ -98,8 +118,9 @@ def wait_until(done: Callable[[], bool], what: str, within: float = WITHIN, ever
         time.sleep(every)
 
 
-async def eventually(done: Callable[[], bool | Awaitable[bool]], what: str, within: float = WITHIN,
-                     every: float = 0.05) -> None:
+async def eventually(
+    done: Callable[[], bool | Awaitable[bool]], what: str, within: float = WITHIN, every: float = 0.05
+) -> None:
     """``wait_until`` in the event loop; ``done`` may be a coroutine function."""
     end = time.monotonic() + within
     while True:
@@ -161,15 +182,25 @@ class Client:
         self.patches = False  # asked for patches instead of whole states
 
     @classmethod
-    async def connect(cls, url: str, name: str, token: str | None = None, cookie: str | None = None,
-                      address: str | None = None, patches: bool = False, browser: str | None = None) -> Client:
+    async def connect(
+        cls,
+        url: str,
+        name: str,
+        token: str | None = None,
+        cookie: str | None = None,
+        address: str | None = None,
+        patches: bool = False,
+        browser: str | None = None,
+    ) -> Client:
         """``address``: the client's IP address as the server sees it (X-Forwarded-For); each client its own
         unless a test gives two the same. ``browser``: the browser's mark cookie (``daily_marks``), if any."""
         headers = {"X-Forwarded-For": address or _next_address()}
         if cookie:  # a browser's page: its cookie and its Origin
             headers["Cookie"] = f"atout_session={cookie}" + (f"; atout_browser={browser}" if browser else "")
             headers["Origin"] = origin_of(url)
-        ws = await websockets.connect(url, max_size=None, additional_headers=headers)
+        # max_queue=None: a test reads what it needs, and a client left with more than websockets' 16 unread
+        # messages stops reading its socket, so its close() never hears the server's answer (10 s lost)
+        ws = await websockets.connect(url, max_size=None, max_queue=None, additional_headers=headers)
         client = cls(ws, name)
         client.patches = patches
         hello: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}

@@ -49,7 +49,9 @@ async def test_register_login_logout_and_the_websocket_knows_who(db_url: str) ->
 async def test_bad_registrations_are_refused_by_name_and_change_nothing(db_url: str) -> None:
     async with running_server(db_url) as server:
         async with site_page(f"http://127.0.0.1:{server.port}") as http:
-            assert (await http.post("/api/register", json={"name": "Bob", "password": "long enough secret"})).status_code == 201
+            assert (
+                await http.post("/api/register", json={"name": "Bob", "password": "long enough secret"})
+            ).status_code == 201
             cases = [
                 ({"name": "bob", "password": "another good one"}, 409, "name_taken"),
                 ({"name": "b", "password": "long enough secret"}, 400, "bad_name"),
@@ -77,8 +79,10 @@ async def test_wrong_name_and_wrong_password_get_the_same_answer_and_are_limited
         bad_pass = await http.post("/api/login", json={"name": "Dora", "password": "wrong password"})
         assert no_name.status_code == bad_pass.status_code == 401
         assert no_name.json() == bad_pass.json()
-        answers = [(await http.post("/api/login", json={"name": "Dora", "password": f"guess {i}"})).status_code
-                   for i in range(6)]
+        answers = [
+            (await http.post("/api/login", json={"name": "Dora", "password": f"guess {i}"})).status_code
+            for i in range(6)
+        ]
         assert answers[-1] == 429  # five a minute for one name
         assert "atout_session" not in http.cookies
 
@@ -89,6 +93,7 @@ GUESSABLE = ("password", "12345678", "qwertyuiop", "password123", "iloveyou1")
 
 def test_guessable_passwords_are_refused_with_their_reason_and_passphrases_are_not() -> None:
     """The reason is one of a closed set, which the page words in its language."""
+
     def reason(password: str, name: str = "Dora") -> str | None:
         try:
             check_password(password, name)
@@ -98,23 +103,46 @@ def test_guessable_passwords_are_refused_with_their_reason_and_passphrases_are_n
         return None
 
     assert {p: reason(p) for p in GUESSABLE} == dict.fromkeys(GUESSABLE, "common")
-    assert {p: reason(p) for p in ("passwordpassword", "abcdefghijklmn", "zxcvbnm,./asdfghjkl", "Dora is my name, yes",
-                                   "DÖRA1234567890", "Tr0ub4dor&3", "            ", "x" * 201, "a" * 200)} == {
-        "passwordpassword": "repeat", "abcdefghijklmn": "sequence", "zxcvbnm,./asdfghjkl": "keyboard",
-        "Dora is my name, yes": "has_name", "DÖRA1234567890": "has_name",  # any case or accents
-        "Tr0ub4dor&3": "too_short", "            ": "repeat", "x" * 201: "too_long", "a" * 200: "repeat"}
+    assert {
+        p: reason(p)
+        for p in (
+            "passwordpassword",
+            "abcdefghijklmn",
+            "zxcvbnm,./asdfghjkl",
+            "Dora is my name, yes",
+            "DÖRA1234567890",
+            "Tr0ub4dor&3",
+            "            ",
+            "x" * 201,
+            "a" * 200,
+        )
+    } == {
+        "passwordpassword": "repeat",
+        "abcdefghijklmn": "sequence",
+        "zxcvbnm,./asdfghjkl": "keyboard",
+        "Dora is my name, yes": "has_name",
+        "DÖRA1234567890": "has_name",  # any case or accents
+        "Tr0ub4dor&3": "too_short",
+        "            ": "repeat",
+        "x" * 201: "too_long",
+        "a" * 200: "repeat",
+    }
     for good in ("correct horse battery staple", "belote et rebelote", "Un petit chien très joyeux"):
         assert reason(good) is None, good
     assert reason("Ann likes tarot a lot", "Bob") is None and reason("Bob likes tarot a lot", "Bob") == "has_name"
 
 
 async def test_a_weak_password_is_refused_at_registration_and_change_saying_why_and_an_old_one_logs_in(
-        db_url: str) -> None:
+    db_url: str,
+) -> None:
     async with running_server(db_url) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         for weak in GUESSABLE:
             answer = await http.post("/api/register", json={"name": "Dora", "password": weak})
             assert answer.status_code == 400 and answer.json()["error"] == {
-                "code": "weak_password", "reason": "common", "message": MESSAGES[Weakness.COMMON]}, weak
+                "code": "weak_password",
+                "reason": "common",
+                "message": MESSAGES[Weakness.COMMON],
+            }, weak
         made = await http.post("/api/register", json={"name": "Dora", "password": "correct horse battery staple"})
         assert made.status_code == 201, made.text
         changed = await http.post("/api/password", json={"old": "correct horse battery staple", "new": "dora2024dora"})
@@ -158,7 +186,9 @@ async def test_accented_names_are_names_and_one_name_whatever_its_case_or_accent
             for same in ("HELENE", "helene", "He\u0301le\u0300ne"):
                 answer = await http.post("/api/register", json={"name": same, "password": "another good one"})
                 assert (answer.status_code, answer.json()["error"]["code"]) == (409, "name_taken"), same
-            cyrillic = await http.post("/api/register", json={"name": "Z\u043e\u00e9", "password": "long enough secret"})
+            cyrillic = await http.post(
+                "/api/register", json={"name": "Z\u043e\u00e9", "password": "long enough secret"}
+            )
             assert (cyrillic.status_code, cyrillic.json()["error"]["code"]) == (400, "bad_name")
             http.cookies.clear()
             login = await http.post("/api/login", json={"name": "helene", "password": "correct horse"})
@@ -177,7 +207,8 @@ async def test_accented_names_are_names_and_one_name_whatever_its_case_or_accent
         assert invitation["table"] == table and invitation["from"] == "Ann"
         with server.hub.store.engine.connect() as conn:
             assert [(r.name, r.name_key) for r in conn.execute(sa.select(players.c.name, players.c.name_key))] == [
-                ("Hélène", "helene")]
+                ("Hélène", "helene")
+            ]
 
 
 async def test_a_guest_name_is_one_person_online_whatever_its_case_accents_or_spaces(db_url: str) -> None:
@@ -202,8 +233,9 @@ async def test_a_guest_name_is_one_person_online_whatever_its_case_accents_or_sp
         async with site_page(f"http://127.0.0.1:{server.port}") as http:
             taken = await http.post("/api/register", json={"name": "ANA", "password": "long enough secret"})
             assert (taken.status_code, taken.json()["error"]["code"]) == (409, "name_taken")
-            own = await http.post("/api/register", json={"name": "Ana", "password": "long enough secret",
-                                                         "guest": ana.token})  # the guest herself may
+            own = await http.post(
+                "/api/register", json={"name": "Ana", "password": "long enough secret", "guest": ana.token}
+            )  # the guest herself may
             assert own.status_code == 201, own.text
         with server.hub.store.engine.connect() as conn:
             assert [r.name_key for r in conn.execute(sa.select(players.c.name_key))] == ["ana"]
@@ -236,15 +268,19 @@ async def test_friends_requests_and_private_tables_for_friends(db_url: str) -> N
         answer = await master.post("/api/friends", json={"action": "request", "name": "pal"})
         assert answer.json() == {"friends": [], "incoming": [], "outgoing": ["Pal"], "presence": {}}
         assert (await ws_pal.expect("friend"))["name"] == "Master"
-        for body, code in (({"action": "request", "name": "Master"}, "friend_self"),
-                           ({"action": "request", "name": "Pal"}, "already_requested"),
-                           ({"action": "request", "name": "Ghost"}, "no_player"),
-                           ({"action": "accept", "name": "Stranger"}, "no_request"),
-                           ({"action": "hug", "name": "Pal"}, "malformed")):
+        for body, code in (
+            ({"action": "request", "name": "Master"}, "friend_self"),
+            ({"action": "request", "name": "Pal"}, "already_requested"),
+            ({"action": "request", "name": "Ghost"}, "no_player"),
+            ({"action": "accept", "name": "Stranger"}, "no_request"),
+            ({"action": "hug", "name": "Pal"}, "malformed"),
+        ):
             answer = await master.post("/api/friends", json=body)
             assert answer.json()["error"]["code"] == code, body
         assert (await pal.get("/api/friends")).json()["incoming"] == ["Master"]
-        assert (await pal.post("/api/friends", json={"action": "accept", "name": "Master"})).json()["friends"] == ["Master"]
+        assert (await pal.post("/api/friends", json={"action": "accept", "name": "Master"})).json()["friends"] == [
+            "Master"
+        ]
         assert (await master.get("/api/friends")).json()["friends"] == ["Pal"]
         # a private table: the master's friend sees it, watches and sits; a stranger does none of it
         ws_master = await Client.connect(server.url, "x", cookie=cookies["Master"])
@@ -342,7 +378,9 @@ async def test_leaderboard_ranks_registered_players_of_competitive_games(db_url:
             assert [r["points"] for r in board["rows"]] == sorted(totals.values(), reverse=True)
             for period in ("month", "all"):
                 again = (await http_a.get("/api/leaderboard", params={"players": 4, "period": period})).json()
-                assert [(r["name"], r["points"]) for r in again["rows"]] == [(r["name"], r["points"]) for r in board["rows"]]
+                assert [(r["name"], r["points"]) for r in again["rows"]] == [
+                    (r["name"], r["points"]) for r in board["rows"]
+                ]
             assert (await http_a.get("/api/leaderboard", params={"players": 3})).json()["rows"] == []
             bad = await http_a.get("/api/leaderboard", params={"players": 4, "period": "year"})
             assert bad.status_code == 400 and "period" in bad.json()["error"]["message"]
@@ -351,5 +389,6 @@ async def test_leaderboard_ranks_registered_players_of_competitive_games(db_url:
             for name in ("Alba", "Bruno"):
                 history = (await http_a.get(f"/api/players/{name}")).json()["history"]
                 assert [[mu, sigma] for _, mu, sigma in history["ratings"]["4"]] == [
-                    [rows[name]["mu"], rows[name]["sigma"]]]
+                    [rows[name]["mu"], rows[name]["sigma"]]
+                ]
                 assert history["chips"][-1][1] == 1000  # the new account's grant, its only movement

@@ -16,6 +16,7 @@ import pytest
 import sqlalchemy as sa
 
 from atout.bots import make_bot
+from atout.bots.accuracy import record_roles, seat_accuracy
 from atout.bots.analysis import analyse, decision_points
 from atout.engine import RuleSet, new_deal
 from atout.engine.kinds import DecisionKind
@@ -23,7 +24,7 @@ from atout.engine.record import to_record
 from atout.server.clock import FakeClock
 from atout.server.features.analysis_worker import analyse_nth, count_points, state, warm
 from atout.server.features.limits import Budget
-from atout.server.store.db import analyses
+from atout.server.store.db import accuracy, analyses
 from served import Served, free_port
 
 from .helpers import SQLITE_ONLY, Client, eventually, quick_config, running_server, wait_until, when_next_deal
@@ -38,8 +39,14 @@ def _auth(client: Client) -> dict[str, str]:
     return {"Authorization": f"Bearer {client.token}"}
 
 
-async def _done(http: httpx.AsyncClient, client: Client, game: str, deal: int, table: str | None = None,
-                seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+async def _done(
+    http: httpx.AsyncClient,
+    client: Client,
+    game: str,
+    deal: int,
+    table: str | None = None,
+    seen: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Poll until the analysis is made; every answer on the way is kept in ``seen``."""
     answers: list[dict[str, Any]] = [] if seen is None else seen
     params = {"game": game, "deal": str(deal), **({"table": table} if table else {})}
@@ -70,14 +77,30 @@ async def test_a_player_analyses_their_seat_and_gets_what_atout_analyse_gives(db
             seen: list[dict[str, Any]] = []
             answer = await _done(http, ann, game, 0, seen=seen)
             expected = analyse(records[0], [0], "analysis", factor=1).to_json()
-            assert answer == {"status": "done", "game": game, "deal": 0, "seat": 0, "analysis": expected}
+            # with it, the seat's accuracy: what its choices cost against the expert's, by phase (bots/accuracy.py)
+            mine = seat_accuracy(expected, 0, record_roles(records[0])[0]).to_json()
+            assert answer == {
+                "status": "done",
+                "game": game,
+                "deal": 0,
+                "seat": 0,
+                "analysis": expected,
+                "accuracy": mine,
+            }
+            with server.hub.store.engine.connect() as conn:
+                kept_rows = conn.execute(sa.select(accuracy).where(accuracy.c.game_id == game)).all()
+            assert [(r.deal, r.seat, r.player_id, r.loss) for r in kept_rows] == [(0, 0, ann.id, mine["loss"])]
             progress = [a["done"] for a in seen if a["status"] == "running" and "done" in a]
             assert progress == sorted(progress)
-            assert all(a["total"] == expected["totals"][0]["decisions"] + expected["totals"][0]["forced"]
-                       for a in seen if "total" in a)
+            assert all(
+                a["total"] == expected["totals"][0]["decisions"] + expected["totals"][0]["forced"]
+                for a in seen
+                if "total" in a
+            )
             # Asked again: the store answers, and the budget is not spent.
             again = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(ann))
             assert again.status_code == 200 and again.json()["analysis"] == expected
+            assert again.json()["accuracy"] == mine
             # Someone who did not play in that game, or a seat that is not yours, or nobody: refused by name.
             bob = await Client.connect(server.url, "Bob")
             other = await http.post("/api/analysis", json={"game": game, "deal": 0}, headers=_auth(bob))
@@ -86,8 +109,9 @@ async def test_a_player_analyses_their_seat_and_gets_what_atout_analyse_gives(db
             assert (robot_seat.status_code, robot_seat.json()["error"]["code"]) == (403, "not_your_seat")
             nobody = await http.post("/api/analysis", json={"game": game, "deal": 0})
             assert (nobody.status_code, nobody.json()["error"]["code"]) == (401, "not_logged_in")
-            forged = await http.post("/api/analysis", json={"game": game, "deal": 0},
-                                     headers={"Authorization": "Bearer g123.abc"})
+            forged = await http.post(
+                "/api/analysis", json={"game": game, "deal": 0}, headers={"Authorization": "Bearer g123.abc"}
+            )
             assert forged.status_code == 401
             beyond = await http.post("/api/analysis", json={"game": game, "deal": len(records)}, headers=_auth(ann))
             assert (beyond.status_code, beyond.json()["error"]["code"]) == (404, "no_deal")
@@ -105,7 +129,7 @@ async def test_a_player_analyses_their_seat_and_gets_what_atout_analyse_gives(db
     # A restart: the store still has it, and no worker process is started to answer.
     async with running_server(db_url, config) as server, _http(server) as http:
         kept = await http.get("/api/analysis", params={"game": game, "deal": "0"}, headers=_auth(ann))
-        assert kept.status_code == 200 and kept.json()["analysis"] == expected
+        assert kept.status_code == 200 and kept.json()["analysis"] == expected and kept.json()["accuracy"] == mine
         assert server.app.state.analysis.executor is None
 
 
@@ -189,15 +213,21 @@ def test_a_killed_server_leaves_no_analysis_worker_behind(tmp_path: Path, when: 
     is warmed, or as soon as the worker exists (mostly while it still imports, before it could look at
     its parent)."""
     log = tmp_path / "serve.log"
-    server = Served(["--port", str(free_port()), "--db", f"sqlite:///{tmp_path / 'site.db'}", "--log-level", "info"],
-                    {"ATOUT_SECRET": "analysis-test-secret", "XDG_DATA_HOME": str(tmp_path)}, log)
+    server = Served(
+        ["--port", str(free_port()), "--db", f"sqlite:///{tmp_path / 'site.db'}", "--log-level", "info"],
+        {"ATOUT_SECRET": "analysis-test-secret", "XDG_DATA_HOME": str(tmp_path)},
+        log,
+    )
     try:
         if when == "warmed":
-            wait_until(lambda: log.exists() and "analysis workers ready" in log.read_text(),
-                       "the analysis worker did not start with the server")
+            wait_until(
+                lambda: log.exists() and "analysis workers ready" in log.read_text(),
+                "the analysis worker did not start with the server",
+            )
         else:
-            wait_until(lambda: bool(_workers_of(server.pid)), "the analysis worker did not start with the server",
-                       every=0.005)
+            wait_until(
+                lambda: bool(_workers_of(server.pid)), "the analysis worker did not start with the server", every=0.005
+            )
         workers = _workers_of(server.pid)
         assert len(workers) == 1, workers
         server.kill()
@@ -246,7 +276,9 @@ async def test_a_finished_deal_of_a_running_game_only_and_one_analysis_at_a_time
         pool = server.app.state.analysis
         analyse_now, gate = pool._analyse, asyncio.Event()
 
-        async def held(loop: asyncio.AbstractEventLoop, job: Any) -> None:  # the first still running when the second comes
+        async def held(
+            loop: asyncio.AbstractEventLoop, job: Any
+        ) -> None:  # the first still running when the second comes
             await gate.wait()
             await analyse_now(loop, job)
 
@@ -278,7 +310,7 @@ async def test_a_full_queue_is_busy_and_a_server_without_workers_says_so(db_url:
             assert refused.headers["retry-after"] == "60"
             assert server.app.state.analysis.executor is None
             poll = await http.get("/api/analysis", params={"game": game, "deal": "0"}, headers=_auth(ann))
-            assert (poll.status_code, poll.json()["error"]["code"]) == (404, "not_requested")
+            assert (poll.status_code, poll.json()["status"]) == (200, "not_requested")
 
 
 @SQLITE_ONLY
@@ -336,6 +368,6 @@ async def test_the_sites_analysis_budget_refuses_by_name_and_changes_nothing(db_
         pool = server.app.state.analysis
         assert pool.jobs == {} and not pool.waiting and pool.executor is None  # nothing queued, no worker started
         polled = await http.get("/api/analysis", params={"game": game, "deal": "0"}, headers=_auth(ann))
-        assert (polled.status_code, polled.json()["error"]["code"]) == (404, "not_requested")
+        assert (polled.status_code, polled.json()["status"]) == (200, "not_requested")
         with hub.store.engine.connect() as conn:
             assert conn.execute(sa.select(sa.func.count()).select_from(analyses)).scalar_one() == 0

@@ -22,7 +22,9 @@ async def test_a_backup_taken_while_the_server_runs_holds_every_account(tmp_path
             source.backup(target)  # what `sqlite3 atout.db ".backup backup.db"` does
         source.close()
         target.close()
-    async with running_server(f"sqlite:///{copy}") as server, \
-            site_page(f"http://127.0.0.1:{server.port}", timeout=WITHIN) as page:
+    async with (
+        running_server(f"sqlite:///{copy}") as server,
+        site_page(f"http://127.0.0.1:{server.port}", timeout=WITHIN) as page,
+    ):
         back = await page.post("/api/login", json={"name": "Sauvée", "password": "long enough secret"})
         assert back.status_code == 200, back.text

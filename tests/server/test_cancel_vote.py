@@ -73,7 +73,9 @@ def test_a_robot_account_neither_proposes_nor_votes_nor_counts_as_a_person() -> 
     """A robot account (a person's program, ids starting with b) is a robot: alone with one person it
     makes no pair for an amicable end, may not propose one, and is not waited for in a vote of two people
     (the site bridge, like any engine, never answers a vote: the vote ran out on it)."""
-    table = Table("t", 4, TableOptions(deals=3, competitive=False), Timing())  # a practice table: robot accounts sit there
+    table = Table(
+        "t", 4, TableOptions(deals=3, competitive=False), Timing()
+    )  # a practice table: robot accounts sit there
     decided(table, 0.0, seating.create, "p0", "Ann")
     decided(table, 0.0, seating.sit, "b1", "Botty", 1, table.seq)
     decided(table, 0.0, seating.add_robot, "p0", 2, "random", table.seq)
@@ -86,7 +88,9 @@ def test_a_robot_account_neither_proposes_nor_votes_nor_counts_as_a_person() -> 
         assert refused.value.code == code
     assert table.snapshot() == before
 
-    table = Table("t", 4, TableOptions(deals=3, competitive=False), Timing())  # a practice table: robot accounts sit there
+    table = Table(
+        "t", 4, TableOptions(deals=3, competitive=False), Timing()
+    )  # a practice table: robot accounts sit there
     decided(table, 0.0, seating.create, "p0", "Ann")
     decided(table, 0.0, seating.sit, "p1", "Bob", 1, table.seq)
     decided(table, 0.0, seating.sit, "b2", "Botty", 2, table.seq)
@@ -138,13 +142,20 @@ class Model:
                 assert len(self.yes) >= 2
 
 
-STEP = st.tuples(st.sampled_from(["propose", "yes", "no", "leave", "lost", "back", "wait", "play"]),
-                 st.integers(0, 4), st.sampled_from([1.0, 11.0, 61.0, 200.0]))
+STEP = st.tuples(
+    st.sampled_from(["propose", "yes", "no", "leave", "lost", "back", "wait", "play"]),
+    st.integers(0, 4),
+    st.sampled_from([1.0, 11.0, 61.0, 200.0]),
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(players=st.sampled_from([3, 4, 5]), people=st.integers(1, 5), steps=st.lists(STEP, max_size=30),
-       seed=st.integers(0, 1000))
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    people=st.integers(1, 5),
+    steps=st.lists(STEP, max_size=30),
+    seed=st.integers(0, 1000),
+)
 def test_no_vote_passes_without_two_people_present(players: int, people: int, steps: list, seed: int) -> None:
     """Whatever people do during votes (propose, accept, refuse, leave, lose their connection, come back,
     let the time run out, play on), a game is cancelled only with two people present who accepted, and a
@@ -188,7 +199,7 @@ def play_steps(table: Table, people: int, players: int, steps: list, seed: int) 
                 model.lost.discard(seat)
             elif what == "wait":
                 now += dt
-                while (more := decided(table, now, clocks.tick)):
+                while more := decided(table, now, clocks.tick):
                     events += more
             elif what == "play" and table.vote is None:
                 if table.deal.is_over:

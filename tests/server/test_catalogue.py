@@ -14,7 +14,12 @@ def test_the_catalogue_lists_every_contract_in_rising_order_with_its_multiplier(
     assert [c["name"] for c in contracts] == ["pass", "prise", "garde", "garde_sans", "garde_contre"]
     assert [c["name"] for c in contracts] == [c.value for c in Contract]
     assert {c["name"]: c["multiplier"] for c in contracts} == {
-        "pass": 0, "prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
+        "pass": 0,
+        "prise": 1,
+        "garde": 2,
+        "garde_sans": 4,
+        "garde_contre": 6,
+    }
     assert {i: c["multiplier"] for i, c in enumerate(contracts) if i} == MULTIPLIERS  # the scoring's own
 
 

@@ -40,9 +40,24 @@ class RedisServer:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                                      "--appendonly", "no", "--dir", str(self.folder)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
         def listening() -> bool:
             assert self.proc.poll() is None, "redis-server stopped"
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 1):
@@ -80,16 +95,40 @@ class Process:
     analysis worker: none of these tests asks for an analysis, and each worker is a process spawned and warmed
     with its server (about 0.8 s of CPU a start; test_analysis_api.py tests the workers of a served site)."""
 
-    def __init__(self, db: str | None, redis: str | None, data: Path, name: str, *extra: str, port: int | None = None,
-                 log_level: str = "warning") -> None:
+    def __init__(
+        self,
+        db: str | None,
+        redis: str | None,
+        data: Path,
+        name: str,
+        *extra: str,
+        port: int | None = None,
+        log_level: str = "warning",
+    ) -> None:
         self.port = port or free_port()
         self.name = name
         self.log = data / f"{name}.log"
         self.proc = Served(
-            ["--port", str(self.port), "--db", db or f"sqlite:///{data / (name + '.db')}",
-             *(["--redis", redis] if redis else []), "--robot-pace", "0", "--deal-pause", "0.2", "--log-level", log_level,
-             "--analysis-workers", "0", *extra], {"ATOUT_SECRET": "cluster-test", "XDG_DATA_HOME": str(data)}, self.log,
-            printed=False)  # the log holds JSON lines alone
+            [
+                "--port",
+                str(self.port),
+                "--db",
+                db or f"sqlite:///{data / (name + '.db')}",
+                *(["--redis", redis] if redis else []),
+                "--robot-pace",
+                "0",
+                "--deal-pause",
+                "0.2",
+                "--log-level",
+                log_level,
+                "--analysis-workers",
+                "0",
+                *extra,
+            ],
+            {"ATOUT_SECRET": "cluster-test", "XDG_DATA_HOME": str(data)},
+            self.log,
+            printed=False,
+        )  # the log holds JSON lines alone
 
     @property
     def url(self) -> str:
@@ -113,8 +152,7 @@ class Process:
                 if self.health()["status"] == "ok":
                     return
             if time.monotonic() > end:
-                raise AssertionError(f"{self.name} did not start within {WITHIN:.0f} s: "
-                                     f"{self.log.read_text()[-2000:]}")
+                raise AssertionError(f"{self.name} did not start within {WITHIN:.0f} s: {self.log.read_text()[-2000:]}")
             time.sleep(0.05)
 
     def kill(self) -> None:
@@ -168,10 +206,16 @@ class Person:
             try:
                 state = self.client.state
                 deal = state and state.get("deal")
-                if deal and deal["to_act"] == state["you"] and deal["legal"] and state["vote"] is None \
-                        and state["seq"] == self.client.seqs.get(self.table):
-                    answer = await self.client.request({"type": "act", "table": self.table,
-                                                        "action": first_legal(state)})
+                if (
+                    deal
+                    and deal["to_act"] == state["you"]
+                    and deal["legal"]
+                    and state["vote"] is None
+                    and state["seq"] == self.client.seqs.get(self.table)
+                ):
+                    answer = await self.client.request(
+                        {"type": "act", "table": self.table, "action": first_legal(state)}
+                    )
                     if answer["type"] == "error":
                         assert answer["code"] in ("stale", "unavailable", "not_your_turn"), answer
                         if answer["code"] == "unavailable":
@@ -211,8 +255,9 @@ class Person:
 def stored_events(db: str, table: str) -> list[tuple[int, str, dict]]:
     engine = sa.create_engine(engine_url(db))
     with engine.connect() as conn:
-        rows = conn.execute(sa.text("SELECT seq, kind, data FROM table_events WHERE table_id = :t ORDER BY seq"),
-                            {"t": table}).all()
+        rows = conn.execute(
+            sa.text("SELECT seq, kind, data FROM table_events WHERE table_id = :t ORDER BY seq"), {"t": table}
+        ).all()
     engine.dispose()
     return [(r.seq, r.kind, r.data if isinstance(r.data, dict) else json.loads(r.data)) for r in rows]
 
@@ -287,7 +332,8 @@ async def test_tables_are_reached_from_any_process_and_survive_their_owner(site:
 
 
 async def test_a_redis_restart_mid_game_pauses_the_crossing_and_the_game_goes_on(
-        site: list[Process], redis: RedisServer) -> None:
+    site: list[Process], redis: RedisServer
+) -> None:
     a, b, _ = site
     ann = await Client.connect(a.url, "Ann")
     await ann.send({"type": "create", "players": 4, "options": {"deals": 2, "turn_seconds": 0}})
@@ -299,8 +345,9 @@ async def test_a_redis_restart_mid_game_pauses_the_crossing_and_the_game_goes_on
     assert (await bob.request({"type": "sit", "table": table, "seat": 1}))["type"] == "event"
     await ann.settle()
     for seat in (2, 3):
-        assert (await ann.request({"type": "robot", "table": table, "seat": seat, "level": "heuristic"}))["type"] \
-            == "event"
+        assert (await ann.request({"type": "robot", "table": table, "seat": seat, "level": "heuristic"}))[
+            "type"
+        ] == "event"
     await bob.settle()
     assert (await ann.request({"type": "start", "table": table}))["type"] == "event"
     people = [Person(ann, table, [a]), Person(bob, table, [b])]
@@ -316,8 +363,10 @@ async def test_a_redis_restart_mid_game_pauses_the_crossing_and_the_game_goes_on
     await eventually(lambda: b.health()["status"] == "ok", "B never said its bus was back")
     assert b.health()["bus"] == "up"
     await asyncio.gather(*(p.play(lambda p: game_over(p.client)) for p in people))
-    totals = [next(f["event"]["totals"] for f in p.client.frames if f.get("event", {}).get("type") == "game_end")
-              for p in people]
+    totals = [
+        next(f["event"]["totals"] for f in p.client.frames if f.get("event", {}).get("type") == "game_end")
+        for p in people
+    ]
     assert totals[0] == totals[1] and sum(totals[0]) == 0
     await ann.settle()
     await bob.settle()
@@ -376,12 +425,10 @@ async def test_a_person_who_closes_on_another_process_is_seen_gone_by_the_table(
 async def befriend(one: tuple[Process, str, str], other: tuple[Process, str, str]) -> None:
     """Two registered people become friends, each through the API of the process they use."""
     for (process, _, cookie), (_, friend, _) in ((one, other), (other, one)):
-        async with site_page(f"http://127.0.0.1:{process.port}",
-                                     cookies={"atout_session": cookie}) as http:
+        async with site_page(f"http://127.0.0.1:{process.port}", cookies={"atout_session": cookie}) as http:
             answer = await http.post("/api/friends", json={"action": "request", "name": friend})
             assert answer.status_code == 200, answer.text
-    async with site_page(f"http://127.0.0.1:{one[0].port}",
-                                 cookies={"atout_session": one[2]}) as http:
+    async with site_page(f"http://127.0.0.1:{one[0].port}", cookies={"atout_session": one[2]}) as http:
         assert other[1] in (await http.get("/api/friends")).json()["friends"]
 
 
@@ -464,10 +511,13 @@ async def test_names_quick_play_and_friends_presence_are_one_site_across_process
     while not any(x["id"] == table and x["status"] == "playing" for x in lobby["tables"]):
         lobby = {"tables": [(await bob.expect("lobby_table"))["table"]]}
     answer = await bob.request({"type": "quick", "players": 3})  # on B, for a table A runs
-    assert answer["type"] == "event" and answer["table"] == table and answer["event"]["type"] in ("claimed", "replaced"), answer
+    assert (
+        answer["type"] == "event" and answer["table"] == table and answer["event"]["type"] in ("claimed", "replaced")
+    ), answer
     seat = answer["event"]["seat"]
 
     async with site_page(f"http://127.0.0.1:{c.port}", cookies={"atout_session": cookies["Bob"]}) as http:
+
         async def ann_seen() -> bool:
             return (await http.get("/api/friends")).json()["presence"]["Ann"] == {"status": "playing", "table": table}
 
@@ -513,7 +563,8 @@ async def test_an_invitation_to_a_guest_whose_process_died_says_nobody_is_there(
 
 
 async def test_a_process_started_later_lists_the_tables_already_open(
-        site: list[Process], pg_url: str, redis: RedisServer, tmp_path: Path) -> None:
+    site: list[Process], pg_url: str, redis: RedisServer, tmp_path: Path
+) -> None:
     """A process added to the site (or restarted) after tables were opened elsewhere shows them in its
     lobby at once, not only once each of them changes."""
     a, _, _ = site
@@ -540,7 +591,8 @@ async def test_a_process_started_later_lists_the_tables_already_open(
 
 
 async def test_a_follower_on_another_process_misses_no_event_when_the_bus_drops(
-        site: list[Process], redis: RedisServer) -> None:
+    site: list[Process], redis: RedisServer
+) -> None:
     """Events the table's process made while the bus was down come to a spectator on another process
     once it is back, each numbered, before a ``table`` message: never a whole state in their place (the
     same rejoin as after a takeover). B is held still while the bus comes back so that A listens first:
@@ -551,8 +603,9 @@ async def test_a_follower_on_another_process_misses_no_event_when_the_bus_drops(
     table = (await ann.expect("master"))["table"]
     await ann.settle()
     for seat in (1, 2):
-        assert (await ann.request({"type": "robot", "table": table, "seat": seat, "level": "random"}))["type"] \
-            == "event"
+        assert (await ann.request({"type": "robot", "table": table, "seat": seat, "level": "random"}))[
+            "type"
+        ] == "event"
     bob = await Client.connect(b.url, "Bob", patches=True)  # a spectator, on another process than the table's
     await bob.send({"type": "join", "table": table})
     await bob.expect("table")
@@ -585,16 +638,18 @@ async def test_a_follower_on_another_process_misses_no_event_when_the_bus_drops(
         b.proc.send_signal(signal.SIGCONT)
     while bob.seqs[table] < made or bob.frames[-1]["type"] != "table":
         await bob.recv()
-    after = bob.frames[[i for i, f in enumerate(bob.frames) if f.get("seq") == heard_before][-1] + 1:]
+    after = bob.frames[[i for i, f in enumerate(bob.frames) if f.get("seq") == heard_before][-1] + 1 :]
     numbered = [f for f in after if f["type"] in ("event", "table")]
-    assert [f["seq"] for f in numbered if f["type"] == "event"] == list(range(heard_before + 1, made + 1)), \
-        [(f["type"], f["seq"]) for f in numbered]
+    assert [f["seq"] for f in numbered if f["type"] == "event"] == list(range(heard_before + 1, made + 1)), [
+        (f["type"], f["seq"]) for f in numbered
+    ]
     assert numbered[-1]["type"] == "table" and numbered[-1]["seq"] == made
     assert bob.state["deal"]["trick"] == ann.state["deal"]["trick"] and bob.state["seq"] == ann.state["seq"]
 
 
 async def test_with_redis_every_log_line_names_the_process_as_the_site_does(
-        pg_url: str, redis: RedisServer, tmp_path: Path) -> None:
+    pg_url: str, redis: RedisServer, tmp_path: Path
+) -> None:
     # here, not at the top: test_logs imports Process from this module
     from .test_logs import log_lines, played_a_little, within
 

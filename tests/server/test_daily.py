@@ -88,8 +88,13 @@ async def test_a_day_is_played_once_ranked_hidden_until_its_end_then_verified(db
     config = dataclasses.replace(quick_config(), daily_deals=2, daily_level="beginner")
     async with running_server(db_url, config, clock) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         today = (await _get(http, "/api/daily")).json()
-        assert {k: today[k] for k in ("day", "players", "deals", "played", "registered")} == \
-            {"day": DAY, "players": 4, "deals": 2, "played": None, "registered": False}
+        assert {k: today[k] for k in ("day", "players", "deals", "played", "registered")} == {
+            "day": DAY,
+            "players": 4,
+            "deals": 2,
+            "played": None,
+            "registered": False,
+        }
         assert today["next"]["day"] == "2023-11-15" and today["next"]["commitment"] != today["commitment"]
         seed = server.hub.opening.daily_day(DAY).seed
         assert commitment(seed) == today["commitment"]  # committed to before anyone played
@@ -136,9 +141,17 @@ async def test_a_day_is_played_once_ranked_hidden_until_its_end_then_verified(db
         assert (await _get(http, f"/api/daily/{DAY}/deals")).json()["error"]["code"] == "daily_not_over"
 
         # hidden until the day's end: no seed of the day in any frame or answer so far
-        answers = [(await _get(http, path, ann_cookie)).text for path in
-                   ("/api/daily", f"/api/daily/{DAY}", f"/api/daily/{DAY}/plays", f"/api/games/{ann_game}",
-                    f"/api/games/{ann_game}/deals/1", "/api/daily/days")]
+        answers = [
+            (await _get(http, path, ann_cookie)).text
+            for path in (
+                "/api/daily",
+                f"/api/daily/{DAY}",
+                f"/api/daily/{DAY}/plays",
+                f"/api/games/{ann_game}",
+                f"/api/games/{ann_game}/deals/1",
+                "/api/daily/days",
+            )
+        ]
         for secret in secrets_of_the_day:
             for client in (ann, bob):
                 assert secret not in _text(client)
@@ -151,8 +164,9 @@ async def test_a_day_is_played_once_ranked_hidden_until_its_end_then_verified(db
         shown = await _get(http, f"/api/daily/{DAY}/plays")  # anyone, now
         assert shown.status_code == 200 and shown.json()["over"] is True
         plays = shown.json()["plays"]
-        records = {p["name"]: [{k: v for k, v in r.items() if k not in ("names", "seed")} for r in p["records"]]
-                   for p in plays}
+        records = {
+            p["name"]: [{k: v for k, v in r.items() if k not in ("names", "seed")} for r in p["records"]] for p in plays
+        }
         assert records["Ann"] == records["Bob"]  # the same cards, the robots' same answers
         assert {p["name"]: p["records"][0]["names"][0] for p in plays} == {"Ann": "Ann", "Bob": "Bob"}
         assert (await _get(http, f"/api/games/{ann_game}", cy_cookie)).status_code == 200
@@ -199,16 +213,21 @@ async def test_leaving_is_an_abandonment_ranked_last_and_never_a_second_try(db_u
         if not _closed(dan):
             await dan.expect("closed")
         ranking = (await _get(http, f"/api/daily/{DAY}")).json()["ranking"]
-        assert [(r["name"], r["status"], r["place"]) for r in ranking] == [("Ann", "finished", 1),
-                                                                            ("Dan", "abandoned", None)]
+        assert [(r["name"], r["status"], r["place"]) for r in ranking] == [
+            ("Ann", "finished", 1),
+            ("Dan", "abandoned", None),
+        ]
         again = await dan.request({"type": "daily"})
         assert again["code"] == "daily_played"
         # having abandoned, the play is over, but the others' play is shown once the day is over only
         assert (await _get(http, f"/api/daily/{DAY}/plays", dan_cookie)).status_code == 403
         # Ann deletes her account: her play stays in the day, under no name
         http.cookies.clear()
-        deleted = await http.post("/api/account/delete", json={"password": "a long password"},
-                                  headers={"Cookie": f"atout_session={ann_cookie}"})
+        deleted = await http.post(
+            "/api/account/delete",
+            json={"password": "a long password"},
+            headers={"Cookie": f"atout_session={ann_cookie}"},
+        )
         assert deleted.status_code == 200, deleted.text
         clock.advance(TO_MIDNIGHT + 1)
         shown = (await _get(http, f"/api/daily/{DAY}/plays", dan_cookie)).text

@@ -19,8 +19,9 @@ HOME, AWAY = "10.37.0.1", "10.37.0.2"
 BROWSER = "b" * 24
 
 
-async def _ask(http: httpx.AsyncClient, method: str, path: str, cookie: str | None, address: str = AWAY,
-               **kwargs) -> httpx.Response:
+async def _ask(
+    http: httpx.AsyncClient, method: str, path: str, cookie: str | None, address: str = AWAY, **kwargs
+) -> httpx.Response:
     http.cookies.clear()
     headers = {"X-Forwarded-For": address, **({"Cookie": f"atout_session={cookie}"} if cookie else {})}
     return await http.request(method, path, headers=headers, **kwargs)
@@ -32,8 +33,14 @@ def test_the_first_play_of_an_address_or_a_browser_is_ranked_the_later_ones_not(
     def play(who: str, at: float, address: str | None, browser: str | None) -> SimpleNamespace:
         return SimpleNamespace(player_id=who, started_at=at, address=address, browser=browser)
 
-    plays = [play("cy", 3, "a2", "b1"), play("ann", 1, "a1", "b1"), play("bob", 2, "a1", None),
-             play("dan", 4, "a3", None), play("eve", 5, None, None), play("fay", 6, "a3", "b9")]
+    plays = [
+        play("cy", 3, "a2", "b1"),
+        play("ann", 1, "a1", "b1"),
+        play("bob", 2, "a1", None),
+        play("dan", 4, "a3", None),
+        play("eve", 5, None, None),
+        play("fay", 6, "a3", "b9"),
+    ]
     assert unranked(plays) == {"bob": Unranked.SAME_ADDRESS, "cy": Unranked.SAME_BROWSER, "fay": Unranked.SAME_ADDRESS}
     assert mark("salt", "address", "1.2.3.4") != mark("other day", "address", "1.2.3.4")  # a day's marks are its own
     assert "1.2.3.4" not in (mark("salt", "address", "1.2.3.4") or "")
@@ -70,10 +77,14 @@ async def test_todays_deals_are_shown_to_nobody_before_the_day_closes_then_to_ev
         await _play_on(ann, table)
 
         def paths() -> list[tuple[str, str, dict]]:
-            return [("GET", f"/api/daily/{DAY}/plays", {}), ("GET", f"/api/games/{game}", {}),
-                    ("GET", f"/api/games/{game}/deals/1", {}), ("GET", f"/api/daily/{DAY}/deals", {}),
-                    ("POST", "/api/analysis", {"json": {"game": game, "deal": 0}}),
-                    ("GET", f"/api/analysis?game={game}&deal=0", {})]
+            return [
+                ("GET", f"/api/daily/{DAY}/plays", {}),
+                ("GET", f"/api/games/{game}", {}),
+                ("GET", f"/api/games/{game}/deals/1", {}),
+                ("GET", f"/api/daily/{DAY}/deals", {}),
+                ("POST", "/api/analysis", {"json": {"game": game, "deal": 0}}),
+                ("GET", f"/api/analysis?game={game}&deal=0", {}),
+            ]
 
         for who in (ann_cookie, bob_cookie, None):  # the player, another account, a guest
             for method, path, kwargs in paths():
@@ -81,9 +92,15 @@ async def test_todays_deals_are_shown_to_nobody_before_the_day_closes_then_to_ev
                 if who is None and "analysis" in path:  # a guest analyses nothing of anyone's
                     assert answer.status_code == 401, answer.text
                     continue
-                assert (answer.status_code, answer.json()["error"]["code"]) == (403, "daily_not_over"), (who, path, answer.text)
+                assert (answer.status_code, answer.json()["error"]["code"]) == (403, "daily_not_over"), (
+                    who,
+                    path,
+                    answer.text,
+                )
         profile = (await _ask(http, "GET", "/api/players/Ann", None)).json()
         assert game not in [r["game"] for r in profile["recent"]]  # the profile's games: not before the day closes
+        assert profile["stats"]["all"]["games"] == 0 and profile["stats"]["all"]["taker_deals"] == 0  # nor its figures
+        assert profile["stats"]["all"]["average_per_deal"] is None and "4" not in profile["stats"], profile["stats"]
         day = (await _ask(http, "GET", f"/api/daily/{DAY}", ann_cookie)).json()
         assert day["ranking"][0]["name"] == "Ann" and day["ranking"][0]["game"] == game  # the ranking: no cards
 
@@ -93,9 +110,10 @@ async def test_todays_deals_are_shown_to_nobody_before_the_day_closes_then_to_ev
                 answer = await _ask(http, method, path, who, **kwargs)
                 assert answer.status_code == 200, (path, answer.text)
         asked = await _ask(http, "GET", f"/api/analysis?game={game}&deal=0", ann_cookie)  # open: nobody asked yet
-        assert (asked.status_code, asked.json()["error"]["code"]) == (404, "not_requested"), asked.text
+        assert (asked.status_code, asked.json()["status"]) == (200, "not_requested"), asked.text
         profile = (await _ask(http, "GET", "/api/players/Ann", None)).json()
         assert game in [r["game"] for r in profile["recent"]]
+        assert profile["stats"]["all"]["games"] == 1 and profile["stats"]["4"]["deals"] >= 1, profile["stats"]
         await ann.close()
 
 
@@ -144,8 +162,10 @@ async def _play_daily_from(server, name: str, cookie: str, address: str, browser
 
 
 async def test_the_page_gives_a_browser_its_mark_once(db_url: str) -> None:
-    async with running_server(db_url, quick_config(), FakeClock(START)) as server, \
-            site_page(f"http://127.0.0.1:{server.port}") as http:
+    async with (
+        running_server(db_url, quick_config(), FakeClock(START)) as server,
+        site_page(f"http://127.0.0.1:{server.port}") as http,
+    ):
         first = await _ask(http, "GET", "/api/daily", None)
         given = first.cookies.get("atout_browser")
         assert given and len(given) >= 16 and "httponly" in first.headers["set-cookie"].lower()

@@ -50,7 +50,9 @@ def test_a_void_deal_keeps_its_number_in_the_log_the_bar_and_the_review() -> Non
     while table.status == "playing":
         if table.deal.is_over:  # the pause after a deal: the bar says the number the log said for it
             assert Observer(table).view(0, 1.0)["game"]["deal_number"] == said[-1]
-            said += [e["number"] for e in decided(table, when_next_deal(table), clocks.tick) if e["type"] == "deal_start"]
+            said += [
+                e["number"] for e in decided(table, when_next_deal(table), clocks.tick) if e["type"] == "deal_start"
+            ]
             continue
         assert Observer(table).view(0, 1.0)["game"]["deal_number"] == said[-1]
         act(table, everyone_passes=False)

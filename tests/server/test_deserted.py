@@ -52,17 +52,31 @@ async def test_alone_at_a_ranked_table_leaving_is_recorded_as_an_abandonment(db_
         with store.engine.connect() as conn:
             (line,) = conn.execute(sa.select(game_players)).all()
             assert conn.execute(sa.select(ratings)).all() == []  # one person among robots: nobody's rating moves
-        assert (line.player_id, line.place, line.abandoned, line.won, line.competitive) == (ann.id, 4, True, False, True)
+        assert (line.player_id, line.place, line.abandoned, line.won, line.competitive) == (
+            ann.id,
+            4,
+            True,
+            False,
+            True,
+        )
         assert (line.total, line.deals) == (total, len(played))
         profile = (await http.get("/api/players/Ann")).json()
-        assert {k: profile["stats"]["all"][k] for k in ("games", "wins", "abandoned")} == {"games": 1, "wins": 0, "abandoned": 1}
+        assert {k: profile["stats"]["all"][k] for k in ("games", "wins", "abandoned")} == {
+            "games": 1,
+            "wins": 0,
+            "abandoned": 1,
+        }
         (recent,) = profile["recent"]
         assert (recent["game"], recent["place"], recent["abandoned"], recent["total"]) == (game_id, 4, True, total)
         assert profile["xp"] == 0  # an abandoner earns none
         (board,) = (await http.get("/api/leaderboard", params={"players": 4, "period": "all"})).json()["rows"]
         assert (board["name"], board["games"], board["wins"], board["points"]) == ("Ann", 1, 0, total)
         shown = (await http.get(f"/api/games/{game_id}")).json()  # the game's page reads it as any stored game
-        assert (shown["status"], shown["ranking"], len(shown["sheet"])) == ("deserted", None, len(ann.state["game"]["sheet"]))
+        assert (shown["status"], shown["ranking"], len(shown["sheet"])) == (
+            "deserted",
+            None,
+            len(ann.state["game"]["sheet"]),
+        )
 
 
 async def test_two_people_who_both_leave_are_both_ranked_last_and_rated(db_url: str) -> None:
@@ -80,8 +94,9 @@ async def test_two_people_who_both_leave_are_both_ranked_last_and_rated(db_url: 
             started = await ann.request({"type": "start", "table": table})
             assert started["event"]["type"] == "game_start" and started["event"]["ranked"], started
             await bob.settle()
-            await asyncio.gather(play_until(ann, lambda c: deals_ended(c) >= 1),
-                                 play_until(bob, lambda c: deals_ended(c) >= 1))
+            await asyncio.gather(
+                play_until(ann, lambda c: deals_ended(c) >= 1), play_until(bob, lambda c: deals_ended(c) >= 1)
+            )
             await play_a_deal_and_leave(bob, table)  # Bob first: a robot plays his seat on
             await play_a_deal_and_leave(ann, table)  # then Ann: nobody is left, the game is deserted
             store = server.hub.store
@@ -91,8 +106,10 @@ async def test_two_people_who_both_leave_are_both_ranked_last_and_rated(db_url: 
                 lines = conn.execute(sa.select(game_players).order_by(game_players.c.seat)).all()
                 rated = conn.execute(sa.select(ratings.c.player_id, ratings.c.games)).all()
                 history = conn.execute(sa.select(rating_history.c.game_id)).all()
-            assert [(x.player_id, x.place, x.abandoned, x.won) for x in lines] == [(ann.id, 3, True, False),
-                                                                                  (bob.id, 3, True, False)]
+            assert [(x.player_id, x.place, x.abandoned, x.won) for x in lines] == [
+                (ann.id, 3, True, False),
+                (bob.id, 3, True, False),
+            ]
             assert sorted(rated) == sorted([(ann.id, 1), (bob.id, 1)])  # rated, as abandoners of a finished game
             assert history == [(row.game_id,), (row.game_id,)]
 

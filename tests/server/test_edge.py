@@ -77,7 +77,9 @@ async def test_a_request_that_trickles_in_is_cut_off_and_a_quick_one_is_served(d
         quick_writer.write(head)
         answer = (await asyncio.wait_for(quick.readuntil(b"\r\n\r\n"), UPPER_BOUND)).decode()
         assert answer.startswith("HTTP/1.1 200"), answer
-        length = int(next(line.split(":")[1] for line in answer.split("\r\n") if line.lower().startswith("content-length")))
+        length = int(
+            next(line.split(":")[1] for line in answer.split("\r\n") if line.lower().startswith("content-length"))
+        )
         await asyncio.wait_for(quick.readexactly(length), UPPER_BOUND)
         again = asyncio.create_task(_trickle(quick_writer, head))
         assert await _closed(quick) == b""
@@ -133,8 +135,10 @@ async def test_one_address_opens_only_so_many_websockets(db: str) -> None:
         assert closed.value.rcvd.reason == "at most 3 connections at once from one address"
         elsewhere = await Client.connect(server.url, "Elsewhere", address="198.51.100.8")  # another address: welcome
         await crowd[0].close()
-        await eventually(lambda: sum(1 for c in server.hub.connections if c.address == "203.0.113.7") < 3,
-                         "the server hears of the closed socket")
+        await eventually(
+            lambda: sum(1 for c in server.hub.connections if c.address == "203.0.113.7") < 3,
+            "the server hears of the closed socket",
+        )
         again = await Client.connect(server.url, "Again", address="203.0.113.7")
         for client in (*crowd[1:], elsewhere, again):
             await client.close()
@@ -150,7 +154,11 @@ async def test_one_address_makes_only_so_many_new_guests(db: str) -> None:
             await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "New3"}))
             refused = json.loads(await asyncio.wait_for(ws.recv(), UPPER_BOUND))
         assert (refused["type"], refused["code"], refused["budget"], refused["scope"]) == (
-            "error", "rate_limited", "guest", "address"), refused
+            "error",
+            "rate_limited",
+            "guest",
+            "address",
+        ), refused
         assert "new guests in an hour from one address" in refused["message"]
         await made[0].close()
         back = await Client.connect(server.url, "New0", token=made[0].token, address="203.0.113.9")

@@ -33,8 +33,12 @@ def ledger_sum(server) -> tuple[int, int]:
 
 def rows_of(server, holder: str) -> list[tuple]:
     with server.hub.store.engine.connect() as conn:
-        return [tuple(r) for r in conn.execute(sa.select(ledger_rows).where(ledger_rows.c.holder == holder)
-                                                 .order_by(ledger_rows.c.id))]
+        return [
+            tuple(r)
+            for r in conn.execute(
+                sa.select(ledger_rows).where(ledger_rows.c.holder == holder).order_by(ledger_rows.c.id)
+            )
+        ]
 
 
 async def test_deleting_an_account(db_url: str) -> None:
@@ -107,12 +111,24 @@ async def test_deleting_an_account(db_url: str) -> None:
                 row = conn.execute(sa.select(players).where(players.c.id == ann_id)).one()
                 assert (row.name, row.deleted_at is not None) == (DELETED_NAME, True)
                 for table in (sessions, ratings, standings):
-                    assert conn.execute(sa.select(sa.func.count()).select_from(table)
-                                        .where(table.c.player_id == ann_id)).scalar_one() == 0
-                assert conn.execute(sa.select(sa.func.count()).select_from(friendships).where(sa.or_(
-                    friendships.c.requester == ann_id, friendships.c.addressee == ann_id))).scalar_one() == 0
-                assert {r.name for r in conn.execute(sa.select(game_players.c.name)
-                                                     .where(game_players.c.player_id == ann_id))} == {DELETED_NAME}
+                    assert (
+                        conn.execute(
+                            sa.select(sa.func.count()).select_from(table).where(table.c.player_id == ann_id)
+                        ).scalar_one()
+                        == 0
+                    )
+                assert (
+                    conn.execute(
+                        sa.select(sa.func.count())
+                        .select_from(friendships)
+                        .where(sa.or_(friendships.c.requester == ann_id, friendships.c.addressee == ann_id))
+                    ).scalar_one()
+                    == 0
+                )
+                assert {
+                    r.name
+                    for r in conn.execute(sa.select(game_players.c.name).where(game_players.c.player_id == ann_id))
+                } == {DELETED_NAME}
 
             # the name: nobody's any more, nowhere shown, free to take
             async with httpx.AsyncClient(base_url=base) as anyone:
@@ -121,11 +137,21 @@ async def test_deleting_an_account(db_url: str) -> None:
                 assert (await anyone.get("/api/players/Ann")).status_code == 404
                 for game_id in (finished, cancelled):
                     seats = (await anyone.get(f"/api/games/{game_id}")).json()["seats"]
-                    assert seats[0] == {"seat": 0, "name": DELETED_NAME, "kind": "person", "level": None,
-                                        "deleted": True}, seats
+                    assert seats[0] == {
+                        "seat": 0,
+                        "name": DELETED_NAME,
+                        "kind": "person",
+                        "level": None,
+                        "deleted": True,
+                    }, seats
                 board = (await anyone.get("/api/leaderboard", params={"players": 3, "period": "all"})).json()
                 assert [r["name"] for r in board["rows"]] == []
-            assert (await bob_http.get("/api/friends")).json() == {"friends": [], "incoming": [], "outgoing": [], "presence": {}}
+            assert (await bob_http.get("/api/friends")).json() == {
+                "friends": [],
+                "incoming": [],
+                "outgoing": [],
+                "presence": {},
+            }
             assert (await carl_http.get("/api/friends")).json()["outgoing"] == []
             async with site_page(base) as newcomer:
                 made = await newcomer.post("/api/register", json={"name": "ann", "password": "a new person"})
@@ -137,12 +163,26 @@ async def test_deleting_an_account(db_url: str) -> None:
             seats = (await bob_http.get(f"/api/games/{game_id}")).json()["seats"]
             assert [s["name"] for s in seats][:2] == ["Bob", DELETED_NAME]
             with server.hub.store.engine.connect() as conn:
-                assert conn.execute(sa.select(game_players.c.name).where(
-                    game_players.c.game_id == game_id, game_players.c.player_id == ann_id)).scalar_one() == DELETED_NAME
-                assert conn.execute(sa.select(sa.func.count()).select_from(standings)
-                                    .where(standings.c.player_id == ann_id)).scalar_one() == 0
-                assert conn.execute(sa.select(sa.func.count()).select_from(standings)
-                                    .where(standings.c.player_id == bob_id)).scalar_one() > 0
+                assert (
+                    conn.execute(
+                        sa.select(game_players.c.name).where(
+                            game_players.c.game_id == game_id, game_players.c.player_id == ann_id
+                        )
+                    ).scalar_one()
+                    == DELETED_NAME
+                )
+                assert (
+                    conn.execute(
+                        sa.select(sa.func.count()).select_from(standings).where(standings.c.player_id == ann_id)
+                    ).scalar_one()
+                    == 0
+                )
+                assert (
+                    conn.execute(
+                        sa.select(sa.func.count()).select_from(standings).where(standings.c.player_id == bob_id)
+                    ).scalar_one()
+                    > 0
+                )
                 totals = ledger.totals(conn)
                 assert totals["players"] + totals["bank"] + totals["pots"] == totals["granted"]
                 assert totals["pots"] == 0 and ledger.balance(conn, ann_id) == ann_rows_balance(ann_rows)

@@ -261,9 +261,7 @@ class Generator:
         return Case(self.sender(), frame, "too_large", (str(MAX_MESSAGE_BYTES),), what="oversized")
 
     def stale(self) -> Case:
-        kind = self.rng.choice(
-            ["sit", "leave", "robot", "unrobot", "options", "start", "act", "cancel", "vote"]
-        )
+        kind = self.rng.choice(["sit", "leave", "robot", "unrobot", "options", "start", "act", "cancel", "vote"])
         seq = self.stale_seq()
         return self.case("ann", self.good(kind, seq=seq), "stale", str(seq), str(self.scene.seq))
 
@@ -295,9 +293,7 @@ class Generator:
             elif how == 4:
                 action = {"chelem": rng.choice([True, False])}
             elif how == 5:
-                action = {
-                    "poignee": rng.sample([c for c in CARDS if c.startswith("T")], rng.choice([8, 10, 13]))
-                }
+                action = {"poignee": rng.sample([c for c in CARDS if c.startswith("T")], rng.choice([8, 10, 13]))}
             elif how == 6:
                 action = {"petit_sec": rng.choice(["play", "redeal"])}
             elif how == 7:  # shapes the record refuses
@@ -336,18 +332,14 @@ class Generator:
                 seat, parsed = parse_action({"seat": 0, **action}, 0, self.scene.players)
                 self.scene.deal.clone().apply(parsed, seat)
             except (IllegalAction, RecordError):
-                return self.case(
-                    "ann", {**self.good("act"), "action": action}, "illegal", what="illegal action"
-                )
+                return self.case("ann", {**self.good("act"), "action": action}, "illegal", what="illegal action")
 
     def wrong_table(self) -> Case:
         s, rng = self.scene, self.rng
         how = rng.randrange(5)
         if how == 0:  # a table that does not exist
             ghost = self.word(4, 12)
-            kind = rng.choice(
-                ["join", "sit", "act", "start", "chat", "seen", "vote", "cancel", "back", "robot"]
-            )
+            kind = rng.choice(["join", "sit", "act", "start", "chat", "seen", "vote", "cancel", "back", "robot"])
             return self.case(self.sender(), self.good(kind, table=ghost), "no_table", ghost)
         if how == 1:
             return self.case(
@@ -358,9 +350,7 @@ class Generator:
             )
         if how == 2:
             kind = rng.choice(["start", "robot", "options", "unrobot"])
-            return self.case(
-                "ann", self.good(kind, table=s.waiting, seq=s.waiting_seq), "not_master", "master"
-            )
+            return self.case("ann", self.good(kind, table=s.waiting, seq=s.waiting_seq), "not_master", "master")
         if how == 3:
             kind = rng.choice(["chat", "seen"])
             return self.case("ann", self.good(kind, table=s.waiting), "not_here", "join")
@@ -368,9 +358,7 @@ class Generator:
 
     def spectator(self) -> Case:
         """Eve watches: she may not act, leave, cancel or come back; Zed does not even follow the table."""
-        kind = self.rng.choice(
-            ["act", "leave", "back", "cancel", "act-zed", "chat-zed", "seen-zed", "sit-zed"]
-        )
+        kind = self.rng.choice(["act", "leave", "back", "cancel", "act-zed", "chat-zed", "seen-zed", "sit-zed"])
         if kind == "act-zed":
             return self.case("zed", self.good("act"), "not_seated")
         if kind == "chat-zed":
@@ -405,9 +393,7 @@ class Generator:
             return self.case("stranger", {"type": "hello", "protocol": 1, "name": name}, "bad_name", "name")
         if how == 3:
             token = rng.choice(["abc", "g123.456", "é.x", "." * 20, self.word(5, 60)])
-            return self.case(
-                "stranger", {"type": "hello", "protocol": 1, "token": token}, "bad_token", "token"
-            )
+            return self.case("stranger", {"type": "hello", "protocol": 1, "token": token}, "bad_token", "token")
         return self.case(rng.choice(["ann", "bob", "eve", "zed"]), self.good("hello"), "hello_again", "hello")
 
     def misc(self) -> Case:
@@ -576,12 +562,7 @@ async def play_on(client: Client, table: str) -> None:
     while not any(f.get("type") == "event" and f["event"]["type"] == "game_end" for f in client.frames):
         state = client.state
         deal = state["deal"]
-        if (
-            deal
-            and deal["to_act"] == state["you"]
-            and deal["legal"]
-            and state["seq"] == client.seq != acted_at
-        ):
+        if deal and deal["to_act"] == state["you"] and deal["legal"] and state["seq"] == client.seq != acted_at:
             acted_at = client.seq
             action = first_legal(state)
             await client.send({"type": "act", "table": table, "seq": client.seq, "action": action})
@@ -622,9 +603,7 @@ class FakeMonotonic:
 
 
 @SQLITE_ONLY
-async def test_a_burst_is_rate_limited_then_served_again(
-    db_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_burst_is_rate_limited_then_served_again(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = FakeMonotonic()
     monkeypatch.setattr(connection_module, "time", clock)
     config = quick_config()
@@ -637,8 +616,7 @@ async def test_a_burst_is_rate_limited_then_served_again(
         assert [g["type"] for g in got[:9]] == ["pong"] * 9
         limited = got[9:]
         assert all(
-            g["type"] == "error" and g["code"] == "rate_limited" and "slow down" in g["message"]
-            for g in limited
+            g["type"] == "error" and g["code"] == "rate_limited" and "slow down" in g["message"] for g in limited
         ), limited
         clock.now += 0.5  # two and a half tokens come back
         for _ in range(3):
@@ -672,9 +650,7 @@ async def test_a_chat_flood_is_cut_to_five_in_ten_seconds(db_url: str) -> None:
         said = [g for g in got if g["type"] == "event"]
         refused = [g for g in got if g["type"] == "error"]
         assert [g["event"]["text"] for g in said] == [f"spam {i}" for i in range(5)]
-        assert len(refused) == 95 and all(
-            g["code"] == "rate_limited" and "chat" in g["message"] for g in refused
-        )
+        assert len(refused) == 95 and all(g["code"] == "rate_limited" and "chat" in g["message"] for g in refused)
         assert [g["ref"] for g in refused] == [f"c{i}" for i in range(5, 100)]
         # the others heard five messages, and the table keeps five
         await ann.settle()
@@ -704,9 +680,7 @@ async def test_frame_size_limits(db_url: str) -> None:
             assert error["code"] == "too_large" and str(MAX_MESSAGE_BYTES) in error["message"]
         await ann.send({"type": "ping"})
         assert (await ann.recv())["type"] == "pong"
-        name = "x" * (
-            MAX_MESSAGE_BYTES - len(json.dumps({"type": "create", "players": 3, "options": {"": 1}}))
-        )
+        name = "x" * (MAX_MESSAGE_BYTES - len(json.dumps({"type": "create", "players": 3, "options": {"": 1}})))
         exactly = {"type": "create", "players": 3, "options": {name: 1}}
         assert len(json.dumps(exactly)) == MAX_MESSAGE_BYTES
         await ann.send(exactly)  # at the limit: read, and answered on its merits
@@ -736,9 +710,7 @@ async def test_a_refused_sit_hears_nothing_of_a_private_table(db_url: str) -> No
         async with room.lock:  # the table is busy: both requests wait for it, Ann's chat first
             await ann.send({"type": "chat", "table": table, "text": "a secret"})
             await eventually(lambda: len(room.lock._waiters or ()) == 1, "Ann's chat never waited for the table")
-            await eve.send(
-                {"type": "sit", "table": table, "seat": 1, "seq": room.table.seq + 1}
-            )  # after the chat
+            await eve.send({"type": "sit", "table": table, "seat": 1, "seq": room.table.seq + 1})  # after the chat
             await eventually(lambda: len(room.lock._waiters or ()) == 2, "Eve's sit never waited for the table")
         await ann.expect("chat")
         refused = await eve.recv()

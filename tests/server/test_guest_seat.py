@@ -16,8 +16,14 @@ from .test_tables import game_over, play_until, table_with_robots
 
 
 def acted(client: Client, seat: int) -> int:
-    return sum(1 for f in client.frames if f.get("type") == "event" and f["event"]["type"] == "action"
-               and f["event"]["seat"] == seat and f["event"]["by"] == "person")
+    return sum(
+        1
+        for f in client.frames
+        if f.get("type") == "event"
+        and f["event"]["type"] == "action"
+        and f["event"]["seat"] == seat
+        and f["event"]["by"] == "person"
+    )
 
 
 async def test_a_guest_who_registers_mid_game_keeps_the_seat_to_the_games_end(db_url: str) -> None:
@@ -33,8 +39,9 @@ async def test_a_guest_who_registers_mid_game_keeps_the_seat_to_the_games_end(db
         await guest.until_a_person_acts()  # the robots wait for the guest: the table stands still
         guard = server.hub.rooms[table].table.guard_seq  # what a request must answer to not be stale
         async with site_page(base) as http:
-            made = await http.post("/api/register", json={"name": "Gus", "password": "a good password",
-                                                          "guest": guest.token})
+            made = await http.post(
+                "/api/register", json={"name": "Gus", "password": "a good password", "guest": guest.token}
+            )
             assert made.status_code == 201, made.text
             account = made.json()["id"]
             handed = (await watcher.expect("handed", seat=0))["event"]
@@ -77,8 +84,9 @@ async def test_a_login_hands_seats_over_between_games_and_refuses_what_would_mak
         running = await table_with_robots(player, 3, level="random", turn_seconds=0)
         await player.request({"type": "start", "table": running})
         async with site_page(base) as http:
-            refused = await http.post("/api/login", json={"name": "Lia", "password": "a good password",
-                                                          "guest": player.token})
+            refused = await http.post(
+                "/api/login", json={"name": "Lia", "password": "a good password", "guest": player.token}
+            )
             assert refused.status_code == 409 and refused.json()["error"]["code"] == "guest_playing", refused.text
             assert "atout_session" not in refused.cookies and (await http.get("/api/me")).status_code == 401
         await player.settle()
@@ -93,8 +101,9 @@ async def test_a_login_hands_seats_over_between_games_and_refuses_what_would_mak
         await lia.expect("table")
         assert (await lia.request({"type": "sit", "table": table, "seat": 1}))["event"]["type"] == "sat"
         async with site_page(base) as http:
-            refused = await http.post("/api/login", json={"name": "Lia", "password": "a good password",
-                                                          "guest": waiter.token})
+            refused = await http.post(
+                "/api/login", json={"name": "Lia", "password": "a good password", "guest": waiter.token}
+            )
             assert refused.status_code == 409 and refused.json()["error"]["code"] == "seated", refused.text
             assert "atout_session" not in refused.cookies
         await waiter.settle()
@@ -103,8 +112,9 @@ async def test_a_login_hands_seats_over_between_games_and_refuses_what_would_mak
         # once the account has left that table, the login hands the guest's seat over
         assert (await lia.request({"type": "leave", "table": table}))["event"]["type"] == "left"
         async with site_page(base) as http:
-            login = await http.post("/api/login", json={"name": "Lia", "password": "a good password",
-                                                        "guest": waiter.token})
+            login = await http.post(
+                "/api/login", json={"name": "Lia", "password": "a good password", "guest": waiter.token}
+            )
             assert login.status_code == 200, login.text
         await waiter.expect("handed", seat=0)
         await lia.settle()
@@ -112,15 +122,19 @@ async def test_a_login_hands_seats_over_between_games_and_refuses_what_would_mak
 
         # a token this server did not give hands nothing over, and the registration goes on
         async with site_page(base) as http:
-            made = await http.post("/api/register", json={"name": "Nemo", "password": "a good password",
-                                                          "guest": "g123.forged"})
+            made = await http.post(
+                "/api/register", json={"name": "Nemo", "password": "a good password", "guest": "g123.forged"}
+            )
             assert made.status_code == 201, made.text
         await player.settle()
         assert player.state["seats"][0]["name"] == "Gia"
 
 
 async def test_a_guest_registering_through_one_process_keeps_a_seat_another_runs(
-        pg_url: str, redis: RedisServer, tmp_path: Path) -> None:  # noqa: F811
+    pg_url: str,
+    redis: RedisServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
     """Two processes of one site over Redis: the guest's table runs on B, the registration comes to A;
     the seat passes to the account where the table runs, and the account's socket on A plays it."""
     with ready([Process(pg_url, redis.url, tmp_path, name) for name in ("A", "B")]) as (a, b):
@@ -128,8 +142,9 @@ async def test_a_guest_registering_through_one_process_keeps_a_seat_another_runs
         table = await table_with_robots(guest, 3, level="random", turn_seconds=0)
         await guest.request({"type": "start", "table": table})
         async with site_page(f"http://127.0.0.1:{a.port}") as http:
-            made = await http.post("/api/register", json={"name": "Gil", "password": "a good password",
-                                                          "guest": guest.token})
+            made = await http.post(
+                "/api/register", json={"name": "Gil", "password": "a good password", "guest": guest.token}
+            )
             assert made.status_code == 201, made.text
         await guest.expect("handed", seat=0)
         gil = await Client.connect(a.url, "Gil", cookie=made.cookies["atout_session"])

@@ -19,8 +19,9 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def slots(pg_url: str, redis: RedisServer, tmp_path: Path) -> Iterator[list[Process]]:  # noqa: F811
-    with ready([Process(pg_url, redis.url, tmp_path, f"S{k}", "--slot", str(k), "--slots", "3")
-                for k in (1, 2, 3)]) as processes:
+    with ready(
+        [Process(pg_url, redis.url, tmp_path, f"S{k}", "--slot", str(k), "--slots", "3") for k in (1, 2, 3)]
+    ) as processes:
         yield processes
 
 
@@ -33,7 +34,11 @@ async def until(condition, what: str, bound: float = 60.0) -> None:
 
 
 async def test_a_dead_slot_s_tables_go_to_the_next_slot_and_come_home_with_its_process(
-        slots: list[Process], pg_url: str, redis: RedisServer, tmp_path: Path) -> None:  # noqa: F811
+    slots: list[Process],
+    pg_url: str,
+    redis: RedisServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
     one, two, three = slots
     ann = await Client.connect(one.url, "Ann")
     await ann.send({"type": "create", "players": 4, "options": {"deals": 1}})

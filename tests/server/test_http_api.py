@@ -25,8 +25,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 def documented_codes() -> set[str]:
     """The error codes docs/protocol.md lists in its "Errors" table (one row per code)."""
     text = DOC.read_text()
-    section = text[text.index("## Errors"):]
-    section = section[:section.index("\n## ", 1)]
+    section = text[text.index("## Errors") :]
+    section = section[: section.index("\n## ", 1)]
     return set(re.findall(r"^\| `([a-z_]+)` \|", section, re.MULTILINE))
 
 
@@ -56,8 +56,11 @@ async def test_leaderboard_parameters_are_refused_in_the_sites_words(db_url: str
         assert ok.status_code == 200 and ok.json()["rows"] == [] and ok.json()["page"] == 100_000
         # a name or a game id that cannot be one is nobody's, answered without asking the store (on
         # PostgreSQL a NUL in a query failed the request)
-        for path, code in (("/api/players/a%00b", "no_player"), ("/api/games/a%00b", "no_game"),
-                           ("/api/players/" + "x" * 300, "no_player")):
+        for path, code in (
+            ("/api/players/a%00b", "no_player"),
+            ("/api/games/a%00b", "no_game"),
+            ("/api/players/" + "x" * 300, "no_player"),
+        ):
             answer = await http.get(path)
             assert answer.status_code == 404 and answer.json()["error"]["code"] == code, (path, answer.text)
         made = await http.post("/api/register", json={"name": "Nul_1", "password": "long enough secret"})
@@ -77,16 +80,20 @@ JSON = st.recursive(
 FIELDS = ("name", "password", "avatar", "action")
 BODY = st.one_of(
     st.none(),
-    st.fixed_dictionaries({}, optional={f: JSON | st.sampled_from(["Ann", "Bob_2", "request", "fox", "long enough secret"])
-                                        for f in FIELDS}),
+    st.fixed_dictionaries(
+        {},
+        optional={f: JSON | st.sampled_from(["Ann", "Bob_2", "request", "fox", "long enough secret"]) for f in FIELDS},
+    ),
     JSON,
     st.binary(max_size=5000),
     st.just(b"[" * 2000),
 )
-QUERY_VALUE = st.one_of(st.integers(), st.integers(-2, 6), st.text(max_size=12),
-                        st.sampled_from(["week", "month", "all", "3", "4", "5"]))
-QUERY = st.dictionaries(st.sampled_from(["players", "period", "page", "x", "per_page"]) | st.text(max_size=8),
-                        QUERY_VALUE, max_size=4)
+QUERY_VALUE = st.one_of(
+    st.integers(), st.integers(-2, 6), st.text(max_size=12), st.sampled_from(["week", "month", "all", "3", "4", "5"])
+)
+QUERY = st.dictionaries(
+    st.sampled_from(["players", "period", "page", "x", "per_page"]) | st.text(max_size=8), QUERY_VALUE, max_size=4
+)
 PATH_PARAM = st.text(max_size=60) | st.sampled_from(["Ann", "ann", "0123456789abcdef", ""])
 
 
@@ -106,26 +113,65 @@ async def test_no_request_to_any_route_makes_the_server_fail(db_url: str) -> Non
             await http.post("/api/register", json={"name": "Ann", "password": "long enough secret"})
         seen: dict[int, int] = {}
 
-        @settings(max_examples=EXAMPLES, deadline=None, database=None,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-        @given(route=st.sampled_from(routes), method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]),
-               use_route_method=st.booleans(), path_param=PATH_PARAM, query=QUERY, body=BODY,
-               cookie=st.sampled_from([None, "session", "junk"]))
-        @example(route=("/api/leaderboard", ["GET"]), method="GET", use_route_method=True, path_param="",
-                 query={"players": 4, "page": 4611686018427387904}, body=None, cookie=None)
-        @example(route=("/api/leaderboard", ["GET"]), method="GET", use_route_method=True, path_param="",
-                 query={"players": "abc"}, body=None, cookie=None)
-        @example(route=("/api/tournaments/{tid}", ["GET"]), method="GET", use_route_method=True, path_param="\x00",
-                 query={}, body=None, cookie=None)  # PostgreSQL refuses a NUL in a query: once a 500 (found so)
-        @example(route=("/api/tournaments/{tid}/register", ["POST"]), method="POST", use_route_method=True,
-                 path_param="a\x00", query={}, body=None, cookie="session")
+        @settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            database=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )
+        @given(
+            route=st.sampled_from(routes),
+            method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]),
+            use_route_method=st.booleans(),
+            path_param=PATH_PARAM,
+            query=QUERY,
+            body=BODY,
+            cookie=st.sampled_from([None, "session", "junk"]),
+        )
+        @example(
+            route=("/api/leaderboard", ["GET"]),
+            method="GET",
+            use_route_method=True,
+            path_param="",
+            query={"players": 4, "page": 4611686018427387904},
+            body=None,
+            cookie=None,
+        )
+        @example(
+            route=("/api/leaderboard", ["GET"]),
+            method="GET",
+            use_route_method=True,
+            path_param="",
+            query={"players": "abc"},
+            body=None,
+            cookie=None,
+        )
+        @example(
+            route=("/api/tournaments/{tid}", ["GET"]),
+            method="GET",
+            use_route_method=True,
+            path_param="\x00",
+            query={},
+            body=None,
+            cookie=None,
+        )  # PostgreSQL refuses a NUL in a query: once a 500 (found so)
+        @example(
+            route=("/api/tournaments/{tid}/register", ["POST"]),
+            method="POST",
+            use_route_method=True,
+            path_param="a\x00",
+            query={},
+            body=None,
+            cookie="session",
+        )
         def request_anything(route, method, use_route_method, path_param, query, body, cookie) -> None:
             path, methods = route
             if use_route_method:
                 method = methods[0] if method not in methods else method
             url = re.sub(r"\{[^}]+\}", quote(path_param, safe="") or "x", path)
-            headers = {} if cookie is None else {
-                "Cookie": f"atout_session={session if cookie == 'session' else 'a%01b'}"}
+            headers = (
+                {} if cookie is None else {"Cookie": f"atout_session={session if cookie == 'session' else 'a%01b'}"}
+            )
             content = body if isinstance(body, bytes) else None
             json_body = None if isinstance(body, bytes) or body is None else body
             http.cookies.clear()  # only the cookie drawn: not one a register or login answer set

@@ -207,7 +207,11 @@ async def test_no_frame_tells_anyone_a_card_they_may_not_know(db_url: str, data:
     patches = data.draw(st.booleans(), label="clients ask for patches")
     async with running_server(db_url) as server:
         table, seated = await seat_table(
-            server, players, people, level, {"deals": deals, "turn_seconds": TURN_SECONDS, "rules": rules},
+            server,
+            players,
+            people,
+            level,
+            {"deals": deals, "turn_seconds": TURN_SECONDS, "rules": rules},
             patches,
         )
         watcher = await connect(server, "Watcher", patches)
@@ -225,8 +229,7 @@ async def test_no_frame_tells_anyone_a_card_they_may_not_know(db_url: str, data:
             return await watch(await connect(server, "Late", not patches), table, late_from)
 
         tasks = [
-            person(c, server, table, rng, *((rejoin_after, sleep_on) if i == 0 else ()))
-            for i, c in enumerate(seated)
+            person(c, server, table, rng, *((rejoin_after, sleep_on) if i == 0 else ())) for i, c in enumerate(seated)
         ]
         results = await asyncio.gather(*tasks, watch(watcher, table), latecomer())
         finished = [c for c in results if c is not None]

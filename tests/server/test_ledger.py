@@ -19,7 +19,7 @@ from atout.server.features import ledger
 from atout.server.features.accounts import Accounts
 from atout.server.features.ledger import BANK, GameEnd, LedgerError, SeatResult, plan
 from atout.server.store import Append, GameRow, Store, StoredEvent, StoreError
-from atout.server.store.db import badges, settlements
+from atout.server.store.db import badges, ratings, settlements, standings
 from atout.server.store.db import ledger as ledger_table
 
 from .helpers import LIGHT_ARGON2, Client, running_server, site_page
@@ -28,9 +28,19 @@ from .test_tables import game_over, play_until, table_with_robots
 P = ["p_ann", "p_bob", "p_cat", "p_dan", "p_eve"]
 
 
-def end(stakes: list[int], totals: list[int], *, players: list[str | None] | None = None, outcome: str = "finished",
-        ranked: bool = True, deals: int = 5, abandoned: tuple[int, ...] = (), single: dict | None = None,
-        game: str = "g1", records: tuple = ()) -> GameEnd:
+def end(
+    stakes: list[int],
+    totals: list[int],
+    *,
+    players: list[str | None] | None = None,
+    outcome: str = "finished",
+    ranked: bool = True,
+    deals: int = 5,
+    abandoned: tuple[int, ...] = (),
+    single: dict | None = None,
+    game: str = "g1",
+    records: tuple = (),
+) -> GameEnd:
     players = players or P[: len(stakes)]
     seats = tuple(SeatResult(i, players[i], totals[i], i in abandoned, stakes[i]) for i in range(len(stakes)))
     return GameEnd(game, len(stakes), outcome, ranked, deals, seats, 1_700_000_000.0, single, records)
@@ -71,8 +81,10 @@ def test_xp_after_a_game_played_to_its_end() -> None:
     assert one.xp == {("p_ann", "win"): 30, ("p_bob", "played"): 5, ("p_cat", "played"): 5}
     guests = plan(end([0] * 3, [20, -10, -10], players=["g1", "p_bob", None]))
     assert {who for who, _ in guests.xp} == {"p_bob"}  # guests and robots have no XP
-    for unranked in (plan(end([0] * 3, [20, -10, -10], ranked=False)),
-                     plan(end([0] * 3, [20, -10, -10], outcome="cancelled"))):
+    for unranked in (
+        plan(end([0] * 3, [20, -10, -10], ranked=False)),
+        plan(end([0] * 3, [20, -10, -10], outcome="cancelled")),
+    ):
         assert unranked.xp == {} and unranked.chips == {}
 
 
@@ -113,9 +125,18 @@ def crafted_record() -> dict:
     trumps = ["T1"] + [f"T{i}" for i in range(5, 22)]
     suits = [f"{r}{s}" for s in "SHDC" for r in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K"]]
     others = ["T2", "T3", "T4", "EX", *suits]
-    deal = replay({"format": FORMAT, "version": VERSION, "players": 4, "options": {}, "dealer": 3,
-                   "hands": [trumps, others[0:18], others[18:36], others[36:54]], "dog": others[54:60],
-                   "actions": []}).deal
+    deal = replay(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "players": 4,
+            "options": {},
+            "dealer": 3,
+            "hands": [trumps, others[0:18], others[18:36], others[36:54]],
+            "dog": others[54:60],
+            "actions": [],
+        }
+    ).deal
     rng = random.Random(0)
     while not deal.is_over:
         seat, legal = deal.to_act, deal.legal_actions()
@@ -147,8 +168,14 @@ def test_a_new_account_gets_its_chips_as_a_ledger_row(store: Store) -> None:
     with store.engine.connect() as conn:
         rows = conn.execute(sa.select(ledger_table).where(ledger_table.c.holder == ann)).all()
         assert [(r.kind, r.amount, r.reason) for r in rows] == [("chips", 1000, "grant")]
-        assert ledger.standing(conn, ann) == {"chips": 1000, "xp": 0, "level": 1, "level_xp": 0,
-                                              "next_level_xp": 100, "badges": []}
+        assert ledger.standing(conn, ann) == {
+            "chips": 1000,
+            "xp": 0,
+            "level": 1,
+            "level_xp": 0,
+            "next_level_xp": 100,
+            "badges": [],
+        }
 
 
 def test_the_daily_claim_is_for_accounts_below_200_once_a_day(store: Store) -> None:
@@ -170,8 +197,9 @@ def test_the_daily_claim_is_for_accounts_below_200_once_a_day(store: Store) -> N
 def test_a_game_is_settled_once_and_with_its_game_row_or_not_at_all(store: Store) -> None:
     ann, bob = accounts(store, "Ann", "Bob")
     store.create_table("t1", 1.0, {"seq": 0}, 2)
-    store.append([Append("t1", [StoredEvent(1, 1.0, "game_start", {})],
-                         bets=ledger.Bets("g1", ((ann, 100), (bob, 100)), 1.0))])
+    store.append(
+        [Append("t1", [StoredEvent(1, 1.0, "game_start", {})], bets=ledger.Bets("g1", ((ann, 100), (bob, 100)), 1.0))]
+    )
     assert held(store, ann) == held(store, bob) == 900 and held(store, "pot:g1") == 200
     settlement = end([100, 100], [30, -30], players=[ann, bob], game="g1", deals=2)
     row = GameRow("g1", "t1", 2, "finished", 1.0, 2.0, {})
@@ -180,8 +208,16 @@ def test_a_game_is_settled_once_and_with_its_game_row_or_not_at_all(store: Store
     assert after == {ann: 1050, bob: 900, BANK: 50, "pot:g1": 0}
     assert held(store, ann, "xp") == 20 + 10 and held(store, bob, "xp") == 5 + 10
     with pytest.raises(StoreError):  # the same settlement again, under another game row: refused, nothing kept
-        store.append([Append("t1", [StoredEvent(3, 3.0, "game_end", {})],
-                             game=GameRow("g2", "t1", 2, "finished", 1.0, 3.0, {}), settlement=settlement)])
+        store.append(
+            [
+                Append(
+                    "t1",
+                    [StoredEvent(3, 3.0, "game_end", {})],
+                    game=GameRow("g2", "t1", 2, "finished", 1.0, 3.0, {}),
+                    settlement=settlement,
+                )
+            ]
+        )
     with pytest.raises(IntegrityError), store.engine.begin() as conn:  # and directly
         ledger.settle(conn, settlement)
     assert {h: held(store, h) for h in after} == after
@@ -194,8 +230,13 @@ def test_bets_need_the_chips_at_the_moment_they_are_written(store: Store) -> Non
     ann, bob = accounts(store, "Ann", "Bob")
     store.create_table("t1", 1.0, {"seq": 0}, 2)
     with pytest.raises(StoreError, match="holds 1000 chips, less than the bet of 1001"):
-        store.append([Append("t1", [StoredEvent(1, 1.0, "game_start", {})],
-                             bets=ledger.Bets("g1", ((ann, 5), (bob, 1001)), 1.0))])
+        store.append(
+            [
+                Append(
+                    "t1", [StoredEvent(1, 1.0, "game_start", {})], bets=ledger.Bets("g1", ((ann, 5), (bob, 1001)), 1.0)
+                )
+            ]
+        )
     assert held(store, ann) == 1000 and store.events_after("t1", 0) == []
 
 
@@ -203,16 +244,49 @@ def test_badges_are_earned_once_per_player(store: Store) -> None:
     ann, bob = accounts(store, "Ann", "Bob")
     record = crafted_record()
     with store.engine.begin() as conn:
-        summary = ledger.settle(conn, end([0] * 4, [2106, -702, -702, -702], players=[ann, bob, None, None],
-                                          deals=1, single={"taker": 0, "partner": None, "made": True},
-                                          records=(record,), game="g1"))
-    assert {b["badge"] for b in summary["badges"]} == {"first_win", "garde_contre", "chelem", "petit_au_bout",
-                                                       "triple_poignee"}
+        summary = ledger.settle(
+            conn,
+            end(
+                [0] * 4,
+                [2106, -702, -702, -702],
+                players=[ann, bob, None, None],
+                deals=1,
+                single={"taker": 0, "partner": None, "made": True},
+                records=(record,),
+                game="g1",
+            ),
+        )
+    assert {b["badge"] for b in summary["badges"]} == {
+        "first_win",
+        "garde_contre",
+        "chelem",
+        "petit_au_bout",
+        "triple_poignee",
+    }
     with store.engine.begin() as conn:  # the same moments again: nothing new
-        again = ledger.settle(conn, end([0] * 4, [2106, -702, -702, -702], players=[ann, bob, None, None],
-                                        deals=1, single={"taker": 0, "made": True}, records=(record,), game="g2"))
-        unranked = ledger.settle(conn, end([0] * 4, [-702, 2106, -702, -702], players=[ann, bob, None, None],
-                                           ranked=False, records=(record,), game="g3"))
+        again = ledger.settle(
+            conn,
+            end(
+                [0] * 4,
+                [2106, -702, -702, -702],
+                players=[ann, bob, None, None],
+                deals=1,
+                single={"taker": 0, "made": True},
+                records=(record,),
+                game="g2",
+            ),
+        )
+        unranked = ledger.settle(
+            conn,
+            end(
+                [0] * 4,
+                [-702, 2106, -702, -702],
+                players=[ann, bob, None, None],
+                ranked=False,
+                records=(record,),
+                game="g3",
+            ),
+        )
     assert again["badges"] == [] and unranked["badges"] == []
     with store.engine.connect() as conn:
         rows = conn.execute(sa.select(badges.c.player_id, badges.c.badge)).all()
@@ -226,8 +300,9 @@ def test_milestones_count_games_played_to_the_end(store: Store) -> None:
     for n in range(100):
         with store.engine.begin() as conn:
             won = n < 10
-            summary = ledger.settle(conn, end([0, 0, 0], [10 if won else -10, 0, 0], players=[ann, None, None],
-                                              deals=1, game=f"g{n}"))
+            summary = ledger.settle(
+                conn, end([0, 0, 0], [10 if won else -10, 0, 0], players=[ann, None, None], deals=1, game=f"g{n}")
+            )
         names = {b["badge"] for b in summary["badges"]}
         assert ("ten_wins" in names) == (n == 9) and ("hundred_games" in names) == (n == 99)
 
@@ -336,7 +411,10 @@ async def test_a_betting_game_pays_its_winner_xp_levels_and_the_leaderboard(db_u
         me = (await http.get("/api/me")).json()
         xp = (30 if 0 in winners else 5) + 10
         assert (me["chips"], me["xp"], me["level"]) == (900 + share, xp, 1)
-        assert held(server.hub.store, "bank") == 100 - share and held(server.hub.store, f"pot:{ann.state['game']['id']}") == 0
+        assert (
+            held(server.hub.store, "bank") == 100 - share
+            and held(server.hub.store, f"pot:{ann.state['game']['id']}") == 0
+        )
         profile = (await http.get("/api/players/Ann")).json()
         assert (profile["chips"], profile["xp"]) == (900 + share, xp)
         assert ("first_win" in {b["badge"] for b in profile["badges"]}) == (0 in winners)
@@ -387,6 +465,54 @@ async def test_two_registered_players_from_one_address_play_unranked_and_are_tol
                 assert conn.execute(sa.select(settlements.c.ranked, settlements.c.pot)).all() == [(False, 0)]
 
 
+async def test_a_guest_who_registers_mid_game_at_a_registered_players_address_makes_it_count_for_nobody(
+    db_url: str,
+) -> None:
+    """Issue 47, item 4: Ann (registered) and the guest Gus, from one address, start a competitive game: it
+    counts (a guest is never ranked). Gus registers during it ("registering keeps your seat"): from then on
+    two registered people at the game share an address, and the game stops counting, said to everyone and
+    stored, so the stored game, the profiles (no XP, no rating) and the leaderboard agree with the banner."""
+    async with running_server(db_url) as server:
+        base = f"http://127.0.0.1:{server.port}"
+        async with site_page(base) as http_a, site_page(base) as http_b:
+            ann = await Client.connect(server.url, "x", cookie=await register(http_a, "Ann"), address="192.0.2.9")
+            table = await table_with_robots(ann, 3, level="random", deals=2, turn_seconds=0)
+            await ann.request({"type": "unrobot", "table": table, "seat": 1})
+            guest = await Client.connect(server.url, "Gus", address="192.0.2.9")
+            await guest.send({"type": "join", "table": table})
+            await guest.expect("table")
+            await guest.request({"type": "sit", "table": table, "seat": 1})
+            await ann.settle()
+            assert ann.state["same_address"] == []  # a guest's address makes nothing unranked by itself
+            await ann.request({"type": "start", "table": table})
+            start = last_event(ann, "game_start")
+            assert (start["ranked"], start["unranked"]) == (True, None)
+            await guest.settle()
+            made = await http_b.post(
+                "/api/register", json={"name": "Gus", "password": "a good password", "guest": guest.token}
+            )
+            assert made.status_code == 201, made.text
+            await guest.expect("handed", seat=1)
+            await guest.settle()
+            gus = await Client.connect(server.url, "Gus", cookie=made.cookies["atout_session"], address="192.0.2.9")
+            await gus.send({"type": "join", "table": table, "last_seq": guest.seq})
+            await gus.expect("table")
+            unranked = (await ann.expect("unranked"))["event"]
+            assert (unranked["why"], unranked["seats"]) == ("same_address", [0, 1])
+            await ann.settle()
+            assert (ann.state["game"]["ranked"], ann.state["game"]["unranked"]) == (False, "same_address")
+            await asyncio.gather(play_until(ann, game_over), play_until(gus, game_over))
+            for http in (http_a, http_b):
+                me = (await http.get("/api/me")).json()
+                assert (me["xp"], me["badges"]) == (0, []), me
+            assert (await http_a.get("/api/leaderboard", params={"players": 3, "period": "all"})).json()["rows"] == []
+            game = (await http_a.get(f"/api/games/{start['game']}")).json()
+            assert (game["ranked"], game["unranked"]) == (False, "same_address")
+            with server.hub.store.engine.connect() as conn:
+                assert conn.execute(sa.select(settlements.c.ranked)).all() == [(False,)]
+                assert conn.execute(sa.select(ratings)).all() == [] == conn.execute(sa.select(standings)).all()
+
+
 async def test_an_amicable_cancel_gives_every_bet_back(db_url: str) -> None:
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
@@ -403,7 +529,9 @@ async def test_an_amicable_cancel_gives_every_bet_back(db_url: str) -> None:
             assert ann.state["same_address"] == [] and ann.state["game"]["pot"] == 500
             assert [(await h.get("/api/me")).json()["chips"] for h in (http_a, http_b)] == [750, 750]
             await bob.until_a_person_acts()
-            await ann.until_a_person_acts()  # robots may have moved since the start: the proposal answers the latest seq
+            await (
+                ann.until_a_person_acts()
+            )  # robots may have moved since the start: the proposal answers the latest seq
             proposed = await ann.request({"type": "cancel", "table": table})
             assert proposed["type"] == "event" and proposed["event"]["type"] == "cancel_proposed", proposed
             await bob.expect("cancel_proposed")

@@ -28,9 +28,14 @@ def check(store: Store) -> dict[str, int]:
     """The invariants; returns every holder's balance."""
     with store.engine.connect() as conn:
         totals = ledger.totals(conn)
-        held = {h: int(a) for h, a in conn.execute(
-            sa.select(ledger_table.c.holder, sa.func.sum(ledger_table.c.amount))
-            .where(ledger_table.c.kind == "chips").group_by(ledger_table.c.holder))}
+        held = {
+            h: int(a)
+            for h, a in conn.execute(
+                sa.select(ledger_table.c.holder, sa.func.sum(ledger_table.c.amount))
+                .where(ledger_table.c.kind == "chips")
+                .group_by(ledger_table.c.holder)
+            )
+        }
     assert totals["players"] + totals["bank"] + totals["pots"] == totals["granted"], totals
     assert all(amount >= 0 for amount in held.values()), {h: a for h, a in held.items() if a < 0}
     return held
@@ -58,7 +63,9 @@ class History:
 
     def start(self, data) -> None:
         size = data.draw(st.integers(3, 5), label="players")
-        people = data.draw(st.lists(st.sampled_from([*self.players, None]), min_size=size, max_size=size), label="seats")
+        people = data.draw(
+            st.lists(st.sampled_from([*self.players, None]), min_size=size, max_size=size), label="seats"
+        )
         seated: list[str | None] = []
         for p in people:  # a person sits once; an extra pick is a robot
             seated.append(p if p is None or p not in seated else None)
@@ -87,18 +94,27 @@ class History:
         if outcome == "deserted":
             abandoned = set(persons)
         else:
-            abandoned = set(data.draw(st.lists(st.sampled_from(persons), max_size=2), label="abandoned") if persons
-                            else [])
+            abandoned = set(
+                data.draw(st.lists(st.sampled_from(persons), max_size=2), label="abandoned") if persons else []
+            )
         totals = data.draw(st.lists(st.integers(-300, 300), min_size=n, max_size=n), label="totals")
         taker = data.draw(st.integers(0, n - 1), label="taker")
         partner = data.draw(st.sampled_from([None, *range(n)]), label="partner") if n == 5 else None
         single = {"taker": taker, "partner": partner, "made": data.draw(st.booleans(), label="made")}
-        end = GameEnd(game, n, outcome, ranked, deals,
-                      tuple(SeatResult(i, p, totals[i], i in abandoned, stakes[i]) for i, p in enumerate(seated)),
-                      START + 1, single)
+        end = GameEnd(
+            game,
+            n,
+            outcome,
+            ranked,
+            deals,
+            tuple(SeatResult(i, p, totals[i], i in abandoned, stakes[i]) for i, p in enumerate(seated)),
+            START + 1,
+            single,
+        )
         row = GameRow(game, self.table, n, "finished" if outcome == "finished" else "cancelled", START, START + 1, {})
-        self.store.append([Append(self.table, self.event("game_end"), game=None if outcome == "deserted" else row,
-                                  settlement=end)])
+        self.store.append(
+            [Append(self.table, self.event("game_end"), game=None if outcome == "deserted" else row, settlement=end)]
+        )
         held = check(self.store)
         assert held.get(ledger.pot_of(game), 0) == 0  # a settled pot is empty
         if not ranked or outcome != "finished":  # nothing won: each stays or gets their bet back
@@ -108,9 +124,16 @@ class History:
 
     def _received(self, game: str, player: str) -> int:
         with self.store.engine.connect() as conn:
-            return int(conn.execute(sa.select(sa.func.coalesce(sa.func.sum(ledger_table.c.amount), 0)).where(
-                ledger_table.c.game_id == game, ledger_table.c.holder == player, ledger_table.c.amount > 0,
-                ledger_table.c.kind == "chips")).scalar_one())
+            return int(
+                conn.execute(
+                    sa.select(sa.func.coalesce(sa.func.sum(ledger_table.c.amount), 0)).where(
+                        ledger_table.c.game_id == game,
+                        ledger_table.c.holder == player,
+                        ledger_table.c.amount > 0,
+                        ledger_table.c.kind == "chips",
+                    )
+                ).scalar_one()
+            )
 
     def claim(self, data) -> None:
         who = data.draw(st.sampled_from(self.players), label="claimer")
@@ -125,14 +148,19 @@ class History:
         assert before.get(who, 0) < ledger.CLAIM_BELOW and after == before.get(who, 0) + ledger.CLAIM_CHIPS
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                  HealthCheck.too_slow])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(data=st.data())
 def test_chips_are_neither_made_nor_lost(store: Store, data) -> None:
     history = History(store)
     for _ in range(data.draw(st.integers(1, 25), label="steps")):
-        step = data.draw(st.sampled_from(["start", "start", "end", "claim"]) if history.running
-                         else st.sampled_from(["start", "claim"]), label="step")
+        step = data.draw(
+            st.sampled_from(["start", "start", "end", "claim"])
+            if history.running
+            else st.sampled_from(["start", "claim"]),
+            label="step",
+        )
         getattr(history, step)(data)
     while history.running:
         history.end(data)

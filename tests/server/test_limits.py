@@ -63,19 +63,24 @@ async def test_each_scope_counts_its_own_and_analysis_has_its_budget() -> None:
     connection, 30 an hour for a person, 100 an hour from an address."""
     now = [1000.0]
     limits = Limits(lambda: now[0], LocalSite().take)
-    answers = [await limits.spend(Budget.ANALYSIS, connection=f"c{i}", person="p1", address="192.0.2.1")
-               for i in range(7) for _ in range(5)]  # seven sockets of one person, five each
+    answers = [
+        await limits.spend(Budget.ANALYSIS, connection=f"c{i}", person="p1", address="192.0.2.1")
+        for i in range(7)
+        for _ in range(5)
+    ]  # seven sockets of one person, five each
     assert answers[:30] == [None] * 30
     refused = answers[30]
     assert refused is not None and refused.rule == Rule(Budget.ANALYSIS, Scope.PERSON, 30, HOUR)
     assert refused.seconds == 120 and refused.fields() == {"budget": "analysis", "scope": "person", "retry_after": 120}
     assert refused.message == "at most 30 analysis requests in an hour for one person: try again in 120 s"
-    sixth = [await limits.spend(Budget.ANALYSIS, connection="c9", person="p2", address="198.51.100.1")
-             for _ in range(6)][-1]
+    sixth = [
+        await limits.spend(Budget.ANALYSIS, connection="c9", person="p2", address="198.51.100.1") for _ in range(6)
+    ][-1]
     assert sixth is not None and sixth.rule.scope == Scope.CONNECTION and sixth.seconds == 12
     # other people behind the first address: 100 an hour from it, whoever asks
-    more = [await limits.spend(Budget.ANALYSIS, connection=f"x{i}", person=f"q{i}", address="192.0.2.1")
-            for i in range(100)]
+    more = [
+        await limits.spend(Budget.ANALYSIS, connection=f"x{i}", person=f"q{i}", address="192.0.2.1") for i in range(100)
+    ]
     assert more[:70] == [None] * 70 and more[70] is not None and more[70].rule.scope == Scope.ADDRESS
     now[0] += 120.0  # one more for p1 (an hour / 30), on any socket
     assert await limits.spend(Budget.ANALYSIS, connection="c0", person="p1") is None
@@ -83,17 +88,24 @@ async def test_each_scope_counts_its_own_and_analysis_has_its_budget() -> None:
 
 
 def _span(seconds: float) -> str:
-    return {60.0: "a minute", 600.0: "10 minutes", 900.0: "15 minutes", HOUR: "an hour", 86400.0: "a day"}.get(seconds, f"{seconds:g} s")
+    return {60.0: "a minute", 600.0: "10 minutes", 900.0: "15 minutes", HOUR: "an hour", 86400.0: "a day"}.get(
+        seconds, f"{seconds:g} s"
+    )
 
 
 def test_docs_server_md_lists_every_rule_the_code_has() -> None:
     section = DOC.read_text().split("## Limits", 1)[1].split("\n## ", 1)[0]
-    rows = {m.group(1): [c.strip() for c in m.group(2).split("|")]
-            for m in re.finditer(r"^\| `(\w+)` \| [^|]+ \|(.+)\|$", section, re.MULTILINE)}
+    rows = {
+        m.group(1): [c.strip() for c in m.group(2).split("|")]
+        for m in re.finditer(r"^\| `(\w+)` \| [^|]+ \|(.+)\|$", section, re.MULTILINE)
+    }
     assert set(rows) == {str(b) for b in Budget}, sorted(rows)
     for budget in Budget:
-        expected = ["; ".join(f"{r.count:,} in {_span(r.seconds)}" for r in RULES if r.budget == budget and r.scope == scope)
-                    or "—" for scope in Scope]
+        expected = [
+            "; ".join(f"{r.count:,} in {_span(r.seconds)}" for r in RULES if r.budget == budget and r.scope == scope)
+            or "—"
+            for scope in Scope
+        ]
         assert rows[str(budget)] == expected, budget
 
 
@@ -129,7 +141,11 @@ async def test_a_person_has_one_chat_budget_however_many_sockets(db_url: str) ->
         assert [a["type"] for a in answers] == ["event"] * 8 + ["error"] * 7, answers
         refused = answers[8]
         assert (refused["code"], refused["budget"], refused["scope"], refused["retry_after"]) == (
-            "rate_limited", "chat", "person", 2), refused
+            "rate_limited",
+            "chat",
+            "person",
+            2,
+        ), refused
         assert "8 chat lines in 10 seconds for one person" in refused["message"]
         assert len(server.hub.rooms[table].table.chat) == 8
         server.clock.advance(1.25)  # ten seconds / eight: one line more, on any of the sockets
@@ -187,8 +203,9 @@ async def test_new_tables_and_invitations_per_socket_and_per_person(db_url: str)
                 await client.send({"type": "invite", "table": table, "name": "Friend", "ref": "inv"})
                 invited.append(await _answer(client, "inv"))
         kinds = [(a["type"], a.get("scope")) for a in invited]
-        assert kinds == [("event", None)] * 6 + [("event", None)] * 4 + [("error", "connection")] * 2 + \
-            [("event", None)] * 5 + [("error", "person")], kinds
+        assert kinds == [("event", None)] * 6 + [("event", None)] * 4 + [("error", "connection")] * 2 + [
+            ("event", None)
+        ] * 5 + [("error", "person")], kinds
 
 
 async def _answer(client: Client, ref: str) -> dict:
@@ -206,12 +223,17 @@ async def test_friend_requests_per_person_over_http(db_url: str) -> None:
         base = f"http://127.0.0.1:{server.port}"
         cookie = await _account(base, "Asker")
         async with site_page(base, cookies={"atout_session": cookie}) as http:
-            answers = [await http.post("/api/friends", json={"action": "request", "name": f"Ghost{i}"})
-                       for i in range(11)]
+            answers = [
+                await http.post("/api/friends", json={"action": "request", "name": f"Ghost{i}"}) for i in range(11)
+            ]
             assert [a.status_code for a in answers] == [404] * 10 + [429]
             error = answers[10].json()["error"]
             assert (error["code"], error["budget"], error["scope"], error["retry_after"]) == (
-                "rate_limited", "friend_request", "person", 6)
+                "rate_limited",
+                "friend_request",
+                "person",
+                6,
+            )
             assert answers[10].headers["Retry-After"] == "6"
             assert (await http.post("/api/friends", json={"action": "remove", "name": "Ghost1"})).status_code == 404
             server.clock.advance(6)
@@ -230,8 +252,9 @@ async def test_a_name_takes_at_most_100_password_guesses_an_hour_from_every_addr
             start, tries, refusals = server.clock.now(), 0, []
             while server.clock.now() < start + HOUR:
                 fresh = {"X-Forwarded-For": f"10.{len(refusals) % 256}.{tries // 256}.{tries % 256}"}
-                answer = await http.post("/api/login", json={"name": "target", "password": f"guess {tries}"},
-                                         headers=fresh)
+                answer = await http.post(
+                    "/api/login", json={"name": "target", "password": f"guess {tries}"}, headers=fresh
+                )
                 if answer.status_code == 429:
                     error = answer.json()["error"]
                     assert answer.headers["Retry-After"] == str(error["retry_after"])
@@ -243,8 +266,9 @@ async def test_a_name_takes_at_most_100_password_guesses_an_hour_from_every_addr
             assert 95 <= tries <= 100, tries
             last = refusals[-1]
             assert (last["budget"], last["scope"]) == ("login", "person") and last["retry_after"] >= 1, last
-            assert re.fullmatch(r"at most \d+ password attempts in [\w ]+ for one person: try again in \d+ s",
-                                last["message"]), last
+            assert re.fullmatch(
+                r"at most \d+ password attempts in [\w ]+ for one person: try again in \d+ s", last["message"]
+            ), last
 
 
 async def test_two_processes_count_one_names_password_guesses_together(redis: RedisServer) -> None:  # noqa: F811
@@ -271,8 +295,10 @@ async def test_two_processes_count_one_names_password_guesses_together(redis: Re
 async def test_two_processes_share_a_persons_budget_through_redis(pg_url: str, redis: RedisServer) -> None:  # noqa: F811
     """One person's sockets on two processes of one site: ten new tables in ten minutes in all, not ten on
     each; the buckets are Redis's, so a third process would count the same."""
-    async with running_server(pg_url, redis_url=redis.url) as a, \
-            running_server(pg_url, redis_url=redis.url, clock=a.clock) as b:
+    async with (
+        running_server(pg_url, redis_url=redis.url) as a,
+        running_server(pg_url, redis_url=redis.url, clock=a.clock) as b,
+    ):
         cookie = await _account(f"http://127.0.0.1:{a.port}", "Everywhere")
         on_a = await Client.connect(a.url, "x", cookie=cookie)
         on_b = [await Client.connect(b.url, "x", cookie=cookie) for _ in range(2)]

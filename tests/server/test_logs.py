@@ -23,12 +23,18 @@ def record(message: str, level: int = logging.INFO, exc_info=None) -> logging.Lo
 
 
 def test_a_structured_line_gets_the_time_and_the_process_in_front_of_its_fields(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(logs, "_process", "a1b2c3")
     line = record('{"event":"resumed","table":"T1","seq":4}')
     line.created, line.msecs = 1_764_075_723.25, 250.0
     assert json.loads(logs.LogLine().format(line)) == {
-        "time": "2025-11-25T13:02:03.250Z", "process": "a1b2c3", "event": "resumed", "table": "T1", "seq": 4}
+        "time": "2025-11-25T13:02:03.250Z",
+        "process": "a1b2c3",
+        "event": "resumed",
+        "table": "T1",
+        "seq": 4,
+    }
     warned = json.loads(logs.LogLine().format(record('{"event":"bus_down"}', logging.WARNING)))
     assert warned["level"] == "warning" and warned["event"] == "bus_down" and warned["process"] == "a1b2c3"
     assert json.loads(logs.LogLine().format(record("{}")))["process"] == "a1b2c3"

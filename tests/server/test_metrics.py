@@ -19,8 +19,9 @@ def test_a_bound_counts_in_its_own_bucket_and_each_bucket_holds_those_below_it()
 
     registry = CollectorRegistry()
     registry.register(One())
-    lines = dict(line.rsplit(" ", 1) for line in generate_latest(registry).decode().splitlines()
-                 if not line.startswith("#"))
+    lines = dict(
+        line.rsplit(" ", 1) for line in generate_latest(registry).decode().splitlines() if not line.startswith("#")
+    )
     assert lines['atout_act_seconds_bucket{le="0.001"}'] == "2.0"  # 0.0005 and exactly 0.001
     assert lines['atout_act_seconds_bucket{le="0.0025"}'] == "3.0"
     assert lines['atout_act_seconds_bucket{le="0.25"}'] == "3.0"

@@ -11,8 +11,22 @@ from atout.server.table import Table
 SERVER = Path(__file__).resolve().parents[2] / "src" / "atout" / "server"
 WRITERS = {SERVER / "table" / "state.py", SERVER / "table" / "evolving.py"}
 FIELDS = frozenset(vars(Table("t", 3)))
-MUTATORS = frozenset({"append", "appendleft", "add", "clear", "discard", "extend", "insert", "pop", "popitem", "remove",
-                      "setdefault", "update"})
+MUTATORS = frozenset(
+    {
+        "append",
+        "appendleft",
+        "add",
+        "clear",
+        "discard",
+        "extend",
+        "insert",
+        "pop",
+        "popitem",
+        "remove",
+        "setdefault",
+        "update",
+    }
+)
 TABLES = frozenset({"table", "t"})
 """The names a table goes by in the server (``room.table``, ``b.table``, ``self.table`` end the same way)."""
 
@@ -22,9 +36,14 @@ def _table_field(node: ast.expr) -> str | None:
     lands in ``seats``."""
     while isinstance(node, ast.Attribute | ast.Subscript):
         inner = node.value
-        if isinstance(node, ast.Attribute) and node.attr in FIELDS and (
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in FIELDS
+            and (
                 (isinstance(inner, ast.Name) and inner.id in TABLES)
-                or (isinstance(inner, ast.Attribute) and inner.attr == "table")):
+                or (isinstance(inner, ast.Attribute) and inner.attr == "table")
+            )
+        ):
             return node.attr
         node = inner
     return None
@@ -56,6 +75,10 @@ def test_the_check_catches_a_write_to_a_table() -> None:
 
 
 def test_only_evolve_writes_a_table() -> None:
-    found = [f"{path.relative_to(SERVER)}:{line}: {field}" for path in sorted(SERVER.rglob("*.py"))
-             if path not in WRITERS for line, field in writes(path.read_text())]
+    found = [
+        f"{path.relative_to(SERVER)}:{line}: {field}"
+        for path in sorted(SERVER.rglob("*.py"))
+        if path not in WRITERS
+        for line, field in writes(path.read_text())
+    ]
     assert not found, f"a table's state written outside Table.evolve: {found}"

@@ -109,8 +109,11 @@ def pauses(client: Client, table: str) -> tuple[int, int]:
 
 def outage_lines(caplog: pytest.LogCaptureFixture) -> tuple[list[dict], list[str]]:
     """The store's outage lines of the log, and every line that carries a traceback or is an error."""
-    lines = [json.loads(r.getMessage()) for r in caplog.records
-             if r.getMessage().startswith("{") and '"store_' in r.getMessage()]
+    lines = [
+        json.loads(r.getMessage())
+        for r in caplog.records
+        if r.getMessage().startswith("{") and '"store_' in r.getMessage()
+    ]
     bad = [r.getMessage()[:200] for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     return [x for x in lines if x["event"] in ("store_down", "store_up")], bad
 
@@ -137,12 +140,15 @@ async def play_to_the_end(ann: Client, table: str) -> None:
 
 
 async def test_postgresql_away_pauses_the_table_once_answers_unavailable_and_503_and_logs_it_once(
-        pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO)
     proxy = Proxy(pg_port(pg_url))
     await proxy.start()
-    async with running_server(through(proxy, pg_url)) as server, httpx.AsyncClient(
-            base_url=http_base(server.url), timeout=WITHIN) as http:
+    async with (
+        running_server(through(proxy, pg_url)) as server,
+        httpx.AsyncClient(base_url=http_base(server.url), timeout=WITHIN) as http,
+    ):
         ann = await Client.connect(server.url, "Ann")
         bob = await Client.connect(server.url, "Bob")
         table = await table_with_robots(ann, 4, deals=1, turn_seconds=0)
@@ -255,11 +261,14 @@ def fill(disk: Path) -> Path:
 
 
 async def test_sqlite_s_disk_full_pauses_the_table_once_and_it_resumes_once_when_space_comes_back(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO)
     with small_disk(tmp_path / "disk") as disk:
-        async with running_server(f"sqlite:///{disk / 'atout.db'}") as server, httpx.AsyncClient(
-                base_url=http_base(server.url), timeout=WITHIN) as http:
+        async with (
+            running_server(f"sqlite:///{disk / 'atout.db'}") as server,
+            httpx.AsyncClient(base_url=http_base(server.url), timeout=WITHIN) as http,
+        ):
             ann = await Client.connect(server.url, "Ann")
             bob = await Client.connect(server.url, "Bob")
             table = await table_with_robots(ann, 4, deals=1, turn_seconds=0)
@@ -278,8 +287,11 @@ async def test_sqlite_s_disk_full_pauses_the_table_once_and_it_resumes_once_when
             assert ann.state["paused"].startswith("the disk is full"), ann.state["paused"]
             health = await http.get("/health")
             assert health.status_code == 503 and health.json()["store_cause"] == "disk_full", health.text
-            registered = await http.post("/api/register", json={"name": "Carol", "password": "long enough pw"},
-                                         headers={"Origin": http_base(server.url)})
+            registered = await http.post(
+                "/api/register",
+                json={"name": "Carol", "password": "long enough pw"},
+                headers={"Origin": http_base(server.url)},
+            )
             assert registered.status_code == 503 and "Retry-After" in registered.headers, registered.text
             await bob.send({"type": "create", "players": 3, "options": {}})
             assert (await bob.expect("error"))["code"] == "unavailable"
@@ -313,9 +325,13 @@ async def test_postgresql_s_connections_ended_mid_game_as_a_restart_does_lose_no
         admin = Store(pg_url.rpartition("/")[0] + "/postgres")
         try:
             with admin.engine.connect() as conn:
-                ended = conn.execute(sa.text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                             "WHERE datname = :name AND pid <> pg_backend_pid()"),
-                                     {"name": name}).scalar_one()
+                ended = conn.execute(
+                    sa.text(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                        "WHERE datname = :name AND pid <> pg_backend_pid()"
+                    ),
+                    {"name": name},
+                ).scalar_one()
         finally:
             admin.close()
         assert ended >= 1  # the writer's connection at least

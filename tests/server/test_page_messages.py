@@ -11,8 +11,14 @@ from pathlib import Path
 from atout.server.protocol import parse_message
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "atout" / "web" / "static"
-FIELDS = {"sit": {"seat": 1}, "robot": {"seat": 1, "level": "random"}, "unrobot": {"seat": 1},
-          "options": {"options": {"deals": 3}}, "act": {"action": {"play": "7H"}}, "vote": {"accept": True}}
+FIELDS = {
+    "sit": {"seat": 1},
+    "robot": {"seat": 1, "level": "random"},
+    "unrobot": {"seat": 1},
+    "options": {"options": {"deals": 3}},
+    "act": {"action": {"play": "7H"}},
+    "vote": {"accept": True},
+}
 """The other fields of each request, as the page fills them."""
 
 

@@ -46,8 +46,14 @@ async def test_patched_states_equal_whole_states(db_url: str, players: int) -> N
         await ann.request({"type": "start", "table": table})
 
         # halfway through the first deal the patched watcher loses its line and comes back
-        await play_until(ann, lambda c: c.state["deal"] is not None and c.state["deal"]["phase"] == "play"
-                         and len(c.state["deal"]["trick"]) == 1)
+        await play_until(
+            ann,
+            lambda c: (
+                c.state["deal"] is not None
+                and c.state["deal"]["phase"] == "play"
+                and len(c.state["deal"]["trick"]) == 1
+            ),
+        )
         await watcher_patched.until_a_person_acts()  # the line is lost while the table waits for Ann
         last_seq = watcher_patched.seq
         await watcher_patched.close()
@@ -86,7 +92,9 @@ async def test_every_seats_patched_states_equal_its_whole_states(db_url: str) ->
     async with running_server(db_url) as server:
         patched = [await Client.connect(server.url, name, patches=True) for name in ("Ann", "Bob", "Cyd", "Dan")]
         ann = patched[0]
-        await ann.send({"type": "create", "players": 4, "options": {"deals": 1, "turn_seconds": 0, "competitive": False}})
+        await ann.send(
+            {"type": "create", "players": 4, "options": {"deals": 1, "turn_seconds": 0, "competitive": False}}
+        )
         table = (await ann.expect("master"))["table"]
         for seat, client in enumerate(patched[1:], start=1):
             await client.send({"type": "join", "table": table})

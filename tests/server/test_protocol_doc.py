@@ -19,8 +19,16 @@ from .test_http_api import documented_codes
 from .test_tables import table_with_robots
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "atout" / "server"
-ERRORS = {"ProtocolError": 0, "AccountError": 0, "LedgerError": 0, "_error": 1, "error_answer": 1, "AnalysisError": 1,
-          "DailyError": 1, "TournamentError": 1}
+ERRORS = {
+    "ProtocolError": 0,
+    "AccountError": 0,
+    "LedgerError": 0,
+    "_error": 1,
+    "error_answer": 1,
+    "AnalysisError": 1,
+    "DailyError": 1,
+    "TournamentError": 1,
+}
 """The calls that make an error a client receives, and which argument is its code."""
 
 
@@ -39,8 +47,9 @@ def sent_codes() -> set[str]:
             if isinstance(code, ast.Constant) and isinstance(code.value, str):
                 codes.add(code.value)
             else:  # only a relay of another error's code may be anything but a literal
-                assert isinstance(code, ast.Attribute) and code.attr == "code", \
+                assert isinstance(code, ast.Attribute) and code.attr == "code", (
                     f"{path.name}:{node.lineno}: an error code this test cannot read ({ast.unparse(code)})"
+                )
     return codes
 
 
@@ -73,7 +82,7 @@ async def test_rate_limited_errors_echo_their_ref(db_url: str, monkeypatch: pyte
 @SQLITE_ONLY
 @pytest.mark.parametrize("patches", [False, True])
 async def test_join_after_absence_gives_the_missed_events_then_a_table_message(db_url: str, patches: bool) -> None:
-    """"With ``last_seq``, you get the events you missed and then a table state": once the seat was marked
+    """ "With ``last_seq``, you get the events you missed and then a table state": once the seat was marked
     absent too, whose return is a ``present`` event."""
     config = quick_config(absent_after=10, abandon_after=180, robot_pace=1.0)  # robots wait for the clock
     async with running_server(db_url, config) as server:
@@ -137,8 +146,12 @@ async def test_what_the_doc_says_of_fields_and_ranges(db_url: str) -> None:
             first = json.loads(await ws.recv())
             assert (first["code"], first["ref"]) == ("hello_first", "before")
             await ws.send('{"type": "hello", "protocol": 2, "ref": "v2"}')
-            assert json.loads(await ws.recv()) == {"type": "error", "code": "protocol", "ref": "v2",
-                                                   "message": "this server speaks protocol 1, not 2"}
+            assert json.loads(await ws.recv()) == {
+                "type": "error",
+                "code": "protocol",
+                "ref": "v2",
+                "message": "this server speaks protocol 1, not 2",
+            }
 
 
 @SQLITE_ONLY
@@ -147,26 +160,30 @@ async def test_the_http_limits_the_doc_gives(db_url: str) -> None:
     (refused ones count), then 429."""
     async with running_server(db_url) as server, site_page(f"http://127.0.0.1:{server.port}") as http:
         body = b'{"name": "Reg_0", "password": "long enough secret", "x": "' + b"y" * 4096
-        fits = body[:4096 - 2] + b'"}'
+        fits = body[: 4096 - 2] + b'"}'
         assert len(fits) == 4096
         made = await http.post("/api/register", content=fits)
         assert made.status_code == 201, made.text
-        over = body[:4097 - 2] + b'"}'
+        over = body[: 4097 - 2] + b'"}'
         answer = await http.post("/api/register", content=over)
         assert (answer.status_code, answer.json()["error"]["code"]) == (400, "too_large")
         assert "4096" in answer.json()["error"]["message"]
         answers = []
         for i in range(1, 11):  # the first counted; one refused by name; then new names
             name = "x" if i == 1 else f"Reg_{i}"
-            answers.append((await http.post("/api/register", json={"name": name, "password": "long enough secret"}))
-                           .status_code)
+            answers.append(
+                (await http.post("/api/register", json={"name": name, "password": "long enough secret"})).status_code
+            )
         assert answers == [400] + [201] * 8 + [429], answers
         refused = await http.post("/api/register", json={"name": "Reg_99", "password": "long enough secret"})
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
         assert "address" in refused.json()["error"]["message"]
         # behind a proxy of the site's (--behind-proxy), the address is the one the proxy forwards
-        elsewhere = await http.post("/api/register", json={"name": "Reg_100", "password": "long enough secret"},
-                                    headers={"X-Forwarded-For": "203.0.113.9"})
+        elsewhere = await http.post(
+            "/api/register",
+            json={"name": "Reg_100", "password": "long enough secret"},
+            headers={"X-Forwarded-For": "203.0.113.9"},
+        )
         assert elsewhere.status_code == 201, elsewhere.text
 
 

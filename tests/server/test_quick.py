@@ -23,7 +23,8 @@ def line(client: Client, table: str) -> dict:
 
 
 async def test_quick_play_opens_a_game_with_robots_and_a_later_person_takes_a_robots_seat_between_deals(
-        db_url: str) -> None:
+    db_url: str,
+) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
         answer = await ann.request({"type": "quick", "players": 4})
@@ -72,7 +73,7 @@ def ends_before(client: Client, seq: int) -> bool:
     """Whether a deal ended just before event ``seq`` (no card of a deal in between)."""
     frames = [f for f in client.frames if f.get("type") == "event" and f["seq"] < seq]
     kinds = [f["event"]["type"] for f in frames]
-    return "deal_end" in kinds and "action" not in kinds[len(kinds) - 1 - kinds[::-1].index("deal_end"):]
+    return "deal_end" in kinds and "action" not in kinds[len(kinds) - 1 - kinds[::-1].index("deal_end") :]
 
 
 async def test_quick_play_fills_a_waiting_table_first_and_never_a_private_or_betting_one(db_url: str) -> None:
@@ -132,3 +133,28 @@ async def test_quick_play_robots_are_the_level_the_lobby_says_by_the_same_name(d
         assert all(level_shown(s["level"] or default) == default for s in robots)
         assert [s["name"] for s in robots] == [f"Robot {i} ({default})" for i in (2, 3, 4)]
         assert level_shown("heuristic") == "club"  # a table that asks for it by its old name reads club too
+
+
+async def test_quick_play_takes_the_robots_seat_at_the_friends_table_the_person_was_looking_at(db_url: str) -> None:
+    """Issue 47, item 5: Bob watches Ann's private practice game (invited), then asks for a quick game of
+    its size: he gets its robot's seat (from the next deal), not a new table of robots. Without the table
+    he looked at, or at a competitive game, it is a new quick table as before."""
+    async with running_server(db_url) as server:
+        ann = await Client.connect(server.url, "Ann")
+        bob = await Client.connect(server.url, "Bob")
+        table = await table_with_robots(ann, 3, level="random", private=True, competitive=False, deals=3)
+        assert (await ann.request({"type": "invite", "table": table, "name": "Bob"}))["type"] == "event"
+        ranked = await table_with_robots(ann, 3, level="random", deals=3)  # competitive: its seats are its own
+        for started in (table, ranked):
+            assert (await ann.request({"type": "start", "table": started}))["type"] == "event"
+        await bob.send({"type": "join", "table": table})
+        await bob.expect("table")
+        elsewhere = await bob.request({"type": "quick", "players": 3, "near": ranked})
+        assert elsewhere["event"]["type"] == "created" and elsewhere["table"] not in (table, ranked), elsewhere
+        await bob.request({"type": "leave", "table": elsewhere["table"]})
+        answer = await bob.request({"type": "quick", "players": 3, "near": table})
+        assert answer["table"] == table and answer["event"]["type"] == "claimed", answer
+        assert answer["event"]["seat"] in (1, 2)
+        carl = await Client.connect(server.url, "Carl")  # not invited: the private table is not his to look at
+        other = await carl.request({"type": "quick", "players": 3, "near": table})
+        assert other["table"] != table, other

@@ -61,7 +61,7 @@ async def test_closed_tables_are_collected_after_the_idle_time(db_url: str) -> N
         await ann.settle()
         assert set(tables) <= set(hub.rooms)
         gc.disable()  # freed by reference counting alone, as soon as released: a tuned server's collector
-        try:          # runs seldom (cli/serve.py), and a night's released rooms would pile up waiting for it
+        try:  # runs seldom (cli/serve.py), and a night's released rooms would pile up waiting for it
             server.clock.advance(2)
             await eventually(lambda: not set(tables) & set(hub.rooms), "the closed tables were not released")
             await ann.settle()
@@ -114,7 +114,9 @@ async def test_an_open_table_nobody_is_at_comes_back_from_the_store(db_url: str)
 
 
 async def test_with_several_processes_a_closed_table_is_released_with_its_lease(
-        pg_url: str, redis: RedisServer) -> None:  # noqa: F811
+    pg_url: str,
+    redis: RedisServer,  # noqa: F811
+) -> None:
     """With Redis only closed tables leave memory (an open one released would be nobody's, and the scan for
     unowned tables would take it back); the lease goes with the room, so nobody renews or takes it."""
     async with running_server(pg_url, config(), redis_url=redis.url) as server:

@@ -34,8 +34,23 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     async def start(self) -> None:
-        self.proc = Served(["--port", str(self.port), "--db", self.db_url, "--robot-pace", "0", "--deal-pause", "0",
-                            "--log-level", "warning", "--analysis-workers", "0"], self.env)  # no analysis asked: no worker
+        self.proc = Served(
+            [
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+                "--robot-pace",
+                "0",
+                "--deal-pause",
+                "0",
+                "--log-level",
+                "warning",
+                "--analysis-workers",
+                "0",
+            ],
+            self.env,
+        )  # no analysis asked: no worker
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         async with httpx.AsyncClient() as http:
             while time.monotonic() < deadline:
@@ -66,7 +81,11 @@ async def drive(client: Client, rng: random.Random, stop: asyncio.Event) -> None
                 return
             if deal and deal["to_act"] == state["you"] and deal["legal"]:
                 legal = deal["legal"]
-                choice = first_legal(state) if rng.random() < 0.5 else first_legal({"deal": {"legal": rng.sample(legal, len(legal))}})
+                choice = (
+                    first_legal(state)
+                    if rng.random() < 0.5
+                    else first_legal({"deal": {"legal": rng.sample(legal, len(legal))}})
+                )
                 await client.send({"type": "act", "table": state["id"], "seq": client.seq, "action": choice})
             await client.recv(5.0)
 
@@ -104,8 +123,10 @@ async def test_sigkill_mid_deals_loses_nothing_and_every_table_resumes(db_url: s
         drivers = [asyncio.create_task(drive(c, rng, stop)) for cs in tables.values() for c in cs]
         started = {t: cs[0].seqs[t] for t, cs in tables.items()}
         far = rng.randint(5, 25)  # the kill comes once actions flow at every table, as many whatever the speed
-        await eventually(lambda: all(max(c.seqs.get(t, 0) for c in cs) >= started[t] + far
-                                     for t, cs in tables.items()), f"{far} actions were not made at every table")
+        await eventually(
+            lambda: all(max(c.seqs.get(t, 0) for c in cs) >= started[t] + far for t, cs in tables.items()),
+            f"{far} actions were not made at every table",
+        )
         server.kill()
         stop.set()
         await asyncio.gather(*drivers)

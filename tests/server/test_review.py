@@ -48,7 +48,10 @@ async def test_a_deal_is_reviewed_once_it_has_ended_and_never_before(db_url: str
             plays = [p for trick in review["tricks"] for p in trick["plays"]]
             assert len(review["tricks"]) == 18 and len(plays) == 72
             assert [p["card"] for p in plays] == [a["play"] for a in first_end["record"]["actions"] if "play" in a]
-            assert all(trick["winner"] == nxt["leader"] for trick, nxt in zip(review["tricks"][:-1], review["tricks"][1:], strict=True))
+            assert all(
+                trick["winner"] == nxt["leader"]
+                for trick, nxt in zip(review["tricks"][:-1], review["tricks"][1:], strict=True)
+            )
         # the download, alone, is checked: the commitment published when the deal began is in it
         download = {"commitment": told["commitment"], "seed": told["seed"], "record": told["record"]}
         assert verify(json.loads(json.dumps(download))).passed

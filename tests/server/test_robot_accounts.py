@@ -33,7 +33,10 @@ def test_the_package_ships_the_latest_ladder() -> None:
     shipped = shipped_ladder()
     assert shipped is not None
     assert (shipped["config"], shipped["yardstick"], shipped["ranking"]) == (
-        latest["config"], latest["yardstick"], latest["ranking"])
+        latest["config"],
+        latest["yardstick"],
+        latest["ranking"],
+    )
 
 
 def test_a_robot_account_is_owned_its_token_kept_hashed_revocable(store) -> None:
@@ -46,8 +49,9 @@ def test_a_robot_account_is_owned_its_token_kept_hashed_revocable(store) -> None
         kept = conn.execute(sa.select(players.c.token_hash, players.c.robot_of).where(players.c.id == robot.id)).one()
     assert kept == (hashlib.sha256(token.encode()).hexdigest(), owner.id)  # never the token itself
     assert robots.by_token(token) == robot
-    assert robots.of(owner.id) == [{"name": "Botty", "created_at": pytest.approx(robot_created(store, robot.id)),
-                                    "active": True}]
+    assert robots.of(owner.id) == [
+        {"name": "Botty", "created_at": pytest.approx(robot_created(store, robot.id)), "active": True}
+    ]
     with pytest.raises(AccountError) as taken:
         robots.create(owner, "ann")  # a robot's name is a name like any: unique whatever its case
     assert taken.value.code == "name_taken"
@@ -80,15 +84,24 @@ async def test_a_robot_account_plays_a_whole_game_with_the_example_client(tmp_pa
     async with running_server(f"sqlite:///{tmp_path / 'atout.db'}") as server:
         base = f"http://127.0.0.1:{server.port}"
         async with site_page(base) as page:
-            assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
+            assert (
+                await page.post("/api/register", json={"name": "Ann", "password": "first secret"})
+            ).status_code == 201
             token = await make_robot(page)
             assert (await page.get("/api/robots")).json()["robots"][0]["name"] == "Botty"
             ladder = (await page.get("/api/ladder")).json()
             assert ladder["ranking"][0]["entrant"] and ladder["yardstick"] == "club"
         env = {**os.environ, "ATOUT_TOKEN": token}
-        robot = await asyncio.create_subprocess_exec(sys.executable, str(EXAMPLE), server.url, "--games", "1",
-                                                     env=env, stdout=asyncio.subprocess.PIPE,
-                                                     stderr=asyncio.subprocess.PIPE)
+        robot = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(EXAMPLE),
+            server.url,
+            "--games",
+            "1",
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         out, err = await asyncio.wait_for(robot.communicate(), 120)
         assert robot.returncode == 0, err.decode()
         assert "playing as Botty robot account of Ann" in out.decode() and "game over" in out.decode()
@@ -108,7 +121,9 @@ async def test_a_robot_account_never_plays_ranked_and_is_marked(db_url: str) -> 
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
         async with site_page(base) as page:
-            assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
+            assert (
+                await page.post("/api/register", json={"name": "Ann", "password": "first secret"})
+            ).status_code == 201
             token = await make_robot(page)
             ann = await Client.connect(server.url, "Ann", cookie=page.cookies["atout_session"])
         robot = await Client.connect(server.url, "ignored", token=token)  # the token in the hello
@@ -139,7 +154,9 @@ async def test_a_revoked_token_closes_the_robots_socket_and_is_refused_after(db_
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
         async with site_page(base) as page:
-            assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
+            assert (
+                await page.post("/api/register", json={"name": "Ann", "password": "first secret"})
+            ).status_code == 201
             token = await make_robot(page)
             bearer = {"Authorization": f"Bearer {token}"}
             async with websockets.connect(server.url, additional_headers=bearer) as ws:
@@ -147,8 +164,10 @@ async def test_a_revoked_token_closes_the_robots_socket_and_is_refused_after(db_
                 assert json.loads(await ws.recv())["you"]["robot_of"] == "Ann"
                 assert (await page.post("/api/robots/revoke", json={"name": "Nobody"})).status_code == 404
                 assert (await page.post("/api/robots/revoke", json={"name": "Botty"})).json() == {"revoked": "Botty"}
-                assert json.loads(await asyncio.wait_for(ws.recv(), 10)) == {"type": "session_ended",
-                                                                           "why": "token_revoked"}
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10)) == {
+                    "type": "session_ended",
+                    "why": "token_revoked",
+                }
                 with pytest.raises(websockets.ConnectionClosed):
                     await asyncio.wait_for(ws.recv(), 10)
             with pytest.raises(websockets.InvalidStatus):
@@ -167,7 +186,9 @@ async def test_the_minutely_check_keeps_a_robots_socket_while_its_token_is_in_fo
     the socket stays; revoked with no notice (a bus outage), it closes at the next sweep."""
     async with running_server(f"sqlite:///{tmp_path / 'atout.db'}") as server:
         async with site_page(f"http://127.0.0.1:{server.port}") as page:
-            assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
+            assert (
+                await page.post("/api/register", json={"name": "Ann", "password": "first secret"})
+            ).status_code == 201
             token = await make_robot(page)
         robot = await Client.connect(server.url, "x", token=token)
         server.clock.advance(server.hub.sessions.SWEEP_SECONDS)
@@ -181,10 +202,15 @@ async def test_the_minutely_check_keeps_a_robots_socket_while_its_token_is_in_fo
 
 
 async def test_a_token_revoked_on_one_process_closes_the_robots_socket_on_another(
-        pg_url: str, redis: RedisServer, tmp_path: Path) -> None:  # noqa: F811
+    pg_url: str,
+    redis: RedisServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
     with ready([Process(pg_url, redis.url, tmp_path, name) for name in ("A", "B")]) as (a, b):
         async with site_page(f"http://127.0.0.1:{a.port}") as page:
-            assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
+            assert (
+                await page.post("/api/register", json={"name": "Ann", "password": "first secret"})
+            ).status_code == 201
             token = await make_robot(page)
             robot = await Client.connect(b.url, "x", token=token)
             assert (await page.post("/api/robots/revoke", json={"name": "Botty"})).status_code == 200

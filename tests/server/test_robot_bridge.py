@@ -106,9 +106,21 @@ async def test_a_javascript_engine_plays_a_whole_game_at_a_site_table(tmp_path: 
         token = await robot_token(f"http://127.0.0.1:{server.port}")
         log = tmp_path / "engine.log"
         bridge = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "atout.cli.main", "robot", server.url, "--engine",
-            f"cmd:{node} {SIMPLE_ENGINE}", "--deals", "2", "--engine-log", str(log),
-            env={**os.environ, "ATOUT_TOKEN": token}, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "atout.cli.main",
+            "robot",
+            server.url,
+            "--engine",
+            f"cmd:{node} {SIMPLE_ENGINE}",
+            "--deals",
+            "2",
+            "--engine-log",
+            str(log),
+            env={**os.environ, "ATOUT_TOKEN": token},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         out, err = await asyncio.wait_for(bridge.communicate(), 120)
         said = out.decode()
         assert bridge.returncode == 0, said + err.decode()
@@ -132,7 +144,8 @@ class RefusedSeat(SeatEngine):
 
 @pytest.mark.parametrize(("mode", "kind"), [("illegal", "illegal"), ("sleep", "timeout"), ("site", "illegal")])
 async def test_an_engine_that_fails_leaves_its_seat_to_the_heuristic_for_the_deal(
-        tmp_path: Path, mode: str, kind: str) -> None:
+    tmp_path: Path, mode: str, kind: str
+) -> None:
     """As in the arena: the failed decision and the rest of the deal are the heuristic's, the failure is
     said, and the game goes on to its end; after a timeout the process is started again at the next deal."""
     async with running_server(f"sqlite:///{tmp_path / 'atout.db'}") as server:
@@ -140,8 +153,7 @@ async def test_an_engine_that_fails_leaves_its_seat_to_the_heuristic_for_the_dea
         args = arguments(server.url, "--engine", "cmd:x", "--deals", "2", "--timeout", "1")
         said: list[str] = []
         engine = "random" if mode == "site" else f"cmd:{sys.executable} {FAULTY} {mode}"
-        seat = (RefusedSeat if mode == "site" else SeatEngine)(engine, 1.0, None, tmp_path / "engine.log",
-                                                               said.append)
+        seat = (RefusedSeat if mode == "site" else SeatEngine)(engine, 1.0, None, tmp_path / "engine.log", said.append)
 
         def play() -> int:
             with connect(server.url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
@@ -153,8 +165,9 @@ async def test_an_engine_that_fails_leaves_its_seat_to_the_heuristic_for_the_dea
             seat.close()
     assert code == 0
     assert [(f["deal"], f["kind"]) for f in seat.faults] == [(0, kind)], said
-    assert any(line.startswith(f"engine fault in deal 0: {kind}") and "the heuristic plays" in line
-               for line in said), said
+    assert any(line.startswith(f"engine fault in deal 0: {kind}") and "the heuristic plays" in line for line in said), (
+        said
+    )
     if mode == "sleep":  # ended at its timeout, started again for the next deal
         assert sum("ready at seat 0" in line for line in said) == 2, said
 
@@ -166,7 +179,9 @@ async def test_the_bridge_joins_a_person_s_table_invited_or_named_and_plays_it(t
     async with running_server(f"sqlite:///{tmp_path / 'atout.db'}") as server:
         base = f"http://127.0.0.1:{server.port}"
         async with site_page(base) as page:
-            assert (await page.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
+            assert (
+                await page.post("/api/register", json={"name": "Ann", "password": "first secret"})
+            ).status_code == 201
             token = await make_robot(page)
             ann = await Client.connect(server.url, "Ann", cookie=page.cookies["atout_session"])
         await ann.send({"type": "create", "players": 3, "options": {"competitive": False, "deals": 1}})

@@ -19,6 +19,13 @@ def policy(answer: httpx.Response) -> dict[str, list[str]]:
 def assert_guarded(answer: httpx.Response, host: str) -> None:
     where = f"{answer.request.method} {answer.request.url.path} ({answer.status_code})"
     csp = policy(answer)
+    if answer.headers.get("content-type", "").split(";")[0] in ("text/javascript", "text/css"):
+        # a script or a style sheet opened by itself: inert (nothing allowed), never framed, its type kept;
+        # the page's whole policy on each of them was 9 KB of a first visit
+        assert csp == {"default-src": ["'none'"], "frame-ancestors": ["'none'"]}, where
+        assert answer.headers["x-content-type-options"] == "nosniff", where
+        assert "x-frame-options" not in answer.headers and "permissions-policy" not in answer.headers, where
+        return
     assert csp["default-src"] == ["'none'"], where
     scripts = csp["script-src"]
     if answer.request.url.path == "/":  # the page's inline import map (assets.py), by its hash and only it
@@ -37,15 +44,28 @@ async def test_every_kind_of_response_carries_the_security_headers(db_url: str) 
     async with running_server(db_url) as server:
         host = f"127.0.0.1:{server.port}"
         async with site_page(f"http://{host}") as page:
-            answers = [await page.get(path) for path in
-                       ("/", "/static/main.js", "/static/style.css", "/static/nothing.js", "/api/options",
-                        "/api/me", "/api/players/Nobody", "/health")]
+            answers = [
+                await page.get(path)
+                for path in (
+                    "/",
+                    "/static/main.js",
+                    "/static/style.css",
+                    "/static/nothing.js",
+                    "/api/options",
+                    "/api/me",
+                    "/api/players/Nobody",
+                    "/health",
+                )
+            ]
             answers.append(await page.post("/api/register", json={"name": "Ann", "password": "long enough secret"}))
             answers.append(await page.post("/api/login", json={}, headers={"Origin": "http://evil.example"}))
         assert [a.status_code for a in answers] == [200, 200, 200, 404, 200, 401, 404, 200, 201, 403]
         assert "<script" in answers[0].text and answers[1].headers["content-type"].startswith("text/javascript")
         for answer in answers:
             assert_guarded(answer, host)
+        assert (
+            "default-src 'none'; script-src" in answers[0].headers["content-security-policy"]
+        )  # the page's whole policy
         assert "secure" not in answers[8].headers["set-cookie"].lower()  # plain http: a Secure cookie would be lost
 
 
@@ -63,11 +83,12 @@ def cookie_attributes(header: str) -> tuple[str, dict[str, str]]:
 async def test_the_session_cookie_is_secure_when_the_proxy_says_https_and_only_then(db_url: str) -> None:
     """Over https the cookie is ``__Host-atout_session``: Secure, HttpOnly, SameSite, for / and no Domain
     (a browser takes it from this very host only); over plain http it keeps its plain name and no Secure."""
-    tls = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "tarot.example.org",
-           "Origin": "https://tarot.example.org"}
+    tls = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "tarot.example.org", "Origin": "https://tarot.example.org"}
     config = dataclasses.replace(quick_config(), hosts=("tarot.example.org",))
-    async with running_server(db_url, config) as server, \
-            httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", headers=tls) as http:  # behind the proxy
+    async with (
+        running_server(db_url, config) as server,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", headers=tls) as http,
+    ):  # behind the proxy
         made = await http.post("/api/register", json={"name": "Ann", "password": "long enough secret"})
         assert made.status_code == 201
         name, attributes = cookie_attributes(made.headers["set-cookie"])
@@ -87,8 +108,10 @@ async def test_the_session_cookie_is_secure_when_the_proxy_says_https_and_only_t
         gone = {cookie_attributes(h)[0]: cookie_attributes(h)[1] for h in out.headers.get_list("set-cookie")}
         assert out.status_code == 204 and set(gone) == {"atout_session", "__Host-atout_session"}
         assert all("secure" in a for a in gone.values())
-    async with running_server(db_url, config) as server, \
-            httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", headers=tls) as http:
+    async with (
+        running_server(db_url, config) as server,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", headers=tls) as http,
+    ):
         # a session set before the prefix, under the plain name over https: still read, and renamed
         logged = await http.post("/api/login", json={"name": "Ann", "password": "long enough secret"})
         token = logged.cookies["__Host-atout_session"]
@@ -112,8 +135,10 @@ async def test_the_opener_policy_goes_only_where_a_browser_heeds_it(tmp_path) ->
     """Over plain http at a network address (a friend's browser at http://192.168.1.20:8000/) Chromium
     ignores Cross-Origin-Opener-Policy and logs an error on every page; on this machine and over https it holds."""
     config = dataclasses.replace(quick_config(), hosts=("192.168.1.20", "tarot.example.org"))
-    async with running_server(f"sqlite:///{tmp_path / 'atout.db'}", config) as server, \
-            httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+    async with (
+        running_server(f"sqlite:///{tmp_path / 'atout.db'}", config) as server,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http,
+    ):
         here = await http.get("/health")
         assert here.headers["cross-origin-opener-policy"] == "same-origin"
         named = await http.get("/health", headers={"Host": f"localhost:{server.port}"})
@@ -122,4 +147,6 @@ async def test_the_opener_policy_goes_only_where_a_browser_heeds_it(tmp_path) ->
         assert friend.status_code == 200 and "cross-origin-opener-policy" not in friend.headers
         assert_guarded(friend, f"192.168.1.20:{server.port}")  # every other header still there
         tls = await http.get("/health", headers={"Host": "tarot.example.org", "X-Forwarded-Proto": "https"})
-        assert tls.status_code == 200 and tls.headers["cross-origin-opener-policy"] == "same-origin"  # quick_config is behind a proxy
+        assert (
+            tls.status_code == 200 and tls.headers["cross-origin-opener-policy"] == "same-origin"
+        )  # quick_config is behind a proxy

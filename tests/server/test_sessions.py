@@ -27,8 +27,10 @@ DAY = 86400.0
 @contextlib.asynccontextmanager
 async def two_browsers(base: str) -> AsyncIterator[tuple[httpx.AsyncClient, httpx.AsyncClient]]:
     """Ann registered in one browser and logged in from another (another address, another browser)."""
-    async with site_page(base, headers={"X-Forwarded-For": "192.0.2.1", "User-Agent": "Home browser"}) as home, \
-            site_page(base, headers={"X-Forwarded-For": "198.51.100.7", "User-Agent": "Phone"}) as phone:
+    async with (
+        site_page(base, headers={"X-Forwarded-For": "192.0.2.1", "User-Agent": "Home browser"}) as home,
+        site_page(base, headers={"X-Forwarded-For": "198.51.100.7", "User-Agent": "Phone"}) as phone,
+    ):
         assert (await home.post("/api/register", json={"name": "Ann", "password": "first secret"})).status_code == 201
         assert (await phone.post("/api/login", json={"name": "Ann", "password": "first secret"})).status_code == 200
         yield home, phone
@@ -40,7 +42,9 @@ async def test_a_password_change_asks_the_old_one_and_ends_every_other_session(d
         async with two_browsers(base) as (home, phone):
             listed = (await home.get("/api/sessions")).json()["sessions"]
             assert sorted((s["address"], s["agent"], s["current"]) for s in listed) == [
-                ("192.0.2.1", "Home browser", True), ("198.51.100.7", "Phone", False)]
+                ("192.0.2.1", "Home browser", True),
+                ("198.51.100.7", "Phone", False),
+            ]
             wrong = await home.post("/api/password", json={"old": "not it", "new": "second secret"})
             assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "wrong")
             weak = await home.post("/api/password", json={"old": "first secret", "new": "short"})
@@ -55,7 +59,9 @@ async def test_a_password_change_asks_the_old_one_and_ends_every_other_session(d
             assert phone_ws.frames[-1]["you"]["registered"] is False  # the socket too: a guest now
             await phone_ws.close()
             async with httpx.AsyncClient(base_url=base) as fresh:  # (the 5th attempt a minute for Ann)
-                assert (await fresh.post("/api/login", json={"name": "Ann", "password": "second secret"})).status_code == 200
+                assert (
+                    await fresh.post("/api/login", json={"name": "Ann", "password": "second secret"})
+                ).status_code == 200
             with pytest.raises(AccountError):
                 await asyncio.to_thread(server.hub.accounts.login, "Ann", "first secret")
 
@@ -108,7 +114,9 @@ async def test_one_session_ended_from_the_list_closes_its_sockets_at_once(db_url
     async with running_server(db_url) as server:
         base = f"http://127.0.0.1:{server.port}"
         async with two_browsers(base) as (home, phone), site_page(base) as bob:
-            assert (await bob.post("/api/register", json={"name": "Bob", "password": "my own secret"})).status_code == 201
+            assert (
+                await bob.post("/api/register", json={"name": "Bob", "password": "my own secret"})
+            ).status_code == 201
             bob_id = (await bob.get("/api/sessions")).json()["sessions"][0]["id"]
             home_ws = await Client.connect(server.url, "x", cookie=home.cookies["atout_session"])
             phone_ws = await Client.connect(server.url, "x", cookie=phone.cookies["atout_session"])
@@ -142,7 +150,9 @@ async def test_a_password_change_and_a_logout_everywhere_close_the_sockets_they_
             assert (await home.post("/api/logout", json={"everywhere": True})).status_code == 204
             assert [await ended(tab) for tab in home_tabs] == ["logout_everywhere"] * 2
         async with site_page(base) as again:  # a plain logout closes the other tabs of that browser
-            assert (await again.post("/api/login", json={"name": "Ann", "password": "second secret"})).status_code == 200
+            assert (
+                await again.post("/api/login", json={"name": "Ann", "password": "second secret"})
+            ).status_code == 200
             tab = await Client.connect(server.url, "x", cookie=again.cookies["atout_session"])
             assert (await again.post("/api/logout")).status_code == 204
             assert await ended(tab) == "logout"
@@ -157,8 +167,9 @@ async def test_a_socket_whose_handshake_crossed_the_notice_is_closed(db_url: str
             token = phone.cookies["atout_session"]
             account = server.hub.accounts.session(token)
             server.hub.sessions.close(account.id, [session_key(token)], "password_changed", site=False)  # the row stays
-            async with websockets.connect(server.url, additional_headers={
-                    "Cookie": f"atout_session={token}", "Origin": base}) as ws:
+            async with websockets.connect(
+                server.url, additional_headers={"Cookie": f"atout_session={token}", "Origin": base}
+            ) as ws:
                 assert json.loads(await ws.recv()) == {"type": "session_ended", "why": "ended"}
                 with pytest.raises(websockets.ConnectionClosed):
                     await ws.recv()
@@ -180,12 +191,17 @@ async def test_the_minutely_check_closes_a_socket_whose_notice_was_lost_and_keep
             assert await ended(phone_ws) == "ended"
             assert await still_open(home_ws)
             with server.hub.store.engine.connect() as conn:  # an open page is a session in use
-                seen = conn.execute(sa.select(sessions.c.last_seen_at).where(sessions.c.token_hash == kept)).scalar_one()
+                seen = conn.execute(
+                    sa.select(sessions.c.last_seen_at).where(sessions.c.token_hash == kept)
+                ).scalar_one()
             assert seen > long_ago + 3600
 
 
 async def test_a_session_ended_on_one_process_closes_its_sockets_on_another(
-        pg_url: str, redis: RedisServer, tmp_path: Path) -> None:  # noqa: F811
+    pg_url: str,
+    redis: RedisServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
     """Two processes of one site over Redis: the password changed, then the account deleted, through A;
     the sockets those sessions opened on B hear it at once, and the seat held at a table B runs is left."""
     with ready([Process(pg_url, redis.url, tmp_path, name) for name in ("A", "B")]) as (a, b):

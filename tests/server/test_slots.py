@@ -49,8 +49,9 @@ def test_the_proxy_routes_each_slot_to_its_process_backed_by_the_next() -> None:
 
 
 def serve(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "atout.cli.main", "serve", *args], capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "atout.cli.main", "serve", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_serve_prints_the_proxy_configuration_and_refuses_a_slot_out_of_place() -> None:

@@ -58,7 +58,8 @@ class Mute:
 
 @SQLITE_ONLY
 async def test_a_follower_that_stops_reading_is_cut_off_and_the_table_goes_on(
-        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(connection_module, "OUTBOX_LIMIT", 20)
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
@@ -86,8 +87,9 @@ async def test_a_follower_that_stops_reading_is_cut_off_and_the_table_goes_on(
         assert loop.time() - began < 10
         # the socket goes: the send left waiting is ended, and the server forgets the connection
         zed.writer.transport.abort()
-        await eventually(lambda: follower not in server.hub.connections, "the server kept the closed connection",
-                         every=0.01)
+        await eventually(
+            lambda: follower not in server.hub.connections, "the server kept the closed connection", every=0.01
+        )
         assert follower not in server.hub.connections
         assert follower not in server.hub.rooms[table].followers
         await ann.close()

@@ -39,8 +39,10 @@ def sqlite(tmp_path: Path) -> str:
 
 
 async def test_files_go_gzipped_under_hashed_names_for_a_year_and_the_page_for_no_time(tmp_path: Path) -> None:
-    async with running_server(sqlite(tmp_path)) as server, \
-            httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=WITHIN) as http:
+    async with (
+        running_server(sqlite(tmp_path)) as server,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=WITHIN) as http,
+    ):
         page = await http.get("/", headers={"Accept-Encoding": "gzip"})
         assert page.headers["content-encoding"] == "gzip" and page.headers["cache-control"] == "no-cache"
         main = hashed_url(page.text, "main.js")
@@ -83,27 +85,34 @@ async def test_files_go_gzipped_under_hashed_names_for_a_year_and_the_page_for_n
         assert options.headers["content-encoding"] == "gzip" and "contracts" in options.json()
         assert "content-encoding" not in (await http.get("/health", headers={"Accept-Encoding": "gzip"})).headers
 
-        for wrong in ("/static/nothing.js", "/static/main.js/x", "/static/../pyproject.toml",
-                      "/static/nothing.0123456789ab.js"):
+        for wrong in (
+            "/static/nothing.js",
+            "/static/main.js/x",
+            "/static/../pyproject.toml",
+            "/static/nothing.0123456789ab.js",
+        ):
             assert (await http.get(wrong)).status_code == 404, wrong
         assert (await http.post(main)).status_code == 405
 
     # The WebSocket passes by the compression untouched, whatever the browser says it accepts.
-    async with running_server(sqlite(tmp_path)) as server, \
-            websockets.connect(server.url, additional_headers={"Accept-Encoding": "gzip"}) as ws:
+    async with (
+        running_server(sqlite(tmp_path)) as server,
+        websockets.connect(server.url, additional_headers={"Accept-Encoding": "gzip"}) as ws,
+    ):
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "Zoé"}))
         welcome = json.loads(await ws.recv())
         assert welcome["type"] == "welcome", welcome
 
 
-async def test_a_changed_file_gets_a_new_name_and_the_old_name_keeps_the_old_file(tmp_path: Path,
-                                                                                monkeypatch) -> None:
+async def test_a_changed_file_gets_a_new_name_and_the_old_name_keeps_the_old_file(tmp_path: Path, monkeypatch) -> None:
     assert FOLDER is not None
     folder = tmp_path / "static"
     shutil.copytree(FOLDER, folder)
     monkeypatch.setattr(server_app, "static_dir", lambda: folder)
-    async with running_server(sqlite(tmp_path)) as server, \
-            httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=WITHIN) as http:
+    async with (
+        running_server(sqlite(tmp_path)) as server,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=WITHIN) as http,
+    ):
         first = hashed_url((await http.get("/")).text, "i18n.js")
         before = (folder / "i18n.js").read_bytes()
         assert first == "/static/" + hashed_name("i18n.js", hashlib.sha256(before).hexdigest()[:12])
@@ -124,18 +133,23 @@ async def test_a_changed_file_gets_a_new_name_and_the_old_name_keeps_the_old_fil
         assert unknown.content == before + b"\n// changed\n" and unknown.headers["cache-control"] == "no-cache"
 
 
-@pytest.mark.parametrize(("accept", "language"), [
-    ("es-ES,es;q=0.9,en;q=0.8", "es"),
-    ("fr-CA", "fr"),
-    ("de-DE,fr;q=0.5,es;q=0.8", "es"),  # by weight, not by order
-    ("de-DE", "en"),
-    ("", "en"),
-])
+@pytest.mark.parametrize(
+    ("accept", "language"),
+    [
+        ("es-ES,es;q=0.9,en;q=0.8", "es"),
+        ("fr-CA", "fr"),
+        ("de-DE,fr;q=0.5,es;q=0.8", "es"),  # by weight, not by order
+        ("de-DE", "en"),
+        ("", "en"),
+    ],
+)
 async def test_the_page_preloads_the_words_of_the_browsers_language(tmp_path: Path, accept: str, language: str) -> None:
     """A first visit fetches its language's words with the other modules (no round trip after i18n.js runs),
     and only those: the page says its language, and varies by Accept-Language."""
-    async with running_server(sqlite(tmp_path)) as server, \
-            httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=WITHIN) as http:
+    async with (
+        running_server(sqlite(tmp_path)) as server,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=WITHIN) as http,
+    ):
         page = await http.get("/", headers={"Accept-Language": accept})
         assert f'<html lang="{language}"' in page.text
         preloaded = re.findall(r'<link rel="modulepreload" href="/static/words/(\w+)\.[0-9a-f]{12}\.js">', page.text)

@@ -76,27 +76,46 @@ def test_the_writer_s_connection_stores_events_exactly_as_the_pooled_path(store:
     """The writer's own path (on PostgreSQL one statement carrying the rows as JSON) keeps every value: text
     with quotes, escapes and accents, floats to the last bit, big integers, nulls, nesting; several tables, one
     of them fenced, in one transaction; and a batch with an event already stored is refused whole."""
-    data = {"text": 'é ♥ "quoted" \\ back\nslash', "x": 0.1 + 0.2, "big": 2**40, "none": None,
-            "cards": [[1, 2], {"k": True}], "empty": {}}
+    data = {
+        "text": 'é ♥ "quoted" \\ back\nslash',
+        "x": 0.1 + 0.2,
+        "big": 2**40,
+        "none": None,
+        "cards": [[1, 2], {"k": True}],
+        "empty": {},
+    }
     at = 1_795_715_547.910547 + 1e-6
     for table_id in ("a", "b", "c"):
         store.create_table(table_id, 0.0, {"seq": 0}, 4)
     token = store.acquire_lease("b", "me", now=100.0, ttl=5.0)
     held = store.engine.connect()
-    store.append([Append("a", [StoredEvent(1, at, "chat", data), StoredEvent(2, at + 1, "card", {"seat": 3})]),
-                  Append("b", [StoredEvent(1, 0.5, "bid", data)], fence=("me", token)),
-                  Append("c", [StoredEvent(1, 2.0, "card", {})])], held)
+    store.append(
+        [
+            Append("a", [StoredEvent(1, at, "chat", data), StoredEvent(2, at + 1, "card", {"seat": 3})]),
+            Append("b", [StoredEvent(1, 0.5, "bid", data)], fence=("me", token)),
+            Append("c", [StoredEvent(1, 2.0, "card", {})]),
+        ],
+        held,
+    )
     assert [(e.seq, e.at, e.kind, e.data) for e in store.events_after("a", 0)] == [
-        (1, at, "chat", data), (2, at + 1, "card", {"seat": 3})]
+        (1, at, "chat", data),
+        (2, at + 1, "card", {"seat": 3}),
+    ]
     assert [(e.at, e.data) for e in store.events_after("b", 0)] == [(0.5, data)]
     assert [e.data for e in store.events_after("c", 0)] == [{}]
     with pytest.raises(StoreError) as refused:  # b's fence no longer holds: nothing of the batch is stored
-        store.append([Append("a", [StoredEvent(3, at, "card", {})]),
-                      Append("b", [StoredEvent(2, 1.0, "card", {})], fence=("me", token + 1))], held)
+        store.append(
+            [
+                Append("a", [StoredEvent(3, at, "card", {})]),
+                Append("b", [StoredEvent(2, 1.0, "card", {})], fence=("me", token + 1)),
+            ],
+            held,
+        )
     assert refused.value.fenced == "b"
     with pytest.raises(StoreError, match="refused by the database"):  # c's first event again: all refused
-        store.append([Append("a", [StoredEvent(3, at, "card", {})]), Append("c", [StoredEvent(1, 3.0, "card", {})])],
-                     held)
+        store.append(
+            [Append("a", [StoredEvent(3, at, "card", {})]), Append("c", [StoredEvent(1, 3.0, "card", {})])], held
+        )
     assert [len(store.events_after(t, 0)) for t in "abc"] == [2, 1, 1]
     store.append([Append("a", [StoredEvent(3, at, "card", {})])], held)  # the connection still works
     assert [e.seq for e in store.events_after("a", 0)] == [1, 2, 3]
@@ -205,7 +224,11 @@ def test_a_first_release_database_with_tables_in_play_upgrades_to_head(db_url: s
     new = Store(db_url, book=book)
     new.migrate()
     table = new.open_tables()[0]
-    assert (table.table_id, table.snapshot, [e.seq for e in table.events]) == ("t1", {"seq": 2, "note": "mid-game"}, [3])
+    assert (table.table_id, table.snapshot, [e.seq for e in table.events]) == (
+        "t1",
+        {"seq": 2, "note": "mid-game"},
+        [3],
+    )
     assert new.games("t1")[0].data == {"x": 1}
     with new.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata)
@@ -225,10 +248,16 @@ def test_a_database_before_the_ledger_upgrades_and_its_accounts_get_their_chips(
     old.migrate("0005")
     with old.engine.begin() as conn:
         for pid, name in (("pa", "Ann"), ("pb", "Bob")):
-            conn.execute(players.insert().values(id=pid, name=name, name_key=name.lower(), password_hash="x",
-                                                 avatar="fox", created_at=5.0))
-        conn.execute(standings.insert().values(player_id="pa", players=4, period="all", period_start=0.0, points=30,
-                                               games=1, wins=1))
+            conn.execute(
+                players.insert().values(
+                    id=pid, name=name, name_key=name.lower(), password_hash="x", avatar="fox", created_at=5.0
+                )
+            )
+        conn.execute(
+            standings.insert().values(
+                player_id="pa", players=4, period="all", period_start=0.0, points=30, games=1, wins=1
+            )
+        )
     old.create_table("t1", 1.0, {"seq": 0}, 4)
     old.append([Append("t1", [ev(1, "game_end")], game=GameRow("g1", "t1", 4, "finished", 1.0, 3.0, {"x": 1}))])
     old.close()
@@ -243,8 +272,18 @@ def test_a_database_before_the_ledger_upgrades_and_its_accounts_get_their_chips(
     assert diff == [] and new.games("t1")[0].data == {"x": 1}
     with new.engine.begin() as conn:  # the new tables work on the upgraded database
         ledger.take_bets(conn, ledger.Bets("g2", (("pa", 10), ("pb", 10)), 4.0))
-        ledger.settle(conn, ledger.GameEnd("g2", 2, "cancelled", True, 1, (
-            ledger.SeatResult(0, "pa", 0, stake=10), ledger.SeatResult(1, "pb", 0, stake=10)), 5.0))
+        ledger.settle(
+            conn,
+            ledger.GameEnd(
+                "g2",
+                2,
+                "cancelled",
+                True,
+                1,
+                (ledger.SeatResult(0, "pa", 0, stake=10), ledger.SeatResult(1, "pb", 0, stake=10)),
+                5.0,
+            ),
+        )
     with new.engine.connect() as conn:
         assert ledger.balances(conn, ["pa", "pb"]) == {"pa": 1000, "pb": 1000}
     new.close()
@@ -294,10 +333,15 @@ def test_names_stored_before_casefold_get_their_new_keys(db_url: str) -> None:
     old = Store(db_url, book=book)
     old.migrate("0008")
     with old.engine.begin() as conn:
-        for pid, name, key, at in (("pa", "Strasse", "strasse", 1.0), ("pb", "Straße", "straße", 2.0),
-                                   ("pc", "Weiß", "weiß", 3.0), ("pd", "Zoé", "zoe", 4.0)):
-            conn.execute(players.insert().values(id=pid, name=name, name_key=key, password_hash="x", avatar="fox",
-                                                 created_at=at))
+        for pid, name, key, at in (
+            ("pa", "Strasse", "strasse", 1.0),
+            ("pb", "Straße", "straße", 2.0),
+            ("pc", "Weiß", "weiß", 3.0),
+            ("pd", "Zoé", "zoe", 4.0),
+        ):
+            conn.execute(
+                players.insert().values(id=pid, name=name, name_key=key, password_hash="x", avatar="fox", created_at=at)
+            )
     old.close()
     new = Store(db_url, book=book)
     new.migrate()
@@ -351,8 +395,9 @@ def test_a_process_locks_its_leases_in_the_tables_order(pg_url: str, locker: str
     def locked(table_id: str) -> bool:
         with probe.begin():
             try:
-                probe.execute(sa.text("SELECT 1 FROM table_leases WHERE table_id = :t FOR UPDATE NOWAIT"),
-                              {"t": table_id})
+                probe.execute(
+                    sa.text("SELECT 1 FROM table_leases WHERE table_id = :t FOR UPDATE NOWAIT"), {"t": table_id}
+                )
                 return False
             except sa.exc.OperationalError:  # lock_not_available
                 return True

@@ -47,8 +47,9 @@ def outage_lines(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str]]:
     return [(x["event"], x["cause"]) for x in lines]
 
 
-async def test_a_full_sqlite_is_one_outage_until_a_write_succeeds(tmp_path: Path,
-                                                                 caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_full_sqlite_is_one_outage_until_a_write_succeeds(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO)
     store, limit = full_sqlite(tmp_path / "atout.db")
     writer = StoreWriter(store)

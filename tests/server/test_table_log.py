@@ -26,8 +26,9 @@ def taker_first(state: dict[str, Any]) -> dict[str, Any]:
 def ecart_laid(client: Client) -> bool:
     """The deal is being played after an écart (a prise or a garde), two tricks won."""
     deal = client.state and client.state["deal"]
-    return bool(deal and deal["phase"] == "play" and deal["contract"] in ("prise", "garde")
-                and sum(deal["tricks_won"]) >= 2)
+    return bool(
+        deal and deal["phase"] == "play" and deal["contract"] in ("prise", "garde") and sum(deal["tricks_won"]) >= 2
+    )
 
 
 async def test_a_page_that_arrives_gets_the_deals_log_with_hidden_parts_hidden(db_url: str) -> None:
@@ -40,7 +41,7 @@ async def test_a_page_that_arrives_gets_the_deals_log_with_hidden_parts_hidden(d
         me = ann.state["you"]
         watcher = await Client.connect(server.url, "Watcher")
         await watcher.send({"type": "join", "table": table})
-        seen = (await watcher.expect("table"))
+        seen = await watcher.expect("table")
         again = await Client.connect(server.url, "Ann", token=ann.token)  # a reload of Ann's page
         await again.send({"type": "join", "table": table})
         mine = await again.expect("table")
@@ -57,7 +58,9 @@ async def test_a_page_that_arrives_gets_the_deals_log_with_hidden_parts_hidden(d
             laid = [a for a in actions if "discard" in a["action"] or "ecart" in a["action"]]
             assert len(laid) == 1, laid
             if viewer is None or viewer != deal["taker"]:  # the écart is its trumps and size to all but the taker
-                assert "discard" not in laid[0]["action"] and laid[0]["action"]["ecart"]["count"] == len(deal["dog"] or [6])
+                assert "discard" not in laid[0]["action"] and laid[0]["action"]["ecart"]["count"] == len(
+                    deal["dog"] or [6]
+                )
             else:
                 assert sorted(laid[0]["action"]["discard"]) == sorted(deal["ecart"])
             plays = [a for a in actions if "play" in a["action"]]

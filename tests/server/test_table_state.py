@@ -35,10 +35,17 @@ def robot_table(players: int, deals: int, rules: dict) -> tuple[Table, list[dict
 
 
 @settings(max_examples=12, deadline=None)
-@given(players=st.sampled_from([3, 4, 5]), deals=st.integers(1, 3),
-       rules=st.fixed_dictionaries({"petit_sec": st.sampled_from(["redeal", "holder_may_play"]),
-                                    "five_players": st.sampled_from(["call_king", "dealer_sits_out"])}),
-       seed=st.integers(0, 10_000))
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    deals=st.integers(1, 3),
+    rules=st.fixed_dictionaries(
+        {
+            "petit_sec": st.sampled_from(["redeal", "holder_may_play"]),
+            "five_players": st.sampled_from(["call_king", "dealer_sits_out"]),
+        }
+    ),
+    seed=st.integers(0, 10_000),
+)
 def test_events_and_snapshots_rebuild_the_same_table(players: int, deals: int, rules: dict, seed: int) -> None:
     table, events = robot_table(players, deals, rules)
     bots = [make_bot("random", seed + s) for s in range(players)]
@@ -71,7 +78,11 @@ def test_refused_requests_change_nothing() -> None:
     before = table.snapshot()
     seat = table.deal.to_act
     attempts = [
-        lambda: decided(table, 3.0, play.act, "p0", {"play": "KS"}, table.seq) if seat != 0 else decided(table, 3.0, play.act, "p0", {"bid": "x"}, table.seq),
+        lambda: (
+            decided(table, 3.0, play.act, "p0", {"play": "KS"}, table.seq)
+            if seat != 0
+            else decided(table, 3.0, play.act, "p0", {"bid": "x"}, table.seq)
+        ),
         lambda: decided(table, 3.0, play.act, "p0", {"bid": "garde"}, table.seq - 1),
         lambda: decided(table, 3.0, play.act, "nobody", {"bid": "pass"}, table.seq),
         lambda: decided(table, 3.0, seating.set_options, "p0", {"deals": 3}, table.seq),
@@ -99,8 +110,14 @@ def test_secret_fields_never_leave_in_events() -> None:
 
 
 def test_an_ecart_is_shown_to_others_as_its_trumps_and_size() -> None:
-    event = {"type": "action", "seq": 9, "at": 0.0, "seat": 2, "by": "person",
-             "action": {"discard": ["2C", "3C", "T4", "5D", "6D", "7D"]}}
+    event = {
+        "type": "action",
+        "seq": 9,
+        "at": 0.0,
+        "seat": 2,
+        "by": "person",
+        "action": {"discard": ["2C", "3C", "T4", "5D", "6D", "7D"]},
+    }
     table = Table("t", 4)
     assert Observer(table).public_event(event, 2)["action"] == event["action"]
     for viewer in (None, 0, 1, 3):
@@ -223,3 +240,23 @@ def test_a_stored_table_naming_a_retired_level_loads_and_its_robots_play_the_exp
     assert Table.from_snapshot(snapshot).options.robot_level == "expert"
     with pytest.raises(ValueError, match="robot_level: 'expert-3' is not one of"):
         TableOptions.from_json({"robot_level": "expert-3"})
+
+
+def test_a_finished_game_keeps_its_players_names_whoever_sits_down_after_it() -> None:
+    """Issue 47, item 3: the master removes a robot after the game and another person sits there; the
+    finished game's sheet, last trick and result still name those who played it."""
+    table = people_table(deals=1)
+    decided(table, 1.0, play.start, "pann", table.seq)
+    play_out(table)
+    assert table.game_outcome == "finished"
+    played = ["Ann", "Bob", "Robot 3 (random)", "Robot 4 (random)"]
+    assert Observer(table).view(0, 5.0)["game"]["names"] == played
+    decided(table, 6.0, seating.remove_robot, "pann", 2, table.seq)
+    decided(table, 6.0, seating.sit, "pcid", "Cid", 2, table.seq)
+    assert table.seats[2].name == "Cid"
+    view = Observer(table).view(2, 7.0)
+    assert view["game"]["names"] == played and view["seats"][2]["name"] == "Cid"
+    again = Table.from_snapshot(table.snapshot())  # stored: a restarted server says the same
+    assert Observer(again).view(None, 7.0)["game"]["names"] == played
+    decided(table, 8.0, play.start, "pann", table.seq)  # the next game is theirs who sit now
+    assert Observer(table).view(0, 9.0)["game"]["names"] == ["Ann", "Bob", "Cid", "Robot 4 (random)"]

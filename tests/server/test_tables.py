@@ -43,8 +43,9 @@ async def table_with_robots(client: Client, players: int = 4, level: str = "heur
     return table
 
 
-@pytest.mark.parametrize(("db_url", "players"), [("sqlite", 3), ("sqlite", 4), ("sqlite", 5), ("postgresql", 4)],
-                         indirect=["db_url"])  # the table size changes no SQL: PostgreSQL stores one size's game
+@pytest.mark.parametrize(
+    ("db_url", "players"), [("sqlite", 3), ("sqlite", 4), ("sqlite", 5), ("postgresql", 4)], indirect=["db_url"]
+)  # the table size changes no SQL: PostgreSQL stores one size's game
 async def test_a_whole_game_against_robots(db_url: str, players: int) -> None:
     async with running_server(db_url) as server:
         ann = await Client.connect(server.url, "Ann")
@@ -207,8 +208,9 @@ async def test_options_checked_and_marked_changed(db_url: str) -> None:
         await ann.send({"type": "create", "players": 4})
         table = (await ann.expect("master"))["table"]
         await ann.settle()
-        answer = await ann.request({"type": "options", "table": table,
-                                    "options": {"deals": 3, "rules": {"petit_sec": "holder_may_play"}}})
+        answer = await ann.request(
+            {"type": "options", "table": table, "options": {"deals": 3, "rules": {"petit_sec": "holder_may_play"}}}
+        )
         assert answer["event"]["changed"] == ["deals", "rules"]
         await ann.settle()
         assert ann.state["changed"] == [] and ann.state["options"]["deals"] == 3  # her own change: no news to her
@@ -246,16 +248,22 @@ async def test_turn_clock_plays_for_the_seat_and_automatic_mode(db_url: str) -> 
         await ann.settle()
         # back carries seq as every table request (the page adds it to each); fields it does not take
         # are refused, and so is a seq the table has not reached
-        for wrong, code, says in [({}, "malformed", "seq: Field required"),
-                                  ({"seq": seen, "seat": 0}, "malformed", "seat: Extra inputs"),
-                                  ({"seq": ann.seq + 1}, "stale", "")]:
+        for wrong, code, says in [
+            ({}, "malformed", "seq: Field required"),
+            ({"seq": seen, "seat": 0}, "malformed", "seat: Extra inputs"),
+            ({"seq": ann.seq + 1}, "stale", ""),
+        ]:
             await ann.send({"type": "back", "table": table, **wrong})
             refused = await ann.expect("error")
             assert refused["code"] == code and says in refused["message"], refused
         assert ann.state["seats"][0]["automatic"]
         answer = await ann.request({"type": "back", "table": table, "seq": seen})  # the robot played since: not stale
-        assert answer["type"] == "event" and answer["event"] == {"type": "automatic", "at": answer["event"]["at"],
-                                                                  "seat": 0, "on": False}
+        assert answer["type"] == "event" and answer["event"] == {
+            "type": "automatic",
+            "at": answer["event"]["at"],
+            "seat": 0,
+            "on": False,
+        }
 
 
 async def test_absence_robot_then_return_then_abandonment(db_url: str) -> None:
@@ -560,8 +568,11 @@ def scrape(port: int) -> dict[str, float]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as answer:
         assert answer.headers["Content-Type"].startswith("text/plain")
         text = answer.read().decode()
-    return {s.name + "".join(f"{{{k}={v}}}" for k, v in sorted(s.labels.items())): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    return {
+        s.name + "".join(f"{{{k}={v}}}" for k, v in sorted(s.labels.items())): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
 
 
 async def test_health_and_metrics_count_what_happened(db_url: str) -> None:

@@ -26,8 +26,13 @@ CROWD = 50
 def _people(store: Store, count: int) -> list[str]:
     ids = [f"p{i:03d}" for i in range(count)]
     with store.engine.begin() as conn:
-        conn.execute(players.insert(), [{"id": p, "name": p, "name_key": p, "password_hash": "x", "avatar": "a",
-                                         "created_at": START} for p in ids])
+        conn.execute(
+            players.insert(),
+            [
+                {"id": p, "name": p, "name_key": p, "password_hash": "x", "avatar": "a", "created_at": START}
+                for p in ids
+            ],
+        )
     return ids
 
 
@@ -53,9 +58,14 @@ def _at_once(calls: list[Callable[[], Any]]) -> list[Any]:
 
 def _entries(store: Store, tid: str) -> list[tuple[str, int]]:
     with store.engine.connect() as conn:
-        return [(r.player_id, r.number) for r in conn.execute(
-            sa.select(tournament_entries.c.player_id, tournament_entries.c.number)
-            .where(tournament_entries.c.tournament_id == tid))]
+        return [
+            (r.player_id, r.number)
+            for r in conn.execute(
+                sa.select(tournament_entries.c.player_id, tournament_entries.c.number).where(
+                    tournament_entries.c.tournament_id == tid
+                )
+            )
+        ]
 
 
 def _seated(opened: tournaments.Round) -> list[str]:
@@ -103,7 +113,9 @@ def test_unregistering_at_the_start_either_leaves_before_it_or_is_refused(store:
     assert isinstance(opened, tournaments.Round), opened
     left = [p for p, a in zip(leaving, answers, strict=True) if a is None]
     stayed = [p for p, a in zip(leaving, answers, strict=True) if isinstance(a, TournamentError)]
-    assert all(a is None or (isinstance(a, TournamentError) and a.code == "tournament_started") for a in answers), answers
+    assert all(a is None or (isinstance(a, TournamentError) and a.code == "tournament_started") for a in answers), (
+        answers
+    )
     seated = _seated(opened)
     assert sorted(seated) == sorted(set(crowd[:12]) - set(left))  # the stayers seated, the leavers not
     assert set(stayed) <= set(seated)
@@ -143,11 +155,19 @@ def test_twenty_creations_at_once_by_one_person_make_five(store: Store) -> None:
     """A person's tournaments waiting for their start are capped (OPEN_PER_PERSON), however many creations
     arrive together (each counted apart, all of them once found fewer than five waiting)."""
     creator = _people(store, 1)[0]
-    answers = _at_once([lambda i=i: tournaments.create(store.engine, Spec(f"Cup {i}", 1, 4, 1, START + 60, None, False),
-                                                       creator, "club", START) for i in range(20)])
+    answers = _at_once(
+        [
+            lambda i=i: tournaments.create(
+                store.engine, Spec(f"Cup {i}", 1, 4, 1, START + 60, None, False), creator, "club", START
+            )
+            for i in range(20)
+        ]
+    )
     made = [a for a in answers if isinstance(a, str)]
     refused = Counter(a.code for a in answers if isinstance(a, TournamentError))
-    assert (len(made), refused) == (tournaments.OPEN_PER_PERSON, Counter({"too_many_tournaments": 20 - len(made)})), answers
+    assert (len(made), refused) == (tournaments.OPEN_PER_PERSON, Counter({"too_many_tournaments": 20 - len(made)})), (
+        answers
+    )
 
 
 def test_a_store_with_two_people_of_one_entry_number_upgrades_keeping_the_order(db_url: str) -> None:
@@ -157,8 +177,13 @@ def test_a_store_with_two_people_of_one_entry_number_upgrades_keeping_the_order(
     crowd = _people(old, 4)
     tid = tournaments.create(old.engine, Spec("Old", 1, 4, 1, START + 60, None, False), crowd[0], "club", START)
     with old.engine.begin() as conn:
-        conn.execute(tournament_entries.insert(), [{"tournament_id": tid, "player_id": p, "number": n,
-                                                    "registered_at": START} for p, n in zip(crowd, [1, 2, 2, 3], strict=True)])
+        conn.execute(
+            tournament_entries.insert(),
+            [
+                {"tournament_id": tid, "player_id": p, "number": n, "registered_at": START}
+                for p, n in zip(crowd, [1, 2, 2, 3], strict=True)
+            ],
+        )
     old.close()
     new = Store(db_url)
     new.migrate()

@@ -47,23 +47,33 @@ async def test_the_server_writes_its_frames_so_and_a_client_reads_them(db_url: s
         assert [c._write is not None for c in server.hub.connections] == [True]
         await ann.ws.close()
     read = [len(text.encode()) for text in ann.raw]
-    assert read and read == written[:len(read)]
+    assert read and read == written[: len(read)]
     assert min(read) < 126 <= max(read), read  # the one-byte length and the two-byte one, both read
 
 
 # --------------------------------------------------------------------- reading a client's frames
-CLIENT_FRAMES = st.lists(st.one_of(
-    st.builds(lambda t: Frame(Opcode.TEXT, t.encode()), st.text(max_size=200)),
-    st.builds(lambda n: Frame(Opcode.TEXT, b"x" * n), st.integers(120, 70_000)),  # the 16-bit length; beyond the limit
-    st.builds(lambda b: Frame(Opcode.BINARY, b), st.binary(max_size=50)),
-    st.builds(lambda b: Frame(Opcode.PING, b), st.binary(max_size=20)),
-    st.builds(lambda b: Frame(Opcode.PONG, b), st.binary(max_size=20)),
-    st.builds(lambda a, b: [Frame(Opcode.TEXT, a.encode(), fin=False), Frame(Opcode.CONT, b.encode())],
-              st.text(max_size=30), st.text(max_size=30)),  # a message in two fragments
-), max_size=12)
+CLIENT_FRAMES = st.lists(
+    st.one_of(
+        st.builds(lambda t: Frame(Opcode.TEXT, t.encode()), st.text(max_size=200)),
+        st.builds(
+            lambda n: Frame(Opcode.TEXT, b"x" * n), st.integers(120, 70_000)
+        ),  # the 16-bit length; beyond the limit
+        st.builds(lambda b: Frame(Opcode.BINARY, b), st.binary(max_size=50)),
+        st.builds(lambda b: Frame(Opcode.PING, b), st.binary(max_size=20)),
+        st.builds(lambda b: Frame(Opcode.PONG, b), st.binary(max_size=20)),
+        st.builds(
+            lambda a, b: [Frame(Opcode.TEXT, a.encode(), fin=False), Frame(Opcode.CONT, b.encode())],
+            st.text(max_size=30),
+            st.text(max_size=30),
+        ),  # a message in two fragments
+    ),
+    max_size=12,
+)
 
-HANDSHAKE = (b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-             b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+HANDSHAKE = (
+    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
 
 
 async def heard(protocol_class: type, chunks: list[bytes], expected: int) -> tuple[list[dict], bool]:
@@ -88,8 +98,9 @@ async def heard(protocol_class: type, chunks: list[bytes], expected: int) -> tup
                 done.set()
                 return
 
-    config = uvicorn.Config(app, ws=protocol_class, ws_per_message_deflate=False, ws_max_size=65_536,
-                            log_level="critical", lifespan="off")
+    config = uvicorn.Config(
+        app, ws=protocol_class, ws_per_message_deflate=False, ws_max_size=65_536, log_level="critical", lifespan="off"
+    )
     config.load()
     loop = asyncio.get_running_loop()
     ours, theirs = socket.socketpair()
@@ -117,14 +128,20 @@ async def _accepted(protocol) -> None:
 @given(CLIENT_FRAMES, st.lists(st.integers(1, 400), max_size=8), st.data())
 @settings(max_examples=60, deadline=None)
 def test_a_client_s_frames_cut_anywhere_reach_the_application_as_uvicorn_s_own_protocol_gives_them(
-        frames: list, cuts: list[int], data: st.DataObject) -> None:
+    frames: list, cuts: list[int], data: st.DataObject
+) -> None:
     flat = [f for item in frames for f in (item if isinstance(item, list) else [item])]
     wire = b"".join(f.serialize(mask=True, extensions=[]) for f in flat)
     points = sorted({min(c * 37 % (len(wire) + 1), len(wire)) for c in cuts} | {0, len(wire)})
     whole = data.draw(st.booleans(), label="whole frames")
     if whole:  # often: each read whole frames, as a browser's are
-        points = sorted({0, len(wire), *[sum(len(f.serialize(mask=True, extensions=[])) for f in flat[:k])
-                                          for k in range(len(flat) + 1)]})
+        points = sorted(
+            {
+                0,
+                len(wire),
+                *[sum(len(f.serialize(mask=True, extensions=[])) for f in flat[:k]) for k in range(len(flat) + 1)],
+            }
+        )
     chunks = [wire[a:b] for a, b in itertools.pairwise(points) if b > a]
     messages = sum(1 for f in flat if f.opcode in (Opcode.TEXT, Opcode.BINARY))
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol

@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Protocol
 
 from .kinds import SeatKind
 from .results import registered
-from .table import Table
+
+
+class Seated(Protocol):
+    """What the book reads of a seat (a table's ``Seat``): who sits there and whether they left."""
+
+    @property
+    def kind(self) -> SeatKind: ...
+    @property
+    def player(self) -> str | None: ...
+    @property
+    def abandoned(self) -> bool: ...
+
 
 ADDRESSES_KEPT = 50
 """Addresses remembered per person: a roaming phone's few, not a flood's thousands."""
@@ -35,13 +48,16 @@ class AddressBook:
             self._seen.popitem(last=False)
             self.version += 1
 
-    def shared(self, table: Table) -> list[int]:
+    def shared(self, seats: Sequence[Seated]) -> list[int]:
         """Seats of registered people who share an address with another seated registered person."""
-        people = [(i, self._seen.get(s.player or "", set())) for i, s in enumerate(table.seats)
-                  if s.kind == SeatKind.PERSON and not s.abandoned and registered(s.player)]
+        people = [
+            (i, self._seen.get(s.player or "", set()))
+            for i, s in enumerate(seats)
+            if s.kind == SeatKind.PERSON and not s.abandoned and registered(s.player)
+        ]
         out: set[int] = set()
         for k, (i, mine) in enumerate(people):
-            for j, theirs in people[k + 1:]:
+            for j, theirs in people[k + 1 :]:
                 if mine & theirs:
                     out |= {i, j}
         return sorted(out)

@@ -45,9 +45,14 @@ def verify_daily(published: Any) -> Verification:
         raise RecordError(None, "record", "a day's set gives players, deals and plays (a list)")
     day_commitment = normalize_commitment(published.get("commitment"), "the day's")
     digest = commitment(day_seed)
-    checks = [Check("day", digest == day_commitment,
-                    f"sha256 of the day's seed is {digest}" + ("" if digest == day_commitment
-                                                                else f", not the commitment {day_commitment}"))]
+    checks = [
+        Check(
+            "day",
+            digest == day_commitment,
+            f"sha256 of the day's seed is {digest}"
+            + ("" if digest == day_commitment else f", not the commitment {day_commitment}"),
+        )
+    ]
     for play in plays:
         name = play.get("name", "?") if isinstance(play, Mapping) else "?"
         records = play.get("records") if isinstance(play, Mapping) else None
@@ -55,7 +60,9 @@ def verify_daily(published: Any) -> Verification:
     return Verification(tuple(checks), day_seed, day_commitment)
 
 
-def _preset_checks(name: str, check_name: str, what: str, set_seed: str, players: int, deals: int, records: Any) -> list[Check]:
+def _preset_checks(
+    name: str, check_name: str, what: str, set_seed: str, players: int, deals: int, records: Any
+) -> list[Check]:
     """The checks of one play of a preset set of deals (a day's, a tournament round's): deal ``k``'s seed is
     ``daily_deal_seed(set_seed, k)``, its dealer the set's, and it verifies as any deal (``verify``)."""
     if not isinstance(records, list) or len(records) > deals:
@@ -68,12 +75,23 @@ def _preset_checks(name: str, check_name: str, what: str, set_seed: str, players
         dealer = daily_dealer(set_seed, players, k)
         where = f"{name}, deal {k + 1}"
         if record.get("seed") != seed:
-            checks.append(Check(check_name, False, f"{where}: the seed {record.get('seed')!r} is not the {what}'s deal "
-                                             f"{k + 1} ({seed})"))
+            checks.append(
+                Check(
+                    check_name,
+                    False,
+                    f"{where}: the seed {record.get('seed')!r} is not the {what}'s deal {k + 1} ({seed})",
+                )
+            )
             continue
         if record.get("dealer") != dealer or record.get("players") != players:
-            checks.append(Check(check_name, False, f"{where}: dealt by seat {record.get('dealer')!r} at "
-                                             f"{record.get('players')!r}, not by seat {dealer} at {players}"))
+            checks.append(
+                Check(
+                    check_name,
+                    False,
+                    f"{where}: dealt by seat {record.get('dealer')!r} at "
+                    f"{record.get('players')!r}, not by seat {dealer} at {players}",
+                )
+            )
             continue
         checks.append(Check(check_name, True, f"{where}: the {what}'s deal {k + 1}, dealt by seat {dealer}"))
         for check in verify(dict(record), commitment(seed)).checks:
@@ -99,24 +117,39 @@ def verify_tournament(published: Any) -> Verification:
     ``published``: ``{"format": "atout-tournament", "id", "commitment", "seed", "players", "deals", "rounds",
     "tables": [{"round", "number", "records": [record, ...]}]}``; RecordError when it is not of that form."""
     if not isinstance(published, Mapping) or published.get("format") != TOURNAMENT_FORMAT:
-        raise RecordError(None, "record", f"a tournament's deals are a JSON object whose format is {TOURNAMENT_FORMAT!r}")
+        raise RecordError(
+            None, "record", f"a tournament's deals are a JSON object whose format is {TOURNAMENT_FORMAT!r}"
+        )
     seed, tables = published.get("seed"), published.get("tables")
     players, deals, rounds = published.get("players"), published.get("deals"), published.get("rounds")
     if not isinstance(seed, str):
-        raise RecordError(None, "record", "the tournament's seed is revealed once it is over: these deals have none yet")
-    if not isinstance(tables, list) or not isinstance(players, int) or not isinstance(deals, int) \
-            or not isinstance(rounds, int):
+        raise RecordError(
+            None, "record", "the tournament's seed is revealed once it is over: these deals have none yet"
+        )
+    if (
+        not isinstance(tables, list)
+        or not isinstance(players, int)
+        or not isinstance(deals, int)
+        or not isinstance(rounds, int)
+    ):
         raise RecordError(None, "record", "a tournament's deals give players, deals, rounds and tables (a list)")
     promised = normalize_commitment(published.get("commitment"), "the tournament's")
     digest = commitment(seed)
-    checks = [Check("tournament", digest == promised,
-                    f"sha256 of the tournament's seed is {digest}" + ("" if digest == promised
-                                                                      else f", not the commitment {promised}"))]
+    checks = [
+        Check(
+            "tournament",
+            digest == promised,
+            f"sha256 of the tournament's seed is {digest}"
+            + ("" if digest == promised else f", not the commitment {promised}"),
+        )
+    ]
     for table in tables:
         round_ = table.get("round") if isinstance(table, Mapping) else None
         if not isinstance(round_, int) or not 0 <= round_ < rounds:
             raise RecordError(None, "record", f"a table's round is a whole number from 0 to {rounds - 1}")
         number = table.get("number")
         name = f"round {round_ + 1}, table {number + 1 if isinstance(number, int) else '?'}"
-        checks += _preset_checks(name, "round", "round", tournament_round_seed(seed, round_), players, deals, table.get("records"))
+        checks += _preset_checks(
+            name, "round", "round", tournament_round_seed(seed, round_), players, deals, table.get("records")
+        )
     return Verification(tuple(checks), seed, promised)

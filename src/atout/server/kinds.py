@@ -65,3 +65,9 @@ class EventType(StrEnum):
     UNCLAIMED = "unclaimed"
     REPLACED = "replaced"  # a person took a robot's seat, between deals
     HANDED = "handed"  # a guest's seat passed to the account they registered (or logged in to) at that browser
+    UNRANKED = "unranked"  # the game under way stops counting: two registered people at it share an address
+
+
+NEVER_CAME = "never came"
+"""The ``why`` of an ``abandon`` a game's end records for a person it waited for who never arrived (docs/server.md,
+"A new game fetches its people"): absent from the game's first deal, ranked last, never as if they had played."""

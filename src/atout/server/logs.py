@@ -45,8 +45,10 @@ class LogLine(logging.Formatter):
     """``{"time": "2026-11-25T13:02:03.123Z", "process": "…", …the line's own fields}``."""
 
     def format(self, record: logging.LogRecord) -> str:
-        head = {"time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-                + f".{int(record.msecs):03d}Z", "process": process_name()}
+        head = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "process": process_name(),
+        }
         if record.levelno != logging.INFO:
             head["level"] = record.levelname.lower()
         message = record.getMessage()

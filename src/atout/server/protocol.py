@@ -126,8 +126,22 @@ class Back(_TableAction):
     type: Literal["back"]
 
 
+class HintAsk(_TableAction):
+    """The expert's choice for the asker's seat, and why (a practice table only: docs/protocol.md)."""
+
+    type: Literal["hint"]
+
+
 class Seen(_Message):
     type: Literal["seen"]
+    table: TableId
+
+
+class Away(_Message):
+    """The page left the table for another page of the site (it keeps hearing the table): a new game
+    started meanwhile waits for this person longer, and fetches them (docs/server.md)."""
+
+    type: Literal["away"]
     table: TableId
 
 
@@ -146,6 +160,7 @@ class Invite(_Message):
 class Quick(_Message):
     type: Literal["quick"]
     players: Literal[3, 4, 5]
+    near: TableId | None = None  # the table the page was just looking at: its seat first (site/quick.py)
 
 
 class Claim(_Message):
@@ -168,14 +183,36 @@ class Daily(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Lobby | Create | Join | Sit | Leave | Robot | Unrobot | Options | Start | Act | Cancel | Vote
-    | Back | Seen | Chat | Invite | Review | Quick | Claim | Daily | Ping,
+    Hello
+    | Lobby
+    | Create
+    | Join
+    | Sit
+    | Leave
+    | Robot
+    | Unrobot
+    | Options
+    | Start
+    | Act
+    | Cancel
+    | Vote
+    | Back
+    | Seen
+    | Away
+    | Chat
+    | Invite
+    | Review
+    | Quick
+    | Claim
+    | Daily
+    | Ping
+    | HintAsk,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
     "hello", "lobby", "create", "join", "sit", "leave", "robot", "unrobot", "options", "start", "act",
-    "cancel", "vote", "back", "seen", "chat", "invite", "review", "quick", "claim", "daily", "ping",
+    "cancel", "vote", "back", "seen", "away", "chat", "invite", "review", "quick", "claim", "daily", "ping", "hint",
 )  # fmt: skip
 
 
@@ -254,5 +291,14 @@ def dumps(message: Mapping[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
-__all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "ProtocolError", "SessionEnd", "SessionEnded", "dumps",
-           "parse_message", "ref_of"]
+__all__ = [
+    "MAX_CHAT",
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "ProtocolError",
+    "SessionEnd",
+    "SessionEnded",
+    "dumps",
+    "parse_message",
+    "ref_of",
+]

@@ -44,8 +44,9 @@ def review(record: dict[str, Any]) -> dict[str, Any]:
             plays.append({"seat": seat, "card": done["play"], "index": i})
             if len(deal.tricks) > before:
                 trick = deal.tricks[-1]
-                tricks.append({"number": len(tricks) + 1, "leader": trick.leader, "winner": trick.winner,
-                               "plays": plays})
+                tricks.append(
+                    {"number": len(tricks) + 1, "leader": trick.leader, "winner": trick.winner, "plays": plays}
+                )
                 plays = []
     if not deal.is_over:
         raise NotOver("this deal is not over: its hands are secret until it ends")
@@ -59,8 +60,10 @@ def review(record: dict[str, Any]) -> dict[str, Any]:
         "taker": deal.taker,
         "called": next((d["call"] for d in decisions if "call" in d), None),
         "ecart": discard,  # None: no écart laid (a garde sans or contre, a void deal)
-        "poignees": [{"seat": seat, "size": size, "cards": codes(cards), "bonus": bonus}
-                     for seat, cards, size, bonus in deal.poignees],
+        "poignees": [
+            {"seat": seat, "size": size, "cards": codes(cards), "bonus": bonus}
+            for seat, cards, size, bonus in deal.poignees
+        ],
         "tricks": tricks,
         "decisions": decisions,
         "result": outcome_json(deal),
@@ -97,14 +100,29 @@ class PublishedDeal(TypedDict):
     review: dict[str, Any]
 
 
-def published(game_id: str, number: int, deals: int, record: dict[str, Any], commitment: str | None,
-              names: list[str], place: tuple[int, int] | None = None) -> PublishedDeal:
+def published(
+    game_id: str,
+    number: int,
+    deals: int,
+    record: dict[str, Any],
+    commitment: str | None,
+    names: list[str],
+    place: tuple[int, int] | None = None,
+) -> PublishedDeal:
     """Deal ``number`` of the ``deals`` finished ones of a game (void ones included: the address of its
     review), as the page reviews and downloads it: ``commitment``, ``seed`` and ``record`` are what
     ``atout verify FILE`` checks alone, ``review`` the deal told whole; ``place`` is how the game numbers
     it, (k, the game's deals): "deal k of n". NotOver for a deal still being played."""
-    deal: PublishedDeal = {"game": game_id, "deal": number, "deals": deals, "names": record.get("names") or names,
-                           "commitment": commitment, "seed": record.get("seed"), "record": record, "review": review(record)}
+    deal: PublishedDeal = {
+        "game": game_id,
+        "deal": number,
+        "deals": deals,
+        "names": record.get("names") or names,
+        "commitment": commitment,
+        "seed": record.get("seed"),
+        "record": record,
+        "review": review(record),
+    }
     if place is not None:
         deal["number"], deal["of"] = place
     return deal

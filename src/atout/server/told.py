@@ -109,12 +109,49 @@ class TournamentRound(TypedDict):
     table: str
 
 
+class Called(TypedDict):
+    """A game started at a table of yours while your page was elsewhere: come (docs/server.md)."""
+
+    type: Literal["called"]
+    table: str
+
+
 class Pong(TypedDict):
     type: Literal["pong"]
 
 
-Told = (Welcome | LobbyList | LobbyTable | LobbyRemove | TableState | Event | Error | Invitation | Friend | DealReview | DealReviewAnswer
-        | Presence | SessionEndedMessage | TournamentRound | Pong)
+class HintAnswer(TypedDict):
+    """The expert's choice for the asker's seat at the table's event ``seq``, and why (``bots.reasons``)."""
+
+    type: Literal["hint"]
+    table: str
+    seq: int
+    action: JSON  # in the record's form, without the seat
+    reasons: list[JSON]  # each {kind, its figures, other}: the page words them (hint.js)
+    worlds: int  # the worlds searched (0: the only choice)
+    poignee_hidden: bool  # a first card whose poignée the expert would keep hidden
+    ref: NotRequired[str]
+
+
+Told = (
+    Welcome
+    | LobbyList
+    | LobbyTable
+    | LobbyRemove
+    | TableState
+    | Event
+    | Error
+    | Invitation
+    | Friend
+    | DealReview
+    | DealReviewAnswer
+    | Presence
+    | SessionEndedMessage
+    | TournamentRound
+    | Called
+    | Pong
+    | HintAnswer
+)
 """Every message a client is told."""
 
 KINDS: tuple[str, ...] = tuple(dict.fromkeys(get_args(get_type_hints(t)["type"])[0] for t in get_args(Told)))
@@ -124,11 +161,13 @@ KINDS: tuple[str, ...] = tuple(dict.fromkeys(get_args(get_type_hints(t)["type"])
 __all__ = [
     "JSON",
     "KINDS",
+    "Called",
     "DealReview",
     "DealReviewAnswer",
     "Error",
     "Event",
     "Friend",
+    "HintAnswer",
     "Invitation",
     "LobbyList",
     "LobbyRemove",

@@ -98,8 +98,9 @@ SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
 class Accounts:
     """Players and sessions in the store."""
 
-    def __init__(self, store: Store, hasher: PasswordHasher | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, store: Store, hasher: PasswordHasher | None = None, clock: Callable[[], float] = time.time
+    ) -> None:
         self.store = store
         self.hasher = hasher or PasswordHasher()  # argon2id with the library's recommended costs
         self.clock = clock
@@ -114,9 +115,16 @@ class Accounts:
         digest = self.hasher.hash(password)
         try:
             with self.store.engine.begin() as conn:
-                conn.execute(players.insert().values(id=account.id, name=name, name_key=name_key(name),
-                                                     password_hash=digest, avatar=account.avatar,
-                                                     created_at=self.clock()))
+                conn.execute(
+                    players.insert().values(
+                        id=account.id,
+                        name=name,
+                        name_key=name_key(name),
+                        password_hash=digest,
+                        avatar=account.avatar,
+                        created_at=self.clock(),
+                    )
+                )
                 ledger.grant_new_account(conn, account.id, self.clock())  # the account and its chips, together
         except IntegrityError:
             raise AccountError("name_taken", f"the name {name!r} is taken") from None
@@ -128,17 +136,23 @@ class Accounts:
         if not isinstance(name, str) or not NAME.match(normal_name(name)):
             return None
         with self.store.engine.connect() as conn:
-            row = conn.execute(sa.select(players.c.id, players.c.name, players.c.avatar)
-                               .where(players.c.name_key == name_key(name))).first()
+            row = conn.execute(
+                sa.select(players.c.id, players.c.name, players.c.avatar).where(players.c.name_key == name_key(name))
+            ).first()
         return None if row is None else Account(row.id, row.name, row.avatar)
 
-    def login(self, name: object, password: object, address: str | None = None,
-              agent: str | None = None) -> tuple[Account, str]:
+    def login(
+        self, name: object, password: object, address: str | None = None, agent: str | None = None
+    ) -> tuple[Account, str]:
         """The account and a new session token (``address`` and ``agent``, the browser's, kept for its owner
         to see); AccountError ``wrong`` for any bad pair."""
         row = None
-        if (isinstance(name, str) and NAME.match(name := normal_name(name)) and isinstance(password, str)
-                and len(password) <= MAX_PASSWORD):
+        if (
+            isinstance(name, str)
+            and NAME.match(name := normal_name(name))
+            and isinstance(password, str)
+            and len(password) <= MAX_PASSWORD
+        ):
             with self.store.engine.connect() as conn:
                 row = conn.execute(sa.select(players).where(players.c.name_key == name_key(name))).first()
         try:
@@ -153,10 +167,17 @@ class Accounts:
         token = secrets.token_urlsafe(32)
         now = self.clock()
         with self.store.engine.begin() as conn:
-            conn.execute(sessions.insert().values(token_hash=session_key(token), player_id=player_id, created_at=now,
-                                                  expires_at=now + SESSION_DAYS * 86400, last_seen_at=now,
-                                                  address=(address or None) and address[:64],
-                                                  agent=(agent or None) and agent[:200]))
+            conn.execute(
+                sessions.insert().values(
+                    token_hash=session_key(token),
+                    player_id=player_id,
+                    created_at=now,
+                    expires_at=now + SESSION_DAYS * 86400,
+                    last_seen_at=now,
+                    address=(address or None) and address[:64],
+                    agent=(agent or None) and agent[:200],
+                )
+            )
         return token
 
     def session(self, token: str | None) -> Account | None:
@@ -166,10 +187,17 @@ class Accounts:
         key = session_key(token)
         with self.store.engine.connect() as conn:
             row = conn.execute(
-                sa.select(players.c.id, players.c.name, players.c.avatar, sessions.c.expires_at,
-                          sessions.c.created_at, sessions.c.last_seen_at)
+                sa.select(
+                    players.c.id,
+                    players.c.name,
+                    players.c.avatar,
+                    sessions.c.expires_at,
+                    sessions.c.created_at,
+                    sessions.c.last_seen_at,
+                )
                 .join(sessions, sessions.c.player_id == players.c.id)
-                .where(sessions.c.token_hash == key)).first()
+                .where(sessions.c.token_hash == key)
+            ).first()
         now = self.clock()
         last_seen = (row.last_seen_at or row.created_at) if row is not None else 0.0
         if row is None or row.expires_at < now or last_seen + INACTIVE_DAYS * 86400 < now:
@@ -185,9 +213,18 @@ class Accounts:
         current = session_key(token) if token else None
         with self.store.engine.connect() as conn:
             rows = conn.execute(sa.select(sessions).where(sessions.c.player_id == player_id)).all()
-        out = [{"id": r.token_hash[:16], "created_at": r.created_at, "last_seen_at": r.last_seen_at or r.created_at,
-                "address": r.address, "agent": r.agent, "current": r.token_hash == current}
-               for r in rows if r.expires_at >= now and (r.last_seen_at or r.created_at) + INACTIVE_DAYS * 86400 >= now]
+        out = [
+            {
+                "id": r.token_hash[:16],
+                "created_at": r.created_at,
+                "last_seen_at": r.last_seen_at or r.created_at,
+                "address": r.address,
+                "agent": r.agent,
+                "current": r.token_hash == current,
+            }
+            for r in rows
+            if r.expires_at >= now and (r.last_seen_at or r.created_at) + INACTIVE_DAYS * 86400 >= now
+        ]
         return sorted(out, key=lambda s: -s["last_seen_at"])
 
     def end_sessions(self, player_id: str, keep: str | None = None) -> list[str]:
@@ -207,9 +244,11 @@ class Accounts:
         if not isinstance(session_id, str) or not SESSION_ID.match(session_id):
             return None
         with self.store.engine.begin() as conn:
-            key = conn.execute(sa.select(sessions.c.token_hash).where(
-                sessions.c.player_id == player_id,
-                sessions.c.token_hash.startswith(session_id, autoescape=True))).scalar()
+            key = conn.execute(
+                sa.select(sessions.c.token_hash).where(
+                    sessions.c.player_id == player_id, sessions.c.token_hash.startswith(session_id, autoescape=True)
+                )
+            ).scalar()
             if key is not None:
                 conn.execute(sessions.delete().where(sessions.c.token_hash == key))
         return key
@@ -221,11 +260,21 @@ class Accounts:
             return set()
         now = self.clock()
         with self.store.engine.connect() as conn:
-            rows = conn.execute(sa.select(sessions.c.token_hash, sessions.c.expires_at, sessions.c.created_at,
-                                          sessions.c.last_seen_at).where(sessions.c.token_hash.in_(list(keys)))).all()
-        live = {r.token_hash for r in rows
-                if r.expires_at >= now and (r.last_seen_at or r.created_at) + INACTIVE_DAYS * 86400 >= now}
-        stale = [r.token_hash for r in rows if r.token_hash in live and now - (r.last_seen_at or r.created_at) >= TOUCH_SECONDS]
+            rows = conn.execute(
+                sa.select(
+                    sessions.c.token_hash, sessions.c.expires_at, sessions.c.created_at, sessions.c.last_seen_at
+                ).where(sessions.c.token_hash.in_(list(keys)))
+            ).all()
+        live = {
+            r.token_hash
+            for r in rows
+            if r.expires_at >= now and (r.last_seen_at or r.created_at) + INACTIVE_DAYS * 86400 >= now
+        }
+        stale = [
+            r.token_hash
+            for r in rows
+            if r.token_hash in live and now - (r.last_seen_at or r.created_at) >= TOUCH_SECONDS
+        ]
         if stale:
             with self.store.engine.begin() as conn:
                 conn.execute(sessions.update().where(sessions.c.token_hash.in_(stale)).values(last_seen_at=now))
@@ -265,5 +314,18 @@ class Accounts:
         return key if done else None
 
 
-__all__ = ["AVATARS", "INACTIVE_DAYS", "NAME", "NAME_RULE", "SESSION_ID", "Account", "AccountError", "Accounts",
-           "check_name", "check_password", "name_key", "normal_name", "session_key"]
+__all__ = [
+    "AVATARS",
+    "INACTIVE_DAYS",
+    "NAME",
+    "NAME_RULE",
+    "SESSION_ID",
+    "Account",
+    "AccountError",
+    "Accounts",
+    "check_name",
+    "check_password",
+    "name_key",
+    "normal_name",
+    "session_key",
+]

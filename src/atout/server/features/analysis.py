@@ -27,13 +27,16 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 
+from ...bots.accuracy import PHASES, Accuracy, habits, record_roles, seat_accuracy
 from ...bots.analysis import VERSION, WORLDS_FACTOR, Analysis, Decision
+from ...engine.record import RecordError
 from ..logs import log
-from ..store.db import analyses
+from ..store.db import accuracy, analyses
 from .analysis_worker import analyse_nth, count_points, state, warm
 from .limits import Refusal
 
@@ -45,8 +48,9 @@ DEAL = re.compile(r"^[0-9]{1,3}$")
 class AnalysisError(Exception):
     """A request the site refuses: HTTP ``status``, error ``code``, a message naming what was wrong."""
 
-    def __init__(self, status: int, code: str, message: str, retry_after: int = 60,
-                 fields: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, retry_after: int = 60, fields: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.retry_after = retry_after  # what a 429 or 503 tells to wait (Retry-After)
@@ -54,23 +58,152 @@ class AnalysisError(Exception):
 
 
 # ------------------------------------------------------------------------------- the store
+T = TypeVar("T")
+
+
+def _one(rows: sa.Table, game: str, deal: int, seat: int) -> sa.ColumnElement[bool]:
+    """A seat of a deal, at this analysis's version: the key of an analysis and of its accuracy."""
+    return sa.and_(rows.c.game_id == game, rows.c.deal == deal, rows.c.seat == seat, rows.c.version == VERSION)
+
+
+def _twice(write: Callable[[], T]) -> T:
+    """``write`` (a transaction of its own), made again once if another process stored the same row in the same
+    instant (its insert fails on the key; the second time it reads the other's row)."""
+    try:
+        return write()
+    except IntegrityError:
+        return write()
+
+
 def stored(engine: sa.Engine, game: str, deal: int, seat: int) -> dict[str, Any] | None:
     with engine.connect() as conn:
-        row = conn.execute(sa.select(analyses.c.data).where(
-            analyses.c.game_id == game, analyses.c.deal == deal, analyses.c.seat == seat,
-            analyses.c.version == VERSION)).first()
+        row = conn.execute(sa.select(analyses.c.data).where(_one(analyses, game, deal, seat))).first()
     return None if row is None else row.data
 
 
-def keep(engine: sa.Engine, game: str, deal: int, seat: int, data: dict[str, Any], at: float) -> None:
-    """Store an analysis; one made meanwhile by another process is the same (same record, seed, version)."""
+def keep(
+    engine: sa.Engine,
+    game: str,
+    deal: int,
+    seat: int,
+    data: dict[str, Any],
+    at: float,
+    record: dict[str, Any] | None = None,
+    player: str | None = None,
+) -> dict[str, Any] | None:
+    """Store an analysis; one made meanwhile by another process is the same (same record, seed, version).
+    Given the deal's ``record`` and who played the seat (``player``), the seat's accuracy is stored with it,
+    in the same transaction, and returned (``Accuracy.to_json``). Another process that stored the same in the
+    same instant makes this transaction fail on the key: it is made again, and then finds them."""
+    return _twice(lambda: _keep(engine, game, deal, seat, data, at, record, player))
+
+
+def _keep(
+    engine: sa.Engine,
+    game: str,
+    deal: int,
+    seat: int,
+    data: dict[str, Any],
+    at: float,
+    record: dict[str, Any] | None,
+    player: str | None,
+) -> dict[str, Any] | None:
     with engine.begin() as conn:
-        exists = conn.execute(sa.select(analyses.c.game_id).where(
-            analyses.c.game_id == game, analyses.c.deal == deal, analyses.c.seat == seat,
-            analyses.c.version == VERSION)).first()
+        exists = conn.execute(sa.select(analyses.c.game_id).where(_one(analyses, game, deal, seat))).first()
         if exists is None:
-            conn.execute(analyses.insert().values(game_id=game, deal=deal, seat=seat, version=VERSION, seed=SEED,
-                                                  created_at=at, data=data))
+            conn.execute(
+                analyses.insert().values(
+                    game_id=game, deal=deal, seat=seat, version=VERSION, seed=SEED, created_at=at, data=data
+                )
+            )
+        if record is None or player is None:
+            return None
+        return _keep_accuracy(conn, game, deal, seat, data, record, player, at)
+
+
+def seat_accuracy_of(record: dict[str, Any], seat: int, data: dict[str, Any]) -> Accuracy | None:
+    """The accuracy of ``seat`` in the deal ``record`` from its analysis ``data``; None if the record does
+    not replay (a stored game's record always does)."""
+    try:
+        roles = record_roles(record)
+    except RecordError:
+        return None
+    return seat_accuracy(data, seat, roles.get(seat))
+
+
+def _keep_accuracy(
+    conn: sa.Connection,
+    game: str,
+    deal: int,
+    seat: int,
+    data: dict[str, Any],
+    record: dict[str, Any],
+    player: str,
+    at: float,
+) -> dict[str, Any] | None:
+    found = _read_accuracy(conn, game, deal, seat)
+    if found is not None:
+        return found
+    made = seat_accuracy_of(record, seat, data)
+    if made is None:
+        return None
+    phases = made.phases
+    conn.execute(
+        accuracy.insert().values(
+            game_id=game,
+            deal=deal,
+            seat=seat,
+            version=VERSION,
+            player_id=player[:32],
+            players=_players(record),
+            role=made.role,
+            loss=made.total,
+            bid=phases["bid"],
+            ecart=phases["ecart"],
+            taker=phases["taker"],
+            partner=phases["partner"],
+            defence=phases["defence"],
+            decisions=made.decisions,
+            costly=made.costly,
+            created_at=at,
+            habits=habits((d for d in data.get("decisions", []) if d.get("seat") == seat), record, made.role),
+        )
+    )
+    return made.to_json()
+
+
+def _players(record: dict[str, Any]) -> int:
+    from ...engine.record import start_deal
+
+    return start_deal(record).players
+
+
+def _read_accuracy(conn: sa.Connection, game: str, deal: int, seat: int) -> dict[str, Any] | None:
+    row = conn.execute(sa.select(accuracy).where(_one(accuracy, game, deal, seat))).first()
+    if row is None:
+        return None
+    phases = {p: float(getattr(row, p)) for p in PHASES}
+    return Accuracy(float(row.loss), phases, {}, int(row.decisions), int(row.costly), row.role).to_json()
+
+
+def accuracy_for(
+    engine: sa.Engine,
+    game: str,
+    deal: int,
+    seat: int,
+    record: dict[str, Any],
+    data: dict[str, Any],
+    player: str,
+    at: float,
+) -> dict[str, Any] | None:
+    """The seat's accuracy as stored; an analysis kept before accuracies were (migration 0020) gets it now (made
+    by two requests at once: the second's insert fails on the key, and it reads the first's)."""
+
+    def write() -> dict[str, Any] | None:
+        with engine.begin() as conn:
+            return _keep_accuracy(conn, game, deal, seat, data, record, player, at)
+
+    return _twice(write)
 
 
 # ------------------------------------------------------------------------------- the pool
@@ -87,6 +220,7 @@ class Job:
     done: int = 0
     total: int | None = None
     result: dict[str, Any] | None = None
+    accuracy: dict[str, Any] | None = None
 
     @property
     def key(self) -> tuple[str, int, int]:
@@ -96,8 +230,15 @@ class Job:
 class AnalysisPool:
     """The worker processes, the queue before them and the limits on it (see the module docstring)."""
 
-    def __init__(self, engine: sa.Engine, workers: int = 1, queue: int = 16, per_person: int = 1,
-                 factor: int = WORLDS_FACTOR, warm_at_start: bool = True) -> None:
+    def __init__(
+        self,
+        engine: sa.Engine,
+        workers: int = 1,
+        queue: int = 16,
+        per_person: int = 1,
+        factor: int = WORLDS_FACTOR,
+        warm_at_start: bool = True,
+    ) -> None:
         self.engine = engine
         self.factor = factor  # times the expert's worlds each decision searches (atout serve --analysis-worlds)
         self.workers = workers
@@ -158,8 +299,9 @@ class AnalysisPool:
         then broken for good)."""
         if self.executor is None:
             # spawn, not fork: a fork of a server with threads and an event loop may inherit a held lock
-            self.executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=warm, initargs=(os.getpid(),))
+            self.executor = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=warm, initargs=(os.getpid(),)
+            )
         return self.executor
 
     async def stop(self) -> None:
@@ -195,8 +337,9 @@ class AnalysisPool:
             return same
         mine = sum(1 for j in self.jobs.values() if j.person == job.person and j.status in ("queued", "running"))
         if mine >= self.per_person:
-            raise AnalysisError(429, "analysis_running",
-                                f"you have {mine} analysis running or waiting: ask again once it is done")
+            raise AnalysisError(
+                429, "analysis_running", f"you have {mine} analysis running or waiting: ask again once it is done"
+            )
         if len(self.waiting) >= self.limit:
             raise AnalysisError(503, "busy", f"{len(self.waiting)} analyses are waiting already: try again in a minute")
         refused = await spend()
@@ -235,8 +378,7 @@ class AnalysisPool:
             decisions: list[Decision] = []
             forced = 0
             for n in range(job.total):
-                decision = await loop.run_in_executor(executor, analyse_nth, job.record, job.seat, SEED, n,
-                                                      self.factor)
+                decision = await loop.run_in_executor(executor, analyse_nth, job.record, job.seat, SEED, n, self.factor)
                 if decision is None:
                     forced += 1
                 else:
@@ -248,11 +390,13 @@ class AnalysisPool:
                 self.executor = None
             raise
         data = Analysis(SEED, (job.seat,), decisions, {job.seat: forced}).to_json()
-        await asyncio.to_thread(keep, self.engine, job.game, job.deal, job.seat, data, time.time())
+        job.accuracy = await asyncio.to_thread(
+            keep, self.engine, job.game, job.deal, job.seat, data, time.time(), job.record, job.person
+        )
         job.result = data
 
 
 # ------------------------------------------------------------------------------- the routes
 
 
-__all__ = ["SEED", "AnalysisError", "AnalysisPool", "Job"]
+__all__ = ["SEED", "AnalysisError", "AnalysisPool", "Job", "accuracy_for", "keep", "seat_accuracy_of", "stored"]

@@ -6,6 +6,7 @@ worker's start: 0.7 s of CPU against 1.4 s measured).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -50,9 +51,13 @@ def compiled() -> int:
     job that adds one made a person wait for what the warm-up should have done."""
     from numba.core.registry import CPUDispatcher
 
-    return sum(len(value.overloads) for name, module in list(sys.modules.items())
-               if name.startswith("atout.") and module is not None
-               for value in list(vars(module).values()) if isinstance(value, CPUDispatcher))
+    return sum(
+        len(value.overloads)
+        for name, module in list(sys.modules.items())
+        if name.startswith("atout.") and module is not None
+        for value in list(vars(module).values())
+        if isinstance(value, CPUDispatcher)
+    )
 
 
 def state() -> dict[str, Any]:
@@ -71,3 +76,20 @@ def analyse_nth(record: dict[str, Any], seat: int, seed: str, n: int, factor: in
         if i == n:
             return analyse_point(point, seed, factor)
     raise IndexError(f"seat {seat} has fewer than {n + 1} decisions")
+
+
+def warm_low(server: int | None = None) -> None:
+    """A background worker's start (``background.Background``): ``warm``, at a lower priority (nice 10) than the
+    server and the analyses people ask for, so the tables' event loop and robots come first on a busy machine."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    warm(server)
+
+
+def timed_nth(
+    record: dict[str, Any], seat: int, seed: str, n: int, factor: int = WORLDS_FACTOR
+) -> tuple[Decision | None, float]:
+    """``analyse_nth`` and the CPU seconds this process spent on it (what the background's budget counts)."""
+    began = time.process_time()
+    decision = analyse_nth(record, seat, seed, n, factor)
+    return decision, time.process_time() - began

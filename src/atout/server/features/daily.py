@@ -98,14 +98,21 @@ class Day:
 
     def public(self) -> dict[str, Any]:
         """What anyone may know of the day before it is over: never its seed."""
-        return {"day": self.day, "commitment": self.commitment, "players": self.players, "deals": self.deals,
-                "level": self.level, "ends_at": self.ends_at}
+        return {
+            "day": self.day,
+            "commitment": self.commitment,
+            "players": self.players,
+            "deals": self.deals,
+            "level": self.level,
+            "ends_at": self.ends_at,
+        }
 
     def options(self) -> TableOptions:
         """The table a play of this day is: private, nobody watching, unranked (the day has its own
         ranking), the day's number of deals and robots."""
-        return TableOptions().changed(deals=self.deals, competitive=False, private=True, spectators=False,
-                                      robot_level=self.level)
+        return TableOptions().changed(
+            deals=self.deals, competitive=False, private=True, spectators=False, robot_level=self.level
+        )
 
 
 def _day_row(conn: sa.Connection, day: str) -> Day | None:
@@ -123,8 +130,18 @@ def ensure_day(engine: sa.Engine, day: str, deals: int, level: str, now: float) 
     seed = secrets.token_hex(16)
     try:
         with engine.begin() as conn:
-            conn.execute(daily_days.insert().values(day=day, seed=seed, commitment=commitment(seed), players=PLAYERS,
-                                                    deals=deals, level=level, created_at=now, salt=secrets.token_hex(16)))
+            conn.execute(
+                daily_days.insert().values(
+                    day=day,
+                    seed=seed,
+                    commitment=commitment(seed),
+                    players=PLAYERS,
+                    deals=deals,
+                    level=level,
+                    created_at=now,
+                    salt=secrets.token_hex(16),
+                )
+            )
     except IntegrityError:  # another process drew it first: theirs is the day's
         pass
     with engine.connect() as conn:
@@ -146,8 +163,11 @@ def is_over(engine: sa.Engine, day: Day, now: float) -> bool:
     if now >= day.ends_at + REVEAL_GRACE:
         return True
     with engine.connect() as conn:
-        playing = conn.execute(sa.select(sa.func.count()).select_from(daily_plays).where(
-            daily_plays.c.day == day.day, daily_plays.c.status == "playing")).scalar_one()
+        playing = conn.execute(
+            sa.select(sa.func.count())
+            .select_from(daily_plays)
+            .where(daily_plays.c.day == day.day, daily_plays.c.status == "playing")
+        ).scalar_one()
     return playing == 0
 
 
@@ -159,21 +179,43 @@ def robot_seed(day_seed: str, index: int, seat: int, actions: list[dict[str, Any
 
 
 # ------------------------------------------------------------------------------ the plays
-def begin(engine: sa.Engine, day: str, player_id: str, table_id: str, now: float,
-          address: str | None = None, browser: str | None = None) -> None:
+def begin(
+    engine: sa.Engine,
+    day: str,
+    player_id: str,
+    table_id: str,
+    now: float,
+    address: str | None = None,
+    browser: str | None = None,
+) -> None:
     """The person's play of the day, stored as it starts with its marks (``daily_marks.mark``: whether it
     is ranked is the day's ranking's to say); ProtocolError ``daily_played`` when they have one."""
     try:
         with engine.begin() as conn:
-            conn.execute(daily_plays.insert().values(day=day, player_id=player_id, table_id=table_id, status="playing",
-                                                     deals_done=0, started_at=now, address=address, browser=browser))
+            conn.execute(
+                daily_plays.insert().values(
+                    day=day,
+                    player_id=player_id,
+                    table_id=table_id,
+                    status="playing",
+                    deals_done=0,
+                    started_at=now,
+                    address=address,
+                    browser=browser,
+                )
+            )
     except IntegrityError:
         raise ProtocolError("daily_played", f"you have played the daily deal of {day} already: once a day") from None
 
 
 def _unranked(conn: sa.Connection, day: str) -> dict[str, Unranked]:
-    return unranked(conn.execute(sa.select(daily_plays.c.player_id, daily_plays.c.started_at, daily_plays.c.address,
-                                           daily_plays.c.browser).where(daily_plays.c.day == day)).all())
+    return unranked(
+        conn.execute(
+            sa.select(
+                daily_plays.c.player_id, daily_plays.c.started_at, daily_plays.c.address, daily_plays.c.browser
+            ).where(daily_plays.c.day == day)
+        ).all()
+    )
 
 
 def play_of(engine: sa.Engine, day: str, player_id: str | None) -> dict[str, Any] | None:
@@ -181,21 +223,31 @@ def play_of(engine: sa.Engine, day: str, player_id: str | None) -> dict[str, Any
     if player_id is None:
         return None
     with engine.connect() as conn:
-        row = conn.execute(sa.select(daily_plays).where(daily_plays.c.day == day,
-                                                        daily_plays.c.player_id == player_id)).first()
+        row = conn.execute(
+            sa.select(daily_plays).where(daily_plays.c.day == day, daily_plays.c.player_id == player_id)
+        ).first()
         if row is None:
             return None
         reason = _unranked(conn, day).get(player_id)
-    return {"status": row.status, "table": row.table_id, "game": row.game_id, "total": row.total,
-            "deals_done": row.deals_done, "started_at": row.started_at, "ended_at": row.ended_at,
-            "unranked": reason, "unranked_reason": reason_text(reason)}
+    return {
+        "status": row.status,
+        "table": row.table_id,
+        "game": row.game_id,
+        "total": row.total,
+        "deals_done": row.deals_done,
+        "started_at": row.started_at,
+        "ended_at": row.ended_at,
+        "unranked": reason,
+        "unranked_reason": reason_text(reason),
+    }
 
 
 def unranked_if_played(engine: sa.Engine, day: str, address: str | None, browser: str | None) -> Unranked | None:
     """Whether a play started now with these marks would be unranked (told before the person plays)."""
     with engine.connect() as conn:
-        rows = conn.execute(sa.select(daily_plays.c.address, daily_plays.c.browser)
-                            .where(daily_plays.c.day == day)).all()
+        rows = conn.execute(
+            sa.select(daily_plays.c.address, daily_plays.c.browser).where(daily_plays.c.day == day)
+        ).all()
     if address is not None and any(r.address == address for r in rows):
         return Unranked.SAME_ADDRESS
     if browser is not None and any(r.browser == browser for r in rows):
@@ -215,19 +267,40 @@ def daily_end(over: GameOver) -> DailyEnd | None:
     finished = over.outcome == Outcome.FINISHED and not person.abandoned and not away
     names = [s.name for s in over.seats]
     data = {"seat": person.seat, "names": names, "records": list(over.records), "commitments": list(over.commitments)}
-    return DailyEnd(str(over.daily["day"]), person.player, over.game_id, "finished" if finished else "abandoned", person.total,
-                    len(over.records), over.ended_at, data)
+    return DailyEnd(
+        str(over.daily["day"]),
+        person.player,
+        over.game_id,
+        "finished" if finished else "abandoned",
+        person.total,
+        len(over.records),
+        over.ended_at,
+        data,
+    )
 
 
 def finish(conn: sa.Connection, end: DailyEnd) -> None:
     """Write a play's end (in the transaction of the game's end: store.py)."""
-    conn.execute(daily_plays.update().where(daily_plays.c.day == end.day, daily_plays.c.player_id == end.player_id)
-                 .values(status=end.status, total=end.total, game_id=end.game_id, deals_done=end.deals_done,
-                         ended_at=end.at, data=end.data))
+    conn.execute(
+        daily_plays.update()
+        .where(daily_plays.c.day == end.day, daily_plays.c.player_id == end.player_id)
+        .values(
+            status=end.status,
+            total=end.total,
+            game_id=end.game_id,
+            deals_done=end.deals_done,
+            ended_at=end.at,
+            data=end.data,
+        )
+    )
 
 
-_ORDER = (sa.case((daily_plays.c.status == "finished", 0), (daily_plays.c.status == "abandoned", 1), else_=2),
-          daily_plays.c.total.desc(), daily_plays.c.ended_at, players.c.name)
+_ORDER = (
+    sa.case((daily_plays.c.status == "finished", 0), (daily_plays.c.status == "abandoned", 1), else_=2),
+    daily_plays.c.total.desc(),
+    daily_plays.c.ended_at,
+    players.c.name,
+)
 """Best first: finished plays by total, then abandoned ones (an abandoner ranks after everyone who played to
 the end, as at a table), then the plays going on."""
 
@@ -237,10 +310,19 @@ def ranking(engine: sa.Engine, day: str) -> list[dict[str, Any]]:
     the finished plays not ranked (a second account's of an address or browser: ``daily_marks``, with the
     reason), then abandoned and unfinished plays, none of them with a place."""
     with engine.connect() as conn:
-        rows = conn.execute(sa.select(daily_plays.c.player_id, daily_plays.c.status, daily_plays.c.total,
-                                      daily_plays.c.deals_done, daily_plays.c.game_id, players.c.name)
-                            .select_from(daily_plays.join(players, players.c.id == daily_plays.c.player_id))
-                            .where(daily_plays.c.day == day).order_by(*_ORDER)).all()
+        rows = conn.execute(
+            sa.select(
+                daily_plays.c.player_id,
+                daily_plays.c.status,
+                daily_plays.c.total,
+                daily_plays.c.deals_done,
+                daily_plays.c.game_id,
+                players.c.name,
+            )
+            .select_from(daily_plays.join(players, players.c.id == daily_plays.c.player_id))
+            .where(daily_plays.c.day == day)
+            .order_by(*_ORDER)
+        ).all()
         why = _unranked(conn, day)
     group = {"finished": 0, "abandoned": 2}
     rows = sorted(rows, key=lambda r: group.get(r.status, 3) + (r.status == "finished" and r.player_id in why))
@@ -251,10 +333,17 @@ def ranking(engine: sa.Engine, day: str) -> list[dict[str, Any]]:
         if row.status == "finished" and reason is None:
             tied = out and out[-1]["place"] is not None and out[-1]["total"] == row.total
             place = out[-1]["place"] if tied else i + 1
-        out.append({"place": place, "name": row.name, "status": row.status,
-                    "total": row.total if row.status != "playing" else None, "deals": row.deals_done,
-                    "game": row.game_id if row.status == "finished" else None,  # an abandoned play's game is not linked
-                    "unranked": reason})
+        out.append(
+            {
+                "place": place,
+                "name": row.name,
+                "status": row.status,
+                "total": row.total if row.status != "playing" else None,
+                "deals": row.deals_done,
+                "game": row.game_id if row.status == "finished" else None,  # an abandoned play's game is not linked
+                "unranked": reason,
+            }
+        )
     return out
 
 
@@ -262,21 +351,32 @@ def plays(engine: sa.Engine, day: Day, revealed: bool) -> list[dict[str, Any]]:
     """Every ended play of the day, best first, with its deal records; ``revealed``: each record by its
     seed (the day being over), for ``atout verify``."""
     with engine.connect() as conn:
-        rows = conn.execute(sa.select(daily_plays.c.status, daily_plays.c.total, daily_plays.c.game_id,
-                                      daily_plays.c.data, players.c.name)
-                            .select_from(daily_plays.join(players, players.c.id == daily_plays.c.player_id))
-                            .where(daily_plays.c.day == day.day, daily_plays.c.status != "playing")
-                            .order_by(*_ORDER)).all()
+        rows = conn.execute(
+            sa.select(
+                daily_plays.c.status, daily_plays.c.total, daily_plays.c.game_id, daily_plays.c.data, players.c.name
+            )
+            .select_from(daily_plays.join(players, players.c.id == daily_plays.c.player_id))
+            .where(daily_plays.c.day == day.day, daily_plays.c.status != "playing")
+            .order_by(*_ORDER)
+        ).all()
     out = []
     for row in rows:
         data = row.data or {}
         records = list(data.get("records", []))
         if revealed:
             records = [with_seed(r, daily_deal_seed(day.seed, k)) for k, r in enumerate(records)]
-        out.append({"name": row.name, "status": row.status, "total": row.total,
-                    "game": row.game_id if row.status == "finished" else None,
-                    "seat": data.get("seat", 0), "names": data.get("names"), "records": records,
-                    "commitments": data.get("commitments", [])})
+        out.append(
+            {
+                "name": row.name,
+                "status": row.status,
+                "total": row.total,
+                "game": row.game_id if row.status == "finished" else None,
+                "seat": data.get("seat", 0),
+                "names": data.get("names"),
+                "records": records,
+                "commitments": data.get("commitments", []),
+            }
+        )
     return out
 
 
@@ -289,11 +389,19 @@ def with_seed(record: dict[str, Any], seed: str) -> dict[str, Any]:
 
 def past_days(engine: sa.Engine, before: str, limit: int = PAST_DAYS) -> list[dict[str, Any]]:
     """The days before ``before`` that have a set, newest first, with how many played each."""
-    count = (sa.select(sa.func.count()).select_from(daily_plays)
-             .where(daily_plays.c.day == daily_days.c.day).scalar_subquery())
+    count = (
+        sa.select(sa.func.count())
+        .select_from(daily_plays)
+        .where(daily_plays.c.day == daily_days.c.day)
+        .scalar_subquery()
+    )
     with engine.connect() as conn:
-        rows = conn.execute(sa.select(daily_days.c.day, daily_days.c.commitment, daily_days.c.deals, count.label("plays"))
-                            .where(daily_days.c.day < before).order_by(daily_days.c.day.desc()).limit(limit)).all()
+        rows = conn.execute(
+            sa.select(daily_days.c.day, daily_days.c.commitment, daily_days.c.deals, count.label("plays"))
+            .where(daily_days.c.day < before)
+            .order_by(daily_days.c.day.desc())
+            .limit(limit)
+        ).all()
     return [{"day": r.day, "commitment": r.commitment, "deals": r.deals, "plays": r.plays} for r in rows]
 
 
@@ -312,13 +420,15 @@ def locked_day(engine: sa.Engine, day: str | None, now: float) -> str | None:
     return None if found is None or is_over(engine, found, now) else found.day
 
 
-def locked_games(engine: sa.Engine, game_ids: list[str], now: float) -> set[str]:
-    """Those of ``game_ids`` that are daily plays of a day not over (a profile leaves them out until then)."""
-    if not game_ids:
-        return set()
+def locked_games_of(engine: sa.Engine, player_id: str, now: float) -> set[str]:
+    """Every daily play of ``player_id``'s whose day is not over: their games count on the profile only after it
+    (its statistics would tell how the day's deals went: taken or not, the points a deal)."""
     with engine.connect() as conn:
-        rows = conn.execute(sa.select(daily_plays.c.game_id, daily_plays.c.day)
-                            .where(daily_plays.c.game_id.in_(game_ids))).all()
+        rows = conn.execute(
+            sa.select(daily_plays.c.game_id, daily_plays.c.day).where(
+                daily_plays.c.player_id == player_id, daily_plays.c.game_id.is_not(None)
+            )
+        ).all()
     locked = {day for day in {r.day for r in rows} if locked_day(engine, day, now) is not None}
     return {r.game_id for r in rows if r.day in locked}
 
@@ -326,6 +436,23 @@ def locked_games(engine: sa.Engine, game_ids: list[str], now: float) -> set[str]
 # ------------------------------------------------------------------------------ the routes
 
 
-__all__ = ["DEALS", "PLAYERS", "DailyEnd", "DailyError", "Day", "begin", "daily_end", "day_of",
-           "ensure_day", "finish", "is_over", "locked_day", "locked_game", "locked_games", "plays", "ranking",
-           "robot_seed", "unranked_if_played"]
+__all__ = [
+    "DEALS",
+    "PLAYERS",
+    "DailyEnd",
+    "DailyError",
+    "Day",
+    "begin",
+    "daily_end",
+    "day_of",
+    "ensure_day",
+    "finish",
+    "is_over",
+    "locked_day",
+    "locked_game",
+    "locked_games_of",
+    "plays",
+    "ranking",
+    "robot_seed",
+    "unranked_if_played",
+]

@@ -60,8 +60,10 @@ def reason_text(reason: Unranked | None) -> str | None:
     if reason is None:
         return None
     where = "address" if reason == Unranked.SAME_ADDRESS else "browser"
-    return (f"not ranked: another account played this day's deals from the same {where} before this play "
-            "(one ranked play a person a day: docs/daily.md)")
+    return (
+        f"not ranked: another account played this day's deals from the same {where} before this play "
+        "(one ranked play a person a day: docs/daily.md)"
+    )
 
 
 __all__ = ["BROWSER_COOKIE", "BROWSER_MARK", "Unranked", "mark", "reason_text", "unranked"]

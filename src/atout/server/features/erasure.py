@@ -4,7 +4,8 @@ The ledger keeps every row (a balance is a sum of rows: removing one would make 
 vanish), and a row names its holder by id only. So the account's row stays too, as a tombstone:
 its name becomes ``DELETED_NAME``, its name is free for anyone to register again, its password
 matches nothing, and every id of it that a game shows is shown as ``DELETED_NAME``. Sessions,
-friendships and friend requests, standings, ratings (and their history) and badges go.
+friendships and friend requests, standings, ratings (and their history), badges, lesson progress and the
+accuracy of its deals go.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from typing import Any
 import sqlalchemy as sa
 
 from ..store.db import (
+    accuracy,
     badges,
     daily_plays,
     friendships,
     game_players,
     games,
+    lesson_progress,
     players,
     rating_history,
     ratings,
@@ -57,10 +60,15 @@ def anonymised(data: dict[str, Any], gone: set[str]) -> dict[str, Any]:
         return data
     out = dict(data)
     out["seats"] = [{**s, "name": DELETED_NAME} if s.get("player") in gone else s for s in data.get("seats", [])]
-    out["abandoners"] = [{**a, "name": DELETED_NAME} if a.get("player") in gone else a
-                         for a in data.get("abandoners", [])]
-    out["records"] = [{**r, "names": [DELETED_NAME if i in seats else n for i, n in enumerate(r["names"])]}
-                      if isinstance(r.get("names"), list) else r for r in data.get("records", [])]
+    out["abandoners"] = [
+        {**a, "name": DELETED_NAME} if a.get("player") in gone else a for a in data.get("abandoners", [])
+    ]
+    out["records"] = [
+        {**r, "names": [DELETED_NAME if i in seats else n for i, n in enumerate(r["names"])]}
+        if isinstance(r.get("names"), list)
+        else r
+        for r in data.get("records", [])
+    ]
     return out
 
 
@@ -71,9 +79,14 @@ def _daily_anonymised(data: dict[str, Any]) -> dict[str, Any]:
     def names(values: Any) -> Any:
         return [DELETED_NAME if i == seat else n for i, n in enumerate(values)] if isinstance(values, list) else values
 
-    return {**data, "names": names(data.get("names")),
-            "records": [{**r, "names": names(r.get("names"))} if isinstance(r, dict) and "names" in r else r
-                        for r in data.get("records", [])]}
+    return {
+        **data,
+        "names": names(data.get("names")),
+        "records": [
+            {**r, "names": names(r.get("names"))} if isinstance(r, dict) and "names" in r else r
+            for r in data.get("records", [])
+        ],
+    }
 
 
 def deleted_among(conn: sa.Connection, ids: Iterable[str]) -> set[str]:
@@ -81,26 +94,37 @@ def deleted_among(conn: sa.Connection, ids: Iterable[str]) -> set[str]:
     ids = [i for i in set(ids) if i]
     if not ids:
         return set()
-    return {r.id for r in conn.execute(sa.select(players.c.id).where(players.c.id.in_(ids),
-                                                                        players.c.deleted_at.is_not(None)))}
+    return {
+        r.id
+        for r in conn.execute(sa.select(players.c.id).where(players.c.id.in_(ids), players.c.deleted_at.is_not(None)))
+    }
 
 
 def erase(conn: sa.Connection, player_id: str, now: float) -> Erased:
     """Delete the account ``player_id`` inside the caller's transaction (all of it, or none)."""
-    ended = [r.token_hash for r in conn.execute(sa.select(sessions.c.token_hash).where(sessions.c.player_id == player_id))]
+    ended = [
+        r.token_hash for r in conn.execute(sa.select(sessions.c.token_hash).where(sessions.c.player_id == player_id))
+    ]
     conn.execute(sessions.delete().where(sessions.c.player_id == player_id))
     bound = sa.or_(friendships.c.requester == player_id, friendships.c.addressee == player_id)
-    friends = sorted({r.requester if r.addressee == player_id else r.addressee
-                      for r in conn.execute(sa.select(friendships.c.requester, friendships.c.addressee).where(bound))})
+    friends = sorted(
+        {
+            r.requester if r.addressee == player_id else r.addressee
+            for r in conn.execute(sa.select(friendships.c.requester, friendships.c.addressee).where(bound))
+        }
+    )
     conn.execute(friendships.delete().where(bound))
-    for table in (standings, ratings, rating_history, badges):
+    for table in (standings, ratings, rating_history, badges, lesson_progress, accuracy):
         conn.execute(table.delete().where(table.c.player_id == player_id))
     conn.execute(game_players.update().where(game_players.c.player_id == player_id).values(name=DELETED_NAME))
     finished = sa.select(game_players.c.game_id).where(game_players.c.player_id == player_id)
     mentioned = sa.cast(games.c.data, sa.Text).contains(f'"{player_id}"', autoescape=True)
     # finished games through the index of who played them; cancelled ones (no lines per player) by their data
-    found = conn.execute(sa.select(games.c.id, games.c.data).where(
-        sa.or_(games.c.id.in_(finished), sa.and_(games.c.status != "finished", mentioned)))).all()
+    found = conn.execute(
+        sa.select(games.c.id, games.c.data).where(
+            sa.or_(games.c.id.in_(finished), sa.and_(games.c.status != "finished", mentioned))
+        )
+    ).all()
     changed = 0
     for row in found:
         data = row.data
@@ -108,14 +132,23 @@ def erase(conn: sa.Connection, player_id: str, now: float) -> Erased:
         if new != data:
             conn.execute(games.update().where(games.c.id == row.id).values(data=new))
             changed += 1
-    for play in conn.execute(sa.select(daily_plays.c.day, daily_plays.c.data).where(
-            daily_plays.c.player_id == player_id, daily_plays.c.data.is_not(None))).all():
-        conn.execute(daily_plays.update().where(daily_plays.c.day == play.day, daily_plays.c.player_id == player_id)
-                     .values(data=_daily_anonymised(play.data)))
+    for play in conn.execute(
+        sa.select(daily_plays.c.day, daily_plays.c.data).where(
+            daily_plays.c.player_id == player_id, daily_plays.c.data.is_not(None)
+        )
+    ).all():
+        conn.execute(
+            daily_plays.update()
+            .where(daily_plays.c.day == play.day, daily_plays.c.player_id == player_id)
+            .values(data=_daily_anonymised(play.data))
+        )
     # registrations to tournaments not yet started end; those played keep their seat, named as deleted
     withdraw(conn, player_id)
-    conn.execute(players.update().where(players.c.id == player_id).values(
-        name=DELETED_NAME, name_key=tombstone_key(player_id), password_hash=NO_PASSWORD, deleted_at=now))
+    conn.execute(
+        players.update()
+        .where(players.c.id == player_id)
+        .values(name=DELETED_NAME, name_key=tombstone_key(player_id), password_hash=NO_PASSWORD, deleted_at=now)
+    )
     return Erased(ended, friends, changed)
 
 

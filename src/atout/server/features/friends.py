@@ -33,9 +33,14 @@ class Friends:
         return other
 
     def _row(self, conn: sa.Connection, a: str, b: str) -> sa.Row[Any] | None:
-        return conn.execute(sa.select(friendships).where(
-            sa.or_(sa.and_(friendships.c.requester == a, friendships.c.addressee == b),
-                   sa.and_(friendships.c.requester == b, friendships.c.addressee == a)))).first()
+        return conn.execute(
+            sa.select(friendships).where(
+                sa.or_(
+                    sa.and_(friendships.c.requester == a, friendships.c.addressee == b),
+                    sa.and_(friendships.c.requester == b, friendships.c.addressee == a),
+                )
+            )
+        ).first()
 
     def request(self, me: Account, name: object) -> tuple[Account, str]:
         """Ask ``name`` to be friends; if they had asked you, you are friends at once."""
@@ -43,15 +48,21 @@ class Friends:
         with self.store.engine.begin() as conn:
             row = self._row(conn, me.id, other.id)
             if row is None:
-                conn.execute(friendships.insert().values(requester=me.id, addressee=other.id, status="requested",
-                                                         created_at=self.clock()))
+                conn.execute(
+                    friendships.insert().values(
+                        requester=me.id, addressee=other.id, status="requested", created_at=self.clock()
+                    )
+                )
                 return other, "requested"
             if row.status == "friends":
                 raise AccountError("already_friends", f"you and {other.name} are friends already")
             if row.requester == me.id:
                 raise AccountError("already_requested", f"you have asked {other.name} already")
-            conn.execute(friendships.update().where(friendships.c.requester == other.id,
-                                                    friendships.c.addressee == me.id).values(status="friends"))
+            conn.execute(
+                friendships.update()
+                .where(friendships.c.requester == other.id, friendships.c.addressee == me.id)
+                .values(status="friends")
+            )
             return other, "friends"
 
     def answer(self, me: Account, name: object, accept: bool) -> Account:
@@ -73,19 +84,25 @@ class Friends:
             row = self._row(conn, me.id, other.id)
             if row is None:
                 raise AccountError("not_friends", f"you and {other.name} are not friends")
-            conn.execute(friendships.delete().where(friendships.c.requester == row.requester,
-                                                    friendships.c.addressee == row.addressee))
+            conn.execute(
+                friendships.delete().where(
+                    friendships.c.requester == row.requester, friendships.c.addressee == row.addressee
+                )
+            )
         return other
 
     def of(self, player_id: str) -> dict[str, list[str]]:
         """Names of ``player_id``'s friends, and of the requests to and from them."""
         out: dict[str, list[str]] = {"friends": [], "incoming": [], "outgoing": []}
-        other_side = sa.case((friendships.c.requester == player_id, friendships.c.addressee),
-                             else_=friendships.c.requester)
-        query = (sa.select(players.c.name, friendships.c.status, friendships.c.requester)
-                 .join(players, players.c.id == other_side)
-                 .where(sa.or_(friendships.c.requester == player_id, friendships.c.addressee == player_id))
-                 .order_by(players.c.name_key))
+        other_side = sa.case(
+            (friendships.c.requester == player_id, friendships.c.addressee), else_=friendships.c.requester
+        )
+        query = (
+            sa.select(players.c.name, friendships.c.status, friendships.c.requester)
+            .join(players, players.c.id == other_side)
+            .where(sa.or_(friendships.c.requester == player_id, friendships.c.addressee == player_id))
+            .order_by(players.c.name_key)
+        )
         with self.store.engine.connect() as conn:
             for name, status, requester in conn.execute(query):
                 if status == "friends":
@@ -96,11 +113,17 @@ class Friends:
 
     def named(self, player_id: str) -> dict[str, str]:
         """``player_id``'s friends: id -> name (for their presence)."""
-        other_side = sa.case((friendships.c.requester == player_id, friendships.c.addressee),
-                             else_=friendships.c.requester)
-        query = (sa.select(players.c.id, players.c.name).join(players, players.c.id == other_side)
-                 .where(friendships.c.status == "friends",
-                        sa.or_(friendships.c.requester == player_id, friendships.c.addressee == player_id)))
+        other_side = sa.case(
+            (friendships.c.requester == player_id, friendships.c.addressee), else_=friendships.c.requester
+        )
+        query = (
+            sa.select(players.c.id, players.c.name)
+            .join(players, players.c.id == other_side)
+            .where(
+                friendships.c.status == "friends",
+                sa.or_(friendships.c.requester == player_id, friendships.c.addressee == player_id),
+            )
+        )
         with self.store.engine.connect() as conn:
             return {pid: name for pid, name in conn.execute(query)}
 
@@ -108,7 +131,8 @@ class Friends:
         """The ids of ``player_id``'s friends (for who may see a private table)."""
         query = sa.select(friendships.c.requester, friendships.c.addressee).where(
             friendships.c.status == "friends",
-            sa.or_(friendships.c.requester == player_id, friendships.c.addressee == player_id))
+            sa.or_(friendships.c.requester == player_id, friendships.c.addressee == player_id),
+        )
         with self.store.engine.connect() as conn:
             return {a if b == player_id else b for a, b in conn.execute(query)}
 

@@ -25,7 +25,18 @@ from ...engine.record import RecordError, replay
 from ..kinds import Outcome
 from ..results import Bets, GameEnd, SeatResult, registered
 
-__all__ = ["balance", "balances", "claim", "grant_new_account", "registered", "settle", "standing", "take_bets", "totals", "xp_of"]
+__all__ = [
+    "balance",
+    "balances",
+    "claim",
+    "grant_new_account",
+    "registered",
+    "settle",
+    "standing",
+    "take_bets",
+    "totals",
+    "xp_of",
+]
 from ..store.db import badges as badges_table
 from ..store.db import ledger, settlements
 
@@ -86,29 +97,45 @@ def progress(xp: int) -> dict[str, int]:
 
 # ---------------------------------------------------------------- balances
 def balance(conn: sa.Connection, holder: str, kind: str = "chips") -> int:
-    return int(conn.execute(sa.select(sa.func.coalesce(sa.func.sum(ledger.c.amount), 0))
-                            .where(ledger.c.holder == holder, ledger.c.kind == kind)).scalar_one())
+    return int(
+        conn.execute(
+            sa.select(sa.func.coalesce(sa.func.sum(ledger.c.amount), 0)).where(
+                ledger.c.holder == holder, ledger.c.kind == kind
+            )
+        ).scalar_one()
+    )
 
 
 def balances(conn: sa.Connection, holders: list[str], kind: str = "chips") -> dict[str, int]:
     """Each holder's balance (0 for one without rows), in one grouped query."""
     if not holders:
         return {}
-    rows = conn.execute(sa.select(ledger.c.holder, sa.func.sum(ledger.c.amount))
-                        .where(ledger.c.holder.in_(holders), ledger.c.kind == kind).group_by(ledger.c.holder))
+    rows = conn.execute(
+        sa.select(ledger.c.holder, sa.func.sum(ledger.c.amount))
+        .where(ledger.c.holder.in_(holders), ledger.c.kind == kind)
+        .group_by(ledger.c.holder)
+    )
     found = {holder: int(total) for holder, total in rows}
     return {h: found.get(h, 0) for h in holders}
 
 
 def _row(holder: str, kind: str, amount: int, reason: str, game_id: str | None, at: float, ref: str) -> dict[str, Any]:
-    return {"holder": holder, "kind": kind, "amount": amount, "reason": reason, "game_id": game_id, "at": at,
-            "ref": ref}
+    return {
+        "holder": holder,
+        "kind": kind,
+        "amount": amount,
+        "reason": reason,
+        "game_id": game_id,
+        "at": at,
+        "ref": ref,
+    }
 
 
 def grant_new_account(conn: sa.Connection, player_id: str, at: float) -> None:
     """The new account's chips, in the transaction that creates the account."""
-    conn.execute(ledger.insert().values(**_row(player_id, "chips", NEW_ACCOUNT_CHIPS, "grant", None, at,
-                                                f"grant:{player_id}")))
+    conn.execute(
+        ledger.insert().values(**_row(player_id, "chips", NEW_ACCOUNT_CHIPS, "grant", None, at, f"grant:{player_id}"))
+    )
 
 
 def claim(engine: sa.Engine, player_id: str, now: float) -> int:
@@ -120,16 +147,22 @@ def claim(engine: sa.Engine, player_id: str, now: float) -> int:
     try:
         with engine.begin() as conn:
             if conn.execute(sa.select(ledger.c.id).where(ledger.c.ref == ref)).first() is not None:
-                raise LedgerError("claimed_today", f"you have claimed your {CLAIM_CHIPS} chips today already; "
-                                                   f"the next claim opens at {tomorrow}")
+                raise LedgerError(
+                    "claimed_today",
+                    f"you have claimed your {CLAIM_CHIPS} chips today already; the next claim opens at {tomorrow}",
+                )
             held = balance(conn, player_id)
             if held >= CLAIM_BELOW:
-                raise LedgerError("not_below", f"you hold {held} chips: the daily {CLAIM_CHIPS} chips are for "
-                                               f"accounts below {CLAIM_BELOW}")
+                raise LedgerError(
+                    "not_below",
+                    f"you hold {held} chips: the daily {CLAIM_CHIPS} chips are for accounts below {CLAIM_BELOW}",
+                )
             conn.execute(ledger.insert().values(**_row(player_id, "chips", CLAIM_CHIPS, "claim", None, now, ref)))
     except IntegrityError:  # a second claim in the same instant: the unique ref refused it
-        raise LedgerError("claimed_today", f"you have claimed your {CLAIM_CHIPS} chips today already; "
-                                           f"the next claim opens at {tomorrow}") from None
+        raise LedgerError(
+            "claimed_today",
+            f"you have claimed your {CLAIM_CHIPS} chips today already; the next claim opens at {tomorrow}",
+        ) from None
     return held + CLAIM_CHIPS
 
 
@@ -140,13 +173,15 @@ def take_bets(conn: sa.Connection, bets: Bets) -> None:
     held = balances(conn, [p for p, _ in bets.stakes])
     for player, amount in bets.stakes:
         if held[player] < amount:
-            raise LedgerError("not_enough_chips", f"player {player} holds {held[player]} chips, "
-                                                  f"less than the bet of {amount}")
+            raise LedgerError(
+                "not_enough_chips", f"player {player} holds {held[player]} chips, less than the bet of {amount}"
+            )
     rows = []
     for player, amount in bets.stakes:
         rows.append(_row(player, "chips", -amount, "bet", bets.game_id, bets.at, f"{bets.game_id}:bet:{player}"))
-        rows.append(_row(pot_of(bets.game_id), "chips", amount, "bet", bets.game_id, bets.at,
-                         f"{bets.game_id}:pot:{player}"))
+        rows.append(
+            _row(pot_of(bets.game_id), "chips", amount, "bet", bets.game_id, bets.at, f"{bets.game_id}:pot:{player}")
+        )
     if rows:
         conn.execute(ledger.insert(), rows)
 
@@ -260,8 +295,13 @@ def _deal_badges(record: dict[str, Any]) -> list[tuple[int, str]]:
 
 
 def _count(conn: sa.Connection, player: str, reasons: tuple[str, ...]) -> int:
-    return int(conn.execute(sa.select(sa.func.count()).select_from(ledger).where(
-        ledger.c.holder == player, ledger.c.kind == "xp", ledger.c.reason.in_(reasons))).scalar_one())
+    return int(
+        conn.execute(
+            sa.select(sa.func.count())
+            .select_from(ledger)
+            .where(ledger.c.holder == player, ledger.c.kind == "xp", ledger.c.reason.in_(reasons))
+        ).scalar_one()
+    )
 
 
 def settle(conn: sa.Connection, end: GameEnd) -> dict[str, Any]:
@@ -285,13 +325,19 @@ def settle(conn: sa.Connection, end: GameEnd) -> dict[str, Any]:
             if seat in people:
                 earned.append((people[seat], "first_win"))
     summary = {
-        "outcome": end.outcome, "ranked": end.ranked, "unranked": end.unranked, "pot": out.pot,
+        "outcome": end.outcome,
+        "ranked": end.ranked,
+        "unranked": end.unranked,
+        "pot": out.pot,
         "winners": out.winners,
         "chips": [{"holder": h, "reason": r, "amount": a} for (h, r), a in sorted(out.chips.items())],
         "xp": [{"player": p, "reason": r, "amount": a} for (p, r), a in sorted(out.xp.items())],
     }
-    conn.execute(settlements.insert().values(game_id=gid, outcome=end.outcome, ranked=end.ranked, pot=out.pot,
-                                             at=end.at, data=summary))
+    conn.execute(
+        settlements.insert().values(
+            game_id=gid, outcome=end.outcome, ranked=end.ranked, pot=out.pot, at=end.at, data=summary
+        )
+    )
     if rows:
         conn.execute(ledger.insert(), rows)
     if end.outcome == Outcome.FINISHED and end.ranked:  # milestones counted on the ledger, this game included
@@ -310,13 +356,19 @@ def _award(conn: sa.Connection, earned: list[tuple[str, str]], game_id: str, at:
     wanted = sorted(set(earned))
     if not wanted:
         return []
-    held = {(r.player_id, r.badge) for r in conn.execute(
-        sa.select(badges_table.c.player_id, badges_table.c.badge)
-        .where(badges_table.c.player_id.in_({p for p, _ in wanted})))}
+    held = {
+        (r.player_id, r.badge)
+        for r in conn.execute(
+            sa.select(badges_table.c.player_id, badges_table.c.badge).where(
+                badges_table.c.player_id.in_({p for p, _ in wanted})
+            )
+        )
+    }
     new = [(p, b) for p, b in wanted if (p, b) not in held]
     if new:
-        conn.execute(badges_table.insert(), [{"player_id": p, "badge": b, "game_id": game_id, "at": at}
-                                             for p, b in new])
+        conn.execute(
+            badges_table.insert(), [{"player_id": p, "badge": b, "game_id": game_id, "at": at} for p, b in new]
+        )
     return new
 
 
@@ -325,11 +377,18 @@ def standing(conn: sa.Connection, player_id: str) -> dict[str, Any]:
     """A player's chips, XP, level and badges."""
     chips = balance(conn, player_id, "chips")
     xp = balance(conn, player_id, "xp")
-    held = conn.execute(sa.select(badges_table).where(badges_table.c.player_id == player_id)
-                        .order_by(badges_table.c.at, badges_table.c.badge)).all()
-    return {"chips": chips, **progress(xp),
-            "badges": [{"badge": r.badge, "what": BADGES.get(r.badge, r.badge), "game": r.game_id, "at": r.at}
-                       for r in held]}
+    held = conn.execute(
+        sa.select(badges_table)
+        .where(badges_table.c.player_id == player_id)
+        .order_by(badges_table.c.at, badges_table.c.badge)
+    ).all()
+    return {
+        "chips": chips,
+        **progress(xp),
+        "badges": [
+            {"badge": r.badge, "what": BADGES.get(r.badge, r.badge), "game": r.game_id, "at": r.at} for r in held
+        ],
+    }
 
 
 def xp_of(conn: sa.Connection, player_ids: list[str]) -> dict[str, int]:
@@ -348,6 +407,26 @@ def totals(conn: sa.Connection) -> dict[str, int]:
     return {k: out.get(k, 0) for k in ("players", "bank", "pots", "granted")}
 
 
-__all__ = ["BADGES", "BANK", "Bets", "GameEnd", "LedgerError", "Plan", "SeatResult", "balance", "balances", "claim",
-           "grant_new_account", "level_for", "level_threshold", "plan", "pot_of", "progress", "settle", "standing",
-           "take_bets", "totals", "winners"]
+__all__ = [
+    "BADGES",
+    "BANK",
+    "Bets",
+    "GameEnd",
+    "LedgerError",
+    "Plan",
+    "SeatResult",
+    "balance",
+    "balances",
+    "claim",
+    "grant_new_account",
+    "level_for",
+    "level_threshold",
+    "plan",
+    "pot_of",
+    "progress",
+    "settle",
+    "standing",
+    "take_bets",
+    "totals",
+    "winners",
+]

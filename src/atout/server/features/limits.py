@@ -30,6 +30,9 @@ class Budget(StrEnum):
     REGISTRATION = "registration"
     GUEST = "guest"  # a hello without a token: a new guest identity (a returning guest's token spends none)
     ROBOT_ACCOUNT = "robot_account"  # POST /api/robots: a robot account made (features/robot_accounts.py)
+    SCORE = "score"  # POST /api/rules/score: the rules page's score calculator (http/rules.py)
+    LESSON = "lesson"  # POST /api/learn/LESSON: a lesson replayed and an answer judged (http/learn.py)
+    HINT = "hint"  # a hint at a practice table: the analysis's search of one decision (site/table_requests.py)
 
 
 class Scope(StrEnum):
@@ -45,6 +48,8 @@ WHAT = {
     Budget.CHAT: "chat lines", Budget.FRIEND_REQUEST: "friend requests", Budget.INVITATION: "invitations",
     Budget.TABLE: "new tables", Budget.ANALYSIS: "analysis requests", Budget.LOGIN: "password attempts",
     Budget.REGISTRATION: "new accounts", Budget.GUEST: "new guests", Budget.ROBOT_ACCOUNT: "new robot accounts",
+    Budget.SCORE: "scores counted",
+    Budget.LESSON: "lesson answers", Budget.HINT: "hints",
 }  # fmt: skip
 WHOSE = {Scope.CONNECTION: "on a connection", Scope.PERSON: "for one person", Scope.ADDRESS: "from one address"}
 
@@ -76,7 +81,8 @@ RULES: tuple[Rule, ...] = (
     Rule(Budget.CHAT, A, 20, 10), Rule(Budget.CHAT, A, 1000, HOUR),
     Rule(Budget.FRIEND_REQUEST, P, 10, MINUTE), Rule(Budget.FRIEND_REQUEST, P, 50, DAY),
     Rule(Budget.FRIEND_REQUEST, A, 30, MINUTE), Rule(Budget.FRIEND_REQUEST, A, 200, DAY),
-    Rule(Budget.INVITATION, C, 10, MINUTE), Rule(Budget.INVITATION, P, 15, MINUTE), Rule(Budget.INVITATION, P, 100, HOUR),
+    Rule(Budget.INVITATION, C, 10, MINUTE), Rule(Budget.INVITATION, P, 15, MINUTE),
+    Rule(Budget.INVITATION, P, 100, HOUR),
     Rule(Budget.INVITATION, A, 40, MINUTE), Rule(Budget.INVITATION, A, 300, HOUR),
     Rule(Budget.TABLE, C, 5, MINUTE), Rule(Budget.TABLE, P, 10, 10 * MINUTE), Rule(Budget.TABLE, P, 60, DAY),
     Rule(Budget.TABLE, A, 30, 10 * MINUTE), Rule(Budget.TABLE, A, 300, DAY),
@@ -85,6 +91,9 @@ RULES: tuple[Rule, ...] = (
     Rule(Budget.REGISTRATION, A, 10, HOUR),
     Rule(Budget.GUEST, A, 60, HOUR),  # a club of 30 behind one router, each on a new browser, twice over
     Rule(Budget.ROBOT_ACCOUNT, P, 5, DAY), Rule(Budget.ROBOT_ACCOUNT, A, 20, DAY),
+    Rule(Budget.SCORE, A, 60, MINUTE), Rule(Budget.SCORE, A, 1000, HOUR),  # a click a count: a club's room at once
+    Rule(Budget.LESSON, P, 60, MINUTE), Rule(Budget.LESSON, A, 300, MINUTE),  # a class of 30 answering at once
+    Rule(Budget.HINT, P, 10, MINUTE), Rule(Budget.HINT, A, 120, MINUTE),  # a hint a turn; a club learning at once
 )  # fmt: skip
 """Every limit: far above what a person playing does, low enough that a script gets little done. A login's
 person is the name tried, from every address together: 20 at once then one every 45 s lets at most 100
@@ -140,7 +149,9 @@ class Buckets:
         self._tat: dict[str, float] = {}
         self._prune_at = self.PRUNE_AT
 
-    def take_now(self, items: Sequence[tuple[str, int, float]], now: float, commit: bool = True) -> tuple[int, float] | None:
+    def take_now(
+        self, items: Sequence[tuple[str, int, float]], now: float, commit: bool = True
+    ) -> tuple[int, float] | None:
         found = []
         for i, (key, count, seconds) in enumerate(items):
             after, wait = gcra(self._tat.get(key), now, count, seconds)
@@ -163,8 +174,9 @@ class Buckets:
 class Limits:
     """The rules, the clock, and where the buckets are kept: ``spend`` says whether a request fits."""
 
-    def __init__(self, clock: Callable[[], float], shared: Take, rules: Sequence[Rule] = RULES,
-                 factor: float = 1.0) -> None:
+    def __init__(
+        self, clock: Callable[[], float], shared: Take, rules: Sequence[Rule] = RULES, factor: float = 1.0
+    ) -> None:
         self.clock = clock
         self.shared = shared
         self.factor = factor  # every count multiplied (a load test's many clients from one address)
@@ -176,8 +188,9 @@ class Limits:
     def _count(self, rule: Rule) -> int:
         return max(1, round(rule.count * self.factor))
 
-    async def spend(self, budget: Budget, connection: str | None = None, person: str | None = None,
-                    address: str | None = None) -> Refusal | None:
+    async def spend(
+        self, budget: Budget, connection: str | None = None, person: str | None = None, address: str | None = None
+    ) -> Refusal | None:
         """Spend one of ``budget`` for whichever of the connection, the person and the address are
         given: None if it fits (and it is spent from each), else the first rule it goes beyond."""
         keys = {Scope.CONNECTION: connection, Scope.PERSON: person, Scope.ADDRESS: address}
@@ -189,8 +202,10 @@ class Limits:
         now = self.clock()
 
         def items(rules: list[Rule]) -> list[tuple[str, int, float]]:
-            return [(f"{budget}:{r.scope}:{r.count}/{r.seconds:g}:{keys[r.scope]}", self._count(r), r.seconds)
-                    for r in rules]
+            return [
+                (f"{budget}:{r.scope}:{r.count}/{r.seconds:g}:{keys[r.scope]}", self._count(r), r.seconds)
+                for r in rules
+            ]
 
         local = items(mine)
         refused = self.local.take_now(local, now, commit=False)  # the connection's own first: no round trip

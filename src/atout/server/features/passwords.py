@@ -52,8 +52,14 @@ MESSAGES = {
     Weakness.DATE: "dates and years are easy to guess",
     Weakness.GUESSABLE: "this password is too easy to guess: add a word or two",
 }
-PATTERNS = {"dictionary": Weakness.COMMON, "spatial": Weakness.KEYBOARD, "sequence": Weakness.SEQUENCE,
-            "repeat": Weakness.REPEAT, "date": Weakness.DATE, "regex": Weakness.DATE}
+PATTERNS = {
+    "dictionary": Weakness.COMMON,
+    "spatial": Weakness.KEYBOARD,
+    "sequence": Weakness.SEQUENCE,
+    "repeat": Weakness.REPEAT,
+    "date": Weakness.DATE,
+    "regex": Weakness.DATE,
+}
 """zxcvbn's kinds of match (``regex`` is a recent year), as a reason."""
 
 

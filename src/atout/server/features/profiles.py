@@ -15,7 +15,7 @@ from ..store import Store
 from ..store.db import game_players as gp
 from ..store.db import ledger as ledger_rows
 from ..store.db import players, rating_history
-from . import erasure, ledger
+from . import daily, erasure, ledger
 from .accounts import Accounts
 
 RECENT = 10
@@ -35,11 +35,16 @@ def _stats(row: Any) -> dict[str, Any]:
     }
 
 
-def profile(store: Store, accounts: Accounts, name: str) -> dict[str, Any] | None:
-    """What anyone may see of ``name``: avatar, statistics by player count, recent games."""
+def profile(store: Store, accounts: Accounts, name: str, now: float) -> dict[str, Any] | None:
+    """What anyone may see of ``name``: avatar, statistics by player count, recent games; a daily deal's game
+    counted in none of them before its day is over (docs/daily.md)."""
     account = accounts.find(name)
     if account is None:
         return None
+    hidden = daily.locked_games_of(store.engine, account.id, now)
+    mine = gp.c.player_id == account.id
+    if hidden:
+        mine = sa.and_(mine, gp.c.game_id.not_in(hidden))
     totals = [
         sa.func.count().label("games"),
         sa.func.sum(sa.cast(gp.c.won, sa.Integer)).label("wins"),
@@ -50,16 +55,15 @@ def profile(store: Store, accounts: Accounts, name: str) -> dict[str, Any] | Non
         sa.func.sum(gp.c.total).label("points"),
     ]
     with store.engine.connect() as conn:
-        by_count = conn.execute(sa.select(gp.c.players, *totals).where(gp.c.player_id == account.id)
-                                .group_by(gp.c.players)).all()
-        overall = conn.execute(sa.select(*totals).where(gp.c.player_id == account.id)).one()
-        recent = conn.execute(sa.select(gp).where(gp.c.player_id == account.id)
-                              .order_by(gp.c.ended_at.desc()).limit(RECENT)).all()
+        by_count = conn.execute(sa.select(gp.c.players, *totals).where(mine).group_by(gp.c.players)).all()
+        overall = conn.execute(sa.select(*totals).where(mine)).one()
+        recent = conn.execute(sa.select(gp).where(mine).order_by(gp.c.ended_at.desc()).limit(RECENT)).all()
         chips = ledger.standing(conn, account.id)
         history = _history(conn, account.id, chips["chips"])
         owner = players.alias("owner")
-        robot_of = conn.execute(sa.select(owner.c.name).join(players, players.c.robot_of == owner.c.id)
-                                .where(players.c.id == account.id)).scalar()
+        robot_of = conn.execute(
+            sa.select(owner.c.name).join(players, players.c.robot_of == owner.c.id).where(players.c.id == account.id)
+        ).scalar()
     return {
         "id": account.id,
         "name": account.name,
@@ -68,25 +72,43 @@ def profile(store: Store, accounts: Accounts, name: str) -> dict[str, Any] | Non
         **chips,  # chips, xp, level, level_xp, next_level_xp, badges
         "stats": {"all": _stats(overall), **{str(r.players): _stats(r) for r in by_count}},
         "history": history,
-        "recent": [{"game": r.game_id, "ended_at": r.ended_at, "players": r.players, "seat": r.seat,
-                    "place": r.place, "total": r.total, "won": r.won, "abandoned": r.abandoned,
-                    "competitive": r.competitive} for r in recent],
+        "recent": [
+            {
+                "game": r.game_id,
+                "ended_at": r.ended_at,
+                "players": r.players,
+                "seat": r.seat,
+                "place": r.place,
+                "total": r.total,
+                "won": r.won,
+                "abandoned": r.abandoned,
+                "competitive": r.competitive,
+            }
+            for r in recent
+        ],
     }
 
 
 def _history(conn: Any, player_id: str, chips_now: int) -> dict[str, Any]:
     """What the profile draws: the chips after each of the last HISTORY movements (worked back from the
     balance now), and each rating the last HISTORY rated games left, by player count: [at, mu, sigma]."""
-    moves = conn.execute(sa.select(ledger_rows.c.at, ledger_rows.c.amount)
-                         .where(ledger_rows.c.holder == player_id, ledger_rows.c.kind == "chips")
-                         .order_by(ledger_rows.c.at.desc(), ledger_rows.c.id.desc()).limit(HISTORY)).all()
+    moves = conn.execute(
+        sa.select(ledger_rows.c.at, ledger_rows.c.amount)
+        .where(ledger_rows.c.holder == player_id, ledger_rows.c.kind == "chips")
+        .order_by(ledger_rows.c.at.desc(), ledger_rows.c.id.desc())
+        .limit(HISTORY)
+    ).all()
     chips: list[list[float]] = []
     balance = chips_now
     for move in moves:
         chips.append([move.at, balance])
         balance -= move.amount
-    rated = conn.execute(sa.select(rating_history).where(rating_history.c.player_id == player_id)
-                         .order_by(rating_history.c.at.desc()).limit(HISTORY)).all()
+    rated = conn.execute(
+        sa.select(rating_history)
+        .where(rating_history.c.player_id == player_id)
+        .order_by(rating_history.c.at.desc())
+        .limit(HISTORY)
+    ).all()
     ratings: dict[str, list[list[float]]] = {}
     for row in reversed(rated):
         ratings.setdefault(str(row.players), []).append([row.at, round(row.mu, 2), round(row.sigma, 2)])
@@ -105,9 +127,16 @@ def game(store: Store, game_id: str) -> dict[str, Any] | None:
         "status": row.status,
         "started_at": row.started_at,
         "ended_at": row.ended_at,
-        "seats": [{"seat": s["seat"], "name": s["name"], "kind": s["kind"], "level": s["level"],
-                   **({"deleted": True} if s.get("name") == erasure.DELETED_NAME and s["kind"] == "person" else {})}
-                  for s in data["seats"]],
+        "seats": [
+            {
+                "seat": s["seat"],
+                "name": s["name"],
+                "kind": s["kind"],
+                "level": s["level"],
+                **({"deleted": True} if s.get("name") == erasure.DELETED_NAME and s["kind"] == "person" else {}),
+            }
+            for s in data["seats"]
+        ],
         "sheet": data["sheet"],
         "totals": data["totals"],
         "ranking": data["ranking"],

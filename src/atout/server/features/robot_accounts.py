@@ -59,14 +59,23 @@ class RobotAccounts:
         robot = RobotAccount("b" + secrets.token_hex(8), name, "owl", robot_of=owner.name)
         try:
             with self.store.engine.begin() as conn:
-                owned = conn.execute(sa.select(sa.func.count()).select_from(players)
-                                     .where(players.c.robot_of == owner.id)).scalar_one()
+                owned = conn.execute(
+                    sa.select(sa.func.count()).select_from(players).where(players.c.robot_of == owner.id)
+                ).scalar_one()
                 if owned >= MAX_ROBOTS:
                     raise AccountError("too_many_robots", f"one person owns at most {MAX_ROBOTS} robot accounts")
-                conn.execute(players.insert().values(id=robot.id, name=name, name_key=name_key(name),
-                                                     password_hash=NO_PASSWORD, avatar=robot.avatar,
-                                                     created_at=self.clock(), robot_of=owner.id,
-                                                     token_hash=token_key(token)))
+                conn.execute(
+                    players.insert().values(
+                        id=robot.id,
+                        name=name,
+                        name_key=name_key(name),
+                        password_hash=NO_PASSWORD,
+                        avatar=robot.avatar,
+                        created_at=self.clock(),
+                        robot_of=owner.id,
+                        token_hash=token_key(token),
+                    )
+                )
         except IntegrityError:
             raise AccountError("name_taken", f"the name {name!r} is taken") from None
         return robot, token
@@ -74,9 +83,11 @@ class RobotAccounts:
     def of(self, owner_id: str) -> list[dict[str, Any]]:
         """The robot accounts a person owns: name, when made, whether its token is in force."""
         with self.store.engine.connect() as conn:
-            rows = conn.execute(sa.select(players.c.name, players.c.created_at, players.c.token_hash)
-                                .where(players.c.robot_of == owner_id, players.c.deleted_at.is_(None))
-                                .order_by(players.c.created_at)).all()
+            rows = conn.execute(
+                sa.select(players.c.name, players.c.created_at, players.c.token_hash)
+                .where(players.c.robot_of == owner_id, players.c.deleted_at.is_(None))
+                .order_by(players.c.created_at)
+            ).all()
         return [{"name": r.name, "created_at": r.created_at, "active": r.token_hash is not None} for r in rows]
 
     def revoke(self, owner_id: str, name: object) -> tuple[str, str] | None:
@@ -85,9 +96,13 @@ class RobotAccounts:
         if not isinstance(name, str):
             return None
         with self.store.engine.begin() as conn:
-            row = conn.execute(sa.select(players.c.id, players.c.token_hash).where(
-                players.c.robot_of == owner_id, players.c.name_key == name_key(name),
-                players.c.token_hash.is_not(None))).first()
+            row = conn.execute(
+                sa.select(players.c.id, players.c.token_hash).where(
+                    players.c.robot_of == owner_id,
+                    players.c.name_key == name_key(name),
+                    players.c.token_hash.is_not(None),
+                )
+            ).first()
             if row is None:
                 return None
             conn.execute(players.update().where(players.c.id == row.id).values(token_hash=None))
@@ -99,10 +114,15 @@ class RobotAccounts:
             return None
         owner = players.alias("owner")
         with self.store.engine.connect() as conn:
-            row = conn.execute(sa.select(players.c.id, players.c.name, players.c.avatar, owner.c.name.label("owner"))
-                               .join(owner, owner.c.id == players.c.robot_of)
-                               .where(players.c.token_hash == token_key(token), players.c.deleted_at.is_(None),
-                                      owner.c.deleted_at.is_(None))).first()
+            row = conn.execute(
+                sa.select(players.c.id, players.c.name, players.c.avatar, owner.c.name.label("owner"))
+                .join(owner, owner.c.id == players.c.robot_of)
+                .where(
+                    players.c.token_hash == token_key(token),
+                    players.c.deleted_at.is_(None),
+                    owner.c.deleted_at.is_(None),
+                )
+            ).first()
         return None if row is None else RobotAccount(row.id, row.name, row.avatar, robot_of=row.owner)
 
     def live(self, keys: list[str]) -> set[str]:
@@ -116,8 +136,9 @@ class RobotAccounts:
         """The name of the person who owns the robot account ``player_id`` (for its profile)."""
         owner = players.alias("owner")
         with self.store.engine.connect() as conn:
-            return conn.execute(sa.select(owner.c.name).join(players, players.c.robot_of == owner.c.id)
-                                .where(players.c.id == player_id)).scalar()
+            return conn.execute(
+                sa.select(owner.c.name).join(players, players.c.robot_of == owner.c.id).where(players.c.id == player_id)
+            ).scalar()
 
 
 __all__ = ["MAX_ROBOTS", "TOKEN_PREFIX", "RobotAccount", "RobotAccounts", "is_robot_account", "token_key"]

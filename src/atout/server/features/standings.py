@@ -42,7 +42,9 @@ def ranked(participants: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [p for p in participants if p["competitive"] and p["player_id"].startswith("p")]
 
 
-def record(conn: sa.Connection, players: int, ended_at: float, participants: list[dict[str, Any]], game_id: str = "") -> None:
+def record(
+    conn: sa.Connection, players: int, ended_at: float, participants: list[dict[str, Any]], game_id: str = ""
+) -> None:
     """Add a finished game to the standings and ratings, and each new rating to its person's history
     (inside the game's own transaction)."""
     lines = ranked(participants)
@@ -50,35 +52,56 @@ def record(conn: sa.Connection, players: int, ended_at: float, participants: lis
         return
     for line in lines:
         for period in PERIODS:
-            key = {"player_id": line["player_id"], "players": players, "period": period,
-                   "period_start": period_start(period, ended_at)}
+            key = {
+                "player_id": line["player_id"],
+                "players": players,
+                "period": period,
+                "period_start": period_start(period, ended_at),
+            }
             where = sa.and_(*(standings.c[k] == v for k, v in key.items()))
-            done = conn.execute(standings.update().where(where).values(
-                points=standings.c.points + line["total"], games=standings.c.games + 1,
-                wins=standings.c.wins + int(line["won"])))
+            done = conn.execute(
+                standings.update()
+                .where(where)
+                .values(
+                    points=standings.c.points + line["total"],
+                    games=standings.c.games + 1,
+                    wins=standings.c.wins + int(line["won"]),
+                )
+            )
             if done.rowcount == 0:
                 conn.execute(standings.insert().values(**key, points=line["total"], games=1, wins=int(line["won"])))
     if len(lines) < 2:
         return  # a rating compares people: one person among robots and guests moves nobody's
     ids = [line["player_id"] for line in lines]
-    found = {r.player_id: r for r in conn.execute(
-        sa.select(ratings).where(ratings.c.players == players, ratings.c.player_id.in_(ids)))}
+    found = {
+        r.player_id: r
+        for r in conn.execute(sa.select(ratings).where(ratings.c.players == players, ratings.c.player_id.in_(ids)))
+    }
     teams = [[MODEL.rating(mu=found[i].mu, sigma=found[i].sigma) if i in found else MODEL.rating()] for i in ids]
     new = MODEL.rate(teams, ranks=[line["place"] for line in lines])
     for line, (rating,) in zip(lines, new, strict=True):
         pid = line["player_id"]
         if pid in found:
-            conn.execute(ratings.update().where(ratings.c.player_id == pid, ratings.c.players == players)
-                         .values(mu=rating.mu, sigma=rating.sigma, games=ratings.c.games + 1))
+            conn.execute(
+                ratings.update()
+                .where(ratings.c.player_id == pid, ratings.c.players == players)
+                .values(mu=rating.mu, sigma=rating.sigma, games=ratings.c.games + 1)
+            )
         else:
-            conn.execute(ratings.insert().values(player_id=pid, players=players, mu=rating.mu, sigma=rating.sigma,
-                                                 games=1))
+            conn.execute(
+                ratings.insert().values(player_id=pid, players=players, mu=rating.mu, sigma=rating.sigma, games=1)
+            )
         if game_id:
-            conn.execute(rating_history.insert().values(player_id=pid, players=players, game_id=game_id, at=ended_at,
-                                                        mu=rating.mu, sigma=rating.sigma))
+            conn.execute(
+                rating_history.insert().values(
+                    player_id=pid, players=players, game_id=game_id, at=ended_at, mu=rating.mu, sigma=rating.sigma
+                )
+            )
 
 
-def leaderboard(engine: sa.Engine, players: int, period: str, at: float, page: int = 1, per_page: int = PAGE) -> dict[str, Any]:
+def leaderboard(
+    engine: sa.Engine, players: int, period: str, at: float, page: int = 1, per_page: int = PAGE
+) -> dict[str, Any]:
     """One page of the leaderboard: points first, then wins, with the rating and its uncertainty."""
     if players not in (3, 4, 5):
         raise ValueError(f"players: 3, 4 or 5, not {players!r}")
@@ -86,29 +109,58 @@ def leaderboard(engine: sa.Engine, players: int, period: str, at: float, page: i
     if page < 1 or not 1 <= per_page <= 100:
         raise ValueError("page from 1, per_page from 1 to 100")
     query = (
-        sa.select(players_table.c.id, players_table.c.name, players_table.c.avatar, standings.c.points, standings.c.games,
-                  standings.c.wins, ratings.c.mu, ratings.c.sigma)
+        sa.select(
+            players_table.c.id,
+            players_table.c.name,
+            players_table.c.avatar,
+            standings.c.points,
+            standings.c.games,
+            standings.c.wins,
+            ratings.c.mu,
+            ratings.c.sigma,
+        )
         .join(players_table, players_table.c.id == standings.c.player_id)
-        .outerjoin(ratings, sa.and_(ratings.c.player_id == standings.c.player_id,
-                                    ratings.c.players == standings.c.players))
+        .outerjoin(
+            ratings, sa.and_(ratings.c.player_id == standings.c.player_id, ratings.c.players == standings.c.players)
+        )
         .where(standings.c.players == players, standings.c.period == period, standings.c.period_start == start)
         .order_by(standings.c.points.desc(), standings.c.wins.desc(), players_table.c.name_key)
-        .limit(per_page).offset((page - 1) * per_page)
+        .limit(per_page)
+        .offset((page - 1) * per_page)
     )
-    count = sa.select(sa.func.count()).select_from(standings).where(
-        standings.c.players == players, standings.c.period == period, standings.c.period_start == start)
+    count = (
+        sa.select(sa.func.count())
+        .select_from(standings)
+        .where(standings.c.players == players, standings.c.period == period, standings.c.period_start == start)
+    )
     with engine.connect() as conn:
         rows = conn.execute(query).all()
         total = conn.execute(count).scalar_one()
         xp = ledger.balances(conn, [r.id for r in rows], "xp")  # the level column: from the ledger's XP
     first = (page - 1) * per_page
     return {
-        "players": players, "period": period, "since": start, "page": page, "per_page": per_page, "total": total,
-        "rows": [{"rank": first + i + 1, "name": r.name, "avatar": r.avatar, "points": r.points, "games": r.games,
-                  "wins": r.wins, "xp": xp[r.id], "level": ledger.level_for(xp[r.id]),
-                  "rating": None if r.mu is None else {"mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
-                                                        "shown": round(r.mu - 3 * r.sigma, 2)}}
-                 for i, r in enumerate(rows)],
+        "players": players,
+        "period": period,
+        "since": start,
+        "page": page,
+        "per_page": per_page,
+        "total": total,
+        "rows": [
+            {
+                "rank": first + i + 1,
+                "name": r.name,
+                "avatar": r.avatar,
+                "points": r.points,
+                "games": r.games,
+                "wins": r.wins,
+                "xp": xp[r.id],
+                "level": ledger.level_for(xp[r.id]),
+                "rating": None
+                if r.mu is None
+                else {"mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "shown": round(r.mu - 3 * r.sigma, 2)},
+            }
+            for i, r in enumerate(rows)
+        ],
     }
 
 

@@ -94,8 +94,10 @@ def validate(data: dict[str, Any], now: float) -> Spec:
     rounds = _whole(data, "rounds", *ROUNDS, default=1)
     starts_at, size = data.get("starts_at"), data.get("size")
     if (starts_at is None) == (size is None):
-        raise _bad("give a start time (starts_at, seconds since 1970) or a size (start when that many have "
-                   "registered), one of the two")
+        raise _bad(
+            "give a start time (starts_at, seconds since 1970) or a size (start when that many have "
+            "registered), one of the two"
+        )
     if starts_at is not None:
         if isinstance(starts_at, bool) or not isinstance(starts_at, int | float) or not math.isfinite(starts_at):
             raise _bad("starts_at: a time in seconds since 1970")
@@ -106,8 +108,10 @@ def validate(data: dict[str, Any], now: float) -> Spec:
     if size is not None:
         size = _whole(data, "size", *SIZE)
         if size < fewest(seats):
-            raise _bad(f"size: at least {fewest(seats)} people at {seats} a table, so that two tables play the same "
-                       "deals (alone at one table, every seat would score 0)")
+            raise _bad(
+                f"size: at least {fewest(seats)} people at {seats} a table, so that two tables play the same "
+                "deals (alone at one table, every seat would score 0)"
+            )
     private = data.get("private", False)
     if not isinstance(private, bool):
         raise _bad("private: true (by its link only) or false (listed, open to all)")
@@ -158,15 +162,36 @@ def create(engine: sa.Engine, spec: Spec, creator: str, level: str, now: float) 
         # the creator's creations take turns (a no-op update holds the person's row, as ``_hold`` does a
         # tournament's): counted apart, twenty at once all found fewer than five waiting
         conn.execute(players.update().where(players.c.id == creator).values(id=players.c.id))
-        waiting = conn.execute(sa.select(sa.func.count()).select_from(tournaments).where(
-            tournaments.c.creator_id == creator, tournaments.c.status == "open")).scalar_one()
+        waiting = conn.execute(
+            sa.select(sa.func.count())
+            .select_from(tournaments)
+            .where(tournaments.c.creator_id == creator, tournaments.c.status == "open")
+        ).scalar_one()
         if waiting >= OPEN_PER_PERSON:
-            raise TournamentError(409, "too_many_tournaments", f"you have {waiting} tournaments waiting for their "
-                                                               f"start already: {OPEN_PER_PERSON} at most")
-        conn.execute(tournaments.insert().values(
-            id=tid, name=spec.name, creator_id=creator, deals=spec.deals, players=spec.players, rounds=spec.rounds,
-            starts_at=spec.starts_at, size=spec.size, private=spec.private, level=level, seed=seed,
-            commitment=commitment(seed), status="open", round=0, created_at=now))
+            raise TournamentError(
+                409,
+                "too_many_tournaments",
+                f"you have {waiting} tournaments waiting for their start already: {OPEN_PER_PERSON} at most",
+            )
+        conn.execute(
+            tournaments.insert().values(
+                id=tid,
+                name=spec.name,
+                creator_id=creator,
+                deals=spec.deals,
+                players=spec.players,
+                rounds=spec.rounds,
+                starts_at=spec.starts_at,
+                size=spec.size,
+                private=spec.private,
+                level=level,
+                seed=seed,
+                commitment=commitment(seed),
+                status="open",
+                round=0,
+                created_at=now,
+            )
+        )
     return tid
 
 
@@ -176,8 +201,9 @@ def _hold(conn: sa.Connection, tid: str) -> Any:
     An update that changes nothing is the lock on both databases: on PostgreSQL it locks the row (as
     SELECT ... FOR UPDATE: a second waits, then sees the first's work), on SQLite it begins the write
     transaction (one writer at a time: pysqlite begins none for a SELECT, whose count would be stale)."""
-    held = conn.execute(tournaments.update().where(tournaments.c.id == tid, tournaments.c.status == "open")
-                        .values(status="open"))
+    held = conn.execute(
+        tournaments.update().where(tournaments.c.id == tid, tournaments.c.status == "open").values(status="open")
+    )
     row = tournament_row(conn, tid)
     if row is None:
         raise TournamentError(404, "no_tournament", f"no tournament {tid[:40]!r}")
@@ -192,12 +218,20 @@ def register(engine: sa.Engine, tid: str, player: str, now: float) -> bool:
     try:
         with engine.begin() as conn:
             row = _hold(conn, tid)
-            count, last = conn.execute(sa.select(sa.func.count(), sa.func.max(tournament_entries.c.number))
-                                       .where(tournament_entries.c.tournament_id == tid)).one()
+            count, last = conn.execute(
+                sa.select(sa.func.count(), sa.func.max(tournament_entries.c.number)).where(
+                    tournament_entries.c.tournament_id == tid
+                )
+            ).one()
             if row.size is not None and count >= row.size:
-                raise TournamentError(409, "tournament_full", f"the tournament is full: its {row.size} places are taken")
-            conn.execute(tournament_entries.insert().values(tournament_id=tid, player_id=player,
-                                                            number=(last or 0) + 1, registered_at=now))
+                raise TournamentError(
+                    409, "tournament_full", f"the tournament is full: its {row.size} places are taken"
+                )
+            conn.execute(
+                tournament_entries.insert().values(
+                    tournament_id=tid, player_id=player, number=(last or 0) + 1, registered_at=now
+                )
+            )
     except IntegrityError:  # (tournament, player) is the key; (tournament, number) unique: the database's word
         raise TournamentError(409, "registered", "you are registered already") from None
     return row.size is not None and count + 1 >= row.size
@@ -207,8 +241,11 @@ def unregister(engine: sa.Engine, tid: str, player: str) -> None:
     """Leave a tournament before its start; at the start, the start or the leaving comes first (``_hold``)."""
     with engine.begin() as conn:
         _hold(conn, tid)
-        done = conn.execute(tournament_entries.delete().where(tournament_entries.c.tournament_id == tid,
-                                                              tournament_entries.c.player_id == player))
+        done = conn.execute(
+            tournament_entries.delete().where(
+                tournament_entries.c.tournament_id == tid, tournament_entries.c.player_id == player
+            )
+        )
         if done.rowcount != 1:
             raise TournamentError(409, "not_registered", "you are not registered")
 
@@ -218,34 +255,51 @@ def withdraw(conn: sa.Connection, player_id: str) -> None:
     yet started end, each in that tournament's turn (``_hold``), so that a start reading the entries either
     comes first (the seat stays, named as deleted) or sees the entry gone: never a seat whose entry was
     deleted after the start read it."""
-    waiting = conn.execute(sa.select(tournament_entries.c.tournament_id)
-                           .join(tournaments, tournaments.c.id == tournament_entries.c.tournament_id)
-                           .where(tournament_entries.c.player_id == player_id, tournaments.c.status == "open")
-                           ).scalars().all()
+    waiting = (
+        conn.execute(
+            sa.select(tournament_entries.c.tournament_id)
+            .join(tournaments, tournaments.c.id == tournament_entries.c.tournament_id)
+            .where(tournament_entries.c.player_id == player_id, tournaments.c.status == "open")
+        )
+        .scalars()
+        .all()
+    )
     for tid in sorted(waiting):  # one order: two deletions never hold each other's tournaments crosswise
         try:
             _hold(conn, tid)
         except TournamentError:  # started meanwhile: the seat is kept, as a played one is
             continue
-        conn.execute(tournament_entries.delete().where(tournament_entries.c.tournament_id == tid,
-                                                       tournament_entries.c.player_id == player_id))
+        conn.execute(
+            tournament_entries.delete().where(
+                tournament_entries.c.tournament_id == tid, tournament_entries.c.player_id == player_id
+            )
+        )
 
 
 def entries_count() -> Any:
     """Each tournament's number of entrants, as a column of a query on ``tournaments``."""
-    return (sa.select(sa.func.count()).select_from(tournament_entries)
-            .where(tournament_entries.c.tournament_id == tournaments.c.id).scalar_subquery())
+    return (
+        sa.select(sa.func.count())
+        .select_from(tournament_entries)
+        .where(tournament_entries.c.tournament_id == tournaments.c.id)
+        .scalar_subquery()
+    )
 
 
 def due(engine: sa.Engine, now: float) -> tuple[list[str], float | None]:
     """The open tournaments to start (their start time has come, or "when full" and full: a start that
     failed, or a process that stopped before it, is not left open for good), and the next start time."""
     with engine.connect() as conn:
-        rows = conn.execute(sa.select(tournaments.c.id, tournaments.c.starts_at, tournaments.c.size,
-                                      entries_count().label("entries"))
-                            .where(tournaments.c.status == "open")).all()
-    ready = [r.id for r in rows if (r.starts_at is not None and r.starts_at <= now)
-             or (r.size is not None and r.entries >= r.size)]
+        rows = conn.execute(
+            sa.select(
+                tournaments.c.id, tournaments.c.starts_at, tournaments.c.size, entries_count().label("entries")
+            ).where(tournaments.c.status == "open")
+        ).all()
+    ready = [
+        r.id
+        for r in rows
+        if (r.starts_at is not None and r.starts_at <= now) or (r.size is not None and r.entries >= r.size)
+    ]
     later = [r.starts_at for r in rows if r.starts_at is not None and r.starts_at > now]
     return ready, min(later) if later else None
 
@@ -264,26 +318,36 @@ class Round:
 
     def options(self) -> TableOptions:
         """A tournament's table: private (its people only), nobody watching, unranked on the leaderboard."""
-        return TableOptions().changed(deals=self.deals, competitive=False, private=True, spectators=False,
-                                      robot_level=self.level)
+        return TableOptions().changed(
+            deals=self.deals, competitive=False, private=True, spectators=False, robot_level=self.level
+        )
 
     def spec(self) -> dict[str, Any]:
         return {"tournament": self.tournament, "round": self.round, "deals": self.deals}
 
 
 def _seat_round(conn: sa.Connection, row: Any, round_: int, new_id: Any) -> Round:
-    people = conn.execute(sa.select(tournament_entries.c.player_id, players.c.name)
-                          .select_from(tournament_entries.join(players, players.c.id == tournament_entries.c.player_id))
-                          .where(tournament_entries.c.tournament_id == row.id)
-                          .order_by(tournament_entries.c.number)).all()
+    people = conn.execute(
+        sa.select(tournament_entries.c.player_id, players.c.name)
+        .select_from(tournament_entries.join(players, players.c.id == tournament_entries.c.player_id))
+        .where(tournament_entries.c.tournament_id == row.id)
+        .order_by(tournament_entries.c.number)
+    ).all()
     made = []
     for number, table in enumerate(seating(len(people), row.players, round_)):
-        seats: list[tuple[str, str] | None] = [None if i is None else (people[i].player_id, people[i].name)
-                                               for i in table]
+        seats: list[tuple[str, str] | None] = [
+            None if i is None else (people[i].player_id, people[i].name) for i in table
+        ]
         table_id = new_id()
-        conn.execute(tournament_tables.insert().values(
-            tournament_id=row.id, round=round_, number=number, table_id=table_id,
-            seats=[None if s is None else s[0] for s in seats]))
+        conn.execute(
+            tournament_tables.insert().values(
+                tournament_id=row.id,
+                round=round_,
+                number=number,
+                table_id=table_id,
+                seats=[None if s is None else s[0] for s in seats],
+            )
+        )
         made.append((number, table_id, seats))
     return Round(row.id, round_, row.deals, row.players, row.level, round_seed(row.seed, round_), made)
 
@@ -292,13 +356,17 @@ def start(engine: sa.Engine, tid: str, now: float, new_id: Any) -> Round | None:
     """Start the tournament (the first process to do so wins: None for the others, and for a tournament
     with fewer entrants than ``fewest``, which is cancelled); its first round's tables, stored."""
     with engine.begin() as conn:
-        done = conn.execute(tournaments.update().where(tournaments.c.id == tid, tournaments.c.status == "open")
-                            .values(status="running", started_at=now, round=0))
+        done = conn.execute(
+            tournaments.update()
+            .where(tournaments.c.id == tid, tournaments.c.status == "open")
+            .values(status="running", started_at=now, round=0)
+        )
         if done.rowcount != 1:
             return None
         row = tournament_row(conn, tid)
-        count = conn.execute(sa.select(sa.func.count()).select_from(tournament_entries)
-                             .where(tournament_entries.c.tournament_id == tid)).scalar_one()
+        count = conn.execute(
+            sa.select(sa.func.count()).select_from(tournament_entries).where(tournament_entries.c.tournament_id == tid)
+        ).scalar_one()
         if count < fewest(row.players):  # one table or none: nothing to compare
             conn.execute(tournaments.update().where(tournaments.c.id == tid).values(status="cancelled", ended_at=now))
             return None
@@ -313,15 +381,19 @@ def advance(engine: sa.Engine, tid: str, now: float, new_id: Any) -> Round | Non
         if row is None or row.status != "running":
             return None
         open_tables = conn.execute(
-            sa.select(sa.func.count()).select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
-            .where(tournament_tables.c.tournament_id == tid, tournament_tables.c.round == row.round,
-                   UNCLOSED)).scalar_one()
+            sa.select(sa.func.count())
+            .select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
+            .where(tournament_tables.c.tournament_id == tid, tournament_tables.c.round == row.round, UNCLOSED)
+        ).scalar_one()
         if open_tables:
             return None
         last = row.round + 1 >= row.rounds
         values: dict[str, Any] = {"status": "finished", "ended_at": now} if last else {"round": row.round + 1}
-        done = conn.execute(tournaments.update().where(tournaments.c.id == tid, tournaments.c.round == row.round,
-                                                       tournaments.c.status == "running").values(**values))
+        done = conn.execute(
+            tournaments.update()
+            .where(tournaments.c.id == tid, tournaments.c.round == row.round, tournaments.c.status == "running")
+            .values(**values)
+        )
         if done.rowcount != 1 or last:
             return None
         return _seat_round(conn, row, row.round + 1, new_id)
@@ -335,10 +407,25 @@ def running(engine: sa.Engine) -> list[str]:
 
 def tournament_of(engine: sa.Engine, table_id: str) -> str | None:
     with engine.connect() as conn:
-        return conn.execute(sa.select(tournament_tables.c.tournament_id)
-                            .where(tournament_tables.c.table_id == table_id)).scalar()
+        return conn.execute(
+            sa.select(tournament_tables.c.tournament_id).where(tournament_tables.c.table_id == table_id)
+        ).scalar()
 
 
-
-__all__ = ["Round", "Spec", "TournamentError", "advance", "create", "due", "register", "round_seed", "running", "seating",
-           "start", "tournament_of", "unregister", "validate", "withdraw"]
+__all__ = [
+    "Round",
+    "Spec",
+    "TournamentError",
+    "advance",
+    "create",
+    "due",
+    "register",
+    "round_seed",
+    "running",
+    "seating",
+    "start",
+    "tournament_of",
+    "unregister",
+    "validate",
+    "withdraw",
+]

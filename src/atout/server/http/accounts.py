@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..features import daily, ledger, profiles, standings, tournament_results
+from ..features import daily, insights, ledger, profiles, standings, tournament_results
 from ..features.accounts import NAME, AccountError, Accounts, normal_name, session_key
 from ..features.limits import Budget
 from ..protocol import SessionEnd
@@ -76,6 +76,8 @@ class AccountRoutes:
             Route("/api/claim", self.claim, methods=["POST"]),
             Route("/api/friends", self.friends, methods=["GET", "POST"]),
             Route("/api/players/{name}", self.player, methods=["GET"]),
+            Route("/api/players/{name}/insights", self.insights, methods=["GET"]),
+            Route("/api/insights", self.insights_shown, methods=["POST"]),
             Route("/api/games/{game_id}", self.game, methods=["GET"]),
             Route("/api/games/{game_id}/deals/{number}", self.deal, methods=["GET"]),
             Route("/api/leaderboard", self.leaderboard, methods=["GET"]),
@@ -87,8 +89,9 @@ class AccountRoutes:
             players, period, page = leaderboard_query(request.query_params)
         except ValueError as err:
             return error_answer(400, "bad_query", str(err))
-        board = await asyncio.to_thread(standings.leaderboard, self.accounts.store.engine, players, period,
-                                        request.app.state.hub.clock.now(), page)
+        board = await asyncio.to_thread(
+            standings.leaderboard, self.accounts.store.engine, players, period, request.app.state.hub.clock.now(), page
+        )
         return JSONResponse(board)
 
     async def player(self, request: Request) -> Response:
@@ -96,13 +99,42 @@ class AccountRoutes:
         name = request.path_params["name"]
         found = None
         if NAME.match(normal_name(name)):  # anything else names nobody: no need to ask the store
-            found = await asyncio.to_thread(profiles.profile, self.accounts.store, self.accounts, name)
+            found = await asyncio.to_thread(
+                profiles.profile, self.accounts.store, self.accounts, name, request.app.state.hub.clock.now()
+            )  # a daily deal's: after its day
         if found is None:
             return error_answer(404, "no_player", f"no registered player is called {name[:40]!r}")
-        locked = await asyncio.to_thread(daily.locked_games, self.accounts.store.engine,
-                                         [r["game"] for r in found["recent"]], request.app.state.hub.clock.now())
-        found["recent"] = [r for r in found["recent"] if r["game"] not in locked]  # a daily deal's: after its day
         return JSONResponse(found)
+
+    async def insights(self, request: Request) -> Response:
+        """A person's insights (features/insights.py): for themselves, and for anyone once they show them."""
+        name = request.path_params["name"]
+        account = None
+        if NAME.match(normal_name(name)):
+            account = await asyncio.to_thread(self.accounts.find, name)
+        if account is None:
+            return error_answer(404, "no_player", f"no registered player is called {name[:40]!r}")
+        engine = self.accounts.store.engine
+        viewer = await asyncio.to_thread(self.accounts.session, session_token(request))
+        own = viewer is not None and viewer.id == account.id
+        public = await asyncio.to_thread(insights.is_public, engine, account.id)
+        if not own and not public:
+            return error_answer(
+                403, "insights_private", f"{account.name}'s insights are private: only {account.name} sees them"
+            )
+        now = request.app.state.hub.clock.now()
+        found = await asyncio.to_thread(insights.insights, engine, account.id, now)
+        return JSONResponse({"name": account.name, "own": own, "public": public, **found})
+
+    async def insights_shown(self, request: Request) -> Response:
+        """POST {public: true|false}: one's insights shown on one's public profile, or kept to oneself."""
+        if not isinstance(got := await asked(request, self.accounts, "log in to show your insights"), Asked):
+            return got
+        public = got.data.get("public")
+        if not isinstance(public, bool):
+            return error_answer(400, "malformed", "public: true to show your insights to everyone, false to keep them")
+        await asyncio.to_thread(insights.set_public, self.accounts.store.engine, got.account.id, public)
+        return JSONResponse({"public": public})
 
     async def game(self, request: Request) -> Response:
         """A finished, cancelled or deserted game with every deal record, to replay."""
@@ -119,16 +151,29 @@ class AccountRoutes:
     async def _daily_locked(self, request: Request, game_id: str) -> Response | None:
         """A daily deal's game before its day is over: only for those who have played that day (daily.py)."""
         account = await asyncio.to_thread(self.accounts.session, session_token(request))
-        day = await asyncio.to_thread(daily.locked_game, self.accounts.store.engine, game_id,
-                                      request.app.state.hub.clock.now())
+        day = await asyncio.to_thread(
+            daily.locked_game, self.accounts.store.engine, game_id, request.app.state.hub.clock.now()
+        )
         if day is None:
-            if await asyncio.to_thread(tournament_results.locked_game, self.accounts.store.engine, game_id,
-                                       None if account is None else account.id):
-                return error_answer(403, "tournament_round", "this game is a tournament's: its cards are shown to the "
-                                                       "other tables' players once every table of its round is over")
+            if await asyncio.to_thread(
+                tournament_results.locked_game,
+                self.accounts.store.engine,
+                game_id,
+                None if account is None else account.id,
+            ):
+                return error_answer(
+                    403,
+                    "tournament_round",
+                    "this game is a tournament's: its cards are shown to the "
+                    "other tables' players once every table of its round is over",
+                )
             return None
-        return error_answer(403, "daily_not_over", f"this game is a play of the daily deal of {day}: its cards are shown "
-                                             "to nobody, its player included, before the day is over (UTC)")
+        return error_answer(
+            403,
+            "daily_not_over",
+            f"this game is a play of the daily deal of {day}: its cards are shown "
+            "to nobody, its player included, before the day is over (UTC)",
+        )
 
     async def deal(self, request: Request) -> Response:
         """One deal of a stored game, told whole for its review, with its record and commitment."""
@@ -137,8 +182,12 @@ class AccountRoutes:
         if STORED_ID.match(game_id) and _PAGE.match(number):
             found = await asyncio.to_thread(profiles.deal, self.accounts.store, game_id, int(number))
         if found is None:
-            return error_answer(404, "no_deal", f"no deal {number[:20]!r} in a stored game {game_id[:40]!r}: a game is "
-                                          "stored once it is over; a deal of a game going on is reviewed at its table")
+            return error_answer(
+                404,
+                "no_deal",
+                f"no deal {number[:20]!r} in a stored game {game_id[:40]!r}: a game is "
+                "stored once it is over; a deal of a game going on is reviewed at its table",
+            )
         if refused := await self._daily_locked(request, game_id):
             return refused
         return JSONResponse(found)
@@ -149,10 +198,12 @@ class AccountRoutes:
             if refused := await spend(request, Budget.REGISTRATION):
                 return limited(refused)
             await self._check_no_guest_holds(request, data)
-            account = await asyncio.to_thread(self.accounts.register, data.get("name"), data.get("password"),
-                                              data.get("avatar"))
-            _, token = await asyncio.to_thread(self.accounts.login, data["name"], data["password"],
-                                               address(request), request.headers.get("user-agent"))
+            account = await asyncio.to_thread(
+                self.accounts.register, data.get("name"), data.get("password"), data.get("avatar")
+            )
+            _, token = await asyncio.to_thread(
+                self.accounts.login, data["name"], data["password"], address(request), request.headers.get("user-agent")
+            )
         except AccountError as err:
             return refusal(409 if err.code == "name_taken" else 400, err)
         await self._hand_over(request, data, account, new=True)
@@ -184,8 +235,9 @@ class AccountRoutes:
         token = data.get("guest")
         own = hub.identity.player_from_token(token) if isinstance(token, str) and len(token) <= 200 else None
         if await hub.identity.guests_online(name) - {own}:
-            raise AccountError("name_taken", f"a guest is playing under the name {normal_name(name)!r} now: "
-                                             "choose another")
+            raise AccountError(
+                "name_taken", f"a guest is playing under the name {normal_name(name)!r} now: choose another"
+            )
 
     async def login(self, request: Request) -> Response:
         try:
@@ -195,8 +247,13 @@ class AccountRoutes:
         if refused := await spend_guess(request, data.get("name")):
             return limited(refused)
         try:
-            account, token = await asyncio.to_thread(self.accounts.login, data.get("name"), data.get("password"),
-                                                     address(request), request.headers.get("user-agent"))
+            account, token = await asyncio.to_thread(
+                self.accounts.login,
+                data.get("name"),
+                data.get("password"),
+                address(request),
+                request.headers.get("user-agent"),
+            )
         except AccountError as err:
             return refusal(401, err)
         if handover_refused := await self._hand_over(request, data, account, new=False):
@@ -233,7 +290,9 @@ class AccountRoutes:
         account, token, session_id = got.account, got.token, got.data.get("id")
         key = await asyncio.to_thread(self.accounts.end_session, account.id, session_id)
         if key is None:
-            return error_answer(404, "no_session", f"you have no session {repr(session_id)[:24]} (GET /api/sessions lists yours)")
+            return error_answer(
+                404, "no_session", f"you have no session {repr(session_id)[:24]} (GET /api/sessions lists yours)"
+            )
         current = token is not None and key == session_key(token)
         request.app.state.hub.sessions.close(account.id, [key], SessionEnd.LOGOUT if current else SessionEnd.ENDED)
         response = JSONResponse({"ended": key[:16], "current": current})
@@ -242,8 +301,9 @@ class AccountRoutes:
     async def delete_account(self, request: Request) -> Response:
         """POST {password}: the account deleted (``features/erasure.py``); every session ends, every socket closes,
         its seats are left; the name is free again."""
-        if not isinstance(got := await asked(request, self.accounts, "log in to delete your account", guess=True),
-                          Asked):
+        if not isinstance(
+            got := await asked(request, self.accounts, "log in to delete your account", guess=True), Asked
+        ):
             return got
         account = got.account
         try:
@@ -276,13 +336,15 @@ class AccountRoutes:
 
     async def password(self, request: Request) -> Response:
         """POST {old, new}: a new password, the old one given; every other session ends."""
-        if not isinstance(got := await asked(request, self.accounts, "log in to change your password", guess=True),
-                          Asked):
+        if not isinstance(
+            got := await asked(request, self.accounts, "log in to change your password", guess=True), Asked
+        ):
             return got
         account = got.account
         try:
-            ended = await asyncio.to_thread(self.accounts.change_password, account, got.token, got.data.get("old"),
-                                            got.data.get("new"))
+            ended = await asyncio.to_thread(
+                self.accounts.change_password, account, got.token, got.data.get("old"), got.data.get("new")
+            )
         except AccountError as err:
             return refusal(401 if err.code == "wrong" else 400, err)
         request.app.state.hub.sessions.close(account.id, ended, SessionEnd.PASSWORD)
@@ -297,8 +359,9 @@ class AccountRoutes:
         if not isinstance(got := await asked(request, self.accounts, "log in to claim chips", read=False), Asked):
             return got
         try:
-            chips = await asyncio.to_thread(ledger.claim, self.accounts.store.engine, got.account.id,
-                                            request.app.state.hub.clock.now())
+            chips = await asyncio.to_thread(
+                ledger.claim, self.accounts.store.engine, got.account.id, request.app.state.hub.clock.now()
+            )
         except ledger.LedgerError as err:
             return error_answer(409, err.code, err.message)
         return JSONResponse({"claimed": ledger.CLAIM_CHIPS, "chips": chips})
@@ -320,8 +383,14 @@ class AccountRoutes:
                     hub.identity.tell_player(other.id, {"type": "friend", "event": status, "name": account.name})
                 elif action in ("accept", "refuse"):
                     other = await asyncio.to_thread(friends.answer, account, name, action == "accept")
-                    hub.identity.tell_player(other.id, {"type": "friend", "event": "accepted" if action == "accept" else "refused",
-                                                     "name": account.name})
+                    hub.identity.tell_player(
+                        other.id,
+                        {
+                            "type": "friend",
+                            "event": "accepted" if action == "accept" else "refused",
+                            "name": account.name,
+                        },
+                    )
                 elif action == "remove":
                     other = await asyncio.to_thread(friends.remove, account, name)
                 else:

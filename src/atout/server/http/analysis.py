@@ -13,7 +13,7 @@ from starlette.routing import Route
 from ...engine.record import RecordError, replay
 from ..features import daily
 from ..features.accounts import Account, AccountError
-from ..features.analysis import DEAL, AnalysisError, AnalysisPool, Job, stored
+from ..features.analysis import DEAL, AnalysisError, AnalysisPool, Job, accuracy_for, stored
 from ..features.limits import Budget, Refusal
 from ..kinds import SeatKind
 from ..room import rebuilt
@@ -44,8 +44,10 @@ class AnalysisRoutes:
             record, seat = await self._deal(request, person, game, deal, seat, table)
             done = await asyncio.to_thread(stored, self.pool.engine, game, deal, seat)
             if done is not None:
-                return JSONResponse({"status": "done", "game": game, "deal": deal, "seat": seat, "analysis": done})
-            job = await self.pool.submit(Job(game, deal, seat, person, record), lambda: _spend_analysis(request, person))
+                return await self._done(request, person, game, deal, seat, record, done)
+            job = await self.pool.submit(
+                Job(game, deal, seat, person, record), lambda: _spend_analysis(request, person)
+            )
         except AnalysisError as err:
             return _refusal(err)
         return JSONResponse(self.pool.status(job), status_code=202)
@@ -57,8 +59,9 @@ class AnalysisRoutes:
             query = request.query_params
             unknown = sorted(set(query) - {"game", "deal", "seat", "table"})
             if unknown:
-                raise AnalysisError(400, "bad_query",
-                                    f"no parameter {unknown[0][:20]!r}: the analysis takes game, deal, seat, table")
+                raise AnalysisError(
+                    400, "bad_query", f"no parameter {unknown[0][:20]!r}: the analysis takes game, deal, seat, table"
+                )
             deal_text, seat_text = query.get("deal", ""), query.get("seat")
             if not DEAL.match(deal_text) or (seat_text is not None and not DEAL.match(seat_text)):
                 raise AnalysisError(400, "bad_query", "deal (and seat) are whole numbers from 0")
@@ -66,21 +69,41 @@ class AnalysisRoutes:
             if not STORED_ID.match(game) or (table is not None and not STORED_ID.match(table)):
                 raise AnalysisError(400, "bad_query", "game (and table): a game's (a table's) id")
             seat = None if seat_text is None else int(seat_text)
-            jobs = [j for j in self.pool.jobs.values() if j.game == game and j.deal == deal
-                    and j.person == person and (seat is None or j.seat == seat)]
+            jobs = [
+                j
+                for j in self.pool.jobs.values()
+                if j.game == game and j.deal == deal and j.person == person and (seat is None or j.seat == seat)
+            ]
             if jobs:
                 job = jobs[0]
                 if job.status == "failed":
                     raise AnalysisError(500, "internal", "the analysis failed (it is in the server's log): ask again")
                 if job.status != "done":
                     return JSONResponse(self.pool.status(job), status_code=202)
-            _, seat = await self._deal(request, person, game, deal, seat, table, lookup_only=True)
+            record, seat = await self._deal(request, person, game, deal, seat, table, lookup_only=True)
             done = await asyncio.to_thread(stored, self.pool.engine, game, deal, seat)
-            if done is None:
-                raise AnalysisError(404, "not_requested", "nobody asked for this analysis yet: POST /api/analysis")
+            if done is None:  # an answer, not an error: a page asks before it offers the button (no 404 in its console)
+                return JSONResponse({"status": "not_requested", "game": game, "deal": deal, "seat": seat})
         except AnalysisError as err:
             return _refusal(err)
-        return JSONResponse({"status": "done", "game": game, "deal": deal, "seat": seat, "analysis": done})
+        return await self._done(request, person, game, deal, seat, record, done)
+
+    async def _done(
+        self,
+        request: Request,
+        person: str,
+        game: str,
+        deal: int,
+        seat: int,
+        record: dict[str, Any],
+        done: dict[str, Any],
+    ) -> Response:
+        """A made analysis, with the seat's accuracy (stored with it; made now for an analysis kept before)."""
+        now = hub_of(request).clock.now()
+        found = await asyncio.to_thread(accuracy_for, self.pool.engine, game, deal, seat, record, done, person, now)
+        return JSONResponse(
+            {"status": "done", "game": game, "deal": deal, "seat": seat, "analysis": done, "accuracy": found}
+        )
 
     async def _person(self, request: Request) -> str:
         """Who asks: the session's account, or a guest by the token ``hello`` gave (``Authorization: Bearer``)."""
@@ -97,8 +120,16 @@ class AnalysisRoutes:
                 return player
         raise AnalysisError(401, "not_logged_in", "log in, or send your guest token as Authorization: Bearer TOKEN")
 
-    async def _deal(self, request: Request, person: str, game: str, deal: int, seat: int | None,
-                    table: str | None, lookup_only: bool = False) -> tuple[dict[str, Any], int]:
+    async def _deal(
+        self,
+        request: Request,
+        person: str,
+        game: str,
+        deal: int,
+        seat: int | None,
+        table: str | None,
+        lookup_only: bool = False,
+    ) -> tuple[dict[str, Any], int]:
         """The finished deal's record and the seat the person played in it; AnalysisError names what
         is wrong.  A stored game first (finished or cancelled), else the game running at ``table``."""
         hub = request.app.state.hub
@@ -110,15 +141,23 @@ class AnalysisRoutes:
         else:
             found = await self._running(request, person, game, table)
             if found is None:
-                raise AnalysisError(404, "no_game", f"no game {game[:40]!r}" + ("" if table else
-                                    " is stored (a game still running needs its table)"))
+                raise AnalysisError(
+                    404,
+                    "no_game",
+                    f"no game {game[:40]!r}" + ("" if table else " is stored (a game still running needs its table)"),
+                )
             records, mine, day = found
         if day is not None:
-            raise AnalysisError(403, "daily_not_over", f"this game is a play of the daily deal of {day}: its deals are "
-                                                       "analysed once the day is over (UTC), for nobody before")
+            raise AnalysisError(
+                403,
+                "daily_not_over",
+                f"this game is a play of the daily deal of {day}: its deals are "
+                "analysed once the day is over (UTC), for nobody before",
+            )
         if not 0 <= deal < len(records):
-            raise AnalysisError(404, "no_deal", f"game {game[:40]!r} has {len(records)} finished deals: deal is 0 to "
-                                f"{len(records) - 1}")
+            raise AnalysisError(
+                404, "no_deal", f"game {game[:40]!r} has {len(records)} finished deals: deal is 0 to {len(records) - 1}"
+            )
         if not mine:
             raise AnalysisError(403, "not_your_seat", "you did not play in this game: a person analyses their own seat")
         if seat is None:
@@ -135,8 +174,9 @@ class AnalysisRoutes:
                 raise AnalysisError(404, "no_deal", "that deal is not finished")
         return record, seat
 
-    async def _running(self, request: Request, person: str, game: str,
-                       table_id: str | None) -> tuple[list[dict[str, Any]], list[int], str | None] | None:
+    async def _running(
+        self, request: Request, person: str, game: str, table_id: str | None
+    ) -> tuple[list[dict[str, Any]], list[int], str | None] | None:
         """The finished deals of the game running (or just ended) at ``table_id``, the seats the asker sat
         in, and the day of the daily deal it plays while that day is locked; this process's table, else the
         table as the store holds it."""

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
+import json
 import sqlite3
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -27,11 +30,12 @@ from ...engine.rules import SETTINGS
 from ..clock import Clock, SteppedClock
 from ..features.accounts import Accounts, session_key
 from ..features.analysis import AnalysisPool
+from ..features.background import Background
 from ..features.bookkeeping import book
 from ..features.daily_marks import BROWSER_COOKIE
 from ..features.robot_accounts import token_key
 from ..logs import log
-from ..options import OPTION_VALUES, TableOptions
+from ..options import OPTION_FIELDS, OPTION_VALUES, TableOptions
 from ..protocol import MAX_MESSAGE_BYTES
 from ..site.cluster import RedisSite  # redis itself is imported only by a site of several processes (bus.py)
 from ..site.hub import Config, Hub
@@ -39,12 +43,14 @@ from ..site.local import LocalSite, Site
 from ..store import Store, StoreError
 from .accounts import AccountRoutes
 from .analysis import AnalysisRoutes
-from .assets import ClientFiles
+from .assets import REVALIDATE, ClientFiles, revalidated_answer
 from .daily import DailyRoutes
 from .hosts import HostGuard
+from .learn import LearnRoutes
 from .origins import OriginGuard
 from .requests import COOKIES, client_address, error_answer, session_token, with_browser_mark
 from .robots import RobotRoutes
+from .rules import RulesRoutes
 from .security import SecurityHeaders, content_policy
 from .tournaments import TournamentRoutes
 from .wsprotocol import WRITE_TEXT
@@ -83,7 +89,9 @@ class WebSocketEndpoint:
             if bearer is not None and hub.robots is not None:  # a robot account's program: its token says who
                 account = await asyncio.to_thread(hub.robots.by_token, bearer)
                 if account is None:  # refused before the handshake: HTTP 403
-                    await websocket.close(code=1008, reason="that robot token is not in force (revoked, or never given)")
+                    await websocket.close(
+                        code=1008, reason="that robot token is not in force (revoked, or never given)"
+                    )
                     return
                 session = token_key(bearer)
         except Exception as err:
@@ -100,9 +108,14 @@ class WebSocketEndpoint:
         async def send_text(text: str) -> None:
             await send({"type": "websocket.send", "text": text})
 
-        conn = hub.connect(send_text, websocket.close, account, address,
-                           session=session,
-                           write=scope.get("extensions", {}).get(WRITE_TEXT))
+        conn = hub.connect(
+            send_text,
+            websocket.close,
+            account,
+            address,
+            session=session,
+            write=scope.get("extensions", {}).get(WRITE_TEXT),
+        )
         conn.browser = websocket.cookies.get(BROWSER_COOKIE)
         pump = asyncio.create_task(conn.pump())
         try:
@@ -143,12 +156,25 @@ async def health(request: Request) -> Response:
     bus is down (each part's state, and how many outages each had)."""
     hub: Hub = request.app.state.hub
     store = hub.store.health
-    body = {"status": "ok", "store": "up" if store.up else "down", "store_outages": store.outages,
-            "tables": len(hub.rooms), "resting": len(hub.release.resting), "released": hub.stats.released,
-            "connections": len(hub.connections),
-            "actions": hub.actions, "store_commits": hub.writer.commits, "store_items": hub.writer.items,
-            "frames": hub.stats.frames, "frames_crossed": hub.stats.crossed,
-            **hub.site.health()}
+    body = {
+        "status": "ok",
+        "store": "up" if store.up else "down",
+        "store_outages": store.outages,
+        "tables": len(hub.rooms),
+        "resting": len(hub.release.resting),
+        "released": hub.stats.released,
+        "connections": len(hub.connections),
+        "actions": hub.actions,
+        "store_commits": hub.writer.commits,
+        "store_items": hub.writer.items,
+        "frames": hub.stats.frames,
+        "frames_crossed": hub.stats.crossed,
+        "tables_stalled": len(hub.watchdog.stalled),
+        "tables_stalled_total": hub.watchdog.found,
+        "tables_restarted": hub.watchdog.restarted,
+        "room_tasks_failed": hub.stats.tasks_failed,
+        **hub.site.health(),
+    }
     if store.cause is not None:
         body["store_cause"] = str(store.cause)
     if body.get("bus") == "down" or store.cause is not None:
@@ -202,12 +228,22 @@ async def metrics(request: Request) -> Response:
 
 async def table_options(request: Request) -> Response:
     """Every table option with its values (default first), the robot levels to offer, and the poignée
-    sizes per player count: what a client needs to build its forms without repeating the server's rules."""
-    return JSONResponse(options_catalogue(), headers={"Cache-Control": "max-age=3600"})
+    sizes per player count: what a client needs to build its forms without repeating the server's rules.
+    Asked again at each visit and answered 304 while it is the same: a page upgraded with the server never
+    builds its forms from an older catalogue its browser kept."""
+    body, tag = _catalogue_answer()
+    return revalidated_answer(request.scope, body, None, "application/json", REVALIDATE, tag)
+
+
+@functools.cache
+def _catalogue_answer() -> tuple[bytes, str]:
+    body = json.dumps(options_catalogue(), separators=(",", ":")).encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:16]}"'
 
 
 def options_catalogue() -> dict[str, Any]:
     return {
+        "fields": OPTION_FIELDS,  # every option in a form's order, with its kind: the page's controls follow it
         "values": OPTION_VALUES,
         "defaults": TableOptions().to_json(),
         "levels": OFFERED_LEVELS,
@@ -230,16 +266,24 @@ async def index(request: Request) -> Response:
     return with_browser_mark(page, request)  # before the page's WebSocket, which carries it to a daily play
 
 
-def create_app(db_url: str, config: Config | None = None, clock: Clock | None = None,
-               redis_url: str | None = None) -> Starlette:
+def create_app(
+    db_url: str, config: Config | None = None, clock: Clock | None = None, redis_url: str | None = None
+) -> Starlette:
     """The application on the store at ``db_url`` (migrated on start-up); with ``redis_url``, one process
     of several that share the site."""
 
     config = config or Config()
     store = Store(db_url, book=book)
     accounts = Accounts(store, config.hasher)
-    analysis = AnalysisPool(store.engine, config.analysis_workers, config.analysis_queue, config.analysis_per_person,
-                            config.analysis_worlds, config.analysis_warm)
+    analysis = AnalysisPool(
+        store.engine,
+        config.analysis_workers,
+        config.analysis_queue,
+        config.analysis_per_person,
+        config.analysis_worlds,
+        config.analysis_warm,
+    )
+    background = Background(store.engine, config.insights_budget, config.insights_jobs, config.analysis_worlds)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -251,10 +295,14 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         await hub.start()
         app.state.hub = hub
         app.state.analysis = analysis
+        app.state.background = background
         await analysis.start()
+        background.now = hub.clock.now
+        background.start()
         try:
             yield
         finally:
+            await background.stop()
             await analysis.stop()
             await hub.stop()
             store.close()
@@ -263,7 +311,9 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
         *AccountRoutes(accounts).routes(),
         *AnalysisRoutes(analysis).routes(),
         *DailyRoutes().routes(),
+        *LearnRoutes(accounts).routes(),
         *RobotRoutes(accounts).routes(),
+        *RulesRoutes().routes(),
         *TournamentRoutes().routes(),
         Route("/", index),
         Route("/health", health),
@@ -283,9 +333,17 @@ def create_app(db_url: str, config: Config | None = None, clock: Clock | None = 
     # Pages, files and API answers gzipped (the client's files are so already, once); the WebSocket is not
     # HTTP and passes by it untouched.
     compress = Middleware(GZipMiddleware, minimum_size=500)
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error, DBAPIError: store_error,
-                                                                   StoreError: store_error, sqlite3.Error: store_error},
-                    middleware=[headers, hosts, compress, guard])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={
+            HTTPException: http_error,
+            DBAPIError: store_error,
+            StoreError: store_error,
+            sqlite3.Error: store_error,
+        },
+        middleware=[headers, hosts, compress, guard],
+    )
     app.state.client_files = files
     return app
 

@@ -72,8 +72,9 @@ class Asset:
         media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
         if name.endswith((".js", ".mjs")):
             media_type = "text/javascript"
-        return cls(name, hashed_name(name, digest), digest, body, packed if len(packed) < len(body) else None,
-                   media_type)
+        return cls(
+            name, hashed_name(name, digest), digest, body, packed if len(packed) < len(body) else None, media_type
+        )
 
 
 class Assets:
@@ -88,9 +89,15 @@ class Assets:
                 self.by_name[asset.name] = asset
         self.by_hashed = {asset.hashed: asset for asset in self.by_name.values()}
         self.import_map = json.dumps(
-            {"imports": {PREFIX + a.name: self.url(a.name) for a in self.by_name.values()
-                         if a.name.endswith(MAPPED_SUFFIXES)}},
-            indent=None, separators=(",", ":"), sort_keys=True)
+            {
+                "imports": {
+                    PREFIX + a.name: self.url(a.name) for a in self.by_name.values() if a.name.endswith(MAPPED_SUFFIXES)
+                }
+            },
+            indent=None,
+            separators=(",", ":"),
+            sort_keys=True,
+        )
         digest = base64.b64encode(hashlib.sha256(self.import_map.encode()).digest()).decode()
         self.script_source = f"'sha256-{digest}'"
         template = self.by_name.get("index.html")
@@ -129,7 +136,7 @@ class Assets:
         language = self.language_of(Headers(scope=scope).get("accept-language", ""))
         page = self.pages[language]
         tag = f'W/"{hashlib.sha256(page).hexdigest()[:HASH_LENGTH]}"'
-        answer = _answer(scope, page, None, "text/html", REVALIDATE, tag)
+        answer = revalidated_answer(scope, page, None, "text/html", REVALIDATE, tag)
         answer.headers["Vary"] = "Accept-Language"
         return answer
 
@@ -219,14 +226,17 @@ class ClientFiles:
             lifetime = REVALIDATE
         if asset is None:
             raise HTTPException(404)
-        return _answer(request.scope, asset.body, asset.gzipped, asset.media_type, lifetime, f'W/"{asset.digest}"')
+        return revalidated_answer(
+            request.scope, asset.body, asset.gzipped, asset.media_type, lifetime, f'W/"{asset.digest}"'
+        )
 
     def routes(self) -> list[Route]:
         return [Route(PREFIX + "{name:path}", self.file, methods=["GET", "HEAD"])]
 
 
-def _answer(scope: Scope, body: bytes, gzipped: bytes | None, media_type: str, lifetime: str,
-            etag: str | None) -> Response:
+def revalidated_answer(
+    scope: Scope, body: bytes, gzipped: bytes | None, media_type: str, lifetime: str, etag: str | None
+) -> Response:
     """``body`` (gzipped when the browser takes it and that saves something), with its lifetime; a 304
     when the browser's copy carries ``etag`` already."""
     request = Headers(scope=scope)
@@ -247,4 +257,4 @@ def _answer(scope: Scope, body: bytes, gzipped: bytes | None, media_type: str, l
     return Response(body, media_type=media_type, headers=headers)
 
 
-__all__ = ["IMMUTABLE", "REVALIDATE", "Asset", "Assets", "ClientFiles", "hashed_name"]
+__all__ = ["IMMUTABLE", "REVALIDATE", "Asset", "Assets", "ClientFiles", "hashed_name", "revalidated_answer"]

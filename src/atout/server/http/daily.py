@@ -32,11 +32,13 @@ class DailyRoutes:
     ``/api/daily/DAY/deals`` (docs/protocol.md, "The daily deal")."""
 
     def routes(self) -> list[Route]:
-        return [Route("/api/daily", self.today, methods=["GET"]),
-                Route("/api/daily/days", self.days, methods=["GET"]),
-                Route("/api/daily/{day}", self.day, methods=["GET"]),
-                Route("/api/daily/{day}/plays", self.plays, methods=["GET"]),
-                Route("/api/daily/{day}/deals", self.deals, methods=["GET"])]
+        return [
+            Route("/api/daily", self.today, methods=["GET"]),
+            Route("/api/daily/days", self.days, methods=["GET"]),
+            Route("/api/daily/{day}", self.day, methods=["GET"]),
+            Route("/api/daily/{day}/plays", self.plays, methods=["GET"]),
+            Route("/api/daily/{day}/deals", self.deals, methods=["GET"]),
+        ]
 
     @staticmethod
     async def _person(request: Request) -> str | None:
@@ -68,12 +70,27 @@ class DailyRoutes:
         person = await self._person(request)
         played = await asyncio.to_thread(play_of, engine, today.day, person)
         salt = today.salt or ""
-        would = None if played is not None else await asyncio.to_thread(
-            unranked_if_played, engine, today.day, mark(salt, "address", address(request)),
-            mark(salt, "browser", request.cookies.get(BROWSER_COOKIE)))
-        answer = JSONResponse({**today.public(), "registered": person is not None, "played": played,
-                               "unranked_if_played": would, "unranked_reason": reason_text(would),
-                               "next": {"day": tomorrow.day, "commitment": tomorrow.commitment}})
+        would = (
+            None
+            if played is not None
+            else await asyncio.to_thread(
+                unranked_if_played,
+                engine,
+                today.day,
+                mark(salt, "address", address(request)),
+                mark(salt, "browser", request.cookies.get(BROWSER_COOKIE)),
+            )
+        )
+        answer = JSONResponse(
+            {
+                **today.public(),
+                "registered": person is not None,
+                "played": played,
+                "unranked_if_played": would,
+                "unranked_reason": reason_text(would),
+                "next": {"day": tomorrow.day, "commitment": tomorrow.commitment},
+            }
+        )
         return with_browser_mark(answer, request)
 
     async def days(self, request: Request) -> Response:
@@ -94,8 +111,9 @@ class DailyRoutes:
         person = await self._person(request)
         rows = await asyncio.to_thread(ranking, engine, day.day)
         you = await asyncio.to_thread(play_of, engine, day.day, person)
-        return JSONResponse({**day.public(), "over": over, "seed": day.seed if over else None, "ranking": rows,
-                             "you": you})
+        return JSONResponse(
+            {**day.public(), "over": over, "seed": day.seed if over else None, "ranking": rows, "you": you}
+        )
 
     async def plays(self, request: Request) -> Response:
         """The day's plays with their records, best first: to anyone once the day is over, to nobody before
@@ -106,8 +124,12 @@ class DailyRoutes:
             engine = hub.store.engine
             over = await asyncio.to_thread(is_over, engine, day, hub.clock.now())
             if not over:
-                raise DailyError(403, "daily_not_over", f"the plays of {day.day}, and their cards, are shown to "
-                                                        "everyone once the day is over (UTC), to nobody before")
+                raise DailyError(
+                    403,
+                    "daily_not_over",
+                    f"the plays of {day.day}, and their cards, are shown to "
+                    "everyone once the day is over (UTC), to nobody before",
+                )
         except DailyError as err:
             return _refusal(err)
         found = await asyncio.to_thread(plays, engine, day, over)
@@ -120,15 +142,28 @@ class DailyRoutes:
             day = await self._day(request)
             engine = hub.store.engine
             if not await asyncio.to_thread(is_over, engine, day, hub.clock.now()):
-                raise DailyError(403, "daily_not_over", f"the seed of {day.day} is revealed when the day is over "
-                                                        "and nobody plays it any more")
+                raise DailyError(
+                    403,
+                    "daily_not_over",
+                    f"the seed of {day.day} is revealed when the day is over and nobody plays it any more",
+                )
         except DailyError as err:
             return _refusal(err)
         found = await asyncio.to_thread(plays, engine, day, True)
-        return JSONResponse({"format": DAILY_FORMAT, "day": day.day, "commitment": day.commitment, "seed": day.seed,
-                             "players": day.players, "deals": day.deals,
-                             "plays": [{"name": p["name"], "status": p["status"], "total": p["total"],
-                                        "records": p["records"]} for p in found]})
+        return JSONResponse(
+            {
+                "format": DAILY_FORMAT,
+                "day": day.day,
+                "commitment": day.commitment,
+                "seed": day.seed,
+                "players": day.players,
+                "deals": day.deals,
+                "plays": [
+                    {"name": p["name"], "status": p["status"], "total": p["total"], "records": p["records"]}
+                    for p in found
+                ],
+            }
+        )
 
 
 def _refusal(err: DailyError) -> Response:

@@ -3,7 +3,8 @@
 A request (its head, and its body if any) must arrive whole within ``request_timeout`` seconds of the
 connection being made, or of its first byte on a kept-alive connection: uvicorn waits for it for ever
 (its keep-alive timer is only armed after a response, and any byte disarms it), so a client sending a
-byte every few seconds held a connection, and its memory, as long as it liked (slowloris). And one peer address may hold at most
+byte every few seconds held a connection, and its memory, as long as it liked (slowloris). And one peer address may hold
+at most
 ``per_address`` connections at once: more are answered 503 and closed as they come. Behind a proxy every
 connection comes from the proxy, so ``atout serve --behind-proxy`` lifts that cap (the proxy keeps it:
 ``limit_conn``, docs/deploy.md). Beyond uvicorn's ``limit_concurrency`` in all, uvicorn answers 503 to
@@ -37,8 +38,10 @@ def _error(status: str, code: str, message: str) -> bytes:
     """A whole HTTP/1.1 response with the site's JSON error, closing the connection: what a connection
     refused before any request is read gets."""
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
-    return (f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
-            "connection: close\r\nretry-after: 10\r\n\r\n").encode() + body
+    return (
+        f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
+        "connection: close\r\nretry-after: 10\r\n\r\n"
+    ).encode() + body
 
 
 def peer_of(protocol: object) -> str | None:
@@ -67,8 +70,13 @@ class AtoutHTTPProtocol(H11Protocol):
         super().connection_made(transport)
         if self.limit_concurrency is not None and len(self.connections) > self.limit_concurrency:
             self.logger.warning("refused a connection: %d held already", len(self.connections) - 1)
-            transport.write(_error("503 Service Unavailable", "server_full",
-                                    f"the server holds {self.limit_concurrency} connections: try again soon"))
+            transport.write(
+                _error(
+                    "503 Service Unavailable",
+                    "server_full",
+                    f"the server holds {self.limit_concurrency} connections: try again soon",
+                )
+            )
             transport.close()
             return
         if self.per_address is not None and self.client is not None:
@@ -76,8 +84,13 @@ class AtoutHTTPProtocol(H11Protocol):
             held = sum(1 for c in self.connections if peer_of(c) == peer)
             if held > self.per_address:
                 self.logger.warning("refused a connection from %s: %d held already", peer, held - 1)
-                transport.write(_error("503 Service Unavailable", "too_many_connections",
-                                        f"at most {self.per_address} connections at once from one address"))
+                transport.write(
+                    _error(
+                        "503 Service Unavailable",
+                        "too_many_connections",
+                        f"at most {self.per_address} connections at once from one address",
+                    )
+                )
                 transport.close()
                 return
         self._arm()

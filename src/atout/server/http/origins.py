@@ -36,8 +36,15 @@ def normal_origin(url: str) -> str | None:
     except ValueError:
         return None
     hostname = parts.hostname or ""
-    if (parts.scheme not in DEFAULT_PORTS or not HOST.match(hostname) or parts.username is not None
-            or parts.password is not None or parts.path not in ("", "/") or parts.query or parts.fragment):
+    if (
+        parts.scheme not in DEFAULT_PORTS
+        or not HOST.match(hostname)
+        or parts.username is not None
+        or parts.password is not None
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
         return None
     host = f"[{hostname}]" if ":" in hostname else hostname
     if port is not None and port != DEFAULT_PORTS[parts.scheme]:
@@ -84,8 +91,13 @@ class OriginGuard:
     """ASGI middleware: a WebSocket handshake or an unsafe HTTP request from a foreign page is refused
     before it reaches a route (HTTP 403; a WebSocket is closed before it is accepted, which is a 403 too)."""
 
-    def __init__(self, app: ASGIApp, origins: Iterable[str] = (), trusted_proxy: bool = False,
-                 cookies: Iterable[str] = ("atout_session",)) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        origins: Iterable[str] = (),
+        trusted_proxy: bool = False,
+        cookies: Iterable[str] = ("atout_session",),
+    ) -> None:
         self.app = app
         self.origins = frozenset(filter(None, map(normal_origin, origins)))
         self.trusted_proxy = trusted_proxy

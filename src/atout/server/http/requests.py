@@ -42,8 +42,11 @@ def refusal(status: int, err: AccountError) -> JSONResponse:
 
 def limited(refused: Refusal) -> JSONResponse:
     """429 ``rate_limited``: which budget, whose, and the wait (also as ``Retry-After``)."""
-    return JSONResponse({"error": {"code": "rate_limited", "message": refused.message, **refused.fields()}},
-                        status_code=429, headers={"Retry-After": str(refused.seconds)})
+    return JSONResponse(
+        {"error": {"code": "rate_limited", "message": refused.message, **refused.fields()}},
+        status_code=429,
+        headers={"Retry-After": str(refused.seconds)},
+    )
 
 
 async def spend(request: Request, budget: Budget, person: str | None = None) -> Refusal | None:
@@ -67,8 +70,9 @@ class Asked:
     data: dict[str, Any]
 
 
-async def asked(request: Request, accounts: Accounts, logged_out: str, read: bool = True,
-                guess: bool = False) -> Asked | Response:
+async def asked(
+    request: Request, accounts: Accounts, logged_out: str, read: bool = True, guess: bool = False
+) -> Asked | Response:
     """The session's account (else 401 ``not_logged_in``, ``logged_out`` saying what to log in for), the
     body when ``read`` (else 400), and for a request that tries the account's password (``guess``) one
     attempt of its login budget (else 429: a stolen cookie guesses no faster than a login). A Response is
@@ -143,8 +147,15 @@ def with_session(response: Response, request: Request, token: str) -> Response:
     """The session cookie: out of scripts' reach, not sent by other sites' requests but a link's, and over
     https never sent in clear, under the ``__Host-`` name (the plain one, if the browser holds it, deleted)."""
     https = served_over_https(request)
-    response.set_cookie(SECURE_COOKIE if https else COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True,
-                        samesite="lax", secure=https, path="/")
+    response.set_cookie(
+        SECURE_COOKIE if https else COOKIE,
+        token,
+        max_age=SESSION_DAYS * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=https,
+        path="/",
+    )
     if https and COOKIE in request.cookies:
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=True)
     return response
@@ -154,8 +165,15 @@ def with_browser_mark(response: Response, request: Request) -> Response:
     """The browser's mark (``daily_marks``: one ranked daily play a browser), given once and kept a year:
     a random value, out of scripts' reach, tied to no account."""
     if not BROWSER_MARK.match(request.cookies.get(BROWSER_COOKIE, "")):
-        response.set_cookie(BROWSER_COOKIE, secrets.token_urlsafe(18), max_age=365 * 86400, httponly=True,
-                            samesite="lax", secure=served_over_https(request), path="/")
+        response.set_cookie(
+            BROWSER_COOKIE,
+            secrets.token_urlsafe(18),
+            max_age=365 * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=served_over_https(request),
+            path="/",
+        )
     return response
 
 

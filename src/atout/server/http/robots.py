@@ -46,8 +46,9 @@ class RobotRoutes:
     async def robots_route(self, request: Request) -> Response:
         """GET: the robot accounts one owns. POST {name}: a new one, with its token (shown this once)."""
         post = request.method == "POST"
-        if not isinstance(got := await asked(request, self.accounts, "log in to have robot accounts", read=post),
-                          Asked):
+        if not isinstance(
+            got := await asked(request, self.accounts, "log in to have robot accounts", read=post), Asked
+        ):
             return got
         account = got.account
         if post:
@@ -57,8 +58,11 @@ class RobotRoutes:
                 robot, token = await asyncio.to_thread(self.robots.create, account, got.data.get("name"))
             except AccountError as err:
                 return refusal(409 if err.code in ("name_taken", "too_many_robots") else 400, err)
-            return JSONResponse({"name": robot.name, "robot_of": account.name, "token": token}, status_code=201,
-                                headers={"Cache-Control": "no-store"})
+            return JSONResponse(
+                {"name": robot.name, "robot_of": account.name, "token": token},
+                status_code=201,
+                headers={"Cache-Control": "no-store"},
+            )
         return JSONResponse({"robots": await asyncio.to_thread(self.robots.of, account.id)})
 
     async def revoke(self, request: Request) -> Response:

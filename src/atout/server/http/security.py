@@ -24,9 +24,11 @@ def content_policy(scope: Scope, trusted_proxy: bool, scripts: str = "") -> str:
     if origin is not None:  # 'self' covers ws: and wss: in CSP 3; browsers that predate it need it named
         connect += " " + origin.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
     script = "'self'" + (f" {scripts}" if scripts else "")
-    return (f"default-src 'none'; script-src {script}; style-src 'self'; img-src 'self' data:; "
-            f"connect-src {connect}; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
-            "frame-ancestors 'none'")
+    return (
+        f"default-src 'none'; script-src {script}; style-src 'self'; img-src 'self' data:; "
+        f"connect-src {connect}; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    )
 
 
 def security_headers(scope: Scope, trusted_proxy: bool) -> dict[str, str]:
@@ -45,6 +47,19 @@ def security_headers(scope: Scope, trusted_proxy: bool) -> dict[str, str]:
     return headers
 
 
+SUBRESOURCES = frozenset({"text/javascript", "text/css"})
+"""A script or a style sheet: run or applied by the page that asks for it, under the page's own policy. Opened
+by itself a browser shows it as text and runs nothing: it needs no policy of what may run, be framed or be
+asked for, only its type kept (nosniff) and nothing at all allowed (a policy of 'none', a frame of none). Some
+26 files a first visit: the page's whole policy on each was 9 KB of a phone's 100 KB."""
+SUBRESOURCE_POLICY = "default-src 'none'; frame-ancestors 'none'"
+
+
+def _subresource(headers: dict[str, str]) -> dict[str, str]:
+    kept = {"X-Content-Type-Options", "Strict-Transport-Security"}
+    return {"Content-Security-Policy": SUBRESOURCE_POLICY, **{k: v for k, v in headers.items() if k in kept}}
+
+
 def trustworthy(scope: Scope, trusted_proxy: bool) -> bool:
     """Whether browsers count the site's origin as secure: https, or this machine (a friend on the network
     who opens http://192.168.1.20:8000/ is on plain http elsewhere)."""
@@ -61,8 +76,8 @@ def trustworthy(scope: Scope, trusted_proxy: bool) -> bool:
 
 
 class SecurityHeaders:
-    """ASGI middleware: the headers on every HTTP response, pages, files, API and errors alike (a route
-    that sets one of them keeps its own)."""
+    """ASGI middleware: the headers on every HTTP response, pages, API and errors alike, and on a script or a
+    style sheet the few that mean something there (``SUBRESOURCES``); a route that sets one keeps its own."""
 
     def __init__(self, app: ASGIApp, trusted_proxy: bool = False) -> None:
         self.app = app
@@ -77,7 +92,8 @@ class SecurityHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                for name, value in extra.items():
+                kind = headers.get("content-type", "").split(";")[0].strip()
+                for name, value in (_subresource(extra) if kind in SUBRESOURCES else extra).items():
                     headers.setdefault(name, value)
             await send(message)
 

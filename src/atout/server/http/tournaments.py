@@ -28,14 +28,17 @@ from .requests import body, session_token
 
 class TournamentRoutes:
     """``GET /api/tournaments``, ``POST /api/tournaments`` (create), ``GET /api/tournaments/ID``,
-    ``POST /api/tournaments/ID/register`` and ``/unregister``, ``GET /api/tournaments/ID/deals`` (docs/protocol.md, "Tournaments")."""
+    ``POST /api/tournaments/ID/register`` and ``/unregister``, ``GET /api/tournaments/ID/deals`` (docs/protocol.md,
+    "Tournaments")."""
 
     def routes(self) -> list[Route]:
-        return [Route("/api/tournaments", self.index, methods=["GET", "POST"]),
-                Route("/api/tournaments/{tid}", self.one, methods=["GET"]),
-                Route("/api/tournaments/{tid}/deals", self.deals, methods=["GET"]),
-                Route("/api/tournaments/{tid}/register", self.register, methods=["POST"]),
-                Route("/api/tournaments/{tid}/unregister", self.unregister, methods=["POST"])]
+        return [
+            Route("/api/tournaments", self.index, methods=["GET", "POST"]),
+            Route("/api/tournaments/{tid}", self.one, methods=["GET"]),
+            Route("/api/tournaments/{tid}/deals", self.deals, methods=["GET"]),
+            Route("/api/tournaments/{tid}/register", self.register, methods=["POST"]),
+            Route("/api/tournaments/{tid}/unregister", self.unregister, methods=["POST"]),
+        ]
 
     @staticmethod
     async def _person(request: Request) -> Any:
@@ -48,7 +51,9 @@ class TournamentRoutes:
     async def _registered(self, request: Request) -> Any:
         account = await self._person(request)
         if account is None:
-            raise TournamentError(401, "registered_only", "tournaments are for registered players: log in (or register)")
+            raise TournamentError(
+                401, "registered_only", "tournaments are for registered players: log in (or register)"
+            )
         return account
 
     async def index(self, request: Request) -> Response:
@@ -82,7 +87,9 @@ class TournamentRoutes:
         hub = request.app.state.hub
         account = await self._person(request)
         try:
-            found = await asyncio.to_thread(view, hub.store.engine, _tid(request), None if account is None else account.id)
+            found = await asyncio.to_thread(
+                view, hub.store.engine, _tid(request), None if account is None else account.id
+            )
         except TournamentError as err:
             return _refusal(err)
         if found is None:

@@ -68,18 +68,19 @@ def whole_frames(data: bytes, max_size: int | None) -> list[tuple[bytes, bytes |
         if size == 126:
             if end - start < 6:
                 return None
-            size, start = int.from_bytes(data[start:start + 2], "big"), start + 2
+            size, start = int.from_bytes(data[start : start + 2], "big"), start + 2
         elif size == 127:  # eight bytes of length: a message of 65,536 bytes or more (ws_max_size says how much)
             if end - start < 12:
                 return None
-            size, start = int.from_bytes(data[start:start + 8], "big"), start + 8
+            size, start = int.from_bytes(data[start : start + 8], "big"), start + 8
         if max_size is not None and size > max_size:
             return None
         body = start + 4
         if end - body < size:
             return None
-        frames.append((data[at:body + size],
-                       apply_mask(data[body:body + size], data[start:body]) if first == _TEXT else None))
+        frames.append(
+            (data[at : body + size], apply_mask(data[body : body + size], data[start:body]) if first == _TEXT else None)
+        )
         at = body + size
     return frames
 
@@ -97,8 +98,12 @@ class AtoutWebSocketProtocol(WebSocketsSansIOProtocol):
     def data_received(self, data: bytes) -> None:
         if self.framed_here:
             frames = None
-            if self.handshake_complete and not self.close_sent and self.conn.state is State.OPEN \
-                    and not self.conn.extensions:
+            if (
+                self.handshake_complete
+                and not self.close_sent
+                and self.conn.state is State.OPEN
+                and not self.conn.extensions
+            ):
                 frames = whole_frames(data, self.config.ws_max_size)
             if frames is not None:
                 for k, (raw, text) in enumerate(frames):
@@ -111,7 +116,7 @@ class AtoutWebSocketProtocol(WebSocketsSansIOProtocol):
                     super().data_received(raw)  # a ping, a pong, a close, a binary message: websockets'
                     if fragment or self.conn.state is not State.OPEN:
                         self.framed_here = False  # websockets keeps a message's pieces, or closes
-                        rest = data[sum(len(r) for r, _ in frames[:k + 1]):]
+                        rest = data[sum(len(r) for r, _ in frames[: k + 1]) :]
                         if rest:
                             super().data_received(rest)
                         return
@@ -141,9 +146,15 @@ class AtoutWebSocketProtocol(WebSocketsSansIOProtocol):
     def write_text(self, text: str) -> bool:
         """``text`` as a whole text frame to the socket at once, and True; False when uvicorn's ``send``
         must do it (the handshake not done, closing, compressed, or the socket's buffer full: it waits)."""
-        if (self.handshake_complete and not self.close_sent and not self.disconnected
-                and self.initial_response is None and self.writable.is_set()
-                and self.conn.state is State.OPEN and not self.conn.extensions):
+        if (
+            self.handshake_complete
+            and not self.close_sent
+            and not self.disconnected
+            and self.initial_response is None
+            and self.writable.is_set()
+            and self.conn.state is State.OPEN
+            and not self.conn.extensions
+        ):
             self.transport.write(text_frame(text.encode()))
             return True
         return False

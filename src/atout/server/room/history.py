@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from collections import deque
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from ..kinds import EventType
 
 if TYPE_CHECKING:
-    from .actor import Room
+    from ..table import Observer, Table
+    from .services import Services
 
 HISTORY_KEPT = 2000
 """The most events a room keeps in memory, to catch a page up (further back: its state alone)."""
@@ -18,7 +20,21 @@ LOG_REACH = 600
 """How far back the store is read for the deal's start when the memory does not reach it."""
 
 
-async def events_after(room: Room, seq: int) -> list[dict[str, Any]]:
+class HistoryRoom(Protocol):
+    """What a page's catching up uses of a room (``Room`` is one): its table, its recent events, its observer
+    (to show each event as the viewer may see it) and its store."""
+
+    @property
+    def table(self) -> Table: ...
+    @property
+    def history(self) -> deque[dict[str, Any]]: ...
+    @property
+    def observer(self) -> Observer: ...
+    @property
+    def services(self) -> Services[Self]: ...
+
+
+async def events_after(room: HistoryRoom, seq: int) -> list[dict[str, Any]]:
     """The events after ``seq`` as stored, from memory when it reaches back (none: too far behind, the state alone)."""
     history = room.history
     if history and history[0]["seq"] <= seq + 1:
@@ -29,7 +45,7 @@ async def events_after(room: Room, seq: int) -> list[dict[str, Any]]:
     return [e.data for e in stored]
 
 
-async def deal_log(room: Room, seat: int | None) -> list[dict[str, Any]]:
+async def deal_log(room: HistoryRoom, seat: int | None) -> list[dict[str, Any]]:
     """The table's log so far as ``seat`` (None: a spectator) may see it, for a page that arrives: the
     current deal's events from its start (its game's start too, for the first deal), or the table's
     last events before any deal; each as that viewer would have received it (``public_event``: an
@@ -51,4 +67,4 @@ async def deal_log(room: Room, seat: int | None) -> list[dict[str, Any]]:
     return [{"seq": e["seq"], "event": room.observer.public_event(e, seat)} for e in kept]
 
 
-__all__ = ["HISTORY_KEPT", "LOG_KEPT", "deal_log", "events_after"]
+__all__ = ["HISTORY_KEPT", "LOG_KEPT", "HistoryRoom", "deal_log", "events_after"]

@@ -1,55 +1,131 @@
-"""The store away: a room's table pauses (nothing accepted, no clock or robot acts), rolls back to what is
-stored, and comes back from the store by itself once the store takes a write again (the process's
-``StoreWatch`` probes it); a write whose outcome is unknown is settled by reading the table back; a batch
-the store refused loads the table again from it."""
+"""A batch not stored: the table is at once what its store holds again (rolled back in memory: an event is in
+the table's memory only once it is stored). The store away: the table pauses (nothing accepted, no clock or
+robot acts) and comes back from the store by itself once the store takes a write again (the process's
+``StoreWatch`` probes it); a write whose outcome is unknown is settled by reading the table back. A batch the
+store refused (or a bug) costs that batch alone: the table goes on from what is stored."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 import orjson
 
 from ..logs import event_log, log
 from ..protocol import ProtocolError
-from ..store import Store, StoredTable
-from ..store.health import Cause, probe
+from ..store import StoredTable, StoreError
 from ..table import Fact, Table, rebuilt
 from .history import HISTORY_KEPT
+from .store_watch import FIRST_WAIT, LAST_WAIT
 
 if TYPE_CHECKING:
-    from .actor import Room
+    from .follower import Follower
+    from .robots import Robots
+    from .services import Services
+    from .telling import Teller
+    from .timer import Timer
 
 
-def roll_back(room: Room) -> None:
-    """The table as last stored, without the store: its last stored snapshot and the events after it
-    (those kept in memory are all stored). A write the store never confirmed is undone."""
-    if room.base is None:
+Unsettled = tuple[list[dict[str, Any]], "Follower | None", str | None]
+"""A write whose outcome is unknown: its events, its requester and the request's ref (its answer is owed)."""
+
+
+class OutageRoom(Protocol):
+    """What an outage uses of a room (``Room`` is one): its table and followers, what it keeps of its store (to
+    roll back to, to settle), its turn, its parts that act (robots, timer, teller), and its services."""
+
+    history: deque[dict[str, Any]]  # its recent events, as stored
+    snapshot_seq: int
+    base: tuple[int, bytes] | None  # the last snapshot stored (seq, JSON)
+    unsettled: Unsettled | None
+
+    @property
+    def table(self) -> Table: ...
+    @property
+    def services(self) -> Services[Self]: ...
+    @property
+    def lock(self) -> asyncio.Lock: ...
+    @property
+    def followers(self) -> Collection[Follower]: ...
+    @property
+    def robots(self) -> Robots: ...
+    @property
+    def timer(self) -> Timer: ...
+    @property
+    def teller(self) -> Teller: ...
+    def run(self, table: Table) -> None: ...
+    def viewer(self, conn: Follower) -> int | None: ...
+    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]: ...
+    def tell_state(self) -> None: ...
+
+
+async def not_stored(room: OutageRoom, err: Exception, batch: Unsettled) -> None:
+    """``batch`` (its events made in the table's memory) was not stored, or nobody knows (``err``): the table goes
+    back at once to what is stored, in memory. The store away (or the outcome unknown): it pauses until the store
+    takes writes and reads it back. A refusal, or a bug: that batch is lost (its requester hears why), the table is
+    read again from the store (a refusal may say the store holds more than the memory: another writer's event),
+    and goes on, its robots and clock looking at it again (a robot whose move was refused thinks again)."""
+    if isinstance(err, StoreError) and err.fenced is not None:
+        return  # another process runs the table now: the site lets this room go
+    health = room.services.store.health
+    cause = err.cause if isinstance(err, StoreError) else health.report(err)
+    if isinstance(err, StoreError) and err.unknown:
+        room.unsettled = batch
+    rolled = roll_back(room)
+    if cause is not None:
+        pause(room, cause.why)
         return
+    event_log(event="not_stored", table=room.table.id, seq=batch[0][0]["seq"], error=str(err)[:200])
+    try:
+        item = await asyncio.to_thread(room.services.store.table, room.table.id)
+    except Exception as read_err:  # the store away after all, or a bug: read again when it answers
+        away = health.report(read_err)
+        pause(room, away.why if away is not None else REREAD)
+        return
+    if item is not None:
+        table = restore(room, item)
+        event_log(event="reloaded", table=table.id, seq=table.seq)
+    elif not rolled:
+        pause(room, REREAD)
+        return
+    room.robots.forget()
+    room.timer.rearm()
+    room.robots.schedule()
+
+
+REREAD = "the table is being read again from the store"
+
+
+def roll_back(room: OutageRoom) -> bool:
+    """The table as last stored, without the store: its last stored snapshot and the events after it (those kept
+    in memory are all stored). Whatever the memory held beyond is undone; False when the memory does not reach
+    back to the snapshot (the table must be read again from the store)."""
+    if room.base is None:
+        return False
     base_seq, base = room.base
     events = [e for e in room.history if e["seq"] > base_seq]
     if base_seq + len(events) != (events[-1]["seq"] if events else base_seq):
-        return  # the memory does not reach back to the snapshot: the store will say, when it answers
+        return False
     room.run(table := _rebuilt(room, orjson.loads(base), events))
     log.debug("rolled back table %s to seq %s", table.id, table.seq)
+    return True
 
 
-def pause(room: Room, cause: Cause) -> None:
-    """The store does not take writes: the table stops (nothing more is accepted, no clock or robot acts),
-    says why to everyone once, and comes back from the store once a write succeeds again. The outage is
-    logged once by the store's health, not once a table."""
+def pause(room: OutageRoom, why: str) -> None:
+    """The store does not take writes (or the table must be read from it again): the table stops (nothing more is
+    accepted, no clock or robot acts), says why to everyone once, and comes back from the store once a write
+    succeeds again. The outage is logged once by the store's health, not once a table."""
     if room.table.paused is not None:
         return
-    room.table.evolve({"type": Fact.PAUSED, "why": f"{cause.why}: the table resumes by itself when it can be stored"})
-    log.debug("table %s paused: %s", room.table.id, cause.why)
+    room.table.evolve({"type": Fact.PAUSED, "why": f"{why}: the table resumes by itself when it can be stored"})
+    log.debug("table %s paused: %s", room.table.id, why)
     room.tell_state()
-    room.tasks.append(asyncio.create_task(_resume_when_stored(room)))
+    room.spawn(_resume_when_stored(room), "resumption")
 
 
-async def _resume_when_stored(room: Room) -> None:
+async def _resume_when_stored(room: OutageRoom) -> None:
     """Once the store takes writes again (the process's watch), the table as stored, its write of unknown
     outcome settled, and everyone told once that it goes on."""
     services = room.services
@@ -59,8 +135,13 @@ async def _resume_when_stored(room: Room) -> None:
         try:
             item = await asyncio.to_thread(services.store.table, room.table.id)
             unsettled = room.unsettled
-            written = [] if unsettled is None else await asyncio.to_thread(
-                services.store.events_after, room.table.id, unsettled[0][0]["seq"] - 1, len(unsettled[0]))
+            written = (
+                []
+                if unsettled is None
+                else await asyncio.to_thread(
+                    services.store.events_after, room.table.id, unsettled[0][0]["seq"] - 1, len(unsettled[0])
+                )
+            )
         except Exception as err:  # away again (its health says so: the watch probes), or a bug: later
             if services.store.health.report(err) is None:
                 log.warning("table %s could not be read back: %r", room.table.id, err)
@@ -70,18 +151,52 @@ async def _resume_when_stored(room: Room) -> None:
         if item is None:
             return
         async with room.lock:
-            table = restore(room, item)
-            room.robots.forget()
-            _settle(room, [e.data for e in written])
-            log.debug("table %s resumed at seq %s", table.id, table.seq)
-            room.tell_state()
-            room.timer.wake.set()
-            room.robots.schedule()
-            services.lobby(room)
+            back_from_store(room, item, [e.data for e in written])
         return
 
 
-def _settle(room: Room, written: list[dict[str, Any]]) -> None:
+def back_from_store(room: OutageRoom, item: StoredTable, written: list[dict[str, Any]]) -> None:
+    """In the table's turn: the room runs its table as ``item`` holds it (unpaused), the write of unknown outcome
+    settled by ``written`` (its numbers' stored events), everyone told, its robots and clock looking at it again."""
+    table = restore(room, item)
+    room.robots.forget()
+    _settle(room, written)
+    log.debug("table %s resumed at seq %s", table.id, table.seq)
+    room.tell_state()
+    room.timer.wake.set()
+    room.robots.schedule()
+    room.services.lobby(room)
+
+
+async def restart(room: OutageRoom) -> bool:
+    """The table read again from the store and run from there (the watchdog's remedy for a table that stopped
+    moving): its timer started again if it died. False if the store could not be read (the table then pauses and
+    resumes by itself when it can)."""
+    services = room.services
+    async with room.lock:
+        try:
+            item = await asyncio.to_thread(services.store.table, room.table.id)
+            unsettled = room.unsettled
+            written = (
+                []
+                if unsettled is None
+                else await asyncio.to_thread(
+                    services.store.events_after, room.table.id, unsettled[0][0]["seq"] - 1, len(unsettled[0])
+                )
+            )
+        except Exception as err:  # the store away: the table waits for it, paused (its health logs the outage)
+            cause = services.store.health.report(err)
+            pause(room, cause.why if cause is not None else REREAD)
+            return False
+        if item is None:
+            return False
+        back_from_store(room, item, [e.data for e in written])
+        if room.timer.task is None or room.timer.task.done():
+            room.timer.task = room.spawn(room.timer.run(), "timer")
+    return True
+
+
+def _settle(room: OutageRoom, written: list[dict[str, Any]]) -> None:
     """The write whose outcome was unknown (the connection lost while it committed), as the store holds
     it (``written``: the stored events of its numbers): stored, its events are told as any (the
     requester's first with its ``ref``: its answer); not stored, the requester hears that it was not."""
@@ -95,78 +210,14 @@ def _settle(room: Room, written: list[dict[str, Any]]) -> None:
         return
     event_log(event="settled", table=room.table.id, seq=events[-1]["seq"], stored=False)
     if origin is not None:
-        origin.send(ProtocolError("unavailable", "it was not stored (the store was lost while it was "
-                                                 "written): try again").to_json(ref))
+        origin.send(
+            ProtocolError(
+                "unavailable", "it was not stored (the store was lost while it was written): try again"
+            ).to_json(ref)
+        )
 
 
-class StoreWatch:
-    """The process's watch on its store while it does not take writes: one probe write at a time, waiting
-    longer after each failure, until one succeeds; the paused tables wait for it."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self._probing: asyncio.Task[None] | None = None
-        self.failed = 0  # probes that failed (the store still away)
-
-    def start(self) -> None:
-        """From now on an outage however met (a page's read, a login, a table's write) is probed until it ends."""
-        loop = asyncio.get_running_loop()
-
-        def changed() -> None:
-            with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
-                loop.call_soon_threadsafe(self._probe_if_down)
-
-        self.store.health.listeners.append(changed)
-
-    def _probe_if_down(self) -> None:
-        if not self.store.health.up and (self._probing is None or self._probing.done()):
-            self._probing = asyncio.create_task(self._probe())
-
-    async def until_back(self) -> None:
-        """Returns once the store took a write since it went away (at once if it is up)."""
-        while not self.store.health.up:
-            self._probe_if_down()
-            assert self._probing is not None
-            await asyncio.shield(self._probing)
-
-    async def stop(self) -> None:
-        if self._probing is not None:
-            self._probing.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._probing
-
-    async def _probe(self) -> None:
-        health = self.store.health
-        delay = FIRST_WAIT
-        while not health.up:
-            await asyncio.sleep(delay)  # real time: the store's outage, not the game's clock
-            delay = min(delay * 2, LAST_WAIT)
-            try:
-                await asyncio.to_thread(probe, self.store.engine, time.time())
-            except Exception as err:  # still away (or the probe's own failure: tried again all the same)
-                self.failed += 1
-                if health.report(err) is None:
-                    log.warning("the store's probe failed: %r", err)
-                continue
-            health.back()
-
-
-FIRST_WAIT = 0.25
-LAST_WAIT = 2.0
-"""The probe's waits: a quarter of a second after the outage starts, twice as long after each failure, up
-to 2 s (a store back is noticed within 2 s; a store away costs a small write every 2 s)."""
-
-
-async def reload(room: Room) -> None:
-    """The store refused a batch: the table goes back to what is stored."""
-    item = await asyncio.to_thread(room.services.store.table, room.table.id)
-    if item is None:
-        return
-    table = restore(room, item)
-    event_log(event="reloaded", table=table.id, seq=table.seq)
-
-
-def restore(room: Room, item: StoredTable) -> Table:
+def restore(room: OutageRoom, item: StoredTable) -> Table:
     """The room as the store holds its table: the table rebuilt (the seats of people following here
     all along get no absence clock), and the room's stored snapshot and recent events with it."""
     events = [e.data for e in item.events]
@@ -175,7 +226,7 @@ def restore(room: Room, item: StoredTable) -> Table:
     return table
 
 
-def remember_stored(room: Room, item: StoredTable, events: list[dict[str, Any]]) -> None:
+def remember_stored(room: OutageRoom, item: StoredTable, events: list[dict[str, Any]]) -> None:
     """What the room keeps of the store: the last snapshot (to roll back to) and the events after it
     (to catch up a reconnecting client), exactly as stored."""
     room.snapshot_seq = item.snapshot_seq
@@ -183,10 +234,20 @@ def remember_stored(room: Room, item: StoredTable, events: list[dict[str, Any]])
     room.history = deque(events, maxlen=HISTORY_KEPT)
 
 
-def _rebuilt(room: Room, snapshot: dict[str, Any], events: list[dict[str, Any]]) -> Table:
+def _rebuilt(room: OutageRoom, snapshot: dict[str, Any], events: list[dict[str, Any]]) -> Table:
     """The table from the store's data; the seats whose person follows here all along keep no absence clock."""
     here = frozenset(s for c in room.followers if (s := room.viewer(c)) is not None)
     return rebuilt(snapshot, events, room.services.timing, room.services.clock.now(), here)
 
 
-__all__ = ["FIRST_WAIT", "LAST_WAIT", "StoreWatch", "pause", "reload", "remember_stored", "restore", "roll_back"]
+__all__ = [
+    "OutageRoom",
+    "Unsettled",
+    "back_from_store",
+    "not_stored",
+    "pause",
+    "remember_stored",
+    "restart",
+    "restore",
+    "roll_back",
+]

@@ -5,16 +5,30 @@ vacant for a while (``site/release.py``), and an open one comes back from the st
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Protocol
 
 from ..kinds import TableStatus
 from ..table import deadlines
 
 if TYPE_CHECKING:
-    from .actor import Room
+    from ..table import Table
+    from .follower import Follower
 
 
-def vacant(room: Room) -> bool:
+class RestingRoom(Protocol):
+    """What resting looks at in a room (``Room`` is one): its table, its followers, its turn."""
+
+    @property
+    def table(self) -> Table: ...
+    @property
+    def followers(self) -> Collection[Follower]: ...
+    @property
+    def lock(self) -> asyncio.Lock: ...
+
+
+def vacant(room: RestingRoom) -> bool:
     """No page follows the table, no request is in its turn, and the store answers; then either it is
     closed, or it waits with no person seated (nor claiming a seat), no deadline to come and no robot to
     play: nothing would change it until someone comes."""
@@ -23,8 +37,12 @@ def vacant(room: Room) -> bool:
         return False
     if table.status == TableStatus.CLOSED:
         return True
-    return (table.status == TableStatus.WAITING and not any(table.people()) and not deadlines(table)
-            and table.robot_turn() is None)
+    return (
+        table.status == TableStatus.WAITING
+        and not any(table.people())
+        and not deadlines(table)
+        and table.robot_turn() is None
+    )
 
 
-__all__ = ["vacant"]
+__all__ = ["RestingRoom", "vacant"]

@@ -7,23 +7,40 @@ same (spectators, and seats whose own fields stayed) get the same text, made onc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..protocol import dumps
 from ..table.observer import Parts, changed, deal_of, patch_for, unmoved
 from ..told import Event, Patch, TableState
+from . import presence
 
 if TYPE_CHECKING:
-    from ..site.connection import Connection
-    from .actor import Room
+    from ..table import Observer
+    from .follower import Follower
 
-Audience = tuple[list[tuple["Connection", int | None]], set[int | None], int]
+
+class TellingRoom(presence.PresenceRoom, Protocol):
+    """What its teller uses of a room (``Room`` is one): its followers, each one's seat and the options' change it
+    saw, the table's observer; and what presence uses (the seats sharing an address, shown in every state)."""
+
+    @property
+    def followers(self) -> Collection[Follower]: ...
+    @property
+    def observer(self) -> Observer: ...
+    @property
+    def seen_options(self) -> dict[str, int]: ...
+    def viewer(self, conn: Follower) -> int | None: ...
+    def spectators(self) -> int: ...
+
+
+Audience = tuple[list[tuple["Follower", int | None]], set[int | None], int]
 
 
 class Teller:
     """Tells ``room``'s followers what their viewer may see."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: TellingRoom) -> None:
         self.room = room
         self.told: tuple[Any, ...] = (None, None, None, None)  # the last telling's shared view, public view,
         # and the shared view's lasting and passing parts
@@ -33,7 +50,7 @@ class Teller:
     def followers_moved(self) -> None:
         self._followers_changed += 1
 
-    def tell(self, events: list[dict[str, Any]], origin: Connection | None = None, ref: str | None = None) -> None:
+    def tell(self, events: list[dict[str, Any]], origin: Follower | None = None, ref: str | None = None) -> None:
         """Send each follower the events as its viewer may see them, the last with its whole state (or,
         to a client that asked for patches, what changed in it); the requester's first event echoes its
         request's ``ref``."""
@@ -73,8 +90,12 @@ class Teller:
                     else:
                         conn.views[table_id] = parts
                         public_ok = public_changed if basis[3] is last_public else None
-                        if public_ok is not None and shared_changed is not None and not (i == 0 and conn is origin) \
-                                and unmoved(basis, parts, last_shared):
+                        if (
+                            public_ok is not None
+                            and shared_changed is not None
+                            and not (i == 0 and conn is origin)
+                            and unmoved(basis, parts, last_shared)
+                        ):
                             its_events = seen_by[viewer]
                             if alike is None or alike[0] is not its_events:  # made once, sent to each of them
                                 patched(message, patch_for(basis, parts, last_shared, shared_changed, public_ok))
@@ -101,19 +122,23 @@ class Teller:
             cached = self._audience_seen = (key, (followers, viewers, spectators))
         return cached[1]
 
-    def tell_state(self, joining: Connection | None = None, log: list[dict[str, Any]] | None = None) -> None:
+    def tell_state(self, joining: Follower | None = None, log: list[dict[str, Any]] | None = None) -> None:
         """A ``table`` message to every follower: for runtime changes that make no numbered event
         (a connection lost or back before the absence clock ran out, a pause); ``joining``'s with ``log``."""
         for conn in list(self.room.followers):
             conn.send(self.state_for(conn, log if conn is joining else None))
 
-    def state_for(self, conn: Connection, log: list[dict[str, Any]] | None = None) -> TableState:
+    def state_for(self, conn: Follower, log: list[dict[str, Any]] | None = None) -> TableState:
         """``conn``'s ``table`` message: its viewer's whole TableView (and the log, to a page that arrives)."""
         room = self.room
-        room.note_facts()
+        presence.note_facts(room)
         seen = room.seen_options.get(conn.player.id, -1) if conn.player else -1
-        message: TableState = {"type": "table", "table": room.table.id, "seq": room.table.seq,
-                   "state": room.observer.view(room.viewer(conn), room.services.clock.now(), room.spectators(), seen)}
+        message: TableState = {
+            "type": "table",
+            "table": room.table.id,
+            "seq": room.table.seq,
+            "state": room.observer.view(room.viewer(conn), room.services.clock.now(), room.spectators(), seen),
+        }
         if log is not None:
             message["log"] = log
         return message
@@ -127,4 +152,4 @@ def patched(message: Event, patch: Patch) -> None:
         message["deal_patch"] = patch["deal_patch"]
 
 
-__all__ = ["Teller"]
+__all__ = ["Teller", "TellingRoom"]

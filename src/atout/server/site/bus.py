@@ -87,9 +87,13 @@ class RedisBus:
         self.url = url
         self.process = process
         self._redis = redis.Redis.from_url(  # a connection broken by a Redis restart is opened again
-            url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=5,
+            url,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+            health_check_interval=5,
             retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
-            retry_on_error=[RedisConnectionError, RedisTimeoutError])
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        )
         self.failed = 0  # publishes Redis did not take
         self._handler: Handler | None = None
         self._on_up: Callable[[], Coroutine[Any, Any, None]] | None = None
@@ -283,6 +287,7 @@ class RedisBus:
 
     def player(self, player_id: str, online: bool) -> None:
         """Say a registered player has a connection here (or no more), for their friends on every process."""
+
         async def tell() -> None:
             key = f"atout:online:{player_id}"
             with contextlib.suppress(Exception):
@@ -291,6 +296,7 @@ class RedisBus:
                     await self._redis.expire(key, 24 * 3600)
                 else:
                     await self._redis.srem(key, self.process)
+
         self._background.add(task := asyncio.create_task(tell()))
         task.add_done_callback(self._background.discard)
 
@@ -333,6 +339,7 @@ class RedisBus:
     def guest(self, name: str, player_id: str, online: bool) -> None:
         """Say a guest came online (or left) under ``name`` here, for invitations and names from other
         processes (kept with this process's name, so that one that dies can be told from one that runs)."""
+
         async def tell() -> None:
             key = f"atout:guest:{name_key(name)}"
             member = f"{self.process}|{player_id}"
@@ -342,6 +349,7 @@ class RedisBus:
                     await self._redis.expire(key, 24 * 3600)  # and nothing is kept for ever
                 else:
                     await self._redis.srem(key, member)
+
         self._background.add(task := asyncio.create_task(tell()))
         task.add_done_callback(self._background.discard)
 
@@ -388,8 +396,9 @@ class RedisBus:
                 if count <= 0 and channel != SITE and self._handler is not None:  # nobody heard it
                     notices = [{"kind": BusKind.UNDELIVERED, "body": body, "from": self.process}]
                     if count == 0:  # Redis answered: that process does not listen (gone, or not back yet)
-                        notices.append({"kind": BusKind.SILENT, "process": channel.rsplit(":", 1)[1],
-                                        "from": self.process})
+                        notices.append(
+                            {"kind": BusKind.SILENT, "process": channel.rsplit(":", 1)[1], "from": self.process}
+                        )
                     for notice in notices:
                         done = self._handler(notice)
                         if done is not None:

@@ -49,8 +49,13 @@ class RedisSite:
 
     hub: Host
 
-    def __init__(self, redis_url: str, config: Config, lease_seconds: float = LEASE_SECONDS,
-                 wall: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        config: Config,
+        lease_seconds: float = LEASE_SECONDS,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
         self.config = config
         self.slot, self.slots = config.slot, config.slots
         self.process = secrets.token_hex(6) if self.slot is None else f"s{self.slot}-{secrets.token_hex(4)}"
@@ -183,8 +188,14 @@ class RedisSite:
         return await self.bus.online(player_ids)
 
     def health(self) -> dict[str, Any]:
-        return {"process": self.process, "bus": "up" if self.bus.up else "down", "bus_outages": self.bus.outages,
-                "table_ids": sorted(self.hub.rooms), "takeovers": self.leases.takeovers, "resyncs": self.bus.resyncs}
+        return {
+            "process": self.process,
+            "bus": "up" if self.bus.up else "down",
+            "bus_outages": self.bus.outages,
+            "table_ids": sorted(self.hub.rooms),
+            "takeovers": self.leases.takeovers,
+            "resyncs": self.bus.resyncs,
+        }
 
     def friends_changed(self, player_ids: tuple[str, ...]) -> None:
         """A friendship changed here: the other processes' caches forget it."""
@@ -195,8 +206,9 @@ class RedisSite:
         self.bus.post(SITE, {"kind": BusKind.PLAYER, "player": player_id, "message": message})
 
     def sessions_ended(self, player_id: str, sessions: Sequence[str], why: str) -> None:
-        self.bus.post(SITE, {"kind": BusKind.SESSIONS_ENDED, "player": player_id, "sessions": list(sessions),
-                             "why": why})
+        self.bus.post(
+            SITE, {"kind": BusKind.SESSIONS_ENDED, "player": player_id, "sessions": list(sessions), "why": why}
+        )
 
     def handed_over(self, guest: str, account: str, name: str) -> None:
         self.bus.post(SITE, {"kind": BusKind.HANDED_OVER, "guest": guest, "account": account, "name": name})

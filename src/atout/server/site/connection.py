@@ -14,9 +14,9 @@ import secrets
 import time
 import types
 from collections.abc import Awaitable, Callable, Coroutine, Generator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..player import Player
 from ..protocol import ProtocolError, dumps
 from ..told import Told
 
@@ -26,14 +26,6 @@ if TYPE_CHECKING:
     from .hub import Config
 
 OUTBOX_LIMIT = 5000
-
-
-@dataclass
-class Player:
-    id: str
-    name: str
-    registered: bool = False
-    robot_of: str | None = None  # a robot account's owner (its name): a person's program, playing with a token
 
 
 class Bucket:
@@ -57,10 +49,16 @@ class Connection:
 
     remote = False  # a connection of this process (RemoteConnection: another process's, served here)
 
-    def __init__(self, send_text: Callable[[str], Coroutine[Any, Any, None]] | None,
-                 close: Callable[[], Coroutine[Any, Any, None]] | None, config: Config, account: Any = None,
-                 address: str | None = None, stats: Stats | None = None,
-                 write: Callable[[str], bool] | None = None) -> None:
+    def __init__(
+        self,
+        send_text: Callable[[str], Coroutine[Any, Any, None]] | None,
+        close: Callable[[], Coroutine[Any, Any, None]] | None,
+        config: Config,
+        account: Any = None,
+        address: str | None = None,
+        stats: Stats | None = None,
+        write: Callable[[str], bool] | None = None,
+    ) -> None:
         self._send_text = send_text
         self._write = write  # the frame to the socket at once, or False: then through send_text
         self.stats = stats
@@ -86,7 +84,7 @@ class Connection:
     def who(self) -> Player:
         """The player this connection speaks for: every message but ``hello`` needs one."""
         if self.player is None:
-            raise ProtocolError("hello_first", "say hello first: {\"type\": \"hello\", \"protocol\": 1}")
+            raise ProtocolError("hello_first", 'say hello first: {"type": "hello", "protocol": 1}')
         return self.player
 
     def close_now(self) -> None:
@@ -103,7 +101,12 @@ class Connection:
             return
         if self.stats is not None:
             self.stats.frames += 1
-        if self.patches and not isinstance(message, str) and message["type"] in ("table", "event") and "state" in message:
+        if (
+            self.patches
+            and not isinstance(message, str)
+            and message["type"] in ("table", "event")
+            and "state" in message
+        ):
             state: dict[str, Any] = message["state"]
             self.views[message["table"]] = (state, state["you"], state["changed"], state["deal"], None)
         self.deliver(message if isinstance(message, str) else dumps(message))
@@ -203,8 +206,16 @@ class RemoteConnection(Connection):
 
     remote = True
 
-    def __init__(self, conn_id: str, process: str, config: Config, address: str | None,
-                 deliver: Callable[[str], None], patches: bool, stats: Stats | None = None) -> None:
+    def __init__(
+        self,
+        conn_id: str,
+        process: str,
+        config: Config,
+        address: str | None,
+        deliver: Callable[[str], None],
+        patches: bool,
+        stats: Stats | None = None,
+    ) -> None:
         super().__init__(None, None, config, None, address, stats)
         self.id = conn_id
         self.process = process

@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ..kinds import EventType, TableStatus
+from ..player import Player
 from ..protocol import ProtocolError, dumps
 from .bus import SITE, BusKind, inbox
-from .connection import Connection, Player, RemoteConnection
+from .connection import Connection, RemoteConnection
 
 if TYPE_CHECKING:
     from ..room import Room
-    from .cluster import RedisSite
+    from .members import Members
 
 log = logging.getLogger("atout.server")
 
@@ -33,7 +34,7 @@ REJOIN_GIVE_UP = 120.0
 class Followers:
     """This process's connections following tables elsewhere, and the stand-ins of other processes' here."""
 
-    def __init__(self, site: RedisSite) -> None:
+    def __init__(self, site: Members) -> None:
         self.site = site
         self.remote: dict[tuple[str, str], Connection] = {}  # (process, connection id) -> its stand-in here
         self.local: dict[str, Connection] = {}  # connection id -> this process's connections
@@ -48,19 +49,30 @@ class Followers:
         self.local[conn.id] = conn
         conn.remote_tables.add(table_id)
         player = conn.who
-        self.site.bus.post(inbox(owner), {
-            "kind": BusKind.REQUEST, "conn": conn.id, "text": text, "ref": ref, "patches": conn.patches,
-            "player": {"id": player.id, "name": player.name, "registered": player.registered,
-                       "robot_of": player.robot_of},
-            "address": conn.address,
-        })
+        self.site.bus.post(
+            inbox(owner),
+            {
+                "kind": BusKind.REQUEST,
+                "conn": conn.id,
+                "text": text,
+                "ref": ref,
+                "patches": conn.patches,
+                "player": {
+                    "id": player.id,
+                    "name": player.name,
+                    "registered": player.registered,
+                    "robot_of": player.robot_of,
+                },
+                "address": conn.address,
+            },
+        )
 
     def follow_elsewhere(self, room: Room) -> None:
         """This process stopped running ``room``'s table: its connections here follow it wherever it runs
         now, from the last event stored (so told here)."""
         told = room.history[-1]["seq"] if room.history else None
         for conn in list(room.followers):
-            if not conn.remote:  # a connection of this process: it follows the table elsewhere now
+            if isinstance(conn, Connection) and not conn.remote:  # this process's: it follows the table elsewhere
                 conn.remote_tables.add(room.id)
                 self.local[conn.id] = conn
                 if told is not None:
@@ -91,21 +103,23 @@ class Followers:
 
     def fresh(self, conn_id: str, text: str) -> bool:
         """Note the event number a frame from another process brings (an event, or a whole state as of
-        one), so that a rejoin asks for the events after it; False for an event heard already while a
-        rejoin is under way (frames in flight when the bus came back, then the same in the replay)."""
+        one), so that a rejoin asks for the events after it; False for an event heard already (frames in
+        flight when the bus came back, then the same in a rejoin's replay, or in a second rejoin's, sent again
+        before the first was answered: a table's told numbers only grow, so a number heard is never news)."""
         if not text.startswith(('{"type":"event"', '{"type":"table"')):
             return True
         frame = orjson.loads(text)
         table, seq = frame["table"], frame["seq"]
         tables = self.heard.setdefault(conn_id, {})
-        if (conn_id, table) in self.rejoining:
-            if frame["type"] == "table":  # the rejoin's last frame
-                del self.rejoining[(conn_id, table)]
-            elif seq <= tables.get(table, 0):
-                return False
+        if frame["type"] == "table":  # a rejoin's last frame
+            self.rejoining.pop((conn_id, table), None)
+        elif seq <= tables.get(table, 0):
+            return False
         tables[table] = max(seq, tables.get(table, 0))
-        if frame.get("event", {}).get("type") == EventType.CLOSED or \
-                frame.get("state", {}).get("status") == TableStatus.CLOSED:  # nothing more to follow there
+        if (
+            frame.get("event", {}).get("type") == EventType.CLOSED
+            or frame.get("state", {}).get("status") == TableStatus.CLOSED
+        ):  # nothing more to follow there
             conn = self.local.get(conn_id)
             if conn is not None:
                 conn.remote_tables.discard(table)
@@ -122,8 +136,11 @@ class Followers:
         asked = orjson.loads(body["text"])
         if asked.get("type") == "join" and body.get("ref") is None and (conn.id, asked.get("table")) in self.rejoining:
             return
-        conn.send(ProtocolError("unavailable", "the server running this table did not answer: try again "
-                                "in a few seconds").to_json(body.get("ref")))
+        conn.send(
+            ProtocolError(
+                "unavailable", "the server running this table did not answer: try again in a few seconds"
+            ).to_json(body.get("ref"))
+        )
 
     async def rejoin(self, table_id: str) -> None:
         """This process's connections that followed ``table_id`` where it ran before follow it again
@@ -194,9 +211,15 @@ class Followers:
         key = (body["from"], body["conn"])
         conn = self.remote.get(key)
         if conn is None:
-            conn = RemoteConnection(body["conn"], body["from"], self.site.config, body.get("address"),
-                                    self._deliverer(body["from"], body["conn"]), bool(body.get("patches")),
-                                    self.site.hub.stats)
+            conn = RemoteConnection(
+                body["conn"],
+                body["from"],
+                self.site.config,
+                body.get("address"),
+                self._deliverer(body["from"], body["conn"]),
+                bool(body.get("patches")),
+                self.site.hub.stats,
+            )
             self.remote[key] = conn
         p = body["player"]
         if conn.player is None or conn.player.id != p["id"]:
@@ -206,6 +229,7 @@ class Followers:
     def _deliverer(self, process: str, conn_id: str) -> Callable[[str], None]:
         def deliver(text: str) -> None:
             self.site.bus.send_frame(process, conn_id, text)
+
         return deliver
 
     async def gone(self, body: dict[str, Any]) -> None:

@@ -45,13 +45,19 @@ class Handover:
         held = seats.get(guest, set())
         playing = sorted(t for t, status in held if status == TableStatus.PLAYING)
         if playing and not new:
-            return ProtocolError("guest_playing", f"you play a game as a guest at table {playing[0]}: finish it (or "
-                                                  "leave it) before you log in; registering a new account keeps "
-                                                  "the seat")
+            return ProtocolError(
+                "guest_playing",
+                f"you play a game as a guest at table {playing[0]}: finish it (or "
+                "leave it) before you log in; registering a new account keeps "
+                "the seat",
+            )
         both = sorted({t for t, _ in held} & {t for t, _ in seats.get(account, set())})
         if both:
-            return ProtocolError("seated", f"{name} has a seat at table {both[0]} already, where you sit as a guest: "
-                                           "one person, one seat (leave one of them first)")
+            return ProtocolError(
+                "seated",
+                f"{name} has a seat at table {both[0]} already, where you sit as a guest: "
+                "one person, one seat (leave one of them first)",
+            )
         return None
 
     async def hand_over(self, guest: str, account: str, name: str, site: bool = True) -> None:

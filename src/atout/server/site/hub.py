@@ -24,8 +24,10 @@ from ..features.limits import RULES, Budget, Limits, Rule, Scope
 from ..features.robot_accounts import RobotAccounts
 from ..logs import event_log, log
 from ..options import default_robot_level
+from ..player import Player
 from ..protocol import (
     Act,
+    Away,
     Back,
     Cancel,
     Chat,
@@ -33,6 +35,7 @@ from ..protocol import (
     Create,
     Daily,
     Hello,
+    HintAsk,
     Invite,
     Join,
     Leave,
@@ -52,11 +55,11 @@ from ..protocol import (
     parse_message,
     ref_of,
 )
-from ..room import Room, Services, Stats
+from ..room import Room, Services, Stats, Watchdog
 from ..store import Store, StoredTable, StoreError, StoreWriter
 from ..store.health import cause_of
 from ..table import Timing, play
-from .connection import Connection, Player, RemoteConnection
+from .connection import Connection, RemoteConnection
 from .handover import Handover
 from .identity import Identity
 from .lobby import LobbyLists
@@ -92,15 +95,23 @@ class Config:
     analysis_worlds: int = WORLDS_FACTOR  # an analysis searches this many times the worlds the expert plays with
     analysis_per_hour: int = 30  # analyses one person may start in an hour (the budget "analysis")
     analysis_warm: bool = True  # the analysis workers start and warm up with the server, not at the first request
+    insights_budget: float = 0.0  # CPU seconds an hour the background's accuracies may spend (features/background.py)
+    insights_jobs: int = 1  # background worker processes (niced), started at the first background job
     daily_deals: int = daily.DEALS  # deals in a day's set of the daily deal (set when the day is first asked for)
     daily_level: str = field(default_factory=default_robot_level)  # the daily deal's robots
     idle_release: float = 300.0  # seconds a table nobody is at stays in memory (release.py); 0: for ever
+    stall_seconds: float = 15.0  # real seconds a table overdue on its promise has not moved before it counts as
+    # stalled (room/watchdog.py: its robots think and its timer wakes in real time, whatever the tables' clock)
 
 
 def budget_rules(config: Config) -> list[Rule]:
     """limits.RULES, with a person's analyses an hour as ``config`` sets them (``atout serve`` keeps 30)."""
-    return [replace(r, count=config.analysis_per_hour) if (r.budget, r.scope, r.seconds) == (Budget.ANALYSIS, Scope.PERSON, 3600)
-            else r for r in RULES]
+    return [
+        replace(r, count=config.analysis_per_hour)
+        if (r.budget, r.scope, r.seconds) == (Budget.ANALYSIS, Scope.PERSON, 3600)
+        else r
+        for r in RULES
+    ]
 
 
 Handler = Callable[[Connection, Any], Awaitable[None]]
@@ -110,8 +121,14 @@ class Hub:
     """Every room and connection of this server process; its jobs are its parts (identity, handover,
     sessions, lobby, opening, tournaments, tables), each a module of ``site/``."""
 
-    def __init__(self, store: Store, config: Config | None = None, clock: Clock | None = None,
-                 accounts: Any = None, site: Site | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        config: Config | None = None,
+        clock: Clock | None = None,
+        accounts: Any = None,
+        site: Site | None = None,
+    ) -> None:
         self.store = store
         self.accounts = accounts
         self.friends = None if accounts is None else Friends(store, accounts)
@@ -132,21 +149,37 @@ class Hub:
         self.tournaments = TournamentClock(self)
         self.tables = TableRequests(self)
         self.release = Release(self)
-        self.services = Services(store, self.writer, self.clock, self.config.timing, self.addresses,
-                                 fence=self.site.fence, lobby=self.lobby.update, stats=self.stats,
-                                 closed=self.tournaments.table_closed)
+        self.services = Services(
+            store,
+            self.writer,
+            self.clock,
+            self.config.timing,
+            self.addresses,
+            fence=self.site.fence,
+            lobby=self.lobby.update,
+            stats=self.stats,
+            closed=self.tournaments.table_closed,
+            called=self.called,
+        )
         tables = self.tables
         self.handlers: dict[type, Handler] = {
             Hello: self.identity.on_hello, Lobby: self.lobby.on_lobby, Ping: self.on_ping,
             Create: self.opening.on_create, Quick: self.opening.on_quick, Daily: self.opening.on_daily,
             Claim: tables.on_claim, Join: tables.on_join, Sit: tables.on_sit, Leave: tables.on_leave,
             Robot: tables.on_robot, Unrobot: tables.on_unrobot, Options: tables.on_options, Start: tables.on_start,
-            Act: self.on_act, Back: tables.on_back, Seen: tables.on_seen, Chat: tables.on_chat,
+            Act: self.on_act, Back: tables.on_back, Seen: tables.on_seen, Away: tables.on_away, Chat: tables.on_chat,
             Cancel: tables.on_cancel, Vote: tables.on_vote, Invite: tables.on_invite, Review: tables.on_review,
+            HintAsk: tables.on_hint,
         }  # fmt: skip
         self.metrics = Metrics(self)  # /metrics, in a registry of this hub's own
         self.limits = Limits(self.clock.now, self.site.take, budget_rules(self.config), self.config.limit_factor)
         self._background: set[asyncio.Task[Any]] = set()
+        self.watchdog = Watchdog(
+            lambda: self.rooms.values(),
+            self.clock,
+            store.health,  # tables that stop moving
+            real_grace=self.config.stall_seconds,
+        )
 
     @property
     def actions(self) -> int:
@@ -161,6 +194,7 @@ class Hub:
             self.spawn(self.sessions.sweep())
         self.spawn(self.tournaments.run())
         self.spawn(self.release.run())
+        self.spawn(self.watchdog.run())
 
     def resume(self, item: StoredTable) -> Room:
         """A table as the store holds it, running again here."""
@@ -208,9 +242,17 @@ class Hub:
             await room.stop()
         await self.writer.stop()
         await self.services.watch.stop()
+        self.services.thinking.shutdown(wait=False, cancel_futures=True)
 
-    def connect(self, send_text: Any, close: Any, account: Any = None, address: str | None = None,
-                session: str | None = None, write: Callable[[str], bool] | None = None) -> Connection:
+    def connect(
+        self,
+        send_text: Any,
+        close: Any,
+        account: Any = None,
+        address: str | None = None,
+        session: str | None = None,
+        write: Callable[[str], bool] | None = None,
+    ) -> Connection:
         """A new socket; ``session``: the key of the session its cookie gave (``account``'s); ``write``: the
         server's direct write of a frame, where it has one (``wsprotocol``)."""
         conn = Connection(send_text, close, self.config, account, address, self.stats, write)
@@ -297,7 +339,13 @@ class Hub:
                 return
             log.exception("request failed")
             event_log(event="request_failed", error=repr(err))
-            conn.send(ProtocolError("internal", "the server failed on this request (it is in the server's log)").to_json(ref))
+            conn.send(
+                ProtocolError("internal", "the server failed on this request (it is in the server's log)").to_json(ref)
+            )
+
+    def called(self, player: str, table_id: str) -> None:
+        """A new game waits for ``player``: told on every page of theirs, wherever on the site."""
+        self.identity.tell_player(player, {"type": "called", "table": table_id})
 
     async def on_ping(self, conn: Connection, m: Ping) -> None:
         conn.send({"type": "pong"})
@@ -307,8 +355,10 @@ def store_refusal(err: Exception) -> ProtocolError:
     """A request the store did not take, in the protocol's words: ``unknown`` when it may have taken it
     (the table settles it when the store is back, and says), ``unavailable`` when it surely did not."""
     if getattr(err, "unknown", False):
-        return ProtocolError("unknown", "the store was lost while this was being stored: whether it counts "
-                                        "is told when the store answers again")
+        return ProtocolError(
+            "unknown",
+            "the store was lost while this was being stored: whether it counts is told when the store answers again",
+        )
     cause = cause_of(err)
     if cause is not None:
         return ProtocolError("unavailable", f"{cause.why}: nothing was changed; try again in a moment")

@@ -15,10 +15,11 @@ from ..features.accounts import NAME, NAME_RULE, name_key, normal_name
 from ..features.limits import Budget
 from ..features.robot_accounts import TOKEN_PREFIX, token_key
 from ..kinds import TableStatus
+from ..player import Player
 from ..protocol import PROTOCOL_VERSION, Hello, ProtocolError
 from ..table import Table, admitted
 from ..told import Told
-from .connection import Connection, Player
+from .connection import Connection
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -60,9 +61,18 @@ class Identity:
         robot_of = getattr(conn.account, "robot_of", None)
         if conn.account is not None and robot_of:  # a robot account: its token said who; never online to friends
             conn.player = Player(conn.account.id, conn.account.name, robot_of=robot_of)
-            conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
-                       "you": {"id": conn.account.id, "name": conn.account.name, "registered": False,
-                               "robot_of": robot_of}})
+            conn.send(
+                {
+                    "type": "welcome",
+                    "protocol": PROTOCOL_VERSION,
+                    "you": {
+                        "id": conn.account.id,
+                        "name": conn.account.name,
+                        "registered": False,
+                        "robot_of": robot_of,
+                    },
+                }
+            )
             return
         if conn.account is not None:  # a registered player: the session says who
             if not self.connected_here(conn.account.id):
@@ -70,13 +80,22 @@ class Identity:
                 self.tell_friends(conn.account.id, conn.account.name)
             conn.player = Player(conn.account.id, conn.account.name, registered=True)
             self.hub.addresses.saw(conn.account.id, conn.address)
-            conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
-                       "you": {"id": conn.account.id, "name": conn.account.name, "registered": True}})
+            conn.send(
+                {
+                    "type": "welcome",
+                    "protocol": PROTOCOL_VERSION,
+                    "you": {"id": conn.account.id, "name": conn.account.name, "registered": True},
+                }
+            )
             return
         given = None if m.name is None else normal_name(m.name)
         if given is not None and not NAME.match(given):
             raise ProtocolError("bad_name", f"{given[:40]!r}: {NAME_RULE}")
-        if given is not None and self.hub.accounts is not None and await asyncio.to_thread(self.hub.accounts.find, given):
+        if (
+            given is not None
+            and self.hub.accounts is not None
+            and await asyncio.to_thread(self.hub.accounts.find, given)
+        ):
             raise ProtocolError("name_taken", f"{given!r} is a registered player's name: log in, or choose another")
         player_id = self.player_from_token(m.token) if m.token else None
         if m.token and player_id is None:
@@ -88,14 +107,23 @@ class Identity:
         name = given or self.known_name(player_id) or f"Guest-{int(player_id[1:7], 16) % 10000:04d}"
         if not await self.take_guest_name(name, player_id):
             if given is not None:
-                raise ProtocolError("name_taken", f"a guest called {name!r} is here now (names are the same "
-                                                  "whatever their case or accents): choose another")
+                raise ProtocolError(
+                    "name_taken",
+                    f"a guest called {name!r} is here now (names are the same "
+                    "whatever their case or accents): choose another",
+                )
             name = f"Guest-{secrets.randbelow(10**6):06d}"  # a name nobody wished for: any free one will do
             if not await self.take_guest_name(name, player_id):
                 raise ProtocolError("name_taken", "choose a name")
         conn.player = Player(player_id, name)
-        conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION,
-                   "you": {"id": player_id, "name": name, "registered": False}, "token": self.token_for(player_id)})
+        conn.send(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "you": {"id": player_id, "name": name, "registered": False},
+                "token": self.token_for(player_id),
+            }
+        )
 
     async def robot_token(self, conn: Connection, token: str) -> None:
         """A robot account's token in the hello (a client that cannot set the Authorization header): the
@@ -131,16 +159,19 @@ class Identity:
                     seats.setdefault(player, []).append((table.id, table.status, admits))
         for player, lines in self.hub.site.seated(player_ids).items():
             for table_id, status, admit in lines:
-                admits = admit is None or admitted(viewer, admit["seated"], admit["invited"],
-                                                   self.friends_of(admit["master"]))
+                admits = admit is None or admitted(
+                    viewer, admit["seated"], admit["invited"], self.friends_of(admit["master"])
+                )
                 seats.setdefault(player, []).append((table_id, status, admits))
         out: dict[str, dict[str, Any]] = {}
         for player in player_ids:
             tables = sorted(seats.get(player, []), key=lambda x: x[1] != TableStatus.PLAYING)
             if tables:
                 table_id, status, admits = tables[0]
-                out[player] = {"status": "playing" if status == TableStatus.PLAYING else "table",
-                               "table": table_id if admits else None}
+                out[player] = {
+                    "status": "playing" if status == TableStatus.PLAYING else "table",
+                    "table": table_id if admits else None,
+                }
             else:
                 out[player] = {"status": "online" if player in online else "offline", "table": None}
         return out
@@ -148,8 +179,11 @@ class Identity:
     def guests_here(self, name: str) -> set[str]:
         """The ids of the guests connected to this process under ``name`` (any case or accents)."""
         key = name_key(name)
-        return {c.player.id for c in self.hub.connections
-                if c.player is not None and not c.player.registered and name_key(c.player.name) == key}
+        return {
+            c.player.id
+            for c in self.hub.connections
+            if c.player is not None and not c.player.registered and name_key(c.player.name) == key
+        }
 
     async def guests_online(self, name: str) -> set[str]:
         """The ids of the guests online under ``name`` anywhere on the site."""

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 
 from ..protocol import dumps
 from .bus import SITE, BusKind, inbox
+from .connection import Connection
 from .proxy import slot_of, successor
 
 if TYPE_CHECKING:
-    from .cluster import RedisSite
+    from .members import Members
 
 log = logging.getLogger("atout.server")
 
@@ -39,7 +40,7 @@ running each second, could take a released table back before the home heard it w
 class Leases:
     """This process's leases, and what it knows of the other processes' (their owners)."""
 
-    def __init__(self, site: RedisSite, lease_seconds: float, wall: Callable[[], float]) -> None:
+    def __init__(self, site: Members, lease_seconds: float, wall: Callable[[], float]) -> None:
         self.site = site
         self.lease_seconds = lease_seconds
         self.wall = wall  # leases use wall-clock time: every process of the site must agree on it
@@ -101,8 +102,9 @@ class Leases:
             await asyncio.sleep(SCAN_SECONDS * (0.75 + random.random() / 2))
             try:
                 if time.monotonic() - last_renew >= renew_every:
-                    lost = await asyncio.to_thread(store.renew_leases, self.site.process, dict(self.tokens),
-                                                   self.wall(), self.lease_seconds)
+                    lost = await asyncio.to_thread(
+                        store.renew_leases, self.site.process, dict(self.tokens), self.wall(), self.lease_seconds
+                    )
                     last_renew = time.monotonic()
                     for table_id in lost:
                         await self.site.lost(table_id, "lease lost")
@@ -144,7 +146,7 @@ class Leases:
                     continue
                 self.handed[table_id] = time.monotonic()
                 await asyncio.to_thread(hub.store.release_lease, table_id, self.site.process, token)
-                followers = [c for c in room.followers if not c.remote]
+                followers = [c for c in room.followers if isinstance(c, Connection) and not c.remote]
                 await self.site.lost(table_id, f"handed back to slot {slot}")
             self.site.bus.post(inbox(process), {"kind": BusKind.TAKE, "table": table_id})
             self.site.followers.closed_for_home(followers, table_id)
@@ -156,8 +158,9 @@ class Leases:
         hub = self.site.hub
         if table_id in hub.rooms:
             return False
-        token = await asyncio.to_thread(hub.store.acquire_lease, table_id, self.site.process, self.wall(),
-                                        self.lease_seconds)
+        token = await asyncio.to_thread(
+            hub.store.acquire_lease, table_id, self.site.process, self.wall(), self.lease_seconds
+        )
         if token is None:
             return False  # another process was quicker: it runs it
         self.tokens[table_id] = token

@@ -23,18 +23,29 @@ class LobbyLists:
         self.hub = hub
 
     def admits(self, table: Table, conn: Connection) -> bool:
-        return conn.player is not None and table.admits(conn.player.id, conn.player.name, self.hub.identity.master_friends(table))
+        return conn.player is not None and table.admits(
+            conn.player.id, conn.player.name, self.hub.identity.master_friends(table)
+        )
 
     def lines_here(self, conn: Connection) -> list[dict[str, Any]]:
         """The lobby lines of the tables this process has, in memory or resting (``release.py``), that
         ``conn`` may see, as its person sees them."""
         player = conn.who.id
-        lines = [line_for(r.summary(), r.table.people(), player) for r in self.hub.rooms.values()
-                 if r.table.status != TableStatus.CLOSED and self.admits(r.table, conn)]
+        lines = [
+            line_for(r.summary(), r.table.people(), player)
+            for r in self.hub.rooms.values()
+            if r.table.status != TableStatus.CLOSED and self.admits(r.table, conn)
+        ]
         friends = self.hub.identity.friends_of
-        lines += [line_for(rest.summary, rest.people, player) for table_id, rest in self.hub.release.lines()
-                  if table_id not in self.hub.rooms and (rest.admit is None or admitted(
-                      player, rest.admit["seated"], rest.admit["invited"], friends(rest.admit["master"])))]
+        lines += [
+            line_for(rest.summary, rest.people, player)
+            for table_id, rest in self.hub.release.lines()
+            if table_id not in self.hub.rooms
+            and (
+                rest.admit is None
+                or admitted(player, rest.admit["seated"], rest.admit["invited"], friends(rest.admit["master"]))
+            )
+        ]
         return lines
 
     async def on_lobby(self, conn: Connection, m: Lobby) -> None:

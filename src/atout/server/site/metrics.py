@@ -2,7 +2,8 @@
 
 Each hub has a registry of its own, not the library's global one: tests run several servers in one
 process, and each must count only what happened to it. The counts the hub keeps anyway (tables,
-connections, actions, store writes, the store's and the bus's state and outages) are read at each scrape by a collector, so nothing is
+connections, actions, store writes, the store's and the bus's state and outages) are read at each scrape by a collector,
+so nothing is
 counted twice; the action latency is a histogram the hub observes (``Latency``: counts in a list, made
 into Prometheus' histogram at the scrape, since ``prometheus_client.Histogram.observe`` with its locks
 cost a few thousand instructions at every action)."""
@@ -27,6 +28,7 @@ ACT_BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 go_float: Callable[[float], str] = _go_float
 """A bound as Prometheus writes it (``+Inf``): prometheus_client's own, typed (its module is not)."""
+
 
 class Latency:
     """A histogram as plain counts: one bucket's count per bound (and one past the last), and the sum."""
@@ -59,29 +61,57 @@ class HubCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         hub = self.hub
         yield GaugeMetricFamily("atout_tables", "Tables this process runs.", value=len(hub.rooms))
-        yield GaugeMetricFamily("atout_tables_resting", "Open tables nobody is at, out of memory until named.",
-                                value=len(hub.release.resting))
-        yield CounterMetricFamily("atout_tables_released", "Tables that left memory, nobody at them.",
-                                  value=hub.stats.released)
-        yield GaugeMetricFamily("atout_connections", "WebSocket connections to this process.",
-                                value=len(hub.connections))
+        yield GaugeMetricFamily(
+            "atout_tables_resting",
+            "Open tables nobody is at, out of memory until named.",
+            value=len(hub.release.resting),
+        )
+        yield CounterMetricFamily(
+            "atout_tables_released", "Tables that left memory, nobody at them.", value=hub.stats.released
+        )
+        yield GaugeMetricFamily(
+            "atout_tables_stalled",
+            "Tables found with a turn to play and no event for longer "
+            "than their promise, not moving yet (room/watchdog.py).",
+            value=len(hub.watchdog.stalled),
+        )
+        yield CounterMetricFamily(
+            "atout_tables_stalled_found", "Times a table was found stalled.", value=hub.watchdog.found
+        )
+        yield CounterMetricFamily(
+            "atout_tables_restarted",
+            "Times a stalled table was run again from its store.",
+            value=hub.watchdog.restarted,
+        )
+        yield CounterMetricFamily(
+            "atout_room_tasks_failed",
+            "Tables' tasks (timer, robot, resumption) that ended by an exception.",
+            value=hub.stats.tasks_failed,
+        )
+        yield GaugeMetricFamily(
+            "atout_connections", "WebSocket connections to this process.", value=len(hub.connections)
+        )
         yield CounterMetricFamily("atout_actions", "Game actions accepted.", value=hub.actions)
         yield CounterMetricFamily("atout_store_commits", "Store transactions committed.", value=hub.writer.commits)
         yield CounterMetricFamily("atout_store_items", "Table writes committed.", value=hub.writer.items)
         yield self.act_seconds.family("atout_act_seconds", "From a game action read to every follower's frame queued.")
         health = hub.store.health
         yield GaugeMetricFamily("atout_store_up", "Whether the store takes writes.", value=int(health.up))
-        yield CounterMetricFamily("atout_store_outages", "Times the store stopped taking writes.",
-                                  value=health.outages)
+        yield CounterMetricFamily("atout_store_outages", "Times the store stopped taking writes.", value=health.outages)
         site = hub.site.health()  # empty for one process alone
         if "bus" in site:
-            yield GaugeMetricFamily("atout_bus_up", "Whether this process reaches Redis.", value=int(site["bus"] == "up"))
-            yield CounterMetricFamily("atout_bus_outages", "Times this process lost Redis.",
-                                      value=site["bus_outages"])
-            yield CounterMetricFamily("atout_takeovers", "Tables this process took over from another.",
-                                      value=site["takeovers"])
-            yield CounterMetricFamily("atout_bus_resyncs", "Times this process said again what it holds: its "
-                                      "bus back, or Redis restarted.", value=site["resyncs"])
+            yield GaugeMetricFamily(
+                "atout_bus_up", "Whether this process reaches Redis.", value=int(site["bus"] == "up")
+            )
+            yield CounterMetricFamily("atout_bus_outages", "Times this process lost Redis.", value=site["bus_outages"])
+            yield CounterMetricFamily(
+                "atout_takeovers", "Tables this process took over from another.", value=site["takeovers"]
+            )
+            yield CounterMetricFamily(
+                "atout_bus_resyncs",
+                "Times this process said again what it holds: its bus back, or Redis restarted.",
+                value=site["resyncs"],
+            )
 
 
 class Metrics:

@@ -46,7 +46,7 @@ class Opening:
         player = conn.who
         lines = self.hub.lobby.lines_here(conn)
         lines += [line for line in self.hub.site.tables_for(conn) if line["id"] not in self.hub.rooms]
-        table_id = pick(lines, m.players)
+        table_id = pick(lines, m.players, m.near)
         if table_id is None:
             await self.hub.spend(conn, Budget.TABLE)  # a new table, as a create makes
             table = Table(self.hub.site.new_table_id(), m.players, QUICK_OPTIONS, self.hub.config.timing)
@@ -65,24 +65,39 @@ class Opening:
 
     def daily_day(self, day: str) -> daily.Day:
         """The daily deal's set of ``day``, drawn and committed to now if nobody asked for it yet (a thread's)."""
-        return daily.ensure_day(self.hub.store.engine, day, self.hub.config.daily_deals, self.hub.config.daily_level,
-                                self.hub.clock.now())
+        return daily.ensure_day(
+            self.hub.store.engine, day, self.hub.config.daily_deals, self.hub.config.daily_level, self.hub.clock.now()
+        )
 
     async def on_daily(self, conn: Connection, m: Daily) -> None:
         """The day's daily deal (``features/daily.py``): a registered person's one play of it, at a table of its own
         (the person at seat 0, the day's robots in the others), stored as it starts and started at once."""
         player = conn.who
         if not player.registered:
-            raise ProtocolError("registered_only", "the daily deal is for registered players: log in (or register) "
-                                                   "to play it")
+            raise ProtocolError(
+                "registered_only", "the daily deal is for registered players: log in (or register) to play it"
+            )
         day = await asyncio.to_thread(self.daily_day, daily.day_of(self.hub.clock.now()))
         table = Table(self.hub.site.new_table_id(), day.players, day.options(), self.hub.config.timing)
         salt = day.salt or ""  # every day has one (drawn with it, or by migration 0016)
-        await asyncio.to_thread(daily.begin, self.hub.store.engine, day.day, player.id, table.id, self.hub.clock.now(),
-                                mark(salt, "address", conn.address), mark(salt, "browser", conn.browser))
+        await asyncio.to_thread(
+            daily.begin,
+            self.hub.store.engine,
+            day.day,
+            player.id,
+            table.id,
+            self.hub.clock.now(),
+            mark(salt, "address", conn.address),
+            mark(salt, "browser", conn.browser),
+        )
         room = Room(table, self.hub.services)
 
-        await room.create(conn, m.ref, self.hub.run_here(room), lease=self.hub.site.new_lease(),
-                          daily=({"day": day.day, "deals": day.deals}, day.seed))
+        await room.create(
+            conn,
+            m.ref,
+            self.hub.run_here(room),
+            lease=self.hub.site.new_lease(),
+            daily=({"day": day.day, "deals": day.deals}, day.seed),
+        )
         room.start()
         await room.request(conn, lambda b: play.daily_start(b, player.id))

@@ -45,34 +45,39 @@ def nginx_config(ports: list[int], listen: str = "80", host: str = "127.0.0.1", 
     lines.append("upstream atout_any {")
     lines.append("    least_conn;")
     lines += [f"    server {host}:{port} max_fails=1 fail_timeout=5s;" for port in ports]
-    lines += ["}", "",
-              "map $http_upgrade $connection_upgrade { default upgrade; '' close; }",
-              "limit_conn_zone $binary_remote_addr zone=atout_per_address:10m;", "",
-              "server {",
-              f"    listen {listen};",
-              *([extra.rstrip()] if extra else []),
-              "    limit_conn atout_per_address 256;  # one client address's connections (atout serve leaves it here)",
-              "    limit_conn_status 503;",
-              "    client_header_timeout 10s;  # a request that trickles in is cut off (slow clients)",
-              "    client_body_timeout 10s;",
-              "    proxy_http_version 1.1;",
-              "    proxy_set_header Host $host;",
-              "    proxy_set_header X-Forwarded-For $remote_addr;  # one address per client: --behind-proxy",
-              "    proxy_set_header X-Forwarded-Proto $scheme;  # https here: the session cookie is Secure",
-              "    proxy_set_header X-Forwarded-Host $http_host;  # the site's own origin, port included",
-              "    location = /ws {",
-              "        proxy_pass http://$atout_upstream;  # a table's socket to the process that runs it",
-              "        proxy_set_header Host $host;  # (a location with headers of its own inherits none)",
-              "        proxy_set_header X-Forwarded-For $remote_addr;",
-              "        proxy_set_header X-Forwarded-Proto $scheme;",
-              "        proxy_set_header X-Forwarded-Host $http_host;",
-              "        proxy_set_header Upgrade $http_upgrade;",
-              "        proxy_set_header Connection $connection_upgrade;",
-              "        proxy_read_timeout 120s;  # the client pings every 20 s",
-              "    }",
-              "    location = /metrics { allow 127.0.0.1; deny all; proxy_pass http://atout_any; }",
-              "    location / { proxy_pass http://atout_any; }",
-              "}", ""]
+    lines += [
+        "}",
+        "",
+        "map $http_upgrade $connection_upgrade { default upgrade; '' close; }",
+        "limit_conn_zone $binary_remote_addr zone=atout_per_address:10m;",
+        "",
+        "server {",
+        f"    listen {listen};",
+        *([extra.rstrip()] if extra else []),
+        "    limit_conn atout_per_address 256;  # one client address's connections (atout serve leaves it here)",
+        "    limit_conn_status 503;",
+        "    client_header_timeout 10s;  # a request that trickles in is cut off (slow clients)",
+        "    client_body_timeout 10s;",
+        "    proxy_http_version 1.1;",
+        "    proxy_set_header Host $host;",
+        "    proxy_set_header X-Forwarded-For $remote_addr;  # one address per client: --behind-proxy",
+        "    proxy_set_header X-Forwarded-Proto $scheme;  # https here: the session cookie is Secure",
+        "    proxy_set_header X-Forwarded-Host $http_host;  # the site's own origin, port included",
+        "    location = /ws {",
+        "        proxy_pass http://$atout_upstream;  # a table's socket to the process that runs it",
+        "        proxy_set_header Host $host;  # (a location with headers of its own inherits none)",
+        "        proxy_set_header X-Forwarded-For $remote_addr;",
+        "        proxy_set_header X-Forwarded-Proto $scheme;",
+        "        proxy_set_header X-Forwarded-Host $http_host;",
+        "        proxy_set_header Upgrade $http_upgrade;",
+        "        proxy_set_header Connection $connection_upgrade;",
+        "        proxy_read_timeout 120s;  # the client pings every 20 s",
+        "    }",
+        "    location = /metrics { allow 127.0.0.1; deny all; proxy_pass http://atout_any; }",
+        "    location / { proxy_pass http://atout_any; }",
+        "}",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -87,7 +92,9 @@ def nginx_in_folder(folder: Path, ports: list[int], listen: str, connections: in
         f"events {{ worker_connections {connections}; }}\nhttp {{\n    access_log off;\n"
         f"    client_body_temp_path {folder}/body; proxy_temp_path {folder}/proxy;\n"
         f"    fastcgi_temp_path {folder}/fastcgi; uwsgi_temp_path {folder}/uwsgi; scgi_temp_path {folder}/scgi;\n"
-        + nginx_config(ports, listen) + "}\n")
+        + nginx_config(ports, listen)
+        + "}\n"
+    )
     return conf
 
 

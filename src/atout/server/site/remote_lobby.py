@@ -15,7 +15,7 @@ from .local import line_for
 
 if TYPE_CHECKING:
     from ..room import Room
-    from .cluster import RedisSite
+    from .members import Members
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class RemoteTable:
 class RemoteLobby:
     """The lobby lines of the tables other processes run, and posting ours."""
 
-    def __init__(self, site: RedisSite) -> None:
+    def __init__(self, site: Members) -> None:
         self.site = site
         self.lines: dict[str, RemoteTable] = {}  # the tables other processes run, as their lobby lines say
         self.unconfirmed: set[str] = set()  # lines kept from before a resync, not said again since
@@ -42,14 +42,23 @@ class RemoteLobby:
         private one only to whom it admits, which each process checks."""
         table = room.table
         summary = None if table.status == TableStatus.CLOSED else room.summary()
-        self.site.bus.post(SITE, {"kind": BusKind.LOBBY, "table": table.id, "summary": summary,
-                                  "admit": table.admission(), "people": table.people()})
+        self.site.bus.post(
+            SITE,
+            {
+                "kind": BusKind.LOBBY,
+                "table": table.id,
+                "summary": summary,
+                "admit": table.admission(),
+                "people": table.people(),
+            },
+        )
 
     def tables_for(self, conn: Connection) -> list[dict[str, Any]]:
         """The tables other processes run, private ones to whom they admit, as this person sees them."""
         player = conn.who.id
-        return [line_for(line.summary, line.people, player) for line in self.lines.values()
-                if self.admits(line.admit, conn)]
+        return [
+            line_for(line.summary, line.people, player) for line in self.lines.values() if self.admits(line.admit, conn)
+        ]
 
     def seated(self, player_ids: set[str]) -> dict[str, list[tuple[str, str, dict[str, Any] | None]]]:
         out: dict[str, list[tuple[str, str, dict[str, Any] | None]]] = {}
@@ -64,8 +73,9 @@ class RemoteLobby:
         if admit is None:
             return True
         player = conn.player
-        return player is not None and admitted(player.id, admit["seated"], admit["invited"],
-                                               self.site.hub.identity.friends_of(admit["master"]))
+        return player is not None and admitted(
+            player.id, admit["seated"], admit["invited"], self.site.hub.identity.friends_of(admit["master"])
+        )
 
     def show_private(self, player_ids: tuple[str, ...] | list[str]) -> None:
         """The private tables other processes run whose master's friends changed: shown again to whom

@@ -25,7 +25,7 @@ from .bus import SITE, BusKind
 from .epoch import SETTLE_SECONDS
 
 if TYPE_CHECKING:
-    from .cluster import RedisSite
+    from .members import Members
 
 log = logging.getLogger("atout.server")
 
@@ -38,7 +38,7 @@ TICK_SECONDS = 1.0
 class Resync:
     """This process's part in resyncing the site."""
 
-    def __init__(self, site: RedisSite) -> None:
+    def __init__(self, site: Members) -> None:
         self.site = site
         self.checking: set[str] = set()  # processes that did not hear us, to look at again after the grace
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -94,8 +94,11 @@ class Resync:
         """Presence, guests' names and lobby lines (or their end) of this process, said again."""
         hub = self.site.hub
         players = {c.player.id for c in hub.connections if c.player is not None and c.player.registered}
-        guests = {(c.player.name, c.player.id) for c in hub.connections
-                  if c.player is not None and not c.player.registered and not c.closed}
+        guests = {
+            (c.player.name, c.player.id)
+            for c in hub.connections
+            if c.player is not None and not c.player.registered and not c.closed
+        }
         try:
             await self.site.bus.announce(sorted(players), sorted(guests))
         except Exception as err:  # away again: the next resync says it

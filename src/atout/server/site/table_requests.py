@@ -6,15 +6,19 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from ...bots.hint import hint
 from ..features import ledger
+from ..features.analysis import SEED
 from ..features.limits import Budget
 from ..kinds import SeatKind, TableStatus
 from ..options import TableOptions
 from ..protocol import (
+    Away,
     Back,
     Cancel,
     Chat,
     Claim,
+    HintAsk,
     Invite,
     Join,
     Leave,
@@ -29,9 +33,9 @@ from ..protocol import (
     Vote,
 )
 from ..review import published
-from ..room import Room
+from ..room import Room, presence
 from ..table import Batch, play, seating, votes
-from ..told import DealReview, DealReviewAnswer
+from ..told import DealReview, DealReviewAnswer, HintAnswer
 from .connection import Connection
 
 if TYPE_CHECKING:
@@ -86,8 +90,7 @@ class TableRequests:
 
     async def on_robot(self, conn: Connection, m: Robot) -> None:
         player = conn.who
-        await self.room(m.table).request(
-            conn, lambda b: seating.add_robot(b, player.id, m.seat, m.level, m.seq), m.ref)
+        await self.room(m.table).request(conn, lambda b: seating.add_robot(b, player.id, m.seat, m.level, m.seq), m.ref)
 
     async def on_unrobot(self, conn: Connection, m: Unrobot) -> None:
         player = conn.who
@@ -104,10 +107,16 @@ class TableRequests:
 
         async def start(b: Batch) -> None:
             table = b.table
-            same = room.same_address()
+            same = presence.same_address(room)
             if not same and table.status == TableStatus.WAITING and table.master_player == player.id:
-                await self.check_chips(table.options, [(s.player, s.name or "") for s in table.seats
-                                                        if s.kind == SeatKind.PERSON and s.player is not None])
+                await self.check_chips(
+                    table.options,
+                    [
+                        (s.player, s.name or "")
+                        for s in table.seats
+                        if s.kind == SeatKind.PERSON and s.player is not None
+                    ],
+                )
             b.now = self.hub.clock.now()  # the start is decided now, after the chips were checked
             play.start(b, player.id, m.seq, same)
 
@@ -127,6 +136,11 @@ class TableRequests:
 
     async def on_seen(self, conn: Connection, m: Seen) -> None:
         self.room(m.table).seen(conn)
+
+    async def on_away(self, conn: Connection, m: Away) -> None:
+        room = self.hub.rooms.get(m.table)
+        if room is not None:  # a table closed meanwhile: nothing waits for this page there, and nothing to say
+            room.away(conn)
 
     async def on_chat(self, conn: Connection, m: Chat) -> None:
         room = self.room(m.table)
@@ -163,14 +177,56 @@ class TableRequests:
             raise ProtocolError("no_spectators", "this table does not allow spectators")
         if table.game_id is None or not m.deal <= len(table.records):
             played = len(table.records)
-            raise ProtocolError("no_deal", f"deal {m.deal} of this table's game is not over (it has {played} "
-                                           "finished): a deal's hands are secret until it ends")
+            raise ProtocolError(
+                "no_deal",
+                f"deal {m.deal} of this table's game is not over (it has {played} "
+                "finished): a deal's hands are secret until it ends",
+            )
         number = m.deal
         names = [s.name or f"Seat {i + 1}" for i, s in enumerate(table.seats)]
-        told = published(table.game_id, number, len(table.records), table.records[number - 1],
-                         table.commitments[number - 1], names, table.deal_place(number))
+        told = published(
+            table.game_id,
+            number,
+            len(table.records),
+            table.records[number - 1],
+            table.commitments[number - 1],
+            names,
+            table.deal_place(number),
+        )
         review = DealReview(type="review", table=table.id, **told)
         conn.send(DealReviewAnswer(**review, ref=m.ref) if m.ref else review)
+
+    async def on_hint(self, conn: Connection, m: HintAsk) -> None:
+        """The expert's choice for the asker's own seat, and why: the analysis's search of this decision (the
+        site's seed and worlds, so the analysis of the deal agrees), from that seat's observation only, in
+        the robots' threads. A practice table's only: where a game ranks, a hint would be help from outside."""
+        room = self.room(m.table)
+        table = room.table
+        if table.daily is not None:
+            if table.daily.get("tournament") is not None:
+                raise ProtocolError("hint_refused", "no hints in a tournament: its tables rank every player")
+            raise ProtocolError("hint_refused", "no hints at the daily deal: everyone plays the same deals alone")
+        if table.options.competitive:
+            raise ProtocolError("hint_refused", "no hints at a competitive table: hints are for practice tables")
+        seat = room.viewer(conn)
+        deal = table.deal
+        if seat is None:
+            raise ProtocolError("not_seated", "a hint is for a player at the table")
+        if m.seq != table.seq or deal is None or deal.to_act != seat:
+            raise ProtocolError("not_your_turn", "a hint is for your turn, as the table stands now", seq=table.seq)
+        await self.hub.spend(conn, Budget.HINT)
+        table = room.table  # as it stands after the spending's wait
+        deal = table.deal
+        if m.seq != table.seq or deal is None or deal.to_act != seat:
+            raise ProtocolError("not_your_turn", "a hint is for your turn, as the table stands now", seq=table.seq)
+        observation, index, seq = deal.observation(seat), len(deal.history), table.seq
+        factor = self.hub.config.analysis_worlds
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(room.services.thinking, lambda: hint(observation, index, SEED, factor))
+        answer = HintAnswer(type="hint", table=table.id, seq=seq, **found.to_json())  # type: ignore[typeddict-item]
+        if m.ref:
+            answer["ref"] = m.ref
+        conn.send(answer)
 
     async def check_chips(self, options: TableOptions, people: list[tuple[str, str]]) -> None:
         """At a betting table everyone must hold the bet (guests are refused by the table itself)."""
@@ -187,5 +243,10 @@ class TableRequests:
         held = await asyncio.to_thread(read)
         for player, name in people:
             if player in held and held[player] < options.bet:
-                raise ProtocolError("not_enough_chips", f"{name} holds {held[player]} chips, less than this "
-                                    f"table's bet of {options.bet}", bet=options.bet, balance=held[player], name=name)
+                raise ProtocolError(
+                    "not_enough_chips",
+                    f"{name} holds {held[player]} chips, less than this table's bet of {options.bet}",
+                    bet=options.bet,
+                    balance=held[player],
+                    name=name,
+                )

@@ -31,8 +31,9 @@ class TournamentClock:
         the first to start one wins, tournaments.start). Starting, it opens the next round of any tournament
         whose round ended while no process was there to see it."""
         for tid in await asyncio.to_thread(tournaments.running, self.hub.store.engine):
-            opened = await asyncio.to_thread(tournaments.advance, self.hub.store.engine, tid, self.hub.clock.now(),
-                                             self.hub.site.new_table_id)
+            opened = await asyncio.to_thread(
+                tournaments.advance, self.hub.store.engine, tid, self.hub.clock.now(), self.hub.site.new_table_id
+            )
             if opened is not None:
                 await self.open_round(opened)
         while True:
@@ -61,8 +62,9 @@ class TournamentClock:
         """Start a tournament that is due (when full, or at its time): False when the store failed, the
         tournament still open (``tournaments.due`` offers it again, and the clock tries again)."""
         try:
-            opened = await asyncio.to_thread(tournaments.start, self.hub.store.engine, tid, self.hub.clock.now(),
-                                             self.hub.site.new_table_id)
+            opened = await asyncio.to_thread(
+                tournaments.start, self.hub.store.engine, tid, self.hub.clock.now(), self.hub.site.new_table_id
+            )
         except Exception as err:
             if self.hub.store.health.report(err) is None:
                 log.warning("tournament %s did not start: %s", tid, err)
@@ -83,8 +85,10 @@ class TournamentClock:
             await room.open(make, self.hub.run_here(room), lease=self.hub.site.new_lease())
             room.start()
             for player, _ in (s for s in seats if s is not None):
-                self.hub.identity.tell_player(player, {"type": "tournament", "tournament": opened.tournament, "round": opened.round,
-                                          "table": table_id})
+                self.hub.identity.tell_player(
+                    player,
+                    {"type": "tournament", "tournament": opened.tournament, "round": opened.round, "table": table_id},
+                )
 
     def table_closed(self, room: Room) -> None:
         self.hub.spawn(self.advance(room.table.id))
@@ -94,7 +98,8 @@ class TournamentClock:
         tid = await asyncio.to_thread(tournaments.tournament_of, self.hub.store.engine, table_id)
         if tid is None:
             return
-        opened = await asyncio.to_thread(tournaments.advance, self.hub.store.engine, tid, self.hub.clock.now(),
-                                         self.hub.site.new_table_id)
+        opened = await asyncio.to_thread(
+            tournaments.advance, self.hub.store.engine, tid, self.hub.clock.now(), self.hub.site.new_table_id
+        )
         if opened is not None:
             await self.open_round(opened)

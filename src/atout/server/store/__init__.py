@@ -10,5 +10,16 @@ from .rows import Append, Book, Fenced, Lease, StoredEvent, StoredTable, StoreEr
 from .store import Store, engine_url
 from .writer import StoreWriter
 
-__all__ = ["Append", "Book", "Fenced", "GameRow", "Lease", "Store", "StoreError", "StoreWriter", "StoredEvent",
-           "StoredTable", "engine_url"]
+__all__ = [
+    "Append",
+    "Book",
+    "Fenced",
+    "GameRow",
+    "Lease",
+    "Store",
+    "StoreError",
+    "StoreWriter",
+    "StoredEvent",
+    "StoredTable",
+    "engine_url",
+]

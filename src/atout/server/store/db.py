@@ -62,6 +62,8 @@ players = sa.Table(
     sa.Column("robot_of", sa.String(32), sa.ForeignKey("players.id"), nullable=True, index=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Index("ix_players_token_hash", "token_hash", unique=True),
+    # the person shows their insights (accuracy, habits: features/insights.py) on their public profile
+    sa.Column("insights_public", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 sessions = sa.Table(
@@ -199,6 +201,32 @@ analyses = sa.Table(
     sa.Column("data", JSONType, nullable=False),  # the analysis as `atout analyse --json` prints it
 )
 
+accuracy = sa.Table(
+    "accuracy",
+    metadata,
+    # a seat's accuracy in a finished deal (bots/accuracy.py), made with its analysis: what its choices cost
+    # against the expert's, in points of the deal (≥ 0), in all and by phase
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("deal", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),  # the analysis's version it was made from
+    sa.Column("player_id", sa.String(32), nullable=False),  # who played the seat (an account or a guest)
+    sa.Column("players", sa.Integer, nullable=False),  # the table's size
+    sa.Column("role", sa.String(8), nullable=True),  # taker, partner, defence; None when nobody took
+    sa.Column("loss", sa.Float, nullable=False),
+    sa.Column("bid", sa.Float, nullable=False),
+    sa.Column("ecart", sa.Float, nullable=False),
+    sa.Column("taker", sa.Float, nullable=False),
+    sa.Column("partner", sa.Float, nullable=False),
+    sa.Column("defence", sa.Float, nullable=False),
+    sa.Column("decisions", sa.Integer, nullable=False),  # decisions scored (forced ones are not)
+    sa.Column("costly", sa.Integer, nullable=False),  # those that cost something beyond the search's noise
+    sa.Column("created_at", sa.Float, nullable=False),
+    # per habit (bots/accuracy.py HABITS) that cost something: [points, decisions]; None: kept before 0021
+    sa.Column("habits", JSONType, nullable=True),
+    sa.Index("accuracy_player", "player_id", "created_at"),  # a person's deals, latest first (the profile)
+)
+
 daily_days = sa.Table(
     "daily_days",
     metadata,
@@ -282,6 +310,39 @@ store_probe = sa.Table(
     sa.Column("data", sa.Text, nullable=False),  # a write's worth of text, taken back at once (store/health.py)
 )
 
-__all__ = ["analyses", "badges", "daily_days", "daily_plays", "friendships", "game_players", "games", "ledger", "metadata", "players", "rating_history", "ratings",
-           "sessions", "settlements", "standings", "store_probe", "table_events", "table_leases", "tables",
-           "tournament_entries", "tournament_tables", "tournaments"]
+lesson_progress = sa.Table(
+    "lesson_progress",
+    metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("lesson", sa.String(32), primary_key=True),  # atout.learn's lesson id
+    sa.Column("answers", JSONType, nullable=False),  # the furthest run's right answers, as the wire writes them
+    sa.Column("done", sa.Boolean, nullable=False),  # once finished, finished for good
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+__all__ = [
+    "accuracy",
+    "analyses",
+    "badges",
+    "daily_days",
+    "daily_plays",
+    "friendships",
+    "game_players",
+    "games",
+    "ledger",
+    "lesson_progress",
+    "metadata",
+    "players",
+    "rating_history",
+    "ratings",
+    "sessions",
+    "settlements",
+    "standings",
+    "store_probe",
+    "table_events",
+    "table_leases",
+    "tables",
+    "tournament_entries",
+    "tournament_tables",
+    "tournaments",
+]

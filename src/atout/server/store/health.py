@@ -35,8 +35,11 @@ class Cause(StrEnum):
         return _WHY[self]
 
 
-_WHY = {Cause.UNREACHABLE: "the store is unavailable", Cause.DISK_FULL: "the disk is full",
-        Cause.DISK_ERROR: "the disk cannot be written"}
+_WHY = {
+    Cause.UNREACHABLE: "the store is unavailable",
+    Cause.DISK_FULL: "the disk is full",
+    Cause.DISK_ERROR: "the disk cannot be written",
+}
 
 _PG_DISK_FULL = "53100"  # PostgreSQL's disk_full
 _PG_AWAY = frozenset({"57P01", "57P02", "57P03", "53300"})  # shut down (by an admin, a crash), starting up,

@@ -18,8 +18,9 @@ class StoreError(RuntimeError):
     ``cause``, an outage (the database away, its disk full) as opposed to a refusal of what was written;
     ``unknown``, a write whose outcome nobody knows (the connection was lost while it committed)."""
 
-    def __init__(self, message: str, fenced: str | None = None, cause: Cause | None = None,
-                 unknown: bool = False) -> None:
+    def __init__(
+        self, message: str, fenced: str | None = None, cause: Cause | None = None, unknown: bool = False
+    ) -> None:
         super().__init__(message)
         self.fenced = fenced
         self.cause = cause
@@ -70,8 +71,14 @@ class Append(NamedTuple):
     @property
     def events_only(self) -> bool:
         """Whether it adds events and nothing else, its lease's fence aside (most writes: a card, a bid)."""
-        return (self.snapshot is None and self.status is None and self.game is None and self.bets is None
-                and self.settlement is None and self.daily is None)
+        return (
+            self.snapshot is None
+            and self.status is None
+            and self.game is None
+            and self.bets is None
+            and self.settlement is None
+            and self.daily is None
+        )
 
 
 class Fenced(Exception):

@@ -71,7 +71,9 @@ class Store:
         self.health.watch(self.engine)
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         self._mark = mark
-        self._insert_events = f"INSERT INTO table_events (table_id, seq, at, kind, data) VALUES ({', '.join([mark] * 5)})"
+        self._insert_events = (
+            f"INSERT INTO table_events (table_id, seq, at, kind, data) VALUES ({', '.join([mark] * 5)})"
+        )
 
     def migrate(self, revision: str = "head") -> None:
         """Bring the schema to ``revision``, the newest by default (Alembic); harmless when it is there."""
@@ -95,13 +97,27 @@ class Store:
                     connection.exec_driver_sql("PRAGMA foreign_keys=ON")
                     connection.commit()
 
-    def create_table(self, table_id: str, at: float, snapshot: dict[str, Any], players: int,
-                     lease: tuple[str, float, float] | None = None) -> int | None:
+    def create_table(
+        self,
+        table_id: str,
+        at: float,
+        snapshot: dict[str, Any],
+        players: int,
+        lease: tuple[str, float, float] | None = None,
+    ) -> int | None:
         """A new table; with ``lease`` (owner, now, seconds), its lease in the same transaction, so that no
         other process ever sees it without an owner and takes it over: the lease's fencing token."""
         with self.engine.begin() as conn:
-            conn.execute(tables.insert().values(id=table_id, players=players, status="open", created_at=at,
-                                                snapshot=snapshot, snapshot_seq=snapshot.get("seq", 0)))
+            conn.execute(
+                tables.insert().values(
+                    id=table_id,
+                    players=players,
+                    status="open",
+                    created_at=at,
+                    snapshot=snapshot,
+                    snapshot_seq=snapshot.get("seq", 0),
+                )
+            )
             if lease is None:
                 return None
             owner, now, ttl = lease
@@ -157,16 +173,19 @@ class Store:
         except Fenced as err:
             raise StoreError(str(err), fenced=err.table_id) from None
 
-    def _append_events_postgresql(self, connection: sa.Connection, items: list[Append],
-                                  fences: dict[str, tuple[str, int]]) -> None:
+    def _append_events_postgresql(
+        self, connection: sa.Connection, items: list[Append], fences: dict[str, tuple[str, int]]
+    ) -> None:
         """Events alone on PostgreSQL in one round trip: the fences and the rows travel as two JSON texts in
         one statement, which is its own transaction (autocommit: the statement is atomic, its share locks
         held to its end), without a BEGIN and a COMMIT around it nor psycopg's pipeline machinery. Against a
         fence check, an executemany and a commit (four or five waits on the socket, each a few system calls)
         this halved the writer's CPU a transaction for the small batches of several processes
         (``APPEND_EVENTS``)."""
-        rows = orjson.dumps([[item.table_id, e.seq, e.at, e.kind, e.data] for item in items for e in item.events],
-                            option=orjson.OPT_NON_STR_KEYS).decode()
+        rows = orjson.dumps(
+            [[item.table_id, e.seq, e.at, e.kind, e.data] for item in items for e in item.events],
+            option=orjson.OPT_NON_STR_KEYS,
+        ).decode()
         held = orjson.dumps([[table_id, owner, token] for table_id, (owner, token) in fences.items()]).decode()
         count = sum(len(item.events) for item in items)
         with _driver_transaction(connection) as (dbapi, cursor):
@@ -185,8 +204,9 @@ class Store:
         if stored != count:  # a lease was not held, so nothing was stored: the checked path says whose (Fenced)
             self._append_events(connection, _event_rows(items), fences)
 
-    def _append_events(self, connection: sa.Connection, rows: list[tuple[Any, ...]],
-                       fences: dict[str, tuple[str, int]]) -> None:
+    def _append_events(
+        self, connection: sa.Connection, rows: list[tuple[Any, ...]], fences: dict[str, tuple[str, int]]
+    ) -> None:
         """Events alone, the writer's usual batch: the leases' fences, one executemany and a commit on the
         driver's own connection, without SQLAlchemy's statement and transaction layers (which cost the
         writer thread more instructions than the database's own work for such a batch)."""
@@ -213,8 +233,10 @@ class Store:
         """``_check_fences`` on a driver's cursor, inside the transaction it belongs to."""
         ids = list(fences)
         if dialect == "postgresql":
-            cursor.execute("SELECT table_id, owner, token FROM table_leases WHERE table_id = ANY(%s) "
-                           "ORDER BY table_id FOR SHARE", (ids,))
+            cursor.execute(
+                "SELECT table_id, owner, token FROM table_leases WHERE table_id = ANY(%s) ORDER BY table_id FOR SHARE",
+                (ids,),
+            )
         else:  # SQLite: one writer at a time already
             marks = ", ".join("?" * len(ids))
             cursor.execute(f"SELECT table_id, owner, token FROM table_leases WHERE table_id IN ({marks})", tuple(ids))
@@ -228,22 +250,26 @@ class Store:
         """Take the table's lease if nobody holds it or its holder let it expire: the new fencing token,
         or None when another process holds it."""
         with self.engine.begin() as conn:
-            row = conn.execute(sa.select(table_leases).where(table_leases.c.table_id == table_id)
-                               .with_for_update()).first()
+            row = conn.execute(
+                sa.select(table_leases).where(table_leases.c.table_id == table_id).with_for_update()
+            ).first()
             if row is None:
                 try:
                     with conn.begin_nested():
-                        conn.execute(table_leases.insert().values(table_id=table_id, owner=owner, token=1,
-                                                                  expires_at=now + ttl))
+                        conn.execute(
+                            table_leases.insert().values(table_id=table_id, owner=owner, token=1, expires_at=now + ttl)
+                        )
                 except IntegrityError:  # another process inserted it first
                     return None
                 return 1
             if row.owner != owner and row.expires_at > now:
                 return None
             token = row.token + 1
-            done = conn.execute(table_leases.update()
-                                .where(table_leases.c.table_id == table_id, table_leases.c.token == row.token)
-                                .values(owner=owner, token=token, expires_at=now + ttl))
+            done = conn.execute(
+                table_leases.update()
+                .where(table_leases.c.table_id == table_id, table_leases.c.token == row.token)
+                .values(owner=owner, token=token, expires_at=now + ttl)
+            )
             return token if done.rowcount == 1 else None
 
     def renew_leases(self, owner: str, held: dict[str, int], now: float, ttl: float) -> set[str]:
@@ -254,21 +280,31 @@ class Store:
         with self.engine.begin() as conn:
             # the rows locked in the tables' order, as the writer's fence checks lock them: in any other order
             # a renewal and a batch of this process's writes could each hold a lease the other waits for
-            mine = (sa.select(table_leases.c.table_id).where(table_leases.c.owner == owner)
-                    .order_by(table_leases.c.table_id).with_for_update())
-            rows = conn.execute(table_leases.update().where(table_leases.c.table_id.in_(mine.scalar_subquery()))
-                                .values(expires_at=now + ttl)
-                                .returning(table_leases.c.table_id, table_leases.c.token)).all()
+            mine = (
+                sa.select(table_leases.c.table_id)
+                .where(table_leases.c.owner == owner)
+                .order_by(table_leases.c.table_id)
+                .with_for_update()
+            )
+            rows = conn.execute(
+                table_leases.update()
+                .where(table_leases.c.table_id.in_(mine.scalar_subquery()))
+                .values(expires_at=now + ttl)
+                .returning(table_leases.c.table_id, table_leases.c.token)
+            ).all()
         renewed = {table_id: token for table_id, token in rows}
         return {table_id for table_id, token in held.items() if renewed.get(table_id) != token}
 
     def release_lease(self, table_id: str, owner: str, token: int) -> None:
         """Give the lease up at once (a process stopping cleanly): another may take the table now."""
         with self.engine.begin() as conn:
-            conn.execute(table_leases.update()
-                         .where(table_leases.c.table_id == table_id, table_leases.c.owner == owner,
-                                table_leases.c.token == token)
-                         .values(expires_at=0.0))
+            conn.execute(
+                table_leases.update()
+                .where(
+                    table_leases.c.table_id == table_id, table_leases.c.owner == owner, table_leases.c.token == token
+                )
+                .values(expires_at=0.0)
+            )
 
     def lease(self, table_id: str) -> Lease | None:
         with self.engine.connect() as conn:
@@ -282,11 +318,14 @@ class Store:
 
     def unowned_tables(self, now: float) -> list[str]:
         """Open tables whose lease expired, or that never had one: a process may take them over."""
-        query = (sa.select(tables.c.id).select_from(tables.outerjoin(table_leases,
-                                                                    table_leases.c.table_id == tables.c.id))
-                 .where(tables.c.status == "open",
-                        sa.or_(table_leases.c.expires_at.is_(None), table_leases.c.expires_at < now))
-                 .order_by(tables.c.created_at))
+        query = (
+            sa.select(tables.c.id)
+            .select_from(tables.outerjoin(table_leases, table_leases.c.table_id == tables.c.id))
+            .where(
+                tables.c.status == "open", sa.or_(table_leases.c.expires_at.is_(None), table_leases.c.expires_at < now)
+            )
+            .order_by(tables.c.created_at)
+        )
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(query)]
 
@@ -302,24 +341,33 @@ class Store:
                 raise IntegrityError("update", {}, Exception(f"no table {item.table_id!r}"))
         if item.booked:
             if self.book is None:
-                raise StoreError("this store books no game's end (its row, bets, coins, standings, the daily deal): "
-                                 "build it with Store(url, book=...) (features/bookkeeping.py)")
+                raise StoreError(
+                    "this store books no game's end (its row, bets, coins, standings, the daily deal): "
+                    "build it with Store(url, book=...) (features/bookkeeping.py)"
+                )
             self.book(conn, item)
 
     def _events(self, conn: sa.Connection, table_id: str, seq: int, limit: int | None = None) -> list[StoredEvent]:
-        query = (sa.select(table_events.c.seq, table_events.c.at, table_events.c.kind, table_events.c.data)
-                 .where(table_events.c.table_id == table_id, table_events.c.seq > seq)
-                 .order_by(table_events.c.seq))
+        query = (
+            sa.select(table_events.c.seq, table_events.c.at, table_events.c.kind, table_events.c.data)
+            .where(table_events.c.table_id == table_id, table_events.c.seq > seq)
+            .order_by(table_events.c.seq)
+        )
         if limit is not None:
             query = query.limit(limit)
         return [StoredEvent(*row) for row in conn.execute(query)]
 
     def _tables(self, where: sa.ColumnElement[bool]) -> list[StoredTable]:
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(tables.c.id, tables.c.status, tables.c.snapshot, tables.c.snapshot_seq)
-                                .where(where).order_by(tables.c.created_at)).all()
-            return [StoredTable(r.id, r.status, r.snapshot, r.snapshot_seq, self._events(conn, r.id, r.snapshot_seq))
-                    for r in rows]
+            rows = conn.execute(
+                sa.select(tables.c.id, tables.c.status, tables.c.snapshot, tables.c.snapshot_seq)
+                .where(where)
+                .order_by(tables.c.created_at)
+            ).all()
+            return [
+                StoredTable(r.id, r.status, r.snapshot, r.snapshot_seq, self._events(conn, r.id, r.snapshot_seq))
+                for r in rows
+            ]
 
     def open_tables(self) -> list[StoredTable]:
         """Every open table: its snapshot and the events after it."""
@@ -338,8 +386,10 @@ class Store:
         if table_id is not None:
             query = query.where(games.c.table_id == table_id)
         with self.engine.connect() as conn:
-            return [GameRow(r.id, r.table_id, r.players, r.status, r.started_at, r.ended_at, r.data)
-                    for r in conn.execute(query)]
+            return [
+                GameRow(r.id, r.table_id, r.players, r.status, r.started_at, r.ended_at, r.data)
+                for r in conn.execute(query)
+            ]
 
     def game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as conn:

@@ -10,7 +10,8 @@ import time
 
 import sqlalchemy as sa
 
-from .rows import Append, StoreError, first_line
+from .health import cause_of
+from .rows import Append, StoreError, failure, first_line
 from .store import Store
 
 SMALL_BATCH = 8
@@ -32,10 +33,12 @@ class StoreWriter:
         self.max_batch = max_batch
         self.linger = linger  # seconds a small batch waits for more: fewer, larger transactions
         self._queue: queue.SimpleQueue[list[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop]] | None] = (
-            queue.SimpleQueue())
+            queue.SimpleQueue()
+        )
         # each loop's writes of this turn (a loop that stops before its hand-over strands no other loop's)
-        self._pending: dict[asyncio.AbstractEventLoop, list[tuple[Append, asyncio.Future[None],
-                                                                  asyncio.AbstractEventLoop]]] = {}
+        self._pending: dict[
+            asyncio.AbstractEventLoop, list[tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop]]
+        ] = {}
         self._thread: threading.Thread | None = None
         self.commits = 0
         self.items = 0
@@ -89,7 +92,7 @@ class StoreWriter:
                     break
                 batch += more
             for start in range(0, len(batch), self.max_batch):
-                self._commit(batch[start:start + self.max_batch])
+                self._commit(batch[start : start + self.max_batch])
             if stopping:
                 self._drop_connection()
                 return
@@ -118,8 +121,11 @@ class StoreWriter:
             results: list[BaseException | None] = [None] * len(batch)
             self.commits += 1
             health.back()
-        except Exception as err:
+        except Exception as raised:
             self._drop_connection(failed=True)
+            err: BaseException = raised
+            if not isinstance(raised, StoreError) and cause_of(raised) is not None:
+                err = failure(health, raised, committing=False)  # no connection to write on: nothing was sent
             if isinstance(err, StoreError) and err.outage:
                 results = [err] * len(batch)  # the store away: each item's outcome is the batch's (none alone)
             elif len(batch) == 1:
@@ -153,5 +159,3 @@ def _settle(settled: list[tuple[asyncio.Future[None], BaseException | None]]) ->
             future.set_result(None)
         else:
             future.set_exception(error)
-
-

@@ -21,6 +21,25 @@ from .observer import Observer
 from .seats import ABANDON_AFTER, ABSENT_AFTER, Seat, Timing, admitted, robot_name
 from .state import Batch, Events, Table, decided, rebuilt
 
-__all__ = ["ABANDON_AFTER", "ABSENT_AFTER", "EVOLVE", "Batch", "Deadline", "Events", "Fact", "Observer", "Seat",
-           "Table", "Timing", "admitted", "clocks", "deadlines", "decided", "play", "rebuilt", "robot_name", "seating",
-           "votes"]
+__all__ = [
+    "ABANDON_AFTER",
+    "ABSENT_AFTER",
+    "EVOLVE",
+    "Batch",
+    "Deadline",
+    "Events",
+    "Fact",
+    "Observer",
+    "Seat",
+    "Table",
+    "Timing",
+    "admitted",
+    "clocks",
+    "deadlines",
+    "decided",
+    "play",
+    "rebuilt",
+    "robot_name",
+    "seating",
+    "votes",
+]

@@ -30,17 +30,18 @@ def deadlines(table: Table) -> list[tuple[float, Deadline, int | None]]:
     t = table.timing
     out: list[tuple[float, Deadline, int | None]] = []
     seat = table.to_act()
-    turn = table.options.turn_seconds
-    if (seat is not None and turn and table.turn_started is not None and table.vote is None
-            and not table.seats[seat].robot_plays):
-        out.append((table.turn_started + turn, Deadline.TIMEOUT, seat))
+    ends = table.turn_ends()
+    if seat is not None and ends is not None and table.vote is None and not table.seats[seat].robot_plays:
+        out.append((ends, Deadline.TIMEOUT, seat))
     for s, since in table.gone_since.items():
         person = table.seats[s]
         if person.kind != SeatKind.PERSON or person.abandoned:
             continue
         if table.status == TableStatus.PLAYING:
-            if not person.absent:
-                out.append((since + t.absent_after, Deadline.ABSENT, s))
+            if not person.absent:  # a person a new game waits for: not before their time to arrive
+                called = table.awaited.get(s)
+                absent = since + t.absent_after
+                out.append((absent if called is None else max(absent, called + t.arrival), Deadline.ABSENT, s))
             out.append((since + t.abandon_after, Deadline.ABANDON, s))
         else:
             out.append((since + t.abandon_after, Deadline.GONE, s))

@@ -17,8 +17,7 @@ def game_row(over: GameOver) -> GameRow:
 
     A deserted game (every person left mid-game) is recorded as their abandonment, on the deals played to
     their end: each person ranked last, as an abandoner of a finished game, so leaving never erases a loss."""
-    seats = [{"seat": s.seat, "kind": s.kind, "player": s.player, "name": s.name, "level": s.level}
-             for s in over.seats]
+    seats = [{"seat": s.seat, "kind": s.kind, "player": s.player, "name": s.name, "level": s.level} for s in over.seats]
     data: dict[str, Any] = {
         "seats": seats,
         "options": over.options,
@@ -38,20 +37,49 @@ def game_row(over: GameOver) -> GameRow:
         for s in over.seats:
             if s.kind != SeatKind.PERSON or s.player is None:
                 continue
-            participants.append({
-                "seat": s.seat, "player_id": s.player, "name": s.name, "total": s.total, "place": s.place,
-                "won": s.place == 1 and not s.abandoned, "abandoned": s.abandoned, "deals": over.counted,
-                "taker_deals": s.taker_deals, "taker_made": s.taker_made, "competitive": over.competitive,
-            })
-    return GameRow(over.game_id, over.table_id, over.players, over.outcome, over.started_at, over.ended_at, data,
-                   tuple(participants), ranked=over.ranked)
+            participants.append(
+                {
+                    "seat": s.seat,
+                    "player_id": s.player,
+                    "name": s.name,
+                    "total": s.total,
+                    "place": s.place,
+                    "won": s.place == 1 and not s.abandoned,
+                    "abandoned": s.abandoned,
+                    "deals": over.counted,
+                    "taker_deals": s.taker_deals,
+                    "taker_made": s.taker_made,
+                    "competitive": over.competitive,
+                }
+            )
+    return GameRow(
+        over.game_id,
+        over.table_id,
+        over.players,
+        over.outcome,
+        over.started_at,
+        over.ended_at,
+        data,
+        tuple(participants),
+        ranked=over.ranked,
+    )
 
 
 def settlement(over: GameOver) -> GameEnd:
     """What the ledger needs to share out the pot and give XP and badges."""
     seats = tuple(SeatResult(s.seat, s.player, s.total, s.abandoned, s.stake) for s in over.seats)
-    return GameEnd(over.game_id, over.players, str(over.outcome), over.ranked, over.deals, seats, over.ended_at,
-                   over.single, over.records, over.unranked)
+    return GameEnd(
+        over.game_id,
+        over.players,
+        str(over.outcome),
+        over.ranked,
+        over.deals,
+        seats,
+        over.ended_at,
+        over.single,
+        over.records,
+        over.unranked,
+    )
 
 
 __all__ = ["game_row", "settlement"]

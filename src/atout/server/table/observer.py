@@ -39,8 +39,9 @@ class Observer:
         self._public_views = PublicViews()  # the spectator's view, made from the last one
 
     # ------------------------------------------------------------ events
-    def public_events(self, events: list[dict[str, Any]], viewers: set[int | None]
-                      ) -> dict[int | None, list[dict[str, Any]]]:
+    def public_events(
+        self, events: list[dict[str, Any]], viewers: set[int | None]
+    ) -> dict[int | None, list[dict[str, Any]]]:
         """``public_event`` for each viewer; an event every viewer sees alike is made once and shared (and
         when every event is, so is the list)."""
         if not any(_secret_ecart(event) for event in events):
@@ -69,8 +70,12 @@ class Observer:
     # ------------------------------------------------------------ the TableView
     def view(self, viewer: int | None, now: float, spectators: int = 0, seen_options: int = -1) -> dict[str, Any]:
         """The whole table as ``viewer`` may see it: a TableView."""
-        return {**self.shared_view(now, spectators), "you": viewer, "changed": self.options_changed(seen_options),
-                "deal": self.deal_views({viewer})[viewer]}
+        return {
+            **self.shared_view(now, spectators),
+            "you": viewer,
+            "changed": self.options_changed(seen_options),
+            "deal": self.deal_views({viewer})[viewer],
+        }
 
     def options_changed(self, seen_options: int) -> list[str]:
         """The options the master changed since the viewer last saw them (event ``seen_options``)."""
@@ -89,15 +94,19 @@ class Observer:
         clock = None
         seat = table.to_act()
         turn = table.options.turn_seconds
-        if seat is not None and table.turn_started is not None and turn:
-            left = table.turn_started + turn - now
+        ends = table.turn_ends()  # a person a new game waits for has longer (docs/server.md)
+        if seat is not None and ends is not None:
+            left = ends - now
             clock = {"seat": seat, "seconds_left": max(0.0, round(left, 1)), "turn_seconds": turn}
         vote = None
         if table.vote is not None:
             started = table.vote.get("started") or now
-            vote = {"by": table.vote["by"], "voters": table.vote["voters"],
-                    "votes": {str(k): v for k, v in table.vote["votes"].items()},
-                    "seconds_left": max(0.0, round(started + table.timing.vote_seconds - now, 1))}
+            vote = {
+                "by": table.vote["by"],
+                "voters": table.vote["voters"],
+                "votes": {str(k): v for k, v in table.vote["votes"].items()},
+                "seconds_left": max(0.0, round(started + table.timing.vote_seconds - now, 1)),
+            }
         return self._lasting_view(), {"seq": table.seq, "spectators": spectators, "clock": clock, "vote": vote}
 
     def _lasting_view(self) -> dict[str, Any]:
@@ -105,9 +114,14 @@ class Observer:
         same objects from card to card, so a patch finds them unchanged at a glance (``is``)."""
         table = self.table
         game = table.game
-        key = (table.version, table.paused, tuple(table.same_address), tuple(table.gone_since),
-               [(s.absent, s.automatic) for s in table.seats],
-               None if game is None else (len(game.sheet), game.deal_number, game.dealer))
+        key = (
+            table.version,
+            table.paused,
+            tuple(table.same_address),
+            tuple(table.gone_since),
+            [(s.absent, s.automatic) for s in table.seats],
+            None if game is None else (len(game.sheet), game.deal_number, game.dealer),
+        )
         cached = self._lasting
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -117,11 +131,16 @@ class Observer:
             "status": table.status,
             "master": table.master,
             "options": table.options.to_json(),
-            "seats": [{**s.public(i), "connected": s.kind != SeatKind.PERSON or i not in table.gone_since}
-                      for i, s in enumerate(table.seats)],
-            "game": None if game is None else {
+            "seats": [
+                {**s.public(i), "connected": s.kind != SeatKind.PERSON or i not in table.gone_since}
+                for i, s in enumerate(table.seats)
+            ],
+            "game": None
+            if game is None
+            else {
                 "id": table.game_id,
                 "deals": game.deals,
+                "names": self._game_names(),
                 "deal_number": table.deal_number(),
                 "dealer": game.dealer,
                 "sheet": self._sheet(),
@@ -129,7 +148,8 @@ class Observer:
                 "over": table.game_outcome is not None,
                 "outcome": table.game_outcome,
                 "ranking": [{"place": p, "seat": s, "total": t} for p, s, t in game.ranking()]
-                if table.game_outcome == Outcome.FINISHED else None,
+                if table.game_outcome == Outcome.FINISHED
+                else None,
                 "ranked": table.game_ranked,
                 "unranked": table.game_unranked,
                 "pot": sum(table.stakes),
@@ -143,6 +163,14 @@ class Observer:
         }
         self._lasting = (key, view)
         return view
+
+    def _game_names(self) -> list[str | None]:
+        """Who plays the game at each seat: the seats' names while it is played; once it is over, its own
+        players' names as it ended, never whoever sat down since (its sheet, last trick and result are theirs)."""
+        table = self.table
+        if table.game_outcome is not None and table.game_names:
+            return list(table.game_names)
+        return [seat.name for seat in table.seats]
 
     def _daily_view(self) -> dict[str, Any] | None:
         """What the page says of a daily deal's or a tournament round's table: where its ranking is (its
@@ -160,7 +188,7 @@ class Observer:
         cache = self._sheet_cache
         if len(cache) > len(sheet) or (cache and cache[-1][0] is not sheet[len(cache) - 1]):
             cache.clear()
-        for line in sheet[len(cache):]:
+        for line in sheet[len(cache) :]:
             cache.append((line, {k: v for k, v in line.to_json().items() if k not in ("record", "seed")}))
         return [view for _, view in cache]
 
@@ -204,11 +232,14 @@ class Observer:
             "players": table.players,
             "seats": [s.name for s in table.seats],
             "robots": sum(s.kind == SeatKind.ROBOT for s in table.seats),
-            "robot_accounts": [i for i, s in enumerate(table.seats) if s.kind == SeatKind.PERSON
-                               and robot_account(s.player)],  # seats of people's programs, tagged in the lobby
+            "robot_accounts": [
+                i for i, s in enumerate(table.seats) if s.kind == SeatKind.PERSON and robot_account(s.player)
+            ],  # seats of people's programs, tagged in the lobby
             "free": sum(s.kind == SeatKind.EMPTY for s in table.seats),
             "status": table.status,
-            "over": table.game_outcome if table.status == TableStatus.WAITING else None,  # not a table waiting for people
+            "over": table.game_outcome
+            if table.status == TableStatus.WAITING
+            else None,  # not a table waiting for people
             "options": table.options.to_json(),
             "spectators": spectators,
             "private": table.options.private,
@@ -249,8 +280,13 @@ def deal_of(parts: Parts) -> dict[str, Any] | None:
     return public if public is None or private is None else {**public, **private}
 
 
-def patch_for(basis: Parts, parts: Parts, last_shared: Any, shared_changed: dict[str, Any] | None,
-              public_changed: dict[str, Any] | None) -> Patch:
+def patch_for(
+    basis: Parts,
+    parts: Parts,
+    last_shared: Any,
+    shared_changed: dict[str, Any] | None,
+    public_changed: dict[str, Any] | None,
+) -> Patch:
     """``state_patch`` from the client's last state to this one; quick when the last state was made from
     the table's last telling: the shared and public fields' changes are then the same for every viewer,
     worked out once, and only the viewer's private fields are compared (none, when they are the same

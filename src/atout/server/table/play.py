@@ -11,7 +11,7 @@ from ...engine.actions import Play
 from ...engine.fairness import commitment as seed_commitment
 from ...engine.record import RecordError, action_to_json, parse_action, to_record
 from ..fair_sets import daily_deal_seed
-from ..kinds import EventType, SeatKind, TableStatus, Unranked
+from ..kinds import NEVER_CAME, EventType, SeatKind, TableStatus, Unranked
 from ..protocol import ProtocolError
 from .seats import robot_name
 from .state import Batch, check_master, check_seq, check_waiting, seated
@@ -30,11 +30,20 @@ def start(b: Batch, player: str, seq: int, same_address: list[int] | None = None
     if empty:
         raise ProtocolError("seats_empty", f"every seat must be filled first; empty: {', '.join(map(str, empty))}")
     unranked = Unranked.PRACTICE if not t.options.competitive else Unranked.SAME_ADDRESS if same_address else None
-    stakes = [t.options.bet if unranked is None and s.kind == SeatKind.PERSON and (s.player or "").startswith("p")
-              else 0 for s in t.seats]
-    b.emit(EventType.GAME_START, game=secrets.token_hex(8), deals=t.options.deals, options=t.options.to_json(),
-           ranked=unranked is None, unranked=unranked, stakes=stakes,
-           _seed=t.daily_seed if t.daily is not None else secrets.token_hex(16))
+    stakes = [
+        t.options.bet if unranked is None and s.kind == SeatKind.PERSON and (s.player or "").startswith("p") else 0
+        for s in t.seats
+    ]
+    b.emit(
+        EventType.GAME_START,
+        game=secrets.token_hex(8),
+        deals=t.options.deals,
+        options=t.options.to_json(),
+        ranked=unranked is None,
+        unranked=unranked,
+        stakes=stakes,
+        _seed=t.daily_seed if t.daily is not None else secrets.token_hex(16),
+    )
     assert t.game is not None
     b.emit(EventType.GAME_DEALER, dealer=t.game.dealer)
     _start_deal(b)
@@ -71,8 +80,14 @@ def tournament_open(b: Batch, seats: list[tuple[str, str] | None], spec: dict[st
     people = [(i, s) for i, s in enumerate(seats) if s is not None]
     if len(seats) != t.players or not people:
         raise ProtocolError("bad_option", "a tournament's table seats its players, one person at least")
-    b.emit(EventType.CREATED, players=t.players, options=t.options.to_json(), quick=False,
-           daily={"day": None, **spec}, _daily_seed=seed)
+    b.emit(
+        EventType.CREATED,
+        players=t.players,
+        options=t.options.to_json(),
+        quick=False,
+        daily={"day": None, **spec},
+        _daily_seed=seed,
+    )
     for i, (player, name) in people:
         b.emit(EventType.SAT, seat=i, player=player, name=name)
     b.emit(EventType.MASTER, seat=people[0][0])
@@ -88,8 +103,7 @@ def _start_deal(b: Batch) -> None:
     else:
         seed = secrets.token_hex(16)
     number = t.game.deal_index + 1 if t.daily is not None else t.game.deals_played + 1  # deal_number's rule
-    b.emit(EventType.DEAL_START, number=number, dealer=t.game.next_dealer, commitment=seed_commitment(seed),
-           _seed=seed)
+    b.emit(EventType.DEAL_START, number=number, dealer=t.game.next_dealer, commitment=seed_commitment(seed), _seed=seed)
     if t.deal is not None and t.deal.is_over:  # a petit sec voided it as it was dealt
         _end_deal(b)
 
@@ -111,7 +125,7 @@ def play(b: Batch, seat: int, action: dict[str, Any], by: str) -> None:
     if deal.to_act != seat:
         raise ProtocolError("not_your_turn", f"it is seat {deal.to_act}'s turn, not seat {seat}'s")
     if not isinstance(action, dict) or "seat" in action:
-        raise ProtocolError("malformed", "an action is an object such as {\"play\": \"7H\"}, without a seat")
+        raise ProtocolError("malformed", 'an action is an object such as {"play": "7H"}, without a seat')
     try:
         parsed_seat, parsed = parse_action({"seat": seat, **action}, 0, t.players)
         if not isinstance(parsed, Play) or not deal.may_play(parsed.card):
@@ -142,13 +156,23 @@ def _end_deal(b: Batch) -> None:
     names = [s.name or f"Seat {i + 1}" for i, s in enumerate(t.seats)]  # for whoever replays it
     if t.daily is not None:  # the day's seeds stay secret until the day is over: the record by its hands
         line.pop("seed", None)
-        b.emit(EventType.DEAL_END, _seed=deal.seed, commitment=t.commitment,
-               record={**to_record(deal, with_seed=False), "names": names}, line=line)
+        b.emit(
+            EventType.DEAL_END,
+            _seed=deal.seed,
+            commitment=t.commitment,
+            record={**to_record(deal, with_seed=False), "names": names},
+            line=line,
+        )
         if t.game.is_over or t.game.deal_index >= t.daily["deals"]:  # a void deal counts as one
             _end_game(b)
         return
-    b.emit(EventType.DEAL_END, seed=deal.seed, commitment=t.commitment, record={**to_record(deal), "names": names},
-           line=line)
+    b.emit(
+        EventType.DEAL_END,
+        seed=deal.seed,
+        commitment=t.commitment,
+        record={**to_record(deal), "names": names},
+        line=line,
+    )
     if t.game.is_over:
         _end_game(b)
 
@@ -156,19 +180,43 @@ def _end_deal(b: Batch) -> None:
 def _end_game(b: Batch) -> None:
     t = b.table
     assert t.game is not None
+    unrank_shared(b, t.same_address)  # learnt at the last card: it still counts for nobody
+    for seat in sorted(t.awaited):  # fetched, given their time, and never came: absent, not ranked as a player
+        person = t.seats[seat]
+        if person.kind == SeatKind.PERSON and not person.abandoned:
+            b.emit(EventType.ABANDON, seat=seat, player=person.player, why=NEVER_CAME)
     ranking = [{"place": p, "seat": s, "total": total} for p, s, total in t.game.ranking()]
     b.emit(EventType.GAME_END, game=t.game_id, totals=t.game.totals, ranking=ranking, abandoned=list(t.abandoned))
     hand_over_claims(b)
     if t.daily is not None:  # played once: the table closes (no second game, nobody to sit)
-        why = ("the tournament's round is played here: its ranking is on the tournament's page"
-               if "tournament" in t.daily else "the daily deal is played: its ranking is on the daily page")
+        why = (
+            "the tournament's round is played here: its ranking is on the tournament's page"
+            if "tournament" in t.daily
+            else "the daily deal is played: its ranking is on the daily page"
+        )
         b.emit(EventType.CLOSED, why=why)
+
+
+def unrank_shared(b: Batch, seats: list[int]) -> None:
+    """The one rule of a shared address (docs/server.md, "One address"): two registered people seated at
+    a game who share an address, learnt at any moment of it (a guest who registers during the game
+    counts from then on), and the game counts for nobody: no ranking points, rating, XP, badges, and its
+    bets go back. A game starts so (``start``) or becomes so here, once, stored (``unranked``): the
+    banner, the stored game, the profiles and the leaderboard all read ``game_ranked``."""
+    t = b.table
+    if t.status == TableStatus.PLAYING and t.game_ranked and seats:
+        b.emit(EventType.UNRANKED, why=Unranked.SAME_ADDRESS, seats=sorted(seats))
 
 
 def next_deal(b: Batch) -> None:
     t = b.table
-    if (t.status == TableStatus.PLAYING and t.game is not None and t.deal is not None
-            and t.deal.is_over and not t.game.is_over):
+    if (
+        t.status == TableStatus.PLAYING
+        and t.game is not None
+        and t.deal is not None
+        and t.deal.is_over
+        and not t.game.is_over
+    ):
         hand_over_claims(b)
         _start_deal(b)
 
@@ -191,5 +239,16 @@ def back(b: Batch, player: str, seq: int | None) -> None:
     b.emit(EventType.AUTOMATIC, seat=seat, on=False)
 
 
-__all__ = ["act", "back", "daily_start", "fill_with_robots", "hand_over_claims", "next_deal", "play",
-           "quick_start", "start", "tournament_open"]
+__all__ = [
+    "act",
+    "back",
+    "daily_start",
+    "fill_with_robots",
+    "hand_over_claims",
+    "next_deal",
+    "play",
+    "quick_start",
+    "start",
+    "tournament_open",
+    "unrank_shared",
+]

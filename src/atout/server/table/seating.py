@@ -15,8 +15,9 @@ from .state import Batch, check_master, check_may_bet, check_seat, check_seq, ch
 from .votes import after_vote_change
 
 
-def create(b: Batch, player: str, name: str, quick: bool = False,
-           daily: tuple[dict[str, Any], str] | None = None) -> None:
+def create(
+    b: Batch, player: str, name: str, quick: bool = False, daily: tuple[dict[str, Any], str] | None = None
+) -> None:
     """A new table, its creator at seat 0 and its master; ``daily``: a daily deal's ({day, deals}, the day's
     secret seed), which deals the day's preset deals instead of fresh ones (docs/daily.md)."""
     t = b.table
@@ -35,8 +36,7 @@ def _may_sit(b: Batch, player: str, name: str, master_friends: AbstractSet[str])
         raise ProtocolError("seated", f"you already sit at seat {t.seat_of(player)}")
 
 
-def sit(b: Batch, player: str, name: str, seat: int, seq: int,
-        master_friends: AbstractSet[str] = frozenset()) -> None:
+def sit(b: Batch, player: str, name: str, seat: int, seq: int, master_friends: AbstractSet[str] = frozenset()) -> None:
     t = b.table
     check_seq(t, seq)
     check_waiting(t, "sitting down")
@@ -124,12 +124,16 @@ def set_options(b: Batch, player: str, values: dict[str, Any], seq: int) -> None
         raise ProtocolError("bad_option", str(err)) from None
     guests = [i for i, s in enumerate(t.seats) if s.kind == SeatKind.PERSON and not (s.player or "").startswith("p")]
     if options.bet and guests:
-        raise ProtocolError("bad_option", f"bet: a guest sits at seat {guests[0]}; a betting table is for "
-                                          "registered players")
+        raise ProtocolError(
+            "bad_option", f"bet: a guest sits at seat {guests[0]}; a betting table is for registered players"
+        )
     robots = [i for i, s in enumerate(t.seats) if s.kind == SeatKind.PERSON and robot_account(s.player)]
     if options.competitive and robots:
-        raise ProtocolError("robot_unranked", f"competitive: a robot account sits at seat {robots[0]}; it plays "
-                                              "at practice tables only, never ranked against people")
+        raise ProtocolError(
+            "robot_unranked",
+            f"competitive: a robot account sits at seat {robots[0]}; it plays "
+            "at practice tables only, never ranked against people",
+        )
     before, after = t.options.to_json(), options.to_json()
     changed = [k for k in after if after[k] != before[k]]
     if not changed:
@@ -144,9 +148,9 @@ def invite(b: Batch, player: str, name: str, invitees: list[str]) -> None:
 
 
 def claim(b: Batch, player: str, name: str, master_friends: AbstractSet[str] = frozenset()) -> None:
-    """Quick play's "a seat here for me": a free seat now if there is one before a game; else a
-    robot's seat at a quick table, now between deals or games, or else at the next deal (the robot
-    plays on until then)."""
+    """Quick play's "a seat here for me", and the lobby's *Sit*: a free seat now if there is one before
+    a game; else a robot's seat the person may take (``Table.claimable``), now between deals or games, or
+    else at the next deal (the robot plays on until then)."""
     t = b.table
     if t.status == TableStatus.CLOSED:
         raise ProtocolError("no_table", "this table is closed")
@@ -161,8 +165,9 @@ def claim(b: Batch, player: str, name: str, master_friends: AbstractSet[str] = f
         return
     robots = t.claimable()
     if not robots:
-        raise ProtocolError("no_seat_free", "no seat is free at this table, nor a robot's to take: try quick "
-                                            "play again, or watch")
+        raise ProtocolError(
+            "no_seat_free", "no seat is free at this table, nor a robot's to take: try quick play again, or watch"
+        )
     between = t.status == TableStatus.WAITING or (t.deal is not None and t.deal.is_over)
     b.emit(EventType.REPLACED if between else EventType.CLAIMED, seat=robots[0], player=player, name=name)
 
@@ -179,8 +184,11 @@ def hand_over(b: Batch, guest: str, account: str, name: str) -> None:
     if not held and not claims:
         return
     if t.seat_of(account) is not None or any(s.claimant == account for s in t.seats):
-        raise ProtocolError("seated", f"{name} has a seat at table {t.id} already, where the guest sits too: "
-                                      "one person, one seat (leave one of them first)")
+        raise ProtocolError(
+            "seated",
+            f"{name} has a seat at table {t.id} already, where the guest sits too: "
+            "one person, one seat (leave one of them first)",
+        )
     for i in held:
         b.emit(EventType.HANDED, seat=i, player=account, name=name)
     for i in claims:
@@ -194,5 +202,16 @@ def say(b: Batch, player: str, name: str, text: str) -> None:
     b.emit(EventType.CHAT, name=name, seat=b.table.seat_of(player), text=text)
 
 
-__all__ = ["add_robot", "claim", "create", "hand_over", "invite", "leave", "remove_robot",
-           "say", "set_options", "sit", "succeed_master"]
+__all__ = [
+    "add_robot",
+    "claim",
+    "create",
+    "hand_over",
+    "invite",
+    "leave",
+    "remove_robot",
+    "say",
+    "set_options",
+    "sit",
+    "succeed_master",
+]

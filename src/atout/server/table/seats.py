@@ -15,6 +15,11 @@ ABSENT_AFTER = 10.0
 ABANDON_AFTER = 180.0
 """Seconds without a connection before the seat is abandoned (PLATFORM: 3 minutes, a server setting)."""
 VOTE_SECONDS = 60.0
+ARRIVE_WITHIN = 60.0
+"""Seconds a person whom a new game finds elsewhere (another page of the site, no connection at all: a
+tournament's round) has to arrive before their turn's clock runs out or a robot plays for them
+(docs/server.md, "A new game fetches its people"): a minute to see the notice on any page, or the tab's title,
+and come back; a person at the table when the game starts plays on the table's own clock."""
 
 
 def robot_name(seat: int, level: str) -> str:
@@ -60,15 +65,17 @@ class Timing:
 
     absent_after: float = ABSENT_AFTER
     abandon_after: float = ABANDON_AFTER
+    arrival: float = ARRIVE_WITHIN
     vote_seconds: float = VOTE_SECONDS
     deal_pause: float = 5.0
     robot_pace: float = 0.8
 
 
-def admitted(player: str, seated: Collection[str | None], invited: Collection[str],
-             master_friends: Collection[str]) -> bool:
+def admitted(
+    player: str, seated: Collection[str | None], invited: Collection[str], master_friends: Collection[str]
+) -> bool:
     """The rule of a private table: its seated people, the invited and the master's friends."""
     return player in seated or player in invited or player in master_friends
 
 
-__all__ = ["ABANDON_AFTER", "ABSENT_AFTER", "VOTE_SECONDS", "Seat", "Timing", "admitted", "robot_name"]
+__all__ = ["ABANDON_AFTER", "ABSENT_AFTER", "ARRIVE_WITHIN", "VOTE_SECONDS", "Seat", "Timing", "admitted", "robot_name"]

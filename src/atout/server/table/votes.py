@@ -20,8 +20,9 @@ def propose_cancel(b: Batch, player: str, seq: int) -> None:
     t = b.table
     if t.daily is not None:  # whatever the table's state: a cancel would reveal the unfinished deal's seed
         if "tournament" in t.daily:
-            raise ProtocolError("tournament_table", "a tournament's table cannot be cancelled: leaving it is an "
-                                                    "abandonment")
+            raise ProtocolError(
+                "tournament_table", "a tournament's table cannot be cancelled: leaving it is an abandonment"
+            )
         raise ProtocolError("daily_table", "a daily deal cannot be cancelled: leaving it is an abandonment")
     check_seq(t, seq)
     seat = seated(t, player, "only a seated player may propose to cancel")
@@ -36,8 +37,11 @@ def propose_cancel(b: Batch, player: str, seq: int) -> None:
         raise ProtocolError("vote_again", "you may propose again after the next deal")
     voters = sorted(set(t.present_people()) | {seat})
     if len(voters) < MIN_VOTERS:  # alone with robots, a lost game would be erased at will
-        raise ProtocolError("needs_two_people", "an amicable end needs the agreement of at least two people "
-                                                "present: alone with robots, leaving the table is an abandonment")
+        raise ProtocolError(
+            "needs_two_people",
+            "an amicable end needs the agreement of at least two people "
+            "present: alone with robots, leaving the table is an abandonment",
+        )
     b.emit(EventType.CANCEL_PROPOSED, by=seat, voters=voters)
     after_vote_change(b)
 
@@ -72,10 +76,23 @@ def after_vote_change(b: Batch) -> None:
         b.emit(EventType.CANCEL_END, cancelled=False, why="fewer than two people present")
     elif all(vote["votes"].get(s) for s in voters):
         unfinished = t.deal if t.deal is not None and not t.deal.is_over else None
-        reveal: dict[str, Any] = {} if unfinished is None else {  # the shuffle stays checkable: its seed is revealed too
-            "seed": unfinished.seed, "commitment": t.commitment, "record": to_record(unfinished)}
-        b.emit(EventType.CANCEL_END, cancelled=True, why="everyone present accepted",
-               game=t.game_id, abandoned=list(t.abandoned), **reveal)
+        reveal: dict[str, Any] = (
+            {}
+            if unfinished is None
+            else {  # the shuffle stays checkable: its seed is revealed too
+                "seed": unfinished.seed,
+                "commitment": t.commitment,
+                "record": to_record(unfinished),
+            }
+        )
+        b.emit(
+            EventType.CANCEL_END,
+            cancelled=True,
+            why="everyone present accepted",
+            game=t.game_id,
+            abandoned=list(t.abandoned),
+            **reveal,
+        )
         hand_over_claims(b)
 
 

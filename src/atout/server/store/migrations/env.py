@@ -10,8 +10,7 @@ from atout.server.store.db import metadata
 
 
 def _run(connection: sa.Connection) -> None:
-    context.configure(connection=connection, target_metadata=metadata, render_as_batch=True,
-                      compare_type=True)
+    context.configure(connection=connection, target_metadata=metadata, render_as_batch=True, compare_type=True)
     with context.begin_transaction():
         context.run_migrations()
 

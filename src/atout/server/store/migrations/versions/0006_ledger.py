@@ -54,8 +54,21 @@ def upgrade() -> None:
     players = sa.table("players", sa.column("id", sa.String), sa.column("created_at", sa.Float))
     rows = op.get_bind().execute(sa.select(players.c.id, players.c.created_at)).all()
     if rows:
-        op.bulk_insert(ledger, [{"holder": r.id, "kind": "chips", "amount": NEW_ACCOUNT_CHIPS, "reason": "grant",
-                                 "game_id": None, "at": r.created_at, "ref": f"grant:{r.id}"} for r in rows])
+        op.bulk_insert(
+            ledger,
+            [
+                {
+                    "holder": r.id,
+                    "kind": "chips",
+                    "amount": NEW_ACCOUNT_CHIPS,
+                    "reason": "grant",
+                    "game_id": None,
+                    "at": r.created_at,
+                    "ref": f"grant:{r.id}",
+                }
+                for r in rows
+            ],
+        )
 
 
 def downgrade() -> None:

@@ -36,10 +36,16 @@ def upgrade() -> None:
     with op.batch_alter_table("players") as batch:
         batch.alter_column("name_key", type_=sa.String(40), existing_type=sa.String(20), existing_nullable=False)
     conn = op.get_bind()
-    players = sa.table("players", sa.column("id", sa.String), sa.column("name", sa.String),
-                       sa.column("name_key", sa.String), sa.column("created_at", sa.Float))
-    rows = conn.execute(sa.select(players.c.id, players.c.name, players.c.name_key)
-                        .order_by(players.c.created_at, players.c.id)).all()
+    players = sa.table(
+        "players",
+        sa.column("id", sa.String),
+        sa.column("name", sa.String),
+        sa.column("name_key", sa.String),
+        sa.column("created_at", sa.Float),
+    )
+    rows = conn.execute(
+        sa.select(players.c.id, players.c.name, players.c.name_key).order_by(players.c.created_at, players.c.id)
+    ).all()
     taken = {r.name_key for r in rows}
     for row in rows:
         key = name_key(row.name)
