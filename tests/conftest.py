@@ -43,9 +43,18 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"robots' compiled code ready in {_warm_up_seconds:.1f} s (numba; compiled once, then cached on disk)"
 
 
-LONG_FIRST = ("tests/tui/test_app.py", "tests/server/test_cluster.py", "tests/server/test_restart.py",
-              "tests/server/test_leaks.py", "tests/server/test_handover.py", "tests/server/test_slots.py",
-              "tests/server/test_analysis_api.py", "tests/cli/test_commands.py")
+LONG_FIRST = (
+    "tests/server/test_chaos.py",
+    "tests/server/test_store_restarts.py",
+    "tests/tui/test_app.py",
+    "tests/server/test_cluster.py",
+    "tests/server/test_restart.py",
+    "tests/server/test_leaks.py",
+    "tests/server/test_handover.py",
+    "tests/server/test_slots.py",
+    "tests/server/test_analysis_api.py",
+    "tests/cli/test_commands.py",
+)
 """Files whose tests take seconds each (server processes, a whole terminal game): run first, so that the
 run's last minutes are not one worker finishing them while the others wait."""
 
@@ -53,21 +62,43 @@ BROWSER_LAST = "tests/web/"
 """The browser tests run last: Playwright's synchronous API keeps an event loop running in the worker's thread
 while its browser is open (a session's fixture), and an asyncio test after them could not start its own.
 The run's scheduling (``pytest_xdist_make_scheduler`` below) hands tests out in this order, so no worker gets
-another test after a browser test (``--dist worksteal`` would: a worker done with its own share takes from another's queue)."""
+another test after a browser test (``--dist worksteal`` would: a worker done with its own share takes from another's
+queue)."""
 
 
-BROWSER_FIRST = ("tests/web/test_accessibility.py", "tests/web/test_words.py", "tests/web/test_table_layout.py",
-                 "tests/web/test_evening.py", "tests/web/test_lobby.py", "tests/web/test_blind.py", "tests/web/test_play.py",
-                 "tests/web/test_table_page.py", "tests/web/test_profile.py", "tests/web/test_tournaments.py",
-                 "tests/web/test_review.py", "tests/web/test_keyboard.py", "tests/web/test_cancel.py")
+BROWSER_FIRST = (
+    "tests/web/test_accessibility.py",
+    "tests/web/test_learn.py",
+    "tests/web/test_words.py",
+    "tests/web/test_table_layout.py",
+    "tests/web/test_evening.py",
+    "tests/web/test_lobby.py",
+    "tests/web/test_blind.py",
+    "tests/web/test_play.py",
+    "tests/web/test_table_page.py",
+    "tests/web/test_profile.py",
+    "tests/web/test_tournaments.py",
+    "tests/web/test_review.py",
+    "tests/web/test_keyboard.py",
+    "tests/web/test_cancel.py",
+)
 """Among the browser tests, the files that take longest on one worker first, longest first (axe over every page,
 a module's tests on its one server, an evening, whole games): a 40-second test or module handed out last kept
 one worker busy while the others waited."""
 
-ONE_SERVER_A_MODULE = ("tests/web/test_accessibility.py", "tests/web/test_words.py", "tests/web/test_table_layout.py",
-                       "tests/web/test_lobby.py", "tests/web/test_blind.py", "tests/web/test_table_page.py",
-                       "tests/web/test_profile.py", "tests/web/test_review.py", "tests/web/test_keyboard.py",
-                       "tests/web/test_cancel.py")
+ONE_SERVER_A_MODULE = (
+    "tests/web/test_accessibility.py",
+    "tests/web/test_learn.py",
+    "tests/web/test_words.py",
+    "tests/web/test_table_layout.py",
+    "tests/web/test_lobby.py",
+    "tests/web/test_blind.py",
+    "tests/web/test_table_page.py",
+    "tests/web/test_profile.py",
+    "tests/web/test_review.py",
+    "tests/web/test_keyboard.py",
+    "tests/web/test_cancel.py",
+)
 """Browser modules whose tests share one ``atout serve`` (a module-scoped fixture: ``shared_site``, ``axe_site``...):
 each is handed to one worker whole. Spread over the four workers test by test, as xdist's default scheduling
 does, each worker that got one of its tests started the module's server again (a few seconds each under load)."""

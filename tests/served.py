@@ -72,22 +72,36 @@ def _serve(argv: list[str], env: dict[str, str], log: str | None, printed: bool)
 @functools.cache
 def _forks() -> multiprocessing.context.ForkServerContext:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["atout.cli.main", "atout.cli.serve", "atout.server.http.app", "atout.bots",
-                                    "uvicorn", "uvicorn.protocols.websockets.websockets_sansio_impl"])
+    context.set_forkserver_preload(
+        [
+            "atout.cli.main",
+            "atout.cli.serve",
+            "atout.server.http.app",
+            "atout.bots",
+            "uvicorn",
+            "uvicorn.protocols.websockets.websockets_sansio_impl",
+        ]
+    )
     return context
 
 
 class Served:
     """``atout serve *argv`` started at once, with the part of ``subprocess.Popen``'s interface the tests use.
 
-    ``env`` is added to this process's environment; ``log`` receives its log lines (standard error) and,
-    when ``printed``, what it prints (the address it serves at).
+    ``env`` is added to this process's environment (and ``--insights-budget 0`` to the options before ``argv``:
+    no test server analyses in the background unless its test says so); ``log`` receives its log lines
+    (standard error) and, when ``printed``, what it prints (the address it serves at).
     """
 
-    def __init__(self, argv: list[str], env: dict[str, str], log: str | os.PathLike[str] | None = None,
-                 printed: bool = True) -> None:
+    def __init__(
+        self, argv: list[str], env: dict[str, str], log: str | os.PathLike[str] | None = None, printed: bool = True
+    ) -> None:
         self._process = _forks().Process(
-            target=_serve, args=(["serve", *argv], env, None if log is None else str(log), printed), name="atout serve")
+            target=_serve,
+            # no background analyses unless a test asks (its own --insights-budget comes after, and wins)
+            args=(["serve", "--insights-budget", "0", *argv], env, None if log is None else str(log), printed),
+            name="atout serve",
+        )
         self._process.start()
         self.pid = self._process.pid
 

@@ -28,15 +28,21 @@ from served import Served, free_port
 WITHIN = 120.0
 """How long a wait for something to happen may last before the test calls it a hang (an upper bound,
 never a guess of how fast it happens)."""
-CHROMIUM = (os.environ.get("ATOUT_CHROMIUM") or shutil.which("chromium-headless-shell") or shutil.which("chromium")
-            or "/usr/bin/chromium")
+CHROMIUM = (
+    os.environ.get("ATOUT_CHROMIUM")
+    or shutil.which("chromium-headless-shell")
+    or shutil.which("chromium")
+    or "/usr/bin/chromium"
+)
 
 
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
-        message = (f"Chromium not found at {CHROMIUM}: the browser tests did not run "
-                   "(apt-get install chromium-headless-shell or chromium, or set ATOUT_CHROMIUM)")
+        message = (
+            f"Chromium not found at {CHROMIUM}: the browser tests did not run "
+            "(apt-get install chromium-headless-shell or chromium, or set ATOUT_CHROMIUM)"
+        )
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
@@ -66,10 +72,27 @@ class Site:
     def start(self) -> None:
         tmp_path = self.tmp_path
         self.log = tmp_path / "serve.log"
-        self.proc = Served(["--port", str(self.port), "--db", f"sqlite:///{tmp_path / 'web.db'}", "--robot-pace", "0",
-                            "--deal-pause", str(self.deal_pause), "--log-level", "warning", "--analysis-worlds", "1",
-                            "--analysis-workers", str(self.analyses), *self.args],
-                           {"ATOUT_SECRET": "web-test-secret", "XDG_DATA_HOME": str(tmp_path)}, self.log)
+        self.proc = Served(
+            [
+                "--port",
+                str(self.port),
+                "--db",
+                f"sqlite:///{tmp_path / 'web.db'}",
+                "--robot-pace",
+                "0",
+                "--deal-pause",
+                str(self.deal_pause),
+                "--log-level",
+                "warning",
+                "--analysis-worlds",
+                "1",
+                "--analysis-workers",
+                str(self.analyses),
+                *self.args,
+            ],
+            {"ATOUT_SECRET": "web-test-secret", "XDG_DATA_HOME": str(tmp_path)},
+            self.log,
+        )
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
@@ -84,8 +107,9 @@ class Site:
     def advance_clock(self, seconds: float) -> float:
         """Move the server's clock on (a site started with ``args=("--test-clock",)``): a turn clock or an
         absence runs out now, without the test waiting real seconds. The server's time after the step."""
-        answer = httpx.post(f"{self.url}/test/clock", json={"advance": seconds}, headers={"Origin": self.url},
-                            timeout=WITHIN)
+        answer = httpx.post(
+            f"{self.url}/test/clock", json={"advance": seconds}, headers={"Origin": self.url}, timeout=WITHIN
+        )
         assert answer.status_code == 200, answer.text
         return answer.json()["now"]
 

@@ -42,9 +42,11 @@ class Guest(Person):
 
     def faults(self) -> list[str]:
         """What went wrong on this person's pages, as they saw it or the browser reported it."""
-        return ([f"error toast {text!r}" for text in self.toasts]
-                + [f"console error {text!r}" for text in self.console_errors]
-                + [f"page error {f['error']!r}" for f in self.frames if f.get("type") == "pageerror"])
+        return (
+            [f"error toast {text!r}" for text in self.toasts]
+            + [f"console error {text!r}" for text in self.console_errors]
+            + [f"page error {f['error']!r}" for f in self.frames if f.get("type") == "pageerror"]
+        )
 
     def wait(self, script: str, what: str, arg: Any = None, within_ms: float = WAIT_MS) -> Any:
         """wait_for_function, failing with what was awaited and what the page shows instead."""
@@ -55,15 +57,19 @@ class Guest(Person):
 
     def where(self) -> dict[str, Any]:
         return self.page.evaluate("""() => { const v = window.atout && window.atout.view; const s = v && v.state;
-          const d = s && s.deal; const q = (x) => { const e = document.querySelector(x); return e ? e.innerText : null; };
-          return { hash: location.hash, you: s ? s.you : null, status: s && s.status, phase: d && d.phase, to_act: d && d.to_act,
+          const d = s && s.deal; const q = (x) => { const e = document.querySelector(x);
+            return e ? e.innerText : null; };
+          return { hash: location.hash, you: s ? s.you : null, status: s && s.status, phase: d && d.phase,
+            to_act: d && d.to_act,
                    seats: s && s.seats.map((x) => [x.name, x.kind, x.connected, x.present, x.automatic]),
-                   actions: q('.actions'), toasts: [...document.querySelectorAll('.toast')].map((t) => t.innerText) }; }""")
+                   actions: q('.actions'),
+                     toasts: [...document.querySelectorAll('.toast')].map((t) => t.innerText) }; }""")
 
     def seat_view(self) -> dict[str, Any]:
         """What the person sees of their seat, at one moment: the state's facts and the page's cards."""
         return self.page.evaluate("""() => { const s = window.atout.view.state; const d = s.deal;
-          return { you: s.you, name: s.you === null ? null : s.seats[s.you].name, hand: d && d.hand, trick: d && d.trick,
+          return { you: s.you, name: s.you === null ? null : s.seats[s.you].name, hand: d && d.hand,
+            trick: d && d.trick,
                    shown_hand: [...document.querySelectorAll('.hand-cards .card')].map((c) => c.dataset.card),
                    shown_trick: [...document.querySelectorAll('.trick .played')].map((c) => c.dataset.card) }; }""")
 
@@ -74,8 +80,14 @@ def calm(people: list[Guest], where: str) -> None:
     assert not faults, f"{where}: {faults}"
 
 
-def play_until(people: list[Guest], done: Callable[[], bool], what: str, watching: list[Guest] = (),
-               unless: str | None = None, timeout: float = 120.0) -> None:
+def play_until(
+    people: list[Guest],
+    done: Callable[[], bool],
+    what: str,
+    watching: list[Guest] = (),
+    unless: str | None = None,
+    timeout: float = 120.0,
+) -> None:
     """Each person plays whenever it is their turn (tests/web/autoplay.js) until ``done()``, asked before
     every click (nobody: only the robots play), and never while the page's ``unless`` holds (Person.step);
     any error anyone saw fails it at once."""
@@ -100,8 +112,11 @@ def play_until(people: list[Guest], done: Callable[[], bool], what: str, watchin
 
 def turn_of(person: Guest, phase: str, trick: int = 0) -> bool:
     """Whether it is this person's turn now, in ``phase``, with at least ``trick`` cards on the felt."""
-    return person.page.evaluate("""([phase, trick]) => { const v = window.atout.view; const d = v && v.state && v.state.deal;
-      return Boolean(d && v.isMyTurn() && d.phase === phase && d.trick.length >= trick); }""", [phase, trick])
+    return person.page.evaluate(
+        """([phase, trick]) => { const v = window.atout.view; const d = v && v.state && v.state.deal;
+      return Boolean(d && v.isMyTurn() && d.phase === phase && d.trick.length >= trick); }""",
+        [phase, trick],
+    )
 
 
 def _walk(value: Any, path: str = "") -> Iterator[tuple[str, str, Any]]:
@@ -127,8 +142,10 @@ def hidden_cards_seen(frames: list[dict]) -> list[str]:
         if frame.get("type") in ("table", "event"):  # a deal's end reveals it: that event's record is public
             events = [frame.get("event")] + [item.get("event") for item in frame.get("log") or []]
             public = [e for e in events if isinstance(e, dict) and e.get("type") in REVEALING]
-            parts = [{k: v for k, v in frame.items() if k not in ("event", "log")},
-                     *[e for e in events if isinstance(e, dict) and e not in public]]
+            parts = [
+                {k: v for k, v in frame.items() if k not in ("event", "log")},
+                *[e for e in events if isinstance(e, dict) and e not in public],
+            ]
         for part in parts:
             for path, key, value in _walk(part):
                 if key == "hand" and value:

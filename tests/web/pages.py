@@ -34,9 +34,12 @@ class Person:
     """One person in their own browser context (own storage, own cookies), with every WebSocket
     frame their page received."""
 
-    def __init__(self, browser: Browser, site_url: str, name: str, lang: str = "en-GB",
-                 viewport: dict | None = None) -> None:
-        self.context = browser.new_context(locale=lang, viewport=viewport or {"width": 1280, "height": 820}, reduced_motion="reduce")
+    def __init__(
+        self, browser: Browser, site_url: str, name: str, lang: str = "en-GB", viewport: dict | None = None
+    ) -> None:
+        self.context = browser.new_context(
+            locale=lang, viewport=viewport or {"width": 1280, "height": 820}, reduced_motion="reduce"
+        )
         self.context.set_default_timeout(WAIT_MS)
         self.site = site_url
         self.name = name
@@ -97,10 +100,14 @@ class Person:
         page = self.page
         page.goto(f"{self.site}/#/t/{table}")
         page.locator(".seat button", has_text="Sit here").first.click()
-        page.wait_for_function("() => window.atout.view && window.atout.view.state && (window.atout.view.state.you !== null"
-                               " || Boolean(document.querySelector('.actions .refusal')?.textContent))")
-        said = page.evaluate("() => [window.atout.view.state.you, document.querySelector('.actions .refusal')?.textContent,"
-                             " window.atout.view.state.seats.map((s) => s.name)]")
+        page.wait_for_function(
+            "() => window.atout.view && window.atout.view.state && (window.atout.view.state.you !== null"
+            " || Boolean(document.querySelector('.actions .refusal')?.textContent))"
+        )
+        said = page.evaluate(
+            "() => [window.atout.view.state.you, document.querySelector('.actions .refusal')?.textContent,"
+            " window.atout.view.state.seats.map((s) => s.name)]"
+        )
         assert said[0] is not None, f"{self.name}'s sit at {table} was refused: {said[1]!r} (seats: {said[2]})"
 
     def fill_and_start(self) -> None:
@@ -134,8 +141,10 @@ class Person:
         return done
 
     def game_over(self) -> bool:
-        return self.page.evaluate("() => Boolean(window.atout.view && window.atout.view.state"
-                                  " && window.atout.view.state.game && window.atout.view.state.game.over)")
+        return self.page.evaluate(
+            "() => Boolean(window.atout.view && window.atout.view.state"
+            " && window.atout.view.state.game && window.atout.view.state.game.over)"
+        )
 
     def close(self) -> None:
         self.context.close()
@@ -147,11 +156,15 @@ def play_until_over(people: list[Person], timeout: float = 120.0) -> int:
     clicks = 0
     while not all(p.game_over() for p in people):
         if time.monotonic() > deadline:
-            where = [p.page.evaluate("() => { const v = window.atout.view; const d = v.state.deal;"
-                                     " return {you: v.state.you, status: v.state.status, game: v.state.game,"
-                                     " phase: d && d.phase, to_act: d && d.to_act, legal: d && d.legal,"
-                                     " seats: v.state.seats, actions: document.querySelector('.actions').innerText}; }")
-                     for p in people]
+            where = [
+                p.page.evaluate(
+                    "() => { const v = window.atout.view; const d = v.state.deal;"
+                    " return {you: v.state.you, status: v.state.status, game: v.state.game,"
+                    " phase: d && d.phase, to_act: d && d.to_act, legal: d && d.legal,"
+                    " seats: v.state.seats, actions: document.querySelector('.actions').innerText}; }"
+                )
+                for p in people
+            ]
             raise AssertionError(f"the game did not end in time: {where}")
         moved = False
         for person in people:

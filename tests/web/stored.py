@@ -23,8 +23,16 @@ from atout.server.store import Append, Store, StoredEvent
 from atout.server.table import Table, decided, finisher, play, seating
 
 
-def play_and_store(db_url: str, people: list[tuple[str, str]], players: int = 4, deals: int = 1, bet: int = 0,
-                   void_first: bool = False, at: float | None = None, seed: int = 0) -> str:
+def play_and_store(
+    db_url: str,
+    people: list[tuple[str, str]],
+    players: int = 4,
+    deals: int = 1,
+    bet: int = 0,
+    void_first: bool = False,
+    at: float | None = None,
+    seed: int = 0,
+) -> str:
     """A game of ``deals`` deals between ``people`` ((id, name): registered ids start with p) and robots,
     everyone playing at random (every seat passing in the first deal when ``void_first``); stored as
     played at time ``at`` (default: now). Returns its id."""
@@ -64,9 +72,19 @@ def play_and_store(db_url: str, people: list[tuple[str, str]], players: int = 4,
     store = Store(db_url, book=book)
     try:
         store.create_table(table.id, at, {"seq": 0}, players)
-        store.append([Append(table.id, [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events],
-                             snapshot=(table.seq, table.snapshot()), status="closed", game=finisher.game_row(over),
-                             bets=bets, settlement=finisher.settlement(over))])
+        store.append(
+            [
+                Append(
+                    table.id,
+                    [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events],
+                    snapshot=(table.seq, table.snapshot()),
+                    status="closed",
+                    game=finisher.game_row(over),
+                    bets=bets,
+                    settlement=finisher.settlement(over),
+                )
+            ]
+        )
     finally:
         store.close()
     assert over.game_id is not None
@@ -100,8 +118,9 @@ def insert(db_url: str, table: Any, rows: list[dict[str, Any]]) -> None:
         store.close()
 
 
-def dealt_table(db_url: str, person: tuple[str, str], players: int, wanted: Callable[[Table], bool],
-                at: float | None = None) -> str:
+def dealt_table(
+    db_url: str, person: tuple[str, str], players: int, wanted: Callable[[Table], bool], at: float | None = None
+) -> str:
     """An open table as a running server would have stored it: ``person`` ((id, name)) at seat 0 and its
     master, robots in the other seats, a one-deal game started, its deal dealt from a seed drawn at random
     as the server draws it, drawn again until ``wanted(table)`` holds (a rare hand, as a poignée). A server
@@ -121,8 +140,15 @@ def dealt_table(db_url: str, person: tuple[str, str], players: int, wanted: Call
     store = Store(db_url, book=book)
     try:
         store.create_table(table.id, at, {"seq": 0}, players)
-        store.append([Append(table.id, [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events],
-                             snapshot=(table.seq, table.snapshot()))])
+        store.append(
+            [
+                Append(
+                    table.id,
+                    [StoredEvent(e["seq"], e["at"], e["type"], e) for e in events],
+                    snapshot=(table.seq, table.snapshot()),
+                )
+            ]
+        )
     finally:
         store.close()
     return table.id

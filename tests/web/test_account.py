@@ -27,7 +27,9 @@ def open_account(person: Person, sessions: int) -> None:
 def told(person: Person, why: str) -> None:
     """The page heard from the server that its session ended, and is a guest's welcome now (by itself)."""
     person.page.wait_for_selector("form.welcome")
-    assert {"type": "session_ended", "why": why} in person.frames, [f for f in person.frames if f.get("type") != "event"]
+    assert {"type": "session_ended", "why": why} in person.frames, [
+        f for f in person.frames if f.get("type") != "event"
+    ]
 
 
 def test_the_sessions_listed_and_another_browsers_ended_from_the_page(browser, site):
@@ -43,7 +45,7 @@ def test_the_sessions_listed_and_another_browsers_ended_from_the_page(browser, s
     assert "Chrome on Linux" in text and "from 127.0.0.1" in text and "Last used within the hour" in text, text
     other.get_by_role("button", name="End this session").click()
     told(phone, "ended")  # the other browser's open page: at once, without a reload of ours
-    phone.page.wait_for_selector(".toast:has-text(\"This browser's session was ended\")")
+    phone.page.wait_for_selector('.toast:has-text("This browser\'s session was ended")')
     home.page.wait_for_function("() => document.querySelectorAll('.sessions li').length === 1")
     assert home.page.evaluate("async () => (await fetch('/api/me')).status") == 200
     assert phone.page.evaluate("async () => (await fetch('/api/me')).status") == 401
@@ -119,6 +121,35 @@ def _register_in_french(person: Person, password: str) -> None:
     page.click("text=Se connecter ou s'inscrire")
     page.fill("#account-name", person.name)
     page.fill("#account-password", password)
-    page.click("dialog button:text-is(\"S'inscrire\")")
+    page.click('dialog button:text-is("S\'inscrire")')
     page.wait_for_selector("#create-form")
     assert page.inner_text(".top .who") == person.name
+
+
+def test_the_register_dialog_says_the_passwords_rules_first_and_keeps_a_short_one_from_the_server(browser, site):
+    """The label says both rules a new password keeps before anything is typed (12 characters, not the name);
+    a short one, or one holding the name, is refused on the page with the server's own words, and the server
+    is not asked; logging in asks nothing of the password's length (an account's password is what it is)."""
+    ivo = Person(browser, site.url, "Ivo")
+    page = ivo.page
+    page.goto(ivo.site)
+    page.click("text=Log in or register")
+    label = page.inner_text("label[for=account-password]")
+    assert "12 characters" in label and "without your name" in label, label
+    assert page.get_attribute("#account-password", "minlength") is None
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/register" in r.url else None)
+    page.fill("#account-name", "Ivo")
+    for password, why in (
+        ("too short", "at least 12 characters"),
+        ("ivo's long secret words", "may not contain your name"),
+    ):
+        page.fill("#account-password", password)
+        page.click("dialog button:text-is('Register')")
+        page.wait_for_selector(f"dialog .refusal:has-text('{why}')")
+    assert asked == []
+    page.fill("#account-password", "a long enough secret")
+    page.click("dialog button:text-is('Register')")
+    page.wait_for_selector("#create-form")
+    assert asked and page.inner_text(".top .who") == "Ivo"
+    ivo.close()

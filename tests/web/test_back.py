@@ -60,8 +60,11 @@ def back_and_play(person: Person) -> None:
     while done is not None and done.startswith("pick"):  # the écart's cards, chosen one by one, then laid
         done = person.step()
     assert done is not None
-    mine = [f["event"] for f in person.frames[before:] if f.get("type") == "event"
-            and f["event"]["type"] == "action" and f["event"]["seat"] == me]
+    mine = [
+        f["event"]
+        for f in person.frames[before:]
+        if f.get("type") == "event" and f["event"]["type"] == "action" and f["event"]["seat"] == me
+    ]
     assert mine and all(e["by"] == "person" for e in mine), mine
 
 

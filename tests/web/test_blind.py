@@ -26,7 +26,8 @@ HEAR = """() => {
   window.__heard = [];
   const spoken = (node) => { const el = node.nodeType === 1 ? node : node.parentElement;
     const region = el && el.closest('[aria-live]');
-    if (region && node.textContent.trim()) window.__heard.push([region.getAttribute('aria-live'), node.textContent.trim()]); };
+    if (region && node.textContent.trim()) window.__heard.push([region.getAttribute('aria-live'),
+      node.textContent.trim()]); };
   new MutationObserver((changes) => { for (const c of changes) c.addedNodes.forEach(spoken); })
     .observe(document, { childList: true, subtree: true });
 }"""
@@ -112,8 +113,12 @@ def test_a_whole_deal_played_blind_from_the_live_regions(browser, shared_site, p
     deadline = time.monotonic() + WITHIN
     while True:
         assert time.monotonic() < deadline, f"the deal did not end; last heard: {heard(page)[-10:]}"
-        at, words = hear_next(page, at, lambda x: (x[0] == "assertive" and x[1].startswith("Your turn"))
-                              or x[1].startswith("The game is over"), "a turn or the game's end")
+        at, words = hear_next(
+            page,
+            at,
+            lambda x: (x[0] == "assertive" and x[1].startswith("Your turn")) or x[1].startswith("The game is over"),
+            "a turn or the game's end",
+        )
         at += 1
         if words.startswith("The game is over"):
             break
@@ -141,7 +146,9 @@ def test_a_whole_deal_played_blind_from_the_live_regions(browser, shared_site, p
     me = person.state()["you"]
     names = page.evaluate("(n) => Array.from({ length: n }, (_, i) => window.atout.view.nameOf(i))", players)
     events = [f["event"] for f in person.frames if f.get("type") == "event" and f.get("event")]
-    last_deal = max(i for i, e in enumerate(events) if e["type"] == "deal_start")  # a void deal before it was dealt again
+    last_deal = max(
+        i for i, e in enumerate(events) if e["type"] == "deal_start"
+    )  # a void deal before it was dealt again
     plays = [e for e in events[last_deal:] if e["type"] == "action" and "play" in e["action"]]
     others = [e for e in plays if e["seat"] != me]
     assert len(plays) == 78 - {3: 6, 4: 6, 5: 3}[players], len(plays)  # every card of the deal but the dog
@@ -155,19 +162,33 @@ def test_a_whole_deal_played_blind_from_the_live_regions(browser, shared_site, p
         assert any(x.startswith(said_won) for x in polite), f"never said: {said_won}"
     assert sum(1 for x in polite if " wins the trick, " in x or x.startswith("You win the trick, ")) == len(won)
     assert any("is made by" in x or "fails by" in x or x.startswith("Void deal") for x in polite)
+    assert "You pass" in polite and f"{name} passes" not in polite  # one's own bid as one's cards: "You …"
     kinds = Counter(kind_of(text) for _, text in said)
-    kinds["card played by another seat"] = sum(1 for x in polite if re.match(r"^[^:]+: (Ace|King|Queen|Knight|Jack|\d+|trump|Excuse)", x)
-                                                and not x.startswith("The dog"))
+    kinds["card played by another seat"] = sum(
+        1
+        for x in polite
+        if re.match(r"^[^:]+: (Ace|King|Queen|Knight|Jack|\d+|trump|Excuse)", x) and not x.startswith("The dog")
+    )
     print(f"{players} players, the live regions said {len(said)} things: {dict(kinds)}")
     person.close()
 
 
 def kind_of(text: str) -> str:
     """What one announcement was about, for the figures the test prints."""
-    for kind, pattern in (("command answer", r"^(spades|hearts|clubs|diamonds|trumps|The trick|No card)"), ("dog", r"^The dog"), ("turn", r"^Your turn"), ("card played", r"^(You play |[^:]+: (Ace|King|Queen|Knight|Jack|\d+|trump|Excuse))"),
-                          ("trick won", r"wins? the trick"), ("bid", r"( passes$|: (Prise|Garde))"), ("dog", r"^The dog"),
-                          ("deal start", r"^Deal \d"), ("écart, call, chelem", r"(écart|discards$|calls the|chelem$)"), ("result", r"(made by|fails by|^Void deal)"), ("game over", r"^The game is over"),
-                          ("clock", r"seconds? left")):
+    for kind, pattern in (
+        ("command answer", r"^(spades|hearts|clubs|diamonds|trumps|The trick|No card)"),
+        ("dog", r"^The dog"),
+        ("turn", r"^Your turn"),
+        ("card played", r"^(You play |[^:]+: (Ace|King|Queen|Knight|Jack|\d+|trump|Excuse))"),
+        ("trick won", r"wins? the trick"),
+        ("bid", r"( passes$|^You pass$|^You bid |: (Prise|Garde))"),
+        ("dog", r"^The dog"),
+        ("deal start", r"^Deal \d"),
+        ("écart, call, chelem", r"(écart|discards$|calls the|chelem$)"),
+        ("result", r"(made by|fails by|^Void deal)"),
+        ("game over", r"^The game is over"),
+        ("clock", r"seconds? left"),
+    ):
         if re.search(pattern, text):
             return kind
     return "other"
@@ -180,21 +201,33 @@ def try_the_commands(page: Page, person: Person) -> None:
     hand = person.state()["deal"]["hand"]
     before = len(heard(page))
     page.keyboard.press("h")
-    _, words = hear_next(page, before, lambda x: x[0] == "assertive" and not x[1].endswith("seconds left"), "the hand read")
+    _, words = hear_next(
+        page, before, lambda x: x[0] == "assertive" and not x[1].endswith("seconds left"), "the hand read"
+    )
     for code in hand:
         short = card_name(code) if code == "EX" or code.startswith("T") else card_name(code).split(" of ")[0]
         assert short in words, f"{code} missing from {words}"
-    suits = [s for s in ("spades", "hearts", "clubs", "diamonds") if any(c[-1] == s[0].upper() and not c.startswith("T") and c != "EX" for c in hand)]
+    suits = [
+        s
+        for s in ("spades", "hearts", "clubs", "diamonds")
+        if any(c[-1] == s[0].upper() and not c.startswith("T") and c != "EX" for c in hand)
+    ]
     assert [m for m in re.findall(r"(spades|hearts|clubs|diamonds|trumps):", words) if m != "trumps"] == suits, words
     before = len(heard(page))
     page.keyboard.press("t")
-    _, words = hear_next(page, before, lambda x: x[0] == "assertive" and not x[1].endswith("seconds left"), "the trick read")
+    _, words = hear_next(
+        page, before, lambda x: x[0] == "assertive" and not x[1].endswith("seconds left"), "the trick read"
+    )
     assert words.startswith(("The trick: ", "No card on the table")), words
     where = page.evaluate("() => document.activeElement.textContent")
     page.keyboard.press("?")
     dialog = page.get_by_role("dialog", name="Keyboard commands")
     expect(dialog).to_be_visible()
-    expect(dialog.get_by_role("term")).to_have_count(14)
+    expect(dialog.get_by_role("term")).to_have_count(16)
+    expect(dialog.get_by_role("term").filter(has_text="G")).to_have_count(
+        1
+    )  # the quick guide over the table (issue 46)
+    expect(dialog.get_by_role("term").filter(has_text="I")).to_have_count(1)  # a hint, at a practice table (issue 46)
     expect(dialog.get_by_role("combobox", name="Announcements")).to_have_value("all")
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
@@ -208,7 +241,9 @@ def try_the_commands(page: Page, person: Person) -> None:
     page.keyboard.press("Delete")
     page.keyboard.press("Shift+Tab")  # out of the field: the next key is a command again
     page.keyboard.press("w")  # keys are taken in order: had H or T fired in the field, their answers came first
-    _, words = hear_next(page, before, lambda x: x[0] == "assertive" and not x[1].endswith("seconds left"), "whose turn")
+    _, words = hear_next(
+        page, before, lambda x: x[0] == "assertive" and not x[1].endswith("seconds left"), "whose turn"
+    )
     assert words.startswith("Your turn to play, ") and words.endswith(" seconds"), words
 
 
@@ -274,7 +309,10 @@ def test_the_last_seconds_of_ones_own_turn_are_said_and_a_chat_line(browser, sha
     hear_next(page, ten, lambda x: x == ("assertive", "5 seconds left"), "5 seconds left")
     person.step()
     said = heard(page)
-    assert [x for x in said if x[1].endswith("seconds left")] == [("assertive", "10 seconds left"), ("assertive", "5 seconds left")]
+    assert [x for x in said if x[1].endswith("seconds left")] == [
+        ("assertive", "10 seconds left"),
+        ("assertive", "5 seconds left"),
+    ]
     assert not [x for x in said if "thanks" in x[1]]  # one's own line is not read back
     other.close()
     person.close()

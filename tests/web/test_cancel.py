@@ -22,9 +22,12 @@ def test_alone_with_robots_cancelling_is_not_offered(browser, shared_site):
     page = alice.page
     button = page.locator(".table-bar button", has_text="Propose to cancel")
     expect(button).to_have_attribute("aria-disabled", "true")
-    expect(button).to_have_attribute("title", "Cancelling needs the agreement of at least two people present "
-                                              "(robots do not vote): alone with robots, you can only leave the "
-                                              "table, which is an abandonment.")
+    expect(button).to_have_attribute(
+        "title",
+        "Cancelling needs the agreement of at least two people present "
+        "(robots do not vote): alone with robots, you can only leave the "
+        "table, which is an abandonment.",
+    )
     button.focus()  # still reachable from the keyboard (aria-disabled, not disabled): Enter says why,
     page.keyboard.press("Enter")  # and asks the server nothing
     expect(page.locator(".toast", has_text="you can only leave the table")).to_be_visible()
@@ -58,12 +61,16 @@ def test_two_people_refuse_a_cancel_then_agree_to_one(browser, shared_site):
     bruno.page.wait_for_function("() => window.atout.view.state.status === 'playing'")
 
     for person in (anna, bruno):
-        expect(person.page.locator(".table-bar button", has_text="Propose to cancel")).not_to_have_attribute("aria-disabled", "true")
+        expect(person.page.locator(".table-bar button", has_text="Propose to cancel")).not_to_have_attribute(
+            "aria-disabled", "true"
+        )
     anna.page.locator(".table-bar button", has_text="Propose to cancel").click()
     bruno.page.wait_for_selector("[data-vote=no]")
     assert "Annabel proposes to cancel" in bruno.page.inner_text(".actions")
     bruno.page.click("[data-vote=no]")
-    anna.page.wait_for_function("() => window.atout.view.state.vote === null && window.atout.view.state.status === 'playing'")
+    anna.page.wait_for_function(
+        "() => window.atout.view.state.vote === null && window.atout.view.state.status === 'playing'"
+    )
     assert [e["cancelled"] for e in events_of(anna, "cancel_end")] == [False]
     assert not anna.game_over()
 
@@ -73,6 +80,9 @@ def test_two_people_refuse_a_cancel_then_agree_to_one(browser, shared_site):
     for person in (anna, bruno):
         person.page.wait_for_selector("text=The game was cancelled")
         assert person.state()["game"]["outcome"] == "cancelled"
+        note = person.page.locator(".felt .phase-note")  # the deal stopped in its phase: it waits for nothing
+        expect(note).to_have_text("The game was cancelled")
+        assert "Bidding" not in person.page.inner_text(".felt")
         assert person.page.locator(".toast.error").count() == 0
         assert not [f for f in person.frames if f.get("type") in ("error", "pageerror")]
     anna.close()

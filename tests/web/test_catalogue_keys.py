@@ -56,7 +56,7 @@ def strings(text: str, whole: set[str], prefixes: set[str]) -> None:
                 while end < len(text) and text[end] not in (c, "\n"):
                     end += 2 if text[end] == "\\" else 1
                 if end < len(text) and text[end] == c:
-                    whole.add(text[i + 1:end])
+                    whole.add(text[i + 1 : end])
                 i = end + 1
             elif c == "`":
                 i = template(i + 1)
@@ -74,7 +74,7 @@ def strings(text: str, whole: set[str], prefixes: set[str]) -> None:
         static, holes = [], False
         while i < len(text) and text[i] != "`":
             if text[i] == "\\":
-                static.append(text[i:i + 2])
+                static.append(text[i : i + 2])
                 i += 2
             elif text.startswith("${", i):
                 if not holes and static:
@@ -104,17 +104,20 @@ def asked_for() -> tuple[set[str], set[str]]:
 
 def unused(keys: dict[str, list[str]], whole: set[str], prefixes: set[str]) -> dict[str, list[str]]:
     """Each catalogue's keys that no code asks for."""
+
     def used(key: str) -> bool:
         key = PLURAL.sub("", key)
         return key in whole or any(key.startswith(p) for p in prefixes)
+
     found = {catalogue: sorted(k for k in names if not used(k)) for catalogue, names in keys.items()}
     return {k: v for k, v in found.items() if v}
 
 
 def test_every_key_of_every_catalogue_is_asked_for_by_some_code():
     keys = catalogues()
-    assert len(keys["i18n"]) > 300 and {"daily.js", "tournaments.js", "analysis.js", "speech-words.js"} <= set(keys), \
-        {k: len(v) for k, v in keys.items()}
+    assert len(keys["i18n"]) > 300 and {"daily.js", "tournaments.js", "analysis.js", "speech-words.js"} <= set(keys), {
+        k: len(v) for k, v in keys.items()
+    }
     whole, prefixes = asked_for()
     assert "error." in prefixes and "board." in prefixes, sorted(prefixes)  # the reader sees the built names
     assert "card.playable" in whole  # and the names inside a template's ${…}

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from .conftest import Site
 from .pages import http_get, http_post, play_until_over
+from .test_blind import HEAR, hear_next
 from .test_profile import log_in
 
 pytestmark = pytest.mark.slow
@@ -28,8 +29,9 @@ def daily_site(tmp_path_factory) -> Iterator[Site]:
 
 def test_a_person_plays_the_daily_deal_and_sees_the_ranking(browser, daily_site):
     url = daily_site.url
-    made = http_post(f"{url}/api/register", json={"name": "Daisy", "password": "my long secret"},
-                      headers={"Origin": url})
+    made = http_post(
+        f"{url}/api/register", json={"name": "Daisy", "password": "my long secret"}, headers={"Origin": url}
+    )
     assert made.status_code == 201, made.text
     daisy = log_in(browser, url, "Daisy")
     page = daisy.page
@@ -38,9 +40,14 @@ def test_a_person_plays_the_daily_deal_and_sees_the_ranking(browser, daily_site)
     today = http_get(f"{url}/api/daily").json()
     assert today["deals"] == 1
     assert page.inner_text(".daily .commitment-full") == today["commitment"]
+    page.evaluate(f"({HEAR})()")  # what a screen reader is told from here on
     page.click(".daily-play")
-    page.wait_for_function("() => location.hash.startsWith('#/t/') && window.atout.view && window.atout.view.state"
-                           " && window.atout.view.state.status === 'playing'")
+    page.wait_for_function(
+        "() => location.hash.startsWith('#/t/') && window.atout.view && window.atout.view.state"
+        " && window.atout.view.state.status === 'playing'"
+    )
+    # the day's first deal began with its table, before the page heard anything: it is said on arriving
+    hear_next(page, 0, lambda said: said[1].startswith("Deal 1, dealt by "), "the daily deal's first deal")
     assert daisy.state()["you"] == 0
     play_until_over([daisy])
     page.click("nav a[href='#/daily']")
@@ -57,8 +64,10 @@ def test_a_person_plays_the_daily_deal_and_sees_the_ranking(browser, daily_site)
     assert page.locator(".daily-play").count() == 0  # no second try
     refused = page.evaluate("() => window.atout.net.request({type: 'daily'}).then(() => 'given', (e) => e.code)")
     assert refused == "daily_played"
-    keys = page.evaluate("async () => { const m = await import('/static/daily.js');"
-                         " return [Object.keys(m.KEYS.en).sort(), Object.keys(m.KEYS.fr).sort()]; }")
+    keys = page.evaluate(
+        "async () => { const m = await import('/static/daily.js');"
+        " return [Object.keys(m.KEYS.en).sort(), Object.keys(m.KEYS.fr).sort()]; }"
+    )
     assert keys[0] == keys[1]
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing wider than the screen
     assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")

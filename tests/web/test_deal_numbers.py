@@ -21,7 +21,8 @@ RECORD = """() => {
     window.__shown.push({ phase: d && d.phase, void: d && d.result ? d.result.void : null,
       bar: text('.table-bar .facts'), hint: text('.actions .hint'), panel: text('.result-panel:not([hidden])') });
   };
-  new MutationObserver(snap).observe(document.querySelector('.table-page'), { subtree: true, childList: true, characterData: true });
+  new MutationObserver(snap).observe(document.querySelector('.table-page'), { subtree: true, childList: true,
+    characterData: true });
 }"""
 
 
@@ -48,8 +49,10 @@ def test_a_void_deal_is_dealt_again_under_its_number(browser, site):
                 button.click()
                 person.page.wait_for_function("(seq) => window.atout.view.seq > seq", arg=seq)
     # dealt again (a pause later): the log says "Deal 1: … deals." twice, the bar deal 1 still
-    page.wait_for_function("() => [...document.querySelectorAll('.log-list li')]"
-                           ".filter((li) => li.innerText.startsWith('Deal 1:')).length >= 2")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.log-list li')]"
+        ".filter((li) => li.innerText.startsWith('Deal 1:')).length >= 2"
+    )
     page.wait_for_function("() => { const d = window.atout.view.state.deal; return d !== null && !d.result; }")
     expect(page.locator(".table-bar .facts")).to_contain_text("Deal 1 of 1")
     shown = [s for s in page.evaluate("() => window.__shown") if s["void"]]

@@ -12,8 +12,10 @@ from .test_stakes import register
 
 pytestmark = pytest.mark.slow
 
-PLAYED_AND_MY_TURN = ("() => { const v = window.atout.view; const s = v && v.state;"
-                      " return Boolean(s && s.game && s.game.sheet.some((l) => !l.void) && v.isMyTurn()); }")
+PLAYED_AND_MY_TURN = (
+    "() => { const v = window.atout.view; const s = v && v.state;"
+    " return Boolean(s && s.game && s.game.sheet.some((l) => !l.void) && v.isMyTurn()); }"
+)
 """A deal played to its end, and the person to act in the next: a leave now is not stale."""
 
 

@@ -18,8 +18,11 @@ MINE = """() => { const v = window.atout.view; return v && v.state && v.state.yo
 
 
 def test_a_guest_who_registers_at_the_table_plays_on_in_the_same_seat(browser, site):
-    made = http_post(f"{site.url}/api/register", json={"name": "Lia", "password": "she has a long secret"},
-                     headers={"Origin": site.url})
+    made = http_post(
+        f"{site.url}/api/register",
+        json={"name": "Lia", "password": "she has a long secret"},
+        headers={"Origin": site.url},
+    )
     assert made.status_code == 201, made.text  # an account that exists already
     gus = Person(browser, site.url, "Gus").arrive()
     table = gus.create(3, deals=2)
@@ -59,8 +62,14 @@ def test_a_guest_who_registers_at_the_table_plays_on_in_the_same_seat(browser, s
     before = len(gus.frames)
     play_until_over([gus])  # the same seat, played by its person to the end
     assert gus.state()["game"]["outcome"] == "finished"
-    by_robot = [f["event"] for f in gus.frames[before:] if f.get("type") == "event"
-                and f["event"]["type"] == "action" and f["event"]["seat"] == seat and f["event"]["by"] != "person"]
+    by_robot = [
+        f["event"]
+        for f in gus.frames[before:]
+        if f.get("type") == "event"
+        and f["event"]["type"] == "action"
+        and f["event"]["seat"] == seat
+        and f["event"]["by"] != "person"
+    ]
     assert by_robot == []  # no robot played the seat after the registration
     game = gus.state()["game"]["id"]
 

@@ -35,9 +35,12 @@ def test_the_skip_link_focuses_the_content_and_keeps_the_page(browser, shared_si
 
 
 WHERE = """() => { const a = document.activeElement;
-  return !a || a === document.body ? 'body' : `${a.tagName}.${a.className}[${a.dataset.card || a.dataset.bid || a.textContent.trim().slice(0, 24)}]`; }"""
+  return !a || a === document.body ?
+    'body' : `${a.tagName}.${a.className}`
+    + `[${a.dataset.card || a.dataset.bid || a.textContent.trim().slice(0, 24)}]`; }"""
 TURN = """() => { const v = window.atout.view; const d = v && v.state && v.state.deal;
-  if (!d) return ''; if (v.state.game && v.state.game.over) return 'over'; return d.phase + (v.isMyTurn() ? ':me' : ''); }"""
+  if (!d) return ''; if (v.state.game && v.state.game.over) return 'over';
+    return d.phase + (v.isMyTurn() ? ':me' : ''); }"""
 
 
 def focused(page, after: str) -> str:
@@ -59,8 +62,10 @@ def tab_to(page, selector: str, limit: int = 150) -> None:
 def arrow_to(page, test: str, limit: int = 80) -> str:
     """Right arrow along the hand until the focused card passes ``test`` (a function of the card's button)."""
     for _ in range(limit):
-        card = page.evaluate(f"() => {{ const a = document.activeElement; const ok = {test};"
-                             " return a && a.matches('.hand-cards .card') && ok(a) ? a.dataset.card : null; }")
+        card = page.evaluate(
+            f"() => {{ const a = document.activeElement; const ok = {test};"
+            " return a && a.matches('.hand-cards .card') && ok(a) ? a.dataset.card : null; }"
+        )
         if card:
             return card
         page.keyboard.press("ArrowRight")
@@ -113,7 +118,9 @@ def test_focus_is_never_lost_through_an_evening_at_the_keyboard(browser, shared_
         panel = page.locator(".result-panel")
         if panel.is_visible():  # a deal ended: its result has the focus, and gives it back once closed
             where = focused(page, "a deal's end")
-            assert page.evaluate("() => document.querySelector('.result-panel').contains(document.activeElement)"), where
+            assert page.evaluate("() => document.querySelector('.result-panel').contains(document.activeElement)"), (
+                where
+            )
             page.keyboard.press("Enter")
             assert panel.is_hidden()
             focused(page, "closing the result")
@@ -128,7 +135,10 @@ def test_focus_is_never_lost_through_an_evening_at_the_keyboard(browser, shared_
         focused(page, f"the table came to {turn}")
         seq = kim.seq()
         if turn == "bidding:me":
-            garde = page.evaluate("() => { const b = document.querySelector('.actions [data-bid=garde]'); return Boolean(b && !b.disabled); }")
+            garde = page.evaluate(
+                "() => { const b = document.querySelector('.actions [data-bid=garde]'); return Boolean(b && "
+                "!b.disabled); }"
+            )
             bid = "garde" if garde and not ecart_done else "pass"
             tab_to(page, f".actions [data-bid={bid}]")
             page.keyboard.press("Enter")
@@ -136,12 +146,18 @@ def test_focus_is_never_lost_through_an_evening_at_the_keyboard(browser, shared_
             focused(page, f"bidding {bid}")
         elif turn == "discard:me":
             for n in range(6):
-                card = arrow_to(page, "(a) => a.getAttribute('aria-pressed') === 'false' && window.atout.view.legal('discard_from')[0]"
-                                      ".discard_from.includes(a.dataset.card) && !a.dataset.card.startsWith('T') && !a.dataset.card.startsWith('K')")
+                card = arrow_to(
+                    page,
+                    "(a) => a.getAttribute('aria-pressed') === 'false' && window.atout.view.legal('discard_from')[0]"
+                    ".discard_from.includes(a.dataset.card) && !a.dataset.card.startsWith('T') && "
+                    "!a.dataset.card.startsWith('K')",
+                )
                 page.keyboard.press("Enter")
                 page.wait_for_function("(n) => window.atout.view.ecart.size === n", arg=n + 1)
                 focused(page, f"choosing {card}")
-                assert page.evaluate("() => [document.activeElement.dataset.card, document.activeElement.getAttribute('aria-pressed')]") == [card, "true"]
+                assert page.evaluate(
+                    "() => [document.activeElement.dataset.card, document.activeElement.getAttribute('aria-pressed')]"
+                ) == [card, "true"]
             tab_to(page, ".actions [data-confirm=ecart]")
             page.keyboard.press("Enter")
             moved_on(page, seq)

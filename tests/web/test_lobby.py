@@ -17,8 +17,11 @@ PHONE = {"width": 390, "height": 844}
 
 def in_viewport(page, selector: str) -> bool:
     """Whether the element is wholly inside the page's width (nothing to scroll sideways to reach it)."""
-    return page.eval_on_selector(selector, "el => { const r = el.getBoundingClientRect();"
-                                           " return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth; }")
+    return page.eval_on_selector(
+        selector,
+        "el => { const r = el.getBoundingClientRect();"
+        " return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth; }",
+    )
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
@@ -48,8 +51,10 @@ def test_a_tab_closed_mid_deal_opens_again_on_the_game_and_the_lobby_shows_it_fi
     others = page.locator(".table-item:not(.mine)")
     assert all("your seat" not in others.nth(i).inner_text() for i in range(others.count()))
     page.click("#your-tables button:text-is('Back to your table')")
-    page.wait_for_function(f"() => window.atout.view && window.atout.view.id === '{table}'"
-                           f" && window.atout.view.state && window.atout.view.state.you === {seat}")
+    page.wait_for_function(
+        f"() => window.atout.view && window.atout.view.id === '{table}'"
+        f" && window.atout.view.state && window.atout.view.state.you === {seat}"
+    )
     alice.close()
 
 
@@ -97,20 +102,27 @@ def test_a_new_tables_first_events_name_the_master(browser, shared_site):
 
 @pytest.mark.parametrize(("viewport", "players"), [(None, 3), (PHONE, 5)], ids=["desktop", "phone"])
 def test_quick_play_starts_a_game_at_once_and_a_later_person_takes_a_robots_seat_at_the_next_deal(
-        browser, shared_site, viewport, players):
+    browser, shared_site, viewport, players
+):
     first = Person(browser, shared_site.url, f"Quick{players}", viewport=viewport).arrive()
     page = first.page
     assert in_viewport(page, f"#quick-play button[data-quick='{players}']")
     page.click(f"#quick-play button[data-quick='{players}']")
-    page.wait_for_function("() => window.atout.view && window.atout.view.state && window.atout.view.state.status === 'playing'")
+    page.wait_for_function(
+        "() => window.atout.view && window.atout.view.state && window.atout.view.state.status === 'playing'"
+    )
     state = first.state()
     assert state["you"] == 0 and [s["kind"] for s in state["seats"]] == ["person"] + ["robot"] * (players - 1)
     table = state["id"]
 
     later = Person(browser, shared_site.url, f"Later{players}", viewport=viewport).arrive()
     later.page.click(f"#quick-play button[data-quick='{players}']")
-    later.page.wait_for_function(f"() => window.atout.view && window.atout.view.id === '{table}' && window.atout.view.state")
-    expect(later.page.locator(".seat .seat-info", has_text=f"Later{players} plays here from the next deal")).to_have_count(1)
+    later.page.wait_for_function(
+        f"() => window.atout.view && window.atout.view.id === '{table}' && window.atout.view.state"
+    )
+    expect(
+        later.page.locator(".seat .seat-info", has_text=f"Later{players} plays here from the next deal")
+    ).to_have_count(1)
     assert later.state()["you"] is None  # watching until the deal ends: no hand of anyone's
     deadline = time.monotonic() + 120  # bounds a hang only
     while later.page.evaluate("() => window.atout.view.state.you") is None:
@@ -119,7 +131,9 @@ def test_quick_play_starts_a_game_at_once_and_a_later_person_takes_a_robots_seat
             first.page.wait_for_timeout(20)
     later.page.wait_for_selector(".hand-cards .card")
     seat = later.state()["you"]
-    assert later.state()["seats"][seat]["name"] == f"Later{players}" and later.state()["seats"][seat]["kind"] == "person"
+    assert (
+        later.state()["seats"][seat]["name"] == f"Later{players}" and later.state()["seats"][seat]["kind"] == "person"
+    )
     first.close()
     later.close()
 
@@ -142,4 +156,44 @@ def test_a_finished_game_is_listed_as_over_not_as_waiting_and_after_the_tables_t
     flora.page.goto(f"{shared_site.url}/#/")  # her own line says so too
     expect(flora.page.locator(f"#your-tables li[data-table='{done}']")).to_contain_text("game over")
     for person in (flora, gina, hugo):
+        person.close()
+
+
+def test_sit_in_the_lobby_seats_the_person_and_quick_play_takes_the_robots_seat_at_the_table_just_watched(
+    browser, shared_site
+):
+    """Issue 47, item 5: the lobby's *Sit* seats the person (it arrived watching); quick play from the lobby
+    after watching a friend's practice game with robots takes a robot's seat there, not a new table."""
+    ines = Person(browser, shared_site.url, "Ines").arrive()
+    waiting = ines.create(3, deals=1)
+    jules = Person(browser, shared_site.url, "Jules").arrive()
+    row = jules.page.locator(f".table-item[data-table='{waiting}']")
+    row.get_by_role("button", name=f"Sit at table {waiting}").click()
+    jules.page.wait_for_function(
+        f"() => window.atout.view && window.atout.view.id === '{waiting}'"
+        " && window.atout.view.state && window.atout.view.state.you !== null"
+    )
+    expect(jules.page.locator(".felt .seat.mine")).to_contain_text("Jules")
+
+    kim = Person(browser, shared_site.url, "Kim").arrive()
+    page = kim.page
+    page.check("#create-form input[name=players][value='3']")
+    page.fill("#opt-deals", "3")
+    page.uncheck("#opt-competitive")  # practice: a person may take a robot's seat at the next deal
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector(".table-page .seat")
+    friends = page.eval_on_selector(".table-page", "el => el.dataset.table")
+    kim.fill_and_start()
+    leo = Person(browser, shared_site.url, "Leo").arrive()
+    leo.page.goto(f"{shared_site.url}/#/t/{friends}")  # he watches Kim's game a while
+    leo.page.wait_for_function(
+        f"() => window.atout.view && window.atout.view.id === '{friends}' && window.atout.view.state"
+    )
+    leo.page.goto(f"{shared_site.url}/#/")
+    leo.page.click("#quick-play button[data-quick='3']")
+    leo.page.wait_for_function(
+        f"() => window.atout.view && window.atout.view.id === '{friends}' && window.atout.view.state"
+    )
+    expect(leo.page.locator(".seat .seat-info", has_text="Leo plays here from the next deal")).to_have_count(1)
+    for person in (ines, jules, kim, leo):
         person.close()

@@ -59,14 +59,24 @@ def test_four_pages_play_a_whole_deal_together(browser, site):
     # how long a played card took to show on the three other pages (loopback, the whole deal)
     clicked = [p.page.evaluate("() => window.__clicked || {}") for p in people]
     seen = [p.page.evaluate("() => window.__seen") for p in people]
-    missing = [(i, j, card) for i, mine in enumerate(clicked) for card in mine for j in range(len(people))
-               if j != i and card not in seen[j]]
+    missing = [
+        (i, j, card)
+        for i, mine in enumerate(clicked)
+        for card in mine
+        for j in range(len(people))
+        if j != i and card not in seen[j]
+    ]
     assert not missing, f"never shown on the other pages: {missing}"
     assert not [f for p in people for f in p.frames if f.get("type") in ("error", "pageerror")]
     # each card shows on the other pages after its click (how long it took is a benchmark's figure:
     # benchmarks/card_latency.py; a test on a loaded machine cannot say it)
-    delays = [seen[j][card] - at for i, mine in enumerate(clicked) for card, at in mine.items()
-              for j in range(len(people)) if j != i]
+    delays = [
+        seen[j][card] - at
+        for i, mine in enumerate(clicked)
+        for card, at in mine.items()
+        for j in range(len(people))
+        if j != i
+    ]
     assert len(delays) == 3 * 72, len(delays)
     assert min(delays) > 0, "a card showed on another page before its click"
     states = [p.state() for p in people]

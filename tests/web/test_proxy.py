@@ -62,19 +62,50 @@ class Deployment:
         env = {"ATOUT_SECRET": "proxy-test", "XDG_DATA_HOME": str(folder)}
         for slot, port in enumerate(self.ports, start=1):
             log = folder / f"serve{slot}.log"
-            self.procs.append(Served(
-                ["--port", str(port), "--db", db, "--redis", redis, "--slot", str(slot), "--slots", "3", "--behind-proxy",
-                 "--robot-pace", "0", "--deal-pause", "0.3", "--log-level", "warning",
-                 "--analysis-workers", "0"], env, log))  # no analysis asked: no worker process each
+            self.procs.append(
+                Served(
+                    [
+                        "--port",
+                        str(port),
+                        "--db",
+                        db,
+                        "--redis",
+                        redis,
+                        "--slot",
+                        str(slot),
+                        "--slots",
+                        "3",
+                        "--behind-proxy",
+                        "--robot-pace",
+                        "0",
+                        "--deal-pause",
+                        "0.3",
+                        "--log-level",
+                        "warning",
+                        "--analysis-workers",
+                        "0",
+                    ],
+                    env,
+                    log,
+                )
+            )  # no analysis asked: no worker process each
         for slot, (port, proc) in enumerate(zip(self.ports, self.procs, strict=True), start=1):
-            wait_until(lambda port=port: health(port)["status"] == "ok", f"process {slot}", proc,
-                       folder / f"serve{slot}.log")
+            wait_until(
+                lambda port=port: health(port)["status"] == "ok", f"process {slot}", proc, folder / f"serve{slot}.log"
+            )
         conf = nginx_in_folder(folder, self.ports, f"127.0.0.1:{self.listen}", connections=256)
         (folder / "nginx.log").touch()
-        self.nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(folder)], stdout=subprocess.DEVNULL,
-                                      stderr=(folder / "nginx.out").open("w"))
-        wait_until(lambda: urllib.request.urlopen(f"{self.url}/health", timeout=5).status == 200, "nginx",
-                   self.nginx, folder / "nginx.log")
+        self.nginx = subprocess.Popen(
+            [NGINX, "-c", str(conf), "-p", str(folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=(folder / "nginx.out").open("w"),
+        )
+        wait_until(
+            lambda: urllib.request.urlopen(f"{self.url}/health", timeout=5).status == 200,
+            "nginx",
+            self.nginx,
+            folder / "nginx.log",
+        )
 
     def stop(self) -> None:
         for proc in [self.nginx, *self.procs]:

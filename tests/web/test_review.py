@@ -17,7 +17,9 @@ from .test_table import advance_until
 
 pytestmark = pytest.mark.slow
 
-DEAL_OVER = "() => { const s = window.atout.view.state; return Boolean(s.deal && s.deal.result) || s.game.sheet.length > 0; }"
+DEAL_OVER = (
+    "() => { const s = window.atout.view.state; return Boolean(s.deal && s.deal.result) || s.game.sheet.length > 0; }"
+)
 
 
 def test_the_bar_copies_the_whole_commitment(browser, shared_site):
@@ -82,8 +84,9 @@ def test_a_finished_deal_is_reviewed_trick_by_trick_and_the_deal_going_on_never(
 
         # the analysis hook: marks on decisions show beside them, and in a list
         first = page.evaluate("() => window.atout.review.r.tricks[0].plays[0]")
-        page.evaluate("(d) => window.atout.review.setMarks([{...d, play: d.card, mark: {better: 'T21', gain: 12}}])",
-                      first)
+        page.evaluate(
+            "(d) => window.atout.review.setMarks([{...d, play: d.card, mark: {better: 'T21', gain: 12}}])", first
+        )
         page.keyboard.press("Home")
         page.keyboard.press("ArrowRight")
         mark = page.locator(f"dialog .review-trick li[data-index='{first['index']}'] .mark")
@@ -97,12 +100,12 @@ def test_a_finished_deal_is_reviewed_trick_by_trick_and_the_deal_going_on_never(
         assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
     if rita.state()["status"] == "playing" and not rita.game_over():
         going = len(rita.state()["game"]["sheet"]) + 1
-        refused = rita.page.evaluate(f"""() => window.atout.net.request({{type: 'review', table: '{table}', deal: {going}}})
+        refused = rita.page.evaluate(f"""() => window.atout.net
+          .request({{type: 'review', table: '{table}', deal: {going}}})
           .then(() => 'given', (err) => err.code)""")
         assert refused == "no_deal"  # the next deal, being played
     rita.close()
     watcher.close()
-
 
 
 def _stored_analysis(record: dict, seat: int) -> tuple[dict, dict[int, str]]:
@@ -120,8 +123,24 @@ def _stored_analysis(record: dict, seat: int) -> tuple[dict, dict[int, str]]:
         mark = Mark.BLUNDER if p is cards[0] else Mark.INACCURACY if p is cards[1] else None
         loss = 42.0 if mark == Mark.BLUNDER else 6.0 if mark else 0.0
         best = last if p is cards[0] else p.taken
-        decisions.append(Decision(seat, p.index, p.kind, p.taken, best, -loss, 0.0, loss, (loss - 1, loss + 1), 96,
-                                  96.0, ((best, 0.0),), mark, p.trick))
+        decisions.append(
+            Decision(
+                seat,
+                p.index,
+                p.kind,
+                p.taken,
+                best,
+                -loss,
+                0.0,
+                loss,
+                (loss - 1, loss + 1),
+                96,
+                96.0,
+                ((best, 0.0),),
+                mark,
+                p.trick,
+            )
+        )
         if mark:
             marks[p.index] = str(mark)
     return Analysis("analysis", (seat,), decisions, {seat: 0}).to_json(), marks
@@ -147,8 +166,21 @@ def test_the_review_page_shows_the_analysis_marks_beside_ones_own_actions(browse
             break
     analysis, marks = _stored_analysis(record, 0)
     deal = page.evaluate("async (g) => (await (await fetch('/api/games/' + g)).json()).records.length", game)
-    insert(db, analyses, [{"game_id": game, "deal": deal - 1, "seat": 0, "version": VERSION, "seed": "analysis",
-                           "created_at": 0.0, "data": analysis}])
+    insert(
+        db,
+        analyses,
+        [
+            {
+                "game_id": game,
+                "deal": deal - 1,
+                "seat": 0,
+                "version": VERSION,
+                "seed": "analysis",
+                "created_at": 0.0,
+                "data": analysis,
+            }
+        ],
+    )
     page.goto(f"{shared_site.url}/#/g/{game}/{deal}")
     page.wait_for_selector(".review-analysis .analysis-list li")
     assert page.locator(".review-analysis .analysis-list li").count() == len(analysis["decisions"])
@@ -166,3 +198,23 @@ def test_the_review_page_shows_the_analysis_marks_beside_ones_own_actions(browse
     expect(page.locator(f".review-trick li[data-action-index='{second}'] .mark-inaccuracy")).to_have_count(1)
     assert not [f for f in ines.frames if f.get("type") == "pageerror"]
     ines.close()
+
+
+def test_a_review_asks_for_an_analysis_not_made_yet_with_no_error(browser, shared_site):
+    """One's own deal, its analysis never asked for: the review looks for it and offers the button, and the
+    browser's console says nothing (the look was answered 404, an error in every console)."""
+    from .stored import play_and_store
+
+    jorge = Person(browser, shared_site.url, "Jorge").arrive()
+    page = jorge.page
+    page.wait_for_function("() => window.atout.me && window.atout.me.id")
+    me = page.evaluate("() => window.atout.me.id")
+    db = f"sqlite:///{shared_site.tmp_path / 'web.db'}"
+    game = play_and_store(db, [(me, "Jorge")], deals=1, seed=3)
+    deal = page.evaluate("async (g) => (await (await fetch('/api/games/' + g)).json()).records.length", game)
+    with page.expect_response(lambda r: r.url.split("?")[0].endswith("/api/analysis")) as looked:
+        page.goto(f"{shared_site.url}/#/g/{game}/{deal}")
+    assert looked.value.status == 200 and looked.value.json()["status"] == "not_requested"
+    page.wait_for_selector(".review-analysis .analysis-ask")
+    assert jorge.console_errors == [], jorge.console_errors
+    jorge.close()

@@ -102,7 +102,8 @@ def test_a_password_change_in_one_browser_logs_the_other_out(browser, site):
     log_in(phone, "first long secret")
     answer = home.page.evaluate("""async () => {
         const r = await fetch("/api/password", {method: "POST", headers: {"Content-Type": "application/json"},
-                                                body: JSON.stringify({old: "first long secret", new: "second long secret"})});
+                                                body: JSON.stringify({old: "first long secret",
+                                                  new: "second long secret"})});
         return [r.status, await r.json()];
     }""")
     assert answer == [200, {"changed": True, "sessions_ended": 1}]

@@ -58,7 +58,9 @@ def test_the_turn_clock_counts_down_on_the_page(browser, site):
     began = time.monotonic()
     alice.page.wait_for_function(  # until it has counted two seconds down, however slowly the page runs
         "(target) => { const m = /(\\d+) s/.exec(document.querySelector('.actions .clock').innerText);"
-        " return m !== null && Number(m[1]) <= target; }", arg=first - 2)
+        " return m !== null && Number(m[1]) <= target; }",
+        arg=first - 2,
+    )
     assert 0 < first <= 30
     assert time.monotonic() - began > 1.0  # seconds of the clock, not faster (whole seconds shown: > 1 s)
     assert alice.page.locator(".seat.to-act .clock").count() == 1
@@ -76,18 +78,22 @@ def test_a_turn_clock_runs_out_when_the_test_clock_is_moved_on(browser, clocked_
     page.wait_for_function("() => window.atout.view.isMyTurn()")
     seq = alice.seq()
     clocked_site.advance_clock(31)
-    page.wait_for_function("(seq) => window.atout.view.seq > seq && window.atout.view.state.seats[window.atout.view.state.you].automatic",
-                           arg=seq)
+    page.wait_for_function(
+        "(seq) => window.atout.view.seq > seq && window.atout.view.state.seats[window.atout.view.state.you].automatic",
+        arg=seq,
+    )
     expect(page.locator(".actions [data-back]")).to_be_visible()
     alice.close()
-    refused = httpx.post(f"{clocked_site.url}/test/clock", json={"advance": -1}, headers={"Origin": clocked_site.url},
-                         timeout=60)
+    refused = httpx.post(
+        f"{clocked_site.url}/test/clock", json={"advance": -1}, headers={"Origin": clocked_site.url}, timeout=60
+    )
     assert refused.status_code == 400 and "advance" in refused.json()["error"]["message"], refused.text
 
 
 def test_a_site_without_the_test_clock_serves_no_clock_route(shared_site):
-    answer = httpx.post(f"{shared_site.url}/test/clock", json={"advance": 60}, headers={"Origin": shared_site.url},
-                        timeout=60)
+    answer = httpx.post(
+        f"{shared_site.url}/test/clock", json={"advance": 60}, headers={"Origin": shared_site.url}, timeout=60
+    )
     assert answer.status_code == 404, answer.text
 
 
@@ -99,12 +105,13 @@ def test_an_account_plays_then_finds_its_game_on_its_profile_and_the_leaderboard
     page.fill("#account-name", "Carol")
     page.fill("#account-password", "short")
     page.click("dialog button:text-is('Register')")
-    assert page.locator("#account-password:invalid").count() == 1  # the form refuses it before sending
+    page.wait_for_selector("dialog .refusal:has-text('at least 12 characters')")  # the page refuses it before sending
     page.fill("#account-password", "password1234")  # long enough, but among the most used: the server says why
     page.click("dialog button:text-is('Register')")
     page.wait_for_selector("dialog .refusal:has-text('among the most used')")
-    assert page.inner_text("dialog .refusal") == ("This password, or a word in it, is among the most used (even with "
-                                                  "digits for letters): easy to guess.")  # the page's words, by reason
+    assert page.inner_text("dialog .refusal") == (
+        "This password, or a word in it, is among the most used (even with digits for letters): easy to guess."
+    )  # the page's words, by reason
     page.fill("#account-password", "a long enough secret")
     page.click("dialog button:text-is('Register')")
     page.wait_for_selector("#create-form")
@@ -118,7 +125,9 @@ def test_an_account_plays_then_finds_its_game_on_its_profile_and_the_leaderboard
     page.goto(f"{site.url}/#/p/Carol")
     page.wait_for_selector(".profile .stats")
     assert page.locator(".recent li").count() == 1
-    assert (f"+{total}" if total > 0 else f"\u2212{-total}" if total < 0 else "0") in page.inner_text(".recent li")  # one minus sign
+    assert (f"+{total}" if total > 0 else f"\u2212{-total}" if total < 0 else "0") in page.inner_text(
+        ".recent li"
+    )  # one minus sign
 
     page.goto(f"{site.url}/#/leaderboard")
     page.wait_for_selector(".board")

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from .conftest import Site
 from .outage import proxied_postgres
-from .pages import Person
+from .pages import Person, play_until_over
 
 pytestmark = pytest.mark.slow
 
@@ -88,7 +88,9 @@ def test_a_practice_game_says_it_is_unranked_and_bets_nothing(browser, site):
     note = gus.page.wait_for_selector(".table-bar .unranked")
     assert note.inner_text() == "unranked: practice"
     assert gus.page.locator(".table-bar .stakes").count() == 0
-    gus.page.select_option("select.lang", "fr")  # the page is drawn again in French (waited for: a loaded machine is slow)
+    gus.page.select_option(
+        "select.lang", "fr"
+    )  # the page is drawn again in French (waited for: a loaded machine is slow)
     expect(gus.page.locator(".table-bar .unranked")).to_have_text("non classée : entraînement")
     gus.close()
 
@@ -148,3 +150,46 @@ def test_a_paused_table_shows_a_banner_until_it_resumes(browser, tmp_path):
             alice.close()
         finally:
             server.stop()
+
+
+def test_a_guest_who_registers_mid_game_on_the_same_machine_makes_the_game_unranked_as_the_page_says(browser, site):
+    """Issue 47, item 4: the rule said before the start at a competitive table (two registered players from
+    one address: the game counts for nobody; a guest who registers during it counts too); then the guest at
+    the same machine registers during the game, and the page, the stored game and the profiles agree: the
+    bar says unranked, the log says why, and nobody gains XP."""
+    ana = register(browser, site.url, "Anouk")
+    table = create(ana)
+    gus = Person(browser, site.url, "Gustave").arrive()
+    gus.sit_at(table)
+    rule = ana.page.locator("[data-notice=address-rule]")
+    expect(rule).to_contain_text("counts for nobody if two registered players at it share an address")
+    expect(gus.page.locator("[data-notice=address-rule]")).to_contain_text("a guest who registers during it")
+    ana.fill_and_start()
+    assert ana.state()["game"]["ranked"] and ana.page.locator(".table-bar .unranked").count() == 0
+    gus.page.wait_for_function("() => window.atout.view.state.status === 'playing'")
+    page = gus.page
+    page.click("#top button:text-is('Log in')")
+    page.fill("#account-name", "Gustave")
+    page.fill("#account-password", "a long enough secret")
+    page.click("dialog button:text-is('Register')")
+    page.wait_for_function("() => window.atout.me && window.atout.me.registered")
+    page.wait_for_function(
+        f"() => location.hash === '#/t/{table}' && window.atout.view && window.atout.view.state"
+        " && window.atout.view.state.you !== null"
+    )
+    for person in (ana, gus):
+        tag = person.page.locator(".table-bar .unranked[data-unranked=same_address]")
+        expect(tag).to_have_text("unranked: two players share an address")
+        expect(person.page.locator(".log")).to_contain_text(
+            "This game counts for nobody now: Anouk, Gustave share an address."
+        )
+    ana.page.screenshot(path=str(site.tmp_path / "unranked-desktop.png"))
+    play_until_over([ana, gus])
+    for person in (ana, gus):
+        me = person.page.evaluate("() => fetch('/api/me').then((r) => r.json())")
+        assert me["xp"] == 0, me
+        assert person.state()["game"]["ranked"] is False
+    board = ana.page.evaluate("() => fetch('/api/leaderboard?players=3&period=all').then((r) => r.json())")
+    assert board["rows"] == []
+    for person in (ana, gus):
+        person.close()

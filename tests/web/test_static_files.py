@@ -29,17 +29,22 @@ class Wire:
         cdp = context.new_cdp_session(page)
         cdp.send("Network.enable")
         cdp.on("Network.responseReceived", self._response)
-        cdp.on("Network.loadingFinished",
-               lambda e: self.answers.setdefault(e["requestId"], {}).update(bytes=e["encodedDataLength"]))
+        cdp.on(
+            "Network.loadingFinished",
+            lambda e: self.answers.setdefault(e["requestId"], {}).update(bytes=e["encodedDataLength"]),
+        )
         cdp.on("Network.webSocketFrameReceived", self._frame)
         cdp.on("Network.webSocketFrameSent", self._frame)
 
     def _response(self, event: dict) -> None:
         response = event["response"]
         self.answers.setdefault(event["requestId"], {}).update(
-            url=response["url"], status=response["status"], encoding=response["headers"].get("content-encoding"),
+            url=response["url"],
+            status=response["status"],
+            encoding=response["headers"].get("content-encoding"),
             lifetime=response["headers"].get("cache-control", ""),
-            cached=bool(response.get("fromDiskCache") or response.get("fromPrefetchCache")))
+            cached=bool(response.get("fromDiskCache") or response.get("fromPrefetchCache")),
+        )
 
     def _frame(self, event: dict) -> None:
         self.frames += len(event["response"]["payloadData"].encode())
@@ -77,12 +82,15 @@ def test_a_phones_first_visit_moves_at_most_100_kb_and_its_second_asks_again_onl
     answers = [answer for answer in wire.answers.values() if "/static/" in answer.get("url", "")]
     assert all(answer["encoding"] == "gzip" for answer in answers), answers
     # Kept a year without asking again: not the browser's own guess from Last-Modified, which runs out.
-    assert all("max-age=31536000" in answer["lifetime"] and "immutable" in answer["lifetime"]
-               for answer in answers), answers
+    assert all("max-age=31536000" in answer["lifetime"] and "immutable" in answer["lifetime"] for answer in answers), (
+        answers
+    )
     first = wire.total()
     bodies = sum(entry["body"] for entry in went)
-    print(f"\nfirst visit: {first} bytes over the wire (HTTP headers, gzipped bodies, {wire.frames} bytes of "
-          f"WebSocket frames), {bodies} bytes of encoded bodies in {len(went)} requests")
+    print(
+        f"\nfirst visit: {first} bytes over the wire (HTTP headers, gzipped bodies, {wire.frames} bytes of "
+        f"WebSocket frames), {bodies} bytes of encoded bodies in {len(went)} requests"
+    )
     assert first <= FIRST_VISIT_BYTES, (first, wire.answers)
     page.close()
 
@@ -90,12 +98,18 @@ def test_a_phones_first_visit_moves_at_most_100_kb_and_its_second_asks_again_onl
     asked = [entry["url"] for entry in went if entry["transfer"] > 0]
     files = [entry for entry in went if "/static/" in entry["url"]]
     assert len(files) > 10 and all(entry["transfer"] == 0 for entry in files), went
-    # The page, and who the person is (a question, never a stored answer): nothing else reaches the server
-    # but the WebSocket.
-    assert [url for url in asked if "/api/me" not in url] == [site.url + "/"], asked
-    revalidated = [a for a in wire.answers.values() if a.get("status") == 304 or
-                   ("/static/" in a.get("url", "") and not a.get("cached"))]
+    # The page, who the person is (a question, never a stored answer) and the options' catalogue (asked again,
+    # answered 304 while the same): nothing else reaches the server but the WebSocket.
+    assert [url for url in asked if "/api/me" not in url and "/api/options" not in url] == [site.url + "/"], asked
+    revalidated = [
+        a
+        for a in wire.answers.values()
+        if "/api/options" not in a.get("url", "")
+        and (a.get("status") == 304 or ("/static/" in a.get("url", "") and not a.get("cached")))
+    ]
     assert not revalidated, revalidated
+    catalogue = [e for e in went if "/api/options" in e["url"]]  # asked, and answered 304: headers, no body
+    assert len(catalogue) == 1 and 0 < catalogue[0]["transfer"] < catalogue[0]["body"], catalogue
     print(f"second visit: {wire.total()} bytes, requests to the server: {asked}")
     page.close()
     context.close()
@@ -117,7 +131,10 @@ def test_the_plain_names_are_the_same_modules_and_a_pages_stylesheet_comes_hashe
       return link && link.sheet && link.sheet.cssRules.length > 0; }""")
     href = page.eval_on_selector("link[data-daily]", "el => el.href")
     assert HASHED.search(href), href
-    assert not [entry["url"] for entry in page.evaluate(WHAT_WENT)
-                if "/static/" in entry["url"] and not HASHED.search(entry["url"])]
+    assert not [
+        entry["url"]
+        for entry in page.evaluate(WHAT_WENT)
+        if "/static/" in entry["url"] and not HASHED.search(entry["url"])
+    ]
     assert not person.console_errors and not [f for f in person.frames if f.get("type") == "pageerror"]
     person.close()

@@ -19,8 +19,10 @@ from .test_back import until_my_turn
 
 pytestmark = pytest.mark.slow
 
-MY_TURN_WITH_UNPLAYABLE = ("() => { const v = window.atout.view; return Boolean(v && v.isMyTurn()"
-                           " && document.querySelector('.hand-cards .card.unplayable')); }")
+MY_TURN_WITH_UNPLAYABLE = (
+    "() => { const v = window.atout.view; return Boolean(v && v.isMyTurn()"
+    " && document.querySelector('.hand-cards .card.unplayable')); }"
+)
 
 
 def advance_until(person: Person, predicate: str, limit: float = 60.0) -> None:
@@ -51,6 +53,14 @@ def test_an_illegal_card_is_refused_with_its_reason_and_nothing_changes(browser,
     toast = page.wait_for_selector(".toast.error")
     text = toast.inner_text()
     assert any(words in text for words in ("does not follow suit", "too low", "must trump", "called suit")), text
+    assert not set("♠♥♦♣") & set(text), text  # the card named as everything else names it ("2 of clubs"), not "2♣"
+    # Said once: one live place holds the refusal (it was the toast, the urgent announcements and the prompt's line)
+    said = page.evaluate(
+        """(text) => [...document.querySelectorAll('[role=alert], [role=status], [aria-live]')]
+      .filter((el) => !el.closest('[aria-hidden=true]') && el.textContent.includes(text)).length""",
+        text,
+    )
+    assert said == 1, f"the refusal is said {said} times"
     page.wait_for_timeout(300)
     after = alice.state()
     assert alice.seq() == seq
@@ -58,6 +68,12 @@ def test_an_illegal_card_is_refused_with_its_reason_and_nothing_changes(browser,
     assert page.locator(f".hand-cards .card[data-card='{card}']").count() == 1
     refusals = [f for f in alice.frames if f.get("type") == "error"]
     assert refusals and refusals[-1]["code"] == "illegal"
+    # A deal nobody played (everyone passed) is logged as such, not as "The deal is over." (issue 47): its
+    # deal_end as the server sends it, handed to the log's own code
+    said = page.evaluate("""async () => { const m = await import('/static/table-log.js'); const v = window.atout.view;
+      m.onEvent(v, { type: 'deal_end', line: { void: 'all_pass', number: 0 }, record: v.lastRecord });
+      return [...document.querySelectorAll('.log-list li')].slice(-2).map((li) => li.innerText); }""")
+    assert said == ["Everyone passed.", "It does not count; the next dealer deals."], said
     alice.close()
 
 
@@ -65,9 +81,12 @@ def test_a_second_click_before_the_answer_sends_nothing(browser, site):
     """Two cards clicked at once (a double click, an impatient person): the first is played, the second
     is not sent at all (it could only be refused as stale), and the hand waits for the answer."""
     alice, _ = robot_table(browser, site)
-    advance_until(alice, "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'"
-                         " && window.atout.view.isMyTurn()"
-                         " && document.querySelectorAll('.hand-cards .card.playable').length >= 2; }")
+    advance_until(
+        alice,
+        "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'"
+        " && window.atout.view.isMyTurn()"
+        " && document.querySelectorAll('.hand-cards .card.playable').length >= 2; }",
+    )
     page = alice.page
     errors = sum(1 for f in alice.frames if f.get("type") == "error")
     seq = alice.seq()
@@ -91,8 +110,11 @@ def test_a_second_click_before_the_answer_sends_nothing(browser, site):
 
 def test_a_page_reloaded_mid_deal_comes_back_to_the_same_seat_and_state(browser, site):
     alice, table = robot_table(browser, site)
-    advance_until(alice, "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'"
-                         " && d.tricks_won.reduce((a, b) => a + b, 0) >= 2 && window.atout.view.isMyTurn(); }")
+    advance_until(
+        alice,
+        "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'"
+        " && d.tricks_won.reduce((a, b) => a + b, 0) >= 2 && window.atout.view.isMyTurn(); }",
+    )
     before = alice.state()
     alice.page.reload()
     alice.page.wait_for_function("() => window.atout.view && window.atout.view.state && window.atout.view.state.deal")
@@ -195,19 +217,26 @@ def test_french_and_english_interface_and_card_names(browser, site):
     alice.page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
     alice.page.click("text=Lancer la partie")
     alice.page.wait_for_selector(".hand-cards .card")
-    labels = alice.page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.querySelector('.sr-only').textContent)")
+    labels = alice.page.eval_on_selector_all(
+        ".hand-cards .card", "els => els.map((e) => e.querySelector('.sr-only').textContent)"
+    )
     assert any(" de " in x or x.startswith("atout") or x == "Excuse" for x in labels), labels
     alice.page.select_option("select.lang", "en")  # to English: the interface and the cards follow
     expect(alice.page.locator("text=Leave the seat")).to_have_count(1)
-    labels = alice.page.eval_on_selector_all(".hand-cards .card", "els => els.map((e) => e.querySelector('.sr-only').textContent)")
+    labels = alice.page.eval_on_selector_all(
+        ".hand-cards .card", "els => els.map((e) => e.querySelector('.sr-only').textContent)"
+    )
     assert any(" of " in x or x.startswith("trump") or x == "Excuse" for x in labels), labels
     alice.close()
 
 
 def test_the_keyboard_plays_a_card(browser, site):
     alice, _ = robot_table(browser, site)
-    advance_until(alice, "() => { const v = window.atout.view; return v.isMyTurn()"
-                         " && v.state.deal.phase === 'play' && !v.legal('poignee_from').length; }")
+    advance_until(
+        alice,
+        "() => { const v = window.atout.view; return v.isMyTurn()"
+        " && v.state.deal.phase === 'play' && !v.legal('poignee_from').length; }",
+    )
     page = alice.page
     seq = alice.seq()
     playable = page.eval_on_selector_all(".hand-cards .card.playable", "els => els.map((e) => e.dataset.card)")
@@ -237,8 +266,11 @@ def test_first_load_is_small(browser, site):
 
 def test_the_page_reconnects_by_itself_after_the_server_was_killed(browser, site):
     alice, table = robot_table(browser, site)
-    advance_until(alice, "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'"
-                         " && window.atout.view.isMyTurn(); }")
+    advance_until(
+        alice,
+        "() => { const d = window.atout.view.state.deal; return d && d.phase === 'play'"
+        " && window.atout.view.isMyTurn(); }",
+    )
     before = alice.state()
     site.kill()
     alice.page.wait_for_selector("body[data-connection=offline]")
@@ -311,7 +343,9 @@ def test_the_poignee_is_offered_preselected_changeable_and_sent(browser, held_si
     n = offer["sizes"]["simple"]
     trumps = offer["poignee_from"]
     page.click("[data-poignee=simple]")
-    chosen = page.evaluate("() => [...document.querySelectorAll('.hand-cards .card.selected')].map((e) => e.dataset.card)")
+    chosen = page.evaluate(
+        "() => [...document.querySelectorAll('.hand-cards .card.selected')].map((e) => e.dataset.card)"
+    )
     assert len(chosen) == n and set(chosen) <= set(trumps)  # preselected
     other = page.locator(".hand-cards .card:not(.selected):not(.trump)").first
     if other.count():
@@ -321,7 +355,9 @@ def test_the_poignee_is_offered_preselected_changeable_and_sent(browser, held_si
     if free:  # one taken back, another put in
         page.click(f".hand-cards .card[data-card='{chosen[0]}']")
         page.click(f".hand-cards .card[data-card='{free[0]}']")
-    shown = page.evaluate("() => [...document.querySelectorAll('.hand-cards .card.selected')].map((e) => e.dataset.card)")
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('.hand-cards .card.selected')].map((e) => e.dataset.card)"
+    )
     assert len(shown) == n and (not free or free[0] in shown)
     before = len(alice.sent)
     page.click(".actions button:text-is('Show them')")
@@ -337,8 +373,11 @@ def test_an_ecart_card_is_refused_with_the_reason_the_server_sent(browser, site)
     the server sent in the taker's choice (a king, a bout, a trump while other cards may go), and
     nothing is sent; a result counts with the catalogue's multipliers."""
     alice, _ = robot_table(browser, site)
-    advance_until(alice, "() => { const v = window.atout.view; const d = v.isMyTurn() && v.legal('discard_from')[0];"
-                         " return Boolean(d && Object.keys(d.refused).length); }")
+    advance_until(
+        alice,
+        "() => { const v = window.atout.view; const d = v.isMyTurn() && v.legal('discard_from')[0];"
+        " return Boolean(d && Object.keys(d.refused).length); }",
+    )
     sent = len(alice.sent)
     seen = alice.page.evaluate("""() => {
       const v = window.atout.view;
@@ -351,8 +390,11 @@ def test_an_ecart_card_is_refused_with_the_reason_the_server_sent(browser, site)
       }
       return { out };
     }""")
-    words = {"king": "A king never goes to the écart.", "bout": "A bout (1, 21, Excuse) never goes to the écart.",
-             "trump": "A trump goes to the écart only when you have too few other cards."}
+    words = {
+        "king": "A king never goes to the écart.",
+        "bout": "A bout (1, 21, Excuse) never goes to the écart.",
+        "trump": "A trump goes to the écart only when you have too few other cards.",
+    }
     deal = alice.state()["deal"]
     (choice,) = [c for c in deal["legal"] if "discard_from" in c]
     assert set(seen["out"]) == set(deal["hand"]) - set(choice["discard_from"])
@@ -365,11 +407,17 @@ def test_an_ecart_card_is_refused_with_the_reason_the_server_sent(browser, site)
       const out = {};
       for (const { name } of window.atout.catalogue.contracts.slice(1)) {
         const result = { contract: name, taker: 0, partner: null, made: true, margin: 3, petit_au_bout: null,
-                         poignees: [], chelem: null, unit: 28, points: 44, bouts: 2, target: 41, scores: [84, -28, -28, -28] };
-        out[name] = resultBlock(result, (x) => `seat ${x}`, 4, window.atout.catalogue).querySelector('.formula').innerText;
+                         poignees: [], chelem: null, unit: 28, points: 44, bouts: 2, target: 41, scores: [84, -28,
+                           -28, -28] };
+        out[name] = resultBlock(result, (x) => `seat ${x}`, 4,
+          window.atout.catalogue).querySelector('.formula').innerText;
       }
       return out;
     }""")
     assert {name: text.split(" = ")[1] for name, text in formulas.items()} == {
-        "prise": "(25 + 3) × 1", "garde": "(25 + 3) × 2", "garde_sans": "(25 + 3) × 4", "garde_contre": "(25 + 3) × 6"}
+        "prise": "(25 + 3) × 1",
+        "garde": "(25 + 3) × 2",
+        "garde_sans": "(25 + 3) × 4",
+        "garde_contre": "(25 + 3) × 6",
+    }
     alice.close()

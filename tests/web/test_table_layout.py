@@ -36,13 +36,24 @@ INDICES = """() => {
     const index = card.querySelector('svg text.index, svg text.tindex');
     if (!index) { covered.push(card.dataset.card + ' has no index'); continue; }
     const r = index.getBoundingClientRect();
-    const points = [[r.left + 1, r.top + 1], [r.right - 1, r.top + 1], [r.left + 1, r.bottom - 1], [r.right - 1, r.bottom - 1],
+    const points = [[r.left + 1, r.top + 1], [r.right - 1, r.top + 1], [r.left + 1, r.bottom - 1], [r.right - 1,
+      r.bottom - 1],
                     [(r.left + r.right) / 2, (r.top + r.bottom) / 2]];
     for (const [x, y] of points) {
       const at = document.elementFromPoint(x, y);
       if (!at || at.closest('button.card') !== card) {
-        covered.push(`${card.dataset.card} at ${Math.round(x)},${Math.round(y)} under ${at && at.closest('[data-card]') ? at.closest('[data-card]').dataset.card : at && at.tagName}`);
+        const under = at && at.closest('[data-card]') ? at.closest('[data-card]').dataset.card : at && at.tagName;
+        covered.push(`${card.dataset.card} at ${Math.round(x)},${Math.round(y)} under ${under}`);
         break;
+      }
+    }
+    for (const label of card.querySelectorAll('svg text.tlabel')) { // TRUMP at a card's foot: whole, or not at all
+      if (getComputedStyle(label).display === 'none') continue;
+      const l = label.getBoundingClientRect();
+      for (const x of [l.left + 1, l.right - 1]) {
+        const at = document.elementFromPoint(x, (l.top + l.bottom) / 2);
+        const mine = at && at.closest('button.card') === card;
+        if (!mine) covered.push(`${card.dataset.card}'s word cut at ${Math.round(x)}`);
       }
     }
   }
@@ -81,7 +92,9 @@ def test_the_next_deals_bids_are_in_sight_while_the_last_result_is_open(browser,
         page.wait_for_function("() => window.atout.view.isMyTurn()")
         if page.evaluate("() => window.atout.view.state.deal.phase") != "bidding":  # a petit sec held, asked first
             page.evaluate(AUTOPLAY)
-            page.wait_for_function("() => window.atout.view.isMyTurn() && window.atout.view.state.deal.phase === 'bidding'")
+            page.wait_for_function(
+                "() => window.atout.view.isMyTurn() && window.atout.view.state.deal.phase === 'bidding'"
+            )
         page.screenshot(path=f"/tmp/layout-result-{size}.png")
         assert page.locator(".result-panel.deal-end").is_visible(), "the last result closed itself"
         page.click(".result-panel .review-open")  # reading the last deal trick by trick, over the table
@@ -103,8 +116,10 @@ def test_the_next_deals_bids_are_in_sight_while_the_last_result_is_open(browser,
         page.click("[data-dismiss=result]")
         # closed, and not shown again; the only panel after it the next deal's own result (everyone passed
         # meanwhile, a void deal: the likely cause of a failure in a loaded run)
-        assert page.evaluate("() => { const v = window.atout.view; return v.dismissed.size > 0"
-                             " && (v.resultBox.hidden || !v.dismissed.has(v.result.key)); }")
+        assert page.evaluate(
+            "() => { const v = window.atout.view; return v.dismissed.size > 0"
+            " && (v.resultBox.hidden || !v.dismissed.has(v.result.key)); }"
+        )
         reader.close()
 
 
@@ -128,7 +143,8 @@ def reach_ecart(person: Person) -> None:
 def test_every_card_index_in_sight_in_a_big_hand(browser, shared_site, players):
     """At the écart of a garde (24 cards at four players, 30 at three), on a desktop and a phone, before and
     after two cards are chosen: each hand card's index is in sight, under no other card (at 1280 px the next
-    card covered the second digit of a trump's centred index: 10, 11 and 12 all read "1")."""
+    card covered the second digit of a trump's centred index: 10, 11 and 12 all read "1"); a trump's word at
+    its foot is whole or not shown (a covered one read "TRU")."""
     taker = Person(browser, shared_site.url, f"Fan{players}", viewport=DESKTOP).arrive()
     taker.create(players, deals=9)
     taker.fill_and_start()
@@ -137,7 +153,9 @@ def test_every_card_index_in_sight_in_a_big_hand(browser, shared_site, players):
     page = taker.page
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
-        page.wait_for_function("(w) => innerWidth === w && document.querySelector('.hand-cards .card')", arg=viewport["width"])
+        page.wait_for_function(
+            "(w) => innerWidth === w && document.querySelector('.hand-cards .card')", arg=viewport["width"]
+        )
         page.evaluate(FRAMES)
         got = page.evaluate(INDICES)
         assert got["n"] == {4: 24, 3: 30}[players], got
@@ -166,9 +184,11 @@ def test_a_long_title_keeps_the_bar_buttons_on_its_first_row(browser, shared_sit
     page = taker.page
     expect_facts = "Garde by Bartholomew_Fairfax1"
     assert expect_facts in page.inner_text(".table-bar .facts")
-    bar = page.evaluate("""() => { const box = (e) => { const r = e.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; };
+    bar = page.evaluate("""() => {
+      const box = (e) => { const r = e.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; };
       return { title: box(document.querySelector('.table-bar h1')),
-               buttons: [...document.querySelectorAll('.table-bar button:not(.commitment)')].map((b) => [b.textContent, ...box(b)]) }; }""")
+               buttons: [...document.querySelectorAll('.table-bar button:not(.commitment)')]
+                 .map((b) => [b.textContent, ...box(b)]) }; }""")
     page.screenshot(path="/tmp/layout-bar-desktop.png")
     top, bottom = bar["title"]
     for text, b_top, b_bottom in bar["buttons"]:
@@ -176,8 +196,10 @@ def test_a_long_title_keeps_the_bar_buttons_on_its_first_row(browser, shared_sit
     page.set_viewport_size(PHONE)
     page.wait_for_function("() => innerWidth === 390")
     page.screenshot(path="/tmp/layout-bar-phone.png")
-    wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth, [...document.querySelectorAll('.table-bar button')]"
-                         ".filter((b) => b.getBoundingClientRect().right > innerWidth).length]")
+    wide = page.evaluate(
+        "() => [document.documentElement.scrollWidth, innerWidth, [...document.querySelectorAll('.table-bar button')]"
+        ".filter((b) => b.getBoundingClientRect().right > innerWidth).length]"
+    )
     assert wide[0] <= wide[1] and wide[2] == 0, wide
     taker.close()
 
@@ -198,26 +220,34 @@ def test_score_sheet_names_break_between_words_only(browser, shared_site):
     phone: a name breaks between its words only (a word too long for its column ends in "…"), its whole name
     in the column's title, no header wider than its column (the sheet broke "Slowdesktop" into "Slowd / es…")."""
     host = Person(browser, shared_site.url, "Slowdesktopperson", viewport=DESKTOP).arrive()
+    host.page.select_option("#opt-robot_level", "expert")  # "Robot 3 (expert)" read "(expe…", the last column cut
     host.create(5, deals=1)
     host.fill_and_start()
     page = host.page
     names = page.evaluate("() => window.atout.view.state.seats.map((s) => s.name)")
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
-        page.wait_for_function("(w) => innerWidth === w && document.querySelectorAll('.sheet th.num').length === 5", arg=viewport["width"])
+        page.wait_for_function(
+            "(w) => innerWidth === w && document.querySelectorAll('.sheet th.num').length === 5", arg=viewport["width"]
+        )
         page.locator(".sheet-panel").scroll_into_view_if_needed()
         page.locator(".sheet-panel").screenshot(path=f"/tmp/layout-sheet-{size}.png")
         heads = page.evaluate(HEADERS)
         assert [x["title"] for x in heads] == names, heads
         for head in heads:
             assert not head["broken"] and not head["over"], f"{size}: {head}"
-        fits = page.evaluate("""() => { const panel = document.querySelector('.sheet-panel').getBoundingClientRect();
-          return [...document.querySelectorAll('.sheet tr.total td.num')].every((c) => c.getBoundingClientRect().right <= panel.right); }""")
+        fits = page.evaluate("""() => { const panel = document.querySelector('.sheet-panel');
+          return [...panel.querySelectorAll('.sheet th, .sheet td')]
+            .every((c) => c.getBoundingClientRect().right <= panel.getBoundingClientRect().right)
+            && panel.scrollWidth <= panel.clientWidth; }""")
         assert fits, f"{size}: the sheet runs out of its panel"
+        robots = [x for x in heads if x["title"].startswith("Robot ")]
+        assert len(robots) == 4 and all(x["text"] == x["title"].split(" (")[0] for x in robots), robots
     host.close()
 
 
-TOP_SEAT = """() => { const seat = document.querySelector('.felt .seat.pos-top'); const r = seat.getBoundingClientRect();
+TOP_SEAT = """() => { const seat = document.querySelector('.felt .seat.pos-top');
+  const r = seat.getBoundingClientRect();
   return { top: r.top, bottom: r.bottom, height: innerHeight, y: scrollY }; }"""
 
 
@@ -267,12 +297,14 @@ TRICK_INDICES = """() => {
     const name = card.querySelector('[data-card]') ? card.querySelector('[data-card]').dataset.card : card.className;
     if (!index) { covered.push(name + ' has no index'); continue; }
     const r = index.getBoundingClientRect();
-    const points = [[r.left + 1, r.top + 1], [r.right - 1, r.top + 1], [r.left + 1, r.bottom - 1], [r.right - 1, r.bottom - 1],
+    const points = [[r.left + 1, r.top + 1], [r.right - 1, r.top + 1], [r.left + 1, r.bottom - 1], [r.right - 1,
+      r.bottom - 1],
                     [(r.left + r.right) / 2, (r.top + r.bottom) / 2]];
     for (const [x, y] of points) {
       const at = document.elementFromPoint(x, y);
       if (!at || at.closest('.played') !== card) {
-        covered.push(`${name} (${card.className}) at ${Math.round(x)},${Math.round(y)} under ${at && at.closest('.played') ? at.closest('.played').className : at && at.className}`);
+        const under = at && at.closest('.played') ? at.closest('.played').className : at && at.className;
+        covered.push(`${name} (${card.className}) at ${Math.round(x)},${Math.round(y)} under ${under}`);
         break;
       }
     }
@@ -284,7 +316,8 @@ TRICK_INDICES = """() => {
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
     """At each of the person's turns, on a desktop and then a phone, until a whole trick and six turns were
-    looked at (deals follow until the person has won a trick and leads after it): every card on the felt (the trick being played, or the last one whole
+    looked at (deals follow until the person has won a trick and leads after it): every card on the felt (the trick
+    being played, or the last one whole
     while the person leads) shows its corner index under no other card (the top seat's card covered the
     right seat's index at four players)."""
     person = Person(browser, shared_site.url, f"Felt{players}", viewport=DESKTOP).arrive()
@@ -297,8 +330,10 @@ def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
     looks = 0
     while not person.game_over() and not (full and looks >= 6):
         assert time.monotonic() < deadline, "no whole trick at the person's turn in time"
-        if page.evaluate("() => { const v = window.atout.view; const d = v && v.state && v.state.deal;"
-                         " return Boolean(d && d.phase === 'play' && v.isMyTurn()); }"):
+        if page.evaluate(
+            "() => { const v = window.atout.view; const d = v && v.state && v.state.deal;"
+            " return Boolean(d && d.phase === 'play' && v.isMyTurn()); }"
+        ):
             for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
                 page.set_viewport_size(viewport)
                 page.wait_for_function("(w) => innerWidth === w", arg=viewport["width"])

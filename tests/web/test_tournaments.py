@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from atout.server.fair_sets import verify_tournament
 
 from .conftest import Site
-from .pages import play_until_over
+from .pages import http_get, http_post, play_until_over
 from .test_profile import log_in
 
 pytestmark = pytest.mark.slow
@@ -23,7 +22,7 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture(scope="module")
 def tournament_site(tmp_path_factory) -> Iterator[Site]:
-    server = Site(tmp_path_factory.mktemp("tournaments"))
+    server = Site(tmp_path_factory.mktemp("tournaments"), args=("--arrival", "3"))  # the three who never come: 3 s
     try:
         yield server
     finally:
@@ -33,8 +32,9 @@ def tournament_site(tmp_path_factory) -> Iterator[Site]:
 def test_two_people_and_others_from_registration_to_the_ranking(browser, tournament_site):
     url = tournament_site.url
     for name in ("Tina", "Tomas"):
-        made = httpx.post(f"{url}/api/register", json={"name": name, "password": "my long secret"},
-                          headers={"Origin": url})
+        made = http_post(
+            f"{url}/api/register", json={"name": name, "password": "my long secret"}, headers={"Origin": url}
+        )
         assert made.status_code == 201, made.text
     tina = log_in(browser, url, "Tina")
     tomas = log_in(browser, url, "Tomas", viewport=PHONE)
@@ -45,12 +45,12 @@ def test_two_people_and_others_from_registration_to_the_ranking(browser, tournam
     form.locator("input[name=deals]").fill("13")  # out of range: refused, with its reason, and nothing made
     form.locator("button[type=submit]").click()
     expect(form.locator(".refusal")).to_contain_text("deals")
-    assert httpx.get(f"{url}/api/tournaments").json()["open"] == []
+    assert http_get(f"{url}/api/tournaments").json()["open"] == []
     form.locator("input[name=deals]").fill("1")
     form.locator("input[name=size]").fill("4")  # one table of four: every seat would score 0, refused
     form.locator("button[type=submit]").click()
     expect(form.locator(".refusal")).to_contain_text("two tables")
-    assert httpx.get(f"{url}/api/tournaments").json()["open"] == []
+    assert http_get(f"{url}/api/tournaments").json()["open"] == []
     form.locator("input[name=size]").fill("5")
     form.locator("button[type=submit]").click()
     page.wait_for_selector(".tournament[data-status=open] .t-register")
@@ -59,24 +59,25 @@ def test_two_people_and_others_from_registration_to_the_ranking(browser, tournam
     expect(page.locator(".t-entries")).to_have_text("Tina")
 
     for name in ("Tess", "Theo", "Tom"):  # three more, who will not come: robots play for them (issue 34: two tables)
-        made = httpx.post(f"{url}/api/register", json={"name": name, "password": "my long secret"},
-                          headers={"Origin": url})
+        made = http_post(
+            f"{url}/api/register", json={"name": name, "password": "my long secret"}, headers={"Origin": url}
+        )
         assert made.status_code == 201, made.text
-        joined = httpx.post(f"{url}/api/tournaments/{tid}/register", headers={"Origin": url},
-                            cookies={"atout_session": made.cookies["atout_session"]})
+        joined = http_post(
+            f"{url}/api/tournaments/{tid}/register",
+            headers={"Origin": url},
+            cookies={"atout_session": made.cookies["atout_session"]},
+        )
         assert joined.status_code == 200, joined.text
     phone = tomas.page  # Tomas finds it in the list, on a phone
     phone.click("nav a[href='#/tournaments']")
     phone.click(f".t-open li[data-id='{tid}'] a")
-    phone.click(".t-register")  # the fifth of five: it starts at once
-    phone.wait_for_selector(".tournament[data-status=running] .t-play")
-    assert phone.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
-    phone.click(".t-play")
-    page.wait_for_selector(".tournament[data-status=running] .t-play")  # Tina's page hears of it (or looks again)
-    page.click(".t-play")
+    phone.click(".t-register")  # the fifth of five: it starts at once, and takes both to their tables (issue 47)
     for person in (tina, tomas):
-        person.page.wait_for_function("() => location.hash.startsWith('#/t/') && window.atout.view"
-                                      " && window.atout.view.state && window.atout.view.state.status === 'playing'")
+        person.page.wait_for_function(
+            "() => location.hash.startsWith('#/t/') && window.atout.view"
+            " && window.atout.view.state && window.atout.view.state.status === 'playing'"
+        )
     assert (tina.state()["you"], tomas.state()["you"]) == (0, 0)  # seated in registration order, robots after
     assert [s["kind"] for s in tina.state()["seats"]] == ["person"] * 4  # with Tess, Theo and Tom (away)
     assert [s["kind"] for s in tomas.state()["seats"]] == ["person", "robot", "robot", "robot"]  # the fifth
@@ -88,15 +89,20 @@ def test_two_people_and_others_from_registration_to_the_ranking(browser, tournam
     page.wait_for_selector(".tournament[data-status=finished]")
     rows = page.locator(".t-ranking tbody tr")
     expect(rows).to_have_count(5)
-    assert set(page.eval_on_selector_all(".t-ranking tbody tr", "els => els.map((e) => e.dataset.name)")) == \
-        {"Tina", "Tomas", "Tess", "Theo", "Tom"}
-    assert page.locator(".t-seed").inner_text() == httpx.get(f"{url}/api/tournaments/{tid}").json()["seed"]
-    published = httpx.get(url + page.get_attribute(".t-download", "href")).json()  # the page's link: atout verify's file
+    assert set(page.eval_on_selector_all(".t-ranking tbody tr", "els => els.map((e) => e.dataset.name)")) == {
+        "Tina",
+        "Tomas",
+        "Tess",
+        "Theo",
+        "Tom",
+    }
+    assert page.locator(".t-seed").inner_text() == http_get(f"{url}/api/tournaments/{tid}").json()["seed"]
+    published = http_get(url + page.get_attribute(".t-download", "href")).json()  # the page's link: atout verify's file
     assert verify_tournament(published).passed
     expect(page.locator(".t-scores tbody tr")).to_have_count(8)  # two tables: each seat's deal at each
     page.locator(".t-tables a.deal-link").first.click()
     page.wait_for_function("() => location.hash.startsWith('#/g/')")
-    game = httpx.get(f"{url}/api/tournaments/{tid}").json()["tables"][0]["game"]
+    game = http_get(f"{url}/api/tournaments/{tid}").json()["tables"][0]["game"]
     page.wait_for_selector(f".review-page[data-game='{game}'][data-deal='1']")  # the deal told whole
     # the profile lists the tournament
     phone.goto(f"{url}/#/p/Tomas")
@@ -104,8 +110,10 @@ def test_two_people_and_others_from_registration_to_the_ranking(browser, tournam
     phone.goto(f"{url}/#/tournaments/{tid}")
     phone.wait_for_selector(".tournament[data-status=finished] .t-ranking")
     assert phone.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
-    keys = page.evaluate("async () => { const m = await import('/static/tournaments.js');"
-                         " return [Object.keys(m.KEYS.en).sort(), Object.keys(m.KEYS.fr).sort()]; }")
+    keys = page.evaluate(
+        "async () => { const m = await import('/static/tournaments.js');"
+        " return [Object.keys(m.KEYS.en).sort(), Object.keys(m.KEYS.fr).sort()]; }"
+    )
     assert keys[0] == keys[1]
     for person in (tina, tomas):
         assert not person.policy_violations() and not [f for f in person.frames if f.get("type") == "pageerror"]

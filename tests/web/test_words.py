@@ -25,8 +25,7 @@ SHOTS = "/tmp"
 
 def register(url: str, name: str) -> str:
     """A registered person's session cookie."""
-    made = http_post(f"{url}/api/register", json={"name": name, "password": "my long secret"},
-                     headers={"Origin": url})
+    made = http_post(f"{url}/api/register", json={"name": name, "password": "my long secret"}, headers={"Origin": url})
     assert made.status_code == 201, made.text
     return made.cookies["atout_session"]
 
@@ -50,8 +49,9 @@ def test_the_daily_deal_names_its_robots_as_its_table_does_and_ends_on_its_ranki
     said = re.search(r"robots \(([^)]+)\)", page.inner_text(".daily")).group(1)
     assert said == "club"
     page.click(".daily-play")
-    page.wait_for_function("() => window.atout.view && window.atout.view.state"
-                           " && window.atout.view.state.status === 'playing'")
+    page.wait_for_function(
+        "() => window.atout.view && window.atout.view.state && window.atout.view.state.status === 'playing'"
+    )
     robots = [s["name"] for s in dolores.state()["seats"] if s["kind"] == "robot"]
     assert robots == [f"Robot {i} ({said})" for i in (2, 3, 4)]  # the table says the same robots
     for i in (1, 2, 3):
@@ -95,8 +95,10 @@ def test_the_usual_answers_are_primary_and_a_contract_is_said_once(browser, shar
         moved = False
         for person in people:
             page = person.page
-            mine = page.evaluate("() => { const v = window.atout.view; const d = v.state.deal;"
-                                 " return v.isMyTurn() && d ? {phase: d.phase, taker: d.taker, contract: d.contract} : null; }")
+            mine = page.evaluate(
+                "() => { const v = window.atout.view; const d = v.state.deal;"
+                " return v.isMyTurn() && d ? {phase: d.phase, taker: d.taker, contract: d.contract} : null; }"
+            )
             if mine is None:
                 continue
             if mine["phase"] == "bidding":
@@ -110,13 +112,18 @@ def test_the_usual_answers_are_primary_and_a_contract_is_said_once(browser, shar
                         said_once = True
                 garde = page.locator(".actions [data-bid=garde_contre]:not([disabled])")
                 (garde if garde.count() else page.locator(".actions [data-bid=pass]")).click()
-                page.wait_for_function("() => !window.atout.view.isMyTurn() || window.atout.view.state.deal.phase !== 'bidding'")
+                page.wait_for_function(
+                    "() => !window.atout.view.isMyTurn() || window.atout.view.state.deal.phase !== 'bidding'"
+                )
                 moved = True
             elif page.locator(".actions [data-chelem]").count():
                 no, yes = page.locator(".actions [data-chelem=false]"), page.locator(".actions [data-chelem=true]")
                 expect(no).to_have_text("No chelem")
                 assert "primary" in no.get_attribute("class").split()  # the safe, usual answer
-                assert "quiet" in yes.get_attribute("class").split() and "primary" not in yes.get_attribute("class").split()
+                assert (
+                    "quiet" in yes.get_attribute("class").split()
+                    and "primary" not in yes.get_attribute("class").split()
+                )
                 page.screenshot(path=f"{SHOTS}/words-chelem.png")
                 chelem_seen = True
                 person.step()
@@ -142,7 +149,9 @@ def test_the_time_per_turn_list_is_in_order_with_no_limit_last(browser, shared_s
     page.locator("#opt-turn_seconds").screenshot(path=f"{SHOTS}/words-turn-seconds.png")
     page.click("#create-form button[type=submit]")
     page.wait_for_selector(".table-page .seat")
-    table_values = page.eval_on_selector_all(".table-options #opt-turn_seconds option", "els => els.map((e) => JSON.parse(e.value))")
+    table_values = page.eval_on_selector_all(
+        ".table-options #opt-turn_seconds option", "els => els.map((e) => JSON.parse(e.value))"
+    )
     assert table_values == values  # the table's own options list says it the same way
     person.close()
 
@@ -162,13 +171,27 @@ def played(tmp_path_factory) -> Iterator[dict]:
             if any(g["place"] == 1 for g in http_get(f"{url}/api/players/%C3%89mile").json()["recent"]):
                 break
             games.append(play_and_store(db, people, deals=1, at=time.time() - 60, seed=seed))
-        made = http_post(f"{url}/api/tournaments", json={"name": "Coupe du matin", "deals": 1, "players": 4, "rounds": 1,
-                                                           "private": False, "size": 5},  # two tables at least
-                         cookies={"atout_session": cookies["Émile"]}, headers={"Origin": url})
+        made = http_post(
+            f"{url}/api/tournaments",
+            json={
+                "name": "Coupe du matin",
+                "deals": 1,
+                "players": 4,
+                "rounds": 1,
+                "private": False,
+                "size": 5,
+            },  # two tables at least
+            cookies={"atout_session": cookies["Émile"]},
+            headers={"Origin": url},
+        )
         assert made.status_code in (200, 201), made.text
         tournament = made.json()["id"]
-        joined = http_post(f"{url}/api/tournaments/{tournament}/register", json={},
-                           cookies={"atout_session": cookies["Émile"]}, headers={"Origin": url})
+        joined = http_post(
+            f"{url}/api/tournaments/{tournament}/register",
+            json={},
+            cookies={"atout_session": cookies["Émile"]},
+            headers={"Origin": url},
+        )
         assert joined.status_code == 200, joined.text
         yield {"site": server, "games": games, "tournament": tournament}
     finally:
@@ -237,10 +260,16 @@ def test_commands_in_the_words_are_code_never_backticks_as_typed(browser, played
     url = played["site"].url
     person = log_in(browser, url, "Zoé", lang=lang)
     page = person.page
-    marked = page.evaluate("async () => { const m = await import('/static/i18n.js');"
-                           " return Object.entries(await m.catalogue('en')).filter(([, v]) => v.includes('`')).map(([k]) => k).sort(); }")
-    assert marked == ["game.replay_hint", "review.verify_hint", "robots.bring_arena", "robots.bring_site",
-                      "robots.made_by"]  # each shown through withCode below
+    marked = page.evaluate(
+        "async () => { const m = await import('/static/i18n.js');"
+        " return Object.entries(await m.catalogue('en')).filter(([, v]) => v.includes('`')).map(([k]) => k).sort(); }"
+    )
+    assert marked == [
+        "game.replay_hint",
+        "review.verify_hint",
+        "robots.bring_arena",
+        "robots.made_by",
+    ]  # each shown through withCode below
     game = played["games"][0]
     page.goto(f"{url}/#/g/{game}")
     page.wait_for_selector(".game-page .sheet")
@@ -254,7 +283,9 @@ def test_commands_in_the_words_are_code_never_backticks_as_typed(browser, played
     page.locator(".fair").screenshot(path=f"{SHOTS}/words-code-{lang}.png")
     page.goto(f"{url}/#/robots")
     page.wait_for_selector(".robots-page .bring")
-    expect(page.locator(".robots-page .bring code", has_text="docs/robot-accounts.md")).to_have_count(1)
+    expect(page.locator(".robots-page .bring code", has_text="atout arena --ladder")).to_have_count(1)
+    said = page.inner_text(".robots-page .bring") + page.inner_text(".robots-page table")
+    assert not [w for w in ("docs/", "examples/", "cmd:", "commit:") if w in said], said  # no path, no entry's code
     assert "`" not in page.inner_text("main")
     person.close()
 
@@ -266,7 +297,9 @@ def test_robots_are_named_with_their_level_in_the_pages_language(browser, shared
     person.create(4, deals=1)
     page.click("text=Compléter avec des robots")
     page.wait_for_function("() => window.atout.view.state.seats.every((s) => s.kind !== 'empty')")
-    assert [s["name"] for s in person.state()["seats"][1:]] == [f"Robot {i} (beginner)" for i in (2, 3, 4)]  # the server's
+    assert [s["name"] for s in person.state()["seats"][1:]] == [
+        f"Robot {i} (beginner)" for i in (2, 3, 4)
+    ]  # the server's
     for i in (1, 2, 3):
         expect(page.locator(f".seat[data-seat='{i}'] .seat-name")).to_contain_text(f"Robot {i + 1} (débutant)")
     expect(page.locator(".log-list li", has_text="Un robot (débutant) s'assoit : Robot 2 (débutant).")).to_have_count(1)

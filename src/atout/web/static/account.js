@@ -8,6 +8,14 @@ import { shownName } from "./options.js";
 import { downloadLink } from "./review.js";
 import { lineChart } from "./chart.js";
 
+/** The profile's insights: an empty, hidden section at once, filled by insights.js, which loads with the first
+ * profile shown rather than with the site's first page. */
+function insightsBox(app, name) {
+  const box = h("section", { class: "insights", hidden: true, "aria-labelledby": "insights-title" });
+  import("./insights.js").then((m) => m.fillInsights(app, box, name)).catch(() => {});
+  return box;
+}
+
 export async function api(path, body) {
   const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const response = await fetch(path, init);
@@ -24,13 +32,22 @@ function seatedInGame(app) {
 
 export function accountDialog(app) {
   const name = h("input", { id: "account-name", name: "name", required: true, maxlength: 40, autocomplete: "username", "aria-describedby": "account-name-rule" });
-  const password = h("input", { id: "account-password", name: "password", type: "password", required: true, minlength: 8, maxlength: 200, autocomplete: "current-password" });
+  const password = h("input", { id: "account-password", name: "password", type: "password", required: true, maxlength: 200, autocomplete: "current-password" });
   const message = h("p", { class: "refusal", role: "alert" });
   const submit = async (path) => {
-    const wrong = path === "/api/register" ? app.nameProblem(name.value) : null;
+    const registering = path === "/api/register";
+    const wrong = registering ? app.nameProblem(name.value) : null;
     if (wrong) {
       message.textContent = wrong;
       name.focus();
+      return;
+    }
+    // a new password's two rules that need no server (the label says them before): its length, and no name in it
+    const weak = !registering || !password.value ? null : [...password.value].length < 12 ? "too_short"
+      : name.value.trim() && password.value.toLowerCase().includes(name.value.trim().toLowerCase()) ? "has_name" : null;
+    if (weak) {
+      message.textContent = t(`error.weak_password.${weak}`);
+      password.focus();
       return;
     }
     if (!name.value.trim() || !password.reportValidity()) return;
@@ -127,9 +144,7 @@ export async function renderProfile(app, main, name) {
     h("a", { href: `#/g/${encodeURIComponent(g.game)}` }, dateTime(g.ended_at)), " — ",
     t(g.place === 1 ? "profile.place_first" : "profile.place", { place: g.place, n: g.players }), " ", h("strong", {}, signed(g.total)),
     g.abandoned ? ` (${t("seat.abandoned")})` : "", g.competitive ? "" : ` (${t("lobby.practice")})`));
-  const friendButton = app.registered && app.me && app.me.name !== p.name && !p.robot_of
-    ? h("button", { onclick: async () => { try { await api("/api/friends", { action: "request", name: p.name }); app.toast(t("friends.sent", { name: p.name })); } catch (err) { app.toast(app.errorText(err), "error"); } } }, t("friends.add"))
-    : "";
+  const friendButton = app.registered && app.me && app.me.name !== p.name && !p.robot_of ? friendship(app, p.name) : "";
   replace(main, h("section", { class: "card-box profile" },
     h("h1", {}, p.name), p.robot_of ? h("p", { class: "robot-of" }, h("span", { class: "tag robot" }, t("robot.tag")), " ",
       t("robot.of", { name: p.robot_of })) : "", friendButton,
@@ -137,12 +152,48 @@ export async function renderProfile(app, main, name) {
     facts.length ? h("ul", { class: "facts" }, facts) : "", claim,
     badges.length ? h("ul", { class: "badges", "aria-label": t("profile.badges") }, badges) : "",
     historyCharts(p.history),
+    p.robot_of ? "" : insightsBox(app, p.name),
     h("div", { class: "sheet-scroll", tabindex: "0" }, h("table", { class: "stats" }, h("caption", {}, t("profile.stats")),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("create.players"))), ["games", "wins", "abandoned", "deals", "taker_success", "average"].map((k) => h("th", { scope: "col" }, t(`profile.${k}`))))),
       h("tbody", {}, stats))),
     h("h2", {}, t("profile.recent")),
     recent.length ? h("ol", { class: "recent" }, recent) : h("p", { class: "hint" }, t("profile.no_games")),
     tournamentsBox(p.name)));
+}
+
+/** Where you stand with ``name``, on their profile: a button to ask them, your request waiting, theirs to
+ * answer, or friends; drawn again on your click and when they answer (the button stayed as it was). */
+function friendship(app, name) {
+  const box = h("div", { class: "friendship", "aria-live": "polite" });
+  const key = name.toLocaleLowerCase();
+  const has = (list) => list.some((n) => n.toLocaleLowerCase() === key);
+  const act = async (action) => {
+    try {
+      draw(await api("/api/friends", { action, name }));
+      if (action === "request") app.toast(t("friends.sent", { name }));
+    } catch (err) {
+      app.toast(app.errorText(err), "error");
+    }
+  };
+  const draw = (f) => {
+    if (!box.isConnected && box.dataset.state) return; // another page now
+    let state = "none";
+    if (has(f.friends)) state = "friends";
+    else if (has(f.outgoing)) state = "outgoing";
+    else if (has(f.incoming)) state = "incoming";
+    box.dataset.state = state;
+    if (state === "friends") replace(box, h("p", {}, t("friend.friends", { name })));
+    else if (state === "outgoing") replace(box, h("p", {}, t("friends.waiting", { name })));
+    else if (state === "incoming") {
+      replace(box, h("p", {}, t("friend.requested", { name }), " ",
+        h("button", { type: "button", onclick: () => act("accept") }, t("friends.accept")), " ",
+        h("button", { type: "button", class: "quiet", onclick: () => act("refuse") }, t("friends.refuse"))));
+    } else replace(box, h("button", { type: "button", onclick: () => act("request") }, t("friends.add")));
+  };
+  const ask = () => api("/api/friends").then(draw, () => {});
+  app.refreshFriendship = () => { if (box.isConnected) ask(); }; // a friend message came: they answered, or asked
+  ask();
+  return box;
 }
 
 /** The person's tournaments (docs/tournaments.md), asked for after the profile: a list, or nothing. */
@@ -348,10 +399,10 @@ export async function renderFriends(app, main) {
     h("h2", {}, t("friends.incoming")),
     f.incoming.length ? h("ul", {}, f.incoming.map((n) => h("li", {}, n, " ",
       h("button", { onclick: () => act("accept", n) }, t("friends.accept")),
-      h("button", { class: "quiet", onclick: () => act("refuse", n) }, t("friends.refuse"))))) : h("p", { class: "hint" }, t("friends.none")),
+      h("button", { class: "quiet", onclick: () => act("refuse", n) }, t("friends.refuse"))))) : h("p", { class: "hint" }, t("friends.no_requests")),
     h("h2", {}, t("friends.list")),
     f.friends.length ? h("ul", { class: "friend-list" }, f.friends.map((n) => friendItem(app, n, (f.presence || {})[n],
       h("button", { class: "quiet", onclick: () => act("remove", n) }, t("friends.remove"))))) : h("p", { class: "hint" }, t("friends.none")),
     h("h2", {}, t("friends.outgoing")),
-    f.outgoing.length ? h("ul", {}, f.outgoing.map((n) => h("li", {}, n))) : h("p", { class: "hint" }, t("friends.none"))));
+    f.outgoing.length ? h("ul", {}, f.outgoing.map((n) => h("li", {}, n))) : h("p", { class: "hint" }, t("friends.no_requests"))));
 }

@@ -7,12 +7,14 @@
 import { h, replace } from "./dom.js";
 import { lang, num } from "./i18n.js";
 import * as cards from "./cards.js";
+import { reasonText } from "./reasons.js";
 
 const WORDS = {
   en: {
     ask: "Analyse my play", asking: "Asking…", queued: "Waiting for the analyst ({ahead} before yours)…",
     running: "Analysing your decisions: {done} of {total}", failed: "The analysis failed: {message}",
     summary: "{n} decisions, {loss} points expected to be lost against the expert's choices",
+    decisions: "{n} decisions",
     no_mark: "no mark", better: "better: {action} (+{loss})", interval: "95% interval {low} to {high}",
     "mark.inaccuracy": "inaccuracy", "mark.mistake": "mistake", "mark.blunder": "blunder",
     "marks.inaccuracy": "inaccuracies", "marks.mistake": "mistakes", "marks.blunder": "blunders",
@@ -23,11 +25,18 @@ const WORDS = {
     "do.chelem": "announce a chelem", "do.chelem.no": "no chelem", "do.petit.redeal": "redeal", "do.petit.play": "play on",
     "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
     "contract.garde_contre": "Garde contre",
+    accuracy: "This deal: {loss} points against the expert, mostly {phase}",
+    "accuracy.none": "This deal: no points lost against the expert",
+    "accuracy.bid": "the bidding", "accuracy.ecart": "the écart", "accuracy.taker": "the play as taker",
+    "accuracy.partner": "the play as the taker's partner", "accuracy.defence": "the play in defence",
+    "accuracy.part": "{phase} {loss}", "accuracy.short.bid": "bidding", "accuracy.short.ecart": "écart",
+    "accuracy.short.taker": "as taker", "accuracy.short.partner": "as partner", "accuracy.short.defence": "in defence",
   },
   fr: {
     ask: "Analyser mon jeu", asking: "Demande en cours…", queued: "En attente de l'analyste ({ahead} avant la vôtre)…",
     running: "Analyse de vos décisions : {done} sur {total}", failed: "L'analyse a échoué : {message}",
     summary: "{n} décisions, {loss} points de perte attendue face aux choix de l'expert",
+    decisions: "{n} décisions",
     no_mark: "aucune marque", better: "mieux : {action} (+{loss})", interval: "intervalle à 95 % de {low} à {high}",
     "mark.inaccuracy": "imprécision", "mark.mistake": "erreur", "mark.blunder": "gaffe",
     "marks.inaccuracy": "imprécisions", "marks.mistake": "erreurs", "marks.blunder": "gaffes",
@@ -38,11 +47,18 @@ const WORDS = {
     "do.chelem": "annoncer un chelem", "do.chelem.no": "pas de chelem", "do.petit.redeal": "redonner", "do.petit.play": "jouer",
     "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
     "contract.garde_contre": "Garde contre",
+    accuracy: "Cette donne : {loss} points face à l'expert, surtout {phase}",
+    "accuracy.none": "Cette donne : aucun point perdu face à l'expert",
+    "accuracy.bid": "aux enchères", "accuracy.ecart": "à l'écart", "accuracy.taker": "dans le jeu du preneur",
+    "accuracy.partner": "dans le jeu du partenaire du preneur", "accuracy.defence": "dans le jeu en défense",
+    "accuracy.part": "{phase} {loss}", "accuracy.short.bid": "enchères", "accuracy.short.ecart": "écart",
+    "accuracy.short.taker": "preneur", "accuracy.short.partner": "partenaire", "accuracy.short.defence": "défense",
   },
   es: {
     ask: "Analizar mi juego", asking: "Pidiendo…", queued: "Esperando al analista ({ahead} antes que el tuyo)…",
     running: "Analizando tus decisiones: {done} de {total}", failed: "El análisis ha fallado: {message}",
     summary: "{n} decisiones, {loss} puntos de pérdida esperada frente a las elecciones del experto",
+    decisions: "{n} decisiones",
     no_mark: "sin marca", better: "mejor: {action} (+{loss})", interval: "intervalo del 95 % de {low} a {high}",
     "mark.inaccuracy": "imprecisión", "mark.mistake": "error", "mark.blunder": "error grave",
     "marks.inaccuracy": "imprecisiones", "marks.mistake": "errores", "marks.blunder": "errores graves",
@@ -53,10 +69,18 @@ const WORDS = {
     "do.chelem": "anunciar Capote", "do.chelem.no": "sin Capote", "do.petit.redeal": "repartir de nuevo", "do.petit.play": "seguir jugando",
     "contract.prise": "Toma", "contract.garde": "Guardia", "contract.garde_sans": "Guardia sin el Perro",
     "contract.garde_contre": "Guardia contra el Perro",
+    accuracy: "Esta ronda: {loss} puntos frente al experto, sobre todo {phase}",
+    "accuracy.none": "Esta ronda: ningún punto perdido frente al experto",
+    "accuracy.bid": "en la subasta", "accuracy.ecart": "en el descarte", "accuracy.taker": "en el juego como declarante",
+    "accuracy.partner": "en el juego como compañero del declarante", "accuracy.defence": "en el juego en defensa",
+    "accuracy.part": "{phase} {loss}", "accuracy.short.bid": "subasta", "accuracy.short.ecart": "descarte",
+    "accuracy.short.taker": "declarante", "accuracy.short.partner": "compañero", "accuracy.short.defence": "defensa",
   },
 };
 export const KEYS = WORDS; // the tests check every language has the same keys
 export const MARKS = ["inaccuracy", "mistake", "blunder"];
+/** The phases a deal's accuracy is split by (bots/accuracy.py PHASES), in the order of a deal. */
+export const PHASES = ["bid", "ecart", "taker", "partner", "defence"];
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 export const SHOWN_LOSS = 1;
 /** A decision that lost less than this many points and earned no mark is shown as it is, without "better":
@@ -131,18 +155,39 @@ export function annotateReview(root, analysis) {
   return marked;
 }
 
-/** One seat's decisions as a list: where, what was done, the mark and what was better. */
+/** A seat's accuracy in the deal (the server's `accuracy`: bots/accuracy.py): "This deal: −3.5 points against
+ * the expert, mostly the écart", and each phase that cost something with its points. */
+export function accuracyLine(accuracy) {
+  ensureStyle();
+  const lost = accuracy.loss > 0 && accuracy.main;
+  const line = lost
+    ? w("accuracy", { loss: number(-accuracy.loss), phase: w(`accuracy.${accuracy.main}`) })
+    : w("accuracy.none");
+  const parts = PHASES.filter((p) => accuracy.phases[p] > 0).map((p) => h("span", { class: "accuracy-part", dataset: { phase: p } },
+    w("accuracy.part", { phase: w(`accuracy.short.${p}`), loss: number(-accuracy.phases[p]) })));
+  return h("p", { class: "analysis-accuracy", dataset: { phase: lost ? accuracy.main : "", loss: String(accuracy.loss) } },
+    h("span", { class: "accuracy-main" }, line), parts.length > 1 ? h("span", { class: "accuracy-parts" }, parts) : "");
+}
+
+/** One seat's decisions as a list: where, what was done, the mark and what was better; the seat's accuracy
+ * above them when the server gave it. */
 export function decisionsList(analysis) {
   ensureStyle();
   const total = analysis.totals[0];
   const marks = MARKS.slice().reverse().filter((m) => total.marks[m])
     .map((m) => `${total.marks[m]} ${w(total.marks[m] > 1 ? `marks.${m}` : `mark.${m}`)}`);
-  const summary = h("p", { class: "analysis-summary" },
-    w("summary", { n: total.decisions, loss: number(total.loss) }), ": ", marks.length ? marks.join(", ") : w("no_mark"));
+  // with the accuracy line above, the points lost are said once, as it counts them (the noise costs nothing there,
+  // a choice better than the expert's gains nothing): two totals a few tenths apart would tell a learner two things
+  const counted = analysis.accuracy ? w("decisions", { n: total.decisions })
+    : w("summary", { n: total.decisions, loss: number(total.loss) });
+  const summary = h("p", { class: "analysis-summary" }, counted, ": ", marks.length ? marks.join(", ") : w("no_mark"));
   const items = analysis.decisions.map((d) => h("li", { class: `decision${d.mark ? ` marked ${d.mark}` : ""}`, dataset: { index: d.index } },
     h("span", { class: "where" }, d.trick ? w("trick", { n: d.trick }) : w(`phase.${d.phase}`)),
-    h("span", { class: "what" }, h("span", { class: "did" }, actionWords(d.action)), " ", markFor(d))));
-  return h("div", { class: "analysis-result" }, summary, h("ol", { class: "analysis-list" }, items));
+    h("span", { class: "what" }, h("span", { class: "did" }, actionWords(d.action)), " ", markFor(d),
+      worthShowing(d) && d.reasons && d.reasons.length // why the better choice was better: the hint's own reasons
+        ? h("span", { class: "why" }, d.reasons.map(reasonText).join(" ")) : "")));
+  return h("div", { class: "analysis-result" }, analysis.accuracy ? accuracyLine(analysis.accuracy) : "", summary,
+    h("ol", { class: "analysis-list" }, items));
 }
 
 function headers() {
@@ -152,6 +197,9 @@ function headers() {
   return out;
 }
 
+/** The analysis in a `done` answer, with the seat's accuracy beside its decisions (`analysis.accuracy`). */
+const withAccuracy = (data) => (data.accuracy ? { ...data.analysis, accuracy: data.accuracy } : data.analysis);
+
 /** The analysis of one's seat in deal `deal` of game `game` when it was made already (GET /api/analysis
  * answers it at once, spending nothing); null when nobody asked for it yet, or it is still being made. */
 export async function storedAnalysis({ game, deal }, { fetchImpl = fetch } = {}) {
@@ -160,7 +208,7 @@ export async function storedAnalysis({ game, deal }, { fetchImpl = fetch } = {})
     const answer = await fetchImpl(`/api/analysis?${query}`, { headers: headers(), credentials: "same-origin" });
     if (answer.status !== 200) return null;
     const data = await answer.json();
-    return data.status === "done" ? data.analysis : null;
+    return data.status === "done" ? withAccuracy(data) : null;
   } catch {
     return null;
   }
@@ -173,15 +221,17 @@ export async function requestAnalysis({ game, deal, table, seat }, { onProgress 
   const body = { game, deal };
   if (table) body.table = table;
   if (seat !== undefined && seat !== null) body.seat = seat;
-  let answer = await fetchImpl("/api/analysis", { method: "POST", headers: headers(), body: JSON.stringify(body), credentials: "same-origin" });
+  const ask = () => fetchImpl("/api/analysis", { method: "POST", headers: headers(), body: JSON.stringify(body), credentials: "same-origin" });
+  let answer = await ask();
   const query = new URLSearchParams({ game, deal: String(deal), ...(table ? { table } : {}), ...(body.seat !== undefined ? { seat: String(seat) } : {}) });
   for (;;) {
     const data = await answer.json();
     if (!answer.ok) throw data.error || { code: "internal", message: answer.statusText };
-    onProgress(data);
-    if (data.status === "done") return data.analysis;
+    const lost = data.status === "not_requested"; // the server forgot the request (a restart): asked again
+    if (!lost) onProgress(data);
+    if (data.status === "done") return withAccuracy(data);
     await new Promise((resolve) => setTimeout(resolve, every));
-    answer = await fetchImpl(`/api/analysis?${query}`, { headers: headers(), credentials: "same-origin" });
+    answer = lost ? await ask() : await fetchImpl(`/api/analysis?${query}`, { headers: headers(), credentials: "same-origin" });
   }
 }
 

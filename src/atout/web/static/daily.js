@@ -53,7 +53,7 @@ const WORDS = {
   },
   es: {
     nav: "Ronda del día", title: "Ronda del día {day}", past_title: "Ronda del día {day}",
-    what: "{deals} rondas a cuatro, contra robots ({level}), las mismas para todos hoy: júgalas una vez y compara.",
+    what: "{deals} rondas a cuatro, contra robots ({level}), las mismas para todos hoy: juégalas una vez y compara.",
     "what.one": "Una ronda a cuatro, contra robots ({level}), la misma para todos hoy: júgala una vez y compara.",
     commitment: "Las rondas de hoy salen de una semilla cuyo SHA-256 es", revealed: "La semilla del día, revelada:",
     hidden: "La semilla se revela cuando termina el día (UTC).", play: "Jugar la ronda del día",

@@ -29,15 +29,16 @@ export function renderLobby(app, main) {
   replace(list, h("ul", { class: "tables" }, tables.map((x) => tableItem(app, x))));
 }
 
-/** Quick play: one click seats you at a game of the size you pick (a robot's seat at a game going on,
- * taken at its next deal, or a table waiting for people), or opens one with robots at once. */
+/** Quick play: one click seats you at a game of the size you pick (the table you were just watching when it
+ * has a seat for you, a robot's seat at a game going on, taken at its next deal, or a table waiting for
+ * people), or opens one with robots at once. */
 function quickPlay(app) {
   const message = h("p", { class: "refusal", role: "status" });
   const go = async (players, button) => {
     for (const b of button.parentNode.querySelectorAll("button")) b.disabled = true;
     message.textContent = "";
     try {
-      const answer = await app.net.request({ type: "quick", players });
+      const answer = await app.net.request({ type: "quick", players, near: app.lookedAt || undefined }); // the table just watched first
       app.go(`t/${answer.table}`);
     } catch (err) {
       message.textContent = app.errorText(err);
@@ -51,7 +52,9 @@ function quickPlay(app) {
     h("div", { class: "row", role: "group", "aria-labelledby": "quick-title" },
       [3, 4, 5].map((n) => h("button", { type: "button", class: "primary", dataset: { quick: String(n) },
         onclick: (e) => go(n, e.currentTarget) }, t("quick.players", { n })))),
-    message);
+    message,
+    h("p", { class: "hint learn-links" }, t("welcome.new"), " ", h("a", { href: "#/rules" }, t("welcome.rules")), " · ",
+      h("a", { href: "#/guide" }, t("welcome.guide"))));
 }
 
 /** The tables where you sit, first of all: a person who closed the tab mid-deal finds their seat. */
@@ -110,13 +113,14 @@ function tableItem(app, x) {
         ? h("button", { onclick: () => claim(app, x.id), "aria-label": t("quick.claim_label", { id: x.id }) }, t("quick.claim"))
         : "",
       !yours && x.free > 0 && x.status === "waiting"
-        ? h("button", { onclick: () => app.go(`t/${x.id}`), "aria-label": t("lobby.open_label", { id: x.id }) }, t("lobby.open"))
+        ? h("button", { onclick: () => claim(app, x.id), "aria-label": t("lobby.open_label", { id: x.id }) }, t("lobby.open")) // seated, not watching
         : "",
       !yours && x.options && x.options.spectators !== false
         ? h("button", { class: "quiet", onclick: () => app.go(`t/${x.id}`), "aria-label": t("lobby.watch_label", { id: x.id }) }, t("lobby.watch"))
         : ""));
 }
 
+/** A seat at this table for me (the lobby's *Sit* and *Take a robot's seat*): a free one, or a robot's. */
 async function claim(app, table) {
   try {
     await app.net.request({ type: "claim", table });

@@ -1,7 +1,7 @@
 // The page: who you are, the connection, the route (#/ lobby, #/t/ID a table, #/p/NAME a profile,
 // #/g/GAME a stored game and #/g/GAME/N its deal N reviewed, #/leaderboard, #/daily, #/tournaments[/ID],
-// #/robots the robots' ladder, #/friends, #/account), and the
-// messages that keep each view live.
+// #/robots the robots' ladder, #/friends, #/account, #/learn[/LESSON] the guided lessons; #/rules[/SECTION] and
+// #/guide, which anyone may read before choosing a name), and the messages that keep each view live.
 
 import { $, h, replace } from "./dom.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
@@ -11,7 +11,6 @@ import { renderLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { renderFriends, renderGame, renderLeaderboard, renderProfile, accountDialog } from "./account.js";
 import { renderDeal } from "./review.js";
-import { renderAccount } from "./sessions.js";
 
 const app = {
   me: null, // {id, name, registered}
@@ -22,14 +21,19 @@ const app = {
   status: "connecting",
   openedAtFront: !location.hash.replace(/^#\/?/, ""), // opened at the front page: back to a game going on
   view: null, // the TableView while a table is open
+  awayFrom: new Set(), // your tables this page left: still heard
   review: null, // the ReviewView while a deal's review page is open
   net: null,
 };
 window.atout = app; // for the curious, and for the browser tests' timing probes
 
-export function toast(text, kind = "info") {
+/** A short message over the page, said by a screen reader (an error at once), unless ``silent``: the same words
+ * are said elsewhere (a refusal's line in the prompt), and a person hears each refusal once. A new error takes
+ * the place of the last one: refusals never stack over the page's buttons. */
+export function toast(text, kind = "info", { silent = false } = {}) {
   const box = $("#toasts");
-  const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  if (kind === "error") box.querySelectorAll(".toast.error").forEach((old) => old.remove());
+  const item = h("div", { class: `toast ${kind}`, role: silent ? null : kind === "error" ? "alert" : "status", "aria-hidden": silent ? "true" : null }, text);
   box.append(item);
   setTimeout(() => item.remove(), kind === "error" ? 7000 : 4000);
 }
@@ -61,7 +65,7 @@ app.ending = (why) => { mine = why; }; // null again when the request was refuse
 function route() {
   const hash = location.hash.replace(/^#\/?/, "");
   const [kind, ...rest] = hash.split("/");
-  return { kind: kind || "lobby", arg: decodeURIComponent(rest.join("/")) };
+  return { kind: kind === "table" ? "t" : kind || "lobby", arg: decodeURIComponent(rest.join("/")) }; // #/table/ID, written out, is #/t/ID
 }
 
 export function go(path) {
@@ -102,8 +106,8 @@ function onMessage(m) {
       } else if (m.code === "bad_token") {
         localStorage.removeItem("atout.token");
         location.reload();
-      } else if (app.view && !app.view.state && (m.code === "private" || m.code === "no_spectators")) {
-        app.view.refuse(m.code); // a table this person may not open: a page that says so, not an empty felt
+      } else if (app.view && !app.view.state && (m.code === "private" || m.code === "no_spectators" || m.code === "no_table")) {
+        app.view.refuse(m.code); // a table this person may not open, or one over or never made: a page that says so, not the lobby
       } else if (app.view && m.code === "no_table") {
         toast(errorText(m), "error");
         go("");
@@ -130,17 +134,22 @@ function onMessage(m) {
     case "table":
     case "event":
       if (app.view && app.view.id === m.table) app.view.receive(m);
+      else if (app.awayFrom.has(m.table)) summons().then((s) => s.heard(app, m));
+      break;
+    case "called": // a new game at your table, this page elsewhere
+      if (!app.view || app.view.id !== m.table) summons().then((s) => s.summon(app, m.table, "game"));
       break;
     case "invitation":
       invitation(m);
       break;
     case "friend":
       toast(t(`friend.${m.event}`, { name: m.name }));
+      if (route().kind === "p" && app.refreshFriendship) app.refreshFriendship(); // the profile's button says where you stand now
       friendsMoved();
       break;
-    case "tournament": // a round of a tournament of yours began: your table
-      toast(t("tournament.begun"));
-      if (route().kind === "tournaments") show();
+    case "tournament": // your round began: from its pages, straight to your table
+      if (route().kind === "tournaments") go(`t/${m.table}`);
+      else if (!app.view || app.view.id !== m.table) summons().then((s) => s.summon(app, m.table, "round"));
       break;
     case "presence": // a friend came online or left: the friends shown are asked again
       friendsMoved();
@@ -151,6 +160,21 @@ function onMessage(m) {
     default:
       break;
   }
+}
+
+function summons() {
+  return import("./summons.js");
+}
+
+/** Leaving a table's view: `away` (a new game waits for you), and its turns still heard (summons.js). */
+function leaveView() {
+  const view = app.view;
+  view.close();
+  app.view = null;
+  if (!view.state || view.state.you == null || view.state.status === "closed") return;
+  app.net.send({ type: "away", table: view.id });
+  app.awayFrom.add(view.id);
+  summons().then((s) => s.leaving(view));
 }
 
 /** A table changed: a friend may have sat down or started a game. The friends shown (the lobby's box,
@@ -210,11 +234,13 @@ function renderTop() {
   replace($("#top"),
     h("a", { class: "brand", href: "#/" }, "Atout"),
     h("nav", { "aria-label": t("top.nav") },
+      h("a", { href: "#/learn" }, t("top.learn")),
       h("a", { href: "#/" }, t("top.tables")),
       h("a", { href: "#/leaderboard" }, t("top.leaderboard")),
       h("a", { href: "#/daily" }, t("top.daily")),
       h("a", { href: "#/tournaments" }, t("top.tournaments")),
       h("a", { href: "#/robots" }, t("top.robots")),
+      h("a", { href: "#/rules", class: "rules-link", onclick: rulesFromTop }, t("top.rules")),
       app.registered ? h("a", { href: "#/friends" }, t("top.friends")) : "",
       app.registered ? h("a", { href: "#/account" }, t("top.account")) : ""),
     h("span", { class: "spacer" }),
@@ -235,6 +261,13 @@ function renderTop() {
       },
     }, ...Object.entries(LANGUAGES).map(([code, name]) =>
       h("option", { value: code, lang: code, selected: code === lang() }, name))));
+}
+
+/** The top bar's "Rules" at a table opens them over it: the table stays, and keeps running under them. */
+function rulesFromTop(e) {
+  if (route().kind !== "t" || !app.view) return;
+  e.preventDefault();
+  import("./reference.js").then((m) => m.openRules(app));
 }
 
 async function logout() {
@@ -275,30 +308,62 @@ function welcomeScreen(wished = "", refusal = "") {
   },
   h("h1", {}, t("welcome.title")),
   h("p", {}, t("welcome.intro")),
+  h("div", { class: "learn-offer" }, // the first offer to someone who never played (issue 46)
+    h("h2", {}, t("welcome.learn_title")), h("p", {}, t("welcome.learn_what")),
+    h("a", { class: "button primary", href: "#/learn" }, t("welcome.learn"))),
   h("label", { for: "guest-name" }, t("welcome.name")),
   h("div", { class: "row" }, input, h("button", { type: "submit" }, t("welcome.play"))),
   h("p", { id: "guest-name-rule", class: "hint" }, t("name.rule")),
   problem,
   h("p", { class: "hint" }, t("welcome.or"), " ",
-    h("button", { type: "button", class: "linklike", onclick: () => accountDialog(app) }, t("welcome.login"))));
+    h("button", { type: "button", class: "linklike", onclick: () => accountDialog(app) }, t("welcome.login"))),
+  h("p", { class: "hint learn-links" }, t("welcome.new"), " ", h("a", { href: "#/rules" }, t("welcome.rules")), " · ",
+    h("a", { href: "#/guide" }, t("welcome.guide"))));
   replace($("#main"), form);
   input.focus();
 }
 
+/** Pages anyone may read, a name chosen or not, with no socket: the rules and the quick guide (loaded when asked). */
+const OPEN_PAGES = {
+  rules: (main, arg) => import("./rules.js").then((m) => m.renderRules(app, main, arg)),
+  guide: (main) => import("./guide.js").then((m) => m.renderGuide(app, main)),
+};
+
+/** The guided lessons (learn.js): shown to anyone, a name or none; leaving them lets their page go. */
+function showLearn(main, arg) {
+  if (app.view) leaveView();
+  document.body.dataset.view = "learn";
+  app.learning = true;
+  return import("./learn.js").then((m) => m.renderLearn(app, main, arg));
+}
+
 function show() {
-  if (!app.me) return;
   const r = route();
   const main = $("#main");
-  if (r.kind !== "t" && app.view) {
-    app.view.close();
-    app.view = null;
+  if (r.kind === "learn") return showLearn(main, r.arg);
+  if (app.learning) {
+    app.learning = false;
+    import("./learn.js").then((m) => m.leaveLearn());
   }
+  const open = OPEN_PAGES[r.kind];
+  if (!app.me && !open) {
+    if (!app.net) welcomeScreen(); // no name yet: the welcome (the rules or the lessons, say, left by the site's name)
+    return;
+  }
+  if (r.kind !== "t" && app.view) leaveView();
   document.body.dataset.view = r.kind;
+  if (open) {
+    if (main.dataset.shown === location.hash && main.firstElementChild) return; // drawn already (the welcome came after)
+    main.dataset.shown = location.hash;
+    return open(main, r.arg);
+  }
+  delete main.dataset.shown;
   if (r.kind === "t" && r.arg) {
     if (!app.view || app.view.id !== r.arg) {
-      if (app.view) app.view.close();
+      if (app.view) leaveView();
       app.view = new TableView(app, r.arg, main);
     }
+    if (app.awayFrom.delete(r.arg)) summons().then((s) => s.arrived(r.arg));
     if (app.net.follow()) return; // the table's own socket opens: the view opens on its welcome
     app.view.open();
     return;
@@ -318,7 +383,7 @@ function show() {
   if (r.kind === "tournaments") return import("./tournaments.js").then((m) => m.renderTournaments(app, main, r.arg)); // loaded when asked
   if (r.kind === "robots") return import("./robots.js").then((m) => m.renderRobots(app, main)); // loaded when asked
   if (r.kind === "friends") return renderFriends(app, main);
-  if (r.kind === "account") return renderAccount(app, main);
+  if (r.kind === "account") return import("./sessions.js").then((m) => m.renderAccount(app, main)); // loaded when asked
   app.net.send({ type: "lobby" });
   app.lobbySocket = app.net.ws;
   renderLobby(app, main);
@@ -355,8 +420,10 @@ async function boot() {
   window.addEventListener("hashchange", show);
   $(".skip").addEventListener("click", skipToContent);
   window.addEventListener("online", () => app.net && app.net.nudge());
+  if (app.registered && localStorage.getItem("atout.lessons") && route().kind !== "learn") import("./learn.js").then((m) => m.keepGuestProgress(app)); // a guest's lessons, now the account's
+  if (route().kind === "learn") show(); // no name needed to learn
   if (app.registered || localStorage.getItem("atout.token") || localStorage.getItem("atout.name")) start();
-  else welcomeScreen();
+  if (route().kind !== "learn" && (OPEN_PAGES[route().kind] || !app.net)) show(); // the rules need no socket; without a name, the welcome
 }
 
 app.restart = () => location.reload();

@@ -37,7 +37,9 @@ function valueWords(name, value) {
 /** Times per turn as a person reads a list: shortest first, no limit (0) last. */
 const byLength = (seconds) => [...seconds].sort((a, b) => (a || Infinity) - (b || Infinity));
 
-/** The option fields; `values` are the table's current options (`rules` in full). */
+/** The option fields, one for each option the server declares (`cat.fields`, GET /api/options: its kind says
+ * its control), each labelled by its words (`options.NAME`); `values` are the table's current options
+ * (`rules` in full). */
 export function optionControls(cat, values, { editable = false, changed = [], onchange = null } = {}) {
   const dis = !editable;
   const mark = (name) => changed.includes(name);
@@ -50,22 +52,19 @@ export function optionControls(cat, values, { editable = false, changed = [], on
     id: `opt-${name}`, name, type: "number", min: low, max: high, step: 1, value: values[name], disabled: dis, onchange: notify,
     inputmode: "numeric",
   });
-  const v = cat.values;
-  const rules = Object.entries(v.rules).map(([name, opts]) => field(`rules.${name}`, t(`rule.${name}`),
-    h("select", { id: `opt-rules.${name}`, name: `rules.${name}`, disabled: dis, onchange: notify },
-      opts.map((o) => h("option", { value: JSON.stringify(o), selected: o === values.rules[name] }, t(`rule.${name}.${o}`, {}, o)))),
-    changedRule(name)));
-  return h("div", { class: "options" },
-    field("turn_seconds", t("options.turn_seconds"), select("turn_seconds", byLength(v.turn_seconds), values.turn_seconds, (x) => valueWords("turn_seconds", x)), mark("turn_seconds")),
-    field("deals", t("options.deals"), number("deals", v.deals), mark("deals")),
-    field("competitive", t("options.competitive"), check("competitive"), mark("competitive")),
-    field("bet", t("options.bet"), number("bet", v.bet), mark("bet")),
-    field("private", t("options.private"), check("private"), mark("private")),
-    field("spectators", t("options.spectators"), check("spectators"), mark("spectators")),
-    field("robot_level", t("options.robot_level"),
-      select("robot_level", levels(cat, values.robot_level), (cat.level_aliases[values.robot_level] || values.robot_level), (x) => levelLabel(cat, x)),
-      mark("robot_level")),
-    h("details", { class: "rules" }, h("summary", {}, t("options.rules")), rules));
+  const rules = (options) => h("details", { class: "rules" }, h("summary", {}, t("options.rules")),
+    Object.entries(options).map(([name, opts]) => field(`rules.${name}`, t(`rule.${name}`),
+      h("select", { id: `opt-rules.${name}`, name: `rules.${name}`, disabled: dis, onchange: notify },
+        opts.map((o) => h("option", { value: JSON.stringify(o), selected: o === values.rules[name] }, t(`rule.${name}.${o}`, {}, o)))),
+      changedRule(name))));
+  const control = {
+    flag: (f) => check(f.name),
+    whole: (f) => number(f.name, f.values),
+    choice: (f) => select(f.name, f.name === "turn_seconds" ? byLength(f.values) : f.values, values[f.name], (x) => valueWords(f.name, x)),
+    level: (f) => select(f.name, levels(cat, values[f.name]), (cat.level_aliases[values[f.name]] || values[f.name]), (x) => levelLabel(cat, x)),
+  };
+  return h("div", { class: "options" }, cat.fields.map((f) => (f.kind === "rules" ? rules(f.values)
+    : field(f.name, t(`options.${f.name}`), control[f.kind](f), mark(f.name)))));
 }
 
 /** The options the form says, as the protocol's `options` object. */

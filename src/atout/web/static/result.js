@@ -61,7 +61,10 @@ export function sheetTable(game, nameOf, players, review = null) {
   // a column's name breaks between its words only: a word too long for the column (narrower the more players)
   // ends in "…", the whole name in the title; broken anywhere, "Slowdesktop" read "Slowd / es…"
   const cap = players >= 4 ? 6 : 9;
-  const short = (name) => name.split(" ").map((w) => (w.length > cap ? `${w.slice(0, cap - 1)}…` : w)).join(" ");
+  // a robot's column says "Robot 3", its level in the title (as on its seat): at five, "Robot 3 (expert)"
+  // read "(expe…" and the last column ran out of the side panel (a person's name has no spaces)
+  const headName = (name) => name.replace(/^(Robot \d+) \(.+\)$/, "$1");
+  const short = (name) => headName(name).split(" ").map((w) => (w.length > cap ? `${w.slice(0, cap - 1)}…` : w)).join(" ");
   const head = h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("sheet.contract")),
     Array.from({ length: players }, (_, i) => h("th", { scope: "col", class: "num", title: nameOf(i) }, short(nameOf(i)))));
   const number = (line, i) => (review
@@ -74,7 +77,7 @@ export function sheetTable(game, nameOf, players, review = null) {
       line.scores.map((s) => h("td", { class: "num" }, signed(s)))));
   const total = h("tr", { class: "total" }, h("td", {}, ""), h("th", { scope: "row" }, t("sheet.total")),
     game.totals.map((s) => h("td", { class: "num" }, signed(s))));
-  return h("table", { class: "sheet" }, h("caption", {}, t("sheet.caption", { n: game.deal_number, of: game.deals })),
+  return h("table", { class: "sheet", dataset: { players: String(players) } }, h("caption", {}, t("sheet.caption", { n: game.deal_number, of: game.deals })),
     h("thead", {}, head), h("tbody", {}, rows, total));
 }
 

@@ -74,7 +74,7 @@ function ladderTable(ladder) {
       const yardstick = r.entrant === ladder.yardstick;
       return h("tr", { dataset: { entrant: r.entrant } },
         h("td", {}, num(i + 1)),
-        h("th", { scope: "row" }, entrantLabel(r.entrant), entrantLabel(r.entrant) === r.entrant ? "" : [" ", h("code", {}, r.entrant)],
+        h("th", { scope: "row" }, entrantLabel(r.entrant), // by its name: its entry's code (a commit, a command) is the command's below
           yardstick ? [" ", h("span", { class: "tag" }, t("robots.yardstick"))] : ""),
         h("td", {}, yardstick ? "0" : [h("strong", {}, signed(Math.round(r.mean * 10) / 10)),
           h("span", { class: "sub" }, `[${signed(Math.round(r.low * 10) / 10)}, ${signed(Math.round(r.high * 10) / 10)}]`)]));

@@ -25,6 +25,10 @@ export function soundOn() {
 }
 
 let audio = null;
+export function chime() {
+  beep();
+}
+
 function beep() {
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return;
@@ -57,7 +61,7 @@ export function renderBar(view) {
   const facts = [];
   if (g && !g.over) facts.push(t("table.deal_of", { n: g.deal_number, of: g.deals }));
   if (d && d.contract) {
-    facts.push(t("table.contract_by", { contract: contractWord(d.contract), name: view.nameOf(d.taker) }));
+    facts.push(t("table.contract_by", { contract: contractWord(d.contract), name: view.playerOf(d.taker) }));
     if (d.called) facts.push(t("table.called", { card: cards.word(d.called) }));
   }
   const seated = s.you !== null;
@@ -76,6 +80,8 @@ export function renderBar(view) {
     s.commitment ? commitmentButton(view, s.commitment) : ""), h("div", { class: "bar-buttons" },
     d && d.last_trick ? h("button", { class: "quiet", onclick: () => view.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
     d ? h("button", { class: "quiet", onclick: () => view.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
+    s.options?.competitive === false && !s.daily && seated && d && playing ? h("button", { class: "quiet hint-button", onclick: () => view.askHint(), "aria-keyshortcuts": "I" }, t("table.hint")) : "",
+    h("button", { class: "quiet guide", onclick: () => import("./reference.js").then((m) => m.openGuide(view.app)), "aria-keyshortcuts": "G", "aria-haspopup": "dialog" }, t("table.guide")),
     view.voice ? h("button", { class: "quiet keys", onclick: () => view.voice.openHelp(view), "aria-keyshortcuts": "?", dataset: { keys: "" } }, view.voice.sw("keys_button")) : "",
     playing && seated && !s.vote ? cancelButton(view) : "",
     seated ? h("button", {

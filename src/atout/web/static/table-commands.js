@@ -3,6 +3,7 @@
 // None fires while a text field, a list or a dialog has the keys.
 
 import { h } from "./dom.js";
+import { focusBefore, refocus } from "./table-focus.js";
 import { sw } from "./speech-words.js";
 import { nextVerbosity, verbositySelect } from "./speech.js";
 import {
@@ -24,14 +25,17 @@ const COMMANDS = [
   { keys: ["v"], help: "key_verbosity", run: (v) => { v.speaker.answer(sw("verbosity_set", { level: sw(`verbosity_${nextVerbosity()}`) })); v.drawVoicePanel(); } },
   { keys: ["←", "→", "↑", "↓"], help: "key_arrows", run: null },
   { keys: ["Escape"], help: "key_escape", run: null },
+  { keys: ["i"], help: "key_hint", run: (v) => v.askHint() },
+  { keys: ["g"], help: "key_guide", run: (v) => import("./reference.js").then((m) => m.openGuide(v.app)) },
   { keys: ["?"], help: "key_help", run: (v) => openHelp(v) },
 ];
 
-/** Whether a key press is someone typing, or meant for a control or dialog that has the focus. */
+/** Whether a key press is someone typing, or meant for a control or dialog that has the focus (an open dialog: one
+ * just closed, whose focus is not given back yet, holds no keys: `?`, Escape, `g` at once opened no guide). */
 function typing(e) {
   const el = e.target;
   if (!el || !el.closest) return false;
-  return Boolean(el.closest("input, textarea, select, [contenteditable=''], [contenteditable=true], dialog"));
+  return Boolean(el.closest("input, textarea, select, [contenteditable=''], [contenteditable=true], dialog[open]"));
 }
 
 /** A key pressed at the table: true when a command took it. */
@@ -63,6 +67,7 @@ function moveBySuit(view, step, e) {
 /** The keys' list in a modal dialog, with the verbosity's choice; the focus back where it was on closing. */
 export function openHelp(view) {
   const before = document.activeElement;
+  const { key } = focusBefore(view); // the control again if a move drew it anew while the list was open
   const dialog = h("dialog", { class: "keys-dialog", "aria-labelledby": "keys-title", tabindex: "-1" },
     h("h2", { id: "keys-title" }, sw("keys")),
     h("p", {}, sw("keys_intro")),
@@ -74,6 +79,7 @@ export function openHelp(view) {
   dialog.addEventListener("close", () => {
     dialog.remove();
     if (before && before.isConnected) before.focus();
+    else if (key) refocus(view, key); // the table moved on meanwhile: its control drawn anew, or what comes next
   });
   document.body.append(dialog);
   dialog.showModal();

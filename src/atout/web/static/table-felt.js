@@ -32,13 +32,15 @@ export function renderFelt(view) {
     const winner = done && d.last_trick ? d.last_trick.winner : null;
     for (const x of trick) {
       trickBox.append(h("div", { class: `played pos-${position(view, x.seat)}${x.seat === winner ? " winner" : ""}`, dataset: { card: x.card, seat: x.seat } },
-        cardFace(x.card, "", true), h("span", { class: "sr-only" }, `${view.nameOf(x.seat)}: ${cards.fullName(x.card)}`)));
+        cardFace(x.card, "", true), h("span", { class: "sr-only" }, `${view.playerOf(x.seat)}: ${cards.fullName(x.card)}`)));
     }
-    if (done && d.last_trick) trickBox.append(h("div", { class: "trick-caption" }, t("table.trick_to", { name: view.nameOf(d.last_trick.winner) })));
+    if (done && d.last_trick) trickBox.append(h("div", { class: "trick-caption" }, t("table.trick_to", { name: view.playerOf(d.last_trick.winner) })));
     centre.append(trickBox);
-    if (d.phase === "bidding") centre.append(h("p", { class: "phase-note" }, t("table.bidding")));
-    if (d.phase === "call" && d.to_act !== view.me) centre.append(h("p", { class: "phase-note" }, t("table.calling", { name: view.nameOf(d.taker) })));
-    if (d.phase === "discard" && d.to_act !== view.me) centre.append(h("p", { class: "phase-note" }, t("table.discarding", { name: view.nameOf(d.taker) })));
+    if (s.game.over) { // a game cancelled mid-deal stops in that deal's phase: it waits for no bid any more
+      if (s.game.outcome === "cancelled") centre.append(h("p", { class: "phase-note" }, t("game.cancelled")));
+    } else if (d.phase === "bidding") centre.append(h("p", { class: "phase-note" }, t("table.bidding")));
+    else if (d.phase === "call" && d.to_act !== view.me) centre.append(h("p", { class: "phase-note" }, t("table.calling", { name: view.playerOf(d.taker) })));
+    else if (d.phase === "discard" && d.to_act !== view.me) centre.append(h("p", { class: "phase-note" }, t("table.discarding", { name: view.playerOf(d.taker) })));
   }
   view.felt.append(centre);
 }
@@ -117,14 +119,14 @@ export function renderOverlay(view) {
     const lt = d.last_trick;
     if (!lt) { box.hidden = true; return; }
     replace(box, closeButton, h("h2", {}, t("table.last_trick")),
-      h("div", { class: "cards" }, lt.cards.map((c) => h("figure", {}, cardFace(c.card), h("figcaption", {}, view.nameOf(c.seat))))),
-      h("p", {}, t("table.trick_won", { name: view.nameOf(lt.winner) })));
+      h("div", { class: "cards" }, lt.cards.map((c) => h("figure", {}, cardFace(c.card), h("figcaption", {}, view.playerOf(c.seat))))),
+      h("p", {}, t("table.trick_won", { name: view.playerOf(lt.winner) })));
   } else {
     const parts = [];
     if (d.dog) parts.push(h("h3", {}, t("table.dog")), h("div", { class: "cards" }, d.dog.map((c) => cardFace(c))));
     if (d.ecart_trumps && d.ecart_trumps.length) parts.push(h("h3", {}, t("table.ecart_trumps")), h("div", { class: "cards" }, d.ecart_trumps.map((c) => cardFace(c))));
     if (d.ecart && d.ecart.length) parts.push(h("h3", {}, t("table.your_ecart")), h("div", { class: "cards" }, d.ecart.map((c) => cardFace(c))));
-    for (const p of d.poignees) parts.push(h("h3", {}, t("table.poignee_of", { name: view.nameOf(p.seat), size: t(`poignee.${p.size}`) })), h("div", { class: "cards" }, p.cards.map((c) => cardFace(c))));
+    for (const p of d.poignees) parts.push(h("h3", {}, t("table.poignee_of", { name: view.playerOf(p.seat), size: t(`poignee.${p.size}`) })), h("div", { class: "cards" }, p.cards.map((c) => cardFace(c))));
     if (!parts.length) parts.push(h("p", {}, t("table.nothing_shown")));
     replace(box, closeButton, h("h2", {}, t("table.shown")), parts);
   }

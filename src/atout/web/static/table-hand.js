@@ -70,6 +70,8 @@ export function layoutHand(view) {
     }
     const last = i % perRow === perRow - 1 || i === n - 1;
     button.style.width = `${last ? card : step}px`;
+    // the next card hides its right part, or the row below its bottom: no word cut short ("TRU") at its foot
+    button.classList.toggle("covered", (!last && step < card) || Math.floor(i / perRow) < rows - 1);
     line.append(button);
   });
 }

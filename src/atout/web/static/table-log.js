@@ -20,12 +20,16 @@ export function onEvent(view, e) {
     case "deal_end":
       view.lastRecord = e.record;
       if (view.result) view.result.record = e.record;
-      addLog(view, "log.deal_end", {}, "deal");
+      if (e.line && e.line.void) { // nobody played it: why, and that it does not count, not "The deal is over."
+        addLog(view, `result.void.${e.line.void}`, {}, "deal");
+        addLog(view, "result.void_next", {}, "deal");
+      } else addLog(view, "log.deal_end", {}, "deal");
       break;
     case "game_end": addLog(view, "log.game_end", {}, "deal"); break;
     case "timeout": addLog(view, "log.timeout", { name: name(e.seat) }); break;
     case "automatic": addLog(view, e.on ? "log.auto_on" : "log.auto_off", { name: name(e.seat) }); break;
     case "handed": if (!e.claim) addLog(view, "log.handed", { name: e.name }); break;
+    case "unranked": addLog(view, "log.unranked", { names: e.seats.map(name).join(", ") }); break;
     case "absent": addLog(view, "log.absent", { name: name(e.seat) }); break;
     case "present": addLog(view, "log.present", { name: name(e.seat) }); break;
     case "abandon": addLog(view, "log.abandon", { name: name(e.seat) }); break;

@@ -30,6 +30,10 @@ export function renderActions(view) {
     box.append(h("div", { class: "notice warn", dataset: { notice: "same-address" } },
       t("table.same_address", { names: shared.map((x) => view.nameOf(x)).join(", ") })));
   }
+  const people = s.seats.filter((x) => x.kind === "person").length;
+  if (waiting && me !== null && s.options.competitive && !s.daily && people > 1 && !shared.length) { // the rule, said before the start
+    box.append(h("p", { class: "hint", dataset: { notice: "address-rule" } }, t("table.address_rule")));
+  }
   if (waiting) {
     if (s.game && s.game.over && view.dismissed.has(`over/${s.game.id}`)) {
       box.append(h("div", { class: "row" }, h("button", { class: "quiet", onclick: () => { view.dismissed.delete(`over/${s.game.id}`); view.render(); } }, t("table.result_open"))));

@@ -25,8 +25,8 @@ export function renderSide(view) {
   // drawn again only when what it shows changed: redrawn at every card, its review buttons lost a click
   // whose press and release fell on either side of a redraw
   const g = s.game;
-  if (view.toDraw("sheet", [g && [g.sheet, g.totals, g.deal_number, g.deals], s.players, s.seats.map((_, i) => view.nameOf(i))])) {
-    if (s.game) replace(view.sheet, sheetTable(s.game, (x) => view.nameOf(x), s.players, (n) => reviewAtTable(view.app, view.id, n)));
+  if (view.toDraw("sheet", [g && [g.sheet, g.totals, g.deal_number, g.deals], s.players, s.seats.map((_, i) => view.playerOf(i))])) {
+    if (s.game) replace(view.sheet, sheetTable(s.game, (x) => view.playerOf(x), s.players, (n) => reviewAtTable(view.app, view.id, n)));
     else clear(view.sheet);
   }
   renderChat(view);
@@ -47,14 +47,14 @@ export function renderResult(view) {
   if (over && !view.dismissed.has(over)) {
     key = over;
     const d = s.deal;
-    parts = [gameOver(view), d && d.result ? resultBlock(d.result, (x) => view.nameOf(x), s.players, view.app.catalogue, false) : "", review,
+    parts = [gameOver(view), d && d.result ? resultBlock(d.result, (x) => view.playerOf(x), s.players, view.app.catalogue, false) : "", review,
       g.outcome ? h("a", { href: `#/g/${encodeURIComponent(g.id)}`, class: "game-link" }, t("game.page")) : ""];
-  } else if (!over && view.result && !view.dismissed.has(view.result.key)) {
+  } else if (!over && view.result && g && view.result.game === g.id && !view.dismissed.has(view.result.key)) { // never the last game's
     key = view.result.key;
     const record = view.result.record || view.lastRecord;
-    parts = [resultBlock(view.result.result, (x) => view.nameOf(x), s.players, view.app.catalogue),
+    parts = [resultBlock(view.result.result, (x) => view.playerOf(x), s.players, view.app.catalogue),
       h("div", { class: "row" }, h("button", { type: "button", class: "primary", dataset: { dismiss: "result" }, onclick: () => dismiss(view, key) }, t("table.result_close")), review),
-      record ? reviewBlock(record, (x) => view.nameOf(x)) : ""];
+      record ? reviewBlock(record, (x) => view.playerOf(x)) : ""];
   }
   if (!key) {
     if (!box.hidden) { box.hidden = true; clear(box); }
@@ -106,7 +106,7 @@ function gameOver(view) {
   const master = s.master === s.you && s.you !== null;
   return h("div", { class: "game-over", role: "region", "aria-label": t("game.over") },
     h("h2", {}, g.outcome === "cancelled" ? t("game.cancelled") : t("game.over")),
-    g.outcome === "finished" ? rankingList(g, (x) => view.nameOf(x)) : "",
+    g.outcome === "finished" ? rankingList(g, (x) => view.playerOf(x)) : "",
     h("div", { class: "row" },
       s.daily ? rankingButton(view) // played once: its ranking, never another game
         : master ? h("button", { onclick: () => view.send({ type: "start" }) }, t("game.again")) : h("p", { class: "hint" }, t("game.again_wait")),

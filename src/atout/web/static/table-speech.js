@@ -29,8 +29,15 @@ export function speakEvent(view, e) {
     case "sat": if (e.seat !== me) say(sw("sat", { name: e.name }), "others"); break;
     case "left": if (e.seat !== me) say(sw("left", { name: name(e.seat) }), "others"); break;
     case "timeout": say(sw("timeout", { name: name(e.seat) }), e.seat === me ? "act" : "others"); break;
+    case "unranked": say(t("log.unranked", { names: e.seats.map(name).join(", ") }), "others"); break; // the log's words
     default: break;
   }
+}
+
+/** Arriving at a table whose deal is under way (the daily deal's first deal begins with its table, before the page
+ * hears anything): which deal it is and who dealt, as the deal's start says it. */
+export function speakArrival(view, e) {
+  view.speaker.say(sw("deal_start", { n: e.number, name: view.nameOf(e.dealer) }), "others");
 }
 
 function speakAction(view, e) {
@@ -39,9 +46,11 @@ function speakAction(view, e) {
   const kind = mine ? "mine" : "others";
   const who = view.nameOf(e.seat);
   const say = (text, k = kind) => view.speaker.say(text, k);
-  if (a.bid !== undefined) {
-    if (a.bid === "pass") say(sw("pass", { name: who }));
-    else say(sw(a.chelem ? "bid_chelem" : "bid", { name: who, contract: contractWord(a.bid) }));
+  if (a.bid !== undefined) { // one's own said as one's cards are ("You bid Garde"), never "Blindy: Garde"
+    const words = { name: who, contract: contractWord(a.bid) };
+    if (a.bid === "pass") say(mine ? sw("pass_mine") : sw("pass", words));
+    else if (a.chelem) say(mine ? sw("bid_chelem_mine", words) : sw("bid_chelem", words));
+    else say(mine ? sw("bid_mine", words) : sw("bid", words));
   } else if (a.call !== undefined) say(sw("call", { name: who, card: cards.fullName(a.call) }), "mine");
   else if (a.discard !== undefined) say(sw("ecart_all", { name: who }));
   else if (a.ecart !== undefined) {
@@ -116,14 +125,14 @@ export function turnWords(view) {
 
 function resultWords(view, r) {
   if (r.void) return sw("void");
-  const said = sw(r.made ? "made" : "lost", { name: view.nameOf(r.taker), contract: contractWord(r.contract), diff: num(r.margin) });
-  const scores = r.scores.map((x, seat) => `${view.nameOf(seat)} ${signed(x)}`).join(", ");
+  const said = sw(r.made ? "made" : "lost", { name: view.playerOf(r.taker), contract: contractWord(r.contract), diff: num(r.margin) });
+  const scores = r.scores.map((x, seat) => `${view.playerOf(seat)} ${signed(x)}`).join(", ");
   return `${said}. ${scores}`;
 }
 
 function scoresList(view) {
   const g = view.state.game;
-  return g ? g.totals.map((x, seat) => `${view.nameOf(seat)} ${signed(x)}`).join(", ") : "";
+  return g ? g.totals.map((x, seat) => `${view.playerOf(seat)} ${signed(x)}`).join(", ") : "";
 }
 
 // ------------------------------------------------------------------ answers to the commands
@@ -150,7 +159,7 @@ function rankWord(code) {
   return full.replace(new RegExp(`\\s*(of|de)\\s+${suit}$`), "");
 }
 
-const plays = (view, list) => list.map((x) => `${view.nameOf(x.seat)}: ${cards.fullName(x.card)}`).join(", ");
+const plays = (view, list) => list.map((x) => `${view.playerOf(x.seat)}: ${cards.fullName(x.card)}`).join(", ");
 
 export function trickWords(view) {
   const d = view.state && view.state.deal;
@@ -162,7 +171,7 @@ export function lastTrickWords(view) {
   const d = view.state && view.state.deal;
   const lt = d && d.last_trick;
   if (!lt) return sw("no_last");
-  return sw("last", { name: view.nameOf(lt.winner), plays: plays(view, lt.cards) });
+  return sw("last", { name: view.playerOf(lt.winner), plays: plays(view, lt.cards) });
 }
 
 export function scoreWords(view) {
@@ -174,7 +183,7 @@ export function scoreWords(view) {
 export function turnOfWords(view) {
   const d = view.state && view.state.deal;
   if (!d || d.to_act === null || d.to_act === undefined || d.phase === "end") return sw("turn_none");
-  const who = d.to_act === view.me ? turnWords(view) : sw("turn_of", { name: view.nameOf(d.to_act) });
+  const who = d.to_act === view.me ? turnWords(view) : sw("turn_of", { name: view.playerOf(d.to_act) });
   const left = view.secondsLeft();
   return left === null ? who : `${who}, ${sw("clock", { n: Math.ceil(left) })}`;
 }
@@ -184,7 +193,7 @@ export function dogWords(view) {
   if (!d) return sw("dog_unknown");
   const parts = [d.dog && d.dog.length ? sw("dog", { cards: cardList(d.dog) }) : sw("dog_unknown")];
   if (d.ecart && d.ecart.length) parts.push(sw("your_ecart", { cards: cardList(d.ecart) }));
-  if (d.ecart_trumps && d.ecart_trumps.length) parts.push(sw("ecart_trumps", { name: view.nameOf(d.taker), cards: cardList(d.ecart_trumps) }));
+  if (d.ecart_trumps && d.ecart_trumps.length) parts.push(sw("ecart_trumps", { name: view.playerOf(d.taker), cards: cardList(d.ecart_trumps) }));
   return parts.join(". ");
 }
 
@@ -193,9 +202,9 @@ export function bidWords(view) {
   if (!d) return sw("no_bids");
   const parts = [];
   const bids = d.bids || [];
-  parts.push(bids.length ? sw("bids", { list: bids.map((x) => `${view.nameOf(x.seat)} ${contractWord(x.bid)}`).join(", ") }) : sw("no_bids"));
+  parts.push(bids.length ? sw("bids", { list: bids.map((x) => `${view.playerOf(x.seat)} ${contractWord(x.bid)}`).join(", ") }) : sw("no_bids"));
   if (d.contract && d.phase !== "bidding") {
-    parts.push(sw("contract", { contract: contractWord(d.contract), name: view.nameOf(d.taker) })
+    parts.push(sw("contract", { contract: contractWord(d.contract), name: view.playerOf(d.taker) })
       + (d.called ? `, ${sw("called", { card: cards.fullName(d.called) })}` : ""));
   }
   return parts.join(". ");

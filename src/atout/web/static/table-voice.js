@@ -3,5 +3,5 @@
 
 export { Speaker } from "./speech.js";
 export { onCommand, openHelp, voicePanel } from "./table-commands.js";
-export { speakClock, speakEvent, speakState, turnWords } from "./table-speech.js";
+export { speakArrival, speakClock, speakEvent, speakState, turnWords } from "./table-speech.js";
 export { sw } from "./speech-words.js";

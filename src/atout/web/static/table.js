@@ -47,7 +47,7 @@ export class TableView {
     this.speaker = null; // its live regions (speech.js), made with the page
     this.names = {}; // the last name known at each seat, for log lines about people who just left
     this.trickPlays = []; // the log's current trick: [name, card] as played, until a card says who won it
-    this.result = null; // the last deal's result as shown: {key, result, record}, until the person dismisses it
+    this.result = null; // the last deal's result as shown: {key, game, result, record}, until the person dismisses it or its game is over
     this.dismissed = new Set(); // the results dismissed (their keys)
     this.refusedCode = null; // the table refused this person (private, no spectators): its page says so
     this.noticing = false; // the tab's title and icon say "your turn" (a hidden tab)
@@ -71,6 +71,7 @@ export class TableView {
     document.removeEventListener("keydown", this.keys);
     window.removeEventListener("resize", this.relayout);
     document.removeEventListener("visibilitychange", this.visibility);
+    window.removeEventListener("scroll", this.placeTurnBar);
     unnotice(this);
   }
 
@@ -88,7 +89,7 @@ export class TableView {
   refuse(code) {
     this.refusedCode = code;
     replace(this.main, h("section", { class: "card-box refused", role: "alert", dataset: { refused: code } },
-      h("h1", {}, t("refused.title")),
+      h("h1", {}, t(code === "no_table" ? "refused.gone_title" : "refused.title")),
       h("p", {}, t(`refused.${code}`, { id: this.id })),
       h("p", {}, h("a", { href: "#/", class: "button" }, t("refused.back")))));
     this.built = false;
@@ -119,9 +120,13 @@ export class TableView {
     this.voiceBox = h("div", { class: "voice" }); // the live regions, once the voice is loaded
     this.pausedBox = h("div", { class: "paused-banner", role: "status", hidden: true }); // the table waits for its store
     this.pausedWhy = null;
+    // your turn, your cards scrolled away (a phone at the chat): a bar to them
+    this.turnBar = h("button", { type: "button", class: "turn-bar primary", hidden: true,
+      onclick: () => { this.actions.scrollIntoView({ block: "center" }); this.actions.focus({ preventScroll: true }); } },
+    t("table.turn_bar"));
     this.dockNote = h("p", { class: "dock-note", hidden: true }, h("button", { type: "button", class: "linklike", onclick: () => this.resultBox.scrollIntoView({ block: "start" }) }, t("table.result_docked")));
     this.root = h("div", { class: "table-page", dataset: { table: this.id } },
-      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand, this.dockNote), this.side, this.overlayBox, this.resultBox, this.voiceBox);
+      this.bar, h("div", { class: "play-area" }, this.pausedBox, this.felt, this.actions, this.hand, this.dockNote), this.side, this.overlayBox, this.resultBox, this.voiceBox, this.turnBar);
     replace(this.main, this.root);
     this.built = true;
     clearInterval(this.ticker);
@@ -130,7 +135,16 @@ export class TableView {
     document.addEventListener("keydown", this.keys);
     window.addEventListener("resize", this.relayout);
     document.addEventListener("visibilitychange", this.visibility);
+    window.addEventListener("scroll", this.placeTurnBar, { passive: true });
   }
+
+  placeTurnBar = () => {
+    if (!this.turnBar) return;
+    const box = this.actions.getBoundingClientRect();
+    const hand = this.hand.getBoundingClientRect();
+    const seen = (r) => r.height > 0 && r.bottom > 0 && r.top < window.innerHeight;
+    this.turnBar.hidden = !(this.isMyTurn() && !seen(box) && !seen(hand));
+  };
 
   // ------------------------------------------------------------------ messages
   receive(m) {
@@ -138,6 +152,11 @@ export class TableView {
       this.seq = m.seq;
       this.setState(m.state);
       if (m.log) loadLog(this, m.log);
+      if (m.log && m.state.deal && !this.arrivalSaid) { // the deal under way said once on arriving, not on a reconnection
+        this.arrivalSaid = true;
+        const begun = m.log.findLast((item) => item.event && item.event.type === "deal_start");
+        if (begun) this.say((v) => v.speakArrival(this, begun.event));
+      }
       return;
     }
     if (m.patch && !this.state) {
@@ -156,6 +175,7 @@ export class TableView {
   setState(state) {
     const before = this.state;
     this.state = state;
+    if (state.you === null && state.status !== "closed") this.app.lookedAt = this.id; // quick play offers its seat first
     for (const seat of state.seats) if (seat.name) this.names[seat.seat] = seat.name;
     if (typeof state.seq === "number") this.seq = Math.max(this.seq ?? 0, state.seq);
     this.receivedAt = performance.now();
@@ -171,13 +191,14 @@ export class TableView {
     }
     if (deal && deal.result && state.game) {
       const key = `${state.game.id}/${state.game.sheet.length}`;
-      if (!this.result || this.result.key !== key) this.result = { key, result: deal.result };
+      if (!this.result || this.result.key !== key) this.result = { key, game: state.game.id, result: deal.result };
     }
     this.say((v) => v.speakState(this, before));
     const mine = this.isMyTurn();
     if (mine && !this.wasMine) {
       this.say((v) => this.speaker.say(v.turnWords(this), "act"));
       noticeTurn(this);
+      document.dispatchEvent(new CustomEvent("atout:turn")); // a dialog over the table (the rules, the guide) says so
     } else if (!mine) {
       unnotice(this);
     }
@@ -229,6 +250,14 @@ export class TableView {
     return shownName(this.app.catalogue, (s && s.name) || this.names[seat]) || t("table.seat_n", { n: seat + 1 });
   }
 
+  /** Who plays the game at a seat, for its score sheet, tricks and results: once the game is over, its own
+   * players as it ended (the server's ``game.names``), never whoever sat down in their seats since. */
+  playerOf(seat) {
+    const g = this.state && this.state.game;
+    const name = g && g.names && seat !== null && seat !== undefined ? g.names[seat] : null;
+    return name ? shownName(this.app.catalogue, name) : this.nameOf(seat);
+  }
+
   isMyTurn() {
     const d = this.state && this.state.deal;
     return Boolean(d && this.me !== null && d.to_act === this.me && d.legal && d.legal.length
@@ -274,11 +303,13 @@ export class TableView {
     }
   }
 
+  /** A refusal, seen by the hand and said once: by the prompt's refusal line (an alert) where the prompt has
+   * one, else by the toast (an alert too); never also by the announcements (issue 47: it was said three or
+   * four times). */
   refused(err, message) {
     const text = err.code === "illegal" ? this.reason(err, message) : this.app.errorText(err);
-    this.app.toast(text, "error");
-    this.say(() => this.speaker.say(text, "act"));
     const box = this.actions.querySelector(".refusal");
+    this.app.toast(text, "error", { silent: Boolean(box) });
     if (box) box.textContent = text;
   }
 
@@ -289,7 +320,7 @@ export class TableView {
     const led = d && d.trick.map((x) => cards.parse(x.card)).find((c) => c.kind !== "excuse");
     const top = d && d.trick.map((x) => cards.parse(x.card)).filter((c) => c.kind === "trump").reduce((a, c) => Math.max(a, c.n), 0);
     const params = {
-      card: card ? cards.word(card) : "", suit: led && led.kind === "suit" ? cards.suitWord(led.suit) : "",
+      card: card ? cards.fullName(card) : "", suit: led && led.kind === "suit" ? cards.suitWord(led.suit) : "",
       top: top ? cards.word(`T${top}`) : "", called: d && d.called ? cards.word(d.called) : "",
     };
     return t(`refusal.${err.rule}`, params, null) || err.message;
@@ -309,11 +340,13 @@ export class TableView {
     renderFelt(this);
     renderActions(this);
     renderHand(this);
+    this.hintModule?.redraw(this);
     renderSide(this);
     renderOverlay(this);
     renderResult(this);
     focusAfter(this, focus);
     turnInReview(this);
+    this.placeTurnBar();
   }
 
 
@@ -343,6 +376,10 @@ export class TableView {
   }
 
   // ------------------------------------------------------------------ requests
+  askHint() { // hint.js
+    return import("./hint.js").then((m) => (this.hintModule = m).askHint(this));
+  }
+
   async back() {
     await this.send({ type: "back" });
   }

@@ -111,8 +111,9 @@ function createForm(app, message) {
   const rounds = h("input", { name: "rounds", type: "number", min: 1, max: 10, value: 1 });
   const full = h("input", { type: "radio", name: "start", value: "full", checked: true });
   const timed = h("input", { type: "radio", name: "start", value: "time" });
-  const size = h("input", { name: "size", type: "number", min: 5, max: 200, value: 5 });
-  const when = h("input", { name: "starts_at", type: "datetime-local" });
+  // each named for itself: their labels name the radio button before them (a label names its first field)
+  const size = h("input", { name: "size", type: "number", min: 5, max: 200, value: 5, "aria-label": `${w("when_full")} (${w("people")})` });
+  const when = h("input", { name: "starts_at", type: "datetime-local", "aria-label": `${w("start")}: ${w("at_time")}` });
   const priv = h("input", { name: "private", type: "checkbox" });
   return h("form", { class: "t-create", novalidate: true, onsubmit: async (e) => { // the server says what is wrong
     e.preventDefault();
