@@ -56,10 +56,20 @@ def one(task: tuple[int, str, str, int, int]) -> dict[str, Any]:
     analysis = analyse(to_record(deal), seats=[seat], seed=f"{seed}/analysis/{index}", factor=factor)
     seconds = time.process_time() - start
     return {
-        "level": level, "index": index, "seat": seat, "seconds": round(seconds, 3),
+        "level": level,
+        "index": index,
+        "seat": seat,
+        "seconds": round(seconds, 3),
         "void": deal.result.void is not None if deal.result else None,
-        "decisions": [{"kind": str(d.kind), "loss": round(d.loss, 2), "low": round(d.interval[0], 2),
-                       "high": round(d.interval[1], 2)} for d in analysis.decisions],
+        "decisions": [
+            {
+                "kind": str(d.kind),
+                "loss": round(d.loss, 2),
+                "low": round(d.interval[0], 2),
+                "high": round(d.interval[1], 2),
+            }
+            for d in analysis.decisions
+        ],
     }
 
 
@@ -78,8 +88,13 @@ def _ratio_ci(deals: list[dict], rng: random.Random, rounds: int = 2000) -> dict
         n = sum(c for _, c in pick)
         boot.append(sum(s for s, _ in pick) / n if n else 0.0)
     boot.sort()
-    return {"mean": round(total / count, 3), "low": round(boot[int(0.025 * rounds)], 3),
-            "high": round(boot[int(0.975 * rounds) - 1], 3), "decisions": count, "deals": len(sums)}
+    return {
+        "mean": round(total / count, 3),
+        "low": round(boot[int(0.025 * rounds)], 3),
+        "high": round(boot[int(0.975 * rounds) - 1], 3),
+        "decisions": count,
+        "deals": len(sums),
+    }
 
 
 def summarize(results: list[dict], levels: list[str]) -> dict[str, Any]:
@@ -100,10 +115,13 @@ def summarize(results: list[dict], levels: list[str]) -> dict[str, Any]:
         for mark, least in MARKS:
             given = [d for d in decisions if mark_for(d["loss"], d["low"]) == mark]
             by_loss = sum(1 for d in decisions if mark_for(d["loss"], 1.0) == mark)
-            marks[str(mark)] = {"at_least": least, "count": len(given),
-                                "per_deal": round(len(given) / len(deals), 3) if deals else None,
-                                "per_decision": round(len(given) / len(decisions), 4) if decisions else None,
-                                "by_loss_alone": by_loss}
+            marks[str(mark)] = {
+                "at_least": least,
+                "count": len(given),
+                "per_deal": round(len(given) / len(deals), 3) if deals else None,
+                "per_decision": round(len(given) / len(decisions), 4) if decisions else None,
+                "by_loss_alone": by_loss,
+            }
         seconds = [r["seconds"] for r in deals if r["decisions"]]
         out[level] = {
             "per_decision": _ratio_ci(deals, rng),
@@ -114,22 +132,28 @@ def summarize(results: list[dict], levels: list[str]) -> dict[str, Any]:
             "histogram": histogram,
             "marks": marks,
             "interval_excludes_zero": sum(1 for d in decisions if d["low"] > 0),
-            "seconds_per_seat": {"mean": round(sum(seconds) / len(seconds), 2) if seconds else None,
-                                 "p95": percentile(seconds, 95), "max": max(seconds, default=None)},
+            "seconds_per_seat": {
+                "mean": round(sum(seconds) / len(seconds), 2) if seconds else None,
+                "p95": percentile(seconds, 95),
+                "max": max(seconds, default=None),
+            },
         }
     return out
 
 
 def report(summary: dict[str, Any]) -> str:
-    lines = ["level     decisions  loss/decision [95%]        p50   p90   p95   p99  p99.9   max   "
-             "s/seat (mean, p95, max)"]
+    lines = [
+        "level     decisions  loss/decision [95%]        p50   p90   p95   p99  p99.9   max   s/seat (mean, p95, max)"
+    ]
     for level, s in summary.items():
         pd, q, t = s["per_decision"], s["quantiles"], s["seconds_per_seat"]
         if pd["mean"] is None:
             continue
-        lines.append(f"{level:<9} {pd['decisions']:>9}  {pd['mean']:6.2f} [{pd['low']:5.2f}, {pd['high']:5.2f}]"
-                     f"   {q['50']:5.1f} {q['90']:5.1f} {q['95']:5.1f} {q['99']:5.1f} {q['99.9']:6.1f} {s['max']:5.1f}"
-                     f"   {t['mean']}, {t['p95']}, {t['max']}")
+        lines.append(
+            f"{level:<9} {pd['decisions']:>9}  {pd['mean']:6.2f} [{pd['low']:5.2f}, {pd['high']:5.2f}]"
+            f"   {q['50']:5.1f} {q['90']:5.1f} {q['95']:5.1f} {q['99']:5.1f} {q['99.9']:6.1f} {s['max']:5.1f}"
+            f"   {t['mean']}, {t['p95']}, {t['max']}"
+        )
     lines.append("")
     lines.append("histogram of losses (points):")
     for level, s in summary.items():
@@ -137,13 +161,19 @@ def report(summary: dict[str, Any]) -> str:
     lines.append("")
     lines.append("marks per deal (one seat) and per decision (the loss's interval above 0; by the loss alone):")
     for level, s in summary.items():
-        lines.append(f"  {level:<9} " + "  ".join(f"{m} {v['per_deal']} ({v['per_decision']:.2%}; {v['by_loss_alone']})"
-                                                 for m, v in s["marks"].items()))
+        lines.append(
+            f"  {level:<9} "
+            + "  ".join(
+                f"{m} {v['per_deal']} ({v['per_decision']:.2%}; {v['by_loss_alone']})" for m, v in s["marks"].items()
+            )
+        )
     lines.append("")
     lines.append("mean loss by kind of decision:")
     for level, s in summary.items():
-        lines.append(f"  {level:<9} " + "  ".join(f"{k} {v['mean']:.2f} (n={v['n']})"
-                                                 for k, v in s["by_kind"].items() if v["mean"] is not None))
+        lines.append(
+            f"  {level:<9} "
+            + "  ".join(f"{k} {v['mean']:.2f} (n={v['n']})" for k, v in s["by_kind"].items() if v["mean"] is not None)
+        )
     return "\n".join(lines)
 
 
@@ -163,12 +193,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=200, help="deals per level (default 200)")
     parser.add_argument("--levels", default=",".join(LEVELS), help=f"default {','.join(LEVELS)}")
     parser.add_argument("--seed", default="i24-analysis")
-    parser.add_argument("--factor", type=int, default=WORLDS_FACTOR,
-                        help=f"worlds: the expert's times this (default {WORLDS_FACTOR}, the analysis's own)")
+    parser.add_argument(
+        "--factor",
+        type=int,
+        default=WORLDS_FACTOR,
+        help=f"worlds: the expert's times this (default {WORLDS_FACTOR}, the analysis's own)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=str(RESULTS / "analysis.json"))
-    parser.add_argument("--summarize", metavar="FILE", default=None,
-                        help="print and rewrite FILE's summary from the deals it holds (no run; default: run)")
+    parser.add_argument(
+        "--summarize",
+        metavar="FILE",
+        default=None,
+        help="print and rewrite FILE's summary from the deals it holds (no run; default: run)",
+    )
     args = parser.parse_args(argv)
     if args.summarize:
         data = json.loads(Path(args.summarize).read_text(encoding="utf-8"))
@@ -192,10 +230,18 @@ def main(argv: list[str] | None = None) -> int:
     text = report(summary)
     print(text)
     command = "python benchmarks/analysis.py " + shlex.join(argv if argv is not None else sys.argv[1:])
-    data = {"command": command, "players": args.players, "deals": args.deals, "seed": args.seed,
-            "factor": args.factor, "marks": {str(m): v for m, v in MARKS}, "jobs": args.jobs,
-            "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
-            "wall_seconds": round(time.time() - start), "levels": summary}
+    data = {
+        "command": command,
+        "players": args.players,
+        "deals": args.deals,
+        "seed": args.seed,
+        "factor": args.factor,
+        "marks": {str(m): v for m, v in MARKS},
+        "jobs": args.jobs,
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
+        "wall_seconds": round(time.time() - start),
+        "levels": summary,
+    }
     Path(args.out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     with gzip.open(_deals_path(Path(args.out)), "wt", encoding="utf-8") as f:
         json.dump(results, f, separators=(",", ":"))

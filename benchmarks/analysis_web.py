@@ -60,10 +60,26 @@ def start_server(tmp: Path, port: int, extra: list[str], env: dict[str, str]) ->
     """``atout serve`` with its default analysis settings: the process and when it started."""
     log = open(tmp / "serve.log", "ab")  # noqa: SIM115 - kept open for the child's life
     start = time.monotonic()
-    proc = subprocess.Popen([*ATOUT, "serve", "--port", str(port), "--db", f"sqlite:///{tmp / 'site.db'}",
-                             "--robot-pace", "0", "--deal-pause", "0", "--log-level", "info", *extra],
-                            env={**os.environ, "ATOUT_SECRET": "benchmark", "XDG_DATA_HOME": str(tmp), **env},
-                            stdout=log, stderr=log)
+    proc = subprocess.Popen(
+        [
+            *ATOUT,
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{tmp / 'site.db'}",
+            "--robot-pace",
+            "0",
+            "--deal-pause",
+            "0",
+            "--log-level",
+            "info",
+            *extra,
+        ],
+        env={**os.environ, "ATOUT_SECRET": "benchmark", "XDG_DATA_HOME": str(tmp), **env},
+        stdout=log,
+        stderr=log,
+    )
     while True:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).status_code == 200:
@@ -75,8 +91,9 @@ def start_server(tmp: Path, port: int, extra: list[str], env: dict[str, str]) ->
         time.sleep(0.05)
 
 
-async def one_game(port: int, name: str, started: float, ask_after: float) -> tuple[str, dict[str, Any], int,
-                                                                                dict[str, Any]]:
+async def one_game(
+    port: int, name: str, started: float, ask_after: float
+) -> tuple[str, dict[str, Any], int, dict[str, Any]]:
     """A one-deal game against robots, then its analysis asked and polled: the game, its record, the seat
     and the timeline of the analysis (seconds from the ask)."""
     person = await Client.connect(f"ws://127.0.0.1:{port}/ws", name)
@@ -100,8 +117,9 @@ async def one_game(port: int, name: str, started: float, ask_after: float) -> tu
             assert answer.status_code in (200, 202), answer.text
             seen = (data["status"], data.get("done"), data.get("total"))
             if seen != last:
-                timeline.append((round(time.monotonic() - start, 2),
-                                 seen[0] + ("" if seen[2] is None else f" {seen[1]}/{seen[2]}")))
+                timeline.append(
+                    (round(time.monotonic() - start, 2), seen[0] + ("" if seen[2] is None else f" {seen[1]}/{seen[2]}"))
+                )
                 last = seen
             if data["status"] == "done":
                 break
@@ -124,8 +142,9 @@ def terminal(record: dict[str, Any], seat: int, tmp: Path, env: dict[str, str]) 
     path = tmp / "record.json"
     path.write_text(json.dumps(record))
     start = time.monotonic()
-    subprocess.run([*ATOUT, "analyse", str(path), "--seat", str(seat)], check=True, capture_output=True,
-                   env={**os.environ, **env})
+    subprocess.run(
+        [*ATOUT, "analyse", str(path), "--seat", str(seat)], check=True, capture_output=True, env={**os.environ, **env}
+    )
     return time.monotonic() - start
 
 
@@ -134,10 +153,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="games played and analysed on one server (default 3)")
     parser.add_argument("--out", type=Path, help="write the results as Markdown here")
     parser.add_argument("--serve-args", default="", help="more options for atout serve (quoted)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="numba's on-disk cache empty (NUMBA_CACHE_DIR a new folder), as on a fresh install")
-    parser.add_argument("--ask-after", type=float, default=0.0, metavar="SECONDS",
-                        help="ask no sooner than this after the server's start (default 0: as soon as the game ends)")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="numba's on-disk cache empty (NUMBA_CACHE_DIR a new folder), as on a fresh install",
+    )
+    parser.add_argument(
+        "--ask-after",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="ask no sooner than this after the server's start (default 0: as soon as the game ends)",
+    )
     parser.add_argument("--label", default="", help="what the run measures, for the table's title")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
@@ -151,8 +178,11 @@ def main() -> None:
                 _, record, seat, run = asyncio.run(one_game(port, f"Bench{i}", started, args.ask_after))
                 run["terminal"] = round(terminal(record, seat, tmp, env), 2) if record else None
                 runs.append(run)
-                print(f"game {i + 1}: asked {run['asked']} s after the start, web {run['seconds']:.2f} s, "
-                      f"terminal {run['terminal']} s; timeline {run['timeline']}", flush=True)
+                print(
+                    f"game {i + 1}: asked {run['asked']} s after the start, web {run['seconds']:.2f} s, "
+                    f"terminal {run['terminal']} s; timeline {run['timeline']}",
+                    flush=True,
+                )
         except BaseException:
             print((tmp / "serve.log").read_text()[-3000:], file=sys.stderr)
             raise
@@ -160,10 +190,15 @@ def main() -> None:
             proc.terminate()
             proc.wait(10)
         ready = [line for line in (tmp / "serve.log").read_text().splitlines() if "analysis workers ready" in line]
-    command = " ".join(["python benchmarks/analysis_web.py", f"--games {args.games}",
-                        *([f"--serve-args {shlex.quote(args.serve_args)}"] if args.serve_args else []),
-                        *(["--no-cache"] if args.no_cache else []),
-                        *([f"--ask-after {args.ask_after:g}"] if args.ask_after else [])])
+    command = " ".join(
+        [
+            "python benchmarks/analysis_web.py",
+            f"--games {args.games}",
+            *([f"--serve-args {shlex.quote(args.serve_args)}"] if args.serve_args else []),
+            *(["--no-cache"] if args.no_cache else []),
+            *([f"--ask-after {args.ask_after:g}"] if args.ask_after else []),
+        ]
+    )
     lines = [
         f"## {args.label or command}",
         "",
@@ -171,9 +206,14 @@ def main() -> None:
         "",
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}; numba's cache "
-        + ("empty (a fresh install)" if args.no_cache else "in place") + "; the server's log: "
-        + (", ".join(json.loads(line).get("message", line) for line in ready) if ready else
-           "no \"analysis workers ready\" line (a worker started at the first request)") + ".",
+        + ("empty (a fresh install)" if args.no_cache else "in place")
+        + "; the server's log: "
+        + (
+            ", ".join(json.loads(line).get("message", line) for line in ready)
+            if ready
+            else 'no "analysis workers ready" line (a worker started at the first request)'
+        )
+        + ".",
         "",
         "| game | asked (s after the server's start) | web: ask to analysis (s) | terminal `atout analyse --seat` (s) "
         "| decisions | web timeline (s from the ask: status done/total) |",

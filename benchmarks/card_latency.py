@@ -41,8 +41,13 @@ def one_deal(browser, site: Site, round_: int) -> list[float]:
     play_until_over(people)
     clicked = [p.page.evaluate("() => window.__clicked || {}") for p in people]
     seen = [p.page.evaluate("() => window.__seen") for p in people]
-    delays = [seen[j][card] - at for i, mine in enumerate(clicked) for card, at in mine.items()
-              for j in range(len(people)) if j != i and card in seen[j]]
+    delays = [
+        seen[j][card] - at
+        for i, mine in enumerate(clicked)
+        for card, at in mine.items()
+        for j in range(len(people))
+        if j != i and card in seen[j]
+    ]
     for person in people:
         person.close()
     return delays
@@ -64,8 +69,11 @@ def main() -> int:
                 started = time.monotonic()
                 found = one_deal(browser, site, round_)
                 delays += found
-                print(f"deal {round_ + 1}: {len(found)} sightings, median {statistics.median(found):.1f} ms "
-                      f"({time.monotonic() - started:.0f} s)", flush=True)
+                print(
+                    f"deal {round_ + 1}: {len(found)} sightings, median {statistics.median(found):.1f} ms "
+                    f"({time.monotonic() - started:.0f} s)",
+                    flush=True,
+                )
         finally:
             site.stop()
             browser.close()
@@ -78,8 +86,10 @@ def main() -> int:
         "command": "python " + " ".join(["benchmarks/card_latency.py", *sys.argv[1:]]),
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     }
-    print(f"a card shown on the other pages: median {figures['median_ms']} ms, p95 {figures['p95_ms']} ms, "
-          f"max {figures['max_ms']} ms over {figures['sightings']} sightings")
+    print(
+        f"a card shown on the other pages: median {figures['median_ms']} ms, p95 {figures['p95_ms']} ms, "
+        f"max {figures['max_ms']} ms over {figures['sightings']} sightings"
+    )
     if args.out:
         args.out.write_text(json.dumps(figures, indent=1) + "\n")
     return 0

@@ -78,7 +78,10 @@ def play(rules: RuleSet, dealer: int, seed: str, expert_seat: int, know: str, ro
 
 def compare(before: str, after: str) -> str:
     """``after`` minus ``before`` per seat-deal both kept, with its 95% interval."""
-    a, b = ({(d["deal"], d["seat"]): d["diff"] for d in json.loads(Path(p).read_text())["seat_deals"]} for p in (before, after))
+    a, b = (
+        {(d["deal"], d["seat"]): d["diff"] for d in json.loads(Path(p).read_text())["seat_deals"]}
+        for p in (before, after)
+    )
     both = sorted(set(a) & set(b))
     diffs = [b[key] - a[key] for key in both]
     mean = statistics.mean(diffs)
@@ -130,9 +133,11 @@ def main() -> int:
     sys.stderr.write("\n")
     mean = statistics.mean(diffs)
     half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
-    line = (f"{args.players} players, expert as {args.role} told {args.know}: {mean:+.1f} [{mean - half:+.1f}, "
-            f"{mean + half:+.1f}] per seat-deal (n={len(diffs)}, {args.deals} deals, seed {args.seed})"
-            + "".join(f" --set {spec}" for spec in args.set))
+    line = (
+        f"{args.players} players, expert as {args.role} told {args.know}: {mean:+.1f} [{mean - half:+.1f}, "
+        f"{mean + half:+.1f}] per seat-deal (n={len(diffs)}, {args.deals} deals, seed {args.seed})"
+        + "".join(f" --set {spec}" for spec in args.set)
+    )
     print(line)
     if args.out:
         with open(args.out, "w") as f:

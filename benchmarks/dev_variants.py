@@ -59,8 +59,15 @@ def _set(spec: str) -> None:
         setattr(mod, attr, val)
 
 
-def play(rules: RuleSet, dealer: int, seed: str, levels: list[str], watch: int | None = None,
-         keep=None, seeding: str = "common") -> Game | None:
+def play(
+    rules: RuleSet,
+    dealer: int,
+    seed: str,
+    levels: list[str],
+    watch: int | None = None,
+    keep=None,
+    seeding: str = "common",
+) -> Game | None:
     """``duplicate.play_game``, stopping after the bidding when ``keep(deal)`` says the game does not matter."""
     deal = new_deal(rules, dealer, seed)
     bots = [seat_robot(level, seed, s, seeding) for s, level in enumerate(levels)]
@@ -84,8 +91,9 @@ def play(rules: RuleSet, dealer: int, seed: str, levels: list[str], watch: int |
     return Game(list(r.scores), r.taker, r.partner, r.contract, r.made, r.void, times, kinds)
 
 
-def baseline_game(rules: RuleSet, dealer: int, seed: str, baseline: str, cache: Path | None = CACHE,
-                  seeding: str = "common") -> Game:
+def baseline_game(
+    rules: RuleSet, dealer: int, seed: str, baseline: str, cache: Path | None = CACHE, seeding: str = "common"
+) -> Game:
     """The all-baseline game of a deal, from ``cache`` when it was played before (None: no cache); the
     level seeding's games keep their names from before issue 39, the common seeding's are apart."""
     if cache is None:
@@ -110,16 +118,27 @@ def selected(players: int, seed: str, index: int, select: str | None) -> bool:
     deal = new_deal(RuleSet(players), index % players, deal_seed(seed, index))
     hands = [deal.hands[s] | deal.initial_dog for s in deal.seats]
     if select == "poignee":
-        return any((h & (TRUMPS | EXCUSE_BIT)).bit_count() >= POIGNEE_TRUMPS[players]
-                   and hand_strength(h & ~deal.initial_dog, players) >= 40 for h in hands)
+        return any(
+            (h & (TRUMPS | EXCUSE_BIT)).bit_count() >= POIGNEE_TRUMPS[players]
+            and hand_strength(h & ~deal.initial_dog, players) >= 40
+            for h in hands
+        )
     kind, _, floor = select.partition(":")
     if kind != "strong" or not floor:
         raise SystemExit(f"--select is strong:S or poignee, not {select!r}")
     return max(hand_strength(h, players) for h in hands) >= float(floor)
 
 
-def duplicate(players: int, baseline: str, seed: str, index: int, focus: str | None,
-              candidate: str = "expert", cache: Path | None = CACHE, seeding: str = "common") -> dict:
+def duplicate(
+    players: int,
+    baseline: str,
+    seed: str,
+    index: int,
+    focus: str | None,
+    candidate: str = "expert",
+    cache: Path | None = CACHE,
+    seeding: str = "common",
+) -> dict:
     """``duplicate.play_duplicate``'s record of deal ``index``, the seat-games ``focus`` leaves out counted 0."""
     rules = RuleSet(players)
     dealer = index % players
@@ -131,26 +150,57 @@ def duplicate(players: int, baseline: str, seed: str, index: int, focus: str | N
         levels[seat] = candidate
         keep = None
         if focus == "taker":
+
             def keep(deal, seat=seat):
                 return deal.taker == seat or base.taker == seat
         elif focus == "defender":
+
             def keep(deal, seat=seat):
                 if deal.taker is None or deal.taker == seat:
                     return False
                 return not (players == 5 and deal.hands[seat] >> deal.called & 1)
+
         game = play(rules, dealer, dseed, levels, seat, keep, seeding)
         if game is None:
-            seats.append({"seat": seat, "candidate": 0, "baseline": 0, "diff": 0, "role": "skipped",
-                          "baseline_role": base.role(seat), "made": None, "baseline_made": base.made,
-                          "contract": None, "times": [], "kinds": []})
+            seats.append(
+                {
+                    "seat": seat,
+                    "candidate": 0,
+                    "baseline": 0,
+                    "diff": 0,
+                    "role": "skipped",
+                    "baseline_role": base.role(seat),
+                    "made": None,
+                    "baseline_made": base.made,
+                    "contract": None,
+                    "times": [],
+                    "kinds": [],
+                }
+            )
             continue
-        seats.append({"seat": seat, "candidate": game.scores[seat], "baseline": base.scores[seat],
-                      "diff": game.scores[seat] - base.scores[seat], "role": game.role(seat),
-                      "baseline_role": base.role(seat), "made": game.made, "baseline_made": base.made,
-                      "contract": game.contract, "times": [round(t, 6) for t in game.times],
-                      "kinds": game.kinds})
-    return {"index": index, "seed": dseed, "dealer": dealer, "baseline_scores": base.scores,
-            "baseline_contract": base.contract, "seats": seats}
+        seats.append(
+            {
+                "seat": seat,
+                "candidate": game.scores[seat],
+                "baseline": base.scores[seat],
+                "diff": game.scores[seat] - base.scores[seat],
+                "role": game.role(seat),
+                "baseline_role": base.role(seat),
+                "made": game.made,
+                "baseline_made": base.made,
+                "contract": game.contract,
+                "times": [round(t, 6) for t in game.times],
+                "kinds": game.kinds,
+            }
+        )
+    return {
+        "index": index,
+        "seed": dseed,
+        "dealer": dealer,
+        "baseline_scores": base.scores,
+        "baseline_contract": base.contract,
+        "seats": seats,
+    }
 
 
 def main() -> int:
@@ -161,13 +211,19 @@ def main() -> int:
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--seed", default="dev")
     ap.add_argument("--focus", choices=("taker", "defender"))
-    ap.add_argument("--seeding", choices=SEEDINGS, default="common",
-                    help="the robots' seeds, as atout arena's (level: as before issue 39, for earlier runs)")
+    ap.add_argument(
+        "--seeding",
+        choices=SEEDINGS,
+        default="common",
+        help="the robots' seeds, as atout arena's (level: as before issue 39, for earlier runs)",
+    )
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     ap.add_argument("--select", metavar="strong:S|poignee", help="only the deals a rare decision can matter in")
-    ap.add_argument("--candidate", default="expert",
-                    help="the level in the candidate's seat; 'policy' is the learned card policy alone "
-                         "(research/card_policy)")
+    ap.add_argument(
+        "--candidate",
+        default="expert",
+        help="the level in the candidate's seat; 'policy' is the learned card policy alone (research/card_policy)",
+    )
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     for spec in args.set:
@@ -181,23 +237,39 @@ def main() -> int:
         LEVELS["policy"] = PolicyBot
     records = []
     t0 = time.monotonic()
-    indices = [i for i in range(args.start, args.start + args.deals)
-               if selected(args.players, args.seed, i, args.select)]
+    indices = [
+        i for i in range(args.start, args.start + args.deals) if selected(args.players, args.seed, i, args.select)
+    ]
     for i in indices:
-        records.append(duplicate(args.players, args.baseline, args.seed, i, args.focus, args.candidate,
-                                 seeding=args.seeding))
+        records.append(
+            duplicate(args.players, args.baseline, args.seed, i, args.focus, args.candidate, seeding=args.seeding)
+        )
         done = len(records)
         sys.stderr.write(f"\r  {done}/{len(indices)} deals {time.monotonic() - t0:6.0f}s")
         sys.stderr.flush()
     sys.stderr.write("\n")
-    config = {"players": args.players, "candidate": args.candidate, "baseline": args.baseline,
-              "deals": args.deals, "start": args.start, "seed": args.seed, "seeding": args.seeding, "budget": None, "jobs": 1,
-              "focus": args.focus, "select": args.select, "set": args.set, "invocation": " ".join(sys.argv)}
+    config = {
+        "players": args.players,
+        "candidate": args.candidate,
+        "baseline": args.baseline,
+        "deals": args.deals,
+        "start": args.start,
+        "seed": args.seed,
+        "seeding": args.seeding,
+        "budget": None,
+        "jobs": 1,
+        "focus": args.focus,
+        "select": args.select,
+        "set": args.set,
+        "invocation": " ".join(sys.argv),
+    }
     summary = summarize(records)
     write_json(args.out, config, summary, records)
     s = summary["points_per_deal"]
-    print(f"{args.out}: {s['mean']:+.2f} [{s['low']:+.2f}, {s['high']:+.2f}] per deal over {len(records)}; "
-          + ", ".join(f"{r} {v['mean']:+.1f} (n={v['n']})" for r, v in summary["by_role"].items()))
+    print(
+        f"{args.out}: {s['mean']:+.2f} [{s['low']:+.2f}, {s['high']:+.2f}] per deal over {len(records)}; "
+        + ", ".join(f"{r} {v['mean']:+.1f} (n={v['n']})" for r, v in summary["by_role"].items())
+    )
     return 0
 
 

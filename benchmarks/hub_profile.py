@@ -92,8 +92,9 @@ async def run(tables: int, actions: int, players: int) -> tuple[int, float, floa
         for c in clients:
             await c.say({"type": "hello", "protocol": 1, "name": c.name, "patches": True})
             c.read()
-        await clients[0].say({"type": "create", "players": players,
-                              "options": {"deals": 20, "turn_seconds": 0, "competitive": False}})
+        await clients[0].say(
+            {"type": "create", "players": players, "options": {"deals": 20, "turn_seconds": 0, "competitive": False}}
+        )
         clients[0].read()
         table_id, seq = clients[0].state["id"], clients[0].state["seq"]
         for i, c in enumerate(clients[1:], start=1):
@@ -148,26 +149,46 @@ def main() -> int:
         profiler.enable()
     try:  # the server's loop (uvicorn picks uvloop where it is installed)
         import uvloop
+
         runner = uvloop.run
     except ImportError:
         runner = asyncio.run
     if os.environ.get("HUB_PROFILE_GC") == "server":
         from atout.cli.serve import _tune_gc
+
         _tune_gc()
     done, wall, cpu = runner(run(args.tables, args.actions, args.players))
     if profiler:
         profiler.disable()
         profiler.dump_stats(args.profile)
-    print(f"{done} actions in {wall:.2f} s ({done / wall:,.0f}/s), CPU {cpu:.2f} s: {cpu / done * 1e6:,.0f} µs an action")
+    print(
+        f"{done} actions in {wall:.2f} s ({done / wall:,.0f}/s), CPU {cpu:.2f} s: {cpu / done * 1e6:,.0f} µs an action"
+    )
     return 0
 
 
 def icount(args) -> int:
     out = Path(tempfile.mkdtemp()) / "callgrind.out"
     answer = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}", sys.executable,
-         __file__, "--tables", str(args.tables), "--actions", str(args.actions), "--players", str(args.players)],
-        env={**os.environ, "HUB_PROFILE_COUNTING": "1"}, capture_output=True, text=True, check=True)
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            __file__,
+            "--tables",
+            str(args.tables),
+            "--actions",
+            str(args.actions),
+            "--players",
+            str(args.players),
+        ],
+        env={**os.environ, "HUB_PROFILE_COUNTING": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     done = int(answer.stdout.split()[0])
     total = sum(int(line.split()[1]) for line in out.read_text().splitlines() if line.startswith("totals:"))
     print(f"{done} actions, {total:,} instructions: {total / done:,.0f} an action")

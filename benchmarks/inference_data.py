@@ -2,7 +2,8 @@
 
     nice -n 15 python benchmarks/inference_data.py --deals 1500 --seed infer-train --out /tmp/infer-train.npz
 
-Four-player deals by default (``--players``; the deal and each seat's robot drawn from ``--seed``: a seat is the expert with
+Four-player deals by default (``--players``; the deal and each seat's robot drawn from ``--seed``: a seat is the expert
+with
 probability ``--expert``, else club, or beginner one time in ``--beginner``), so the model does not
 assume one kind of player.  At each card of the play, with probability ``--keep``, the position of
 the seat to play is kept: the features of every unseen card not known to lie in one place, the
@@ -28,12 +29,15 @@ from atout.engine import Deal, Observation, RuleSet, new_deal
 def table(seed: str, i: int, expert: float, beginner: float, players: int = 4) -> list[str]:
     """The robot levels of deal ``i``'s seats."""
     rng = random.Random(f"{seed}/table/{i}")
-    return ["expert" if rng.random() < expert else ("beginner" if rng.random() < beginner else "club")
-            for _ in range(players)]
+    return [
+        "expert" if rng.random() < expert else ("beginner" if rng.random() < beginner else "club")
+        for _ in range(players)
+    ]
 
 
-def positions(deals: int, seed: str, keep: float, expert: float, beginner: float,
-              start: int = 0, players: int = 4) -> Iterator[tuple[int, Observation, Deal]]:
+def positions(
+    deals: int, seed: str, keep: float, expert: float, beginner: float, start: int = 0, players: int = 4
+) -> Iterator[tuple[int, Observation, Deal]]:
     """(deal number, the observation of the seat to play, the true deal) at the kept card decisions."""
     rules = RuleSet(players)
     for i in range(start, start + deals):
@@ -74,8 +78,9 @@ def main() -> int:
     xs, legals, ys, rows_pos = [], [], [], []
     rooms, tricks, roles, deal_ids = [], [], [], []
     t0 = time.monotonic()
-    for n, (i, obs, deal) in enumerate(positions(args.deals, args.seed, args.keep, args.expert, args.beginner,
-                                                           players=args.players)):
+    for n, (i, obs, deal) in enumerate(
+        positions(args.deals, args.seed, args.keep, args.expert, args.beginner, players=args.players)
+    ):
         pos = inference.encode(obs)
         if not len(pos.cards):
             continue
@@ -90,10 +95,18 @@ def main() -> int:
         if n % 200 == 0:
             sys.stderr.write(f"\r  deal {i + 1}/{args.deals}, {len(rooms)} positions, {time.monotonic() - t0:5.0f}s")
     sys.stderr.write("\n")
-    np.savez_compressed(args.out, x=np.concatenate(xs), legal=np.concatenate(legals), y=np.concatenate(ys),
-                        pos=np.concatenate(rows_pos), room=np.array(rooms).reshape(-1, PLACES_MAX),
-                        trick=np.array(tricks), taker=np.array(roles), deal=np.array(deal_ids),
-                        command=np.array(" ".join(sys.argv)))
+    np.savez_compressed(
+        args.out,
+        x=np.concatenate(xs),
+        legal=np.concatenate(legals),
+        y=np.concatenate(ys),
+        pos=np.concatenate(rows_pos),
+        room=np.array(rooms).reshape(-1, PLACES_MAX),
+        trick=np.array(tricks),
+        taker=np.array(roles),
+        deal=np.array(deal_ids),
+        command=np.array(" ".join(sys.argv)),
+    )
     print(f"{len(rooms)} positions, {sum(len(y) for y in ys)} cards, {args.deals} deals -> {args.out}")
     return 0
 

@@ -9,7 +9,8 @@ known to lie in one place, four guesses at where it lies:
 - ``model``: ``inference.placement`` (the softmax, balanced so each place expects its room);
 - ``model_raw``: the softmax alone;
 - ``worlds``: the weighted share of today's worlds (``sampling.weighted_states``, ``--worlds`` of them,
-  as many as the expert draws for a card, expert.CARD_SAMPLES) putting it in each place, mixed with ``uniform`` by the share
+  as many as the expert draws for a card, expert.CARD_SAMPLES) putting it in each place, mixed with ``uniform`` by the
+  share
   ``eps`` that suits them best on these positions (a world-count share is often 0: unmixed, its
   log-loss is infinite);
 - ``worlds_model``: the same worlds, each weight multiplied by the model's probability of the world
@@ -45,15 +46,24 @@ EPS = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 BINS = 10
 
 
-def world_shares(obs, pos, worlds: int, seed: str, power: float = 0.0,
-                 draw: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def world_shares(
+    obs, pos, worlds: int, seed: str, power: float = 0.0, draw: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """The weighted share of today's worlds putting each of ``pos.cards`` in each place and the same with
     the worlds' weights multiplied by the model's (``inference.weigh_states``, to ``power``); or with
     ``draw``, only the share of worlds dealt from the model (``expert.MODEL_DRAW``, first two None)."""
     k = infer(obs)
     if draw:
-        return None, None, shares(pos, sampling.weighted_states(obs, random.Random(seed), worlds, k,
-                                                                  chances=partial(draw_probabilities, power=draw)))
+        return (
+            None,
+            None,
+            shares(
+                pos,
+                sampling.weighted_states(
+                    obs, random.Random(seed), worlds, k, chances=partial(draw_probabilities, power=draw)
+                ),
+            ),
+        )
     states = sampling.weighted_states(obs, random.Random(seed), worlds, k)
     return shares(pos, states), shares(pos, inference.weigh_states(obs, k, states, power)), None
 
@@ -93,8 +103,9 @@ def main() -> int:
     ap.add_argument("--beginner", type=float, default=0.3)
     ap.add_argument("--worlds", type=int, default=108)
     ap.add_argument("--power", type=float, default=0.5, help="expert.MODEL_WORLDS for worlds_model")
-    ap.add_argument("--draw", type=float, default=0.0,
-                    help="expert.MODEL_DRAW for worlds_drawn (0: that column left out)")
+    ap.add_argument(
+        "--draw", type=float, default=0.0, help="expert.MODEL_DRAW for worlds_drawn (0: that column left out)"
+    )
     ap.add_argument("--json", required=True)
     ap.add_argument("--svg", required=True)
     args = ap.parse_args()
@@ -104,8 +115,9 @@ def main() -> int:
     t0 = time.monotonic()
     timing = {"model": 0.0, "worlds": 0.0, "worlds_drawn": 0.0}
     n = 0
-    for n, (i, obs, deal) in enumerate(positions(args.deals, args.seed, args.keep, args.expert, args.beginner,
-                                                 players=args.players), 1):
+    for n, (i, obs, deal) in enumerate(
+        positions(args.deals, args.seed, args.keep, args.expert, args.beginner, players=args.players), 1
+    ):
         t = time.perf_counter()
         pos = inference.encode(obs)
         if not len(pos.cards):
@@ -153,9 +165,16 @@ def main() -> int:
         best[m] = min(EPS, key=lambda e, m=m: float(logloss((1 - e) * probs[m] + e * probs["uniform"]).mean()))
         probs[m] = (1 - best[m]) * probs[m] + best[m] * probs["uniform"]
     choice = (legal.sum(axis=1) > 1)[:, None] & legal
-    out: dict = {"command": " ".join(sys.argv), "players": args.players, "draw": args.draw, "positions": len(rec["model"]), "cards": len(y),
-                 "worlds_eps": best, "ms_per_position": {k: 1000 * v / max(1, n) for k, v in timing.items()},
-                 "methods": {}}
+    out: dict = {
+        "command": " ".join(sys.argv),
+        "players": args.players,
+        "draw": args.draw,
+        "positions": len(rec["model"]),
+        "cards": len(y),
+        "worlds_eps": best,
+        "ms_per_position": {k: 1000 * v / max(1, n) for k, v in timing.items()},
+        "methods": {},
+    }
     tricks = sorted(set(trick.tolist()))
     for m in methods:
         p = probs[m]
@@ -164,10 +183,15 @@ def main() -> int:
         hit = (np.arange(PLACES_MAX)[None, :] == y[:, None])[choice]
         edges = np.linspace(0, 1, BINS + 1)
         which = np.clip(np.digitize(pred, edges) - 1, 0, BINS - 1)
-        reliability = [{"bin": [float(edges[b]), float(edges[b + 1])], "n": int((which == b).sum()),
-                        "predicted": float(pred[which == b].mean()) if (which == b).any() else None,
-                        "observed": float(hit[which == b].mean()) if (which == b).any() else None}
-                       for b in range(BINS)]
+        reliability = [
+            {
+                "bin": [float(edges[b]), float(edges[b + 1])],
+                "n": int((which == b).sum()),
+                "predicted": float(pred[which == b].mean()) if (which == b).any() else None,
+                "observed": float(hit[which == b].mean()) if (which == b).any() else None,
+            }
+            for b in range(BINS)
+        ]
         ece = sum(r["n"] * abs(r["predicted"] - r["observed"]) for r in reliability if r["n"]) / len(pred)
         out["methods"][m] = {
             "logloss": float(ll.mean()),
@@ -182,45 +206,74 @@ def main() -> int:
     # Paired differences per card, their interval from the spread between deals (a deal's cards are not
     # independent): the mean over deals of each deal's mean difference.
     out["paired"] = {}
-    pairs = [("model", "worlds"), ("worlds_model", "worlds"), ("model", "uniform"), ("worlds", "uniform"),
-             ("model", "model_raw")]
+    pairs = [
+        ("model", "worlds"),
+        ("worlds_model", "worlds"),
+        ("model", "uniform"),
+        ("worlds", "uniform"),
+        ("model", "model_raw"),
+    ]
     if args.draw:
         pairs += [("worlds_drawn", "worlds"), ("worlds_drawn", "model"), ("worlds_drawn", "worlds_model")]
     for a, b in pairs:
         diff = logloss(probs[a]) - logloss(probs[b])
         per_deal = np.array([diff[deal_of == d].mean() for d in np.unique(deal_of)])
         half = 1.96 * per_deal.std(ddof=1) / np.sqrt(len(per_deal))
-        out["paired"][f"{a}-{b}"] = {"mean_per_deal": float(per_deal.mean()), "ci95": float(half),
-                                     "deals": len(per_deal)}
+        out["paired"][f"{a}-{b}"] = {
+            "mean_per_deal": float(per_deal.mean()),
+            "ci95": float(half),
+            "deals": len(per_deal),
+        }
     with open(args.json, "w") as f:
         json.dump(out, f, indent=1)
     with open(args.svg, "w") as f:
         f.write(svg(out))
     for m in methods:
         r = out["methods"][m]
-        print(f"{m:10s} log-loss {r['logloss']:.4f} ±{r['logloss_ci95']:.4f} (taker {r['logloss_taker']:.4f}, "
-              f"defender {r['logloss_defender']:.4f}), true place {r['true_place_probability']:.3f}, "
-              f"calibration error {r['calibration_error']:.3f}")
+        print(
+            f"{m:10s} log-loss {r['logloss']:.4f} ±{r['logloss_ci95']:.4f} (taker {r['logloss_taker']:.4f}, "
+            f"defender {r['logloss_defender']:.4f}), true place {r['true_place_probability']:.3f}, "
+            f"calibration error {r['calibration_error']:.3f}"
+        )
     for name, r in out["paired"].items():
         print(f"{name}: {r['mean_per_deal']:+.4f} ± {r['ci95']:.4f} nats a card (mean over {r['deals']} deals)")
-    print(f"{out['positions']} positions, {out['cards']} cards; worlds mixed with uniform at eps {best}; "
-          f"ms a position: {out['ms_per_position']}")
+    print(
+        f"{out['positions']} positions, {out['cards']} cards; worlds mixed with uniform at eps {best}; "
+        f"ms a position: {out['ms_per_position']}"
+    )
     return 0
 
 
-COLOURS = {"model": "#1b6ca8", "model_raw": "#7fb3d5", "worlds": "#c0392b", "worlds_model": "#e67e22",
-           "worlds_drawn": "#27ae60",
-           "uniform": "#7f8c8d"}
+COLOURS = {
+    "model": "#1b6ca8",
+    "model_raw": "#7fb3d5",
+    "worlds": "#c0392b",
+    "worlds_model": "#e67e22",
+    "worlds_drawn": "#27ae60",
+    "uniform": "#7f8c8d",
+}
 
 
 def svg(out: dict) -> str:
     """A reliability diagram and the log-loss by trick, side by side."""
     w, h, pad = 360, 300, 45
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w + 40}" height="{h + 70}" '
-             'font-family="sans-serif" font-size="11">', '<rect width="100%" height="100%" fill="white"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w + 40}" height="{h + 70}" '
+        'font-family="sans-serif" font-size="11">',
+        '<rect width="100%" height="100%" fill="white"/>',
+    ]
 
-    def panel(x0: int, title: str, xlabel: str, ylabel: str, xmax: float, ymin: float, ymax: float,
-              series: dict[str, list[tuple[float, float]]], diagonal: bool) -> None:
+    def panel(
+        x0: int,
+        title: str,
+        xlabel: str,
+        ylabel: str,
+        xmax: float,
+        ymin: float,
+        ymax: float,
+        series: dict[str, list[tuple[float, float]]],
+        diagonal: bool,
+    ) -> None:
         def px(v: float) -> float:
             return x0 + pad + (w - pad - 10) * v / xmax
 
@@ -228,43 +281,66 @@ def svg(out: dict) -> str:
             return 30 + (h - 30 - pad) * (1 - (v - ymin) / (ymax - ymin))
 
         parts.append(f'<text x="{x0 + w / 2}" y="18" text-anchor="middle" font-size="13">{title}</text>')
-        parts.append(f'<rect x="{px(0)}" y="{py(ymax)}" width="{px(xmax) - px(0)}" height="{py(ymin) - py(ymax)}" '
-                     'fill="none" stroke="#999"/>')
+        parts.append(
+            f'<rect x="{px(0)}" y="{py(ymax)}" width="{px(xmax) - px(0)}" height="{py(ymin) - py(ymax)}" '
+            'fill="none" stroke="#999"/>'
+        )
         for k in range(6):
             xv, yv = xmax * k / 5, ymin + (ymax - ymin) * k / 5
             xtext = f"{xv:.3g}" if xmax <= 1 else f"{xv:.0f}"
             parts.append(f'<text x="{px(xv)}" y="{py(ymin) + 14}" text-anchor="middle">{xtext}</text>')
             parts.append(f'<text x="{px(0) - 4}" y="{py(yv) + 4}" text-anchor="end">{yv:.2f}</text>')
         parts.append(f'<text x="{x0 + w / 2}" y="{py(ymin) + 30}" text-anchor="middle">{xlabel}</text>')
-        parts.append(f'<text x="{x0 + 10}" y="{(py(ymin) + py(ymax)) / 2}" text-anchor="middle" '
-                     f'transform="rotate(-90 {x0 + 10} {(py(ymin) + py(ymax)) / 2})">{ylabel}</text>')
+        parts.append(
+            f'<text x="{x0 + 10}" y="{(py(ymin) + py(ymax)) / 2}" text-anchor="middle" '
+            f'transform="rotate(-90 {x0 + 10} {(py(ymin) + py(ymax)) / 2})">{ylabel}</text>'
+        )
         if diagonal:
-            parts.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" stroke="#ccc" '
-                         'stroke-dasharray="4 3"/>')
+            parts.append(
+                f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" stroke="#ccc" stroke-dasharray="4 3"/>'
+            )
         for name, pts in series.items():
             path = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in pts)
             parts.append(f'<polyline points="{path}" fill="none" stroke="{COLOURS[name]}" stroke-width="2"/>')
             for a, b in pts:
                 parts.append(f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="2.5" fill="{COLOURS[name]}"/>')
 
-    rel = {m: [(r["predicted"], r["observed"]) for r in v["reliability"] if r["n"]]
-           for m, v in out["methods"].items()}
-    panel(0, "Reliability (legal card-place pairs)", "predicted probability", "observed frequency",
-          1.0, 0.0, 1.0, rel, True)
+    rel = {m: [(r["predicted"], r["observed"]) for r in v["reliability"] if r["n"]] for m, v in out["methods"].items()}
+    panel(
+        0,
+        "Reliability (legal card-place pairs)",
+        "predicted probability",
+        "observed frequency",
+        1.0,
+        0.0,
+        1.0,
+        rel,
+        True,
+    )
     base = out["methods"]["uniform"]["logloss_by_trick"]
-    by = {m: [(float(t) + 1, v - base[t]) for t, v in v["logloss_by_trick"].items()]
-          for m, v in out["methods"].items()}
+    by = {m: [(float(t) + 1, v - base[t]) for t, v in v["logloss_by_trick"].items()] for m, v in out["methods"].items()}
     ys = [b for pts in by.values() for _, b in pts]
     xmax = max(a for pts in by.values() for a, _ in pts)
-    panel(w + 20, "Log-loss minus uniform's, by trick", "trick", "nats per unseen card",
-          xmax, min(ys) * 1.1, max(0.01, max(ys) * 1.1), by, False)
+    panel(
+        w + 20,
+        "Log-loss minus uniform's, by trick",
+        "trick",
+        "nats per unseen card",
+        xmax,
+        min(ys) * 1.1,
+        max(0.01, max(ys) * 1.1),
+        by,
+        False,
+    )
     for k, m in enumerate(m for m in METHODS if m in out["methods"]):
         r = out["methods"][m]
         y0 = h + 25 + 14 * (k // 2)
         x0 = 40 + 360 * (k % 2)
         parts.append(f'<rect x="{x0}" y="{y0 - 9}" width="12" height="4" fill="{COLOURS[m]}"/>')
-        parts.append(f'<text x="{x0 + 18}" y="{y0 - 4}">{m}: log-loss {r["logloss"]:.3f}, '
-                     f'calibration error {r["calibration_error"]:.3f}</text>')
+        parts.append(
+            f'<text x="{x0 + 18}" y="{y0 - 4}">{m}: log-loss {r["logloss"]:.3f}, '
+            f"calibration error {r['calibration_error']:.3f}</text>"
+        )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 

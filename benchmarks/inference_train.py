@@ -19,8 +19,9 @@ import numpy as np
 from atout.bots.inference import FEATURES, LOG_ROOM, scores
 
 
-def loss_grad(params: dict[str, np.ndarray], x: np.ndarray, legal: np.ndarray, y: np.ndarray,
-              grad: bool = True) -> tuple[float, dict[str, np.ndarray]]:
+def loss_grad(
+    params: dict[str, np.ndarray], x: np.ndarray, legal: np.ndarray, y: np.ndarray, grad: bool = True
+) -> tuple[float, dict[str, np.ndarray]]:
     """Mean log-loss of the true places and its gradient."""
     f32 = {k: v.astype(np.float32) for k, v in params.items()}
     r = len(y)
@@ -72,8 +73,11 @@ def main() -> int:
     w[LOG_ROOM] = 1.0  # start at room-proportional over the legal places
     params = {"w": w}
     if args.hidden:
-        params |= {"U": rng.normal(0, 0.1, (args.hidden, FEATURES)), "b": np.zeros(args.hidden),
-                   "v": np.zeros(args.hidden)}
+        params |= {
+            "U": rng.normal(0, 0.1, (args.hidden, FEATURES)),
+            "b": np.zeros(args.hidden),
+            "v": np.zeros(args.hidden),
+        }
     base, _ = loss_grad({"w": w.copy()}, xv, lv, yv, grad=False)
     m = {k: np.zeros_like(v) for k, v in params.items()}
     s = {k: np.zeros_like(v) for k, v in params.items()}
@@ -89,10 +93,13 @@ def main() -> int:
             vloss, _ = loss_grad(params, xv, lv, yv, grad=False)
             sys.stderr.write(f"step {step}: batch {loss:.4f}, held out {vloss:.4f}\n")
     vloss, _ = loss_grad(params, xv, lv, yv, grad=False)
-    print(f"held-out log-loss per card {vloss:.4f} (room-proportional over legal places {base:.4f}); "
-          f"{int(fit.sum())} cards fitted, {int((~fit).sum())} held out")
-    np.savez_compressed(args.out, **{k: v.astype(np.float32) for k, v in params.items()},
-                        command=np.array(" ".join(sys.argv)))
+    print(
+        f"held-out log-loss per card {vloss:.4f} (room-proportional over legal places {base:.4f}); "
+        f"{int(fit.sum())} cards fitted, {int((~fit).sum())} held out"
+    )
+    np.savez_compressed(
+        args.out, **{k: v.astype(np.float32) for k, v in params.items()}, command=np.array(" ".join(sys.argv))
+    )
     return 0
 
 

@@ -35,9 +35,20 @@ def fill(store: Store, games: int, people: int, seed: int = 1) -> float:
     the rest in bulk with the same sums, so that filling takes seconds, not an hour."""
     rng = random.Random(seed)
     with store.engine.begin() as conn:
-        conn.execute(players.insert(), [
-            {"id": f"p{i:08d}", "name": f"player{i}", "name_key": f"player{i}", "password_hash": "-",
-             "avatar": "fox", "created_at": 0.0} for i in range(people)])
+        conn.execute(
+            players.insert(),
+            [
+                {
+                    "id": f"p{i:08d}",
+                    "name": f"player{i}",
+                    "name_key": f"player{i}",
+                    "password_hash": "-",
+                    "avatar": "fox",
+                    "created_at": 0.0,
+                }
+                for i in range(people)
+            ],
+        )
     store.create_table("bench", 0.0, {"seq": 0}, 4)
     start = time.perf_counter()
     now = time.time() - 90 * 86400
@@ -52,15 +63,43 @@ def fill(store: Store, games: int, people: int, seed: int = 1) -> float:
         order = sorted(range(4), key=lambda s: -totals[s])
         places = {s: order.index(s) + 1 for s in range(4)}
         participants = tuple(
-            {"seat": s, "player_id": f"p{p:08d}", "name": f"player{p}", "total": totals[s], "place": places[s],
-             "won": places[s] == 1, "abandoned": False, "deals": 5, "taker_deals": rng.randrange(0, 3),
-             "taker_made": 0, "competitive": True} for s, p in enumerate(seats))
+            {
+                "seat": s,
+                "player_id": f"p{p:08d}",
+                "name": f"player{p}",
+                "total": totals[s],
+                "place": places[s],
+                "won": places[s] == 1,
+                "abandoned": False,
+                "deals": 5,
+                "taker_deals": rng.randrange(0, 3),
+                "taker_made": 0,
+                "competitive": True,
+            }
+            for s, p in enumerate(seats)
+        )
         if g < through_server:
-            store.append([Append("bench", [StoredEvent(g + 1, ended, "game_end", {})],
-                                 game=GameRow(f"g{g:08d}", "bench", 4, "finished", ended - 600, ended, {}, participants))])
+            store.append(
+                [
+                    Append(
+                        "bench",
+                        [StoredEvent(g + 1, ended, "game_end", {})],
+                        game=GameRow(f"g{g:08d}", "bench", 4, "finished", ended - 600, ended, {}, participants),
+                    )
+                ]
+            )
             continue
-        rows.append({"id": f"g{g:08d}", "table_id": "bench", "players": 4, "status": "finished",
-                     "started_at": ended - 600, "ended_at": ended, "data": {}})
+        rows.append(
+            {
+                "id": f"g{g:08d}",
+                "table_id": "bench",
+                "players": 4,
+                "status": "finished",
+                "started_at": ended - 600,
+                "ended_at": ended,
+                "data": {},
+            }
+        )
         for p in participants:
             lines.append({**p, "game_id": f"g{g:08d}", "players": 4, "ended_at": ended})
             for period in PERIODS:
@@ -78,12 +117,24 @@ def fill(store: Store, games: int, people: int, seed: int = 1) -> float:
             entry[1] += r.games
             entry[2] += r.wins
         for chunk in range(0, len(rows), 5000):
-            conn.execute(games_table.insert(), rows[chunk:chunk + 5000])
+            conn.execute(games_table.insert(), rows[chunk : chunk + 5000])
         for chunk in range(0, len(lines), 5000):
-            conn.execute(game_players.insert(), lines[chunk:chunk + 5000])
-        conn.execute(standings.insert(), [
-            {"player_id": pid, "players": 4, "period": period, "period_start": since, "points": v[0], "games": v[1],
-             "wins": v[2]} for (pid, period, since), v in sums.items()])
+            conn.execute(game_players.insert(), lines[chunk : chunk + 5000])
+        conn.execute(
+            standings.insert(),
+            [
+                {
+                    "player_id": pid,
+                    "players": 4,
+                    "period": period,
+                    "period_start": since,
+                    "points": v[0],
+                    "games": v[1],
+                    "wins": v[2],
+                }
+                for (pid, period, since), v in sums.items()
+            ],
+        )
     return time.perf_counter() - start
 
 
@@ -110,23 +161,33 @@ def main() -> int:
         conn.execute(sa.text("ANALYZE"))
     accounts = Accounts(store)
     now = time.time()
-    print(f"store: {'SQLite' if url.startswith('sqlite') else 'PostgreSQL'}; {args.games:,} games of 4, {args.players:,} players; "
-          f"filled in {took:.0f} s")
+    print(
+        f"store: {'SQLite' if url.startswith('sqlite') else 'PostgreSQL'}; {args.games:,} games of 4, {args.players:,} "
+        f"players; "
+        f"filled in {took:.0f} s"
+    )
     with store.engine.connect() as conn:
-        counts = {t: conn.execute(sa.select(sa.func.count()).select_from(sa.table(t))).scalar_one()
-                  for t in ("games", "game_players", "standings", "ratings")}
+        counts = {
+            t: conn.execute(sa.select(sa.func.count()).select_from(sa.table(t))).scalar_one()
+            for t in ("games", "game_players", "standings", "ratings")
+        }
     print("rows: " + ", ".join(f"{t} {n:,}" for t, n in counts.items()))
     for period in ("week", "month", "all"):
         median, worst = timed(lambda p=period: leaderboard(store.engine, 4, p, now, 1))
         deep, _ = timed(lambda p=period: leaderboard(store.engine, 4, p, now, 50))
-        print(f"leaderboard 4 players, {period:5}: page 1 median {median:.2f} ms (max {worst:.2f}), page 50 {deep:.2f} ms")
+        print(
+            f"leaderboard 4 players, {period:5}: page 1 median {median:.2f} ms (max {worst:.2f}), page 50 {deep:.2f} ms"
+        )
     median, worst = timed(lambda: profile(store, accounts, "player7"))
     print(f"profile of one player: median {median:.2f} ms (max {worst:.2f})")
     if url.startswith("sqlite"):
         with store.engine.connect() as conn:
-            plan = conn.execute(sa.text(
-                "EXPLAIN QUERY PLAN SELECT player_id FROM standings WHERE players=4 AND period='all' "
-                "AND period_start=0 ORDER BY points DESC LIMIT 20")).all()
+            plan = conn.execute(
+                sa.text(
+                    "EXPLAIN QUERY PLAN SELECT player_id FROM standings WHERE players=4 AND period='all' "
+                    "AND period_start=0 ORDER BY points DESC LIMIT 20"
+                )
+            ).all()
         print("plan:", "; ".join(row[-1] for row in plan))
     return 0
 

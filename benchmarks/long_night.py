@@ -83,8 +83,9 @@ class Page:
         self.reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, url: str, name: str, token: str | None = None, patches: bool = False,
-                   events: bool = True) -> Page:
+    async def open(
+        cls, url: str, name: str, token: str | None = None, patches: bool = False, events: bool = True
+    ) -> Page:
         ws, given = await connect(url, name, patches, token)
         return cls(ws, given, events)
 
@@ -102,8 +103,13 @@ class Page:
                             state["deal"] = {**state["deal"], **message["deal_patch"]}
                         self.states[table] = state
                 kind = message["type"]
-                if (kind == "event" and self.events) or kind not in ("event", "table", "lobby_table", "lobby_remove",
-                                                                     "lobby"):
+                if (kind == "event" and self.events) or kind not in (
+                    "event",
+                    "table",
+                    "lobby_table",
+                    "lobby_remove",
+                    "lobby",
+                ):
                     self.inbox.put_nowait(message)
 
     async def send(self, message: dict) -> None:
@@ -236,10 +242,18 @@ async def night(port: int, pid: int, args) -> dict:
     end = started + args.minutes * 60
     while True:
         h = await asyncio.to_thread(health, port)
-        sample = {"t": round(time.monotonic() - started, 1), "rss_mb": round(rss_mb(pid), 1), "fds": fds(pid),
-                  "ping_ms": round(await ping_ms(pinger), 2), "actions": h["actions"], "tables": h["tables"],
-                  "released": h.get("released"), "connections": h["connections"], "opened": run.opened,
-                  "left": run.closed}
+        sample = {
+            "t": round(time.monotonic() - started, 1),
+            "rss_mb": round(rss_mb(pid), 1),
+            "fds": fds(pid),
+            "ping_ms": round(await ping_ms(pinger), 2),
+            "actions": h["actions"],
+            "tables": h["tables"],
+            "released": h.get("released"),
+            "connections": h["connections"],
+            "opened": run.opened,
+            "left": run.closed,
+        }
         samples.append(sample)
         print(json.dumps(sample), flush=True)
         if time.monotonic() >= end:
@@ -256,8 +270,12 @@ async def night(port: int, pid: int, args) -> dict:
 
 def svg(samples: list[dict], title: str, note: str) -> str:
     """RSS, file descriptors and the ping's round trip against the actions accepted: three panels, by hand."""
-    panels = [("rss_mb", "RSS (MB)", "#2b6cb0"), ("fds", "open file descriptors", "#2f855a"),
-              ("ping_ms", "ping round trip (ms, median of 5)", "#c05621"), ("tables", "tables in memory", "#6b46c1")]
+    panels = [
+        ("rss_mb", "RSS (MB)", "#2b6cb0"),
+        ("fds", "open file descriptors", "#2f855a"),
+        ("ping_ms", "ping round trip (ms, median of 5)", "#c05621"),
+        ("tables", "tables in memory", "#6b46c1"),
+    ]
     left, width, height, gap, top = 70, 640, 130, 46, 52
     total = top + len(panels) * (height + gap) + 20
     xs = [s["actions"] for s in samples]
@@ -266,10 +284,13 @@ def svg(samples: list[dict], title: str, note: str) -> str:
     def x(v: float) -> float:
         return left + (v - x0) / ((x1 - x0) or 1) * width
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 30}" height="{total}" '
-             'font-family="sans-serif" font-size="12">', '<rect width="100%" height="100%" fill="white"/>',
-             f'<text x="10" y="20" font-size="15" font-weight="bold">{escape(title)}</text>',
-             f'<text x="10" y="38" fill="#444">{escape(note)}</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 30}" height="{total}" '
+        'font-family="sans-serif" font-size="12">',
+        '<rect width="100%" height="100%" fill="white"/>',
+        f'<text x="10" y="20" font-size="15" font-weight="bold">{escape(title)}</text>',
+        f'<text x="10" y="38" fill="#444">{escape(note)}</text>',
+    ]
     for k, (key, label, colour) in enumerate(panels):
         y0 = top + k * (height + gap)
         values = [s[key] for s in samples]
@@ -297,13 +318,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=60.0, help="how long the night lasts (default 60)")
     parser.add_argument("--tables", type=int, default=12, help="tables going at once (default 12)")
-    parser.add_argument("--robot-pace", type=float, default=0.05,
-                        help="atout serve --robot-pace (default 0.05: about 230 actions a second, below what a shared "
-                             "2-core machine gives, so the night's load, and the tables it holds, do not follow the "
-                             "machine's other work; 0.02 runs as fast as the CPU allows)")
+    parser.add_argument(
+        "--robot-pace",
+        type=float,
+        default=0.05,
+        help="atout serve --robot-pace (default 0.05: about 230 actions a second, below what a shared "
+        "2-core machine gives, so the night's load, and the tables it holds, do not follow the "
+        "machine's other work; 0.02 runs as fast as the CPU allows)",
+    )
     parser.add_argument("--deal-pause", type=float, default=0.1, help="atout serve --deal-pause (default 0.1)")
-    parser.add_argument("--idle-release", type=float, default=60.0,
-                        help="atout serve --idle-release (default 60; 0: tables are never released)")
+    parser.add_argument(
+        "--idle-release",
+        type=float,
+        default=60.0,
+        help="atout serve --idle-release (default 60; 0: tables are never released)",
+    )
     parser.add_argument("--every", type=float, default=20.0, help="seconds between samples (default 20)")
     parser.add_argument("--db", default=None, help="the store (default: a fresh SQLite file)")
     parser.add_argument("--seed", type=int, default=40)
@@ -312,10 +341,28 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="atout-night-"))
     db = args.db or f"sqlite:///{folder / 'atout.db'}"
     port = free_port()
-    command = [shutil.which("atout") or "atout", "serve", "--port", str(port), "--db", db,
-               "--robot-pace", str(args.robot_pace), "--deal-pause", str(args.deal_pause),
-               "--idle-release", str(args.idle_release), "--analysis-workers", "0", "--rate", "1000",
-               "--limit-factor", "1000", "--log-level", "warning"]
+    command = [
+        shutil.which("atout") or "atout",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--robot-pace",
+        str(args.robot_pace),
+        "--deal-pause",
+        str(args.deal_pause),
+        "--idle-release",
+        str(args.idle_release),
+        "--analysis-workers",
+        "0",
+        "--rate",
+        "1000",
+        "--limit-factor",
+        "1000",
+        "--log-level",
+        "warning",
+    ]
     env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "long-night"}
     log = (folder / "server.log").open("w")
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
@@ -332,19 +379,27 @@ def main() -> int:
     samples = result["samples"]
     quarter = min(samples, key=lambda s: abs(s["t"] - samples[-1]["t"] / 4))
     growth = samples[-1]["rss_mb"] / quarter["rss_mb"] - 1
-    result.update({
-        "command": (f"nice -n {os.nice(0)} " if os.nice(0) else "") + "python " + " ".join(sys.argv),
-        "settings": {k: getattr(args, k) for k in ("minutes", "tables", "robot_pace", "deal_pause", "idle_release",
-                                                     "every", "seed")},
-        "rss_quarter_mb": quarter["rss_mb"], "rss_end_mb": samples[-1]["rss_mb"], "rss_growth": round(growth, 4),
-        "target_met": abs(growth) <= 0.10,
-    })
+    result.update(
+        {
+            "command": (f"nice -n {os.nice(0)} " if os.nice(0) else "") + "python " + " ".join(sys.argv),
+            "settings": {
+                k: getattr(args, k)
+                for k in ("minutes", "tables", "robot_pace", "deal_pause", "idle_release", "every", "seed")
+            },
+            "rss_quarter_mb": quarter["rss_mb"],
+            "rss_end_mb": samples[-1]["rss_mb"],
+            "rss_growth": round(growth, 4),
+            "target_met": abs(growth) <= 0.10,
+        }
+    )
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n")
-    note = (f"{args.minutes:g} min, {args.tables} tables at once, {result['opened']} opened and left; "
-            f"idle release {args.idle_release:g} s; RSS {quarter['rss_mb']:.0f} MB at a quarter, "
-            f"{samples[-1]['rss_mb']:.0f} MB at the end ({growth:+.1%})")
+    note = (
+        f"{args.minutes:g} min, {args.tables} tables at once, {result['opened']} opened and left; "
+        f"idle release {args.idle_release:g} s; RSS {quarter['rss_mb']:.0f} MB at a quarter, "
+        f"{samples[-1]['rss_mb']:.0f} MB at the end ({growth:+.1%})"
+    )
     out.with_suffix(".svg").write_text(svg(samples, "A long night on one server process", note))
     print(note)
     print(f"errors: {result['errors']}; target (within 10%): {'met' if result['target_met'] else 'missed'}")

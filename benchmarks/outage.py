@@ -63,7 +63,9 @@ async def run(kind: str, seconds: float) -> None:
     logging.getLogger().setLevel(logging.INFO)
     with contextlib.ExitStack() as stack:
         if kind == "postgresql":
-            admin = sa.create_engine("postgresql+psycopg://postgres@127.0.0.1:5432/postgres", isolation_level="AUTOCOMMIT")
+            admin = sa.create_engine(
+                "postgresql+psycopg://postgres@127.0.0.1:5432/postgres", isolation_level="AUTOCOMMIT"
+            )
             name = f"atout_outage_{secrets.token_hex(4)}"
             with admin.connect() as conn:
                 conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
@@ -119,12 +121,16 @@ async def run(kind: str, seconds: float) -> None:
             print(f"{kind}, store away {seconds:.0f} s, {TABLES} tables of a person and three robots, a spectator each")
             for c, t in watchers:
                 print(f"  table {t}: told paused {pauses(c, t)[0]} times, resumed {pauses(c, t)[1]} times")
-            print(f"  /api/leaderboard during: {board.status_code} Retry-After={board.headers.get('retry-after')} "
-                  f"{board.text[:90]}")
+            print(
+                f"  /api/leaderboard during: {board.status_code} Retry-After={board.headers.get('retry-after')} "
+                f"{board.text[:90]}"
+            )
             print(f"  /health during: {health.status_code} {health.text[:120]}")
-            print(f"  log lines from the cut to every table resumed: {len(during)} (tables' events: "
-                  f"{len(table_lines)}); tracebacks: {sum(1 for r in during if r.exc_info)}; errors: "
-                  f"{sum(1 for r in during if r.levelno >= logging.ERROR)}")
+            print(
+                f"  log lines from the cut to every table resumed: {len(during)} (tables' events: "
+                f"{len(table_lines)}); tracebacks: {sum(1 for r in during if r.exc_info)}; errors: "
+                f"{sum(1 for r in during if r.levelno >= logging.ERROR)}"
+            )
             for r in during:
                 if '"store_' in r.getMessage() or r.levelno >= logging.WARNING:
                     print("   ", r.getMessage()[:160])

@@ -1,6 +1,7 @@
 """The site on 1, 2 and 3 server processes behind nginx, as docs/deploy.md sets it up, under load.
 
-    python benchmarks/scale.py [--processes 1,2,3] [--tables 30] [--seconds 15] [--repeat 4] [--out benchmarks/results/scale.json]
+    python benchmarks/scale.py [--processes 1,2,3] [--tables 30] [--seconds 15] [--repeat 4] [--out
+    benchmarks/results/scale.json]
     python benchmarks/scale.py --icount [--processes 1,2,3] [--tables 20] [--warmup 40] [--seconds 40]
 
 For each process count: a fresh PostgreSQL database and a Redis of the benchmark's own, that many
@@ -121,8 +122,22 @@ def run(processes: int, args, folder: Path) -> dict:
     db = database(f"atout_scale_{processes}")
     empty_database(db)
     redis_port = free_port()
-    redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-                              "--appendonly", "no", "--dir", str(folder)], stdout=subprocess.DEVNULL)
+    redis = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(redis_port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     ports = [free_port() for _ in range(processes)]
     env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "scale"}
     servers = []
@@ -130,29 +145,80 @@ def run(processes: int, args, folder: Path) -> dict:
     try:
         time.sleep(0.3)
         for slot, port in enumerate(ports, start=1):
-            counting = (["valgrind", "--tool=callgrind", "--instr-atstart=no",
-                         f"--callgrind-out-file={folder / f'callgrind.{slot}.out'}"] if args.icount else [])
-            servers.append(subprocess.Popen(
-                [*counting, sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
-                 "--redis", f"redis://127.0.0.1:{redis_port}/0", "--slot", str(slot), "--slots", str(processes),
-                 "--behind-proxy", "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning",
-                 "--rate", "10000", "--limit-factor", "1000",
-                 "--sockets-per-address", "100000", "--max-connections", "100000",  # every client from one address
-                 "--commit-linger", str(args.commit_linger)], env=env, stdout=subprocess.DEVNULL))
+            counting = (
+                [
+                    "valgrind",
+                    "--tool=callgrind",
+                    "--instr-atstart=no",
+                    f"--callgrind-out-file={folder / f'callgrind.{slot}.out'}",
+                ]
+                if args.icount
+                else []
+            )
+            servers.append(
+                subprocess.Popen(
+                    [
+                        *counting,
+                        sys.executable,
+                        "-m",
+                        "atout.cli.main",
+                        "serve",
+                        "--port",
+                        str(port),
+                        "--db",
+                        db,
+                        "--redis",
+                        f"redis://127.0.0.1:{redis_port}/0",
+                        "--slot",
+                        str(slot),
+                        "--slots",
+                        str(processes),
+                        "--behind-proxy",
+                        "--robot-pace",
+                        "0",
+                        "--deal-pause",
+                        "0",
+                        "--log-level",
+                        "warning",
+                        "--rate",
+                        "10000",
+                        "--limit-factor",
+                        "1000",
+                        "--sockets-per-address",
+                        "100000",
+                        "--max-connections",
+                        "100000",  # every client from one address
+                        "--commit-linger",
+                        str(args.commit_linger),
+                    ],
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                )
+            )
         for port in ports:
             wait_for_health(port, 600.0 if args.icount else 60.0)  # under valgrind, about 50 times slower
         listen = free_port()
         conf = nginx_in_folder(folder, ports, f"127.0.0.1:{listen}", connections=4096)
-        nginx = subprocess.Popen([shutil.which("nginx") or "/usr/sbin/nginx", "-c", str(conf), "-p", str(folder)],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        nginx = subprocess.Popen(
+            [shutil.which("nginx") or "/usr/sbin/nginx", "-c", str(conf), "-p", str(folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_for_health(listen, 30.0)
         url = f"ws://127.0.0.1:{listen}/ws"
         out: mp.Queue = mp.Queue()
-        per = [args.tables // args.client_processes + (1 if i < args.tables % args.client_processes else 0)
-               for i in range(args.client_processes)]
-        clients = [mp.Process(target=client_process, args=(url, n, args.players, args.warmup, args.seconds,
-                                                           f"{processes}p{i}", True, out, True, args.pace))
-                   for i, n in enumerate(per) if n]
+        per = [
+            args.tables // args.client_processes + (1 if i < args.tables % args.client_processes else 0)
+            for i in range(args.client_processes)
+        ]
+        clients = [
+            mp.Process(
+                target=client_process,
+                args=(url, n, args.players, args.warmup, args.seconds, f"{processes}p{i}", True, out, True, args.pace),
+            )
+            for i, n in enumerate(per)
+            if n
+        ]
         for c in clients:
             c.start()
         time.sleep(max(2.0, args.tables * 0.05) + args.warmup)
@@ -186,13 +252,23 @@ def run(processes: int, args, folder: Path) -> dict:
             for pid in pids:
                 callgrind("-d", str(pid))
             actions = sum(a["actions"] - b["actions"] for a, b in zip(after_counting, before, strict=True))
-            instructions = sum(int(line.split()[1]) for dump in folder.glob("callgrind.*.out*")
-                               for line in dump.read_text(errors="replace").splitlines() if line.startswith("totals:"))
-            print(f"{processes} process(es): {actions} actions counted, {instructions:,} instructions in all the "
-                  f"server processes: {instructions / max(1, actions):,.0f} an action", flush=True)
-            return {"actions": actions, "instructions": instructions,
-                    "instructions_per_action": round(instructions / max(1, actions)),
-                    "tables_per_process": [a["tables"] for a in after_counting]}
+            instructions = sum(
+                int(line.split()[1])
+                for dump in folder.glob("callgrind.*.out*")
+                for line in dump.read_text(errors="replace").splitlines()
+                if line.startswith("totals:")
+            )
+            print(
+                f"{processes} process(es): {actions} actions counted, {instructions:,} instructions in all the "
+                f"server processes: {instructions / max(1, actions):,.0f} an action",
+                flush=True,
+            )
+            return {
+                "actions": actions,
+                "instructions": instructions,
+                "instructions_per_action": round(instructions / max(1, actions)),
+                "tables_per_process": [a["tables"] for a in after_counting],
+            }
         result = {
             "actions_per_s": round(rate),
             "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
@@ -206,20 +282,23 @@ def run(processes: int, args, folder: Path) -> dict:
             "frames_crossed": crossed,
             "writes_per_commit": round(items / max(1, commits), 2),
             "system_ms_per_action": round((sys1 - sys0) / max(1, actions) * 1000, 3),
-            "cpu_ms_per_action_by_thread": {k: round((threads1[k] - threads0.get(k, 0.0)) / max(1, actions) * 1000, 3)
-                                            for k in sorted(threads1)},
+            "cpu_ms_per_action_by_thread": {
+                k: round((threads1[k] - threads0.get(k, 0.0)) / max(1, actions) * 1000, 3) for k in sorted(threads1)
+            },
             "switches_per_action": round((switches1 - switches0) / max(1, actions), 2),
             "redis_commands_per_action": round((redis1 - redis0) / max(1, actions), 3),
         }
-        print(f"{processes} process(es): {result['actions_per_s']:,} actions/s   p50 {result['p50_ms']} ms   "
-              f"p99 {result['p99_ms']} ms   {result['cpu_ms_per_action']} ms CPU an action (all processes, "
-              f"{result['server_cpu']:.0%} busy)   frames crossing Redis {result['frames_crossing_share']:.2%} "
-              f"({crossed:,} of {frames:,})   tables {result['tables_per_process']}, "
-              f"{result['writes_per_commit']} writes a commit; of the CPU, {result['system_ms_per_action']} ms an action "
-              f"in the kernel; ms an action by thread "
-              f"{result['cpu_ms_per_action_by_thread']}, {result['switches_per_action']} context switches and "
-              f"{result['redis_commands_per_action']} Redis commands an action",
-              flush=True)
+        print(
+            f"{processes} process(es): {result['actions_per_s']:,} actions/s   p50 {result['p50_ms']} ms   "
+            f"p99 {result['p99_ms']} ms   {result['cpu_ms_per_action']} ms CPU an action (all processes, "
+            f"{result['server_cpu']:.0%} busy)   frames crossing Redis {result['frames_crossing_share']:.2%} "
+            f"({crossed:,} of {frames:,})   tables {result['tables_per_process']}, "
+            f"{result['writes_per_commit']} writes a commit; of the CPU, {result['system_ms_per_action']} ms an action "
+            f"in the kernel; ms an action by thread "
+            f"{result['cpu_ms_per_action_by_thread']}, {result['switches_per_action']} context switches and "
+            f"{result['redis_commands_per_action']} Redis commands an action",
+            flush=True,
+        )
         return result
     finally:
         for proc in [p for p in [nginx, *servers] if p is not None]:
@@ -258,18 +337,32 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--client-processes", type=int, default=1)
     parser.add_argument("--commit-linger", type=float, default=5.0, help="atout serve --commit-linger (ms)")
-    parser.add_argument("--pace", type=float, default=0.0,
-                        help="seconds a seat thinks before it acts, as people do (0: the moment its turn comes)")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="run every process count this many times, in turns, and keep each figure's median")
-    parser.add_argument("--icount", action="store_true",
-                        help="count the server processes' instructions with valgrind (callgrind) instead of timing them: "
-                             "user-space work an action, which neither the machine's load nor its CPUs' sharing moves")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="seconds a seat thinks before it acts, as people do (0: the moment its turn comes)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run every process count this many times, in turns, and keep each figure's median",
+    )
+    parser.add_argument(
+        "--icount",
+        action="store_true",
+        help="count the server processes' instructions with valgrind (callgrind) instead of timing them: "
+        "user-space work an action, which neither the machine's load nor its CPUs' sharing moves",
+    )
     parser.add_argument("--out", default=None, help="write the figures here (benchmarks/results/scale.json)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
-    print(f"{args.tables} tables of {args.players} through nginx, {args.seconds:g} s measured; "
-          f"{os.cpu_count()} cores shared with the clients, nginx, PostgreSQL and Redis", flush=True)
+    print(
+        f"{args.tables} tables of {args.players} through nginx, {args.seconds:g} s measured; "
+        f"{os.cpu_count()} cores shared with the clients, nginx, PostgreSQL and Redis",
+        flush=True,
+    )
     counts = args.processes.split(",")
     runs: dict[str, list[dict]] = {n: [] for n in counts}
     for turn in range(args.repeat):  # the counts in turns: a drift of the machine's speed falls on each of them
@@ -279,15 +372,21 @@ def main() -> int:
     if args.repeat > 1:
         first = counts[0]
         for n in counts:
-            ratios = [b["cpu_ms_per_action"] / a["cpu_ms_per_action"] for a, b in zip(runs[first], runs[n], strict=True)]
+            ratios = [
+                b["cpu_ms_per_action"] / a["cpu_ms_per_action"] for a, b in zip(runs[first], runs[n], strict=True)
+            ]
             results[n]["cpu_ratio_to_first_by_turn"] = [round(r, 3) for r in ratios]
-            print(f"{n} process(es), the medians of {args.repeat} runs: {results[n]['actions_per_s']:,} actions/s, "
-                  f"p99 {results[n]['p99_ms']} ms, {results[n]['cpu_ms_per_action']} ms CPU an action "
-                  f"({results[n]['cpu_ms_per_action'] / results[first]['cpu_ms_per_action']:.2f}x {first}'s; turn by "
-                  f"turn {', '.join(f'{r:.2f}' for r in ratios)})", flush=True)
+            print(
+                f"{n} process(es), the medians of {args.repeat} runs: {results[n]['actions_per_s']:,} actions/s, "
+                f"p99 {results[n]['p99_ms']} ms, {results[n]['cpu_ms_per_action']} ms CPU an action "
+                f"({results[n]['cpu_ms_per_action'] / results[first]['cpu_ms_per_action']:.2f}x {first}'s; turn by "
+                f"turn {', '.join(f'{r:.2f}' for r in ratios)})",
+                flush=True,
+            )
     if args.out:
-        Path(args.out).write_text(json.dumps({"command": " ".join(["python", *sys.argv]), "processes": results},
-                                             indent=1) + "\n")
+        Path(args.out).write_text(
+            json.dumps({"command": " ".join(["python", *sys.argv]), "processes": results}, indent=1) + "\n"
+        )
     return 0
 
 

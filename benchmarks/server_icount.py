@@ -44,10 +44,32 @@ def main() -> int:
     out = folder / "callgrind.out"
     env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "load"}
     server = subprocess.Popen(
-        ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-         sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", f"sqlite:///{folder / 'l.db'}",
-         "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning", "--rate", "10000"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            "-m",
+            "atout.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{folder / 'l.db'}",
+            "--robot-pace",
+            "0",
+            "--deal-pause",
+            "0",
+            "--log-level",
+            "warning",
+            "--rate",
+            "10000",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_health(port, 300.0)  # a server under valgrind starts about 50 times slower
         marks: dict[str, int] = {}
@@ -63,8 +85,17 @@ def main() -> int:
 
         counter = threading.Thread(target=counting)
         counter.start()
-        asyncio.run(drive_tables(f"ws://127.0.0.1:{port}/ws", args.tables, args.players, 0.5,
-                                 args.warmup + args.seconds + 3, "i", not args.whole_states))
+        asyncio.run(
+            drive_tables(
+                f"ws://127.0.0.1:{port}/ws",
+                args.tables,
+                args.players,
+                0.5,
+                args.warmup + args.seconds + 3,
+                "i",
+                not args.whole_states,
+            )
+        )
         counter.join()
         time.sleep(1)
         total = 0

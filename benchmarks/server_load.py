@@ -119,8 +119,11 @@ class Seat:
                 if self.run.stop:
                     return
             ref = self.run.sent()
-            await self.ws.send(orjson.dumps({"type": "act", "table": state["id"], "seq": state["seq"], "ref": ref,
-                                             "action": first_legal(deal)}).decode())
+            await self.ws.send(
+                orjson.dumps(
+                    {"type": "act", "table": state["id"], "seq": state["seq"], "ref": ref, "action": first_legal(deal)}
+                ).decode()
+            )
 
 
 class TableRun:
@@ -177,8 +180,17 @@ async def connect(url: str, name: str, patches: bool, token: str | None = None):
     return ws, welcome.get("token")
 
 
-async def drive_tables(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str,
-                       patches: bool, routed: bool = False, pace: float = 0.0) -> list[float]:
+async def drive_tables(
+    url: str,
+    tables: int,
+    players: int,
+    warmup: float,
+    seconds: float,
+    tag: str,
+    patches: bool,
+    routed: bool = False,
+    pace: float = 0.0,
+) -> list[float]:
     """``routed``: the clients connect as the browser page does behind a proxy that routes tables
     (docs/deploy.md): the master creates the table from a lobby socket at ``/ws``, then every seat,
     the master's included, opens its socket at ``/ws?table=ID``. ``pace``: each seat thinks about that
@@ -192,8 +204,15 @@ async def drive_tables(url: str, tables: int, players: int, warmup: float, secon
             ws, token = await connect(url, f"L{tag}t{t}s{s}", patches)
             seats.append(Seat(ws, run, s))
         master = seats[0]
-        await master.ws.send(json.dumps({"type": "create", "players": players,
-                                         "options": {"deals": 20, "turn_seconds": 0, "competitive": False}}))
+        await master.ws.send(
+            json.dumps(
+                {
+                    "type": "create",
+                    "players": players,
+                    "options": {"deals": 20, "turn_seconds": 0, "competitive": False},
+                }
+            )
+        )
         await master.read_until(lambda m: m["type"] == "event" and "state" in m)
         table_id, seq = master.state["id"], master.state["seq"]
         if routed:  # the page moves to the table's own socket, and the others arrive there
@@ -212,8 +231,9 @@ async def drive_tables(url: str, tables: int, players: int, warmup: float, secon
             await seat.read_until(lambda m: m["type"] == "table")
         for i, seat in enumerate(seats[1:], start=1):
             await seat.ws.send(json.dumps({"type": "sit", "table": table_id, "seat": i, "seq": seq + i - 1}))
-            await seat.read_until(lambda m, i=i: m["type"] == "event" and m["event"]["type"] == "sat"
-                                  and m["event"]["seat"] == i)
+            await seat.read_until(
+                lambda m, i=i: m["type"] == "event" and m["event"]["type"] == "sat" and m["event"]["seat"] == i
+            )
         listeners += [asyncio.create_task(seat.listen()) for seat in seats]
         await asyncio.sleep(0.05)
         await master.ws.send(json.dumps({"type": "start", "table": table_id, "seq": seq + players - 1}))
@@ -239,10 +259,21 @@ async def drive_tables(url: str, tables: int, players: int, warmup: float, secon
     return [x for run, _ in runs for x in run.latencies], sum(run.accepted for run, _ in runs)
 
 
-def client_process(url: str, tables: int, players: int, warmup: float, seconds: float, tag: str, patches: bool,
-                   out, routed: bool = False, pace: float = 0.0) -> None:
+def client_process(
+    url: str,
+    tables: int,
+    players: int,
+    warmup: float,
+    seconds: float,
+    tag: str,
+    patches: bool,
+    out,
+    routed: bool = False,
+    pace: float = 0.0,
+) -> None:
     try:  # the server's loop too (uvicorn picks uvloop where it is installed)
         import uvloop
+
         run = uvloop.run
     except ImportError:
         run = asyncio.run
@@ -288,10 +319,18 @@ def percentile(values: list[float], q: float) -> float:
 def run_level(port: int, pid: int, tables: int, args, round_no: int) -> dict:
     url = f"ws://127.0.0.1:{port}/ws"
     out: mp.Queue = mp.Queue()
-    per = [tables // args.client_processes + (1 if i < tables % args.client_processes else 0)
-           for i in range(args.client_processes)]
-    procs = [mp.Process(target=client_process, args=(url, n, args.players, args.warmup, args.seconds,
-                                                     f"{round_no}p{i}", not args.whole_states, out)) for i, n in enumerate(per) if n]
+    per = [
+        tables // args.client_processes + (1 if i < tables % args.client_processes else 0)
+        for i in range(args.client_processes)
+    ]
+    procs = [
+        mp.Process(
+            target=client_process,
+            args=(url, n, args.players, args.warmup, args.seconds, f"{round_no}p{i}", not args.whole_states, out),
+        )
+        for i, n in enumerate(per)
+        if n
+    ]
     for p in procs:
         p.start()
     setup = max(2.0, tables * 0.02)
@@ -307,18 +346,26 @@ def run_level(port: int, pid: int, tables: int, args, round_no: int) -> dict:
     for p in procs:
         p.join(30)
     rate = accepted / args.seconds  # actions the server accepted while the clients measured
-    result = {"tables": tables, "processes": args.processes, "actions_per_s": round(rate),
-              "actions_per_s_per_process": round(rate / args.processes), "measured": len(latencies),
-              "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
-              "p99_ms": round(percentile(latencies, 0.99), 2) if latencies else None,
-              "max_ms": round(max(latencies), 2) if latencies else None,
-              "server_cpu": round((cpu_after - cpu_before) / (t1 - t0), 2),
-              "server_cpu_us_per_action": round((cpu_after - cpu_before) / max(1, rate * (t1 - t0)) * 1e6),
-              "writes_per_commit": round(items / max(1, commits), 2)}
-    print(f"{tables:4d} tables: {result['actions_per_s']:6,} actions/s ({result['actions_per_s_per_process']:,} "
-          f"a process)   p50 {result['p50_ms']} ms   "
-          f"p99 {result['p99_ms']} ms   max {result['max_ms']} ms   server CPU {result['server_cpu']:.0%} "
-          f"({result['server_cpu_us_per_action']} µs an action), {result['writes_per_commit']} writes a commit", flush=True)
+    result = {
+        "tables": tables,
+        "processes": args.processes,
+        "actions_per_s": round(rate),
+        "actions_per_s_per_process": round(rate / args.processes),
+        "measured": len(latencies),
+        "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
+        "p99_ms": round(percentile(latencies, 0.99), 2) if latencies else None,
+        "max_ms": round(max(latencies), 2) if latencies else None,
+        "server_cpu": round((cpu_after - cpu_before) / (t1 - t0), 2),
+        "server_cpu_us_per_action": round((cpu_after - cpu_before) / max(1, rate * (t1 - t0)) * 1e6),
+        "writes_per_commit": round(items / max(1, commits), 2),
+    }
+    print(
+        f"{tables:4d} tables: {result['actions_per_s']:6,} actions/s ({result['actions_per_s_per_process']:,} "
+        f"a process)   p50 {result['p50_ms']} ms   "
+        f"p99 {result['p99_ms']} ms   max {result['max_ms']} ms   server CPU {result['server_cpu']:.0%} "
+        f"({result['server_cpu_us_per_action']} µs an action), {result['writes_per_commit']} writes a commit",
+        flush=True,
+    )
     return result
 
 
@@ -338,26 +385,51 @@ def empty_database(url: str) -> None:
 @contextlib.contextmanager
 def running_server(args, folder: Path) -> Iterator[tuple[int, int]]:
     """``atout serve`` (and, for several processes, a Redis of its own) on an empty database: (port, pid)."""
-    folder.mkdir(parents=True)
-    if args.db:
+    folder.mkdir(parents=True, exist_ok=True)
+    if args.db and not getattr(args, "db_ready", False):
         empty_database(args.db)
     db = args.db or f"sqlite:///{folder / 'load.db'}"
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "XDG_DATA_HOME": str(folder), "ATOUT_SECRET": "load"}
-    command = [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(port), "--db", db,
-               "--robot-pace", "0", "--deal-pause", "0", "--log-level", "warning",
-               "--rate", "10000", "--limit-factor", "1000",  # a seat of a table playing flat out sends far more than a person
-               # and every client comes from one address: no cap on its sockets and connections
-               "--sockets-per-address", "100000", "--connections-per-address", "100000", "--max-connections", "100000"]
+    command = [
+        sys.executable,
+        "-m",
+        "atout.cli.main",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--robot-pace",
+        "0",
+        "--deal-pause",
+        "0",
+        "--log-level",
+        "warning",
+        "--rate",
+        "10000",
+        "--limit-factor",
+        "1000",  # a seat of a table playing flat out sends far more than a person
+        # and every client comes from one address: no cap on its sockets and connections
+        "--sockets-per-address",
+        "100000",
+        "--connections-per-address",
+        "100000",
+        "--max-connections",
+        "100000",
+    ]
+    command += list(getattr(args, "extra", []))  # more of atout serve's options (benchmarks/insights_load.py)
     redis = None
     if args.processes > 1:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             redis_port = s.getsockname()[1]
-        redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--save", "", "--appendonly", "no",
-                                  "--dir", str(folder)], stdout=subprocess.DEVNULL)
+        redis = subprocess.Popen(
+            ["redis-server", "--port", str(redis_port), "--save", "", "--appendonly", "no", "--dir", str(folder)],
+            stdout=subprocess.DEVNULL,
+        )
         time.sleep(0.3)
         command += ["--workers", str(args.processes), "--redis", f"redis://127.0.0.1:{redis_port}/0"]
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
@@ -379,20 +451,28 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per table count")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--client-processes", type=int, default=1)
-    parser.add_argument("--whole-states", action="store_true",
-                        help="clients ask for the whole state on every event instead of patches")
+    parser.add_argument(
+        "--whole-states", action="store_true", help="clients ask for the whole state on every event instead of patches"
+    )
     parser.add_argument("--db", default=None, help="an empty database URL (default: a fresh SQLite file)")
-    parser.add_argument("--processes", type=int, default=1,
-                        help="server processes behind the one address (atout serve --workers; more than 1 needs "
-                             "an empty PostgreSQL --db; a Redis of the benchmark's own is started on a free port)")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes behind the one address (atout serve --workers; more than 1 needs "
+        "an empty PostgreSQL --db; a Redis of the benchmark's own is started on a free port)",
+    )
     parser.add_argument("--out", default=None, help="write the figures as JSON here")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
     if args.processes > 1 and not (args.db or "").startswith("postgresql"):
         parser.error("several processes share a PostgreSQL store: give --db postgresql://… (an empty database)")
-    print(f"server: {args.processes} process(es), store {'PostgreSQL' if args.db else 'SQLite'}; "
-          f"{args.players} people per table, {args.client_processes} client process(es); "
-          f"{os.cpu_count()} cores; a fresh server and database for each table count", flush=True)
+    print(
+        f"server: {args.processes} process(es), store {'PostgreSQL' if args.db else 'SQLite'}; "
+        f"{args.players} people per table, {args.client_processes} client process(es); "
+        f"{os.cpu_count()} cores; a fresh server and database for each table count",
+        flush=True,
+    )
     results = []
     for i, n in enumerate(args.tables.split(",")):
         # Each table count on a server of its own: the tables of the last one, their people gone, would

@@ -43,8 +43,12 @@ def store_rate(url: str, writers: int, batch: int, seconds: float) -> tuple[floa
         seq = start[w] + 1
         end = time.perf_counter() + seconds
         while time.perf_counter() < end:
-            store.append([Append(f"n{writers}w{w}b{batch}t{i}", [StoredEvent(seq, 1.0, "action", {**EVENT, "seq": seq})])
-                          for i in range(batch)])
+            store.append(
+                [
+                    Append(f"n{writers}w{w}b{batch}t{i}", [StoredEvent(seq, 1.0, "action", {**EVENT, "seq": seq})])
+                    for i in range(batch)
+                ]
+            )
             seq += 1
             counts[w] += batch
 
@@ -94,8 +98,11 @@ def main() -> int:
         for writers in (1, 3):
             for batch in (1, 20, 200):
                 events, commits = store_rate(url, writers, batch, args.seconds)
-                print(f"  {writers} writer(s), batches of {batch:3d}: {events:8,.0f} events/s  "
-                      f"({commits:6,.0f} commits/s)", flush=True)
+                print(
+                    f"  {writers} writer(s), batches of {batch:3d}: {events:8,.0f} events/s  "
+                    f"({commits:6,.0f} commits/s)",
+                    flush=True,
+                )
     finally:
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
@@ -103,15 +110,18 @@ def main() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    redis_server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no",
-                                     "--dir", tempfile.mkdtemp()], stdout=subprocess.DEVNULL)
+    redis_server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", tempfile.mkdtemp()],
+        stdout=subprocess.DEVNULL,
+    )
     time.sleep(0.3)
     try:
         print("Redis, frame batches published per second (one process's pipeline):")
         for frames in (1, 4, 16):
             rate = asyncio.run(publish_rate(f"redis://127.0.0.1:{port}/0", frames, args.seconds))
-            print(f"  batches of {frames:2d} frames: {rate:8,.0f} batches/s = {rate * frames:9,.0f} frames/s",
-                  flush=True)
+            print(
+                f"  batches of {frames:2d} frames: {rate:8,.0f} batches/s = {rate * frames:9,.0f} frames/s", flush=True
+            )
     finally:
         redis_server.terminate()
     return 0

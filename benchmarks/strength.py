@@ -67,8 +67,10 @@ def command(name: str, jobs: int, deals: int, seed: str | None = None, seeding: 
     players, cand, base, _, run_seed = RUNS[name]
     seed = seed or run_seed
     how = "" if seeding == "common" else f" --seeding {seeding}"
-    return (f"atout arena --players {players} --candidate {cand} --baseline {base} --deals {deals} "
-            f"--seed {seed}{how} --jobs {jobs} --out benchmarks/results/strength-{name}.json")
+    return (
+        f"atout arena --players {players} --candidate {cand} --baseline {base} --deals {deals} "
+        f"--seed {seed}{how} --jobs {jobs} --out benchmarks/results/strength-{name}.json"
+    )
 
 
 def _ci(ci: dict | None) -> str:
@@ -105,8 +107,7 @@ def table(invocation: str) -> str:
         "",
         "## Points",
         "",
-        "| run | deals | points/deal [95% CI] | as taker | as defender | as partner | taker success "
-        "(cand / base) |",
+        "| run | deals | points/deal [95% CI] | as taker | as defender | as partner | taker success (cand / base) |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name, data in found:
@@ -115,8 +116,13 @@ def table(invocation: str) -> str:
         succ = " / ".join("n/a" if ts[k] is None else f"{ts[k]:.0%}" for k in ("candidate", "baseline"))
         out.append(_points_row(name, s, succ))
     out += _pooled(found)
-    out += ["", "## Contracts: share of takes and success rate (candidate / baseline)", "",
-            "| run | prise | garde | garde sans | garde contre |", "| --- | --- | --- | --- | --- |"]
+    out += [
+        "",
+        "## Contracts: share of takes and success rate (candidate / baseline)",
+        "",
+        "| run | prise | garde | garde sans | garde contre |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     for name, data in found:
         table_ = data["summary"].get("contracts")
         if not table_:
@@ -129,8 +135,13 @@ def table(invocation: str) -> str:
                 parts.append("-" if not row else f"{row['takes']} ({row['success']:.0%})")
             cells.append(" / ".join(parts))
         out.append(f"| {name} | " + " | ".join(cells) + " |")
-    out += ["", "## Candidate decision times per kind (ms: median / p99 / max, count)", "",
-            "| run | jobs | " + " | ".join(KINDS) + " |", "| --- | --- | " + " | ".join("---" for _ in KINDS) + " |"]
+    out += [
+        "",
+        "## Candidate decision times per kind (ms: median / p99 / max, count)",
+        "",
+        "| run | jobs | " + " | ".join(KINDS) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in KINDS) + " |",
+    ]
     for name, data in found:
         kinds = data["summary"].get("decision_by_kind", {})
         cells = []
@@ -165,8 +176,10 @@ def _pooled(found: list[tuple[str, dict]]) -> list[str]:
 def _points_row(label: str, s: dict, success: str = "") -> str:
     """One row of the points table from a run's summary."""
     role = s["by_role"]
-    return (f"| {label} | {s['deals']} | **{_ci(s['points_per_deal'])}** | {_ci(role.get('taker'))} "
-            f"| {_ci(role.get('defender'))} | {_ci(role.get('partner'))} | {success} |")
+    return (
+        f"| {label} | {s['deals']} | **{_ci(s['points_per_deal'])}** | {_ci(role.get('taker'))} "
+        f"| {_ci(role.get('defender'))} | {_ci(role.get('partner'))} | {success} |"
+    )
 
 
 def _load(path: str) -> dict:
@@ -180,15 +193,15 @@ def compare(before: str, after: str) -> str:
     """The paired difference of two runs on the same deals (``atout.arena.stats.paired``), as text."""
     a, b = (_load(p) for p in (before, after))
     p = paired(a["deals"], b["deals"])
-    lines = [f"{after} minus {before}, {p['deals']} deals in common",
-             f"  per deal: {_ci(p['per_deal'])}"]
+    lines = [f"{after} minus {before}, {p['deals']} deals in common", f"  per deal: {_ci(p['per_deal'])}"]
     for role, ci in p["roles"].items():
         lines.append(f"  {role} in both: {_ci(ci)}")
     return "\n".join(lines)
 
 
-def decision_times(players: int, deals: int, seed: str, level: str = "expert",
-                   others: str = "heuristic") -> dict[str, dict]:
+def decision_times(
+    players: int, deals: int, seed: str, level: str = "expert", others: str = "heuristic"
+) -> dict[str, dict]:
     """The time of each decision of ``level`` in one seat among ``others``, per kind, in this process:
     wall-clock and CPU time (``time.process_time``, which a shared machine's other load does not
     inflate); seats rotate with the deal number."""
@@ -221,17 +234,23 @@ def decision_times(players: int, deals: int, seed: str, level: str = "expert",
     out = {}
     for kind in KINDS:
         if kind in cpu:
-            out[kind] = {"count": len(cpu[kind]),
-                         "cpu": {"median": median(cpu[kind]), "p99": percentile(cpu[kind], 99), "max": max(cpu[kind])},
-                         "wall": {"median": median(wall[kind]), "p99": percentile(wall[kind], 99),
-                                  "max": max(wall[kind])}}
+            out[kind] = {
+                "count": len(cpu[kind]),
+                "cpu": {"median": median(cpu[kind]), "p99": percentile(cpu[kind], 99), "max": max(cpu[kind])},
+                "wall": {"median": median(wall[kind]), "p99": percentile(wall[kind], 99), "max": max(wall[kind])},
+            }
     return out
 
 
 def _commit() -> str | None:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=Path(__file__).parent, check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parent,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
 
@@ -241,27 +260,49 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", nargs="*", default=None, help=f"runs among {', '.join(RUNS)}")
     ap.add_argument("--deals-scale", type=float, default=1.0)
-    ap.add_argument("--seeding", choices=("common", "level"), default="common",
-                    help="the robots' seeds (atout arena --seeding): level reproduces the runs made before issue 39")
+    ap.add_argument(
+        "--seeding",
+        choices=("common", "level"),
+        default="common",
+        help="the robots' seeds (atout arena --seeding): level reproduces the runs made before issue 39",
+    )
     ap.add_argument("--table-only", action="store_true", help="rewrite strength-table.md from the JSON files")
-    ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
-                    help="two arena JSON files on the same seed: AFTER minus BEFORE, paired by deal and seat")
-    ap.add_argument("--times", nargs=2, type=int, metavar=("PLAYERS", "DEALS"),
-                    help="time the expert's decisions per kind (CPU and wall clock) in one process, one "
-                         "expert among heuristic robots; writes strength-times-<players>.json")
+    ap.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("BEFORE", "AFTER"),
+        help="two arena JSON files on the same seed: AFTER minus BEFORE, paired by deal and seat",
+    )
+    ap.add_argument(
+        "--times",
+        nargs=2,
+        type=int,
+        metavar=("PLAYERS", "DEALS"),
+        help="time the expert's decisions per kind (CPU and wall clock) in one process, one "
+        "expert among heuristic robots; writes strength-times-<players>.json",
+    )
     args = ap.parse_args()
     if args.times:
         players, deals = args.times
         seed = f"i12b-times-{players}"
         times = decision_times(players, deals, seed)
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-        data = {"players": players, "deals": deals, "seed": seed, "commit": _commit(), "load_after": load,
-                "python": sys.version.split()[0], "kinds": times}
+        data = {
+            "players": players,
+            "deals": deals,
+            "seed": seed,
+            "commit": _commit(),
+            "load_after": load,
+            "python": sys.version.split()[0],
+            "kinds": times,
+        }
         (RESULTS / f"strength-times-{players}.json").write_text(json.dumps(data, indent=1) + "\n")
         for kind, t in times.items():
-            print(f"{players}p {kind}: {t['count']} decisions; CPU median / p99 / max "
-                  f"{_ms(t['cpu']['median'])} / {_ms(t['cpu']['p99'])} / {_ms(t['cpu']['max'])} ms; wall "
-                  f"{_ms(t['wall']['median'])} / {_ms(t['wall']['p99'])} / {_ms(t['wall']['max'])} ms")
+            print(
+                f"{players}p {kind}: {t['count']} decisions; CPU median / p99 / max "
+                f"{_ms(t['cpu']['median'])} / {_ms(t['cpu']['p99'])} / {_ms(t['cpu']['max'])} ms; wall "
+                f"{_ms(t['wall']['median'])} / {_ms(t['wall']['p99'])} / {_ms(t['wall']['max'])} ms"
+            )
         return 0
     if args.compare:
         print(compare(*args.compare))
@@ -282,12 +323,25 @@ def main() -> int:
         players, cand, base, deals, seed = RUNS[name]
         deals = max(1, int(deals * args.deals_scale))
         print(f"== {name}: {command(name, args.jobs, deals, seeding=args.seeding)}", flush=True)
-        records = run_arena(players, cand, base, deals, seed, jobs=args.jobs, progress=stderr_progress,
-                            seeding=args.seeding)
-        config = {"players": players, "candidate": cand, "baseline": base, "deals": deals, "start": 0,
-                  "seed": seed, "seeding": args.seeding, "budget": None, "jobs": args.jobs, "cpus": os.cpu_count(),
-                  "python": sys.version.split()[0], "machine": platform.machine(), "commit": _commit(),
-                  "invocation": invocation}
+        records = run_arena(
+            players, cand, base, deals, seed, jobs=args.jobs, progress=stderr_progress, seeding=args.seeding
+        )
+        config = {
+            "players": players,
+            "candidate": cand,
+            "baseline": base,
+            "deals": deals,
+            "start": 0,
+            "seed": seed,
+            "seeding": args.seeding,
+            "budget": None,
+            "jobs": args.jobs,
+            "cpus": os.cpu_count(),
+            "python": sys.version.split()[0],
+            "machine": platform.machine(),
+            "commit": _commit(),
+            "invocation": invocation,
+        }
         summary = summarize(records)
         write_json(str(RESULTS / f"strength-{name}.json"), config, summary, records)
         print(report(summary, config), flush=True)

@@ -68,8 +68,10 @@ def main() -> None:
                     by_kind[kind] += regret
             deal.apply(action, s)
     total = sum(by_trick.values())
-    print(f"expert as {args.role}, {args.players} players, {games} games: {total / games:.1f} points a game "
-          "given away against the true deal")
+    print(
+        f"expert as {args.role}, {args.players} players, {games} games: {total / games:.1f} points a game "
+        "given away against the true deal"
+    )
     print("  by trick: " + " ".join(f"{t + 1}:{v / games:.1f}" for t, v in sorted(by_trick.items())))
     print("  by kind: " + ", ".join(f"{k} {v / games:.1f}" for k, v in sorted(by_kind.items())))
 

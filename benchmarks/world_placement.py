@@ -39,7 +39,8 @@ def main() -> None:
             s = deal.to_act
             obs = deal.observation(s)
             mine = deal.taker is not None and (
-                s == deal.taker if args.role == "taker" else s not in (deal.taker, deal.partner))
+                s == deal.taker if args.role == "taker" else s not in (deal.taker, deal.partner)
+            )
             if deal.phase == "play" and mine and len(deal.legal_actions()) > 1 and obs.hand.bit_count() > 3:
                 worlds = sampling.weighted_states(obs, random.Random(i), 54, infer(obs))
                 total = right = 0.0
@@ -54,9 +55,11 @@ def main() -> None:
                     total += weight
                 shares[len(deal.tricks) // 4].append(right / total)
             deal.apply(bots[s].choose(obs), s)
-    print(f"{args.role}, {args.players} players, pool {args.pool}, surprise {args.surprise}: cards in the right "
-          "seat, tricks " + ", ".join(f"{4 * k + 1}-{4 * k + 4}: {100 * sum(v) / len(v):.0f}%"
-                                      for k, v in sorted(shares.items())))
+    print(
+        f"{args.role}, {args.players} players, pool {args.pool}, surprise {args.surprise}: cards in the right "
+        "seat, tricks "
+        + ", ".join(f"{4 * k + 1}-{4 * k + 4}: {100 * sum(v) / len(v):.0f}%" for k, v in sorted(shares.items()))
+    )
 
 
 if __name__ == "__main__":

@@ -53,8 +53,7 @@ async def drive(port: int, tables: int, seconds: float, out) -> None:
 
     async def table(t: int) -> None:
         nonlocal done
-        seats = [await websockets.connect(f"ws://127.0.0.1:{port}/ws?table={t}")
-                 for _ in range(4)]
+        seats = [await websockets.connect(f"ws://127.0.0.1:{port}/ws?table={t}") for _ in range(4)]
         await asyncio.sleep(0.5)
         turn = 0
         while not stop:
@@ -112,8 +111,11 @@ def main() -> int:
         server.terminate()
         server.join(10)
         rate = actions / args.seconds
-        print(f"{n:4d} tables: {rate:8,.0f} actions/s   server CPU {used / elapsed:.0%} "
-              f"({used / max(1, rate * elapsed) * 1e6:,.0f} µs an action)", flush=True)
+        print(
+            f"{n:4d} tables: {rate:8,.0f} actions/s   server CPU {used / elapsed:.0%} "
+            f"({used / max(1, rate * elapsed) * 1e6:,.0f} µs an action)",
+            flush=True,
+        )
     return 0
 
 

@@ -55,7 +55,9 @@ def main() -> int:
         rev, level = yardsticks.parse(args.yardstick)
         tree = yardsticks.build(rev)
         run = LIFT + "from atout.cli.main import main; sys.exit(main())"
-        command = shlex.join(["env", f"PYTHONPATH={tree / 'src'}", sys.executable, "-c", run, "engine", "--level", level])
+        command = shlex.join(
+            ["env", f"PYTHONPATH={tree / 'src'}", sys.executable, "-c", run, "engine", "--level", level]
+        )
         exec(LIFT)
     engines = [EngineBot(command, rules, s, name=f"seat {s}") for s in range(args.players)]
     decisions = differ = 0
@@ -78,8 +80,10 @@ def main() -> int:
                 decisions += 1
                 if mine != theirs:  # the times say whether a safety stop on time may have bound
                     differ += 1
-                    print(f"deal {index}, seat {seat}, decision {decisions}: {args.level} {mine} "
-                          f"({t2 - t1:.2f} s), {args.yardstick} {theirs} ({t3 - t2:.2f} s)")
+                    print(
+                        f"deal {index}, seat {seat}, decision {decisions}: {args.level} {mine} "
+                        f"({t2 - t1:.2f} s), {args.yardstick} {theirs} ({t3 - t2:.2f} s)"
+                    )
                 deal.apply(mine, seat=seat)
             print(f"deal {index}: scores {list(deal.result.scores) if deal.result else None}", flush=True)
     finally:
