@@ -44,7 +44,9 @@ def shoot(page, name: str, selector: str | None = None, whole: bool = False) -> 
         if selector:
             page.eval_on_selector(selector, "el => el.scrollIntoView({block: 'start'})")
         page.wait_for_timeout(300)
-        page.evaluate("() => document.querySelectorAll('#toasts .toast').forEach((t) => t.remove())")  # a passing notice
+        page.evaluate(
+            "() => document.querySelectorAll('#toasts .toast').forEach((t) => t.remove())"
+        )  # a passing notice
         path = HERE / f"{name}-{size}.png"
         page.screenshot(path=str(path), full_page=whole and size == "desktop")
         WRITTEN.append(path)
@@ -53,8 +55,9 @@ def shoot(page, name: str, selector: str | None = None, whole: bool = False) -> 
 
 
 def register(url: str, name: str) -> None:
-    made = http_post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
-                     headers={"Origin": url})
+    made = http_post(
+        f"{url}/api/register", json={"name": name, "password": f"{name} long secret"}, headers={"Origin": url}
+    )
     assert made.status_code == 201, made.text
 
 
@@ -84,8 +87,10 @@ def play_daily(person: Person, garde: bool = False) -> None:
     page = person.page
     page.click("nav a[href='#/daily']")
     page.click(".daily-play")
-    page.wait_for_function("() => location.hash.startsWith('#/t/') && window.atout.view && window.atout.view.state"
-                           " && window.atout.view.state.status === 'playing'")
+    page.wait_for_function(
+        "() => location.hash.startsWith('#/t/') && window.atout.view && window.atout.view.state"
+        " && window.atout.view.state.status === 'playing'"
+    )
     if not garde:
         play_until_over([person])
         return
@@ -144,11 +149,15 @@ def tournament(browser, url: str) -> None:
     page.wait_for_selector(".t-entries")
     shoot(page, "tournament-open")
     for name in ("Tess", "Theo", "Tom"):  # who will not come: robots play for them
-        made = http_post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
-                         headers={"Origin": url})
+        made = http_post(
+            f"{url}/api/register", json={"name": name, "password": f"{name} long secret"}, headers={"Origin": url}
+        )
         assert made.status_code == 201, made.text
-        joined = http_post(f"{url}/api/tournaments/{tid}/register", headers={"Origin": url},
-                           cookies={"atout_session": made.cookies["atout_session"]})
+        joined = http_post(
+            f"{url}/api/tournaments/{tid}/register",
+            headers={"Origin": url},
+            cookies={"atout_session": made.cookies["atout_session"]},
+        )
         assert joined.status_code == 200, joined.text
     phone = tomas.page
     phone.goto(f"{url}/#/tournaments/{tid}")
@@ -158,8 +167,10 @@ def tournament(browser, url: str) -> None:
     page.wait_for_selector(".tournament[data-status=running] .t-play")
     page.click(".t-play")
     for person in (tina, tomas):
-        person.page.wait_for_function("() => location.hash.startsWith('#/t/') && window.atout.view"
-                                      " && window.atout.view.state && window.atout.view.state.status === 'playing'")
+        person.page.wait_for_function(
+            "() => location.hash.startsWith('#/t/') && window.atout.view"
+            " && window.atout.view.state && window.atout.view.state.status === 'playing'"
+        )
     play_until_over([tina, tomas])
     page.goto(f"{url}/#/tournaments/{tid}")
     page.wait_for_selector(".tournament[data-status=finished] .t-scores")
@@ -216,8 +227,9 @@ def shrink(paths: list[Path]) -> None:
         print("(Pillow is not installed: the PNGs are left as they are)")
         return
     for path in paths:
-        Image.open(path).convert("RGB").quantize(colors=96, method=Image.Quantize.MEDIANCUT,
-                                                 dither=Image.Dither.NONE).save(path, optimize=True)
+        Image.open(path).convert("RGB").quantize(
+            colors=96, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+        ).save(path, optimize=True)
         print(f"{path.name}: {path.stat().st_size // 1024} KiB")
 
 

@@ -51,16 +51,25 @@ def main() -> None:
             url = site.url
             cookies = {}
             for name in ("Hélène", "Bruno"):
-                made = httpx.post(f"{url}/api/register", json={"name": name, "password": f"{name} long secret"},
-                                  headers={"Origin": url})
+                made = httpx.post(
+                    f"{url}/api/register",
+                    json={"name": name, "password": f"{name} long secret"},
+                    headers={"Origin": url},
+                )
                 cookies[name] = made.cookies["atout_session"]
             for name, action, other in (("Hélène", "request", "Bruno"), ("Bruno", "accept", "Hélène")):
-                httpx.post(f"{url}/api/friends", json={"action": action, "name": other},
-                           cookies={"atout_session": cookies[name]}, headers={"Origin": url})
+                httpx.post(
+                    f"{url}/api/friends",
+                    json={"action": action, "name": other},
+                    cookies={"atout_session": cookies[name]},
+                    headers={"Origin": url},
+                )
             db = f"sqlite:///{Path(tmp) / 'web.db'}"
             people = [(player_id(db, "Hélène"), "Hélène"), (player_id(db, "Bruno"), "Bruno")]
-            games = [play_and_store(db, people, deals=3, bet=50, void_first=i == 2, at=time.time() - 86400 * (9 - i),
-                                    seed=i) for i in range(8)]
+            games = [
+                play_and_store(db, people, deals=3, bet=50, void_first=i == 2, at=time.time() - 86400 * (9 - i), seed=i)
+                for i in range(8)
+            ]
 
             # the lobby: a quick game of Hélène's going on, Bruno at a table, someone waiting for players
             ana = Person(browser, url, "Ana").arrive()
@@ -69,8 +78,9 @@ def main() -> None:
             bruno.create(3, deals=1)
             helene = log_in(browser, url, "Hélène", SIZES["desktop"])
             helene.page.click("#quick-play button[data-quick='4']")
-            helene.page.wait_for_function("() => window.atout.view && window.atout.view.state"
-                                          " && window.atout.view.state.status === 'playing'")
+            helene.page.wait_for_function(
+                "() => window.atout.view && window.atout.view.state && window.atout.view.state.status === 'playing'"
+            )
             for size, viewport in SIZES.items():
                 page = helene.page
                 page.set_viewport_size(viewport)

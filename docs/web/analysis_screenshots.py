@@ -34,8 +34,10 @@ def main() -> None:
         site = Site(Path(tmp))
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            for name, viewport in (("analysis", {"width": 1280, "height": 800}),
-                                   ("analysis-phone", {"width": 390, "height": 844})):
+            for name, viewport in (
+                ("analysis", {"width": 1280, "height": 800}),
+                ("analysis-phone", {"width": 390, "height": 844}),
+            ):
                 alice = Person(browser, site.url, "Alice", viewport=viewport).arrive()
                 alice.create(4, deals=1)
                 alice.fill_and_start()

@@ -36,8 +36,10 @@ def shoot(page, name: str) -> None:
 
 
 def phase(person: Person) -> str:
-    return person.page.evaluate("() => { const d = window.atout.view && window.atout.view.state && window.atout.view.state.deal;"
-                                " return d ? d.phase + (window.atout.view.isMyTurn() ? ':me' : '') : ''; }")
+    return person.page.evaluate(
+        "() => { const d = window.atout.view && window.atout.view.state && window.atout.view.state.deal;"
+        " return d ? d.phase + (window.atout.view.isMyTurn() ? ':me' : '') : ''; }"
+    )
 
 
 PHONE = {"width": 390, "height": 844}
@@ -45,8 +47,14 @@ POIGNEE = """() => { const v = window.atout.view; const s = structuredClone(v.st
   const trumps = s.deal.hand.filter((c) => c.startsWith('T'));
   s.deal.legal = [{ poignee_from: trumps, sizes: { simple: Math.min(8, trumps.length) } }, ...s.deal.legal];
   v.setState(s); document.querySelector('[data-poignee=simple]').click(); }"""
-NAMES = {"bidding:me": "bidding", "discard:me": "ecart", "chelem:me": "chelem", "play:me": "play", "play": "trick",
-         "end": "deal-end"}
+NAMES = {
+    "bidding:me": "bidding",
+    "discard:me": "ecart",
+    "chelem:me": "chelem",
+    "play:me": "play",
+    "play": "trick",
+    "end": "deal-end",
+}
 
 
 def table_phases(browser, site, name: str, viewport: dict | None, suffix: str, players: int = 4) -> None:
@@ -60,7 +68,9 @@ def table_phases(browser, site, name: str, viewport: dict | None, suffix: str, p
     if not suffix:
         shoot(person.page, "table-waiting")
     person.page.click("text=Start the game")
-    person.page.wait_for_function("() => window.atout.view.isMyTurn() && window.atout.view.state.deal.phase === 'bidding'")
+    person.page.wait_for_function(
+        "() => window.atout.view.isMyTurn() && window.atout.view.state.deal.phase === 'bidding'"
+    )
     shoot(person.page, "bidding" + suffix)
     seen: set[str] = {"bidding:me"}
     for _ in range(4000):
@@ -71,11 +81,15 @@ def table_phases(browser, site, name: str, viewport: dict | None, suffix: str, p
                 person.page.evaluate(AUTOPLAY)
                 person.page.evaluate(AUTOPLAY)
             shoot(person.page, NAMES[p] + suffix)
-            if p == "play:me" and person.page.evaluate("() => window.atout.view.state.deal.hand.filter((c) => c.startsWith('T')).length >= 3"):
+            if p == "play:me" and person.page.evaluate(
+                "() => window.atout.view.state.deal.hand.filter((c) => c.startsWith('T')).length >= 3"
+            ):
                 person.page.evaluate(POIGNEE)
                 shoot(person.page, "poignee" + suffix)
-                person.page.evaluate("() => { [...document.querySelectorAll('.actions button')]"
-                                     ".find((b) => b.textContent === \"Don't show\").click(); window.atout.view.open(); }")
+                person.page.evaluate(
+                    "() => { [...document.querySelectorAll('.actions button')]"
+                    '.find((b) => b.textContent === "Don\'t show").click(); window.atout.view.open(); }'
+                )
                 person.page.wait_for_timeout(200)
         if p == "play:me" and "last" not in seen and person.page.locator("text=Last trick").count():
             seen.add("last")
@@ -134,9 +148,12 @@ def account() -> None:
             phone = Person(browser, site.url, "Hélène", viewport={"width": 390, "height": 844})
             for person, path in ((desk, "/api/register"), (phone, "/api/login")):
                 person.page.goto(site.url)
-                person.page.evaluate("""async ([path, name]) => { await fetch(path, {method: "POST",
-                    headers: {"Content-Type": "application/json"}, body: JSON.stringify({name, password: "a long secret"})}); }""",
-                                     [path, person.name])
+                person.page.evaluate(
+                    """async ([path, name]) => { await fetch(path, {method: "POST",
+                    headers: {"Content-Type": "application/json"}, body: JSON.stringify({name, password: "a long
+                    secret"})}); }""",
+                    [path, person.name],
+                )
             for person in (desk, phone):
                 person.page.goto(f"{site.url}/#/account")
                 person.page.reload()

@@ -2,6 +2,7 @@
 the first argument), a guest whose browser speaks Spanish plays a deal with robots at 1280×800 and at 390×844
 (``python docs/web/spanish_screenshots.py http://127.0.0.1:8000``); writes es-*.png in the folder given second
 (default /tmp): table-es.png, table-es-phone.png and lobby-es-phone.png are copies of three of them."""
+
 import sys
 import time
 from pathlib import Path
@@ -11,8 +12,11 @@ from playwright.sync_api import sync_playwright
 URL = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8814"
 OUT = sys.argv[2] if len(sys.argv) > 2 else "/tmp"
 
+
 def shoot(browser, size, tag):
-    ctx = browser.new_context(viewport=size, locale="es-ES", is_mobile=size["width"] < 500, has_touch=size["width"] < 500)
+    ctx = browser.new_context(
+        viewport=size, locale="es-ES", is_mobile=size["width"] < 500, has_touch=size["width"] < 500
+    )
     page = ctx.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -33,8 +37,16 @@ def shoot(browser, size, tag):
     # play until some tricks are on the table
     deadline = time.time() + 120
     while time.time() < deadline:
-        st = page.evaluate("() => { const d = window.atout.view.state.deal; return d ? {phase: d.phase, tricks: (d.tricks_won||[]).length, trick: d.trick.length} : null; }")
-        if st and st["phase"] == "play" and page.evaluate("() => window.atout.view.isMyTurn()") and page.evaluate("() => window.atout.view.state.deal.trick.length") >= 2:
+        st = page.evaluate(
+            "() => { const d = window.atout.view.state.deal; return d ? {phase: d.phase, tricks: "
+            "(d.tricks_won||[]).length, trick: d.trick.length} : null; }"
+        )
+        if (
+            st
+            and st["phase"] == "play"
+            and page.evaluate("() => window.atout.view.isMyTurn()")
+            and page.evaluate("() => window.atout.view.state.deal.trick.length") >= 2
+        ):
             n = page.evaluate("() => window.atout.view.state.deal.hand.length")
             if n <= 15:
                 break
@@ -43,6 +55,7 @@ def shoot(browser, size, tag):
     page.screenshot(path=f"{OUT}/es-{tag}-table.png")
     print(tag, "errors:", errors)
     ctx.close()
+
 
 with sync_playwright() as p:
     browser = p.chromium.launch(executable_path="/usr/bin/chromium-headless-shell")  # Debian's Chromium
