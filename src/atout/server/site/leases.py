@@ -49,6 +49,8 @@ class Leases:
         self.unowned_since: dict[str, float] = {}  # tables seen without an owner that another slot should take
         self.handed: dict[str, float] = {}  # tables handed home by this process, when: its home takes them first
         self.takeovers = 0
+        self.loading: set[str] = set()  # tables whose lease is taken and which are being loaded from the store
+        self.orphans: set[str] = set()  # leases held for no table run here, as the last renewal found them
 
     def fence(self, table_id: str) -> tuple[str, int] | None:
         token = self.tokens.get(table_id)
@@ -102,6 +104,7 @@ class Leases:
             await asyncio.sleep(SCAN_SECONDS * (0.75 + random.random() / 2))
             try:
                 if time.monotonic() - last_renew >= renew_every:
+                    await self.give_up_orphans()
                     lost = await asyncio.to_thread(
                         store.renew_leases, self.site.process, dict(self.tokens), self.wall(), self.lease_seconds
                     )
@@ -164,13 +167,42 @@ class Leases:
         if token is None:
             return False  # another process was quicker: it runs it
         self.tokens[table_id] = token
-        if not await hub.load_table(table_id):
+        self.loading.add(table_id)
+        try:
+            loaded = await hub.load_table(table_id)
+        except Exception as err:  # the store failed mid-load: the lease given up, not renewed for a table not run
+            await self._give_up(table_id, token, repr(err))
+            return False
+        finally:
+            self.loading.discard(table_id)
+        if not loaded:
             self.tokens.pop(table_id, None)
             return False
         self.owners[table_id] = (self.site.process, self.wall() + self.lease_seconds)
         self.site.bus.post(SITE, {"kind": BusKind.OWNER, "table": table_id, "process": self.site.process})
         await self.site.followers.rejoin(table_id)
         return True
+
+    async def give_up_orphans(self) -> None:
+        """The leases held for a table this process does not run (nor is loading), two renewals in a row: given up,
+        so that a scan takes the table again. Renewed, such a lease would keep every process from the table for
+        good: a table that never moves again (issue 48: a takeover whose load met a store restarting)."""
+        hub = self.site.hub
+        now = {t for t in self.tokens if t not in hub.rooms and t not in self.loading}
+        for table_id in now & self.orphans:
+            token = self.tokens.get(table_id)
+            if token is not None and table_id not in hub.rooms:
+                await self._give_up(table_id, token, "a lease held for a table not run here")
+        self.orphans = now - self.orphans
+
+    async def _give_up(self, table_id: str, token: int, why: str) -> None:
+        """``table_id``'s lease no longer renewed here, and released if the store answers (else it runs out)."""
+        self.forget(table_id)
+        log.warning(dumps({"event": "lease_given_up", "table": table_id, "why": why}))
+        try:
+            await asyncio.to_thread(self.site.hub.store.release_lease, table_id, self.site.process, token)
+        except Exception as err:  # the store away: the lease runs out by itself, LEASE_SECONDS at most
+            log.warning(dumps({"event": "lease_release_failed", "table": table_id, "error": repr(err)}))
 
     async def owner(self, table_id: str) -> str | None:
         """The process running ``table_id`` now, or None when nobody does (moving, or no such table)."""
