@@ -9,9 +9,11 @@ import random
 from rich.console import Console
 from textual.widgets._footer import FooterKey
 
+from atout.bots.accuracy import combine, record_roles, seat_accuracy
 from atout.bots.analysis import analyse
 from atout.engine.cards import parse_card
 from atout.engine.record import to_record
+from atout.tui.accuracy import GameAccuracy
 from atout.tui.analysis import AnalysisScreen
 from atout.tui.app import AtoutApp, InfoScreen, ResultScreen
 from atout.tui.game import HUMAN, Game
@@ -92,17 +94,35 @@ async def test_a_on_the_result_screen_analyses_the_persons_decisions(monkeypatch
 
 
 async def test_the_last_results_enter_says_quit_and_an_a_after_it_opens_nothing(monkeypatch):
-    """After the last deal, the footer says what Enter does (quit, not "Continue"); an ``a`` pressed just
-    after Enter (the app closing) opens no analysis (it opened one on the closing app: NoMatches #progress,
-    when the analysis had been made before)."""
+    """After the last deal, the footer says what Enter does (quit, not "Continue"), and the screen the accuracy of
+    the person's play over the game's deals (issue 50: measured as the site measures it, bots.accuracy over each
+    deal's analysis); an ``a`` pressed just after Enter (the app closing) opens no analysis (it opened one on the
+    closing app: NoMatches #progress, when the analysis had been made before)."""
     monkeypatch.setattr(AnalysisScreen, "FACTOR", 1)
+    monkeypatch.setattr(GameAccuracy, "FACTOR", 1)  # the plumbing is tested here, the search in tests/bots
     game = Game(players=4, level="random", deals=1, seed="last-result")
     app = AtoutApp(game, delay=0)
-    async with app.run_test(size=(110, 40)) as pilot:
+    async with app.run_test(size=(110, 50)) as pilot:
         await _to_the_result(app, pilot)
         assert game.is_over
         keys = {widget.key: widget.description for widget in app.screen.query(FooterKey)}
         assert keys.get("enter") == "Quit" and "Continue" not in keys.values(), keys
+        widget = app.screen.query_one(GameAccuracy)
+        await until(pilot, lambda: widget.summary is not None, "the game's accuracy never showed")
+        records = game.finished_records()
+        assert len(records) == len(game.sheet) >= 1  # a void deal is a line of the sheet too
+        expected = combine(
+            seat_accuracy(analyse(r, [HUMAN], "analysis", factor=1).to_json(), HUMAN, record_roles(r)[HUMAN])
+            for r in records
+        )
+        assert widget.summary == expected
+        shown = str(widget.render())
+        n = expected["deals"]
+        head = "Your play in the game's deal: " if n == 1 else f"Your play over the game's {n} deals: "
+        assert shown.startswith(head), shown
+        assert "A deal, by phase (the deals in brackets): Bidding " in shown, shown
+        if expected["loss"] > 0:
+            assert f"−{round(expected['loss'], 1):g} points against the expert" in shown, shown
         await pilot.press("a")
         await until(
             pilot,

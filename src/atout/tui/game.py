@@ -8,6 +8,7 @@ against robots; the deals, the dealer's rotation and the score sheet are
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -68,6 +69,7 @@ class Game(EngineGame):
             self.game_id = time.strftime("%Y%m%d-%H%M%S") + "-" + str(self.seed)[:8].replace("/", "_")
         self.save_error: str | None = None
         self._robots: dict[tuple[int, str], Any] = {}
+        self.records: dict[int, dict] = {}  # the records of the deals finished in this run, by their line of the sheet
 
     def observation(self, seat: int = HUMAN) -> Observation:
         return self.current.observation(seat)
@@ -100,6 +102,7 @@ class Game(EngineGame):
     def _finish(self) -> DealSummary:
         deal = self.current
         summary = self.summarize(deal)
+        self.records[len(self.sheet)] = to_record(deal)
         try:
             if self.save_dir is not None:
                 summary.record = str(self.save_record(deal))
@@ -111,6 +114,19 @@ class Game(EngineGame):
                 self.sheet.append(summary)
             self.save_error = err.strerror or str(err)
         return summary
+
+    def finished_records(self) -> list[dict]:
+        """Each finished deal's record in the game's order: kept since this run began, else read back from its
+        saved file (a game resumed); a deal whose record is neither (a file gone) is left out."""
+        out = []
+        for i, summary in enumerate(self.sheet):
+            record = self.records.get(i)
+            if record is None and summary.record:
+                with contextlib.suppress(OSError, ValueError):
+                    record = json.loads(Path(summary.record).read_text(encoding="utf-8"))
+            if record is not None:
+                out.append(record)
+        return out
 
     # ---------------------------------------------------------- saving
     def records_dir(self) -> Path:

@@ -1,4 +1,5 @@
-"""The end of a deal: its result in detail, the score sheet, and the analysis of the person's play."""
+"""The end of a deal: its result in detail, the score sheet, and the analysis of the person's play; at the game's
+end, its ranking and the accuracy of the person's play over all its deals."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Label, Static
 
 from ..engine.record import to_record
+from .accuracy import GameAccuracy
 from .analysis import AnalysisScreen
 from .game import HUMAN, Game, seat_name
 from .text import ranking_text, result_text, sheet_table
@@ -56,6 +58,7 @@ class ResultScreen(Screen):
             if game.is_over:
                 yield Label(Text(_("Final ranking"), style="bold underline"))
                 yield Static(ranking_text(game), id="ranking")
+                yield GameAccuracy(game)
             with Horizontal(id="result-actions"):
                 if game.is_over:
                     yield Button(_("Quit"), variant="primary", compact=True, id="next")

@@ -387,6 +387,21 @@ El declarante necesita 56 puntos sin Bout, 51 con 1, 41 con 2, 36 con 3. U = (25
     "(The progress could not be kept: {error})": "(No se pudo guardar el progreso: {error})",
     "no lesson {lesson!r}; the lessons are {lessons}": "no hay lección {lesson!r}; las lecciones son {lessons}",
     "Your progress in the lessons is kept in {path}.": "Tu progreso en las lecciones se guarda en {path}.",
+    "Bidding": "Subastas",
+    "Écart": "Descarte",
+    "Play as taker": "Juego como declarante",
+    "Play as partner": "Juego como compañero",
+    "Play in defence": "Juego en defensa",
+    "the bidding": "las subastas",
+    "the écart": "el descarte",
+    "the play as taker": "el juego como declarante",
+    "the play as the taker's partner": "el juego como compañero del declarante",
+    "the play in defence": "el juego en defensa",
+    "{phase} {loss} ({n})": "{phase} {loss} ({n})",
+    "A deal, by phase (the deals in brackets): ": "Por ronda, por fase (las rondas entre paréntesis): ",
+    "A choice within the search's noise costs nothing.": "Una elección dentro del ruido de la búsqueda no cuesta nada.",
+    "Your play against the expert: measuring…": "Tu juego frente al experto: midiendo…",
+    "Your play against the expert: measuring… deal {n} of {of}": "Tu juego frente al experto: midiendo… ronda {n} de {of}",
 }
 
 PLURALS: dict[str, tuple[str, str]] = {
@@ -409,4 +424,12 @@ PLURALS: dict[str, tuple[str, str]] = {
         "La partida de {path} ha terminado: se jugaron sus {n} rondas.",
     ),
     "{n} counted deal": ("{n} ronda que cuenta", "{n} rondas que cuentan"),
+    "Your play in the game's deal: no points lost against the expert.": (
+        "Tu juego en la ronda de la partida: ningún punto perdido frente al experto.",
+        "Tu juego en las {n} rondas de la partida: ningún punto perdido frente al experto.",
+    ),
+    "Your play in the game's deal: {loss} points against the expert, mostly {phase}.": (
+        "Tu juego en la ronda de la partida: {loss} puntos frente al experto, sobre todo {phase}.",
+        "Tu juego en las {n} rondas de la partida: {loss} puntos frente al experto ({per} por ronda), sobre todo {phase}.",
+    ),
 }

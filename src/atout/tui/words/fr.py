@@ -385,6 +385,21 @@ Le preneur doit faire 56 points sans bout, 51 avec 1, 41 avec 2, 36 avec 3. U = 
     "(The progress could not be kept: {error})": "(La progression n'a pas pu être gardée : {error})",
     "no lesson {lesson!r}; the lessons are {lessons}": "pas de leçon {lesson!r} ; les leçons sont {lessons}",
     "Your progress in the lessons is kept in {path}.": "Votre progression dans les leçons est gardée dans {path}.",
+    "Bidding": "Enchères",
+    "Écart": "Écart",
+    "Play as taker": "Jeu du preneur",
+    "Play as partner": "Jeu du partenaire",
+    "Play in defence": "Jeu en défense",
+    "the bidding": "les enchères",
+    "the écart": "l'écart",
+    "the play as taker": "le jeu du preneur",
+    "the play as the taker's partner": "le jeu du partenaire du preneur",
+    "the play in defence": "le jeu en défense",
+    "{phase} {loss} ({n})": "{phase} {loss} ({n})",
+    "A deal, by phase (the deals in brackets): ": "Par donne, par phase (les donnes entre parenthèses) : ",
+    "A choice within the search's noise costs nothing.": "Un choix dans le bruit de la recherche ne coûte rien.",
+    "Your play against the expert: measuring…": "Votre jeu face à l'expert : mesure en cours…",
+    "Your play against the expert: measuring… deal {n} of {of}": "Votre jeu face à l'expert : mesure en cours… donne {n} sur {of}",
 }
 
 PLURALS: dict[str, tuple[str, str]] = {
@@ -407,4 +422,12 @@ PLURALS: dict[str, tuple[str, str]] = {
         "La partie de {path} est finie : ses {n} donnes ont été jouées.",
     ),
     "{n} counted deal": ("{n} donne comptée", "{n} donnes comptées"),
+    "Your play in the game's deal: no points lost against the expert.": (
+        "Votre jeu dans la donne de la partie : aucun point perdu face à l'expert.",
+        "Votre jeu sur les {n} donnes de la partie : aucun point perdu face à l'expert.",
+    ),
+    "Your play in the game's deal: {loss} points against the expert, mostly {phase}.": (
+        "Votre jeu dans la donne de la partie : {loss} points face à l'expert, surtout {phase}.",
+        "Votre jeu sur les {n} donnes de la partie : {loss} points face à l'expert ({per} par donne), surtout {phase}.",
+    ),
 }
