@@ -236,7 +236,10 @@ def try_the_commands(page: Page, person: Person) -> None:
     chat.focus()
     before = len(heard(page))
     page.keyboard.type("th")
-    assert chat.input_value() == "th"
+    assert chat.input_value() == "th", (
+        page.evaluate("() => [document.activeElement.outerHTML.slice(0, 200), document.hasFocus()]"),
+        heard(page)[before - 3 :],
+    )
     page.keyboard.press("Control+a")
     page.keyboard.press("Delete")
     page.keyboard.press("Shift+Tab")  # out of the field: the next key is a command again
