@@ -8,6 +8,7 @@ import httpx
 import sqlalchemy as sa
 
 from atout.bots.analysis import VERSION
+from atout.bots.levels_figures import level_figures
 from atout.server.store.db import accuracy, players
 
 from .helpers import running_server
@@ -68,12 +69,27 @@ async def test_a_persons_insights_name_the_phase_and_the_habits_and_are_private_
             recent, overall = found["recent"], found["all"]
             assert recent["deals"] == 50 and overall["deals"] == 70
             assert found["main"] == "defence"  # the last 50 deals lost most in defence
-            assert recent["phases"]["defence"] == {"deals": 50, "loss": round((49 * 2 + 9) / 50, 1), "total": 107.0}
+            assert recent["phases"]["defence"] == {
+                "deals": 50,
+                "loss": round((49 * 2 + 9) / 50, 1),
+                "total": 107.0,
+                "sizes": {"4": 50},
+            }
             assert recent["phases"]["ecart"]["deals"] == 0 and recent["phases"]["ecart"]["loss"] is None
-            assert overall["phases"]["ecart"] == {"deals": 20, "loss": 6.0, "total": 120.0}
+            assert overall["phases"]["ecart"] == {"deals": 20, "loss": 6.0, "total": 120.0, "sizes": {"3": 20}}
             assert overall["phases"]["bid"]["deals"] == 70 and overall["phases"]["bid"]["total"] == 12.5
             assert overall["sizes"] == {"3": {"deals": 20, "loss": 6.0}, "4": {"deals": 50, "loss": 2.4}}
             assert recent["sizes"] == {"4": {"deals": 50, "loss": 2.4}}
+            # beside each phase played lately, the robots' levels at four players (the committed benchmark's
+            # figures) and the one nearest Ann's; none beside the écart, which she did not play lately
+            figures = level_figures()
+            assert set(figures) >= {"beginner", "club", "expert"}
+            robots = found["robots"]
+            assert set(robots) == {"bid", "defence", "all"}
+            for phase, mine_lost in (("defence", recent["phases"]["defence"]["loss"]), ("all", recent["loss"])):
+                levels = {level: round(sizes["4"][phase][0], 1) for level, sizes in figures.items()}
+                assert robots[phase]["levels"] == levels
+                assert robots[phase]["near"] == min(levels, key=lambda x: (abs(levels[x] - mine_lost), levels[x]))
             # the trend: the last deals in time order, each the average of up to 10
             assert len(found["trend"]) == 70 and found["trend"][0] == [1000.0, 6.0] and found["trend"][-1][1] == 2.2
             # the habits over all 70 deals: the écart (120), the leads in defence (107), the bids (12.5)

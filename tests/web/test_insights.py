@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from atout.bots.analysis import VERSION
+from atout.bots.levels_figures import level_figures
 from atout.server.store.db import accuracy
 
 from .pages import http_post
@@ -72,6 +73,21 @@ def test_the_profile_names_the_costliest_phase_and_hides_it_from_others_until_sh
     assert "the play in defence" in main.inner_text() and "−4.4 a deal" in main.inner_text()
     row = page.locator(".insights-phases tr[data-phase=ecart] td")
     assert row.nth(0).inner_text() == "−1.5 (10)" and row.nth(1).inner_text() == "−1.5 (10)"
+    # the robots' levels on the same scale (the committed figures, at four players): beside each phase played lately,
+    # the one nearest her figure; the sentence names it for the phase that cost most
+    nearest = {}
+    for phase, mine in (("ecart", 1.5), ("defence", 4.4)):
+        levels = {level: round(sizes["4"][phase][0], 1) for level, sizes in level_figures().items()}
+        nearest[phase] = min(levels, key=lambda x, levels=levels, mine=mine: (abs(levels[x] - mine), levels[x]))
+        cell = page.locator(f".insights-phases tr[data-phase={phase}] td").nth(2)
+        assert cell.get_attribute("data-level") == nearest[phase]
+        assert cell.inner_text().lower().startswith(f"{nearest[phase]} (−"), cell.inner_text()
+    assert page.locator(".insights-phases tr[data-phase=partner] td").nth(2).inner_text() == "—"  # never partner
+    line = page.locator(".insights .insights-near")
+    assert line.get_attribute("data-phase") == "defence" and line.get_attribute("data-level") == nearest["defence"]
+    said = line.inner_text()
+    near = nearest["defence"]
+    assert said.startswith(f"Play in defence, over the last 20 deals: nearest the {near} robot (−4.4 a deal"), said
     chart = page.locator("figure[data-chart=accuracy] svg.chart")
     assert chart.get_attribute("data-points") == "30" and "over 30 deals" in chart.get_attribute("aria-label")
     habits = page.locator(".insights-habits li")
@@ -127,4 +143,9 @@ def test_the_insights_speak_french_and_spanish(browser, site):
         main = person.page.locator(".insights .insights-main")
         main.wait_for()
         assert words in main.inner_text() and "insights." not in person.page.locator(".insights").inner_text()
+        near = {
+            "fr-FR": "Jeu en défense, sur les 20 dernières donnes",
+            "es-ES": "Juego en defensa, en las últimas 20 rondas",
+        }
+        assert person.page.locator(".insights .insights-near").inner_text().startswith(near[lang])
         person.context.close()

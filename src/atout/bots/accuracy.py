@@ -28,6 +28,15 @@ PHASES: tuple[str, ...] = ("bid", "ecart", "taker", "partner", "defence")
 """The phases a seat's accuracy is split by, in the order of a deal."""
 ROLES: tuple[str, ...] = ("taker", "partner", "defence")
 """A seat's side in a deal's play (the play's phase is its role)."""
+PHASE_ROLES: dict[str, tuple[str, ...] | None] = {
+    "bid": None,  # every deal
+    "ecart": ("taker",),
+    "taker": ("taker",),
+    "partner": ("partner",),
+    "defence": ("defence",),
+}
+"""The deals a phase's figure is a deal of (the insights' and the robots' levels' alike): the seats' roles in which
+the phase has a decision; None: every deal."""
 
 _AUCTION = {DecisionKind.BID, DecisionKind.CALL, DecisionKind.CHELEM, DecisionKind.PETIT_SEC}
 
@@ -221,6 +230,7 @@ def combine(accuracies: Iterable[Accuracy]) -> dict[str, Any]:
 __all__ = [
     "HABITS",
     "PHASES",
+    "PHASE_ROLES",
     "ROLES",
     "Accuracy",
     "accuracy",

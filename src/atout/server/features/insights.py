@@ -1,12 +1,13 @@
 """A person's insights (issue 50, docs/analysis.md "Insights"): how well they play, from their deals' accuracy.
 
-Read from the table ``accuracy`` (one row a seat analysed: the points its choices cost against the expert's, in
-all, by phase and by habit), for the analysis's current version (an older version's figures are another
-yardstick): the points lost a deal over the last ``WINDOW`` deals and over all, by phase and by table size; the
-phase that cost most lately; the trend (the average of the last ``SMOOTH`` deals, deal by deal, over the last
-``RECENT`` deals); and the three habits that cost most over those ``RECENT`` deals, each with the deal where it
-cost most. A phase's figure is a deal in which the seat decided there: the bid every deal, the écart and the play
-as taker the deals taken, the play as partner or in defence the deals in that side.
+Read from the table ``accuracy`` (one row a seat analysed: the points its choices cost against the expert's, in all,
+by phase and by habit), for the analysis's current version (an older version's figures are another yardstick): the
+points lost a deal over the last ``WINDOW`` deals and over all, by phase and by table size; the phase that cost most
+lately; the trend (the average of the last ``SMOOTH`` deals, deal by deal, over the last ``RECENT`` deals); the
+robots' levels on the same scale beside each phase (``robots``); and the three habits that cost most over those
+``RECENT`` deals, each with the deal where it cost most. A phase's figure is a deal in which the seat decided there:
+the bid every deal, the écart and the play as taker the deals taken, the play as partner or in defence the deals in
+that side.
 
 Private by default: the person sees them on their profile, others only once the person shows them
 (``players.insights_public``, migration 0021). A daily deal's play counts only once its day is over, as on the
@@ -20,8 +21,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ...bots.accuracy import PHASES
+from ...bots.accuracy import PHASE_ROLES, PHASES
 from ...bots.analysis import VERSION
+from ...bots.levels_figures import nearest, robots_beside
 from ..store.db import accuracy, players
 from . import daily
 
@@ -32,15 +34,6 @@ RECENT = 200
 SMOOTH = 10
 """The trend's point for a deal: the average of that deal and the ones before it, this many at most."""
 HABITS_SHOWN = 3
-
-# the deals a phase's figure is a deal of: the seats' roles in which the phase has a decision
-_PHASE_ROLES: dict[str, tuple[str | None, ...] | None] = {
-    "bid": None,  # every deal
-    "ecart": ("taker",),
-    "taker": ("taker",),
-    "partner": ("partner",),
-    "defence": ("defence",),
-}
 
 
 def is_public(engine: sa.Engine, player_id: str) -> bool:
@@ -60,6 +53,7 @@ def _summary(groups: Iterable[tuple[int, str | None, int, float, dict[str, float
     deals = 0
     loss = 0.0
     phases = {p: [0, 0.0] for p in PHASES}
+    phase_sizes: dict[str, dict[str, int]] = {p: {} for p in PHASES}  # a phase's deals at each table size
     sizes: dict[str, list[float]] = {}
     for size, role, count, lost, by_phase in groups:
         deals += count
@@ -68,16 +62,22 @@ def _summary(groups: Iterable[tuple[int, str | None, int, float, dict[str, float
         size_sums[0] += count
         size_sums[1] += lost
         for phase in PHASES:
-            roles = _PHASE_ROLES[phase]
+            roles = PHASE_ROLES[phase]
             if roles is None or role in roles:
                 phases[phase][0] += count
                 phases[phase][1] += by_phase[phase]
+                phase_sizes[phase][str(size)] = phase_sizes[phase].get(str(size), 0) + count
     return {
         "deals": deals,
         "loss": round(loss / deals, 1) if deals else None,
         "total": round(loss, 1),
         "phases": {
-            p: {"deals": int(n), "loss": round(v / n, 1) if n else None, "total": round(v, 1)}
+            p: {
+                "deals": int(n),
+                "loss": round(v / n, 1) if n else None,
+                "total": round(v, 1),
+                "sizes": dict(sorted(phase_sizes[p].items())),
+            }
             for p, (n, v) in phases.items()
         },
         "sizes": {k: {"deals": int(n), "loss": round(v / n, 1)} for k, (n, v) in sorted(sizes.items()) if n},
@@ -133,11 +133,27 @@ def insights(engine: sa.Engine, player_id: str, now: float) -> dict[str, Any]:
         "recent": recent,
         "all": overall,
         "main": _main(recent),
+        "robots": robots(recent),
         "trend": trend,
         "smooth": SMOOTH,
         "habits": _habits(latest)[:HABITS_SHOWN],
         "habit_deals": len(latest),
     }
+
+
+def robots(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Beside each phase of ``summary`` (and ``all``: every deal) that has deals, the robots' levels' points lost a
+    deal on the same scale, at the table sizes of those deals (``bots.levels_figures``), and the level nearest."""
+    out: dict[str, dict[str, Any]] = {}
+    for phase in (*PHASES, "all"):
+        part = summary if phase == "all" else summary["phases"][phase]
+        if not part["deals"] or part["loss"] is None:
+            continue
+        by_size = {k: v["deals"] for k, v in summary["sizes"].items()} if phase == "all" else part["sizes"]
+        levels = robots_beside(by_size, phase)
+        if levels:
+            out[phase] = {"levels": levels, "near": nearest(part["loss"], levels)}
+    return out
 
 
 def _habits(rows: Iterable[Any]) -> list[dict[str, Any]]:
@@ -159,4 +175,4 @@ def _habits(rows: Iterable[Any]) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["RECENT", "WINDOW", "insights", "is_public", "set_public"]
+__all__ = ["RECENT", "WINDOW", "insights", "is_public", "robots", "set_public"]

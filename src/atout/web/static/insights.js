@@ -1,6 +1,6 @@
 // A person's insights on their profile (docs/analysis.md "Insights", GET /api/players/NAME/insights): the points
 // their choices lost a deal against the expert, by phase and by table size, over the last 50 deals and over all;
-// the phase that cost most lately; the trend, drawn; the three costliest habits, each with a deal that shows it.
+// the phase that cost most lately, and which robot's level each phase is nearest; the trend, drawn; the three costliest habits, each with a deal that shows it.
 // Private by default: the person sees them with a box to show them on their public profile; others see them only
 // once shown (the server answers 403 otherwise, and the section stays hidden).
 
@@ -34,22 +34,46 @@ function cell(part) {
   return h("td", { class: "num" }, lost(part.loss), " ", h("span", { class: "deals" }, `(${num(part.deals)})`));
 }
 
+/** The robots' level nearest the person's last deals in ``phase`` (``all``: every deal), the others in its title. */
+function robotCell(found, phase) {
+  const near = found.robots && found.robots[phase];
+  if (!near) return h("td", {}, "—");
+  const level = (x) => t(`level.${x}`);
+  const all = Object.entries(near.levels).map(([x, loss]) => t("insights.robot_level", { level: level(x), loss: lost(loss) })).join(", ");
+  return h("td", { title: t("insights.robot_title", { all }), dataset: { level: near.near } },
+    t("insights.robot_cell", { level: level(near.near), loss: lost(near.levels[near.near]) }));
+}
+
 function phaseTable(found) {
+  const robots = Object.keys(found.robots || {}).length > 0;
   const rows = [
-    h("tr", { dataset: { phase: "all" } }, h("th", { scope: "row" }, t("insights.every")), cell(found.recent), cell(found.all)),
+    h("tr", { dataset: { phase: "all" } }, h("th", { scope: "row" }, t("insights.every")), cell(found.recent), cell(found.all),
+      robots ? robotCell(found, "all") : ""),
     ...PHASES.map((p) => h("tr", { dataset: { phase: p } }, h("th", { scope: "row" }, t(`insights.phase.${p}`)),
-      cell(found.recent.phases[p]), cell(found.all.phases[p]))),
+      cell(found.recent.phases[p]), cell(found.all.phases[p]), robots ? robotCell(found, p) : "")),
   ];
   const sizes = [...new Set([...Object.keys(found.recent.sizes), ...Object.keys(found.all.sizes)])].sort();
   const sizeRows = sizes.map((n) => h("tr", { dataset: { size: n } }, h("th", { scope: "row" }, t("lobby.players", { n })),
     cell(found.recent.sizes[n]), cell(found.all.sizes[n])));
-  const head = () => h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, t("insights.recent", { n: Math.min(found.window, found.recent.deals) || found.window })),
-    h("th", { scope: "col" }, t("insights.all"))));
+  const head = (withRobots) => h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, t("insights.recent", { n: Math.min(found.window, found.recent.deals) || found.window })),
+    h("th", { scope: "col" }, t("insights.all")), withRobots ? h("th", { scope: "col" }, t("insights.robots")) : ""));
   return h("div", { class: "insights-tables" },
     h("div", { class: "sheet-scroll", tabindex: "0" }, h("table", { class: "stats insights-phases" },
-      h("caption", {}, t("insights.table")), head(), h("tbody", {}, rows))),
+      h("caption", {}, t("insights.table")), head(robots), h("tbody", {}, rows))),
     sizes.length > 1 ? h("div", { class: "sheet-scroll", tabindex: "0" }, h("table", { class: "stats insights-sizes" },
-      h("caption", {}, t("insights.sizes")), head(), h("tbody", {}, sizeRows))) : "");
+      h("caption", {}, t("insights.sizes")), head(false), h("tbody", {}, sizeRows))) : "");
+}
+
+/** The sentence that places the person among the robots: for the phase that cost most lately, else every deal. */
+function nearLine(found) {
+  const phase = found.main && found.robots && found.robots[found.main] ? found.main : "all";
+  const near = found.robots && found.robots[phase];
+  if (!near) return "";
+  const you = phase === "all" ? found.recent.loss : found.recent.phases[phase].loss;
+  const n = phase === "all" ? found.recent.deals : found.recent.phases[phase].deals;
+  return h("p", { class: "insights-near", dataset: { phase, level: near.near } },
+    t("insights.near", { phase: t(phase === "all" ? "insights.every" : `insights.phase.${phase}`), n, level: t(`level.${near.near}`),
+      you: lost(you), robot: lost(near.levels[near.near]) }));
 }
 
 function trendChart(found) {
@@ -112,7 +136,8 @@ function draw(app, box, found) {
     : t("insights.main_none", { n: found.recent.deals });
   replace(box, title, found.own ? visibility(app, box, found) : "",
     h("p", { class: "insights-main", dataset: { phase: main || "" } }, headline),
+    nearLine(found),
     h("div", { class: "insights-body" }, phaseTable(found), trendChart(found)),
-    h("p", { class: "hint" }, t("insights.brackets")),
+    h("p", { class: "hint" }, t("insights.brackets"), found.robots && Object.keys(found.robots).length ? [" ", t("insights.robots_hint")] : ""),
     habitsList(found));
 }
