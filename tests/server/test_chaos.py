@@ -18,12 +18,6 @@ from pgserver import binaries
 
 @pytest.mark.timeout(900)  # two minutes on a quiet machine; a loaded one may take several times that
 async def test_nine_tables_come_through_two_faults_of_each_kind(tmp_path) -> None:
-    if not os.environ.get("ATOUT_CHAOS"):
-        pytest.skip(
-            "the chaos run is opt-in (ATOUT_CHAOS=1 pytest tests/server/test_chaos.py): in the whole suite on a loaded "
-            "machine it failed 2 runs of 4 (a table that never moved again after a worker's death), so it cannot yet "
-            "hold the suite's promise of no flaky test (issue 48 stays open)"
-        )
     missing = [
         name
         for name, there in (
