@@ -129,6 +129,14 @@ def test_save_resume_mid_deal_and_records(tmp_path):
         assert replay(record).deal.result.scores == line.scores
     again = Game.load(tmp_path / "game.json")
     assert again.totals == resumed.totals and again.is_over
+    # The game's last screen measures every deal (issue 50): the deals this run played from memory, the others read
+    # back from their saved files, in the sheet's order; a deal whose file is gone is left out.
+    scores = [line.scores for line in resumed.sheet]
+    assert [replay(r).deal.result.scores for r in resumed.finished_records()] == scores
+    kept = [json.loads(Path(line.record).read_text(encoding="utf-8")) for line in again.sheet]
+    assert again.records == {} and again.finished_records() == kept
+    Path(again.sheet[0].record).unlink()
+    assert again.finished_records() == kept[1:]
 
 
 def test_load_refuses_other_files(tmp_path):
