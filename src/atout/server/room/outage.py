@@ -133,15 +133,7 @@ async def _resume_when_stored(room: OutageRoom) -> None:
     while True:
         await services.watch.until_back()
         try:
-            item = await asyncio.to_thread(services.store.table, room.table.id)
-            unsettled = room.unsettled
-            written = (
-                []
-                if unsettled is None
-                else await asyncio.to_thread(
-                    services.store.events_after, room.table.id, unsettled[0][0]["seq"] - 1, len(unsettled[0])
-                )
-            )
+            item, written = await _read_back(room)
         except Exception as err:  # away again (its health says so: the watch probes), or a bug: later
             if services.store.health.report(err) is None:
                 log.warning("table %s could not be read back: %r", room.table.id, err)
@@ -151,8 +143,22 @@ async def _resume_when_stored(room: OutageRoom) -> None:
         if item is None:
             return
         async with room.lock:
-            back_from_store(room, item, [e.data for e in written])
+            back_from_store(room, item, written)
         return
+
+
+async def _read_back(room: OutageRoom) -> tuple[StoredTable | None, list[dict[str, Any]]]:
+    """The table as its store holds it, and the stored events of the numbers its write of unknown outcome took
+    (none when no write's outcome is unknown): what ``back_from_store`` runs the table from. Raises what the
+    store raises."""
+    store = room.services.store
+    item = await asyncio.to_thread(store.table, room.table.id)
+    unsettled = room.unsettled
+    if unsettled is None:
+        return item, []
+    first, count = unsettled[0][0]["seq"] - 1, len(unsettled[0])
+    written = await asyncio.to_thread(store.events_after, room.table.id, first, count)
+    return item, [e.data for e in written]
 
 
 def back_from_store(room: OutageRoom, item: StoredTable, written: list[dict[str, Any]]) -> None:
@@ -175,22 +181,14 @@ async def restart(room: OutageRoom) -> bool:
     services = room.services
     async with room.lock:
         try:
-            item = await asyncio.to_thread(services.store.table, room.table.id)
-            unsettled = room.unsettled
-            written = (
-                []
-                if unsettled is None
-                else await asyncio.to_thread(
-                    services.store.events_after, room.table.id, unsettled[0][0]["seq"] - 1, len(unsettled[0])
-                )
-            )
+            item, written = await _read_back(room)
         except Exception as err:  # the store away: the table waits for it, paused (its health logs the outage)
             cause = services.store.health.report(err)
             pause(room, cause.why if cause is not None else REREAD)
             return False
         if item is None:
             return False
-        back_from_store(room, item, [e.data for e in written])
+        back_from_store(room, item, written)
         if room.timer.task is None or room.timer.task.done():
             room.timer.task = room.spawn(room.timer.run(), "timer")
     return True
