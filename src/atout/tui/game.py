@@ -102,10 +102,11 @@ class Game(EngineGame):
     def _finish(self) -> DealSummary:
         deal = self.current
         summary = self.summarize(deal)
-        self.records[len(self.sheet)] = to_record(deal)
+        record = self.named_record(deal)
+        self.records[len(self.sheet)] = record
         try:
             if self.save_dir is not None:
-                summary.record = str(self.save_record(deal))
+                summary.record = str(self.save_record(record))
             self.sheet.append(summary)
             if self.save_dir is not None:
                 self.save()
@@ -133,12 +134,16 @@ class Game(EngineGame):
         assert self.save_dir is not None, "a game without a save folder saves nothing"
         return Path(self.save_dir) / "records"
 
-    def save_record(self, deal: Deal) -> Path:
-        """Write a finished deal's record (docs/record-format.md) and return its path."""
+    @staticmethod
+    def named_record(deal: Deal) -> dict:
+        """A finished deal's record (docs/record-format.md) with the seats' names: as saved, kept and analysed."""
+        return {**to_record(deal), "names": [seat_name(seat) for seat in range(deal.players)]}
+
+    def save_record(self, record: dict) -> Path:
+        """Write the record of the deal just finished (``named_record``) and return its path."""
         folder = self.records_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.game_id}-{self.deal_index:02d}.json"
-        record = {**to_record(deal), "names": [seat_name(seat) for seat in range(deal.players)]}
         path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         return path
 

@@ -11,10 +11,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Label, Static
 
-from ..engine.record import to_record
 from .accuracy import GameAccuracy
 from .analysis import AnalysisScreen
-from .game import HUMAN, Game, seat_name
+from .game import HUMAN, Game
 from .text import ranking_text, result_text, sheet_table
 from .widgets import Footer
 from .words import N_, _
@@ -74,7 +73,7 @@ class ResultScreen(Screen):
         app closing, whose screen had no widgets left: NoMatches)."""
         if self.leaving:
             return
-        record = {**to_record(self.game.current), "names": [seat_name(s) for s in range(self.game.players)]}
+        record = self.game.named_record(self.game.current)
 
         def keep(analysis) -> None:
             self.analysis = analysis
