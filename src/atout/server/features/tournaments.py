@@ -399,10 +399,26 @@ def advance(engine: sa.Engine, tid: str, now: float, new_id: Any) -> Round | Non
         return _seat_round(conn, row, row.round + 1, new_id)
 
 
-def running(engine: sa.Engine) -> list[str]:
-    """The tournaments being played (a process starting looks whether one of their rounds is over)."""
+def rounds_over(engine: sa.Engine) -> list[str]:
+    """The running tournaments whose current round has no table left to play: each is owed its next round (or
+    its end). The table that closes last advances its round; this finds a round whose advance was lost (its
+    process gone at that moment, the store failing then, the close settled after an outage)."""
+    to_play = (
+        sa.select(tournament_tables.c.table_id)
+        .select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
+        .where(
+            tournament_tables.c.tournament_id == tournaments.c.id,
+            tournament_tables.c.round == tournaments.c.round,
+            UNCLOSED,
+        )
+    )
     with engine.connect() as conn:
-        return [r.id for r in conn.execute(sa.select(tournaments.c.id).where(tournaments.c.status == "running"))]
+        return [
+            r.id
+            for r in conn.execute(
+                sa.select(tournaments.c.id).where(tournaments.c.status == "running", ~to_play.exists())
+            )
+        ]
 
 
 def tournament_of(engine: sa.Engine, table_id: str) -> str | None:
@@ -421,7 +437,7 @@ __all__ = [
     "due",
     "register",
     "round_seed",
-    "running",
+    "rounds_over",
     "seating",
     "start",
     "tournament_of",

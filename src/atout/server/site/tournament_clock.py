@@ -1,5 +1,6 @@
 """The tournaments' clock (``features/tournaments.py``): each tournament starts when full or at its time,
-on every process (the first to start one wins), and each round's tables open when the last one closed."""
+on every process (the first to start one wins), and each round's tables open when the last one closed (and when
+a look now and then finds a round over: that cue may be lost)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ if TYPE_CHECKING:
 
 TOURNAMENT_RETRY = 5.0
 """Seconds before the tournament clock tries again a start the store refused (its failure logged)."""
+LOOK_EVERY = 30.0
+"""Real seconds between two looks for a round over whose next round nobody opened (its last table's close is the
+usual cue; this one catches a cue lost: a process gone at that moment, a store failing)."""
 
 
 class TournamentClock:
@@ -24,20 +28,17 @@ class TournamentClock:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.wake = asyncio.Event()  # a tournament created (its start time may be the next), or a start refused
+        self.wake = asyncio.Event()  # a tournament created (its start time may be the next), a table closed, ...
 
     async def run(self) -> None:
         """Start each tournament whose start time has come, on the server's clock (every process does:
-        the first to start one wins, tournaments.start). Starting, it opens the next round of any tournament
-        whose round ended while no process was there to see it."""
-        for tid in await asyncio.to_thread(tournaments.running, self.hub.store.engine):
-            opened = await asyncio.to_thread(
-                tournaments.advance, self.hub.store.engine, tid, self.hub.clock.now(), self.hub.site.new_table_id
-            )
-            if opened is not None:
-                await self.open_round(opened)
+        the first to start one wins, tournaments.start), and open the next round of each tournament whose
+        round is over (the first process to see it wins, tournaments.advance): when a tournament's table
+        closes, and every ``LOOK_EVERY`` real seconds whatever happened (every ``TOURNAMENT_RETRY`` while the
+        store fails)."""
         while True:
             self.wake.clear()
+            caught_up = await self.open_rounds_over()
             try:
                 ready, later = await asyncio.to_thread(tournaments.due, self.hub.store.engine, self.hub.clock.now())
             except Exception as err:  # the store away (logged once, by its health): look again a moment later
@@ -49,7 +50,10 @@ class TournamentClock:
                 if all([await self.start(tid) for tid in ready]):
                     continue
                 later = min(later or math.inf, tried + TOURNAMENT_RETRY)  # a start failed: not in a loop
-            waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.wake.wait())]
+            waiters: list[asyncio.Future[Any]] = [
+                asyncio.ensure_future(self.wake.wait()),
+                asyncio.ensure_future(asyncio.sleep(LOOK_EVERY if caught_up else TOURNAMENT_RETRY)),  # real time
+            ]
             if later is not None:
                 waiters.append(asyncio.ensure_future(self.hub.clock.sleep_until(later)))
             try:
@@ -57,6 +61,23 @@ class TournamentClock:
             finally:
                 for w in waiters:
                     w.cancel()
+
+    async def open_rounds_over(self) -> bool:
+        """The next round (or the end) of every tournament whose round is over; False when the store failed (the
+        failure logged: the clock looks again ``TOURNAMENT_RETRY`` seconds later)."""
+        engine = self.hub.store.engine
+        try:
+            for tid in await asyncio.to_thread(tournaments.rounds_over, engine):
+                opened = await asyncio.to_thread(
+                    tournaments.advance, engine, tid, self.hub.clock.now(), self.hub.site.new_table_id
+                )
+                if opened is not None:
+                    await self.open_round(opened)
+        except Exception as err:
+            if self.hub.store.health.report(err) is None:
+                log.warning("tournament clock: a round over not advanced: %r", err)
+            return False
+        return True
 
     async def start(self, tid: str) -> bool:
         """Start a tournament that is due (when full, or at its time): False when the store failed, the
@@ -91,15 +112,5 @@ class TournamentClock:
                 )
 
     def table_closed(self, room: Room) -> None:
-        self.hub.spawn(self.advance(room.table.id))
-
-    async def advance(self, table_id: str) -> None:
-        """A tournament's table closed: when its round is over everywhere, the next round (or the end)."""
-        tid = await asyncio.to_thread(tournaments.tournament_of, self.hub.store.engine, table_id)
-        if tid is None:
-            return
-        opened = await asyncio.to_thread(
-            tournaments.advance, self.hub.store.engine, tid, self.hub.clock.now(), self.hub.site.new_table_id
-        )
-        if opened is not None:
-            await self.open_round(opened)
+        """A tournament's table closed: its round may be over (the clock looks at once)."""
+        self.wake.set()
