@@ -28,7 +28,8 @@ import orjson
 sys.path.insert(0, str(Path(__file__).parent))
 from server_load import apply_patch, first_legal
 
-from atout.server.site.hub import Config, Hub
+from atout.server.site.config import Config
+from atout.server.site.hub import Hub
 from atout.server.store import Store
 from atout.server.table import Timing
 

@@ -20,7 +20,8 @@ from atout.server.clock import FakeClock
 from atout.server.http.app import MAX_FRAME, create_app
 from atout.server.http.edge import AtoutHTTPProtocol
 from atout.server.http.wsprotocol import AtoutWebSocketProtocol
-from atout.server.site.hub import Config, Hub
+from atout.server.site.config import Config
+from atout.server.site.hub import Hub
 from atout.server.table import Timing, deadlines
 
 SQLITE_ONLY = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)

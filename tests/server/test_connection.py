@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+from atout.server.site.config import Config
 from atout.server.site.connection import Connection
-from atout.server.site.hub import Config
 
 from .helpers import eventually
 

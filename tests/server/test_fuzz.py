@@ -29,7 +29,7 @@ from atout.server.features.limits import RULES, Budget, Rule, Scope
 from atout.server.http.app import MAX_FRAME
 from atout.server.protocol import MAX_CHAT, MAX_MESSAGE_BYTES, MESSAGE_TYPES
 from atout.server.site import connection as connection_module
-from atout.server.site.hub import Config
+from atout.server.site.config import Config
 from atout.server.table import Timing
 
 from .helpers import SQLITE_ONLY, Client, Server, eventually, first_legal, quick_config, running_server

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from atout.server.site.cluster import RedisSite
-from atout.server.site.hub import Config
+from atout.server.site.config import Config
 from atout.server.site.proxy import nginx_config, slot_of, successor
 
 

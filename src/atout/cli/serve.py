@@ -544,7 +544,7 @@ def app_from_settings():
     from ..server.clock import SteppedClock
     from ..server.http.app import create_app
     from ..server.http.edge import AtoutHTTPProtocol
-    from ..server.site.hub import Config
+    from ..server.site.config import Config
     from ..server.table import Timing
 
     settings = json.loads(os.environ["ATOUT_SERVE_SETTINGS"])

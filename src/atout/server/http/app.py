@@ -38,7 +38,8 @@ from ..logs import log
 from ..options import OPTION_FIELDS, OPTION_VALUES, TableOptions
 from ..protocol import MAX_MESSAGE_BYTES
 from ..site.cluster import RedisSite  # redis itself is imported only by a site of several processes (bus.py)
-from ..site.hub import Config, Hub
+from ..site.config import Config
+from ..site.hub import Hub
 from ..site.local import LocalSite, Site
 from ..store import Store, StoreError
 from .accounts import AccountRoutes

@@ -34,7 +34,7 @@ from .resync import Resync
 
 if TYPE_CHECKING:
     from ..room import Room
-    from .hub import Config
+    from .config import Config
     from .local import Host
 
 log = logging.getLogger("atout.server")

@@ -23,7 +23,7 @@ from ..told import Told
 if TYPE_CHECKING:
     from ..room import Stats
     from ..table.observer import Parts
-    from .hub import Config
+    from .config import Config
 
 OUTBOX_LIMIT = 5000
 

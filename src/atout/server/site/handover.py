@@ -4,7 +4,8 @@ person twice."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..kinds import TableStatus
 from ..logs import event_log
@@ -13,13 +14,27 @@ from ..store import StoreError
 from ..table import seating
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..room import Room
+    from .local import Site
+    from .roles import LobbyUpdates
+
+
+class HandoverHub(Protocol):
+    """What handing a guest's seats over uses of its hub (``Hub`` is one)."""
+
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+    @property
+    def site(self) -> Site: ...
+    @property
+    def lobby(self) -> LobbyUpdates: ...
+    def spawn(self, work: Awaitable[Any]) -> None: ...
 
 
 class Handover:
     """The guest's seats passing to the account they register or log in to."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: HandoverHub) -> None:
         self.hub = hub
 
     def seats_on_site(self, player_ids: set[str]) -> dict[str, set[tuple[str, str]]]:

@@ -9,7 +9,7 @@ import hashlib
 import hmac
 import secrets
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..features.accounts import NAME, NAME_RULE, name_key, normal_name
 from ..features.limits import Budget
@@ -22,7 +22,14 @@ from ..told import Told
 from .connection import Connection
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..addresses import AddressBook
+    from ..features.friends import Friends
+    from ..features.limits import Limits
+    from ..features.robot_accounts import RobotAccounts
+    from ..room import Room
+    from .config import Config
+    from .local import Site
+    from .roles import LobbyUpdates
 
 
 FRIENDS_KEPT = 4096
@@ -30,10 +37,35 @@ FRIENDS_KEPT = 4096
 must not hold every player who ever came by (one store read brings any other back)."""
 
 
+class IdentityHub(Protocol):
+    """What knowing who is who uses of its hub (``Hub`` is one)."""
+
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+    @property
+    def connections(self) -> set[Connection]: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def site(self) -> Site: ...
+    @property
+    def lobby(self) -> LobbyUpdates: ...
+    @property
+    def addresses(self) -> AddressBook: ...
+    @property
+    def limits(self) -> Limits: ...
+    @property
+    def accounts(self) -> Any: ...
+    @property
+    def friends(self) -> Friends | None: ...
+    @property
+    def robots(self) -> RobotAccounts | None: ...
+
+
 class Identity:
     """Who a connection is, who is online where, and whose friend each is."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: IdentityHub) -> None:
         self.hub = hub
         # a registered player's friends, until a friendship changes; the most recently asked FRIENDS_KEPT only
         self.friend_ids: OrderedDict[str, set[str]] = OrderedDict()

@@ -3,7 +3,7 @@ on ``lobby`` and then line by line as tables change, here and on the site's othe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..kinds import TableStatus
 from ..protocol import Lobby
@@ -13,13 +13,28 @@ from .connection import Connection
 from .local import line_for
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from .local import Site
+    from .roles import Identities, RestingTables
+
+
+class LobbyHub(Protocol):
+    """What the lobby's lists use of their hub (``Hub`` is one)."""
+
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+    @property
+    def site(self) -> Site: ...
+    @property
+    def identity(self) -> Identities: ...
+    @property
+    def release(self) -> RestingTables: ...
+    def lobby_connections(self) -> list[Connection]: ...
 
 
 class LobbyLists:
     """The lobby's lists, as each watcher may see them."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: LobbyHub) -> None:
         self.hub = hub
 
     def admits(self, table: Table, conn: Connection) -> bool:

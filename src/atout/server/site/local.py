@@ -21,9 +21,7 @@ if TYPE_CHECKING:
     from ..room import Room, Stats
     from ..store import Store
     from .connection import Connection
-    from .handover import Handover
-    from .identity import Identity
-    from .sessions import Sessions
+    from .roles import Handovers, Identities, SessionEnds
 
 
 class Host(Protocol):
@@ -33,9 +31,13 @@ class Host(Protocol):
     rooms: dict[str, Room]
     connections: set[Connection]
     stats: Stats
-    identity: Identity
-    handover: Handover
-    sessions: Sessions
+
+    @property
+    def identity(self) -> Identities: ...
+    @property
+    def handover(self) -> Handovers: ...
+    @property
+    def sessions(self) -> SessionEnds: ...
 
     def resume(self, item: Any) -> Room: ...
     async def load_table(self, table_id: str) -> bool: ...

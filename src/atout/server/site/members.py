@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from ..room import Room
     from .bus import RedisBus
+    from .config import Config
     from .connection import Connection
-    from .hub import Config
     from .local import Host
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
@@ -20,7 +20,11 @@ from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString as _go_float
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..room import Room, Stats, Watchdog
+    from ..store import Store, StoreWriter
+    from .connection import Connection
+    from .local import Site
+    from .roles import RestingTables
 
 ACT_BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 """The histogram's bucket bounds in seconds: an action takes about a millisecond on an idle machine."""
@@ -51,10 +55,33 @@ class Latency:
         return HistogramMetricFamily(name, documentation, buckets=buckets, sum_value=self.sum)
 
 
+class CountedHub(Protocol):
+    """What the metrics read of their hub (``Hub`` is one)."""
+
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+    @property
+    def connections(self) -> set[Connection]: ...
+    @property
+    def release(self) -> RestingTables: ...
+    @property
+    def stats(self) -> Stats: ...
+    @property
+    def watchdog(self) -> Watchdog: ...
+    @property
+    def actions(self) -> int: ...
+    @property
+    def writer(self) -> StoreWriter: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def site(self) -> Site: ...
+
+
 class HubCollector(Collector):
     """The hub's own counts, read when Prometheus scrapes."""
 
-    def __init__(self, hub: Hub, act_seconds: Latency) -> None:
+    def __init__(self, hub: CountedHub, act_seconds: Latency) -> None:
         self.hub = hub
         self.act_seconds = act_seconds
 
@@ -117,7 +144,7 @@ class HubCollector(Collector):
 class Metrics:
     """A hub's registry: its counts and the latency of game actions."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: CountedHub) -> None:
         self.registry = CollectorRegistry()
         self.act_seconds = Latency(ACT_BOUNDS)
         self.registry.register(HubCollector(hub, self.act_seconds))

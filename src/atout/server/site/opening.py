@@ -4,7 +4,7 @@ table with robots), the day's ``daily`` deal. A new table is run here once the s
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..features import daily
 from ..features.daily_marks import mark
@@ -17,13 +17,44 @@ from .connection import Connection
 from .quick import QUICK_OPTIONS, pick
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..clock import Clock
+    from ..room import Services
+    from ..store import Store
+    from .config import Config
+    from .local import Site
+    from .roles import LobbyUpdates, RestingTables, RunHere, TableChecks
+
+
+class OpeningHub(Protocol):
+    """What opening tables uses of its hub (``Hub`` is one)."""
+
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def site(self) -> Site: ...
+    @property
+    def services(self) -> Services[Room]: ...
+    @property
+    def lobby(self) -> LobbyUpdates: ...
+    @property
+    def release(self) -> RestingTables: ...
+    @property
+    def tables(self) -> TableChecks: ...
+    @property
+    def run_here(self) -> RunHere: ...
+    async def spend(self, conn: Connection, budget: Budget) -> None: ...
 
 
 class Opening:
     """New tables, opened for a person's request."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: OpeningHub) -> None:
         self.hub = hub
 
     async def on_create(self, conn: Connection, m: Create) -> None:

@@ -12,31 +12,40 @@ a review), through the path a restart takes (``Hub.load_table``)."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from ..kinds import TableStatus
 from ..logs import event_log
 from ..room import Room, vacant
+from .roles import Resting
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..clock import Clock
+    from ..room import Stats
+    from .config import Config
+    from .local import Site
 
 
-@dataclass(frozen=True)
-class Resting:
-    """An open table released here, as its lobby line showed it: the summary, whom a private one admits
-    (None: everyone), the person at each seat (none: it is vacant)."""
+class ReleaseHub(Protocol):
+    """What releasing rooms uses of its hub (``Hub`` is one)."""
 
-    summary: dict[str, Any]
-    admit: dict[str, Any] | None
-    people: list[str | None]
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def site(self) -> Site: ...
+    @property
+    def stats(self) -> Stats: ...
+    async def load_table(self, table_id: str) -> bool: ...
 
 
 class Release:
     """Vacant rooms out of memory after the idle time, and open ones back from the store when asked for."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: ReleaseHub) -> None:
         self.hub = hub
         self.resting: dict[str, Resting] = {}  # open tables released here: brought back when named
         self._returning: dict[str, asyncio.Future[bool]] = {}  # one load per table, however many ask at once

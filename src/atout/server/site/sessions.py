@@ -4,8 +4,8 @@ opened hear why and close, here and on every process; a sweep catches a notice l
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..kinds import TableStatus
 from ..logs import event_log
@@ -15,7 +15,31 @@ from ..table import seating
 from .connection import Connection
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..clock import Clock
+    from ..features.robot_accounts import RobotAccounts
+    from ..room import Room
+    from ..store import Store
+    from .local import Site
+
+
+class SessionsHub(Protocol):
+    """What ending sessions uses of its hub (``Hub`` is one)."""
+
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+    @property
+    def connections(self) -> set[Connection]: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def site(self) -> Site: ...
+    @property
+    def accounts(self) -> Any: ...
+    @property
+    def robots(self) -> RobotAccounts | None: ...
+    def spawn(self, work: Awaitable[Any]) -> None: ...
 
 
 class Sessions:
@@ -27,7 +51,7 @@ class Sessions:
     ENDED_KEPT = 600.0
     """How long an ended session is remembered, to close a socket whose handshake crossed the notice."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: SessionsHub) -> None:
         self.hub = hub
         self.ended: dict[str, float] = {}  # sessions that ended lately (key -> when): a socket they open is closed
 

@@ -4,7 +4,7 @@ table's turn by its room (``room.py``), which stores what it makes and tells eve
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...bots.hint import hint
 from ..features import ledger
@@ -39,13 +39,36 @@ from ..told import DealReview, DealReviewAnswer, HintAnswer
 from .connection import Connection
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..clock import Clock
+    from ..store import Store
+    from .config import Config
+    from .roles import Identities, LobbyUpdates
+
+
+class TablesHub(Protocol):
+    """What a table's requests use of their hub (``Hub`` is one)."""
+
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def identity(self) -> Identities: ...
+    @property
+    def lobby(self) -> LobbyUpdates: ...
+    @property
+    def accounts(self) -> Any: ...
+    async def spend(self, conn: Connection, budget: Budget) -> None: ...
 
 
 class TableRequests:
     """A table's requests, handed to its room."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: TablesHub) -> None:
         self.hub = hub
 
     def room(self, table_id: str) -> Room:

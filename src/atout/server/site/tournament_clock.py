@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..features import tournaments
 from ..logs import log
@@ -14,7 +14,12 @@ from ..room import Room
 from ..table import Batch, Table, play
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..clock import Clock
+    from ..room import Services
+    from ..store import Store
+    from .config import Config
+    from .local import Site
+    from .roles import Identities, RunHere
 
 TOURNAMENT_RETRY = 5.0
 """Seconds before the tournament clock tries again a start the store refused (its failure logged)."""
@@ -23,10 +28,29 @@ LOOK_EVERY = 30.0
 usual cue; this one catches a cue lost: a process gone at that moment, a store failing)."""
 
 
+class ClockHub(Protocol):
+    """What the tournaments' clock uses of its hub (``Hub`` is one)."""
+
+    @property
+    def store(self) -> Store: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def site(self) -> Site: ...
+    @property
+    def services(self) -> Services[Room]: ...
+    @property
+    def identity(self) -> Identities: ...
+    @property
+    def run_here(self) -> RunHere: ...
+
+
 class TournamentClock:
     """Starts tournaments when due and opens their rounds' tables here."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: ClockHub) -> None:
         self.hub = hub
         self.wake = asyncio.Event()  # a tournament created (its start time may be the next), a table closed, ...
 
