@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import contextlib
 
+import pytest
+
 from atout.server.clock import FakeClock
 from atout.server.table.seats import ARRIVE_WITHIN
 
 from .helpers import Client, eventually, first_legal, quick_config, running_server, site_page
 from .test_daily import _account
-from .test_tournaments import START, _get, _post, _status, _waiting
+from .test_tournaments import START, _get, _post, _status, _waiting, dealt_in_full, fixed_seed
 
 TURN = 15
 
@@ -110,7 +112,10 @@ async def test_a_person_at_the_table_plays_on_the_tables_own_clock(db_url: str) 
         await ann.expect("timeout", seat=1)
 
 
-async def test_a_tournaments_people_have_their_minute_to_come_and_who_never_comes_is_ranked_absent(db_url: str) -> None:
+async def test_a_tournaments_people_have_their_minute_to_come_and_who_never_comes_is_ranked_absent(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fixed_seed(monkeypatch, dealt_in_full(4, rounds=1))  # its deal played, not voided as dealt
     clock = FakeClock(START)
     async with (
         running_server(db_url, quick_config(), clock) as server,
