@@ -23,6 +23,7 @@ from atout.server.clock import FakeClock
 from atout.server.fair_sets import daily_deal_seed, verify_tournament
 from atout.server.features import tournaments
 from atout.server.features.tournaments import round_seed, seating
+from atout.server.room import Room
 from atout.server.site import tournament_clock
 from atout.server.table.seats import ARRIVE_WITHIN
 
@@ -431,6 +432,44 @@ async def test_a_round_whose_cue_was_lost_is_opened_on_the_clocks_next_look(
             clock.advance(ARRIVE_WITHIN + 1)  # everyone away: robots play the round through
         await eventually(lambda: _status(http, tid, "finished"), "the last round's end is found too")
         assert failures == [tid]  # the first look failed, and the clock looked again
+
+
+async def test_a_table_whose_opening_failed_is_opened_on_the_clocks_next_look(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round's tables are opened one by one after the round is stored: the store failing at one of them (or
+    the process gone), it stood seated and never opened, and the round waited for it for good. The clock opens
+    a current round's table the store does not hold at its next look."""
+    fixed_seed(monkeypatch, dealt_in_full(4, rounds=2))
+    monkeypatch.setattr(tournament_clock, "TOURNAMENT_RETRY", 0.1)
+    real_open = Room.open
+    opens: list[str] = []
+
+    async def open_failing_once(room: Room, *args: Any, **kwargs: Any) -> None:
+        opens.append(room.table.id)
+        if len(opens) == 3:  # round 1's first table (round 0 has two)
+            raise OSError("could not connect to server (the test's)")
+        await real_open(room, *args, **kwargs)
+
+    monkeypatch.setattr(Room, "open", open_failing_once)
+    clock = FakeClock(START)
+    async with (
+        running_server(db_url, quick_config(), clock) as server,
+        site_page(f"http://127.0.0.1:{server.port}") as http,
+    ):
+        cookies = {n: await _account(http, n) for n in ["Ann", "Bob", "Cyd", "Dan", "Eve"]}
+        made = await _post(http, "/api/tournaments", cookies["Ann"], {"deals": 1, "players": 4, "rounds": 2, "size": 5})
+        tid = made.json()["id"]
+        for n in cookies:
+            assert (await _post(http, f"/api/tournaments/{tid}/register", cookies[n])).status_code == 200
+        for round_ in (0, 1):
+            await eventually(lambda r=round_: _status(http, tid, "running", round_=r), f"round {round_} is seated")
+            view = await _get(http, f"/api/tournaments/{tid}")
+            ids = [t["table"] for t in view["tables"] if t["round"] == round_]
+            await eventually(lambda ids=ids: all(_waiting(server, i) for i in ids), f"round {round_}'s tables open")
+            clock.advance(ARRIVE_WITHIN + 1)  # everyone away: robots play the round through
+        await eventually(lambda: _status(http, tid, "finished"), "the tournament ends")
+        assert opens.count(ids[0]) == 2 and len(opens) == 5  # the failed one opened again, at the next look
 
 
 async def test_a_finished_tournaments_deals_pass_atout_verify_and_are_refused_before(

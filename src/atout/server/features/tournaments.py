@@ -421,6 +421,47 @@ def rounds_over(engine: sa.Engine) -> list[str]:
         ]
 
 
+def unopened(engine: sa.Engine) -> list[Round]:
+    """The tables of running tournaments' current rounds that the store does not hold: seated, never opened (the
+    store failed as the round opened them one by one, or their process was gone). A round waits for every table
+    it seated: each comes back here, a ``Round`` of those tables alone, to open (the first process to store one
+    wins: a table's id is unique)."""
+    seated = tournament_tables.c
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(
+                tournaments.c.id,
+                tournaments.c.round,
+                tournaments.c.deals,
+                tournaments.c.players,
+                tournaments.c.level,
+                tournaments.c.seed,
+                seated.number,
+                seated.table_id,
+                seated.seats,
+            )
+            .select_from(
+                tournaments.join(
+                    tournament_tables,
+                    sa.and_(seated.tournament_id == tournaments.c.id, seated.round == tournaments.c.round),
+                ).outerjoin(tables, tables.c.id == seated.table_id)
+            )
+            .where(tournaments.c.status == "running", tables.c.id.is_(None))
+            .order_by(tournaments.c.id, seated.number)
+        ).all()
+        ids = {p for r in rows for p in r.seats if p is not None}
+        names = {
+            p.id: p.name for p in conn.execute(sa.select(players.c.id, players.c.name).where(players.c.id.in_(ids)))
+        }
+    made: dict[str, Round] = {}
+    for r in rows:
+        opened = made.setdefault(
+            r.id, Round(r.id, r.round, r.deals, r.players, r.level, round_seed(r.seed, r.round), [])
+        )
+        opened.tables.append((r.number, r.table_id, [None if p is None else (p, names[p]) for p in r.seats]))
+    return list(made.values())
+
+
 def tournament_of(engine: sa.Engine, table_id: str) -> str | None:
     with engine.connect() as conn:
         return conn.execute(
@@ -441,6 +482,7 @@ __all__ = [
     "seating",
     "start",
     "tournament_of",
+    "unopened",
     "unregister",
     "validate",
     "withdraw",

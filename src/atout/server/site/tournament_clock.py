@@ -8,6 +8,8 @@ import asyncio
 import math
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sqlalchemy.exc import IntegrityError
+
 from ..features import tournaments
 from ..logs import log
 from ..room import Room
@@ -53,6 +55,8 @@ class TournamentClock:
     def __init__(self, hub: ClockHub) -> None:
         self.hub = hub
         self.wake = asyncio.Event()  # a tournament created (its start time may be the next), a table closed, ...
+        self.opening: set[str] = set()  # tournament tables being opened here now
+        self.behind = False  # a table not opened: the clock looks again TOURNAMENT_RETRY seconds later
 
     async def run(self) -> None:
         """Start each tournament whose start time has come, on the server's clock (every process does:
@@ -62,7 +66,8 @@ class TournamentClock:
         store fails)."""
         while True:
             self.wake.clear()
-            caught_up = await self.open_rounds_over()
+            self.behind = False
+            caught_up = await self.open_rounds_over() and not self.behind
             try:
                 ready, later = await asyncio.to_thread(tournaments.due, self.hub.store.engine, self.hub.clock.now())
             except Exception as err:  # the store away (logged once, by its health): look again a moment later
@@ -87,16 +92,20 @@ class TournamentClock:
                     w.cancel()
 
     async def open_rounds_over(self) -> bool:
-        """The next round (or the end) of every tournament whose round is over; False when the store failed (the
-        failure logged: the clock looks again ``TOURNAMENT_RETRY`` seconds later)."""
+        """The next round (or the end) of every tournament whose round is over, and any table of a current round
+        that was seated and never opened; False when the store failed (the failure logged: the clock looks again
+        ``TOURNAMENT_RETRY`` seconds later)."""
         engine = self.hub.store.engine
         try:
             for tid in await asyncio.to_thread(tournaments.rounds_over, engine):
                 opened = await asyncio.to_thread(
                     tournaments.advance, engine, tid, self.hub.clock.now(), self.hub.site.new_table_id
                 )
-                if opened is not None:
-                    await self.open_round(opened)
+                if opened is not None and not await self.open_round(opened):
+                    return False
+            for opened in await asyncio.to_thread(tournaments.unopened, engine):
+                if not await self.open_round(opened):
+                    return False
         except Exception as err:
             if self.hub.store.health.report(err) is None:
                 log.warning("tournament clock: a round over not advanced: %r", err)
@@ -118,22 +127,43 @@ class TournamentClock:
             await self.open_round(opened)
         return True
 
-    async def open_round(self, opened: tournaments.Round) -> None:
-        """A round's tables, run here (each may move to another process as any table does)."""
+    async def open_round(self, opened: tournaments.Round) -> bool:
+        """A round's tables, run here (each may move to another process as any table does), their people told;
+        False when one could not be opened (the store failing): the clock opens it at a later look
+        (``tournaments.unopened``), as it does one another process was opening when it went."""
+        done = True
         for _, table_id, seats in opened.tables:
+            if table_id in self.opening:  # this process is opening it already (a start beside the clock's look)
+                continue
             table = Table(table_id, opened.players, opened.options(), self.hub.config.timing)
             room = Room(table, self.hub.services)
 
             def make(b: Batch, seats: list[tuple[str, str] | None] = seats) -> None:
                 play.tournament_open(b, seats, opened.spec(), opened.seed)
 
-            await room.open(make, self.hub.run_here(room), lease=self.hub.site.new_lease())
+            self.opening.add(table_id)
+            try:
+                await room.open(make, self.hub.run_here(room), lease=self.hub.site.new_lease())
+            except IntegrityError:  # another process stored it first, and runs it
+                log.debug("tournament table %s: opened by another process", table_id)
+                continue
+            except Exception as err:
+                if self.hub.store.health.report(err) is None:
+                    log.warning("tournament table %s not opened: %r", table_id, err)
+                done = False
+                continue
+            finally:
+                self.opening.discard(table_id)
             room.start()
             for player, _ in (s for s in seats if s is not None):
                 self.hub.identity.tell_player(
                     player,
                     {"type": "tournament", "tournament": opened.tournament, "round": opened.round, "table": table_id},
                 )
+        if not done:
+            self.behind = True
+            self.wake.set()  # the clock looks again, soon
+        return done
 
     def table_closed(self, room: Room) -> None:
         """A tournament's table closed: its round may be over (the clock looks at once)."""
