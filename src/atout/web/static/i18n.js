@@ -76,12 +76,6 @@ export function t(key, params = {}, fallback) {
   return text.startsWith("{") ? out.charAt(0).toUpperCase() + out.slice(1) : out; // a sentence starts with a capital
 }
 
-/** A page's own words (`{en: {...}, fr: {...}, es: {...}}`, loaded with the page) looked up as `t` does:
- * the current language, then English, then the key; plurals by `params.n`. */
-export function wordsFrom(table) {
-  return (key, params = {}) => fill(pick(table[current] || table.en, key, params) ?? pick(table.en, key, params) ?? key, params);
-}
-
 function fill(text, params) {
   const word = (v) => (typeof v === "number" ? num(v) : String(v)); // a number as the language writes it
   return text.replace(/\{(\w+)\}/g, (_, name) => (params && params[name] !== undefined ? word(params[name]) : ""));
