@@ -176,7 +176,7 @@ def test_a_whole_deal_played_blind_from_the_live_regions(browser, shared_site, p
 def kind_of(text: str) -> str:
     """What one announcement was about, for the figures the test prints."""
     for kind, pattern in (
-        ("command answer", r"^(spades|hearts|clubs|diamonds|trumps|The trick|No card)"),
+        ("command answer", r"^(Spades|Hearts|Clubs|Diamonds|Trumps|The trick|No card)"),
         ("dog", r"^The dog"),
         ("turn", r"^Your turn"),
         ("card played", r"^(You play |[^:]+: (Ace|King|Queen|Knight|Jack|\d+|trump|Excuse))"),
@@ -212,7 +212,8 @@ def try_the_commands(page: Page, person: Person) -> None:
         for s in ("spades", "hearts", "clubs", "diamonds")
         if any(c[-1] == s[0].upper() and not c.startswith("T") and c != "EX" for c in hand)
     ]
-    assert [m for m in re.findall(r"(spades|hearts|clubs|diamonds|trumps):", words) if m != "trumps"] == suits, words
+    said = re.findall(r"(spades|hearts|clubs|diamonds|trumps):", words, re.IGNORECASE)  # "Spades: …": each a sentence
+    assert [m.lower() for m in said if m.lower() != "trumps"] == suits, words
     before = len(heard(page))
     page.keyboard.press("t")
     _, words = hear_next(

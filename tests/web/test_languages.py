@@ -1,6 +1,7 @@
-"""The page in English, French and Spanish (issue 36): every word in every language, a page downloading only
-its own language's words (and a phone's first visit under budget in each), the browser's first choice
-honoured, and a Spanish speaker playing a whole deal who meets the Spanish rules' words and no English."""
+"""The page in English, French and Spanish (issue 36): every word in every language (every file of the
+catalogues, issue 49), a page downloading only its own language's words (and a phone's first visit under budget
+in each), the browser's first choice honoured, and a Spanish speaker playing a whole deal who meets the Spanish
+rules' words and no English."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.slow
 STATIC = Path(__file__).resolve().parents[2] / "src" / "atout" / "web" / "static"
 LANGUAGES = ("en", "fr", "es")
 SHOTS = "/tmp"
-EMPTY_ON_PURPOSE = {"net.online", "status"}
+EMPTY_ON_PURPOSE = {"net.online", "daily.status"}
 """Keys whose words are nothing in every language (no status shown when online or when a play is over)."""
 ENGLISH_OR_FRENCH = re.compile(
     r"\b(the|your|you|trick|deal|pass|take|takes|trump|dog|guard|score|sheet|seat|waiting|played|plays|"
@@ -28,36 +29,45 @@ ENGLISH_OR_FRENCH = re.compile(
 """Words a Spanish page must not show (the site's name "Atout" stays outside the page's main part)."""
 
 
-def modules_with_words() -> list[str]:
-    """Every module of the page that keeps its own words (`export const KEYS = {en, fr, es}`)."""
-    return sorted(p.name for p in STATIC.glob("*.js") if "export const KEYS" in p.read_text())
+def parts(language: str) -> list[str]:
+    """The parts of a language's catalogue besides its core (words/<language>/<part>.js): ``rules``, ``learn``…"""
+    return sorted(path.stem for path in (STATIC / "words" / language).glob("*.js"))
 
 
-def test_every_module_has_every_key_in_every_language(browser, site):
-    """i18n.js's catalogues and each module's own words: the same keys in English, French and Spanish, none
-    empty by mistake, and the same {placeholders} in each (a translation never drops a name or a number)."""
-    modules = modules_with_words()
-    assert {"analysis.js", "daily.js", "tournaments.js"} <= set(modules), modules
+def test_every_catalogue_file_has_every_key_in_every_language(browser, site):
+    """Every file of the catalogues (each language's core and each part of the site's), as i18n.js loads them:
+    the same files and the same keys in English, French and Spanish, none empty by mistake, and the same
+    {placeholders} in each (a translation never drops a name or a number)."""
+    names = ["core", *parts("en")]
+    assert {"rules", "learn", "table", "daily", "tournaments", "analysis"} <= set(names), names
+    for language in LANGUAGES[1:]:
+        assert parts(language) == parts("en"), f"{language}'s parts: {parts(language)}, English's: {parts('en')}"
     person = Person(browser, site.url, "Lexique")
     page = person.page
     page.goto(site.url)
     page.wait_for_selector("form.welcome")
     tables = page.evaluate(
-        """async ([modules, languages]) => {
+        """async ([names, languages]) => {
       const i18n = await import('/static/i18n.js');
-      const out = { 'i18n.js': {} };
-      for (const l of languages) out['i18n.js'][l] = await i18n.catalogue(l);
-      for (const name of modules) out[name] = (await import(`/static/${name}`)).KEYS;
+      const out = {};
+      for (const name of names) {
+        out[name] = {};
+        for (const l of languages) out[name][l] = await i18n.catalogue(l, name);
+      }
       return out;
     }""",
-        [modules, list(LANGUAGES)],
+        [names, list(LANGUAGES)],
     )
     assert sorted(page.evaluate("async () => Object.keys((await import('/static/i18n.js')).LANGUAGES)")) == sorted(
         LANGUAGES
     )
     placeholders = re.compile(r"\{(\w+)\}")
+    seen: dict[str, str] = {}  # a key in two files: the one loaded last would hide the other
+    for name, table in tables.items():
+        twice = sorted(key for key in table["en"] if key in seen)
+        assert not twice, f"{name}: keys {twice} are in {sorted({seen[key] for key in twice})} too"
+        seen.update(dict.fromkeys(table["en"], name))
     for module, table in tables.items():
-        assert sorted(table) == sorted(LANGUAGES), f"{module} speaks {sorted(table)}"
         english = table["en"]
         assert english, f"{module}: no words read"
         for language in LANGUAGES[1:]:
@@ -71,7 +81,7 @@ def test_every_module_has_every_key_in_every_language(browser, site):
                 assert sorted(placeholders.findall(text)) == sorted(placeholders.findall(english[key])), (
                     f"{module}: {language} {key} has other placeholders than English: {text!r}"
                 )
-    spanish = tables["i18n.js"]["es"]  # said of anyone, friend or seat: no masculine "conectado" for everyone
+    spanish = tables["core"]["es"]  # said of anyone, friend or seat: no masculine "conectado" for everyone
     for key in ("presence.online", "presence.offline", "friends.away", "seat.disconnected"):
         assert not re.search(r"ad[oa]s?\b", spanish[key]), f"es {key}: {spanish[key]!r} says a gender"
     person.close()

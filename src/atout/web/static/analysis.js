@@ -5,79 +5,10 @@
 // whole thing in one element (a button, the progress, the list of one's decisions).
 
 import { h, replace } from "./dom.js";
-import { lang, num } from "./i18n.js";
+import { num, partWords, t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { reasonText } from "./reasons.js";
 
-const WORDS = {
-  en: {
-    ask: "Analyse my play", asking: "Asking…", queued: "Waiting for the analyst ({ahead} before yours)…",
-    running: "Analysing your decisions: {done} of {total}", failed: "The analysis failed: {message}",
-    summary: "{n} decisions, {loss} points expected to be lost against the expert's choices",
-    decisions: "{n} decisions",
-    no_mark: "no mark", better: "better: {action} (+{loss})", interval: "95% interval {low} to {high}",
-    "mark.inaccuracy": "inaccuracy", "mark.mistake": "mistake", "mark.blunder": "blunder",
-    "marks.inaccuracy": "inaccuracies", "marks.mistake": "mistakes", "marks.blunder": "blunders",
-    "phase.bid": "bid", "phase.call": "call", "phase.ecart": "écart", "phase.chelem": "chelem",
-    "phase.poignee": "poignée", "phase.petit_sec": "petit sec", "phase.card": "card", trick: "trick {n}",
-    "do.play": "play {card}", "do.bid.pass": "pass", "do.bid": "bid {contract}", "do.call": "call {card}",
-    "do.discard": "lay aside {cards}", "do.poignee": "show a poignée of {n}", "do.poignee.hidden": "keep the poignée hidden",
-    "do.chelem": "announce a chelem", "do.chelem.no": "no chelem", "do.petit.redeal": "redeal", "do.petit.play": "play on",
-    "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
-    "contract.garde_contre": "Garde contre",
-    accuracy: "This deal: {loss} points against the expert, mostly {phase}",
-    "accuracy.none": "This deal: no points lost against the expert",
-    "accuracy.bid": "the bidding", "accuracy.ecart": "the écart", "accuracy.taker": "the play as taker",
-    "accuracy.partner": "the play as the taker's partner", "accuracy.defence": "the play in defence",
-    "accuracy.part": "{phase} {loss}", "accuracy.short.bid": "bidding", "accuracy.short.ecart": "écart",
-    "accuracy.short.taker": "as taker", "accuracy.short.partner": "as partner", "accuracy.short.defence": "in defence",
-  },
-  fr: {
-    ask: "Analyser mon jeu", asking: "Demande en cours…", queued: "En attente de l'analyste ({ahead} avant la vôtre)…",
-    running: "Analyse de vos décisions : {done} sur {total}", failed: "L'analyse a échoué : {message}",
-    summary: "{n} décisions, {loss} points de perte attendue face aux choix de l'expert",
-    decisions: "{n} décisions",
-    no_mark: "aucune marque", better: "mieux : {action} (+{loss})", interval: "intervalle à 95 % de {low} à {high}",
-    "mark.inaccuracy": "imprécision", "mark.mistake": "erreur", "mark.blunder": "gaffe",
-    "marks.inaccuracy": "imprécisions", "marks.mistake": "erreurs", "marks.blunder": "gaffes",
-    "phase.bid": "enchère", "phase.call": "appel", "phase.ecart": "écart", "phase.chelem": "chelem",
-    "phase.poignee": "poignée", "phase.petit_sec": "petit sec", "phase.card": "carte", trick: "pli {n}",
-    "do.play": "jouer {card}", "do.bid.pass": "passer", "do.bid": "annoncer {contract}", "do.call": "appeler {card}",
-    "do.discard": "écarter {cards}", "do.poignee": "montrer une poignée de {n}", "do.poignee.hidden": "garder la poignée cachée",
-    "do.chelem": "annoncer un chelem", "do.chelem.no": "pas de chelem", "do.petit.redeal": "redonner", "do.petit.play": "jouer",
-    "contract.prise": "Prise", "contract.garde": "Garde", "contract.garde_sans": "Garde sans",
-    "contract.garde_contre": "Garde contre",
-    accuracy: "Cette donne : {loss} points face à l'expert, surtout {phase}",
-    "accuracy.none": "Cette donne : aucun point perdu face à l'expert",
-    "accuracy.bid": "aux enchères", "accuracy.ecart": "à l'écart", "accuracy.taker": "dans le jeu du preneur",
-    "accuracy.partner": "dans le jeu du partenaire du preneur", "accuracy.defence": "dans le jeu en défense",
-    "accuracy.part": "{phase} {loss}", "accuracy.short.bid": "enchères", "accuracy.short.ecart": "écart",
-    "accuracy.short.taker": "preneur", "accuracy.short.partner": "partenaire", "accuracy.short.defence": "défense",
-  },
-  es: {
-    ask: "Analizar mi juego", asking: "Pidiendo…", queued: "Esperando al analista ({ahead} antes que el tuyo)…",
-    running: "Analizando tus decisiones: {done} de {total}", failed: "El análisis ha fallado: {message}",
-    summary: "{n} decisiones, {loss} puntos de pérdida esperada frente a las elecciones del experto",
-    decisions: "{n} decisiones",
-    no_mark: "sin marca", better: "mejor: {action} (+{loss})", interval: "intervalo del 95 % de {low} a {high}",
-    "mark.inaccuracy": "imprecisión", "mark.mistake": "error", "mark.blunder": "error grave",
-    "marks.inaccuracy": "imprecisiones", "marks.mistake": "errores", "marks.blunder": "errores graves",
-    "phase.bid": "subasta", "phase.call": "llamada", "phase.ecart": "descarte", "phase.chelem": "Capote",
-    "phase.poignee": "puñado", "phase.petit_sec": "Pequeño solo", "phase.card": "carta", trick: "baza {n}",
-    "do.play": "jugar {card}", "do.bid.pass": "pasar", "do.bid": "declarar {contract}", "do.call": "llamar a {card}",
-    "do.discard": "descartar {cards}", "do.poignee": "mostrar un puñado de {n}", "do.poignee.hidden": "no mostrar el puñado",
-    "do.chelem": "anunciar Capote", "do.chelem.no": "sin Capote", "do.petit.redeal": "repartir de nuevo", "do.petit.play": "seguir jugando",
-    "contract.prise": "Toma", "contract.garde": "Guardia", "contract.garde_sans": "Guardia sin el Perro",
-    "contract.garde_contre": "Guardia contra el Perro",
-    accuracy: "Esta ronda: {loss} puntos frente al experto, sobre todo {phase}",
-    "accuracy.none": "Esta ronda: ningún punto perdido frente al experto",
-    "accuracy.bid": "en la subasta", "accuracy.ecart": "en el descarte", "accuracy.taker": "en el juego como declarante",
-    "accuracy.partner": "en el juego como compañero del declarante", "accuracy.defence": "en el juego en defensa",
-    "accuracy.part": "{phase} {loss}", "accuracy.short.bid": "subasta", "accuracy.short.ecart": "descarte",
-    "accuracy.short.taker": "declarante", "accuracy.short.partner": "compañero", "accuracy.short.defence": "defensa",
-  },
-};
-export const KEYS = WORDS; // the tests check every language has the same keys
 export const MARKS = ["inaccuracy", "mistake", "blunder"];
 /** The phases a deal's accuracy is split by (bots/accuracy.py PHASES), in the order of a deal. */
 export const PHASES = ["bid", "ecart", "taker", "partner", "defence"];
@@ -87,10 +18,7 @@ export const SHOWN_LOSS = 1;
  * a fraction of a point is within what the search cannot tell apart. */
 export const worthShowing = (d) => Boolean(d.mark) || d.loss >= SHOWN_LOSS;
 
-function w(key, params = {}) {
-  const text = (WORDS[lang()] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] !== undefined ? String(params[name]) : ""));
-}
+await partWords("analysis");
 
 const number = (x) => num(Math.round(x * 10) / 10); // the French comma, the true minus sign
 
@@ -105,17 +33,17 @@ function ensureStyle() {
 /** An action in the record's form (`{"play": "KH"}`, `{"poignee": null}`…) in words of the page's language. */
 export function actionWords(action) {
   if (!action) return "";
-  if (action.play !== undefined) return w("do.play", { card: cards.word(action.play) });
+  if (action.play !== undefined) return t("analysis.do.play", { card: cards.word(action.play) });
   if (action.bid !== undefined) {
-    return action.bid === "pass" ? w("do.bid.pass") : w("do.bid", { contract: w(`contract.${action.bid}`) });
+    return action.bid === "pass" ? t("analysis.do.bid.pass") : t("analysis.do.bid", { contract: t(`contract.${action.bid}`) });
   }
-  if (action.call !== undefined) return w("do.call", { card: cards.word(action.call) });
-  if (action.discard !== undefined) return w("do.discard", { cards: action.discard.map(cards.word).join(" ") });
+  if (action.call !== undefined) return t("analysis.do.call", { card: cards.word(action.call) });
+  if (action.discard !== undefined) return t("analysis.do.discard", { cards: action.discard.map(cards.word).join(" ") });
   if (action.poignee !== undefined) {
-    return action.poignee === null ? w("do.poignee.hidden") : w("do.poignee", { n: action.poignee.length });
+    return action.poignee === null ? t("analysis.do.poignee.hidden") : t("analysis.do.poignee", { n: action.poignee.length });
   }
-  if (action.chelem !== undefined) return w(action.chelem ? "do.chelem" : "do.chelem.no");
-  if (action.petit_sec !== undefined) return w(action.petit_sec === "redeal" ? "do.petit.redeal" : "do.petit.play");
+  if (action.chelem !== undefined) return t(action.chelem ? "analysis.do.chelem" : "analysis.do.chelem.no");
+  if (action.petit_sec !== undefined) return t(action.petit_sec === "redeal" ? "analysis.do.petit.redeal" : "analysis.do.petit.play");
   return JSON.stringify(action);
 }
 
@@ -124,13 +52,13 @@ export function markFor(decision) {
   ensureStyle();
   const parts = [];
   if (decision.mark) {
-    parts.push(h("span", { class: `mark mark-${decision.mark}`, title: w(`mark.${decision.mark}`) },
-      SIGNS[decision.mark], " ", w(`mark.${decision.mark}`)));
+    parts.push(h("span", { class: `mark mark-${decision.mark}`, title: t(`analysis.mark.${decision.mark}`) },
+      SIGNS[decision.mark], " ", t(`analysis.mark.${decision.mark}`)));
   }
   if (worthShowing(decision)) {
     const [low, high] = decision.interval;
-    parts.push(h("span", { class: "better", title: w("interval", { low: number(low), high: number(high) }) },
-      w("better", { action: actionWords(decision.best), loss: number(decision.loss) })));
+    parts.push(h("span", { class: "better", title: t("analysis.interval", { low: number(low), high: number(high) }) },
+      t("analysis.better", { action: actionWords(decision.best), loss: number(decision.loss) })));
   }
   return h("span", { class: "analysis-mark", dataset: { index: decision.index, phase: decision.phase } }, parts);
 }
@@ -161,10 +89,10 @@ export function accuracyLine(accuracy) {
   ensureStyle();
   const lost = accuracy.loss > 0 && accuracy.main;
   const line = lost
-    ? w("accuracy", { loss: number(-accuracy.loss), phase: w(`accuracy.${accuracy.main}`) })
-    : w("accuracy.none");
+    ? t("analysis.accuracy", { loss: number(-accuracy.loss), phase: t(`analysis.accuracy.${accuracy.main}`) })
+    : t("analysis.accuracy.none");
   const parts = PHASES.filter((p) => accuracy.phases[p] > 0).map((p) => h("span", { class: "accuracy-part", dataset: { phase: p } },
-    w("accuracy.part", { phase: w(`accuracy.short.${p}`), loss: number(-accuracy.phases[p]) })));
+    t("analysis.accuracy.part", { phase: t(`analysis.accuracy.short.${p}`), loss: number(-accuracy.phases[p]) })));
   return h("p", { class: "analysis-accuracy", dataset: { phase: lost ? accuracy.main : "", loss: String(accuracy.loss) } },
     h("span", { class: "accuracy-main" }, line), parts.length > 1 ? h("span", { class: "accuracy-parts" }, parts) : "");
 }
@@ -175,14 +103,14 @@ export function decisionsList(analysis) {
   ensureStyle();
   const total = analysis.totals[0];
   const marks = MARKS.slice().reverse().filter((m) => total.marks[m])
-    .map((m) => `${total.marks[m]} ${w(total.marks[m] > 1 ? `marks.${m}` : `mark.${m}`)}`);
+    .map((m) => `${total.marks[m]} ${t(total.marks[m] > 1 ? `analysis.marks.${m}` : `analysis.mark.${m}`)}`);
   // with the accuracy line above, the points lost are said once, as it counts them (the noise costs nothing there,
   // a choice better than the expert's gains nothing): two totals a few tenths apart would tell a learner two things
-  const counted = analysis.accuracy ? w("decisions", { n: total.decisions })
-    : w("summary", { n: total.decisions, loss: number(total.loss) });
-  const summary = h("p", { class: "analysis-summary" }, counted, ": ", marks.length ? marks.join(", ") : w("no_mark"));
+  const counted = analysis.accuracy ? t("analysis.decisions", { n: total.decisions })
+    : t("analysis.summary", { n: total.decisions, loss: number(total.loss) });
+  const summary = h("p", { class: "analysis-summary" }, counted, ": ", marks.length ? marks.join(", ") : t("analysis.no_mark"));
   const items = analysis.decisions.map((d) => h("li", { class: `decision${d.mark ? ` marked ${d.mark}` : ""}`, dataset: { index: d.index } },
-    h("span", { class: "where" }, d.trick ? w("trick", { n: d.trick }) : w(`phase.${d.phase}`)),
+    h("span", { class: "where" }, d.trick ? t("analysis.trick", { n: d.trick }) : t(`analysis.phase.${d.phase}`)),
     h("span", { class: "what" }, h("span", { class: "did" }, actionWords(d.action)), " ", markFor(d),
       worthShowing(d) && d.reasons && d.reasons.length // why the better choice was better: the hint's own reasons
         ? h("span", { class: "why" }, d.reasons.map(reasonText).join(" ")) : "")));
@@ -243,20 +171,20 @@ export function analysisPanel({ game, deal, table, seat, onDone = () => {} }) {
   const bar = h("progress", { class: "analysis-progress", max: 1, value: 0 });
   bar.hidden = true;
   const result = h("div", { class: "analysis-body" });
-  const button = h("button", { class: "quiet analysis-ask", type: "button" }, w("ask"));
+  const button = h("button", { class: "quiet analysis-ask", type: "button" }, t("analysis.ask"));
   const panel = h("section", { class: "analysis" }, button, bar, status, result);
   button.addEventListener("click", async () => {
     button.disabled = true;
     bar.hidden = false;
-    replace(status, w("asking"));
+    replace(status, t("analysis.asking"));
     try {
       const analysis = await requestAnalysis({ game, deal, table, seat }, {
         onProgress: (p) => {
-          if (p.status === "queued") replace(status, w("queued", { ahead: p.ahead || 0 }));
+          if (p.status === "queued") replace(status, t("analysis.queued", { ahead: p.ahead || 0 }));
           if (p.status === "running" && p.total) {
             bar.max = p.total;
             bar.value = p.done;
-            replace(status, w("running", { done: p.done, total: p.total }));
+            replace(status, t("analysis.running", { done: p.done, total: p.total }));
           }
         },
       });
@@ -268,7 +196,7 @@ export function analysisPanel({ game, deal, table, seat, onDone = () => {} }) {
     } catch (err) {
       bar.hidden = true;
       button.disabled = false;
-      replace(status, w("failed", { message: err.message || err.code }));
+      replace(status, t("analysis.failed", { message: err.message || err.code }));
     }
   });
   return panel;

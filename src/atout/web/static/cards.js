@@ -1,43 +1,15 @@
-// Cards: the protocol's codes (7H, KS, T21, EX), their names in each language, their order in a
+// Cards: the protocol's codes (7H, KS, T21, EX), their names in the page's language (card.*), their order in a
 // hand, and their faces drawn as SVG.
 
-import { lang } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SUITS = ["S", "H", "C", "D"]; // the hand's order: colours alternate
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED = { H: true, D: true };
-const LETTER = {
-  fr: { 11: "V", 12: "C", 13: "D", 14: "R" },
-  en: { 11: "J", 12: "C", 13: "Q", 14: "K" },
-  es: { 11: "J", 12: "C", 13: "Q", 14: "K" }, // the corner letters of a French-suited deck sold in Spain
-};
 const RANK_OF = { J: 11, N: 12, Q: 13, K: 14 };
-const WORDS = {
-  fr: {
-    ranks: { 1: "As", 11: "Valet", 12: "Cavalier", 13: "Dame", 14: "Roi" },
-    suits: { S: "pique", H: "cœur", D: "carreau", C: "trèfle" },
-    of: (rank, suit) => `${rank} de ${suit}`,
-    trump: (n) => `atout ${n}`,
-    excuse: "Excuse",
-  },
-  en: {
-    ranks: { 1: "Ace", 11: "Jack", 12: "Knight", 13: "Queen", 14: "King" },
-    suits: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
-    of: (rank, suit) => `${rank} of ${suit}`,
-    trump: (n) => `trump ${n}`,
-    excuse: "Excuse",
-  },
-  es: {
-    ranks: { 1: "As", 11: "Sota", 12: "Caballo", 13: "Reina", 14: "Rey" },
-    suits: { S: "picas", H: "corazones", D: "diamantes", C: "tréboles" },
-    of: (rank, suit) => `${rank} de ${suit}`,
-    trump: (n) => `triunfo ${n}`,
-    excuse: "Excusa",
-  },
-};
-/** The word printed on a trump's face. */
-const TRUMP_FACE = { fr: "ATOUT", en: "TRUMP", es: "TRIUNFO" };
+/** A rank's corner letter (R, D, C, V in French), a number's digits. */
+const letter = (rank) => (rank > 10 ? t(`card.letter.${rank}`) : String(rank));
 
 export function parse(code) {
   if (code === "EX") return { kind: "excuse", code };
@@ -60,30 +32,27 @@ export function short(code) {
   const c = parse(code);
   if (c.kind === "excuse") return "Ex";
   if (c.kind === "trump") return String(c.n);
-  return `${LETTER[lang()][c.rank] || c.rank}${SYMBOL[c.suit]}`;
+  return `${letter(c.rank)}${SYMBOL[c.suit]}`;
 }
 
 /** The card in a sentence: R♠, atout 19 / trump 19, Excuse. */
 export function word(code) {
   const c = parse(code);
-  const w = WORDS[lang()];
-  if (c.kind === "excuse") return w.excuse;
-  if (c.kind === "trump") return w.trump(c.n);
+  if (c.kind === "excuse") return t("card.excuse");
+  if (c.kind === "trump") return t("card.trump", { n: c.n });
   return short(code);
 }
 
 /** The card's full name, for screen readers: "Roi de pique", "trump 19". */
 export function fullName(code) {
   const c = parse(code);
-  const w = WORDS[lang()];
-  if (c.kind === "excuse") return w.excuse;
-  if (c.kind === "trump") return w.trump(c.n);
-  const rank = w.ranks[c.rank] || String(c.rank);
-  return w.of(rank, w.suits[c.suit]);
+  if (c.kind === "excuse") return t("card.excuse");
+  if (c.kind === "trump") return t("card.trump", { n: c.n });
+  return t("card.of", { rank: t(`card.rank.${c.rank}`, {}, String(c.rank)), suit: suitWord(c.suit) });
 }
 
 export function suitWord(suit) {
-  return WORDS[lang()].suits[suit];
+  return t(`card.suit.${suit}`);
 }
 
 export function points(code) {
@@ -118,7 +87,7 @@ export function face(code) {
   svg.append(el("rect", { x: 1, y: 1, width: 58, height: 88, rx: 5, class: "paper" }));
   if (c.kind === "suit") {
     const colour = `${RED[c.suit] ? "red" : "black"} suit-${c.suit}`; // suit-D, suit-C: the four-colour deck's blue and green
-    const label = LETTER[lang()][c.rank] || String(c.rank);
+    const label = letter(c.rank);
     svg.append(el("text", { x: 5, y: 17, class: `index ${colour}` }, label));
     svg.append(el("text", { x: 5, y: 30, class: `pip ${colour}` }, SYMBOL[c.suit]));
     const big = c.rank > 10 ? label : SYMBOL[c.suit];
@@ -128,12 +97,12 @@ export function face(code) {
     svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 3, class: "band" }));
     svg.append(el("text", { x: 7, y: 18, class: "tindex" }, String(c.n))); // in the corner a fan leaves uncovered
     svg.append(el("text", { x: 30, y: 60, class: `tnum ${isBout(code) ? "bout" : ""}`, "text-anchor": "middle" }, String(c.n)));
-    svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, TRUMP_FACE[lang()]));
+    svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, t("card.trump_face")));
   } else {
     svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 3, class: "band" }));
     svg.append(el("text", { x: 7, y: 18, class: "tindex" }, "★"));
     svg.append(el("text", { x: 30, y: 55, class: "star", "text-anchor": "middle" }, "★"));
-    svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, WORDS[lang()].excuse.toUpperCase()));
+    svg.append(el("text", { x: 30, y: 80, class: "tlabel", "text-anchor": "middle" }, t("card.excuse").toUpperCase()));
   }
   return svg;
 }

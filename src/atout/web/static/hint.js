@@ -4,42 +4,12 @@
 // to a screen reader by its live region; gone as soon as the table moves on. Loaded when first asked for.
 
 import { h, replace } from "./dom.js";
-import { lang } from "./i18n.js";
+import { partWords, t } from "./i18n.js";
 import { actionWords } from "./analysis.js";
 import { reasonText } from "./reasons.js";
 
-const WORDS = {
-  en: {
-    title: "Hint", thinking: "The expert is thinking…", would: "The expert would {what}.", hidden: "Keep the poignée hidden.",
-    close: "Close the hint", not_your_turn: "The hint is for your turn.",
-    refused: "No hints at a competitive table: hints are for practice tables.",
-    refused_daily: "No hints at the daily deal: everyone plays the same deals alone.",
-    refused_tournament: "No hints in a tournament: its tables rank every player.", not_seated: "The hint is for a player at the table.",
-    rate_limited: "That is many hints in a minute: try again in {seconds} s.",
-  },
-  fr: {
-    title: "Conseil", thinking: "L'expert réfléchit…", would: "L'expert choisirait de {what}.", hidden: "Garder la poignée cachée.",
-    close: "Fermer le conseil", not_your_turn: "Le conseil est pour votre tour.",
-    refused: "Pas de conseil à une table classée : les conseils sont pour les tables d'entraînement.",
-    refused_daily: "Pas de conseil à la donne du jour : chacun y joue les mêmes donnes seul.",
-    refused_tournament: "Pas de conseil en tournoi : ses tables classent chaque joueur.", not_seated: "Le conseil est pour un joueur assis à la table.",
-    rate_limited: "Cela fait beaucoup de conseils en une minute : réessayez dans {seconds} s.",
-  },
-  es: {
-    title: "Consejo", thinking: "El experto está pensando…", would: "El experto elegiría {what}.", hidden: "No mostrar el puñado.",
-    close: "Cerrar el consejo", not_your_turn: "El consejo es para tu turno.",
-    refused: "No hay consejos en una mesa competitiva: los consejos son para las mesas de práctica.",
-    refused_daily: "No hay consejos en el reparto del día: cada uno juega los mismos repartos solo.",
-    refused_tournament: "No hay consejos en un torneo: sus mesas clasifican a cada jugador.", not_seated: "El consejo es para un jugador sentado a la mesa.",
-    rate_limited: "Son muchos consejos en un minuto: vuelve a intentarlo en {seconds} s.",
-  },
-};
-export const KEYS = WORDS; // the tests check every language has the same keys
 
-function w(key, params = {}) {
-  const text = (WORDS[lang()] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] !== undefined ? String(params[name]) : ""));
-}
+await partWords("analysis"); // its words are among the analysis's (it shows the same reasons)
 
 let styled = false;
 /** The hint's own style sheet, added to the page once (the site allows no inline style). */
@@ -62,7 +32,7 @@ function hintedCards(action) {
  * first hint and again after the table's page was built anew (a change of language). */
 function hintBox(view) {
   if (!view.hintBox || !view.root.contains(view.hintBox)) {
-    view.hintBox = h("section", { class: "hint-box", role: "status", "aria-label": w("title") });
+    view.hintBox = h("section", { class: "hint-box", role: "status", "aria-label": t("hint.title") });
     view.hand.before(view.hintBox);
   }
   return view.hintBox;
@@ -79,18 +49,18 @@ export async function askHint(view) {
   ensureStyle();
   hintBox(view);
   const seq = view.seq;
-  if (!view.isMyTurn()) return show(view, seq, h("p", { class: "hint-why" }, w("not_your_turn")));
+  if (!view.isMyTurn()) return show(view, seq, h("p", { class: "hint-why" }, t("hint.not_your_turn")));
   if (view.hint && view.hint.seq === seq && view.hint.answer) return show(view, seq, null); // asked already: shown again
   view.hint = { seq, answer: null };
-  draw(view, h("p", { class: "hint-why thinking" }, w("thinking")));
+  draw(view, h("p", { class: "hint-why thinking" }, t("hint.thinking")));
   let answer;
   try {
     answer = await view.app.net.request({ type: "hint", table: view.id, seq });
   } catch (err) {
     const daily = view.state && view.state.daily;
-    const refused = daily ? (daily.tournament ? "refused_tournament" : "refused_daily") : "refused";
-    const known = { hint_refused: refused, not_your_turn: "not_your_turn", not_seated: "not_seated" }[err.code];
-    const text = known ? w(known) : err.code === "rate_limited" ? w("rate_limited", { seconds: err.retry_after || 60 })
+    const refused = daily ? (daily.tournament ? "hint.refused_tournament" : "hint.refused_daily") : "hint.refused";
+    const known = { hint_refused: refused, not_your_turn: "hint.not_your_turn", not_seated: "hint.not_seated" }[err.code];
+    const text = known ? t(known) : err.code === "rate_limited" ? t("hint.rate_limited", { seconds: err.retry_after || 60 })
       : view.app.errorText(err);
     view.hint = null;
     return show(view, seq, h("p", { class: "hint-why" }, text));
@@ -105,8 +75,8 @@ function show(view, seq, body) {
   if (!body && answer) {
     const what = actionWords(answer.action);
     body = [
-      answer.poignee_hidden ? h("p", { class: "hint-choice" }, w("hidden")) : "",
-      h("p", { class: "hint-choice" }, h("strong", {}, w("would", { what }))),
+      answer.poignee_hidden ? h("p", { class: "hint-choice" }, t("hint.hidden")) : "",
+      h("p", { class: "hint-choice" }, h("strong", {}, t("hint.would", { what }))),
       ...answer.reasons.map((r) => h("p", { class: "hint-why", dataset: { kind: r.kind } }, reasonText(r))),
     ];
   }
@@ -121,8 +91,8 @@ function show(view, seq, body) {
 
 function draw(view, body) {
   const box = hintBox(view);
-  replace(box, h("div", { class: "hint-head" }, h("h2", {}, w("title")),
-    h("button", { type: "button", class: "quiet hint-close", "aria-label": w("close"), onclick: () => closeHint(view) }, "×")),
+  replace(box, h("div", { class: "hint-head" }, h("h2", {}, t("hint.title")),
+    h("button", { type: "button", class: "quiet hint-close", "aria-label": t("hint.close"), onclick: () => closeHint(view) }, "×")),
   ...[].concat(body || []));
 }
 

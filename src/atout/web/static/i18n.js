@@ -1,7 +1,7 @@
-// The interface's words, in the page's language only: each language's catalogue is its own module
-// (words/en.js, words/fr.js, words/es.js) and a page downloads the one it speaks, before any module that
-// imports this one runs (a top-level await), so t() stays synchronous. Cards name themselves in the same
-// language (cards.js); a page's own words ({en, fr, es} in its module) are looked up by wordsFrom.
+// The page's words, in its language only: its catalogue's core (words/<lang>.js), loaded before any module
+// importing this one runs (a top-level await, so t() stays synchronous), and each part of the site's words
+// (words/<lang>/<part>.js), loaded when a module of that part awaits partWords(part). No other module knows
+// where words live: a new language is its catalogue (English's files and keys) and its LANGUAGES and LOCALE.
 
 /** The languages the site speaks, each named in itself (the language choice shows these). */
 export const LANGUAGES = { en: "English", fr: "Français", es: "Español" };
@@ -20,15 +20,27 @@ function initial() {
   return "en";
 }
 
-/** A language's words (a module of its own: fetched once, then kept by the browser). */
-export async function catalogue(language) {
-  if (!Object.hasOwn(LANGUAGES, language)) throw new Error(`no such language: ${language}`);
-  return (await import(`./words/${language}.js`)).default;
+/** A language's words: its core, or a part's ("rules"); a failure is forgotten (asked again next time). */
+export function catalogue(language, part = "core") {
+  if (!Object.hasOwn(LANGUAGES, language)) return Promise.reject(new Error(`no such language: ${language}`));
+  const name = part === "core" ? language : `${language}/${part}`;
+  if (!loading.has(name)) loading.set(name, import(`./words/${name}.js`).then((m) => m.default, (e) => { loading.delete(name); throw e; }));
+  return loading.get(name);
 }
 
+const loading = new Map(); // "fr", "fr/rules" -> their words (a promise)
+const parts = new Set(["core"]); // the parts opened
 let current = initial();
-let words = await catalogue(current);
+let words = { ...(await catalogue(current)) };
 document.documentElement.lang = current;
+
+/** A part's words for t(), in the page's language (its modules await this at their top level). */
+export async function partWords(part) {
+  parts.add(part);
+  const language = current;
+  const more = await catalogue(language, part);
+  if (language === current) Object.assign(words, more); // else setLang loaded them
+}
 
 /** The page's language: "en", "fr" or "es". */
 export function lang() {
@@ -40,11 +52,16 @@ export function locale() {
   return LOCALE[current];
 }
 
-/** Speak `value` from now on (its words loaded first), and keep that choice on this browser; the
- * caller draws the page again once this resolves. */
+/** Speak `value` from now on (its words loaded first, every part opened too), and keep that choice on this
+ * browser; the caller draws the page again once this resolves. */
 export async function setLang(value) {
   const chosen = Object.hasOwn(LANGUAGES, value) ? value : "en";
-  words = await catalogue(chosen);
+  let opened, tables;
+  do { // again if a part opened meanwhile
+    opened = [...parts];
+    tables = await Promise.all(opened.map((part) => catalogue(chosen, part)));
+  } while (opened.length < parts.size);
+  words = Object.assign({}, ...tables);
   current = chosen;
   localStorage.setItem("atout.lang", current);
   document.documentElement.lang = current;
@@ -57,12 +74,6 @@ export function t(key, params = {}, fallback) {
   if (text === undefined) return fallback === undefined ? key : fallback;
   const out = fill(text, params);
   return text.startsWith("{") ? out.charAt(0).toUpperCase() + out.slice(1) : out; // a sentence starts with a capital
-}
-
-/** A page's own words (`{en: {...}, fr: {...}, es: {...}}`, loaded with the page) looked up as `t` does:
- * the current language, then English, then the key; plurals by `params.n`. */
-export function wordsFrom(table) {
-  return (key, params = {}) => fill(pick(table[current] || table.en, key, params) ?? pick(table.en, key, params) ?? key, params);
 }
 
 function fill(text, params) {

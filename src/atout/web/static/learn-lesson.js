@@ -6,13 +6,14 @@
 // change, once each: the verdict, what the robots did, the next question.
 
 import { $, clear, h, replace } from "./dom.js";
-import { num, t } from "./i18n.js";
+import { num, partWords, t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { contractWord } from "./result.js";
 import { cardFace, renderFelt } from "./table-felt.js";
 import { layoutHand } from "./table-hand.js";
 import { forget, keep, paragraphs, progress, say } from "./learn-course.js";
-import { lw } from "./learn-words.js";
+
+await partWords("learn");
 
 const CONTRACTS = ["pass", "prise", "garde", "garde_sans", "garde_contre"];
 
@@ -39,13 +40,13 @@ export class LessonView {
     const id = this.lesson.id;
     this.felt = h("section", { class: "felt", "aria-label": t("table.felt") });
     this.hand = h("section", { class: "hand", "aria-label": t("table.hand") });
-    this.panel = h("section", { class: "lesson-panel", "aria-label": lw("learn.question") });
+    this.panel = h("section", { class: "lesson-panel", "aria-label": t("learn.question") });
     this.polite = h("div", { class: "sr-only", role: "log", "aria-live": "polite" });
     this.urgent = h("div", { class: "sr-only", role: "alert", "aria-live": "assertive" });
     this.root = h("div", { class: "learn-page lesson-page", dataset: { lesson: id } },
       h("header", { class: "lesson-head" },
-        h("a", { href: "#/learn", class: "back" }, "← ", lw("learn.back")),
-        h("h1", {}, h("span", { class: "lesson-n" }, lw("learn.lesson_n", { n: this.index + 1, of: this.course.lessons.length })), " ",
+        h("a", { href: "#/learn", class: "back" }, "← ", t("learn.back")),
+        h("h1", {}, h("span", { class: "lesson-n" }, t("learn.lesson_n", { n: this.index + 1, of: this.course.lessons.length })), " ",
           say(this.words, `${id}.title`))),
       this.panel,
       h("div", { class: "play-area" }, this.felt, this.hand),
@@ -68,14 +69,14 @@ export class LessonView {
     let state = await this.ask(null);
     if (state && state.error && this.answers.length) { // a kept run the lessons no longer replay
       forget(this.app, this.lesson.id);
-      this.app.toast(lw("learn.lost"), "error");
+      this.app.toast(t("learn.lost"), "error");
       this.answers = [];
       state = await this.ask(null);
     }
     if (!state || state.error) return;
     this.state = state;
     this.render();
-    const title = `${lw("learn.lesson_n", { n: this.index + 1, of: this.course.lessons.length })}: ${say(this.words, `${this.lesson.id}.title`)}`;
+    const title = `${t("learn.lesson_n", { n: this.index + 1, of: this.course.lessons.length })}: ${say(this.words, `${this.lesson.id}.title`)}`;
     this.speak(this.begun ? `${title}. ${this.question()}` : title);
     this.focusAfter();
   }
@@ -102,7 +103,7 @@ export class LessonView {
       }
       return body;
     } catch (err) {
-      this.app.toast(lw("learn.failed", { why: String(err.message || err) }), "error");
+      this.app.toast(t("learn.failed", { why: String(err.message || err) }), "error");
       return null;
     }
   }
@@ -124,7 +125,7 @@ export class LessonView {
       this.state = state;
       this.render();
       const told = [say(this.words, verdict.key, verdict.args), ...this.events(state.events)]; // its words say it is right
-      told.push(state.done ? `${lw("learn.finished")}. ${say(this.words, `${this.lesson.id}.end`)}` : this.question());
+      told.push(state.done ? `${t("learn.finished")}. ${say(this.words, `${this.lesson.id}.end`)}` : this.question());
       told.forEach((line) => this.speak(line));
       this.focusAfter();
     } else if (verdict) {
@@ -132,7 +133,7 @@ export class LessonView {
       this.renderPanel();
       this.showVerdict();
       this.urgent.textContent = ""; // the same words twice are said twice
-      this.urgent.append(h("p", {}, `${lw("learn.wrong")} ${say(this.words, verdict.key, verdict.args)} ${lw("learn.try_again")}`));
+      this.urgent.append(h("p", {}, `${t("learn.wrong")} ${say(this.words, verdict.key, verdict.args)} ${t("learn.try_again")}`));
     }
   }
 
@@ -152,19 +153,19 @@ export class LessonView {
     const name = (seat) => this.nameOf(seat);
     return events.map((e) => {
       const you = e.seat === 0;
-      if (e.won !== undefined) return you ? lw("learn.you_win", { n: e.won }) : lw("learn.trick_to", { name: name(e.seat), n: e.won });
-      if (e.play) return you ? lw("learn.you_play", { card: cards.word(e.play) }) : t("log.play", { name: name(e.seat), card: cards.word(e.play) });
+      if (e.won !== undefined) return you ? t("learn.you_win", { n: e.won }) : t("learn.trick_to", { name: name(e.seat), n: e.won });
+      if (e.play) return you ? t("learn.you_play", { card: cards.word(e.play) }) : t("log.play", { name: name(e.seat), card: cards.word(e.play) });
       if (e.bid) {
-        if (e.bid === "pass") return you ? lw("learn.you_pass") : t("log.pass", { name: name(e.seat) });
-        return you ? lw("learn.you_bid", { contract: contractWord(e.bid) }) : t("log.bid", { name: name(e.seat), contract: contractWord(e.bid) });
+        if (e.bid === "pass") return you ? t("learn.you_pass") : t("log.pass", { name: name(e.seat) });
+        return you ? t("learn.you_bid", { contract: contractWord(e.bid) }) : t("log.bid", { name: name(e.seat), contract: contractWord(e.bid) });
       }
-      if (e.call) return you ? lw("learn.you_call", { card: cards.word(e.call) }) : t("log.call", { name: name(e.seat), card: cards.word(e.call) });
-      if (e.discard) return lw("learn.you_ecart", { cards: e.discard.map(cards.word).join(", ") });
+      if (e.call) return you ? t("learn.you_call", { card: cards.word(e.call) }) : t("log.call", { name: name(e.seat), card: cards.word(e.call) });
+      if (e.discard) return t("learn.you_ecart", { cards: e.discard.map(cards.word).join(", ") });
       if (e.ecart) return e.trumps.length ? t("log.ecart_trumps", { name: name(e.seat), cards: e.trumps.map(cards.word).join(", ") }) : t("log.ecart", { name: name(e.seat) });
-      if (e.chelem !== undefined) return you ? lw(e.chelem ? "learn.you_chelem" : "learn.you_no_chelem") : t(e.chelem ? "log.chelem_yes" : "log.chelem_no", { name: name(e.seat) });
+      if (e.chelem !== undefined) return you ? t(e.chelem ? "learn.you_chelem" : "learn.you_no_chelem") : t(e.chelem ? "log.chelem_yes" : "log.chelem_no", { name: name(e.seat) });
       if (e.poignee) {
         const shown = e.poignee.map(cards.word).join(", ");
-        return you ? lw("learn.you_poignee", { cards: shown }) : t("log.poignee", { name: name(e.seat), cards: shown });
+        return you ? t("learn.you_poignee", { cards: shown }) : t("log.poignee", { name: name(e.seat), cards: shown });
       }
       return "";
     }).filter(Boolean);
@@ -176,7 +177,7 @@ export class LessonView {
   }
 
   nameOf(seat) {
-    if (seat === 0) return this.app.me ? this.app.me.name : lw("learn.learner");
+    if (seat === 0) return this.app.me ? this.app.me.name : t("learn.learner");
     return this.state.names[seat - 1];
   }
 
@@ -237,7 +238,7 @@ export class LessonView {
         this.renderPanel();
         this.showVerdict();
         this.urgent.textContent = "";
-        this.urgent.append(h("p", {}, `${lw("learn.wrong")} ${say(this.words, this.state.verdict.key, this.state.verdict.args)} ${lw("learn.try_again")}`));
+        this.urgent.append(h("p", {}, `${t("learn.wrong")} ${say(this.words, this.state.verdict.key, this.state.verdict.args)} ${t("learn.try_again")}`));
         return;
       }
       if (this.chosen.has(code)) this.chosen.delete(code);
@@ -266,34 +267,34 @@ export class LessonView {
     if (!this.begun) {
       replace(this.panel, h("div", { class: "lesson-intro" }, intro),
         h("div", { class: "row" }, h("button", { type: "button", class: "primary big", dataset: { begin: "" }, onclick: () => this.begin() },
-          lw(this.answers.length ? "learn.continue" : "learn.start"))));
+          t(this.answers.length ? "learn.continue" : "learn.start"))));
       return;
     }
     const parts = [this.stepsList()];
     const v = s.verdict;
     if (v) {
       parts.push(h("div", { class: `verdict ${v.right ? "right" : "wrong"}`, dataset: { verdict: v.right ? "right" : "wrong" } },
-        v.right ? h("span", { class: "mark", "aria-hidden": "true" }, "✓") : h("strong", {}, `✗ ${lw("learn.wrong")}`), " ", say(this.words, v.key, v.args),
-        v.right ? "" : ` ${lw("learn.try_again")}`));
+        v.right ? h("span", { class: "mark", "aria-hidden": "true" }, "✓") : h("strong", {}, `✗ ${t("learn.wrong")}`), " ", say(this.words, v.key, v.args),
+        v.right ? "" : ` ${t("learn.try_again")}`));
     }
     const happened = v && !v.right ? [] : this.events(s.events);
     if (happened.length) {
       parts.push(h("details", { class: "happened", open: happened.length <= 6 },
-        h("summary", {}, lw("learn.happened")), h("ul", {}, happened.map((line) => h("li", {}, line)))));
+        h("summary", {}, t("learn.happened")), h("ul", {}, happened.map((line) => h("li", {}, line)))));
     }
     if (s.done) {
       const next = this.course.lessons[this.index + 1];
       parts.push(h("div", { class: "lesson-end" },
-        h("h2", {}, lw("learn.finished")), paragraphs(say(this.words, `${id}.end`)),
+        h("h2", {}, t("learn.finished")), paragraphs(say(this.words, `${id}.end`)),
         h("div", { class: "row" },
-          next ? h("a", { class: "button primary", href: `#/learn/${next.id}`, dataset: { next: next.id } }, lw("learn.next"))
-            : h("a", { class: "button primary", href: "#/" }, lw("learn.play")),
-          h("button", { type: "button", class: "quiet", onclick: () => this.again() }, lw("learn.again")),
-          h("a", { class: "button quiet", href: "#/learn" }, lw("learn.back")))));
+          next ? h("a", { class: "button primary", href: `#/learn/${next.id}`, dataset: { next: next.id } }, t("learn.next"))
+            : h("a", { class: "button primary", href: "#/" }, t("learn.play")),
+          h("button", { type: "button", class: "quiet", onclick: () => this.again() }, t("learn.again")),
+          h("a", { class: "button quiet", href: "#/learn" }, t("learn.back")))));
     } else if (s.ask) {
       parts.push(h("h2", { class: "ask", dataset: { key: s.ask.key } }, this.question()), this.controls());
     }
-    parts.push(h("details", { class: "lesson-about" }, h("summary", {}, lw("learn.about")), intro));
+    parts.push(h("details", { class: "lesson-about" }, h("summary", {}, t("learn.about")), intro));
     replace(this.panel, parts);
   }
 
@@ -302,11 +303,11 @@ export class LessonView {
     const items = Array.from({ length: s.steps }, (_, i) => {
       const state = i < s.step ? "done" : i === s.step && !s.done ? "now" : "later";
       return h("li", { class: state, "aria-current": state === "now" ? "step" : null },
-        h("span", { class: "sr-only" }, lw(`learn.step_${state}`, { n: i + 1 })));
+        h("span", { class: "sr-only" }, t(`learn.step_${state}`, { n: i + 1 })));
     });
     return h("div", { class: "steps" },
-      h("span", {}, s.done ? lw("learn.finished") : lw("learn.step_n", { n: s.step + 1, of: s.steps })),
-      h("ol", { "aria-label": lw("learn.steps") }, items));
+      h("span", {}, s.done ? t("learn.finished") : t("learn.step_n", { n: s.step + 1, of: s.steps })),
+      h("ol", { "aria-label": t("learn.steps") }, items));
   }
 
   /** The buttons a question needs (a card question needs none: the hand is its control). */
@@ -331,19 +332,19 @@ export class LessonView {
     if (ask.kind === "ecart") {
       const n = (legal("discard_from")[0] || { count: 0 }).count;
       return h("div", { class: "row" },
-        h("span", { class: "chosen", role: "status" }, lw("learn.chosen", { k: this.chosen.size, n })),
-        h("button", { type: "button", class: "primary", dataset: { confirm: "ecart" }, onclick: () => this.attempt({ cards: [...this.chosen] }) }, lw("learn.lay")),
-        this.chosen.size ? h("button", { type: "button", class: "quiet", onclick: () => { this.chosen.clear(); this.render(); } }, lw("learn.clear")) : "");
+        h("span", { class: "chosen", role: "status" }, t("learn.chosen", { k: this.chosen.size, n })),
+        h("button", { type: "button", class: "primary", dataset: { confirm: "ecart" }, onclick: () => this.attempt({ cards: [...this.chosen] }) }, t("learn.lay")),
+        this.chosen.size ? h("button", { type: "button", class: "quiet", onclick: () => { this.chosen.clear(); this.render(); } }, t("learn.clear")) : "");
     }
     if (ask.kind === "poignee") {
       const offer = legal("poignee_from")[0];
       const n = offer ? Math.min(...Object.values(offer.sizes)) : 0;
       return h("div", { class: "row" },
-        h("span", { class: "chosen", role: "status" }, lw("learn.chosen", { k: this.chosen.size, n })),
-        h("button", { type: "button", class: "primary", dataset: { confirm: "poignee" }, disabled: !this.chosen.size, onclick: () => this.attempt({ cards: [...this.chosen] }) }, lw("learn.show")),
-        h("button", { type: "button", class: "quiet", dataset: { confirm: "none" }, onclick: () => this.attempt({ cards: [] }) }, lw("learn.no_poignee")));
+        h("span", { class: "chosen", role: "status" }, t("learn.chosen", { k: this.chosen.size, n })),
+        h("button", { type: "button", class: "primary", dataset: { confirm: "poignee" }, disabled: !this.chosen.size, onclick: () => this.attempt({ cards: [...this.chosen] }) }, t("learn.show")),
+        h("button", { type: "button", class: "quiet", dataset: { confirm: "none" }, onclick: () => this.attempt({ cards: [] }) }, t("learn.no_poignee")));
     }
-    return h("p", { class: "hint" }, lw("learn.click_card"));
+    return h("p", { class: "hint" }, t("learn.click_card"));
   }
 
   /** After a right answer the focus stays on something to act with: the first choice or card, else the end's button. */

@@ -2,12 +2,13 @@
 // words and the learner's progress. No name is needed: a guest's progress stays in this browser (localStorage),
 // an account's is kept by the server (GET /api/learn); a guest who registers or logs in sends its runs, which
 // the server replays before it keeps them. The lessons and their words are the server's (src/atout/learn), the
-// same the terminal's `atout learn` plays; this page's own words are its own (learn-words.js, loaded with the lessons).
+// same the terminal's `atout learn` plays; this page's own words are the catalogues' learn.*, loaded with the lessons.
 
 import { h, replace } from "./dom.js";
-import { lang } from "./i18n.js";
+import { lang, partWords, t } from "./i18n.js";
 import { keepGuestProgress, lessonWords, loadCourse, paragraphs, progress, say } from "./learn-course.js";
-import { lw } from "./learn-words.js";
+
+await partWords("learn");
 
 export { keepGuestProgress } from "./learn-course.js"; // main.js's: a guest's lessons, once logged in
 
@@ -43,16 +44,16 @@ export async function renderLearn(app, main, arg) {
     replace(main, root);
     shown = { key, root };
   } catch (err) {
-    replace(main, h("section", { class: "card-box learn-page", role: "alert" }, h("p", {}, lw("learn.failed", { why: String(err.message || err) }))));
+    replace(main, h("section", { class: "card-box learn-page", role: "alert" }, h("p", {}, t("learn.failed", { why: String(err.message || err) }))));
   }
 }
 
 /** Where a lesson stands for this learner: done, at step N, or not begun. */
 function status(app, lesson) {
   const p = progress(app)[lesson.id];
-  if (p && p.done) return { kind: "done", text: lw("learn.status_done") };
-  if (p && p.answers && p.answers.length) return { kind: "going", text: lw("learn.status_step", { n: p.answers.length + 1, of: lesson.steps }) };
-  return { kind: "new", text: lw("learn.status_new") };
+  if (p && p.done) return { kind: "done", text: t("learn.status_done") };
+  if (p && p.answers && p.answers.length) return { kind: "going", text: t("learn.status_step", { n: p.answers.length + 1, of: lesson.steps }) };
+  return { kind: "new", text: t("learn.status_new") };
 }
 
 /** The course: what tarot is in a few words, where the learner stands, and every lesson. */
@@ -63,11 +64,11 @@ function coursePage(app, data, words) {
   const next = nextIndex >= 0 ? data.lessons[nextIndex] : null;
   const lead = next
     ? h("a", { class: "button primary big", href: `#/learn/${next.id}` },
-      nextIndex === 0 && states[0].kind === "new" ? lw("learn.first") : lw("learn.resume", { title: say(words, `${next.id}.title`) }))
-    : h("p", { class: "all-done" }, lw("learn.all_done"), " ", h("a", { class: "button primary", href: "#/" }, lw("learn.play")));
-  const kept = app.registered ? h("p", { class: "hint" }, lw("learn.kept_account"))
-    : h("p", { class: "hint" }, lw("learn.kept_here"), " ",
-      h("button", { type: "button", class: "linklike", onclick: () => import("./account.js").then((m) => m.accountDialog(app)) }, lw("learn.keep_it")));
+      nextIndex === 0 && states[0].kind === "new" ? t("learn.first") : t("learn.resume", { title: say(words, `${next.id}.title`) }))
+    : h("p", { class: "all-done" }, t("learn.all_done"), " ", h("a", { class: "button primary", href: "#/" }, t("learn.play")));
+  const kept = app.registered ? h("p", { class: "hint" }, t("learn.kept_account"))
+    : h("p", { class: "hint" }, t("learn.kept_here"), " ",
+      h("button", { type: "button", class: "linklike", onclick: () => import("./account.js").then((m) => m.accountDialog(app)) }, t("learn.keep_it")));
   const items = data.lessons.map((lesson, i) => h("li", { class: `lesson-item ${states[i].kind}`, dataset: { lesson: lesson.id } },
     h("span", { class: "lesson-number", "aria-hidden": "true" }, states[i].kind === "done" ? "✓" : String(i + 1)),
     h("div", { class: "lesson-what" },
@@ -77,8 +78,8 @@ function coursePage(app, data, words) {
   return h("section", { class: "learn-page course" },
     h("h1", {}, say(words, "course.title")),
     paragraphs(say(words, "course.intro")),
-    h("p", { class: "course-progress" }, lw("learn.progress", { n: done, of: data.lessons.length })),
-    h("div", { class: "row" }, lead, " ", h("a", { class: "button quiet", href: "#/rules" }, lw("learn.rules"))),
+    h("p", { class: "course-progress" }, t("learn.progress", { n: done, of: data.lessons.length })),
+    h("div", { class: "row" }, lead, " ", h("a", { class: "button quiet", href: "#/rules" }, t("learn.rules"))),
     kept,
     h("ol", { class: "lessons" }, items));
 }

@@ -4,11 +4,12 @@
 // Links that would leave the table open the other dialog instead, or a new tab.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { partWords, t } from "./i18n.js";
 import { guideContent } from "./guide.js";
 import { rulebook } from "./rulebook.js";
 import { ensureStyle, rulesContent } from "./rules.js";
-import { rw } from "./rules-words.js";
+
+await partWords("rules");
 
 export const TURN_EVENT = "atout:turn";
 
@@ -32,7 +33,7 @@ function dialogShell(kind, titleId, before) {
       h("form", { method: "dialog", class: "close-form" }, h("button", { type: "submit", class: "quiet close" }, t("close")))));
   const turn = () => {
     if (notice.textContent) return; // said once
-    notice.append(rw("turn"), " ", h("button", { type: "button", class: "primary", onclick: close }, rw("turn.back")));
+    notice.append(t("rules.turn"), " ", h("button", { type: "button", class: "primary", onclick: close }, t("rules.turn.back")));
   };
   document.addEventListener(TURN_EVENT, turn);
   dialog.opener = before;
@@ -66,8 +67,8 @@ export function openGuide(app) {
   return opened("guide", "guide-dialog-title", (dialog, f) => {
     dialog.append(guideContent(f, { titleId: "guide-dialog-title" }),
       h("p", { class: "guide-actions" },
-        h("button", { type: "button", class: "quiet", onclick: () => window.print() }, rw("guide.print")), " ",
-        h("button", { type: "button", class: "quiet", onclick: () => openRules(app) }, rw("guide.rules"))));
+        h("button", { type: "button", class: "quiet", onclick: () => window.print() }, t("rules.guide.print")), " ",
+        h("button", { type: "button", class: "quiet", onclick: () => openRules(app) }, t("rules.guide.rules"))));
   });
 }
 

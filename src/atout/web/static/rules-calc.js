@@ -4,9 +4,10 @@
 // seat's score and the working shown. A refused fact is said next to its field, in the page's words.
 
 import { h, replace } from "./dom.js";
-import { num, t } from "./i18n.js";
+import { num, partWords, t } from "./i18n.js";
 import { contractName, factTable, signed } from "./rulebook.js";
-import { rw } from "./rules-words.js";
+
+await partWords("rules");
 
 let made = 0; // each calculator's own ids (the page and a dialog may both hold one)
 
@@ -18,14 +19,14 @@ export function workingLine(r) {
   const sum = `${num(w.base)} + ${num(w.margin)}`;
   const core = w.sign > 0 ? `(${sum}${term(w.petit_au_bout)})`
     : w.petit_au_bout ? `(${minus}(${sum})${term(w.petit_au_bout)})` : `${minus}(${sum})`;
-  return rw("calc.working", { core, k: num(w.multiplier), poignees: term(w.poignees), chelem: term(w.chelem), unit: num(r.unit) });
+  return t("rules.calc.working", { core, k: num(w.multiplier), poignees: term(w.poignees), chelem: term(w.chelem), unit: num(r.unit) });
 }
 
 /** Where each of the server's fields is said and shown: its label's words and the control to focus. */
 const FIELD_OF = (field) => field.split(".")[0];
-const LABEL = { players: "calc.players", five_players: "calc.five", partner: "calc.partner", taker: "calc.players",
-  dealer: "calc.five", contract: "calc.contract", bouts: "calc.bouts", points: "calc.points", petit_au_bout: "calc.petit",
-  poignees: "calc.poignees", chelem: "calc.chelem" };
+const LABEL = { players: "rules.calc.players", five_players: "rules.calc.five", partner: "rules.calc.partner", taker: "rules.calc.players",
+  dealer: "rules.calc.five", contract: "rules.calc.contract", bouts: "rules.calc.bouts", points: "rules.calc.points", petit_au_bout: "rules.calc.petit",
+  poignees: "rules.calc.poignees", chelem: "rules.calc.chelem" };
 
 function radios(name, legend, values, words, id, { start = values[0], inner = false } = {}) {
   return h("fieldset", { class: inner ? "radios inner" : "calc-field radios", dataset: { field: name }, id: `${id}-${name}` },
@@ -39,20 +40,20 @@ export function calculator(f, app) {
   const form = h("form", { class: "calculator", novalidate: true, "aria-labelledby": `${id}-title` });
   const value = (name) => form.querySelector(`[name="${id}-${name}"]:checked`)?.value;
   const set = (name, v) => { const el = form.querySelector(`[name="${id}-${name}"][value="${v}"]`); if (el) el.checked = true; };
-  const players = radios("players", rw("calc.players"), sizes, (n) => t("lobby.players", { n }), id, { start: sizes.includes(4) ? 4 : sizes[0] });
-  const five = radios("five_players", rw("calc.five"), f.options.find((o) => o.name === "five_players").values,
+  const players = radios("players", t("rules.calc.players"), sizes, (n) => t("lobby.players", { n }), id, { start: sizes.includes(4) ? 4 : sizes[0] });
+  const five = radios("five_players", t("rules.calc.five"), f.options.find((o) => o.name === "five_players").values,
     (v) => t(`rule.five_players.${v}`), id);
-  const partner = radios("partner", rw("calc.partner"), ["called", "alone"], (v) => rw(`calc.partner.${v}`), id);
+  const partner = radios("partner", t("rules.calc.partner"), ["called", "alone"], (v) => t(`rules.calc.partner.${v}`), id);
   const contract = h("select", { id: `${id}-contract`, name: `${id}-contract` },
     f.contracts.map((c) => h("option", { value: c.name }, `${contractName(c.name)} (×${c.multiplier})`)));
-  const bouts = radios("bouts", rw("calc.bouts"), f.targets.map((x) => x.bouts), (n) => num(n), id);
+  const bouts = radios("bouts", t("rules.calc.bouts"), f.targets.map((x) => x.bouts), (n) => num(n), id);
   const points = h("input", { id: `${id}-points`, name: `${id}-points`, type: "number", min: 0, max: f.deck.points, step: 0.5,
     inputmode: "decimal", value: f.targets[0].points, "aria-describedby": `${id}-points-hint` });
-  const petit = radios("petit_au_bout", rw("calc.petit"), ["", "taker", "defence"], (v) => (v ? rw(`calc.side.${v}`) : rw("calc.nobody")), id);
+  const petit = radios("petit_au_bout", t("rules.calc.petit"), ["", "taker", "defence"], (v) => (v ? t(`rules.calc.side.${v}`) : t("rules.calc.nobody")), id);
   const poignees = h("ol", { class: "poignee-rows" });
-  const addPoignee = h("button", { type: "button", class: "quiet", onclick: () => { addRow(); poignees.lastChild.querySelector("select").focus(); } }, rw("calc.add_poignee"));
+  const addPoignee = h("button", { type: "button", class: "quiet", onclick: () => { addRow(); poignees.lastChild.querySelector("select").focus(); } }, t("rules.calc.add_poignee"));
   const announced = h("input", { type: "checkbox", id: `${id}-announced`, name: `${id}-announced` });
-  const sweep = radios("all_tricks", rw("calc.all_tricks"), ["", "taker", "defence"], (v) => (v ? rw(`calc.side.${v}`) : rw("calc.nobody")), id, { inner: true });
+  const sweep = radios("all_tricks", t("rules.calc.all_tricks"), ["", "taker", "defence"], (v) => (v ? t(`rules.calc.side.${v}`) : t("rules.calc.nobody")), id, { inner: true });
   const status = h("p", { class: "calc-said", role: "status" });
   const result = h("div", { class: "calc-result", id: `${id}-result`, tabindex: "-1" });
   const fieldErrors = new Map();
@@ -60,25 +61,25 @@ export function calculator(f, app) {
   const tableOf = () => f.tables[Number(value("players"))];
   function sizeWords(size) {
     const p = tableOf().poignees.find((x) => x.size === size);
-    return rw("calc.poignee_trumps", { size: t(`poignee.${size}`), n: p ? p.trumps : "" });
+    return t("rules.calc.poignee_trumps", { size: t(`poignee.${size}`), n: p ? p.trumps : "" });
   }
   function addRow(size = "simple", side = "taker") {
     const n = poignees.children.length + 1;
     const row = h("li", { class: "poignee-row" },
-      h("span", { class: "row-name" }, rw("calc.poignee_n", { n })),
-      h("label", {}, h("span", { class: "sr-only" }, rw("calc.poignee_size")), h("select", { class: "size", "aria-label": `${rw("calc.poignee_n", { n })}: ${rw("calc.poignee_size")}` },
+      h("span", { class: "row-name" }, t("rules.calc.poignee_n", { n })),
+      h("label", {}, h("span", { class: "sr-only" }, t("rules.calc.poignee_size")), h("select", { class: "size", "aria-label": `${t("rules.calc.poignee_n", { n })}: ${t("rules.calc.poignee_size")}` },
         tableOf().poignees.map((p) => h("option", { value: p.size, selected: p.size === size }, sizeWords(p.size))))),
-      h("label", {}, h("span", { class: "sr-only" }, rw("calc.poignee_side")), h("select", { class: "side", "aria-label": `${rw("calc.poignee_n", { n })}: ${rw("calc.poignee_side")}` },
-        ["taker", "defence"].map((v) => h("option", { value: v, selected: v === side }, rw(`calc.side.${v}`))))),
-      h("button", { type: "button", class: "quiet", "aria-label": rw("calc.remove_label", { n }), onclick: () => { row.remove(); renumber(); addPoignee.focus(); } }, rw("calc.remove")));
+      h("label", {}, h("span", { class: "sr-only" }, t("rules.calc.poignee_side")), h("select", { class: "side", "aria-label": `${t("rules.calc.poignee_n", { n })}: ${t("rules.calc.poignee_side")}` },
+        ["taker", "defence"].map((v) => h("option", { value: v, selected: v === side }, t(`rules.calc.side.${v}`))))),
+      h("button", { type: "button", class: "quiet", "aria-label": t("rules.calc.remove_label", { n }), onclick: () => { row.remove(); renumber(); addPoignee.focus(); } }, t("rules.calc.remove")));
     poignees.append(row);
   }
   function renumber() {
     [...poignees.children].forEach((row, i) => {
-      row.querySelector(".row-name").textContent = rw("calc.poignee_n", { n: i + 1 });
-      row.querySelector("select.size").setAttribute("aria-label", `${rw("calc.poignee_n", { n: i + 1 })}: ${rw("calc.poignee_size")}`);
-      row.querySelector("select.side").setAttribute("aria-label", `${rw("calc.poignee_n", { n: i + 1 })}: ${rw("calc.poignee_side")}`);
-      row.querySelector("button").setAttribute("aria-label", rw("calc.remove_label", { n: i + 1 }));
+      row.querySelector(".row-name").textContent = t("rules.calc.poignee_n", { n: i + 1 });
+      row.querySelector("select.size").setAttribute("aria-label", `${t("rules.calc.poignee_n", { n: i + 1 })}: ${t("rules.calc.poignee_size")}`);
+      row.querySelector("select.side").setAttribute("aria-label", `${t("rules.calc.poignee_n", { n: i + 1 })}: ${t("rules.calc.poignee_side")}`);
+      row.querySelector("button").setAttribute("aria-label", t("rules.calc.remove_label", { n: i + 1 }));
     });
   }
   function shown() { // what applies at this table size: the five players' rule, the called King
@@ -117,10 +118,10 @@ export function calculator(f, app) {
   function showError(error) {
     const field = FIELD_OF(error.field || "");
     const box = form.querySelector(`[data-field="${field}"]`) || form.querySelector(`[data-field="points"]`);
-    const label = rw(LABEL[field] || "calc.title");
-    const why = error.reason ? rw(`why.${error.reason}`) : "";
+    const label = t(LABEL[field] || "rules.calc.title");
+    const why = error.reason ? t(`rules.why.${error.reason}`) : "";
     const fault = error.fault === "range" && field === "points" ? "range_points" : error.fault;
-    const words = rw(`calc.fault.${fault}`, { bouts: rw("guide.bouts", { n: Number(value("bouts")) }), field: label, low: error.low === undefined ? "" : num(error.low),
+    const words = t(`rules.calc.fault.${fault}`, { bouts: t("rules.guide.bouts", { n: Number(value("bouts")) }), field: label, low: error.low === undefined ? "" : num(error.low),
       high: error.high === undefined ? "" : num(error.high), why });
     const note = h("p", { class: "refusal field-error", id: `${id}-error`, role: "alert" }, words);
     const control = box.querySelector("input, select") || box;
@@ -135,16 +136,16 @@ export function calculator(f, app) {
     const working = workingLine(r);
     let defenders = 0;
     const rows = r.roles.map((role, seat) => [
-      role === "defender" ? `${rw("calc.role.defender")} ${++defenders}` : rw(`calc.role.${role}`), signed(r.scores[seat])]);
+      role === "defender" ? `${t("rules.calc.role.defender")} ${++defenders}` : t(`rules.calc.role.${role}`), signed(r.scores[seat])]);
     const scoreOf = (role) => r.scores[r.roles.indexOf(role)];
     replace(result,
-      h("h3", {}, rw("calc.result")),
-      h("p", { class: r.made ? "good" : "bad" }, rw(r.made ? "calc.made" : "calc.failed",
-        { margin: num(r.margin), points: num(r.points), target: num(r.target), bouts: rw("guide.bouts", { n: r.bouts }) })),
+      h("h3", {}, t("rules.calc.result")),
+      h("p", { class: r.made ? "good" : "bad" }, t(r.made ? "rules.calc.made" : "rules.calc.failed",
+        { margin: num(r.margin), points: num(r.points), target: num(r.target), bouts: t("rules.guide.bouts", { n: r.bouts }) })),
       h("p", { class: "working" }, working),
-      factTable(rw("calc.table"), [rw("calc.seat"), rw("calc.score")], rows, "calc-scores"));
+      factTable(t("rules.calc.table"), [t("rules.calc.seat"), t("rules.calc.score")], rows, "calc-scores"));
     const said = { taker: signed(scoreOf("taker")), defender: signed(scoreOf("defender")) };
-    status.textContent = r.roles.includes("partner") ? rw("calc.said_partner", { ...said, partner: signed(scoreOf("partner")) }) : rw("calc.said", said);
+    status.textContent = r.roles.includes("partner") ? t("rules.calc.said_partner", { ...said, partner: signed(scoreOf("partner")) }) : t("rules.calc.said", said);
   }
 
   async function count() {
@@ -154,7 +155,7 @@ export function calculator(f, app) {
       answer = await fetch("/api/rules/score", { method: "POST", credentials: "same-origin",
         headers: { "Content-Type": "application/json" }, body: JSON.stringify(request()) });
     } catch (err) {
-      status.textContent = rw("calc.offline");
+      status.textContent = t("rules.calc.offline");
       return false;
     }
     const data = await answer.json().catch(() => ({}));
@@ -166,25 +167,25 @@ export function calculator(f, app) {
     replace(result); // no score left beside facts that were refused
     status.textContent = "";
     if (error.code === "bad_facts") showError(error);
-    else status.textContent = (app && app.errorText && app.errorText(error)) || rw("calc.offline");
+    else status.textContent = (app && app.errorText && app.errorText(error)) || t("rules.calc.offline");
     return false;
   }
   form.addEventListener("submit", (e) => { e.preventDefault(); count(); });
 
   replace(form,
-    h("h2", { id: `${id}-title` }, rw("calc.title")),
-    h("p", {}, rw("calc.intro")),
+    h("h2", { id: `${id}-title` }, t("rules.calc.title")),
+    h("p", {}, t("rules.calc.intro")),
     h("div", { class: "calc-grid" },
       players, five, partner,
-      h("div", { class: "calc-field", dataset: { field: "contract" } }, h("label", { for: contract.id }, rw("calc.contract")), contract),
+      h("div", { class: "calc-field", dataset: { field: "contract" } }, h("label", { for: contract.id }, t("rules.calc.contract")), contract),
       bouts,
-      h("div", { class: "calc-field", dataset: { field: "points" } }, h("label", { for: points.id }, rw("calc.points")), points,
-        h("p", { class: "hint", id: `${id}-points-hint` }, rw("calc.points_hint", { low: num(0), high: num(f.deck.points) }))),
+      h("div", { class: "calc-field", dataset: { field: "points" } }, h("label", { for: points.id }, t("rules.calc.points")), points,
+        h("p", { class: "hint", id: `${id}-points-hint` }, t("rules.calc.points_hint", { low: num(0), high: num(f.deck.points) }))),
       petit,
-      h("fieldset", { class: "calc-field", dataset: { field: "poignees" } }, h("legend", {}, rw("calc.poignees")), poignees, addPoignee),
-      h("fieldset", { class: "calc-field", dataset: { field: "chelem" } }, h("legend", {}, rw("calc.chelem")),
-        h("label", { class: "choice" }, announced, " ", rw("calc.announced")), sweep)),
-    h("button", { type: "submit", class: "primary" }, rw("calc.count")),
+      h("fieldset", { class: "calc-field", dataset: { field: "poignees" } }, h("legend", {}, t("rules.calc.poignees")), poignees, addPoignee),
+      h("fieldset", { class: "calc-field", dataset: { field: "chelem" } }, h("legend", {}, t("rules.calc.chelem")),
+        h("label", { class: "choice" }, announced, " ", t("rules.calc.announced")), sweep)),
+    h("button", { type: "submit", class: "primary" }, t("rules.calc.count")),
     status, result);
   shown();
 

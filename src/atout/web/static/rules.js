@@ -1,13 +1,15 @@
 // The rules page (#/rules, #/rules/SECTION; issue 46): every rule section by section, each with an example
 // the engine played and cards drawn as the table draws them, and the score calculator. Its facts are the
-// engine's (GET /api/rules, rulebook.js), its words its own (rules-words.js). The same content opens in a
+// engine's (GET /api/rules, rulebook.js), its words the catalogues' rules.*. The same content opens in a
 // dialog over a table (reference.js), whose links scroll within it and never leave the table.
 
 import { h, replace } from "./dom.js";
+import { partWords, t } from "./i18n.js";
 import { rulebook } from "./rulebook.js";
 import { calculator } from "./rules-calc.js";
 import { SECTIONS } from "./rules-sections.js";
-import { rw } from "./rules-words.js";
+
+await partWords("rules");
 
 let styled = false;
 /** The rules' own style sheet (its print rules included), added once (the site allows no inline style). */
@@ -38,20 +40,20 @@ export function rulesContent(f, app, { inPage = true, prefix = "rules" } = {}) {
   const calc = calculator(f, app);
   const link = (key, words, target) => h("a", { href: `#/rules/${key}`, onclick: jump(root, key, target, inPage) }, words);
   const sections = SECTIONS.map(([key, title, draw]) => h("section", { id: sid(key), class: "rule-section", "aria-labelledby": `${sid(key)}-title` },
-    h("h2", { id: `${sid(key)}-title`, tabindex: "-1" }, rw(title)),
+    h("h2", { id: `${sid(key)}-title`, tabindex: "-1" }, t(title)),
     draw(f, calc)));
   const calcId = sid("calculator");
   replace(root,
-    h("h1", { id: `${prefix}-title`, tabindex: "-1" }, rw("title")),
-    h("p", { class: "lead" }, rw("intro", { cards: f.deck.cards })),
+    h("h1", { id: `${prefix}-title`, tabindex: "-1" }, t("rules.title")),
+    h("p", { class: "lead" }, t("rules.intro", { cards: f.deck.cards })),
     h("ul", { class: "rules-links" },
-      h("li", {}, h("a", { href: "#/learn" }, rw("learn"))),
-      h("li", {}, h("a", { href: "#/guide", class: "guide-link" }, rw("guide_link"))),
-      h("li", {}, link("calculator", rw("calc_link"), calcId))),
+      h("li", {}, h("a", { href: "#/learn" }, t("rules.learn"))),
+      h("li", {}, h("a", { href: "#/guide", class: "guide-link" }, t("rules.guide_link"))),
+      h("li", {}, link("calculator", t("rules.calc_link"), calcId))),
     h("nav", { class: "rules-contents", "aria-labelledby": `${prefix}-contents` },
-      h("h2", { id: `${prefix}-contents` }, rw("contents")),
-      h("ol", {}, SECTIONS.map(([key, title]) => h("li", {}, link(key, rw(title), sid(key)))),
-        h("li", {}, link("calculator", rw("calc.title"), calcId)))),
+      h("h2", { id: `${prefix}-contents` }, t("rules.contents")),
+      h("ol", {}, SECTIONS.map(([key, title]) => h("li", {}, link(key, t(title), sid(key)))),
+        h("li", {}, link("calculator", t("rules.calc.title"), calcId)))),
     sections,
     h("section", { id: calcId, class: "rule-section calc-section" }, calc.node));
   calc.node.querySelector("h2").setAttribute("tabindex", "-1");
@@ -66,7 +68,7 @@ export async function renderRules(app, main, section) {
   try {
     f = await rulebook();
   } catch (err) {
-    replace(main, h("p", { class: "refusal", role: "alert" }, rw("calc.offline")));
+    replace(main, h("p", { class: "refusal", role: "alert" }, t("rules.calc.offline")));
     return;
   }
   const content = rulesContent(f, app);

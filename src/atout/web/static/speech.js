@@ -3,7 +3,9 @@
 // manner of the games blind players play (QuentinC's Playroom): each kind of message has its priority.
 
 import { h } from "./dom.js";
-import { sw } from "./speech-words.js";
+import { partWords, t } from "./i18n.js";
+
+await partWords("table");
 
 /** The verbosity levels, from the most told to the least: everything; my turns and the tricks; only what
  * asks me to act. */
@@ -41,8 +43,8 @@ export function told(kind, level = verbosity()) {
 /** The two regions of a page and the last thing said (for "repeat"). */
 export class Speaker {
   constructor() {
-    this.polite = h("div", { class: "sr-only announcements", role: "log", "aria-live": "polite", "aria-label": sw("region") });
-    this.urgent = h("div", { class: "sr-only announcements-urgent", role: "alert", "aria-live": "assertive", "aria-label": sw("urgent") });
+    this.polite = h("div", { class: "sr-only announcements", role: "log", "aria-live": "polite", "aria-label": t("speech.region") });
+    this.urgent = h("div", { class: "sr-only announcements-urgent", role: "alert", "aria-live": "assertive", "aria-label": t("speech.urgent") });
     this.last = "";
   }
 
@@ -65,7 +67,7 @@ export class Speaker {
 
   /** An answer to a command the person pressed: always said, at once (they asked for it). */
   answer(text) {
-    const words = text || sw("nothing");
+    const words = text || t("speech.nothing");
     this.last = words;
     this.urgent.textContent = "";
     this.urgent.append(h("p", {}, words));
@@ -80,10 +82,10 @@ export class Speaker {
 export function verbositySelect(id = "verbosity", onchange = () => {}) {
   const select = h("select", {
     id, name: "verbosity", onchange: () => { setVerbosity(select.value); onchange(select.value); },
-  }, LEVELS.map((level) => h("option", { value: level, selected: level === verbosity() }, sw(`verbosity_${level}`))));
+  }, LEVELS.map((level) => h("option", { value: level, selected: level === verbosity() }, t(`speech.verbosity_${level}`))));
   return h("div", { class: "verbosity" },
-    h("label", { for: id }, sw("verbosity")), " ", select,
-    h("p", { class: "hint" }, sw("verbosity_hint")));
+    h("label", { for: id }, t("speech.verbosity")), " ", select,
+    h("p", { class: "hint" }, t("speech.verbosity_hint")));
 }
 
 /** The next level (a key cycles through them). */

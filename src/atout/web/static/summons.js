@@ -5,35 +5,14 @@
 // where the person allowed it, the browser notifies. Loaded the first time it is needed.
 
 import { h } from "./dom.js";
-import { wordsFrom } from "./i18n.js";
+import { partWords, t } from "./i18n.js";
 import { applyPatch } from "./table.js";
 import { soundOn } from "./table-bar.js";
 
-const WORDS = {
-  en: {
-    game: "A new game has started at your table: the others are waiting for you.",
-    round: "A round of your tournament has begun: your seat is waiting for you.",
-    turn: "It is your turn at your table.",
-    go: "Go to my table", later: "Not now", title: "Your table is waiting — Atout",
-    clock: "You have a minute to come before a robot plays for you.",
-  },
-  fr: {
-    game: "Une nouvelle partie a commencé à votre table : les autres vous attendent.",
-    round: "Une manche de votre tournoi a commencé : votre place vous attend.",
-    turn: "C'est à vous de jouer à votre table.",
-    go: "Aller à ma table", later: "Pas maintenant", title: "Votre table vous attend — Atout",
-    clock: "Vous avez une minute pour venir avant qu'un robot ne joue pour vous.",
-  },
-  es: {
-    game: "Ha empezado una nueva partida en tu mesa: los demás te esperan.",
-    round: "Ha empezado una ronda de tu torneo: tu sitio te espera.",
-    turn: "Te toca jugar en tu mesa.",
-    go: "Ir a mi mesa", later: "Ahora no", title: "Tu mesa te espera — Atout",
-    clock: "Tienes un minuto para venir antes de que un robot juegue por ti.",
-  },
-};
-export const KEYS = WORDS; // the tests check every language has the same keys
-const w = wordsFrom(WORDS);
+await partWords("table");
+
+/** What waits for the person, by why they are fetched. */
+const WAITING = { game: "summons.game", round: "summons.round", turn: "summons.turn" };
 
 const left = new Map(); // table id -> {state, seq}: a table this page left, still heard (the page said `away`)
 let shown = null; // {table, why, box}: the notice on screen
@@ -74,7 +53,7 @@ function dismiss() {
   if (!shown) return;
   shown.box.remove();
   shown = null;
-  if (document.title === w("title")) document.title = document.documentElement.dataset.restTitle || "Atout";
+  if (document.title === t("summons.title")) document.title = document.documentElement.dataset.restTitle || "Atout";
 }
 
 /** The notice, on whatever page the person is on: what waits for them, and the way back in one button. */
@@ -82,18 +61,18 @@ export function summon(app, table, why) {
   if (shown && shown.table === table && shown.why === why) return;
   const fresh = !shown || shown.table !== table;
   if (shown) shown.box.remove();
-  const go = h("button", { type: "button", class: "primary", onclick: () => { dismiss(); app.go(`t/${table}`); } }, w("go"));
-  const box = h("aside", { class: "summons", "aria-label": w("title"), dataset: { table, why } },
-    h("p", { role: "alert" }, h("strong", {}, w(why)), " ", why === "turn" ? "" : w("clock")),
+  const go = h("button", { type: "button", class: "primary", onclick: () => { dismiss(); app.go(`t/${table}`); } }, t("summons.go"));
+  const box = h("aside", { class: "summons", "aria-label": t("summons.title"), dataset: { table, why } },
+    h("p", { role: "alert" }, h("strong", {}, t(WAITING[why])), " ", why === "turn" ? "" : t("summons.clock")),
     h("div", { class: "row" }, go,
-      h("button", { type: "button", class: "quiet", onclick: () => dismiss() }, w("later"))));
+      h("button", { type: "button", class: "quiet", onclick: () => dismiss() }, t("summons.later"))));
   shown = { table, why, box };
   document.body.prepend(box);
   if (!document.documentElement.dataset.restTitle) document.documentElement.dataset.restTitle = document.title;
-  document.title = w("title");
+  document.title = t("summons.title");
   if (fresh) {
     if (soundOn()) import("./table-bar.js").then((m) => m.chime && m.chime());
-    notify(w(why));
+    notify(t(WAITING[why]));
   }
 }
 
@@ -101,7 +80,7 @@ export function summon(app, table, why) {
 function notify(text) {
   if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
   try {
-    new Notification(w("title"), { body: text, tag: "atout-table" });
+    new Notification(t("summons.title"), { body: text, tag: "atout-table" });
   } catch (err) {
     void err; // a browser that allows them only from a service worker: the title and the tone say it
   }

@@ -82,7 +82,7 @@ export function renderBar(view) {
     d ? h("button", { class: "quiet", onclick: () => view.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
     s.options?.competitive === false && !s.daily && seated && d && playing ? h("button", { class: "quiet hint-button", onclick: () => view.askHint(), "aria-keyshortcuts": "I" }, t("table.hint")) : "",
     h("button", { class: "quiet guide", onclick: () => import("./reference.js").then((m) => m.openGuide(view.app)), "aria-keyshortcuts": "G", "aria-haspopup": "dialog" }, t("table.guide")),
-    view.voice ? h("button", { class: "quiet keys", onclick: () => view.voice.openHelp(view), "aria-keyshortcuts": "?", dataset: { keys: "" } }, view.voice.sw("keys_button")) : "",
+    view.voice ? h("button", { class: "quiet keys", onclick: () => view.voice.openHelp(view), "aria-keyshortcuts": "?", dataset: { keys: "" } }, t("speech.keys_button")) : "",
     playing && seated && !s.vote ? cancelButton(view) : "",
     seated ? h("button", {
       class: "quiet sound", "aria-pressed": String(soundOn()), "aria-label": t("table.sound"),

@@ -3,31 +3,33 @@
 // None fires while a text field, a list or a dialog has the keys.
 
 import { h } from "./dom.js";
+import { partWords, t } from "./i18n.js";
 import { focusBefore, refocus } from "./table-focus.js";
-import { sw } from "./speech-words.js";
 import { nextVerbosity, verbositySelect } from "./speech.js";
 import {
   bidWords, dogWords, handWords, lastTrickWords, scoreWords, trickWords, turnOfWords,
 } from "./table-speech.js";
 
+await partWords("table");
+
 /** Each key, what it reads (its help's words) and how. */
 const COMMANDS = [
-  { keys: ["h"], help: "key_hand", run: (v) => v.speaker.answer(handWords(v)) },
-  { keys: ["1", "2", "3", "4", "5"], shown: ["1–5"], help: "key_suit", run: (v, key) => v.speaker.answer(handWords(v, ["S", "H", "C", "D", "T"][Number(key) - 1])) },
-  { keys: ["t"], help: "key_trick", run: (v) => v.speaker.answer(trickWords(v)) },
-  { keys: ["l"], help: "key_last", run: (v) => { v.toggle("last"); v.speaker.answer(lastTrickWords(v)); } },
-  { keys: ["d"], help: "key_dog", run: (v) => v.speaker.answer(dogWords(v)) },
-  { keys: ["s"], help: "key_shown", run: (v) => v.toggle("shown") },
-  { keys: ["b"], help: "key_bids", run: (v) => v.speaker.answer(bidWords(v)) },
-  { keys: ["p"], help: "key_scores", run: (v) => v.speaker.answer(scoreWords(v)) },
-  { keys: ["w"], help: "key_turn", run: (v) => v.speaker.answer(turnOfWords(v)) },
-  { keys: ["r"], help: "key_repeat", run: (v) => v.speaker.repeat() },
-  { keys: ["v"], help: "key_verbosity", run: (v) => { v.speaker.answer(sw("verbosity_set", { level: sw(`verbosity_${nextVerbosity()}`) })); v.drawVoicePanel(); } },
-  { keys: ["←", "→", "↑", "↓"], help: "key_arrows", run: null },
-  { keys: ["Escape"], help: "key_escape", run: null },
-  { keys: ["i"], help: "key_hint", run: (v) => v.askHint() },
-  { keys: ["g"], help: "key_guide", run: (v) => import("./reference.js").then((m) => m.openGuide(v.app)) },
-  { keys: ["?"], help: "key_help", run: (v) => openHelp(v) },
+  { keys: ["h"], help: "speech.key_hand", run: (v) => v.speaker.answer(handWords(v)) },
+  { keys: ["1", "2", "3", "4", "5"], shown: ["1–5"], help: "speech.key_suit", run: (v, key) => v.speaker.answer(handWords(v, ["S", "H", "C", "D", "T"][Number(key) - 1])) },
+  { keys: ["t"], help: "speech.key_trick", run: (v) => v.speaker.answer(trickWords(v)) },
+  { keys: ["l"], help: "speech.key_last", run: (v) => { v.toggle("last"); v.speaker.answer(lastTrickWords(v)); } },
+  { keys: ["d"], help: "speech.key_dog", run: (v) => v.speaker.answer(dogWords(v)) },
+  { keys: ["s"], help: "speech.key_shown", run: (v) => v.toggle("shown") },
+  { keys: ["b"], help: "speech.key_bids", run: (v) => v.speaker.answer(bidWords(v)) },
+  { keys: ["p"], help: "speech.key_scores", run: (v) => v.speaker.answer(scoreWords(v)) },
+  { keys: ["w"], help: "speech.key_turn", run: (v) => v.speaker.answer(turnOfWords(v)) },
+  { keys: ["r"], help: "speech.key_repeat", run: (v) => v.speaker.repeat() },
+  { keys: ["v"], help: "speech.key_verbosity", run: (v) => { v.speaker.answer(t("speech.verbosity_set", { level: t(`speech.verbosity_${nextVerbosity()}`) })); v.drawVoicePanel(); } },
+  { keys: ["←", "→", "↑", "↓"], help: "speech.key_arrows", run: null },
+  { keys: ["Escape"], help: "speech.key_escape", run: null },
+  { keys: ["i"], help: "speech.key_hint", run: (v) => v.askHint() },
+  { keys: ["g"], help: "speech.key_guide", run: (v) => import("./reference.js").then((m) => m.openGuide(v.app)) },
+  { keys: ["?"], help: "speech.key_help", run: (v) => openHelp(v) },
 ];
 
 /** Whether a key press is someone typing, or meant for a control or dialog that has the focus (an open dialog: one
@@ -69,13 +71,13 @@ export function openHelp(view) {
   const before = document.activeElement;
   const { key } = focusBefore(view); // the control again if a move drew it anew while the list was open
   const dialog = h("dialog", { class: "keys-dialog", "aria-labelledby": "keys-title", tabindex: "-1" },
-    h("h2", { id: "keys-title" }, sw("keys")),
-    h("p", {}, sw("keys_intro")),
+    h("h2", { id: "keys-title" }, t("speech.keys")),
+    h("p", {}, t("speech.keys_intro")),
     h("dl", { class: "keys-list" }, COMMANDS.map((c) => [
       h("dt", {}, (c.shown || c.keys).map((k) => h("kbd", {}, k === "Escape" ? "Esc" : k.toUpperCase()))),
-      h("dd", {}, sw(c.help))])),
+      h("dd", {}, t(c.help))])),
     verbositySelect("verbosity-keys", () => view.drawVoicePanel()),
-    h("form", { method: "dialog" }, h("button", { type: "submit", class: "primary" }, sw("close"))));
+    h("form", { method: "dialog" }, h("button", { type: "submit", class: "primary" }, t("speech.close"))));
   dialog.addEventListener("close", () => {
     dialog.remove();
     if (before && before.isConnected) before.focus();
@@ -89,9 +91,9 @@ export function openHelp(view) {
 
 /** The table side's panel of the screen-reader game: the verbosity's choice, and the keys' list a click away. */
 export function voicePanel(view) {
-  return h("details", {}, h("summary", {}, sw("settings")),
+  return h("details", {}, h("summary", {}, t("speech.settings")),
     verbositySelect("verbosity", () => {}),
-    h("button", { type: "button", class: "quiet", onclick: () => openHelp(view) }, sw("keys_button")));
+    h("button", { type: "button", class: "quiet", onclick: () => openHelp(view) }, t("speech.keys_button")));
 }
 
 export { COMMANDS };

@@ -1,13 +1,14 @@
 // The table told to a screen reader: each event a sighted player sees, said as it happens (table events
 // and the changes of the state they bring), and the answers to the single-key commands (table-commands.js).
 
-import { num, t } from "./i18n.js";
+import { num, partWords, t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { shownName } from "./options.js";
 import { contractWord, signed } from "./result.js";
-import { sw } from "./speech-words.js";
 
-const SUIT_KEYS = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
+await partWords("table");
+
+const SUIT_KEYS = { S: "speech.spades", H: "speech.hearts", C: "speech.clubs", D: "speech.diamonds" };
 
 const cardList = (codes) => codes.map(cards.fullName).join(", ");
 
@@ -24,11 +25,11 @@ export function speakEvent(view, e) {
   const name = (seat) => view.nameOf(seat);
   switch (e.type) {
     case "action": speakAction(view, e); break;
-    case "deal_start": view.spokenTrick = []; say(sw("deal_start", { n: e.number, name: name(e.dealer) }), "others"); break;
-    case "chat": if (e.name !== (view.app.me && view.app.me.name)) say(sw("chat", { name: shownName(view.app.catalogue, e.name), text: e.text }), "chat"); break;
-    case "sat": if (e.seat !== me) say(sw("sat", { name: e.name }), "others"); break;
-    case "left": if (e.seat !== me) say(sw("left", { name: name(e.seat) }), "others"); break;
-    case "timeout": say(sw("timeout", { name: name(e.seat) }), e.seat === me ? "act" : "others"); break;
+    case "deal_start": view.spokenTrick = []; say(t("speech.deal_start", { n: e.number, name: name(e.dealer) }), "others"); break;
+    case "chat": if (e.name !== (view.app.me && view.app.me.name)) say(t("speech.chat", { name: shownName(view.app.catalogue, e.name), text: e.text }), "chat"); break;
+    case "sat": if (e.seat !== me) say(t("speech.sat", { name: e.name }), "others"); break;
+    case "left": if (e.seat !== me) say(t("speech.left", { name: name(e.seat) }), "others"); break;
+    case "timeout": say(t("speech.timeout", { name: name(e.seat) }), e.seat === me ? "act" : "others"); break;
     case "unranked": say(t("log.unranked", { names: e.seats.map(name).join(", ") }), "others"); break; // the log's words
     default: break;
   }
@@ -37,7 +38,7 @@ export function speakEvent(view, e) {
 /** Arriving at a table whose deal is under way (the daily deal's first deal begins with its table, before the page
  * hears anything): which deal it is and who dealt, as the deal's start says it. */
 export function speakArrival(view, e) {
-  view.speaker.say(sw("deal_start", { n: e.number, name: view.nameOf(e.dealer) }), "others");
+  view.speaker.say(t("speech.deal_start", { n: e.number, name: view.nameOf(e.dealer) }), "others");
 }
 
 function speakAction(view, e) {
@@ -48,24 +49,24 @@ function speakAction(view, e) {
   const say = (text, k = kind) => view.speaker.say(text, k);
   if (a.bid !== undefined) { // one's own said as one's cards are ("You bid Garde"), never "Blindy: Garde"
     const words = { name: who, contract: contractWord(a.bid) };
-    if (a.bid === "pass") say(mine ? sw("pass_mine") : sw("pass", words));
-    else if (a.chelem) say(mine ? sw("bid_chelem_mine", words) : sw("bid_chelem", words));
-    else say(mine ? sw("bid_mine", words) : sw("bid", words));
-  } else if (a.call !== undefined) say(sw("call", { name: who, card: cards.fullName(a.call) }), "mine");
-  else if (a.discard !== undefined) say(sw("ecart_all", { name: who }));
+    if (a.bid === "pass") say(mine ? t("speech.pass_mine") : t("speech.pass", words));
+    else if (a.chelem) say(mine ? t("speech.bid_chelem_mine", words) : t("speech.bid_chelem", words));
+    else say(mine ? t("speech.bid_mine", words) : t("speech.bid", words));
+  } else if (a.call !== undefined) say(t("speech.call", { name: who, card: cards.fullName(a.call) }), "mine");
+  else if (a.discard !== undefined) say(t("speech.ecart_all", { name: who }));
   else if (a.ecart !== undefined) {
-    if (a.ecart.trumps && a.ecart.trumps.length) say(sw("ecart_trumps", { name: who, cards: cardList(a.ecart.trumps) }), "mine");
-    else say(sw("ecart", { name: who }));
-  } else if (a.chelem !== undefined) say(sw(a.chelem ? "chelem_yes" : "chelem_no", { name: who }), a.chelem ? "mine" : kind);
-  else if (a.poignee !== undefined) say(sw("poignee", { name: who, size: t(`poignee.${poigneeSize(view, a.poignee.length)}`), cards: cardList(a.poignee) }), "mine");
-  else if (a.petit_sec !== undefined) say(sw(a.petit_sec === "redeal" ? "petit_sec_redeal" : "petit_sec_play", { name: who }), "mine");
+    if (a.ecart.trumps && a.ecart.trumps.length) say(t("speech.ecart_trumps", { name: who, cards: cardList(a.ecart.trumps) }), "mine");
+    else say(t("speech.ecart", { name: who }));
+  } else if (a.chelem !== undefined) say(t(a.chelem ? "speech.chelem_yes" : "speech.chelem_no", { name: who }), a.chelem ? "mine" : kind);
+  else if (a.poignee !== undefined) say(t("speech.poignee", { name: who, size: t(`poignee.${poigneeSize(view, a.poignee.length)}`), cards: cardList(a.poignee) }), "mine");
+  else if (a.petit_sec !== undefined) say(t(a.petit_sec === "redeal" ? "speech.petit_sec_redeal" : "speech.petit_sec_play", { name: who }), "mine");
   else if (a.play !== undefined) {
     view.spokenTrick = view.spokenTrick || [];
     view.spokenTrick.push([e.seat, a.play]);
-    say(mine ? sw("play_mine", { card: cards.fullName(a.play) }) : sw("play", { name: who, card: cards.fullName(a.play) }));
+    say(mine ? t("speech.play_mine", { card: cards.fullName(a.play) }) : t("speech.play", { name: who, card: cards.fullName(a.play) }));
     if (e.won !== undefined && e.won !== null) {
       const n = trickPoints(view.spokenTrick, e.won);
-      say(e.won === view.me ? sw("trick_won_mine", { n }) : sw("trick_won", { name: view.nameOf(e.won), n }), "trick");
+      say(e.won === view.me ? t("speech.trick_won_mine", { n }) : t("speech.trick_won", { name: view.nameOf(e.won), n }), "trick");
       view.spokenTrick = [];
     }
   }
@@ -86,10 +87,10 @@ export function speakState(view, before) {
   const s = view.state;
   const d = s.deal;
   const b = before && before.deal;
-  if (d && d.dog && d.dog.length && !(b && b.dog && b.dog.length) && b) view.speaker.say(sw("dog", { cards: cardList(d.dog) }), "mine");
+  if (d && d.dog && d.dog.length && !(b && b.dog && b.dog.length) && b) view.speaker.say(t("speech.dog", { cards: cardList(d.dog) }), "mine");
   if (d && d.result && !(b && b.result) && before) view.speaker.say(resultWords(view, d.result), "trick");
   if (s.game && s.game.over && before && before.game && !before.game.over) {
-    view.speaker.say(sw("game_over", { list: scoresList(view) }), "trick");
+    view.speaker.say(t("speech.game_over", { list: scoresList(view) }), "trick");
   }
 }
 
@@ -106,7 +107,7 @@ export function speakClock(view) {
   for (const at of CLOCK_SAID) {
     if (left <= at && !view.clockSaid.at.has(at)) {
       view.clockSaid.at.add(at);
-      view.speaker.say(sw("seconds_left", { n: Math.max(1, Math.ceil(left)) }), "act");
+      view.speaker.say(t("speech.seconds_left", { n: Math.max(1, Math.ceil(left)) }), "act");
     }
   }
 }
@@ -114,18 +115,18 @@ export function speakClock(view) {
 /** This person's turn, said urgently, with what is asked. */
 export function turnWords(view) {
   const legal = (kind) => view.legal(kind).length > 0;
-  if (legal("bid")) return sw("your_turn_bid");
-  if (legal("call")) return sw("your_turn_call");
+  if (legal("bid")) return t("speech.your_turn_bid");
+  if (legal("call")) return t("speech.your_turn_call");
   const discard = view.legal("discard_from")[0];
-  if (discard) return sw("your_turn_ecart", { n: discard.count });
-  if (legal("chelem")) return sw("your_turn_chelem");
-  if (legal("play")) return sw("your_turn_play");
-  return sw("your_turn");
+  if (discard) return t("speech.your_turn_ecart", { n: discard.count });
+  if (legal("chelem")) return t("speech.your_turn_chelem");
+  if (legal("play")) return t("speech.your_turn_play");
+  return t("speech.your_turn");
 }
 
 function resultWords(view, r) {
-  if (r.void) return sw("void");
-  const said = sw(r.made ? "made" : "lost", { name: view.playerOf(r.taker), contract: contractWord(r.contract), diff: num(r.margin) });
+  if (r.void) return t("speech.void");
+  const said = t(r.made ? "speech.made" : "speech.lost", { name: view.playerOf(r.taker), contract: contractWord(r.contract), diff: num(r.margin) });
   const scores = r.scores.map((x, seat) => `${view.playerOf(seat)} ${signed(x)}`).join(", ");
   return `${said}. ${scores}`;
 }
@@ -140,14 +141,14 @@ function scoresList(view) {
 /** The hand, suit by suit (``only``: one suit's letter, or "T" for the trumps and the Excuse). */
 export function handWords(view, only = null) {
   const d = view.state && view.state.deal;
-  if (!d || !d.hand || !d.hand.length) return sw("hand_empty");
+  if (!d || !d.hand || !d.hand.length) return t("speech.hand_empty");
   const hand = cards.sortHand(d.hand);
   const groups = [...Object.keys(SUIT_KEYS), "T"].filter((g) => !only || g === only).map((g) => {
     const inIt = hand.filter((c) => (g === "T" ? cards.parse(c).kind !== "suit" : cards.parse(c).suit === g));
-    const suit = sw(g === "T" ? "trumps" : SUIT_KEYS[g]);
-    if (!inIt.length) return only ? sw("hand_none", { suit }) : null;
+    const suit = t(g === "T" ? "speech.trumps" : SUIT_KEYS[g]);
+    if (!inIt.length) return only ? t("speech.hand_none", { suit }) : null;
     const names = inIt.map((c) => (g === "T" ? cards.fullName(c) : rankWord(c)));
-    return sw("hand_suit", { suit, cards: names.join(", ") });
+    return t("speech.hand_suit", { suit, cards: names.join(", ") });
   }).filter(Boolean);
   return groups.join(". ");
 }
@@ -163,49 +164,49 @@ const plays = (view, list) => list.map((x) => `${view.playerOf(x.seat)}: ${cards
 
 export function trickWords(view) {
   const d = view.state && view.state.deal;
-  if (!d || !d.trick.length) return sw("trick_empty");
-  return sw("trick", { plays: plays(view, d.trick) });
+  if (!d || !d.trick.length) return t("speech.trick_empty");
+  return t("speech.trick", { plays: plays(view, d.trick) });
 }
 
 export function lastTrickWords(view) {
   const d = view.state && view.state.deal;
   const lt = d && d.last_trick;
-  if (!lt) return sw("no_last");
-  return sw("last", { name: view.playerOf(lt.winner), plays: plays(view, lt.cards) });
+  if (!lt) return t("speech.no_last");
+  return t("speech.last", { name: view.playerOf(lt.winner), plays: plays(view, lt.cards) });
 }
 
 export function scoreWords(view) {
   const g = view.state && view.state.game;
-  if (!g || !g.sheet.length) return sw("no_scores");
-  return sw("scores", { list: scoresList(view) });
+  if (!g || !g.sheet.length) return t("speech.no_scores");
+  return t("speech.scores", { list: scoresList(view) });
 }
 
 export function turnOfWords(view) {
   const d = view.state && view.state.deal;
-  if (!d || d.to_act === null || d.to_act === undefined || d.phase === "end") return sw("turn_none");
-  const who = d.to_act === view.me ? turnWords(view) : sw("turn_of", { name: view.playerOf(d.to_act) });
+  if (!d || d.to_act === null || d.to_act === undefined || d.phase === "end") return t("speech.turn_none");
+  const who = d.to_act === view.me ? turnWords(view) : t("speech.turn_of", { name: view.playerOf(d.to_act) });
   const left = view.secondsLeft();
-  return left === null ? who : `${who}, ${sw("clock", { n: Math.ceil(left) })}`;
+  return left === null ? who : `${who}, ${t("speech.clock", { n: Math.ceil(left) })}`;
 }
 
 export function dogWords(view) {
   const d = view.state && view.state.deal;
-  if (!d) return sw("dog_unknown");
-  const parts = [d.dog && d.dog.length ? sw("dog", { cards: cardList(d.dog) }) : sw("dog_unknown")];
-  if (d.ecart && d.ecart.length) parts.push(sw("your_ecart", { cards: cardList(d.ecart) }));
-  if (d.ecart_trumps && d.ecart_trumps.length) parts.push(sw("ecart_trumps", { name: view.playerOf(d.taker), cards: cardList(d.ecart_trumps) }));
+  if (!d) return t("speech.dog_unknown");
+  const parts = [d.dog && d.dog.length ? t("speech.dog", { cards: cardList(d.dog) }) : t("speech.dog_unknown")];
+  if (d.ecart && d.ecart.length) parts.push(t("speech.your_ecart", { cards: cardList(d.ecart) }));
+  if (d.ecart_trumps && d.ecart_trumps.length) parts.push(t("speech.ecart_trumps", { name: view.playerOf(d.taker), cards: cardList(d.ecart_trumps) }));
   return parts.join(". ");
 }
 
 export function bidWords(view) {
   const d = view.state && view.state.deal;
-  if (!d) return sw("no_bids");
+  if (!d) return t("speech.no_bids");
   const parts = [];
   const bids = d.bids || [];
-  parts.push(bids.length ? sw("bids", { list: bids.map((x) => `${view.playerOf(x.seat)} ${contractWord(x.bid)}`).join(", ") }) : sw("no_bids"));
+  parts.push(bids.length ? t("speech.bids", { list: bids.map((x) => `${view.playerOf(x.seat)} ${contractWord(x.bid)}`).join(", ") }) : t("speech.no_bids"));
   if (d.contract && d.phase !== "bidding") {
-    parts.push(sw("contract", { contract: contractWord(d.contract), name: view.playerOf(d.taker) })
-      + (d.called ? `, ${sw("called", { card: cards.fullName(d.called) })}` : ""));
+    parts.push(t("speech.contract", { contract: contractWord(d.contract), name: view.playerOf(d.taker) })
+      + (d.called ? `, ${t("speech.called", { card: cards.fullName(d.called) })}` : ""));
   }
   return parts.join(". ");
 }

@@ -4,4 +4,3 @@
 export { Speaker } from "./speech.js";
 export { onCommand, openHelp, voicePanel } from "./table-commands.js";
 export { speakArrival, speakClock, speakEvent, speakState, turnWords } from "./table-speech.js";
-export { sw } from "./speech-words.js";

@@ -123,6 +123,10 @@ export default {
   "poignee.choose": "Elige los {n} triunfos de tu puñado {size} ({k} de {n}).", "poignee.show": "Mostrarlos",
   "poignee.cancel": "No mostrar", "poignee.only_trumps": "Un puñado solo muestra triunfos (la Excusa solo si te falta uno).",
   "poignee.full": "El puñado ya tiene {n} triunfos.", "poignee.simple": "simple", "poignee.double": "doble", "poignee.triple": "triple",
+  "card.rank.1": "As", "card.rank.11": "Sota", "card.rank.12": "Caballo", "card.rank.13": "Reina", "card.rank.14": "Rey",
+  "card.suit.S": "picas", "card.suit.H": "corazones", "card.suit.D": "diamantes", "card.suit.C": "tréboles",
+  "card.of": "{rank} de {suit}", "card.trump": "triunfo {n}", "card.excuse": "Excusa", "card.trump_face": "TRIUNFO",
+  "card.letter.11": "J", "card.letter.12": "C", "card.letter.13": "Q", "card.letter.14": "K", // the corner letters of a French-suited deck sold in Spain
   "card.playable": "se puede jugar", "card.selected": "elegida",
   "vote.proposed": "{name} propone finalizar la partida de forma amistosa: {yes} de {n} están de acuerdo ({s} s).", "vote.accept": "Finalizar la partida",
   "vote.refuse": "Seguir jugando",

@@ -1,0 +1,42 @@
+// The words of the expert's judgement, in English: a deal's analysis (analysis.js), the reasons the expert gives
+// for its choices (reasons.js) and the hint at a practice table (hint.js, which shows the same reasons); loaded
+// by i18n.js when analysis.js is (the tests check every language has the same keys).
+
+export default {
+  "analysis.ask": "Analyse my play", "analysis.asking": "Asking…", "analysis.queued": "Waiting for the analyst ({ahead} before yours)…",
+  "analysis.running": "Analysing your decisions: {done} of {total}", "analysis.failed": "The analysis failed: {message}",
+  "analysis.summary": "{n} decisions, {loss} points expected to be lost against the expert's choices",
+  "analysis.decisions": "{n} decisions",
+  "analysis.no_mark": "no mark", "analysis.better": "better: {action} (+{loss})", "analysis.interval": "95% interval {low} to {high}",
+  "analysis.mark.inaccuracy": "inaccuracy", "analysis.mark.mistake": "mistake", "analysis.mark.blunder": "blunder",
+  "analysis.marks.inaccuracy": "inaccuracies", "analysis.marks.mistake": "mistakes", "analysis.marks.blunder": "blunders",
+  "analysis.phase.bid": "bid", "analysis.phase.call": "call", "analysis.phase.ecart": "écart", "analysis.phase.chelem": "chelem",
+  "analysis.phase.poignee": "poignée", "analysis.phase.petit_sec": "petit sec", "analysis.phase.card": "card", "analysis.trick": "trick {n}",
+  "analysis.do.play": "play {card}", "analysis.do.bid.pass": "pass", "analysis.do.bid": "bid {contract}", "analysis.do.call": "call {card}",
+  "analysis.do.discard": "lay aside {cards}", "analysis.do.poignee": "show a poignée of {n}", "analysis.do.poignee.hidden": "keep the poignée hidden",
+  "analysis.do.chelem": "announce a chelem", "analysis.do.chelem.no": "no chelem", "analysis.do.petit.redeal": "redeal", "analysis.do.petit.play": "play on",
+  
+  "analysis.accuracy": "This deal: {loss} points against the expert, mostly {phase}",
+  "analysis.accuracy.none": "This deal: no points lost against the expert",
+  "analysis.accuracy.bid": "the bidding", "analysis.accuracy.ecart": "the écart", "analysis.accuracy.taker": "the play as taker",
+  "analysis.accuracy.partner": "the play as the taker's partner", "analysis.accuracy.defence": "the play in defence",
+  "analysis.accuracy.part": "{phase} {loss}", "analysis.accuracy.short.bid": "bidding", "analysis.accuracy.short.ecart": "écart",
+  "analysis.accuracy.short.taker": "as taker", "analysis.accuracy.short.partner": "as partner", "analysis.accuracy.short.defence": "in defence",
+  "reasons.kind.gain": "It wins {gain} points on average over the {worlds} deals searched, against {other} (95% interval {low} to {high}).",
+  "reasons.kind.noise": "It is {gain} points ahead of {other} over the {worlds} deals searched, within the search's noise (95% interval {low} to {high}).",
+  "reasons.kind.even": "{other} is as good, over the {worlds} deals searched.",
+  "reasons.kind.petit": "The Petit ends with your side in {chance}% of the deals searched, against {other_chance}% after {other}.",
+  "reasons.kind.wins": "Your side wins the deal in {chance}% of the deals searched, against {other_chance}% after {other}.",
+  "reasons.kind.voids": "It empties your {suits}, which {other} keeps.",
+  "reasons.kind.only": "It is the only sensible choice here.",
+  "reasons.other.pass": "passing", "reasons.other.call": "calling {card}", "reasons.other.discard": "laying aside {cards}",
+  "reasons.other.poignee": "showing the poignée", "reasons.other.poignee_hidden": "keeping the poignée hidden",
+  "reasons.other.chelem": "announcing a chelem", "reasons.other.chelem_no": "announcing no chelem",
+  "reasons.other.redeal": "redealing", "reasons.other.play_on": "playing on",
+  "hint.title": "Hint", "hint.thinking": "The expert is thinking…", "hint.would": "The expert would {what}.", "hint.hidden": "Keep the poignée hidden.",
+  "hint.close": "Close the hint", "hint.not_your_turn": "The hint is for your turn.",
+  "hint.refused": "No hints at a competitive table: hints are for practice tables.",
+  "hint.refused_daily": "No hints at the daily deal: everyone plays the same deals alone.",
+  "hint.refused_tournament": "No hints in a tournament: its tables rank every player.", "hint.not_seated": "The hint is for a player at the table.",
+  "hint.rate_limited": "That is many hints in a minute: try again in {seconds} s.",
+};

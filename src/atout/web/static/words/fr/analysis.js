@@ -1,0 +1,42 @@
+// The words of the expert's judgement, in French: a deal's analysis (analysis.js), the reasons the expert gives
+// for its choices (reasons.js) and the hint at a practice table (hint.js, which shows the same reasons); loaded
+// by i18n.js when analysis.js is (the tests check every language has the same keys).
+
+export default {
+  "analysis.ask": "Analyser mon jeu", "analysis.asking": "Demande en cours…", "analysis.queued": "En attente de l'analyste ({ahead} avant la vôtre)…",
+  "analysis.running": "Analyse de vos décisions : {done} sur {total}", "analysis.failed": "L'analyse a échoué : {message}",
+  "analysis.summary": "{n} décisions, {loss} points de perte attendue face aux choix de l'expert",
+  "analysis.decisions": "{n} décisions",
+  "analysis.no_mark": "aucune marque", "analysis.better": "mieux : {action} (+{loss})", "analysis.interval": "intervalle à 95 % de {low} à {high}",
+  "analysis.mark.inaccuracy": "imprécision", "analysis.mark.mistake": "erreur", "analysis.mark.blunder": "gaffe",
+  "analysis.marks.inaccuracy": "imprécisions", "analysis.marks.mistake": "erreurs", "analysis.marks.blunder": "gaffes",
+  "analysis.phase.bid": "enchère", "analysis.phase.call": "appel", "analysis.phase.ecart": "écart", "analysis.phase.chelem": "chelem",
+  "analysis.phase.poignee": "poignée", "analysis.phase.petit_sec": "petit sec", "analysis.phase.card": "carte", "analysis.trick": "pli {n}",
+  "analysis.do.play": "jouer {card}", "analysis.do.bid.pass": "passer", "analysis.do.bid": "annoncer {contract}", "analysis.do.call": "appeler {card}",
+  "analysis.do.discard": "écarter {cards}", "analysis.do.poignee": "montrer une poignée de {n}", "analysis.do.poignee.hidden": "garder la poignée cachée",
+  "analysis.do.chelem": "annoncer un chelem", "analysis.do.chelem.no": "pas de chelem", "analysis.do.petit.redeal": "redonner", "analysis.do.petit.play": "jouer",
+  
+  "analysis.accuracy": "Cette donne : {loss} points face à l'expert, surtout {phase}",
+  "analysis.accuracy.none": "Cette donne : aucun point perdu face à l'expert",
+  "analysis.accuracy.bid": "aux enchères", "analysis.accuracy.ecart": "à l'écart", "analysis.accuracy.taker": "dans le jeu du preneur",
+  "analysis.accuracy.partner": "dans le jeu du partenaire du preneur", "analysis.accuracy.defence": "dans le jeu en défense",
+  "analysis.accuracy.part": "{phase} {loss}", "analysis.accuracy.short.bid": "enchères", "analysis.accuracy.short.ecart": "écart",
+  "analysis.accuracy.short.taker": "preneur", "analysis.accuracy.short.partner": "partenaire", "analysis.accuracy.short.defence": "défense",
+  "reasons.kind.gain": "Elle gagne {gain} points en moyenne sur les {worlds} donnes explorées, face à {other} (intervalle à 95 % de {low} à {high}).",
+  "reasons.kind.noise": "Elle devance {other} de {gain} points sur les {worlds} donnes explorées, dans le bruit de la recherche (intervalle à 95 % de {low} à {high}).",
+  "reasons.kind.even": "{other} vaut autant, sur les {worlds} donnes explorées.",
+  "reasons.kind.petit": "Le Petit finit dans votre camp dans {chance} % des donnes explorées, contre {other_chance} % avec {other}.",
+  "reasons.kind.wins": "Votre camp gagne la donne dans {chance} % des donnes explorées, contre {other_chance} % avec {other}.",
+  "reasons.kind.voids": "Elle vous fait couper à {suits}, que {other} garde.",
+  "reasons.kind.only": "C'est le seul choix sensé ici.",
+  "reasons.other.pass": "passer", "reasons.other.call": "appeler {card}", "reasons.other.discard": "écarter {cards}",
+  "reasons.other.poignee": "montrer la poignée", "reasons.other.poignee_hidden": "garder la poignée cachée",
+  "reasons.other.chelem": "annoncer un chelem", "reasons.other.chelem_no": "ne pas annoncer de chelem",
+  "reasons.other.redeal": "redonner", "reasons.other.play_on": "jouer",
+  "hint.title": "Conseil", "hint.thinking": "L'expert réfléchit…", "hint.would": "L'expert choisirait de {what}.", "hint.hidden": "Garder la poignée cachée.",
+  "hint.close": "Fermer le conseil", "hint.not_your_turn": "Le conseil est pour votre tour.",
+  "hint.refused": "Pas de conseil à une table classée : les conseils sont pour les tables d'entraînement.",
+  "hint.refused_daily": "Pas de conseil à la donne du jour : chacun y joue les mêmes donnes seul.",
+  "hint.refused_tournament": "Pas de conseil en tournoi : ses tables classent chaque joueur.", "hint.not_seated": "Le conseil est pour un joueur assis à la table.",
+  "hint.rate_limited": "Cela fait beaucoup de conseils en une minute : réessayez dans {seconds} s.",
+};
