@@ -126,3 +126,26 @@ def test_a_tournaments_start_takes_the_people_on_its_page_to_their_tables(browse
     for person in (tina, tomas):
         assert not [f for f in person.frames if f.get("type") == "pageerror"]
         person.close()
+
+
+def test_a_pages_late_answer_never_draws_over_the_table_the_person_went_to(browser, site):
+    """Seen in a run of the tournament test: the tournament's page asked the server again (its refresh) just as the
+    tournament took the person to their table; the answer came after the table was drawn and drew the tournament's
+    page over it, the person left at a page they had not gone to. Here: a profile asked for, and the person
+    taken to their table before its answer comes; once it came, the table is what they see."""
+    ana = Person(browser, site.url, "Ana").arrive()
+    table = ana.create(3, deals=1)
+    page = ana.page
+    page.goto(f"{site.url}/#/")
+    page.wait_for_selector("#create-form")
+    with page.expect_response(lambda r: "/api/players/Ana" in r.url) as answered:
+        page.evaluate(
+            "(table) => { location.hash = '#/p/Ana'; setTimeout(() => { location.hash = `#/t/${table}`; }, 0); }",
+            table,
+        )
+    assert answered.value.status in (200, 404)  # a guest has no profile: its refusal is drawn as a page too
+    page.wait_for_selector(".table-page .seat")
+    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # the answer's own drawing, if any, is done
+    assert page.locator(".table-page").is_visible(), page.inner_text("#main")[:300]
+    assert page.evaluate("() => location.hash") == f"#/t/{table}"
+    ana.close()
