@@ -21,7 +21,7 @@ from ..store.db import (
     tournaments,
 )
 from .daily import with_seed
-from .tournaments import LISTED, UNCLOSED, TournamentError, entries_count, tournament_row
+from .tournaments import LISTED, TournamentError, entries_count, to_play, tournament_row
 
 
 def _results(conn: sa.Connection, tid: str) -> tuple[list[SeatResult], list[dict[str, Any]]]:
@@ -248,11 +248,4 @@ def locked_game(engine: sa.Engine, game_id: str, person: str | None) -> bool:
         ).first()
         if row is None or (person is not None and person in row.seats):
             return False
-        still = conn.execute(
-            sa.select(sa.func.count())
-            .select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
-            .where(
-                tournament_tables.c.tournament_id == row.tournament_id, tournament_tables.c.round == row.round, UNCLOSED
-            )
-        ).scalar_one()
-    return bool(still)
+        return conn.execute(to_play(row.tournament_id, row.round).limit(1)).first() is not None

@@ -151,6 +151,16 @@ UNCLOSED = sa.or_(tables.c.status.is_(None), tables.c.status != "closed")
 """A tournament's table still to play: open, or not yet stored (its round's tables are opened one by one)."""
 
 
+def to_play(tournament: Any, round_: Any) -> sa.Select[tuple[str]]:
+    """The tables still to play (``UNCLOSED``) of a tournament's round: a tournament's id and round, or the
+    columns of the ``tournaments`` row a query correlates with (every running tournament's current round)."""
+    return (
+        sa.select(tournament_tables.c.table_id)
+        .select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
+        .where(tournament_tables.c.tournament_id == tournament, tournament_tables.c.round == round_, UNCLOSED)
+    )
+
+
 def tournament_row(conn: sa.Connection, tid: str) -> Any:
     return conn.execute(sa.select(tournaments).where(tournaments.c.id == tid)).first()
 
@@ -380,12 +390,7 @@ def advance(engine: sa.Engine, tid: str, now: float, new_id: Any) -> Round | Non
         row = tournament_row(conn, tid)
         if row is None or row.status != "running":
             return None
-        open_tables = conn.execute(
-            sa.select(sa.func.count())
-            .select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
-            .where(tournament_tables.c.tournament_id == tid, tournament_tables.c.round == row.round, UNCLOSED)
-        ).scalar_one()
-        if open_tables:
+        if conn.execute(to_play(tid, row.round).limit(1)).first() is not None:
             return None
         last = row.round + 1 >= row.rounds
         values: dict[str, Any] = {"status": "finished", "ended_at": now} if last else {"round": row.round + 1}
@@ -403,22 +408,9 @@ def rounds_over(engine: sa.Engine) -> list[str]:
     """The running tournaments whose current round has no table left to play: each is owed its next round (or
     its end). The table that closes last advances its round; this finds a round whose advance was lost (its
     process gone at that moment, the store failing then, the close settled after an outage)."""
-    to_play = (
-        sa.select(tournament_tables.c.table_id)
-        .select_from(tournament_tables.outerjoin(tables, tables.c.id == tournament_tables.c.table_id))
-        .where(
-            tournament_tables.c.tournament_id == tournaments.c.id,
-            tournament_tables.c.round == tournaments.c.round,
-            UNCLOSED,
-        )
-    )
+    left = to_play(tournaments.c.id, tournaments.c.round).exists()
     with engine.connect() as conn:
-        return [
-            r.id
-            for r in conn.execute(
-                sa.select(tournaments.c.id).where(tournaments.c.status == "running", ~to_play.exists())
-            )
-        ]
+        return [r.id for r in conn.execute(sa.select(tournaments.c.id).where(tournaments.c.status == "running", ~left))]
 
 
 def unopened(engine: sa.Engine) -> list[Round]:
@@ -462,13 +454,6 @@ def unopened(engine: sa.Engine) -> list[Round]:
     return list(made.values())
 
 
-def tournament_of(engine: sa.Engine, table_id: str) -> str | None:
-    with engine.connect() as conn:
-        return conn.execute(
-            sa.select(tournament_tables.c.tournament_id).where(tournament_tables.c.table_id == table_id)
-        ).scalar()
-
-
 __all__ = [
     "Round",
     "Spec",
@@ -481,7 +466,7 @@ __all__ = [
     "rounds_over",
     "seating",
     "start",
-    "tournament_of",
+    "to_play",
     "unopened",
     "unregister",
     "validate",

@@ -94,18 +94,17 @@ class TournamentClock:
     async def open_rounds_over(self) -> bool:
         """The next round (or the end) of every tournament whose round is over, and any table of a current round
         that was seated and never opened; False when the store failed (the failure logged: the clock looks again
-        ``TOURNAMENT_RETRY`` seconds later)."""
+        ``TOURNAMENT_RETRY`` seconds later, as it does after a table not opened, ``behind``)."""
         engine = self.hub.store.engine
         try:
             for tid in await asyncio.to_thread(tournaments.rounds_over, engine):
                 opened = await asyncio.to_thread(
                     tournaments.advance, engine, tid, self.hub.clock.now(), self.hub.site.new_table_id
                 )
-                if opened is not None and not await self.open_round(opened):
-                    return False
+                if opened is not None:
+                    await self.open_round(opened)
             for opened in await asyncio.to_thread(tournaments.unopened, engine):
-                if not await self.open_round(opened):
-                    return False
+                await self.open_round(opened)
         except Exception as err:
             if self.hub.store.health.report(err) is None:
                 log.warning("tournament clock: a round over not advanced: %r", err)
@@ -125,13 +124,14 @@ class TournamentClock:
             return False
         if opened is not None:
             await self.open_round(opened)
+            if self.behind:  # a table not opened: the clock looks again soon (asleep, if this is a registration)
+                self.wake.set()
         return True
 
-    async def open_round(self, opened: tournaments.Round) -> bool:
-        """A round's tables, run here (each may move to another process as any table does), their people told;
-        False when one could not be opened (the store failing): the clock opens it at a later look
+    async def open_round(self, opened: tournaments.Round) -> None:
+        """A round's tables, run here (each may move to another process as any table does), their people told. One
+        that could not be opened (the store failing) makes the clock ``behind``: it opens it at a look soon after
         (``tournaments.unopened``), as it does one another process was opening when it went."""
-        done = True
         for _, table_id, seats in opened.tables:
             if table_id in self.opening:  # this process is opening it already (a start beside the clock's look)
                 continue
@@ -150,7 +150,7 @@ class TournamentClock:
             except Exception as err:
                 if self.hub.store.health.report(err) is None:
                     log.warning("tournament table %s not opened: %r", table_id, err)
-                done = False
+                self.behind = True
                 continue
             finally:
                 self.opening.discard(table_id)
@@ -160,10 +160,6 @@ class TournamentClock:
                     player,
                     {"type": "tournament", "tournament": opened.tournament, "round": opened.round, "table": table_id},
                 )
-        if not done:
-            self.behind = True
-            self.wake.set()  # the clock looks again, soon
-        return done
 
     def table_closed(self, room: Room) -> None:
         """A tournament's table closed: its round may be over (the clock looks at once)."""
