@@ -337,9 +337,22 @@ function showLearn(main, arg) {
   return import("./learn.js").then((m) => m.renderLearn(app, main, arg));
 }
 
-/** Pages drawn from the server's answers: each in an element of its own (no box), so an answer that comes once
+/** Pages drawn from the server's answers, each in an element of its own (no box), so an answer that comes once
  * the person is elsewhere (taken to a tournament's table) draws into one no longer shown, not over that page. */
-const PAGES = new Set(["p", "g", "leaderboard", "daily", "tournaments", "robots", "friends", "account"]);
+const PAGES = {
+  p: (page, arg) => renderProfile(app, page, arg),
+  g: (page, arg) => {
+    const [game, deal] = arg.split("/");
+    if (deal) return renderDeal(app, page, game, Number(deal)).then((view) => { app.review = view; });
+    return renderGame(app, page, game);
+  },
+  leaderboard: (page) => renderLeaderboard(app, page),
+  daily: (page, arg) => import("./daily.js").then((m) => m.renderDaily(app, page, arg)), // loaded when asked
+  tournaments: (page, arg) => import("./tournaments.js").then((m) => m.renderTournaments(app, page, arg)),
+  robots: (page) => import("./robots.js").then((m) => m.renderRobots(app, page)),
+  friends: (page) => renderFriends(app, page),
+  account: (page) => import("./sessions.js").then((m) => m.renderAccount(app, page)),
+};
 
 function pageIn(main) {
   const page = h("div", { class: "page" }, h("p", { class: "hint" }, "…"));
@@ -383,21 +396,7 @@ function show() {
     app.review.detach();
     app.review = null;
   }
-  if (PAGES.has(r.kind)) {
-    const page = pageIn(main);
-    if (r.kind === "p") return renderProfile(app, page, r.arg);
-    if (r.kind === "g") {
-      const [game, deal] = r.arg.split("/");
-      if (deal) return renderDeal(app, page, game, Number(deal)).then((view) => { app.review = view; });
-      return renderGame(app, page, game);
-    }
-    if (r.kind === "leaderboard") return renderLeaderboard(app, page);
-    if (r.kind === "daily") return import("./daily.js").then((m) => m.renderDaily(app, page, r.arg)); // loaded when asked
-    if (r.kind === "tournaments") return import("./tournaments.js").then((m) => m.renderTournaments(app, page, r.arg)); // loaded when asked
-    if (r.kind === "robots") return import("./robots.js").then((m) => m.renderRobots(app, page)); // loaded when asked
-    if (r.kind === "friends") return renderFriends(app, page);
-    if (r.kind === "account") return import("./sessions.js").then((m) => m.renderAccount(app, page)); // loaded when asked
-  }
+  if (Object.hasOwn(PAGES, r.kind)) return PAGES[r.kind](pageIn(main), r.arg);
   app.net.send({ type: "lobby" });
   app.lobbySocket = app.net.ws;
   renderLobby(app, main);
