@@ -176,6 +176,27 @@ def test_sessions_expire_and_hashes_are_argon2id(store) -> None:
         accounts.login("eve", "not it at all")
 
 
+@pytest.mark.parametrize("light", [False, True], ids=["recommended-costs", "light-costs"])
+def test_a_name_no_account_has_costs_a_verify_at_the_hashers_own_costs(store, monkeypatch, light) -> None:
+    """The hash an unknown name is verified against is at the costs a known name's is (else its answer would
+    come sooner, and say the name is free); the recommended costs' one is written in the code, not hashed."""
+    from argon2 import PasswordHasher
+
+    hasher = LIGHT_ARGON2 if light else PasswordHasher()
+    hashed: list[str] = []
+    monkeypatch.setattr(type(hasher), "hash", lambda self, secret, **kw: hashed.append(secret) or "$argon2id$x")
+    accounts = Accounts(store, hasher)
+    monkeypatch.undo()
+    assert len(hashed) == (1 if light else 0)  # a start hashes nothing at the recommended costs
+    if not light:
+        assert not hasher.check_needs_rehash(accounts._dummy)  # the same costs as any new account's
+    verified: list[str] = []
+    monkeypatch.setattr(type(hasher), "verify", lambda self, digest, secret: verified.append(digest) or False)
+    with pytest.raises(AccountError, match="wrong name or password"):
+        accounts.login("nobody_here", "some password")
+    assert verified == [accounts._dummy]
+
+
 async def test_accented_names_are_names_and_one_name_whatever_its_case_or_accents(db_url: str) -> None:
     """Hélène and Zoé are names (a French game); HELENE, helene or Hélène typed with a separate accent are
     the same name, so nobody takes a look-alike of another's; other scripts stay out (a Cyrillic о)."""
