@@ -50,7 +50,7 @@ def browser():
 
     with sync_playwright() as playwright:
         # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", *os.environ.get("XARGS", "").split()])
         yield browser
         browser.close()
 

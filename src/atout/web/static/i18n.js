@@ -81,26 +81,37 @@ function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (params && params[name] !== undefined ? word(params[name]) : ""));
 }
 
+const formatters = new Map();
+
+/** One Intl formatter per kind and language, made once: a page writes numbers at every event, and making one
+ * costs far more than using it (its share of drawing a deal's table, measured in Chromium's profiler). */
+function formatter(Kind, kind, options) {
+  const key = `${Kind.name} ${kind} ${current}`;
+  let made = formatters.get(key);
+  if (!made) formatters.set(key, (made = new Kind(LOCALE[current], options)));
+  return made;
+}
+
 /** A number as the page's language writes it: "12,5" and "10 000" in French, "12.5" and "10,000" in English
  * (four digits stay together: 1000), a negative one with the true minus sign (−3) in both; `digits`: exactly
  * that many decimals (a rating's one), else up to two. */
 export function num(n, digits) {
   const decimals = digits === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
-  const format = new Intl.NumberFormat(LOCALE[current], { ...decimals, useGrouping: "min2" });
+  const format = formatter(Intl.NumberFormat, `${digits}`, { ...decimals, useGrouping: "min2" });
   const text = format.format(Math.abs(n));
   return n < 0 && /[1-9]/.test(text) ? `\u2212${text}` : text;
 }
 
 /** A share (0.45) as a percentage: "45 %" in French, "45%" in English. */
 export function percent(x) {
-  return new Intl.NumberFormat(LOCALE[current], { style: "percent" }).format(x);
+  return formatter(Intl.NumberFormat, "percent", { style: "percent" }).format(x);
 }
 
 /** The words for `key`, in the plural form the count `params.n` takes in the current language (Intl.PluralRules:
  * `key.one` for one in English, for 0 and 1 in French), else `key` itself. */
 function pick(words, key, params) {
   if (params && typeof params.n === "number") {
-    const form = words[`${key}.${new Intl.PluralRules(LOCALE[current]).select(params.n)}`];
+    const form = words[`${key}.${formatter(Intl.PluralRules, "plural", {}).select(params.n)}`];
     if (form !== undefined) return form;
   }
   return words[key];
@@ -108,6 +119,5 @@ function pick(words, key, params) {
 
 /** A date and time in the current language's way ("25 Nov 2026, 15:54" / "25 nov. 2026, 15:54"). */
 export function dateTime(seconds) {
-  return new Intl.DateTimeFormat(LOCALE[current], { dateStyle: "medium", timeStyle: "short" })
-    .format(new Date(seconds * 1000));
+  return formatter(Intl.DateTimeFormat, "date", { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
 }
