@@ -23,6 +23,7 @@ from atout.server.http.wsprotocol import AtoutWebSocketProtocol
 from atout.server.site.config import Config
 from atout.server.site.hub import Hub
 from atout.server.table import Timing, deadlines
+from served import TLS
 
 SQLITE_ONLY = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 """For a test of what goes over the socket (headers, origins, frames, patches, the protocol's refusals) that the
@@ -138,6 +139,7 @@ async def eventually(
 def site_page(base: str, **kwargs: Any) -> httpx.AsyncClient:
     """HTTP as the site's own page sends it: with the ``Origin`` a browser adds to every POST (a request
     with the session cookie and no Origin is refused)."""
+    kwargs.setdefault("verify", TLS)
     kwargs.setdefault("timeout", 120.0)  # an upper bound on a hang, not httpx's 5 s guess of a loaded machine
     return httpx.AsyncClient(base_url=base, headers={"Origin": base, **kwargs.pop("headers", {})}, **kwargs)
 

@@ -25,14 +25,15 @@ from atout.server.clock import FakeClock
 from atout.server.features.analysis_worker import analyse_nth, count_points, state, warm
 from atout.server.features.limits import Budget
 from atout.server.store.db import accuracy, analyses
-from served import Served, free_port
+from served import TLS, Served, free_port
 
 from .helpers import SQLITE_ONLY, Client, eventually, quick_config, running_server, wait_until, when_next_deal
 from .test_tables import game_over, play_until, table_with_robots
 
 
 def _http(server) -> httpx.AsyncClient:
-    return httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=120.0)  # bounds a hang only
+    # the timeout bounds a hang only
+    return httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=120.0, verify=TLS)
 
 
 def _auth(client: Client) -> dict[str, str]:

@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from served import Served, free_port
+from served import TLS, Served, free_port
 
 WITHIN = 120.0
 """How long a wait for something to happen may last before the test calls it a hang (an upper bound,
@@ -50,7 +50,7 @@ def browser():
 
     with sync_playwright() as playwright:
         # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", *os.environ.get("XARGS", "").split()])
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield browser
         browser.close()
 
@@ -96,7 +96,7 @@ class Site:
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/health", timeout=WITHIN).status_code == 200:
+                if httpx.get(f"{self.url}/health", timeout=WITHIN, verify=TLS).status_code == 200:
                     return
             if self.proc.poll() is not None:
                 break
@@ -108,7 +108,11 @@ class Site:
         """Move the server's clock on (a site started with ``args=("--test-clock",)``): a turn clock or an
         absence runs out now, without the test waiting real seconds. The server's time after the step."""
         answer = httpx.post(
-            f"{self.url}/test/clock", json={"advance": seconds}, headers={"Origin": self.url}, timeout=WITHIN
+            f"{self.url}/test/clock",
+            json={"advance": seconds},
+            headers={"Origin": self.url},
+            timeout=WITHIN,
+            verify=TLS,
         )
         assert answer.status_code == 200, answer.text
         return answer.json()["now"]

@@ -10,6 +10,8 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page
 
+from served import TLS
+
 AUTOPLAY = (Path(__file__).parent / "autoplay.js").read_text()
 
 HTTP_WITHIN = 120.0
@@ -18,11 +20,11 @@ hashes a password slowly), never a guess of how fast it is (httpx's own default 
 
 
 def http_get(url: str, **kwargs: Any) -> httpx.Response:
-    return httpx.get(url, timeout=HTTP_WITHIN, **kwargs)
+    return httpx.get(url, timeout=HTTP_WITHIN, verify=TLS, **kwargs)
 
 
 def http_post(url: str, **kwargs: Any) -> httpx.Response:
-    return httpx.post(url, timeout=HTTP_WITHIN, **kwargs)
+    return httpx.post(url, timeout=HTTP_WITHIN, verify=TLS, **kwargs)
 
 
 WAIT_MS = 120_000
