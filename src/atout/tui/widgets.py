@@ -7,6 +7,7 @@ from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
@@ -20,7 +21,27 @@ BOX_CELL = 6  # columns per drawn card (frame of 5 and a gap) in a large termina
 
 class Footer(TextualFooter):
     """Textual's footer, each key's label in the person's language (the labels are marked N_ where the
-    keys are bound, and translated here, when drawn)."""
+    keys are bound, and translated here, when drawn), drawn again only when what it shows changed."""
+
+    _drawn: tuple[object, ...] | None = None
+
+    def bindings_changed(self, screen: Screen) -> None:
+        """Textual's footer builds its keys anew at each change of focus, though most change no key it shows
+        (a card to the next, a prompt's button to another): a third of the styling in the terminal's tests
+        went to the same keys again (tests/tui/test_app.py: 35,602 styles applied, 23,695 since)."""
+        if self.is_attached and screen is self.screen and screen.app.app_focus:
+            shown = (
+                language(),
+                tuple(
+                    (binding.key, binding.action, binding.description, enabled, tooltip)
+                    for (_, binding, enabled, tooltip) in screen.active_bindings.values()
+                    if binding.show
+                ),
+            )
+            if shown == self._drawn:
+                return
+            self._drawn = shown
+        super().bindings_changed(screen)
 
     def compose(self):
         for widget in super().compose():
