@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from rich.console import Console
 from textual.widgets._footer import FooterKey
 
@@ -20,6 +21,17 @@ from atout.tui.game import HUMAN, Game
 from atout.tui.widgets import HandView, card_word
 
 from .helpers import buttons, choose_card, settle, until
+
+FEWER_WORLDS = {"CARD_SAMPLES": {3: 12, 4: 12, 5: 12}, "BID_SAMPLES": 8, "ECART_SAMPLES": 8}
+"""The expert's worlds for these tests (12 a card rather than 108): the plumbing is tested here, the search in
+tests/bots; the screen's analysis and the one made here to compare it with search the same ones."""
+
+
+@pytest.fixture(autouse=True)
+def fewer_worlds(monkeypatch):
+    for name, value in FEWER_WORLDS.items():
+        for module in ("atout.bots.expert", "atout.bots.analysis"):
+            monkeypatch.setattr(f"{module}.{name}", value)
 
 
 async def _to_the_result(app, pilot) -> None:
