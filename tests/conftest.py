@@ -99,11 +99,10 @@ WAITING_FIRST = (
     "tests/server/test_restart.py",
 )
 """Files whose tests mostly wait (a service stopped for seconds, an engine's timeout, processes that take over from
-one another), the longest first: run first too, each between ``BUSY_BETWEEN`` tests of ``LONG_FIRST``, so that while
-one worker waits the others compute. Run all together, as the files' order once had it, they left a third of the
-two cores idle for a minute (the machine's /proc/stat, second by second)."""
-
-BUSY_BETWEEN = 3
+one another): the first of them starts the run, the others are spread evenly through the tests before the
+browser's, so that while one worker waits the others compute. Run all together, they left a third of the two
+cores idle for a minute, and started among the first, each between three tests of ``LONG_FIRST``, a quarter idle
+for a minute and a half (the machine's /proc/stat, second by second)."""
 
 
 BROWSER_LAST = "tests/web/"
@@ -180,16 +179,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         path = _path(item)
         if path.startswith(BROWSER_LAST):
             return 2 + (BROWSER_FIRST.index(path) if path in BROWSER_FIRST else len(BROWSER_FIRST))
-        return 0 if path in LONG_FIRST or path in WAITING_FIRST else 1
+        return 0 if path in LONG_FIRST else 1
 
     items.sort(key=order)
-    first = [item for item in items if order(item) == 0]
+    before_browser = [item for item in items if order(item) < 2]
     waiting = sorted(
-        (item for item in first if _path(item) in WAITING_FIRST), key=lambda i: WAITING_FIRST.index(_path(i))
+        (item for item in before_browser if _path(item) in WAITING_FIRST), key=lambda i: WAITING_FIRST.index(_path(i))
     )
-    busy = [item for item in first if _path(item) not in WAITING_FIRST]
+    busy = [item for item in before_browser if _path(item) not in WAITING_FIRST]
+    between = len(busy) // max(1, len(waiting))
     mixed: list[pytest.Item] = []
-    while waiting or busy:
-        mixed += waiting[:1] + busy[:BUSY_BETWEEN]
-        del waiting[:1], busy[:BUSY_BETWEEN]
-    items[: len(first)] = mixed
+    for k, item in enumerate(waiting):
+        mixed += [item, *busy[k * between : (k + 1) * between]]
+    mixed += busy[len(waiting) * between :]
+    items[: len(before_browser)] = mixed
