@@ -140,7 +140,9 @@ async def test_with_several_processes_a_closed_table_is_released_with_its_lease(
         server.clock.advance(IDLE + 1)
         await eventually(lambda: closed not in hub.rooms, "the closed table was not released")
         await eventually(lambda: gc.collect() >= 0 and gone() is None, "the released room is still held")
-        assert closed not in leases.tokens and hub.store.lease(closed).expires_at == 0.0
+        assert closed not in leases.tokens
+        # given back in the store by a write of its own, which may come after the room has gone (seen in CI)
+        await eventually(lambda: hub.store.lease(closed).expires_at == 0.0, "the closed table's lease was kept")
         assert vacant_open in hub.rooms and vacant_open in leases.tokens  # open: it stays, leased
         assert (await health(server))["tables"] == 1
         bob = await Client.connect(server.url, "Bob")

@@ -6,6 +6,7 @@ page to their tables."""
 
 from __future__ import annotations
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from .pages import Person, http_post
@@ -14,6 +15,12 @@ from .test_profile import log_in
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 SHOTS = "/tmp/atout-fetched"
+WHERE = """() => { const v = window.atout.view; const s = v && v.state;
+  return { hash: location.hash, status: s && s.status, you: s && s.you, game: s && s.game,
+    deal: s && s.deal && { phase: s.deal.phase, void: s.deal.void, to_act: s.deal.to_act },
+    seats: s && s.seats.map((x) => [x.name, x.kind, x.present, x.automatic]),
+    toasts: [...document.querySelectorAll('.toast')].map((t) => t.textContent) }; }"""
+"""Where a page is and what its table says, for a failure's message."""
 
 
 def _table_of_two(browser, site, viewport) -> tuple[Person, Person, str]:
@@ -116,10 +123,14 @@ def test_a_tournaments_start_takes_the_people_on_its_page_to_their_tables(browse
         )
         assert done.status_code == 200, done.text
     for person in (tina, tomas):  # taken to their tables, no click: they play their seats, not robots
-        person.page.wait_for_function(
-            "() => location.hash.startsWith('#/t/') && window.atout.view"
-            " && window.atout.view.state && window.atout.view.state.status === 'playing'"
-        )
+        try:
+            person.page.wait_for_function(
+                "() => location.hash.startsWith('#/t/') && window.atout.view"
+                " && window.atout.view.state && window.atout.view.state.status === 'playing'"
+            )
+        except PlaywrightTimeout:  # seen once in CI (3 December 2026): where each page was, to read next time
+            where = [p.page.evaluate(WHERE) for p in (tina, tomas)]
+            raise AssertionError(f"{person.name} was never seen playing at a table: {where}") from None
         seat = person.state()["seats"][person.state()["you"]]
         assert seat["present"] and not seat["automatic"], seat
     tomas.page.screenshot(path=f"{SHOTS}-tournament-table-phone.png")
