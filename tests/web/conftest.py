@@ -23,7 +23,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from served import TLS, Served, free_port
+from served import Served, free_port
+
+from .pages import http_get, http_post
 
 WITHIN = 120.0
 """How long a wait for something to happen may last before the test calls it a hang (an upper bound,
@@ -96,7 +98,7 @@ class Site:
         deadline = time.monotonic() + WITHIN  # bounds a hang only: a loaded machine starts a server slowly
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/health", timeout=WITHIN, verify=TLS).status_code == 200:
+                if http_get(f"{self.url}/health").status_code == 200:
                     return
             if self.proc.poll() is not None:
                 break
@@ -107,13 +109,7 @@ class Site:
     def advance_clock(self, seconds: float) -> float:
         """Move the server's clock on (a site started with ``args=("--test-clock",)``): a turn clock or an
         absence runs out now, without the test waiting real seconds. The server's time after the step."""
-        answer = httpx.post(
-            f"{self.url}/test/clock",
-            json={"advance": seconds},
-            headers={"Origin": self.url},
-            timeout=WITHIN,
-            verify=TLS,
-        )
+        answer = http_post(f"{self.url}/test/clock", json={"advance": seconds}, headers={"Origin": self.url})
         assert answer.status_code == 200, answer.text
         return answer.json()["now"]
 
