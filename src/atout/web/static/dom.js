@@ -40,3 +40,24 @@ export const $ = (selector, root = document) => root.querySelector(selector);
 export function withCode(text) {
   return String(text).split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part));
 }
+
+const measures = new Map();
+
+/** ``measure()`` once before the next frame, however often asked: a size read after a change lays the page out
+ * there and then, and a table gets several events a frame. */
+export function beforeNextFrame(key, measure) {
+  if (measures.has(key)) return;
+  measures.set(key, measure);
+  if (measures.size === 1) {
+    requestAnimationFrame(() => {
+      const due = [...measures.values()];
+      measures.clear();
+      for (const run of due) run();
+    });
+  }
+}
+
+/** A list scrolled to its end (a log, a chat). */
+export function scrollToEnd(list) {
+  beforeNextFrame(list, () => { list.scrollTop = list.scrollHeight; });
+}

@@ -10,7 +10,7 @@ import { num, partWords, t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { contractWord } from "./result.js";
 import { cardFace, renderFelt } from "./table-felt.js";
-import { layoutHand } from "./table-hand.js";
+import { handSizer, layoutHand } from "./table-hand.js";
 import { forget, keep, paragraphs, progress, say } from "./learn-course.js";
 
 await partWords("learn");
@@ -30,7 +30,7 @@ export class LessonView {
     this.chosen = new Set(); // an écart's or a poignée's cards being chosen
     this.busy = false;
     this.begun = false; // the learner read the lesson's intro and began (or came back to a lesson begun)
-    this.relayout = () => layoutHand(this);
+    this.sized = handSizer(this);
     this.keys = (e) => this.onKey(e);
     this.build();
   }
@@ -52,12 +52,12 @@ export class LessonView {
       h("div", { class: "play-area" }, this.felt, this.hand),
       this.polite, this.urgent);
     replace(this.main, this.root);
-    window.addEventListener("resize", this.relayout);
+    this.sized.observe(this.hand);
     document.addEventListener("keydown", this.keys);
   }
 
   close() {
-    window.removeEventListener("resize", this.relayout);
+    this.sized.disconnect();
     document.removeEventListener("keydown", this.keys);
   }
 

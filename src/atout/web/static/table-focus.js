@@ -50,12 +50,14 @@ export function refocus(view, key) {
     }
   }
   if (target) {
-    target.focus({ preventScroll: true });
+    if (target !== document.activeElement) target.focus({ preventScroll: true }); // focus() lays out
     return;
   }
   const control = [...view.actions.querySelectorAll("button, input, select")].find((c) => !c.disabled)
     || (view.isMyTurn() ? view.hand.querySelector("button.card.playable") || view.hand.querySelector("button.card") : null)
     || view.felt.querySelector("button"); // a seat to take, a robot to add
-  if (control) control.focus({ preventScroll: true }); // the page stays where the person put it
+  if (control) {
+    if (control !== document.activeElement) control.focus({ preventScroll: true }); // the page stays where the person put it
+  }
   else if (document.activeElement !== view.actions) view.actions.focus({ preventScroll: true });
 }

@@ -45,6 +45,18 @@ export function renderHand(view) {
   }
 }
 
+/** ``view.hand``'s width, kept in ``view.handWidth`` after each layout (read while drawing, it forces one), and
+ * the hand fitted again when it changes. */
+export function handSizer(view) {
+  view.handWidth = 0;
+  return new ResizeObserver(() => {
+    const width = view.hand.clientWidth;
+    if (width === view.handWidth) return;
+    view.handWidth = width;
+    layoutHand(view);
+  });
+}
+
 /** The hand fitted to its width: cards overlap, each showing at least MIN_STEP pixels (its index and suit
  * readable); when one row cannot keep that, two or three rows, balanced. */
 export function layoutHand(view) {
@@ -53,7 +65,7 @@ export function layoutHand(view) {
   const buttons = [...row.querySelectorAll("button.card")];
   for (const line of row.querySelectorAll(".hand-row")) line.remove(); // a relayout's rows replace the last ones
   const n = buttons.length;
-  const width = view.hand.clientWidth;
+  const width = view.handWidth; // handSizer's
   if (!n || !width) return;
   const card = Math.round(Math.min(72, Math.max(46, width / 7)));
   const perRowMax = Math.max(1, Math.floor((width - card) / MIN_STEP) + 1);

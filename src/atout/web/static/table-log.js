@@ -1,6 +1,6 @@
 // The table's log (lines kept as data, worded when shown) and its chat.
 
-import { clear, h, replace } from "./dom.js";
+import { clear, h, replace, scrollToEnd } from "./dom.js";
 import { t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { levelLabel, shownName } from "./options.js";
@@ -78,7 +78,7 @@ export function addLog(view, key, p = {}, kind = "", more = []) {
   if (view.logList && !view.replaying) {
     view.logList.append(h("li", { class: kind }, entry.text));
     while (view.logList.childElementCount > 300) view.logList.firstElementChild.remove();
-    view.logList.scrollTop = view.logList.scrollHeight;
+    scrollToEnd(view.logList);
   }
 }
 
@@ -102,7 +102,7 @@ export function logValue(view, v) {
 export function renderLog(view) {
   if (!view.logList) return;
   replace(view.logList, view.log.map((entry) => h("li", { class: entry.kind }, entry.text)));
-  view.logList.scrollTop = view.logList.scrollHeight;
+  scrollToEnd(view.logList);
 }
 
 /** The log a join brought: the table's events so far, as this viewer received them. */
@@ -141,5 +141,5 @@ export function renderChat(view) {
   const chat = view.state.chat || [];
   if (!view.toDraw("chat", chat)) return;
   replace(view.chatList, chat.map((c) => h("li", {}, h("strong", {}, c.name), ": ", h("span", { class: "chat-text" }, c.text))));
-  view.chatList.scrollTop = view.chatList.scrollHeight;
+  scrollToEnd(view.chatList);
 }

@@ -3,14 +3,14 @@
 // the only state kept here is what the person is choosing (an écart, a poignée) and the log.
 // TableView holds it and the socket's side; each part is drawn by its own table-*.js module.
 
-import { $, h, replace } from "./dom.js";
+import { $, beforeNextFrame, h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { shownName } from "./options.js";
 import { renderBar, renderPaused, noticeTurn, unnotice } from "./table-bar.js";
 import { onKey, renderFelt, renderOverlay } from "./table-felt.js";
 import { focusAfter, focusBefore } from "./table-focus.js";
-import { layoutHand, renderHand } from "./table-hand.js";
+import { handSizer, renderHand } from "./table-hand.js";
 import { chatForm, loadLog, onEvent, renderLog } from "./table-log.js";
 import { renderActions, tick } from "./table-prompts.js";
 import { renderResult, renderSide, turnInReview } from "./table-sheet.js";
@@ -51,7 +51,7 @@ export class TableView {
     this.dismissed = new Set(); // the results dismissed (their keys)
     this.refusedCode = null; // the table refused this person (private, no spectators): its page says so
     this.noticing = false; // the tab's title and icon say "your turn" (a hidden tab)
-    this.relayout = () => layoutHand(this);
+    this.sized = handSizer(this);
     this.visibility = () => { if (!document.hidden) unnotice(this); };
     this.arrived = Boolean(app.moved); // opened from another page of the site (not a page loaded here)
     this.resultOpened = false;
@@ -69,7 +69,7 @@ export class TableView {
   close() {
     clearInterval(this.ticker);
     document.removeEventListener("keydown", this.keys);
-    window.removeEventListener("resize", this.relayout);
+    this.sized.disconnect();
     document.removeEventListener("visibilitychange", this.visibility);
     window.removeEventListener("scroll", this.placeTurnBar);
     unnotice(this);
@@ -133,7 +133,7 @@ export class TableView {
     this.ticker = setInterval(() => { tick(this); if (this.voice) this.voice.speakClock(this); }, 250);
     this.speakers();
     document.addEventListener("keydown", this.keys);
-    window.addEventListener("resize", this.relayout);
+    this.sized.observe(this.hand);
     document.addEventListener("visibilitychange", this.visibility);
     window.addEventListener("scroll", this.placeTurnBar, { passive: true });
   }
@@ -346,7 +346,7 @@ export class TableView {
     renderResult(this);
     focusAfter(this, focus);
     turnInReview(this);
-    this.placeTurnBar();
+    beforeNextFrame(this.placeTurnBar, this.placeTurnBar); // it reads the layout: once a frame
   }
 
 
