@@ -107,7 +107,10 @@ def play_until(
             if done():
                 return
             assert time.monotonic() < deadline, f"{what} never came: {[p.where() for p in people]}"
-            everyone[0].page.wait_for_timeout(20)  # the robots' turn, or the pause between deals
+            if people:
+                people[0].idle()  # the robots' turn, or the pause between deals: until the table moves on
+            else:
+                everyone[0].page.wait_for_timeout(20)
 
 
 def turn_of(person: Guest, phase: str, trick: int = 0) -> bool:

@@ -274,7 +274,7 @@ def test_the_verbosity_says_less_when_asked_and_is_kept(browser, shared_site):
     while sum(1 for x in heard(page) if x[0] == "assertive" and x[1].startswith("Your turn to play")) < 3:
         assert time.monotonic() < deadline and not person.game_over(), heard(page)  # others play cards meanwhile
         if person.step() is None:
-            page.wait_for_timeout(20)
+            person.idle()
     assert not [x for x in heard(page) if x[0] == "polite"], heard(page)
     before = len(heard(page))
     page.keyboard.press("Escape")  # the focus off any field, then back to everything
@@ -283,7 +283,7 @@ def test_the_verbosity_says_less_when_asked_and_is_kept(browser, shared_site):
     while not [x for x in heard(page)[before:] if x[0] == "polite"]:
         assert not person.game_over()
         if person.step() is None:
-            page.wait_for_timeout(20)
+            person.idle()
     person.close()
 
 

@@ -128,7 +128,7 @@ def test_quick_play_starts_a_game_at_once_and_a_later_person_takes_a_robots_seat
     while later.page.evaluate("() => window.atout.view.state.you") is None:
         assert time.monotonic() < deadline, "the robot's seat was never given"
         if first.step() is None:
-            first.page.wait_for_timeout(20)
+            first.idle()
     later.page.wait_for_selector(".hand-cards .card")
     seat = later.state()["you"]
     assert (

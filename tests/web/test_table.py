@@ -32,7 +32,7 @@ def advance_until(person: Person, predicate: str, limit: float = 60.0) -> None:
         assert not person.game_over(), "the game ended first"
         assert time.monotonic() < deadline, f"never reached: {predicate}"
         if person.step() is None:
-            person.page.wait_for_timeout(20)
+            person.idle(predicate)
 
 
 def robot_table(browser, site, players: int = 4, deals: int = 5, name: str = "Alice") -> tuple[Person, str]:
@@ -175,7 +175,7 @@ def test_a_spectator_never_holds_a_hidden_card_in_its_page_or_its_messages(brows
             assert "Your écart" not in in_text
             checks += 1
         if alice.step() is None:
-            alice.page.wait_for_timeout(20)
+            alice.idle()
     assert checks > 10
     # every message the spectator's page received before the deal's end
     received = 0

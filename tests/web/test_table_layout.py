@@ -346,6 +346,6 @@ def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
             looks += 1
         close_result(person)
         if person.step() is None:
-            page.wait_for_timeout(20)
+            person.idle()
     assert seen["desktop"] > 0 and full > 0, (seen, full)  # cards were looked at, whole tricks among them
     person.close()

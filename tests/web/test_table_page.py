@@ -198,7 +198,7 @@ def test_a_desktop_reads_the_game_over_and_the_whole_sheet(browser, shared_site)
     while not dora.game_over():
         assert time.monotonic() < deadline
         if dora.step() is None:
-            dora.page.wait_for_timeout(20)
+            dora.idle()
     page = dora.page
     read_whole(dora, ".result-panel.game-end")
     style = page.eval_on_selector(".game-end .ranking", "el => getComputedStyle(el).listStyleType")
@@ -383,7 +383,7 @@ def test_a_finished_game_keeps_its_players_names_when_someone_sits_down_after_it
     while not ana.game_over():
         assert time.monotonic() < deadline
         if ana.step() is None:
-            ana.page.wait_for_timeout(20)
+            ana.idle()
     page = ana.page
     robot = ana.state()["seats"][1]["name"]
     shown = page.inner_text('.felt .seat[data-seat="1"] .seat-name').split(" ")[0:2]  # "Robot 2", as the page says it
