@@ -13,6 +13,7 @@ import functools
 import itertools
 import multiprocessing
 import multiprocessing.context
+import multiprocessing.forkserver
 import os
 import signal
 import socket
@@ -76,17 +77,20 @@ def _serve(argv: list[str], env: dict[str, str], log: str | None, printed: bool)
 
 @functools.cache
 def _forks() -> multiprocessing.context.ForkServerContext:
+    """The fork server, started here with this directory on its path (it takes no ``sys.path`` of ours: Python
+    3.11's forkserver.main ignores it) to load ``fork_preload``."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(
-        [
-            "atout.cli.main",
-            "atout.cli.serve",
-            "atout.server.http.app",
-            "atout.bots",
-            "uvicorn",
-            "uvicorn.protocols.websockets.websockets_sansio_impl",
-        ]
-    )
+    context.set_forkserver_preload(["fork_preload"])
+    here = str(Path(__file__).parent)
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [here, before]))
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        if before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = before
     return context
 
 

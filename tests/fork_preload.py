@@ -1,0 +1,35 @@
+"""What the tests' fork server (served.py) loads before it forks any ``atout serve``: the command, the server and
+the robots, then every object it holds frozen out of the garbage collector's scans (``gc.freeze``).
+
+Each server freezes its own objects at start (``atout.cli.serve._tune_gc``) after a full collection: without
+the freeze here, that collection scanned the whole inherited heap again in every server. A server's start, on
+this project's 2-core machine: 0.53-0.59 s of CPU before, 0.36-0.44 s after."""
+
+import contextlib
+import gc
+import importlib
+import os
+import sys
+from pathlib import Path
+
+for name in (
+    "atout.cli.main",
+    "atout.cli.serve",
+    "atout.server.http.app",
+    "atout.server.http.edge",
+    "atout.bots",
+    "uvicorn",
+    "uvicorn.protocols.websockets.websockets_sansio_impl",  # not in every uvicorn the floors allow
+):
+    with contextlib.suppress(ImportError):
+        importlib.import_module(name)
+
+# this folder was on the fork server's path only to find this module: never on its servers'
+HERE = str(Path(__file__).parent)
+sys.path[:] = [entry for entry in sys.path if entry != HERE]
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p != HERE)
+if not os.environ["PYTHONPATH"]:
+    del os.environ["PYTHONPATH"]
+
+gc.collect()
+gc.freeze()
