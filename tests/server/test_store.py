@@ -163,8 +163,8 @@ async def test_writer_commits_before_answering_and_isolates_a_bad_item(store: St
     reader.close()
 
 
-def test_migrations_give_the_models_schema_and_run_twice(db_url: str) -> None:
-    store = Store(db_url, book=book)
+def test_migrations_give_the_models_schema_and_run_twice(empty_db_url: str) -> None:
+    store = Store(empty_db_url, book=book)
     store.migrate()
     store.migrate()
     with store.engine.connect() as conn:
@@ -213,8 +213,9 @@ def test_every_answered_write_survives_a_sigkill(store: Store, db_url: str, tmp_
     assert stored == list(range(1, len(stored) + 1))  # in order, none twice, none missing
 
 
-def test_a_first_release_database_with_tables_in_play_upgrades_to_head(db_url: str) -> None:
+def test_a_first_release_database_with_tables_in_play_upgrades_to_head(empty_db_url: str) -> None:
     """The first release's schema (migration 0001) with a table mid-game in it: the upgrade keeps every row."""
+    db_url = empty_db_url
     old = Store(db_url, book=book)
     old.migrate("0001")
     old.create_table("t1", 1.0, {"seq": 0, "note": "before"}, 4)
@@ -236,9 +237,10 @@ def test_a_first_release_database_with_tables_in_play_upgrades_to_head(db_url: s
     new.close()
 
 
-def test_a_database_before_the_ledger_upgrades_and_its_accounts_get_their_chips(db_url: str) -> None:
+def test_a_database_before_the_ledger_upgrades_and_its_accounts_get_their_chips(empty_db_url: str) -> None:
     """Migration 0005's schema with accounts, a finished game and standings in it: at head every row is
     kept, each account holds the 1,000 chips of a new account (as a ledger row), and settling works."""
+    db_url = empty_db_url
     import sqlalchemy as sa
 
     from atout.server.features import ledger
@@ -323,9 +325,10 @@ def test_a_process_that_lost_its_lease_cannot_write(store, kept: bool) -> None:
         held.close()
 
 
-def test_names_stored_before_casefold_get_their_new_keys(db_url: str) -> None:
+def test_names_stored_before_casefold_get_their_new_keys(empty_db_url: str) -> None:
     """Migration 0009: a key is the name casefolded (ß is ss); an account whose new key another already
     holds keeps its old one, and nothing else changes."""
+    db_url = empty_db_url
     import sqlalchemy as sa
 
     from atout.server.store.db import players

@@ -170,8 +170,9 @@ def test_twenty_creations_at_once_by_one_person_make_five(store: Store) -> None:
     )
 
 
-def test_a_store_with_two_people_of_one_entry_number_upgrades_keeping_the_order(db_url: str) -> None:
+def test_a_store_with_two_people_of_one_entry_number_upgrades_keeping_the_order(empty_db_url: str) -> None:
     """Migration 0015: the numbers the race left twice are made distinct, in the order they had."""
+    db_url = empty_db_url
     old = Store(db_url)
     old.migrate("0014")
     crowd = _people(old, 4)
