@@ -215,14 +215,13 @@ def test_every_answered_write_survives_a_sigkill(store: Store, db_url: str, tmp_
 
 def test_a_first_release_database_with_tables_in_play_upgrades_to_head(empty_db_url: str) -> None:
     """The first release's schema (migration 0001) with a table mid-game in it: the upgrade keeps every row."""
-    db_url = empty_db_url
-    old = Store(db_url, book=book)
+    old = Store(empty_db_url, book=book)
     old.migrate("0001")
     old.create_table("t1", 1.0, {"seq": 0, "note": "before"}, 4)
     old.append([Append("t1", [ev(1), ev(2)], snapshot=(2, {"seq": 2, "note": "mid-game"}))])
     old.append([Append("t1", [ev(3, "game_end")], game=GameRow("g1", "t1", 4, "finished", 1.0, 3.0, {"x": 1}))])
     old.close()
-    new = Store(db_url, book=book)
+    new = Store(empty_db_url, book=book)
     new.migrate()
     table = new.open_tables()[0]
     assert (table.table_id, table.snapshot, [e.seq for e in table.events]) == (
@@ -240,13 +239,12 @@ def test_a_first_release_database_with_tables_in_play_upgrades_to_head(empty_db_
 def test_a_database_before_the_ledger_upgrades_and_its_accounts_get_their_chips(empty_db_url: str) -> None:
     """Migration 0005's schema with accounts, a finished game and standings in it: at head every row is
     kept, each account holds the 1,000 chips of a new account (as a ledger row), and settling works."""
-    db_url = empty_db_url
     import sqlalchemy as sa
 
     from atout.server.features import ledger
     from atout.server.store.db import game_players, players, standings
 
-    old = Store(db_url, book=book)
+    old = Store(empty_db_url, book=book)
     old.migrate("0005")
     with old.engine.begin() as conn:
         for pid, name in (("pa", "Ann"), ("pb", "Bob")):
@@ -263,7 +261,7 @@ def test_a_database_before_the_ledger_upgrades_and_its_accounts_get_their_chips(
     old.create_table("t1", 1.0, {"seq": 0}, 4)
     old.append([Append("t1", [ev(1, "game_end")], game=GameRow("g1", "t1", 4, "finished", 1.0, 3.0, {"x": 1}))])
     old.close()
-    new = Store(db_url, book=book)
+    new = Store(empty_db_url, book=book)
     new.migrate()
     with new.engine.connect() as conn:
         assert ledger.balances(conn, ["pa", "pb"]) == {"pa": 1000, "pb": 1000}
@@ -328,12 +326,11 @@ def test_a_process_that_lost_its_lease_cannot_write(store, kept: bool) -> None:
 def test_names_stored_before_casefold_get_their_new_keys(empty_db_url: str) -> None:
     """Migration 0009: a key is the name casefolded (ß is ss); an account whose new key another already
     holds keeps its old one, and nothing else changes."""
-    db_url = empty_db_url
     import sqlalchemy as sa
 
     from atout.server.store.db import players
 
-    old = Store(db_url, book=book)
+    old = Store(empty_db_url, book=book)
     old.migrate("0008")
     with old.engine.begin() as conn:
         for pid, name, key, at in (
@@ -346,7 +343,7 @@ def test_names_stored_before_casefold_get_their_new_keys(empty_db_url: str) -> N
                 players.insert().values(id=pid, name=name, name_key=key, password_hash="x", avatar="fox", created_at=at)
             )
     old.close()
-    new = Store(db_url, book=book)
+    new = Store(empty_db_url, book=book)
     new.migrate()
     with new.engine.connect() as conn:
         keys = dict(conn.execute(sa.select(players.c.name, players.c.name_key)).all())

@@ -172,8 +172,7 @@ def test_twenty_creations_at_once_by_one_person_make_five(store: Store) -> None:
 
 def test_a_store_with_two_people_of_one_entry_number_upgrades_keeping_the_order(empty_db_url: str) -> None:
     """Migration 0015: the numbers the race left twice are made distinct, in the order they had."""
-    db_url = empty_db_url
-    old = Store(db_url)
+    old = Store(empty_db_url)
     old.migrate("0014")
     crowd = _people(old, 4)
     tid = tournaments.create(old.engine, Spec("Old", 1, 4, 1, START + 60, None, False), crowd[0], "club", START)
@@ -186,7 +185,7 @@ def test_a_store_with_two_people_of_one_entry_number_upgrades_keeping_the_order(
             ],
         )
     old.close()
-    new = Store(db_url)
+    new = Store(empty_db_url)
     new.migrate()
     assert sorted(_entries(new, tid), key=lambda e: e[1]) == list(zip(crowd, [1, 2, 3, 4], strict=True))
     new.close()
