@@ -50,14 +50,16 @@ export function refocus(view, key) {
     }
   }
   if (target) {
-    if (target !== document.activeElement) target.focus({ preventScroll: true }); // focus() lays out
+    focusOn(target);
     return;
   }
   const control = [...view.actions.querySelectorAll("button, input, select")].find((c) => !c.disabled)
     || (view.isMyTurn() ? view.hand.querySelector("button.card.playable") || view.hand.querySelector("button.card") : null)
     || view.felt.querySelector("button"); // a seat to take, a robot to add
-  if (control) {
-    if (control !== document.activeElement) control.focus({ preventScroll: true }); // the page stays where the person put it
-  }
-  else if (document.activeElement !== view.actions) view.actions.focus({ preventScroll: true });
+  focusOn(control || view.actions);
+}
+
+/** The focus to ``el``, the page left where the person put it; none asked when it has it (a focus() lays out). */
+function focusOn(el) {
+  if (el !== document.activeElement) el.focus({ preventScroll: true });
 }
