@@ -323,6 +323,23 @@ def test_a_process_that_lost_its_lease_cannot_write(store, kept: bool) -> None:
         held.close()
 
 
+def test_a_lease_given_up_stays_given_up_when_its_owner_renews_the_others(store: Store) -> None:
+    """A renewal extends the leases its process still runs, not one it released (a closed table, a table handed
+    home, a lease given up after a failed load): renewed, a released lease kept the table from every other
+    process as long as its old owner lived (seen as test_release's closed lease found renewed)."""
+    for table_id in ("t1", "t2"):
+        store.create_table(table_id, 0.0, {"id": table_id, "seq": 0}, 4)
+    one = store.acquire_lease("t1", "p1", now=100.0, ttl=5.0)
+    two = store.acquire_lease("t2", "p1", now=100.0, ttl=5.0)
+    assert one is not None and two is not None
+    store.release_lease("t1", "p1", one)
+    assert store.renew_leases("p1", {"t2": two}, now=101.0, ttl=5.0) == set()
+    released, renewed = store.lease("t1"), store.lease("t2")
+    assert released is not None and released.expires_at == 0.0
+    assert renewed is not None and renewed.expires_at == 106.0
+    assert store.unowned_tables(now=101.0) == ["t1"]
+
+
 def test_names_stored_before_casefold_get_their_new_keys(empty_db_url: str) -> None:
     """Migration 0009: a key is the name casefolded (ß is ss); an account whose new key another already
     holds keeps its old one, and nothing else changes."""

@@ -273,8 +273,9 @@ class Store:
             return token if done.rowcount == 1 else None
 
     def renew_leases(self, owner: str, held: dict[str, int], now: float, ttl: float) -> set[str]:
-        """Extend every lease ``owner`` holds (one statement, whatever the number of tables); the tables
-        of ``held`` whose lease it lost (another process took them: their owner is no longer ``owner``)."""
+        """Extend the leases of ``held`` that ``owner`` still holds (one statement, whatever the number of tables);
+        the tables of ``held`` whose lease it lost (another process took them: their owner is no longer ``owner``).
+        A lease ``owner`` gave up (``release_lease``) is not among them, and stays given up."""
         if not held:
             return set()
         with self.engine.begin() as conn:
@@ -282,7 +283,7 @@ class Store:
             # a renewal and a batch of this process's writes could each hold a lease the other waits for
             mine = (
                 sa.select(table_leases.c.table_id)
-                .where(table_leases.c.owner == owner)
+                .where(table_leases.c.owner == owner, table_leases.c.table_id.in_(list(held)))
                 .order_by(table_leases.c.table_id)
                 .with_for_update()
             )
