@@ -1,6 +1,6 @@
 // The table's bar (facts, stakes, buttons, the bell), the store's pause banner, and your turn told in a hidden tab.
 
-import { clear, h, replace } from "./dom.js";
+import { clear, h, morph, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { contractWord } from "./result.js";
@@ -69,7 +69,7 @@ export function renderBar(view) {
   const stakes = [];
   if (s.options && s.options.bet) stakes.push(t("table.bet", { n: s.options.bet }));
   if (g && (g.pot || (s.options && s.options.bet))) stakes.push(t("table.pot", { n: g.pot || 0 }));
-  replace(view.bar, h("div", { class: "bar-title" }, // the title's part wraps within itself: the buttons keep their row
+  morph(view.bar, h("div", { class: "bar-title" }, // the title's part wraps within itself: the buttons keep their row
     h("a", { href: "#/", class: "back", "aria-label": t("table.to_lobby") }, "←"),
     h("h1", {}, t("lobby.table", { id: s.id })),
     h("span", { class: "facts" }, facts.join(" · ")),
@@ -92,14 +92,13 @@ export function renderBar(view) {
     seated ? h("button", { class: "quiet", onclick: () => view.leave() }, t("table.leave")) : ""));
 }
 
-/** The deal's whole commitment, one click to copy (for `atout verify --commitment`), its start shown. */
+/** The deal's whole commitment, one click to copy (for `atout verify --commitment`), its start shown (the bar's
+ * morph keeps the button drawn before while the hash is the same). */
 function commitmentButton(view, hash) {
-  if (!view.copyCommitment || view.copyCommitment.dataset.copy !== hash) {
-    view.copyCommitment = copyButton(hash, t("table.commitment", { short: hash.slice(0, 8) }), view.app.toast);
-    view.copyCommitment.classList.add("commitment");
-    view.copyCommitment.title = t("table.commitment_copy", { hash }); // said after its name, which is its visible words (axe)
-  }
-  return view.copyCommitment;
+  const button = copyButton(hash, t("table.commitment", { short: hash.slice(0, 8) }), view.app.toast);
+  button.classList.add("commitment");
+  button.title = t("table.commitment_copy", { hash }); // said after its name, which is its visible words (axe)
+  return button;
 }
 
 /** The banner of a table that waits for its store (spoken once, when it changes). */

@@ -1,6 +1,6 @@
 // The felt: the seats around it (you at the bottom), the trick before who played it, the dog, the cards shown.
 
-import { clear, h, replace } from "./dom.js";
+import { h, morph, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { levelLabel, shownName } from "./options.js";
@@ -12,13 +12,13 @@ const POSITIONS = {
   5: ["bottom", "right", "topright", "topleft", "left"],
 };
 
-/** The seats, and in the centre the dog, the trick (or the last one, with who took it) and what the deal waits for. */
+/** The seats, and in the centre the dog, the trick (or the last one, with who took it) and what the deal waits for:
+ * drawn anew at each event, and put in place by ``morph``, which touches only what changed (most events change a
+ * card on the felt and a seat's words, not the seats' boxes and cards already there). */
 export function renderFelt(view) {
   const s = view.state;
   const d = s.deal;
-  clear(view.felt);
   view.felt.dataset.players = String(s.players);
-  for (const seat of s.seats) view.felt.append(seatBox(view, seat));
   const centre = h("div", { class: "centre" });
   if (!d || !s.game) {
     centre.append(h("p", { class: "waiting" }, s.seats.some((x) => x.kind === "empty") ? t("table.waiting_players") : t("table.waiting_start")));
@@ -42,7 +42,7 @@ export function renderFelt(view) {
     else if (d.phase === "call" && d.to_act !== view.me) centre.append(h("p", { class: "phase-note" }, t("table.calling", { name: view.playerOf(d.taker) })));
     else if (d.phase === "discard" && d.to_act !== view.me) centre.append(h("p", { class: "phase-note" }, t("table.discarding", { name: view.playerOf(d.taker) })));
   }
-  view.felt.append(centre);
+  morph(view.felt, s.seats.map((seat) => seatBox(view, seat)), centre);
 }
 
 /** One seat: its name and tags, cards and tricks, its clock on its turn, and the buttons to take or fill it. */

@@ -18,31 +18,51 @@ export function renderHand(view) {
   // cost a forced layout at every one (the renderer's largest single cost in a deal)
   if (!view.toDraw("hand", [d && s.you !== null && [d.hand, d.ecart, d.phase], [...plays], myTurn,
     choosing && [...choosing], Boolean(view.poignee)])) return;
-  clear(view.hand);
   if (!d || s.you === null) {
+    clear(view.hand);
+    view.handButtons = null;
     view.hand.hidden = true;
     return;
   }
   view.hand.hidden = false;
   const hand = cards.sortHand(d.hand);
-  const row = h("div", { class: "hand-cards", role: "group", "aria-label": t("table.hand_n", { n: hand.length }) });
-  hand.forEach((code, index) => {
+  let row = view.hand.querySelector(".hand-cards");
+  if (!row) {
+    clear(view.hand);
+    row = view.hand.appendChild(h("div", { class: "hand-cards", role: "group" }));
+  }
+  row.setAttribute("aria-label", t("table.hand_n", { n: hand.length }));
+  // each card's button kept from the last drawing (its face, its place in the row): only its marks change, and a
+  // card played leaves the row without the others being built, laid out and painted again
+  const kept = new Map([...row.querySelectorAll("button.card")].map((b) => [b.dataset.card, b]));
+  const buttons = hand.map((code, index) => {
     const classes = ["card", "in-hand"];
     if (myTurn && plays.has(code) && !view.poignee) classes.push("playable");
     else if (myTurn && plays.size && !view.poignee) classes.push("unplayable");
     if (choosing && choosing.has(code)) classes.push("selected");
     if (cards.isTrump(code) || code === "EX") classes.push("trump");
     const label = cards.fullName(code) + (plays.has(code) ? `, ${t("card.playable")}` : "") + (choosing && choosing.has(code) ? `, ${t("card.selected")}` : "");
-    row.append(h("button", {
-      class: classes.join(" "), dataset: { card: code, index }, "aria-pressed": choosing ? String(choosing.has(code)) : null,
-      onclick: () => clickCard(view, code),
-    }, cards.face(code), h("span", { class: "sr-only" }, label))); // named by its words, not an aria-label its face would contradict (axe)
+    const button = kept.get(code) || h("button", { onclick: () => clickCard(view, code), dataset: { card: code } },
+      cards.face(code), h("span", { class: "sr-only" }, "")); // named by its words, not an aria-label its face would contradict (axe)
+    kept.delete(code);
+    const covered = button.classList.contains("covered"); // layoutHand's, kept until it lays the row out again
+    button.className = classes.join(" ");
+    button.classList.toggle("covered", covered);
+    button.dataset.index = String(index);
+    if (choosing) button.setAttribute("aria-pressed", String(choosing.has(code)));
+    else button.removeAttribute("aria-pressed");
+    const words = button.querySelector(".sr-only");
+    if (words.textContent !== label) words.textContent = label;
+    return button;
   });
-  view.hand.append(row);
+  for (const gone of kept.values()) gone.remove();
+  view.handButtons = buttons;
   layoutHand(view);
-  if (d.ecart && d.ecart.length && d.phase !== "discard") {
-    view.hand.append(h("div", { class: "my-ecart hint" }, t("table.my_ecart", { cards: d.ecart.map(cards.word).join(" ") })));
-  }
+  const note = d.ecart && d.ecart.length && d.phase !== "discard" ? t("table.my_ecart", { cards: d.ecart.map(cards.word).join(" ") }) : null;
+  let shown = view.hand.querySelector(".my-ecart");
+  if (!note) shown?.remove();
+  else if (!shown) view.hand.append(h("div", { class: "my-ecart hint" }, note));
+  else if (shown.textContent !== note) shown.textContent = note;
 }
 
 /** ``view.hand``'s width, kept in ``view.handWidth`` after each layout (read while drawing, it forces one), and
@@ -62,30 +82,41 @@ export function handSizer(view) {
 export function layoutHand(view) {
   const row = view.hand && view.hand.querySelector(".hand-cards");
   if (!row) return;
-  const buttons = [...row.querySelectorAll("button.card")];
-  for (const line of row.querySelectorAll(".hand-row")) line.remove(); // a relayout's rows replace the last ones
+  const buttons = view.handButtons ?? [...row.querySelectorAll("button.card")]; // the table's, else the page's (a lesson)
   const n = buttons.length;
   const width = view.handWidth; // handSizer's
-  if (!n || !width) return;
+  if (!n || !width) {
+    for (const button of buttons) if (button.parentNode !== row) row.append(button); // laid out once it has a width
+    return;
+  }
   const card = Math.round(Math.min(72, Math.max(46, width / 7)));
   const perRowMax = Math.max(1, Math.floor((width - card) / MIN_STEP) + 1);
   const rows = Math.ceil(n / perRowMax);
   const perRow = Math.ceil(n / rows);
   const step = perRow > 1 ? Math.min(card, Math.floor((width - card) / (perRow - 1))) : card;
-  view.hand.style.setProperty("--hand-card", `${card}px`);
+  if (view.hand.style.getPropertyValue("--hand-card") !== `${card}px`) view.hand.style.setProperty("--hand-card", `${card}px`);
   row.dataset.rows = String(rows);
-  let line = null;
-  buttons.forEach((button, i) => {
-    if (i % perRow === 0) {
-      line = h("div", { class: "hand-row" });
-      row.append(line);
+  // the rows as they should be; a row already holding its buttons in order is left as it is (moving a button
+  // would lay it out and paint it again)
+  const lines = [...row.querySelectorAll(":scope > .hand-row")];
+  for (let r = 0; r < rows; r++) {
+    const part = buttons.slice(r * perRow, (r + 1) * perRow);
+    const line = lines[r] || row.appendChild(h("div", { class: "hand-row" }));
+    const same = line.children.length === part.length && part.every((b, i) => line.children[i] === b);
+    if (!same) {
+      for (const [i, button] of part.entries()) if (line.children[i] !== button) line.insertBefore(button, line.children[i] || null);
+      while (line.children.length > part.length) line.lastElementChild.remove();
     }
-    const last = i % perRow === perRow - 1 || i === n - 1;
-    button.style.width = `${last ? card : step}px`;
-    // the next card hides its right part, or the row below its bottom: no word cut short ("TRU") at its foot
-    button.classList.toggle("covered", (!last && step < card) || Math.floor(i / perRow) < rows - 1);
-    line.append(button);
-  });
+    part.forEach((button, i) => {
+      const last = i === part.length - 1;
+      const w = `${last ? card : step}px`;
+      if (button.style.width !== w) button.style.width = w;
+      // the next card hides its right part, or the row below its bottom: no word cut short ("TRU") at its foot
+      button.classList.toggle("covered", (!last && step < card) || r < rows - 1);
+    });
+  }
+  for (const extra of lines.slice(rows)) extra.remove();
+  for (const stray of row.querySelectorAll(":scope > button.card")) stray.remove(); // laid out before it had a width
 }
 
 /** A card clicked: chosen for the écart or a poignée (or refused, with why), else played. */

@@ -1,17 +1,22 @@
 // What you may do now at the table (bids, call, écart, chelem, poignée, I'm back, votes), and its clock.
 
-import { clear, h } from "./dom.js";
+import { h, morph } from "./dom.js";
 import { t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { contractWord } from "./result.js";
 import { cardFace } from "./table-felt.js";
 
-/** The actions' box: notices (options changed, a vote, the same address), then what this person may do now. */
+/** The actions' box: notices (options changed, a vote, the same address), then what this person may do now; drawn
+ * anew and put in place by ``morph`` (a prompt that stays is not built, laid out and said again at each event). */
 export function renderActions(view) {
+  const box = h("div");
+  drawActions(view, box);
+  morph(view.actions, [...box.childNodes]);
+}
+
+function drawActions(view, box) {
   const s = view.state;
   const d = s.deal;
-  const box = view.actions;
-  clear(box);
   const me = s.you;
   const mySeat = me !== null ? s.seats[me] : null;
   if (s.changed && s.changed.length) {

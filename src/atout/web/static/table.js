@@ -77,7 +77,6 @@ export class TableView {
 
   /** The language changed: every word on screen again at once, the log's lines included (kept as data). */
   relabel() {
-    this.copyCommitment = null;
     this.build();
     if (this.refusedCode) return this.refuse(this.refusedCode);
     renderLog(this);
