@@ -22,14 +22,19 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from served import Served, free_port
 
-from .pages import http_get, http_post
+from .pages import WAIT_MS, http_get, http_post
 
 WITHIN = 120.0
 """How long a wait for something to happen may last before the test calls it a hang (an upper bound,
 never a guess of how fast it happens)."""
+expect.set_options(timeout=WAIT_MS)
+"""Playwright's assertions wait as long as its other waits (``Person``'s contexts): their own default, 5 s, is a
+guess a loaded machine misses (seen: an analysis shown after more than 5 s in CI, test_analysis.py)."""
+
 CHROMIUM = (
     os.environ.get("ATOUT_CHROMIUM")
     or shutil.which("chromium-headless-shell")
