@@ -45,12 +45,7 @@ export function replace(el, ...children) {
  * across a redraw. An element with a listener, or a form control, is kept only when drawn the same (its listener
  * is then the same action: the words and data a control shows say what it does), else replaced. */
 export function morph(el, ...children) {
-  const fresh = [];
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    fresh.push(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  morphChildren(el, fresh);
+  morphChildren(el, [...append(document.createDocumentFragment(), children).childNodes]);
   return el;
 }
 

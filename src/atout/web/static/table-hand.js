@@ -20,7 +20,6 @@ export function renderHand(view) {
     choosing && [...choosing], Boolean(view.poignee)])) return;
   if (!d || s.you === null) {
     clear(view.hand);
-    view.handButtons = null;
     view.hand.hidden = true;
     return;
   }
@@ -56,8 +55,7 @@ export function renderHand(view) {
     return button;
   });
   for (const gone of kept.values()) gone.remove();
-  view.handButtons = buttons;
-  layoutHand(view);
+  layoutHand(view, buttons);
   const note = d.ecart && d.ecart.length && d.phase !== "discard" ? t("table.my_ecart", { cards: d.ecart.map(cards.word).join(" ") }) : null;
   let shown = view.hand.querySelector(".my-ecart");
   if (!note) shown?.remove();
@@ -79,14 +77,14 @@ export function handSizer(view) {
 
 /** The hand fitted to its width: cards overlap, each showing at least MIN_STEP pixels (its index and suit
  * readable); when one row cannot keep that, two or three rows, balanced. */
-export function layoutHand(view) {
+export function layoutHand(view, buttons = null) {
   const row = view.hand && view.hand.querySelector(".hand-cards");
   if (!row) return;
-  const buttons = view.handButtons ?? [...row.querySelectorAll("button.card")]; // the table's, else the page's (a lesson)
+  buttons ??= [...row.querySelectorAll("button.card")]; // in the hand's order: the rows hold them in it
   const n = buttons.length;
   const width = view.handWidth; // handSizer's
   if (!n || !width) {
-    for (const button of buttons) if (button.parentNode !== row) row.append(button); // laid out once it has a width
+    row.replaceChildren(...buttons); // in order, laid out once it has a width
     return;
   }
   const card = Math.round(Math.min(72, Math.max(46, width / 7)));
@@ -116,7 +114,6 @@ export function layoutHand(view) {
     });
   }
   for (const extra of lines.slice(rows)) extra.remove();
-  for (const stray of row.querySelectorAll(":scope > button.card")) stray.remove(); // laid out before it had a width
 }
 
 /** A card clicked: chosen for the écart or a poignée (or refused, with why), else played. */
