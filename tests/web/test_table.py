@@ -466,7 +466,11 @@ def test_a_robot_s_card_redraws_what_it_changed_and_keeps_the_rest(browser, held
     seq = page.evaluate(MARK)
     before = page.evaluate(KEPT)
     held_site.advance_clock(HELD_PACE)  # the robot plays its card
-    page.wait_for_function("(seq) => window.atout.view.seq > seq", arg=seq)
+    page.wait_for_function(  # its card itself, not any event told after the look (an echo of Alice's own)
+        "([seq, robot, size]) => window.atout.view.seq > seq"
+        " && window.atout.view.state.deal.hand_sizes[robot] === size - 1",
+        arg=[seq, robot, sizes[robot]],
+    )
     after = page.evaluate(KEPT)
     assert all(after["seats"]) and len(after["seats"]) == 4, after
     assert all(after["hand"]) and after["bar"], after
