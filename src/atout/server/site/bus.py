@@ -213,7 +213,8 @@ class RedisBus:
                 delay = min(delay * 2, 1.0)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py's PubSub.aclose has no annotation
+                    # PubSub.aclose is typed in redis-py 8.2, untyped in earlier releases the floor (5.0) allows
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
 
     async def publish(self, channel: str, body: dict[str, Any]) -> int:
         """Send now; the number of processes that heard it (0: nobody listens there any more, -1: Redis
