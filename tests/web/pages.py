@@ -29,6 +29,11 @@ def http_post(url: str, **kwargs: Any) -> httpx.Response:
     return httpx.post(url, timeout=HTTP_WITHIN, verify=TLS, **kwargs)
 
 
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two animation frames: what a change set off is drawn (a resize is handled before the next frame, not when the
+viewport changes; the hand laid out again for the new width)."""
+
+
 WAIT_MS = 120_000
 """How long a page may take to show what a test waits for before the test calls it a hang (Playwright's
 default, 30 s, is a guess a loaded machine can miss)."""

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import Site
-from .pages import Person, http_post, play_until_over
+from .pages import FRAMES, Person, http_post, play_until_over
 from .test_languages import ENGLISH_OR_FRENCH
 from .test_lobby import PHONE
 from .test_profile import log_in
@@ -95,8 +95,6 @@ SAID = """() => [document.querySelector("main"), ...document.querySelectorAll("d
 """What a page says (its commands, `atout verify …`, are commands, not words; Atout is the site's name)."""
 
 
-FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-"""Two frames drawn: a resize is dispatched before the next frame, not when the viewport changes."""
 WIDER = """() => [document.scrollingElement.scrollWidth - window.innerWidth, [...document.querySelectorAll("body *")]
   .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && e.checkVisibility())
   .slice(0, 6)

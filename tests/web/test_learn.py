@@ -16,7 +16,7 @@ from playwright.sync_api import Page
 
 from .conftest import Site
 from .lessons import RIGHTS, SCRIPTS, begin, give, lesson_state, play_lesson
-from .pages import Person, http_get
+from .pages import FRAMES, Person, http_get
 from .test_accessibility import AXE
 from .test_blind import HEAR, heard
 from .test_languages import ENGLISH_OR_FRENCH
@@ -37,6 +37,15 @@ def learn_site(tmp_path_factory):
         yield server
     finally:
         server.stop()
+
+
+DRAWN = """window.__drawn = [];
+new MutationObserver(() => {
+  for (const el of document.querySelectorAll(".learn-page.course .course-progress")) {
+    if (!el.dataset.seen) { el.dataset.seen = "1"; window.__drawn.push(el.textContent); }
+  }
+}).observe(document, { childList: true, subtree: true });"""
+"""Run in each new page (an init script): the text of every course count the page draws, in order."""
 
 
 def course_done(page: Page) -> str:
@@ -110,6 +119,7 @@ def test_a_guest_s_progress_joins_its_account_and_follows_it_to_another_browser(
     }
     page.get_by_role("link", name="← All lessons").click()
     assert course_done(page) == "1 of 11 lessons done"
+    person.context.add_init_script(DRAWN)  # the page after the registration's reload: each count it draws
     page.get_by_role("button", name="Log in or register to keep it with an account").click()
     page.fill("#account-name", "Pupil")
     page.fill("#account-password", "a good long password")
@@ -118,6 +128,24 @@ def test_a_guest_s_progress_joins_its_account_and_follows_it_to_another_browser(
     assert course_done(page) == "1 of 11 lessons done"
     assert "Your progress is kept with your account." in page.inner_text(".learn-page.course")
     assert page.evaluate("() => localStorage.getItem('atout.lessons')") is None  # the account has it now
+    page.wait_for_function("() => window.atout.net && window.atout.net.open")  # the socket's welcome redraws too
+    page.evaluate(FRAMES)
+    # not one drawn without the progress, even for a moment: two renders at once (the boot's and the socket's)
+    # once drew "0 lessons done", the account's progress read while the other render had emptied it (CI)
+    assert set(page.evaluate("() => window.__drawn")) == {"1 of 11 lessons done"}, page.evaluate("() => window.__drawn")
+    # what keeps it so: the runs are sent once, whoever asks at the same moment (each render asks)
+    posts = []
+    page.on("request", lambda r: r.method == "POST" and "/api/learn/" in r.url and posts.append(r.url))
+    sent = page.evaluate(
+        """async (runs) => {
+          localStorage.setItem("atout.lessons", JSON.stringify(runs));
+          const learn = await import("/static/learn.js");
+          await Promise.all([learn.keepGuestProgress(window.atout), learn.keepGuestProgress(window.atout)]);
+          return localStorage.getItem("atout.lessons");
+        }""",
+        {"cards": {"answers": RIGHTS["cards"], "done": True}},
+    )
+    assert sent is None and len(posts) == 1, posts
     person.close()
 
     elsewhere = Person(browser, learn_site.url, "Pupil")  # another browser: a login brings it back

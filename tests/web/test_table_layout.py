@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .pages import AUTOPLAY, Person
+from .pages import AUTOPLAY, FRAMES, Person
 from .test_table_page import PHASE, TAKE
 
 pytestmark = pytest.mark.slow
@@ -25,9 +25,6 @@ UNCOVERED = """(el) => { el.scrollIntoView({ block: 'nearest' }); const r = el.g
 
 DEAL_1_STEP = f"() => window.atout.view.state.game.deal_number < 2 ? ({AUTOPLAY})() : 'deal 2'"
 """One click of deal 1's, checked and made at one moment: none once deal 2 began."""
-
-FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-"""Two frames drawn: the resize event, and the hand laid out again for the new width, are behind."""
 
 INDICES = """() => {
   const covered = [];

@@ -90,8 +90,16 @@ export function forget(app, id) {
 }
 
 /** A guest's runs, sent once it is logged in: each replayed by the server, then kept with the account; the
- * browser's copy goes once the account has them. */
-export async function keepGuestProgress(app) {
+ * browser's copy goes once the account has them. One sending at a time, which every caller waits for: two
+ * renders at once (the boot's and the socket's) each sent the runs, and one's ``course = null`` fell between
+ * the other's loading the course and drawing it, which drew "0 lessons done" (seen in CI). */
+let sending = null;
+export function keepGuestProgress(app) {
+  sending ||= sendGuestProgress(app).finally(() => { sending = null; });
+  return sending;
+}
+
+async function sendGuestProgress(app) {
   const runs = stored();
   const ids = Object.keys(runs);
   if (!app.registered || !ids.length) return;
@@ -104,6 +112,11 @@ export async function keepGuestProgress(app) {
   ids.forEach((id, i) => { if (answers[i] && answers[i].status < 500 && answers[i].status !== 429) delete runs[id]; });
   if (Object.keys(runs).length) localStorage.setItem(STORED, JSON.stringify(runs));
   else localStorage.removeItem(STORED);
-  course = null; // the account's progress, asked again
+  // the account's progress, with what it just took: replaced whole, never emptied in between (a page being
+  // drawn reads it); if it cannot be asked now, whoever needs it next asks again
+  try {
+    await loadCourse(true);
+  } catch {
+    course = null;
+  }
 }
-
