@@ -149,7 +149,7 @@ ONE_SERVER_A_MODULE = (
     "tests/web/test_cancel.py",
 )
 """Browser modules whose tests share one ``atout serve`` (a module-scoped fixture: ``shared_site``, ``axe_site``...):
-each is handed to one worker whole. Spread over the four workers test by test, as xdist's default scheduling
+each is handed to one worker whole. Spread over the workers test by test, as xdist's default scheduling
 does, each worker that got one of its tests started the module's server again (a few seconds each under load)."""
 
 
