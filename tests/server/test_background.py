@@ -19,8 +19,9 @@ from web.stored import play_and_store
 from .helpers import SQLITE_ONLY, eventually, quick_config, running_server
 
 
-def _people(db_url: str) -> tuple[str, str]:
-    """Ann, registered, and a game of two deals she played with robots: her id and the game's."""
+def _people(db_url: str, void_first: bool = False) -> tuple[str, str]:
+    """Ann, registered, and a game of two deals she played with robots, none void (or a void one first, dealt
+    again: three records for two deals): her id and the game's."""
     from atout.server.features.accounts import Accounts
 
     from .helpers import LIGHT_ARGON2
@@ -31,7 +32,9 @@ def _people(db_url: str) -> tuple[str, str]:
         ann = Accounts(store, LIGHT_ARGON2).register("Ann", "a long enough secret")
     finally:
         store.close()
-    return ann.id, play_and_store(db_url, [(ann.id, "Ann")], deals=2, seed=3)
+    return ann.id, play_and_store(
+        db_url, [(ann.id, "Ann")], deals=2, seed=3, void_first=void_first, no_void=not void_first
+    )
 
 
 def _rows(engine: sa.Engine) -> list[sa.Row]:
@@ -57,6 +60,20 @@ async def test_a_persons_finished_deals_get_their_accuracy_in_niced_workers(db_u
         assert background.spent_last_hour() > 0
         # nothing more to make: a scan finds nothing
         assert pending(engine, server.hub.clock.now(), set()) == ([], set())
+
+
+async def test_a_game_with_a_void_deal_gets_the_accuracy_of_each_of_its_deals_the_void_one_too(db_url: str) -> None:
+    """Three records for two counted deals: each gets its accuracy (the void deal's is its bids), whatever the
+    order they are made in (seen: a test read two of the three and took them for the whole game)."""
+    _, game = _people(db_url, void_first=True)
+    config = dataclasses.replace(quick_config(), insights_budget=3600.0, analysis_worlds=1)
+    async with running_server(db_url, config) as server:
+        background: Background = server.app.state.background
+        records = server.hub.store.game(game).data["records"]
+        assert len(records) == 3  # the void deal, then the two that count
+        await eventually(lambda: background.made >= 3, "the background never made the three deals' accuracies")
+        assert [r.deal for r in _rows(server.hub.store.engine)] == [0, 1, 2]
+        assert pending(server.hub.store.engine, server.hub.clock.now(), set()) == ([], set())
 
 
 @SQLITE_ONLY

@@ -32,10 +32,12 @@ def play_and_store(
     void_first: bool = False,
     at: float | None = None,
     seed: int = 0,
+    no_void: bool = False,
 ) -> str:
     """A game of ``deals`` deals between ``people`` ((id, name): registered ids start with p) and robots,
-    everyone playing at random (every seat passing in the first deal when ``void_first``); stored as
-    played at time ``at`` (default: now). Returns its id."""
+    everyone playing at random (every seat passing in the first deal when ``void_first``; dealt again from the
+    start if another deal is void when ``no_void``: the table's cards are not the seed's); stored as played at time
+    ``at`` (default: now). Returns its id."""
     rng = random.Random(seed)
     at = time.time() if at is None else at
     options = TableOptions().changed(deals=deals, competitive=True, bet=bet, robot_level="random")
@@ -55,6 +57,8 @@ def play_and_store(
             if void_first and not table.records[1:] and deal.void is not Void.ALL_PASS:
                 # the cards voided it first (a petit sec): deal the game again, for a first deal everyone passed
                 return play_and_store(db_url, people, players, deals, bet, void_first, at, seed)
+            if no_void and deal.void is not None and (table.records[1:] or not void_first):  # one void: the first
+                return play_and_store(db_url, people, players, deals, bet, void_first, at, seed, no_void)
             events += decided(table, at, play.next_deal)
             continue
         legal = deal.legal_actions()
