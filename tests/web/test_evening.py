@@ -193,6 +193,12 @@ def test_an_evening_at_the_table(browser, clocked_site):
     )
     games.append(anna.state()["game"]["id"])
     for person in people:  # the last game's result, read: closed
+        # at game 2 in this person's page too: till then its panel is game 1's, which game 2's state takes away
+        # (a click on its × while that state came found the button gone: seen in CI)
+        person.wait(
+            f"() => window.atout.view.state.game && window.atout.view.state.game.id === {games[1]!r}",
+            f"game 2 in {person.name}'s page",
+        )
         if person.page.locator(".result-panel").is_visible():
             person.page.locator(".result-panel .close").click()
     play_until(
