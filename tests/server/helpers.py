@@ -108,7 +108,7 @@ async def running_server(
         yield Server(server, app, clock)
     finally:
         server.should_exit = True
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, WITHIN)  # a bound on a hang: a loaded machine's shutdown took more than 10 s (CI)
 
 
 def wait_until(done: Callable[[], bool], what: str, within: float = WITHIN, every: float = 0.05) -> None:
