@@ -12,7 +12,7 @@ import pytest
 
 from atout.arena.engines import close_engines
 from atout.engine import Deal, RuleSet, new_deal
-from atout.engine.cards import EXCUSE_BIT, PETIT_BIT, TRUMPS
+from atout.engine.cards import EXCUSE_BIT, TRUMPS, holds_petit_sec
 from atout.protocol.host import EngineBot
 
 ROOT = Path(__file__).parents[2]
@@ -45,7 +45,7 @@ def _shows(rules: RuleSet, deal: Deal) -> set[str]:
     out = set()
     if any((h & TRUMPS).bit_count() + bool(h & EXCUSE_BIT) >= simple for h in hands):
         out.add("poignee")
-    if any(h & TRUMPS == PETIT_BIT and not h & EXCUSE_BIT for h in hands):
+    if any(holds_petit_sec(h) for h in hands):
         out.add("petit_sec")
     return out
 

@@ -10,7 +10,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from atout.engine.cards import EXCUSE_BIT, PETIT_BIT, TRUMPS
+from atout.engine.cards import EXCUSE_BIT, TRUMPS, holds_petit_sec
 from atout.engine.rules import SETTINGS
 
 from .conftest import HELD_PACE
@@ -325,8 +325,7 @@ def holds_a_poignee(table) -> bool:
     which voids the deal: dealt again, its hand need hold no poignée (seen once in CI: "no poignée offered")."""
     hands = table.deal.hands
     trumps = bin(hands[0] & (TRUMPS | EXCUSE_BIT)).count("1")
-    petit_sec = any(hand & TRUMPS == PETIT_BIT and not hand & EXCUSE_BIT for hand in hands)
-    return trumps >= SETTINGS[table.players].poignees[0][1] and not petit_sec
+    return trumps >= SETTINGS[table.players].poignees[0][1] and not any(holds_petit_sec(hand) for hand in hands)
 
 
 def test_the_poignee_is_offered_preselected_changeable_and_sent(browser, held_site):

@@ -19,7 +19,7 @@ from typing import TypeAlias, cast
 import numpy as np
 
 from ..engine import GARDE_CONTRE, PASS, PRISE, Bid, Deal, Discard, IllegalAction, Observation, Play
-from ..engine.cards import BOUTS, EXCUSE, EXCUSE_BIT, FULL_DECK, HALF_POINTS, KINGS, PETIT_BIT, TRUMPS
+from ..engine.cards import BOUTS, EXCUSE, EXCUSE_BIT, FULL_DECK, HALF_POINTS, KINGS, TRUMPS, holds_petit_sec
 from ..engine.observation import EcartShown
 from ..engine.state import PHASE_PLAY, ecart_allowed
 from . import fastdeal, fastplay
@@ -466,11 +466,8 @@ def _dealt(obs: Observation, hidden: dict[int, int]) -> tuple[list[int], int, in
     else:
         dog = hidden.get(DOG, 0)
         ecart = 0
-    if obs.rules.option("petit_sec") == "redeal":
-        for seat in obs.seats:
-            h = hands[seat]
-            if h & TRUMPS == PETIT_BIT and not h & EXCUSE_BIT:
-                return None
+    if obs.rules.option("petit_sec") == "redeal" and any(holds_petit_sec(hands[seat]) for seat in obs.seats):
+        return None
     return hands, dog, ecart
 
 

@@ -36,6 +36,11 @@ _CODE_RANKS = {v: k for k, v in _RANK_CODES.items()}
 _FRENCH_RANKS = {"R": 14, "D": 13, "C": 12, "V": 11}
 
 
+def holds_petit_sec(hand: int) -> bool:
+    """Whether ``hand`` holds the petit sec: the Petit its only trump, and no Excuse (the deal may be void)."""
+    return hand & TRUMPS == PETIT_BIT and not hand & EXCUSE_BIT
+
+
 def suit_card(rank: int, suit: int) -> int:
     """The card of ``rank`` (1..14) in ``suit`` (0..3)."""
     return suit * 14 + rank - 1

@@ -34,11 +34,11 @@ from .cards import (
     EXCUSE_BIT,
     FULL_DECK,
     LOW_CARDS,
-    PETIT_BIT,
     SUIT_MASKS,
     TRUMPS,
     _digits,
     codes,
+    holds_petit_sec,
     suit_card,
 )
 from .ecart import ecart_allowed, ecart_faults
@@ -213,7 +213,7 @@ class Deal:
         self._lm = -1  # cached legal_play_mask(), -1 when stale
         self.to_act: int | None = self.seats[0]
         self.phase = PHASE_BIDDING
-        holders = [s for s in self.seats if hands[s] & TRUMPS == PETIT_BIT and not hands[s] & EXCUSE_BIT]
+        holders = [s for s in self.seats if holds_petit_sec(hands[s])]
         self._petit_sec_pending = holders
         if holders:
             if rules.option("petit_sec") == "redeal":
