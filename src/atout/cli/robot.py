@@ -12,13 +12,15 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.record import RecordError, replay, to_record
 from ..protocol import EngineFault
 from ..protocol.messages import action_json
 from ..protocol.site import DealLog, site_observation, table_rules
-from .robot_seat import SeatEngine, check_spec
+
+if TYPE_CHECKING:  # the robots and numba are loaded when a robot runs, not for the command line's parser (0.3 s a command)
+    from .robot_seat import SeatEngine
 
 TOKEN_ENV = "ATOUT_TOKEN"
 RETRY = ("paused", "unavailable", "internal")
@@ -290,6 +292,8 @@ def engine_timeout(args: argparse.Namespace, turn_seconds: int | None) -> float:
 
 def robot(args: argparse.Namespace) -> int:
     """``atout robot``: exit 0 after ``--games`` games, 1 when the site refuses or ends it, 2 on bad arguments."""
+    from .robot_seat import SeatEngine, check_spec
+
     token = args.token or os.environ.get(TOKEN_ENV)
     if not token:
         print(f"atout robot: no token: give --token or set ${TOKEN_ENV} (a robot account's, atr_…)", file=sys.stderr)
