@@ -97,18 +97,20 @@ def _forks() -> multiprocessing.context.ForkServerContext:
 class Served:
     """``atout serve *argv`` started at once, with the part of ``subprocess.Popen``'s interface the tests use.
 
-    ``env`` is added to this process's environment (and ``--insights-budget 0`` to the options before ``argv``:
-    no test server analyses in the background unless its test says so); ``log`` receives its log lines
-    (standard error) and, when ``printed``, what it prints (the address it serves at).
+    ``env`` is added to this process's environment (and ``--insights-budget 0 --password-costs minimum`` to the
+    options before ``argv``: no test server analyses in the background unless its test says so); ``log`` receives
+    its log lines (standard error) and, when ``printed``, what it prints (the address it serves at).
     """
 
     def __init__(
         self, argv: list[str], env: dict[str, str], log: str | os.PathLike[str] | None = None, printed: bool = True
     ) -> None:
+        options = ["--insights-budget", "0", "--password-costs", "minimum"]
+        # no background analyses unless a test asks (its own --insights-budget comes after, and wins); passwords at
+        # OWASP's least argon2id costs (0.04 s of CPU a hash against 0.2 s: a few hundred of them in a run)
         self._process = _forks().Process(
             target=_serve,
-            # no background analyses unless a test asks (its own --insights-budget comes after, and wins)
-            args=(["serve", "--insights-budget", "0", *argv], env, None if log is None else str(log), printed),
+            args=(["serve", *options, *argv], env, None if log is None else str(log), printed),
             name="atout serve",
         )
         self._process.start()

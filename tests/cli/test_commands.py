@@ -163,6 +163,7 @@ def test_play_farewell_never_claims_a_failed_save(tmp_path, monkeypatch, capsys)
         (["--rate", "0"], {}, "--rate"),
         (["--host-name", "tarot.example.org:443"], {}, "--host-name"),
         (["--request-timeout", "0"], {}, "--request-timeout"),
+        (["--password-costs", "low"], {}, "--password-costs"),
     ],
 )
 def test_serve_refuses_a_site_it_cannot_run(args: list[str], env: dict[str, str], says: str, tmp_path) -> None:

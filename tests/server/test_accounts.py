@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 import websockets
 
-from atout.server.features.accounts import AccountError, Accounts, check_password
+from atout.server.features.accounts import PASSWORD_COSTS, AccountError, Accounts, check_password
 from atout.server.features.passwords import MESSAGES, Weakness
 from atout.server.store.db import players
 
@@ -174,6 +174,22 @@ def test_sessions_expire_and_hashes_are_argon2id(store) -> None:
     assert accounts.session(token) is None
     with pytest.raises(AccountError, match="wrong name or password"):
         accounts.login("eve", "not it at all")
+
+
+def test_a_site_at_owasps_minimum_costs_hashes_at_them_and_logs_in_passwords_set_at_the_recommended(store) -> None:
+    """``atout serve --password-costs minimum``: argon2id at 19 MiB, 2 passes, 1 lane (OWASP's least), never below;
+    each hash names its costs, so a site that changes its costs keeps every password it holds."""
+    recommended = Accounts(store, PASSWORD_COSTS["recommended"])
+    recommended.register("Ann", "a good password")
+    minimum = Accounts(store, PASSWORD_COSTS["minimum"])
+    minimum.register("Bob", "another good password")
+    with store.engine.connect() as conn:
+        digests = dict(conn.execute(sa.select(players.c.name, players.c.password_hash)).all())
+    assert digests["Bob"].startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    assert digests["Ann"].startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    for accounts in (recommended, minimum):  # either site logs in both
+        assert accounts.login("ann", "a good password")[0].name == "Ann"
+        assert accounts.login("bob", "another good password")[0].name == "Bob"
 
 
 @pytest.mark.parametrize("light", [False, True], ids=["recommended-costs", "light-costs"])

@@ -19,7 +19,9 @@ from ..protocol import EngineFault
 from ..protocol.messages import action_json
 from ..protocol.site import DealLog, site_observation, table_rules
 
-if TYPE_CHECKING:  # the robots and numba are loaded when a robot runs, not for the command line's parser (0.3 s a command)
+if (
+    TYPE_CHECKING
+):  # the robots and numba are loaded when a robot runs, not for the command line's parser (0.3 s a command)
     from .robot_seat import SeatEngine
 
 TOKEN_ENV = "ATOUT_TOKEN"

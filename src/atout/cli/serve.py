@@ -247,6 +247,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(docs/server.md, Limits) by F (default 1; a load test whose clients all come from one "
         "address raises it)",
     )
+    parser.add_argument(
+        "--password-costs",
+        choices=("recommended", "minimum"),
+        default="recommended",
+        help="argon2id's costs for passwords: the library's recommended (default; 64 MiB, 0.2 s of CPU a hash) "
+        "or OWASP's minimum (19 MiB, 0.04 s) for a small machine; a password set under either logs in under both",
+    )
     # for browser tests only (hidden): the server's clock moves forward when POST /test/clock says so
     parser.add_argument("--test-clock", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
@@ -487,6 +494,7 @@ def serve(args: argparse.Namespace) -> int:
         "daily_deals": args.daily_deals,
         "daily_level": args.daily_level,
         "test_clock": args.test_clock,
+        "password_costs": args.password_costs,
     }
     # the server (and the robots, numba) load only now: a refused command says so at once
     import uvicorn
@@ -542,6 +550,7 @@ def app_from_settings():
 
     from ..server import logs
     from ..server.clock import SteppedClock
+    from ..server.features.accounts import PASSWORD_COSTS
     from ..server.http.app import create_app
     from ..server.http.edge import AtoutHTTPProtocol
     from ..server.site.config import Config
@@ -559,6 +568,7 @@ def app_from_settings():
     config = Config(
         secret=_secret(Path(user_data_dir("atout"))),
         timing=timing,
+        hasher=PASSWORD_COSTS[settings.get("password_costs", "recommended")],
         trusted_proxy=settings["behind_proxy"],
         rate=settings["rate"],
         burst=2 * settings["rate"],

@@ -94,6 +94,14 @@ def session_key(token: str) -> str:
 
 SESSION_ID = re.compile(r"^[0-9a-f]{16}$")
 
+PASSWORD_COSTS = {
+    "recommended": PasswordHasher(),  # argon2-cffi's: RFC 9106's second recommendation, 64 MiB, 3 passes, 4 lanes
+    "minimum": PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1),  # OWASP's least for argon2id
+}
+"""argon2id's costs by name (``atout serve --password-costs``): the library's recommended ones (0.2 s of CPU a
+hash), or OWASP's minimum (Password Storage Cheat Sheet: 19 MiB, 2 passes, 1 lane; 0.04 s) for a small
+machine, and the tests' servers. A hash names its own costs: a password set under either logs in under both."""
+
 UNKNOWN_NAME_HASH = "$argon2id$v=19$m=65536,t=3,p=4$Bwi05H7uRJxgoVJqnQw7gA$+0opQqKQL6HIBWS5H5PxUBRjmDXbTxuwLILPFMH0neM"
 """A hash of a random password no account has, at argon2-cffi's recommended costs: a log-in with a name no
 account has verifies against it, so that it costs what a known name's does. Written here rather than hashed
@@ -107,7 +115,7 @@ class Accounts:
         self, store: Store, hasher: PasswordHasher | None = None, clock: Callable[[], float] = time.time
     ) -> None:
         self.store = store
-        self.hasher = hasher or PasswordHasher()  # argon2id with the library's recommended costs
+        self.hasher = hasher or PASSWORD_COSTS["recommended"]
         self.clock = clock
         self._dummy = (  # so an unknown name costs a verify too, as long as a known one's
             UNKNOWN_NAME_HASH
