@@ -192,19 +192,19 @@ def test_a_site_at_owasps_minimum_costs_hashes_at_them_and_logs_in_passwords_set
         assert accounts.login("bob", "another good password")[0].name == "Bob"
 
 
-@pytest.mark.parametrize("light", [False, True], ids=["recommended-costs", "light-costs"])
-def test_a_name_no_account_has_costs_a_verify_at_the_hashers_own_costs(store, monkeypatch, light) -> None:
+@pytest.mark.parametrize("costs", ["recommended", "minimum", "light"])
+def test_a_name_no_account_has_costs_a_verify_at_the_hashers_own_costs(store, monkeypatch, costs) -> None:
     """The hash an unknown name is verified against is at the costs a known name's is (else its answer would
-    come sooner, and say the name is free); the recommended costs' one is written in the code, not hashed."""
-    from argon2 import PasswordHasher
-
-    hasher = LIGHT_ARGON2 if light else PasswordHasher()
+    come sooner, and say the name is free); at each of ``atout serve``'s costs it is written in the code, not
+    hashed at each start."""
+    named = costs in PASSWORD_COSTS
+    hasher = PASSWORD_COSTS[costs] if named else LIGHT_ARGON2
     hashed: list[str] = []
     monkeypatch.setattr(type(hasher), "hash", lambda self, secret, **kw: hashed.append(secret) or "$argon2id$x")
     accounts = Accounts(store, hasher)
     monkeypatch.undo()
-    assert len(hashed) == (1 if light else 0)  # a start hashes nothing at the recommended costs
-    if not light:
+    assert len(hashed) == (0 if named else 1)  # a start hashes nothing at the site's costs
+    if named:
         assert not hasher.check_needs_rehash(accounts._dummy)  # the same costs as any new account's
     verified: list[str] = []
     monkeypatch.setattr(type(hasher), "verify", lambda self, digest, secret: verified.append(digest) or False)

@@ -102,10 +102,13 @@ PASSWORD_COSTS = {
 hash), or OWASP's minimum (Password Storage Cheat Sheet: 19 MiB, 2 passes, 1 lane; 0.04 s) for a small
 machine, and the tests' servers. A hash names its own costs: a password set under either logs in under both."""
 
-UNKNOWN_NAME_HASH = "$argon2id$v=19$m=65536,t=3,p=4$Bwi05H7uRJxgoVJqnQw7gA$+0opQqKQL6HIBWS5H5PxUBRjmDXbTxuwLILPFMH0neM"
-"""A hash of a random password no account has, at argon2-cffi's recommended costs: a log-in with a name no
-account has verifies against it, so that it costs what a known name's does. Written here rather than hashed
-at each start (0.15 s of CPU a start); a hasher of other costs hashes its own."""
+UNKNOWN_NAME_HASHES = (
+    "$argon2id$v=19$m=65536,t=3,p=4$Bwi05H7uRJxgoVJqnQw7gA$+0opQqKQL6HIBWS5H5PxUBRjmDXbTxuwLILPFMH0neM",
+    "$argon2id$v=19$m=19456,t=2,p=1$THfJz+VlG4su36idSBDZ/w$TcAJxr3RWwLw5Ex53O7U/WcC/JiOEmboi3CcbnPOfEA",
+)
+"""Hashes of random passwords no account has, at each of ``PASSWORD_COSTS``: a log-in with a name no account has
+verifies against the one at the site's costs, so that it costs what a known name's does. Written here rather
+than hashed at each start (0.15 s of CPU a start); a hasher of other costs hashes its own."""
 
 
 class Accounts:
@@ -117,11 +120,9 @@ class Accounts:
         self.store = store
         self.hasher = hasher or PASSWORD_COSTS["recommended"]
         self.clock = clock
-        self._dummy = (  # so an unknown name costs a verify too, as long as a known one's
-            UNKNOWN_NAME_HASH
-            if not self.hasher.check_needs_rehash(UNKNOWN_NAME_HASH)
-            else self.hasher.hash(secrets.token_hex(8))
-        )
+        self._dummy = next(  # so an unknown name costs a verify too, as long as a known one's
+            (digest for digest in UNKNOWN_NAME_HASHES if not self.hasher.check_needs_rehash(digest)), None
+        ) or self.hasher.hash(secrets.token_hex(8))
 
     def register(self, name: object, password: object, avatar: str | None = None) -> Account:
         name = check_name(name)
