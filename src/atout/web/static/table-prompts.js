@@ -183,8 +183,9 @@ export function clockText(view) {
 export function tick(view) {
   const left = view.secondsLeft();
   if (left === null) return;
+  const text = `${Math.ceil(left)} s`;
   for (const el of [...view.root.querySelectorAll(".clock"), ...document.querySelectorAll(".review-turn .clock")]) {
-    el.textContent = `${Math.ceil(left)} s`;
+    if (el.textContent !== text) el.textContent = text; // four ticks a second, a new second once: drawn once
     el.classList.toggle("hurry", left < 6);
   }
 }
