@@ -19,9 +19,8 @@ from ..protocol import EngineFault
 from ..protocol.messages import action_json
 from ..protocol.site import DealLog, site_observation, table_rules
 
-if (
-    TYPE_CHECKING
-):  # the robots and numba are loaded when a robot runs, not for the command line's parser (0.3 s a command)
+# the robots and numba load when a robot runs (robot()), not for the command line's parser: 0.3 s of every command
+if TYPE_CHECKING:
     from .robot_seat import SeatEngine
 
 TOKEN_ENV = "ATOUT_TOKEN"
