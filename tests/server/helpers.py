@@ -276,6 +276,12 @@ class Client:
         while not self.waits_for_a_person():
             await self.recv()
 
+    async def until_seat_acts(self, seat: int) -> None:
+        """Read until the deal, as this client hears it, waits for ``seat``: not only until no robot is to act (a
+        deal the robots void ends with nobody to act, and the next deal's frames may follow a ``settle``'s ping)."""
+        while ((self.state or {}).get("deal") or {}).get("to_act") != seat:
+            await self.recv()
+
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send a table request answering the latest event; return the error, or the first event it made
         (having read on to the last, which carries the new state)."""

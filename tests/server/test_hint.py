@@ -33,15 +33,8 @@ async def ask(client: Client, table: str, seq: int | None = None) -> dict:
 
 async def to_my_turn(client: Client, table: str) -> None:
     await client.request({"type": "start", "table": table})
-    await until_ann_acts(client)
-
-
-async def until_ann_acts(client: Client) -> None:
-    """Read until Ann (seat 0) is to act, not only until no robot is: a deal the robots void (a petit sec) ends
-    with nobody to act, and the next one's frames may come after the ping's answer (seen once, ``to_act`` 3)."""
     await client.until_a_person_acts()
-    while ((client.state or {}).get("deal") or {}).get("to_act") != 0:
-        await client.recv()
+    await client.until_seat_acts(0)  # Ann's: a deal the robots void ends with nobody to act (seen once, to_act 3)
 
 
 @SQLITE_ONLY
@@ -82,7 +75,8 @@ async def test_no_hint_at_a_competitive_table_nor_out_of_turn_nor_for_a_spectato
 
         practice = await table_with_robots(ann, competitive=False)
         await ann.request({"type": "start", "table": practice})
-        await until_ann_acts(ann)
+        await ann.until_a_person_acts()
+        await ann.until_seat_acts(0)
         stale = await ask(ann, practice, ann.seq - 1)
         assert stale["code"] == "not_your_turn" and stale["seq"] == ann.seq
         bob = await Client.connect(server.url, "Bob")

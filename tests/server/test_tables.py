@@ -109,8 +109,7 @@ async def test_stale_and_repeated_actions_are_refused(db_url: str) -> None:
         ann = await Client.connect(server.url, "Ann")
         table = await table_with_robots(ann, 4, level="random")
         await ann.request({"type": "start", "table": table})
-        while ann.state["deal"]["to_act"] != 0:
-            await ann.recv()
+        await ann.until_seat_acts(0)
         await ann.settle()
         seq = ann.seq
         action = first_legal(ann.state)
@@ -493,8 +492,7 @@ async def test_a_chat_line_does_not_make_a_card_on_its_way_stale(db_url: str) ->
         ann = await Client.connect(server.url, "Ann")
         table = await table_with_robots(ann, 3, level="random", turn_seconds=0)
         await ann.request({"type": "start", "table": table})
-        while ann.state["deal"]["to_act"] != 0:
-            await ann.recv()
+        await ann.until_seat_acts(0)
         await ann.settle()
         seq = ann.seq
         eve = await Client.connect(server.url, "Eve")
