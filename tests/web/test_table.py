@@ -465,14 +465,19 @@ def test_a_robot_s_card_redraws_what_it_changed_and_keeps_the_rest(browser, held
             page.wait_for_function("(seq) => window.atout.view.seq > seq || window.atout.view.isMyTurn()", arg=seq)
     robot = page.evaluate("() => window.atout.view.state.deal.to_act")
     sizes = page.evaluate("() => window.atout.view.state.deal.hand_sizes")
-    seq = page.evaluate(MARK)
-    before = page.evaluate(KEPT)
-    held_site.advance_clock(HELD_PACE)  # the robot plays its card
-    page.wait_for_function(  # its card itself, not any event told after the look (an echo of Alice's own)
-        "([seq, robot, size]) => window.atout.view.seq > seq"
-        " && window.atout.view.state.deal.hand_sizes[robot] === size - 1",
-        arg=[seq, robot, sizes[robot]],
-    )
+    while True:  # the robot's next move: its card, or first its poignée (then its card at the next step)
+        seq = page.evaluate(MARK)
+        before = page.evaluate(KEPT)
+        held_site.advance_clock(HELD_PACE)
+        shown = page.wait_for_function(  # its own move, not any event told after the look (an echo of Alice's)
+            """([seq, robot, size]) => { const v = window.atout.view; const d = v.state.deal;
+              if (v.seq <= seq) return null;
+              if (d.hand_sizes[robot] === size - 1) return 'card';
+              return d.poignees.some((p) => p.seat === robot) && d.to_act === robot ? 'poignee' : null; }""",
+            arg=[seq, robot, sizes[robot]],
+        ).json_value()
+        if shown == "card":
+            break
     after = page.evaluate(KEPT)
     assert all(after["seats"]) and len(after["seats"]) == 4, after
     assert all(after["hand"]) and after["bar"], after
