@@ -167,6 +167,18 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-
             path = nodeid.split("::", 1)[0]
             return path if path in ONE_SERVER_A_MODULE else nodeid
 
+        def _assign_work_unit(self, node) -> None:  # type: ignore[no-untyped-def]
+            """The next unit in the order, except that with three workers or more the last takes browser tests from
+            the start, and only those (a worker's browser tests are its last: ``BROWSER_LAST``), while the others take
+            everything else first: the browser's drawing fills the cores while the server's tests wait (a stopped
+            service, a timeout, a takeover), where the first half of the run left a quarter of them idle."""
+            early = len(self.nodes) >= 3 and node is max(self.nodes, key=lambda n: int(n.gateway.id.removeprefix("gw")))
+            browser = [scope for scope in self.workqueue if scope.startswith(BROWSER_LAST)]
+            other = [scope for scope in self.workqueue if not scope.startswith(BROWSER_LAST)]
+            chosen = (browser if early else other) or browser or other
+            self.workqueue.move_to_end(chosen[0], last=False)  # the unit LoadScopeScheduling hands out next
+            super()._assign_work_unit(node)
+
     config.option.loadscopereorder = False
     return ModulesOnOneServer(config, log)
 
