@@ -18,13 +18,13 @@ import secrets
 import shutil
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from atout.server.features.bookkeeping import book
 from atout.server.store import Store, engine_url
+from served import migrated_sqlite
 
 POSTGRES = os.environ.get("ATOUT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
@@ -117,16 +117,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 @pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory) -> Path:
-    """An SQLite file at the newest schema, for this test process's tests to copy."""
-    path = tmp_path_factory.mktemp("migrated") / "atout.db"
-    store = Store(f"sqlite:///{path}", book=book)
-    store.migrate()
-    store.close()
-    return path
-
-
-@pytest.fixture(scope="session")
 def migrated_postgres(postgres_reachable) -> Iterator[str]:
     """The name of a PostgreSQL database at the newest schema, for this test process's tests to copy (a template
     may have no session open on it while it is copied: none is, once migrated)."""
@@ -141,7 +131,7 @@ def migrated_postgres(postgres_reachable) -> Iterator[str]:
 def db_url(request, tmp_path, postgres_reachable) -> Iterator[str]:
     """A fresh database at the newest schema: an SQLite file, or a new PostgreSQL database dropped afterwards."""
     if request.param == "sqlite":
-        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), tmp_path / "atout.db")
+        shutil.copyfile(migrated_sqlite(), tmp_path / "atout.db")
         yield f"sqlite:///{tmp_path / 'atout.db'}"
         return
     with fresh_postgres(postgres_reachable, template=request.getfixturevalue("migrated_postgres")) as url:

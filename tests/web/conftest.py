@@ -12,12 +12,10 @@ where that is a failure: ``.ci/run`` installs it.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import os
 import shutil
 import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +24,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from served import Served, free_port
+from served import Served, free_port, migrated_sqlite
 
 from .pages import WAIT_MS, http_get, http_post
 
@@ -62,25 +60,6 @@ def browser():
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield browser
         browser.close()
-
-
-_MIGRATED: list[Path] = []
-
-
-def migrated_sqlite() -> Path:
-    """An SQLite file at the newest schema, made once in this test process: each site starts on a copy of it (the
-    migrations from an empty database, 0.07 s of CPU a start, are the server tests' to test)."""
-    if not _MIGRATED:
-        from atout.server.store import Store
-
-        folder = tempfile.mkdtemp(prefix="atout-web-")
-        atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "web.db"
-        store = Store(f"sqlite:///{path}")
-        store.migrate()
-        store.close()
-        _MIGRATED.append(path)
-    return _MIGRATED[0]
 
 
 class Site:
