@@ -173,10 +173,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-
             everything else first: the browser's drawing fills the cores while the server's tests wait (a stopped
             service, a timeout, a takeover), where the first half of the run left a quarter of them idle."""
             early = len(self.nodes) >= 3 and node is max(self.nodes, key=lambda n: int(n.gateway.id.removeprefix("gw")))
-            browser = [scope for scope in self.workqueue if scope.startswith(BROWSER_LAST)]
-            other = [scope for scope in self.workqueue if not scope.startswith(BROWSER_LAST)]
-            chosen = (browser if early else other) or browser or other
-            self.workqueue.move_to_end(chosen[0], last=False)  # the unit LoadScopeScheduling hands out next
+            chosen = next((scope for scope in self.workqueue if scope.startswith(BROWSER_LAST) == early), None)
+            if chosen is None and early and any(scope.startswith(BROWSER_LAST) for scope in self.assigned_work[node]):
+                node.shutdown()  # its browser tests done, what is left is the others' (none may follow them here)
+                return
+            if chosen is not None:  # else the queue holds the other kind only: its first unit
+                self.workqueue.move_to_end(chosen, last=False)  # the unit LoadScopeScheduling hands out next
             super()._assign_work_unit(node)
 
     config.option.loadscopereorder = False
