@@ -74,9 +74,7 @@ async def test_no_hint_at_a_competitive_table_nor_out_of_turn_nor_for_a_spectato
         assert "competitive" in refused["message"]
 
         practice = await table_with_robots(ann, competitive=False)
-        await ann.request({"type": "start", "table": practice})
-        await ann.until_a_person_acts()
-        await ann.until_seat_acts(0)
+        await to_my_turn(ann, practice)
         stale = await ask(ann, practice, ann.seq - 1)
         assert stale["code"] == "not_your_turn" and stale["seq"] == ann.seq
         bob = await Client.connect(server.url, "Bob")
