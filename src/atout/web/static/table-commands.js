@@ -78,8 +78,10 @@ export function openHelp(view) {
       h("dd", {}, t(c.help))])),
     verbositySelect("verbosity-keys", () => view.drawVoicePanel()),
     h("form", { method: "dialog" }, h("button", { type: "submit", class: "primary" }, t("speech.close"))));
-  dialog.addEventListener("close", () => {
+  dialog.addEventListener("close", () => { // a task after the closing: the focus may have gone on meanwhile
     dialog.remove();
+    const now = document.activeElement;
+    if (now && now !== document.body && now.isConnected) return; // given back by the browser, or put elsewhere since
     if (before && before.isConnected) before.focus();
     else if (key) refocus(view, key); // the table moved on meanwhile: its control drawn anew, or what comes next
   });
