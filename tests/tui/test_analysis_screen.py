@@ -61,7 +61,6 @@ async def _to_the_result(app, pilot) -> None:
 
 
 async def test_a_on_the_result_screen_analyses_the_persons_decisions(monkeypatch):
-    monkeypatch.setattr(AnalysisScreen, "FACTOR", 1)  # the plumbing is tested here, the search in tests/bots
     game = Game(players=4, level="heuristic", deals=2, seed="analysis-screen")
     app = AtoutApp(game, delay=0)
     async with app.run_test(size=(110, 40)) as pilot:
@@ -110,8 +109,6 @@ async def test_the_last_results_enter_says_quit_and_an_a_after_it_opens_nothing(
     the person's play over the game's deals (issue 50: measured as the site measures it, bots.accuracy over each
     deal's analysis); an ``a`` pressed just after Enter (the app closing) opens no analysis (it opened one on the
     closing app: NoMatches #progress, when the analysis had been made before)."""
-    monkeypatch.setattr(AnalysisScreen, "FACTOR", 1)
-    monkeypatch.setattr(GameAccuracy, "FACTOR", 1)  # the plumbing is tested here, the search in tests/bots
     game = Game(players=4, level="random", deals=1, seed="last-result")
     app = AtoutApp(game, delay=0)
     async with app.run_test(size=(110, 50)) as pilot:
