@@ -169,8 +169,8 @@ def test_play_farewell_never_claims_a_failed_save(tmp_path, monkeypatch, capsys)
 )
 def test_serve_refuses_a_site_it_cannot_run(args: list[str], env: dict[str, str], says: str, tmp_path) -> None:
     """Several processes need PostgreSQL and Redis: said at once, by name, before anything starts. (The command
-    as its own process, forked from the tests' warm fork server: a new interpreter for each refusal cost a second
-    of CPU importing the server; the entry point's own start is tested above.)"""
+    as its own process, forked from the tests' warm fork server: a new interpreter for each refusal cost about half a
+    second of CPU importing the server; the entry point's own start is tested above.)"""
     log = tmp_path / "serve.log"
     served = Served(["--port", "1", *args], {"XDG_DATA_HOME": str(tmp_path), **env}, log)
     try:

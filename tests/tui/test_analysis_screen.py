@@ -60,7 +60,7 @@ async def _to_the_result(app, pilot) -> None:
             await pilot.press("1")
 
 
-async def test_a_on_the_result_screen_analyses_the_persons_decisions(monkeypatch):
+async def test_a_on_the_result_screen_analyses_the_persons_decisions():
     game = Game(players=4, level="heuristic", deals=2, seed="analysis-screen")
     app = AtoutApp(game, delay=0)
     async with app.run_test(size=(110, 40)) as pilot:
@@ -104,7 +104,7 @@ async def test_a_on_the_result_screen_analyses_the_persons_decisions(monkeypatch
         await until(pilot, lambda: isinstance(app.screen, ResultScreen), "the analysis did not close")
 
 
-async def test_the_last_results_enter_says_quit_and_an_a_after_it_opens_nothing(monkeypatch):
+async def test_the_last_results_enter_says_quit_and_an_a_after_it_opens_nothing():
     """After the last deal, the footer says what Enter does (quit, not "Continue"), and the screen the accuracy of
     the person's play over the game's deals (issue 50: measured as the site measures it, bots.accuracy over each
     deal's analysis); an ``a`` pressed just after Enter (the app closing) opens no analysis (it opened one on the
