@@ -142,20 +142,16 @@ class Served:
         self.send_signal(signal.SIGKILL)
 
 
-_MIGRATED: list[Path] = []
-
-
+@functools.cache
 def migrated_sqlite() -> Path:
     """An SQLite file at the newest schema, made once in this test process: each store and site of the tests starts
     on a copy of it (the migrations from an empty database, 0.07 s of CPU a start, are tested on their own)."""
-    if not _MIGRATED:
-        from atout.server.store import Store
+    from atout.server.store import Store
 
-        folder = tempfile.mkdtemp(prefix="atout-migrated-")
-        atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "atout.db"
-        store = Store(f"sqlite:///{path}")
-        store.migrate()
-        store.close()
-        _MIGRATED.append(path)
-    return _MIGRATED[0]
+    folder = tempfile.mkdtemp(prefix="atout-migrated-")
+    atexit.register(shutil.rmtree, folder, True)
+    path = Path(folder) / "atout.db"
+    store = Store(f"sqlite:///{path}")
+    store.migrate()
+    store.close()
+    return path
