@@ -102,6 +102,35 @@ def test_a_robot_account_neither_proposes_nor_votes_nor_counts_as_a_person() -> 
     assert ended[-1]["type"] == "cancel_end" and ended[-1]["cancelled"] is True
 
 
+def test_robots_playing_do_not_make_a_proposal_stale_but_a_new_game_does() -> None:
+    """A proposal answers the game under way, not its last card: robots play while a person reaches for the
+    button (a page one event behind was refused as stale, again and again). One made during an earlier game is
+    stale in the next, and changes nothing."""
+    table = table_of(4, 2)
+    seen = table.seq  # Ann's page, as the game started
+    bot = make_bot("random", 1)
+    while table.seq == seen or table.to_act() in (2, 3):  # the robots bid (and Bob, if they come later)
+        to_act = table.to_act()
+        assert to_act is not None
+        body = action_to_json(to_act, bot.choose(table.deal.observation(to_act)))  # type: ignore[union-attr]
+        del body["seat"]
+        decided(table, 1.0, play.play, to_act, body, by="robot")
+    assert table.guard_seq > seen  # a card Ann chose on her page would be stale; her proposal is not
+    proposed = decided(table, 2.0, votes.propose_cancel, "p0", seen)
+    assert [e["type"] for e in proposed] == ["cancel_proposed"]
+    ended = decided(table, 3.0, votes.cast_vote, "p1", True, table.seq)
+    assert ended[-1]["type"] == "cancel_end" and ended[-1]["cancelled"] is True
+
+    before_game = table.seq  # a proposal clicked as the cancelled game ended, arriving after a new game's start
+    decided(table, 4.0, play.start, "p0", table.seq)
+    restored = type(table).from_snapshot(table.snapshot())  # the game's first event is kept with the table
+    for t in (table, restored):
+        before = t.snapshot()
+        with pytest.raises(ProtocolError) as refused:
+            decided(t, 5.0, votes.propose_cancel, "p1", before_game)
+        assert refused.value.code == "stale" and t.snapshot() == before
+
+
 class Model:
     """Who is seated and present, as the events say: the test's own count, not the table's."""
 

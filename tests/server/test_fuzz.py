@@ -68,6 +68,7 @@ class Scene:
 
     table: str  # a game in progress, Ann (seat 0, master) to act, Bob in seat 1, Eve watching
     seq: int
+    game_seq: int  # the event that started its game: a proposal to cancel is stale only from before it
     waiting: str  # Bob's own table, waiting, that Ann neither sits at nor follows
     waiting_seq: int
     hand: list[str]
@@ -118,9 +119,10 @@ class Generator:
     def word(self, low: int = 1, high: int = 12) -> str:
         return "".join(self.rng.choices(string.ascii_letters + string.digits, k=self.rng.randint(low, high)))
 
-    def stale_seq(self) -> int:
+    def stale_seq(self, kind: str) -> int:
         seq = self.scene.seq
-        return self.rng.choice([self.rng.randrange(0, seq), seq + self.rng.randint(1, 10_000)])
+        since = self.scene.game_seq if kind == "cancel" else seq  # a cancel answers the game, not its last card
+        return self.rng.choice([self.rng.randrange(0, since), seq + self.rng.randint(1, 10_000)])
 
     def good(self, kind: str, table: str | None = None, seq: int | None = None) -> dict[str, Any]:
         """A well-formed message of ``kind`` aimed at the game's table (the handler may still refuse it)."""
@@ -262,7 +264,7 @@ class Generator:
 
     def stale(self) -> Case:
         kind = self.rng.choice(["sit", "leave", "robot", "unrobot", "options", "start", "act", "cancel", "vote"])
-        seq = self.stale_seq()
+        seq = self.stale_seq(kind)
         return self.case("ann", self.good(kind, seq=seq), "stale", str(seq), str(self.scene.seq))
 
     def out_of_turn(self) -> Case:
@@ -465,6 +467,7 @@ async def make_scene(server: Server) -> tuple[Scene, dict[str, Client], Any]:
     scene = Scene(
         table,
         room.table.seq,
+        room.table.game_seq,
         waiting,
         server.hub.rooms[waiting].table.seq,
         ann.state["deal"]["hand"],

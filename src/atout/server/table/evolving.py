@@ -101,6 +101,7 @@ def _game_start(t: TableFields, e: Event) -> None:
     t.game = Game(players=t.players, deals=e["deals"], seed=e["_seed"], rules=options.ruleset(t.players))
     t.game_id = e["game"]
     t.game_started_at = e.get("at")
+    t.game_seq = e["seq"]
     t.game_outcome = None
     t.game_names = []
     t.abandoned, t.abandoners, t.records, t.commitments = [], [], [], []

@@ -44,6 +44,7 @@ class TableFields:
         self.game: Game | None = None
         self.game_id: str | None = None
         self.game_started_at: float | None = None
+        self.game_seq = 0  # the event that started the game under way: what a proposal to cancel answers
         self.game_outcome: Outcome | None = None  # the last game's end: finished or cancelled
         # the names of the last game's players as it ended: its score sheet, last trick and result are
         # theirs, whoever sits in their seats after it (empty while a game is played: the seats' names)

@@ -93,6 +93,7 @@ class Table(TableFields):
             "game_id": self.game_id,
             "game_started_at": self.game_started_at,
             "game_outcome": self.game_outcome,
+            "game_seq": self.game_seq,
             "abandoned": self.abandoned,
             "game_names": self.game_names,
             "records": self.records,
@@ -126,6 +127,7 @@ class Table(TableFields):
         table.game = None if data["game"] is None else Game.from_json(data["game"])
         table.game_id = data["game_id"]
         table.game_started_at = data["game_started_at"]
+        table.game_seq = data.get("game_seq", data.get("guard_seq", data["seq"]))  # older: as before
         table.game_outcome = None if data["game_outcome"] is None else Outcome(data["game_outcome"])
         table.abandoned = list(data["abandoned"])
         table.game_names = list(data.get("game_names") or [])
@@ -200,6 +202,18 @@ def check_seq(table: Table, seq: int) -> None:
         )
 
 
+def check_game_seq(table: Table, seq: int) -> None:
+    """A request about the game as a whole (a proposal to cancel) answers the game under way: robots playing
+    meanwhile do not make it stale (a person reaching for the button would be refused again and again)."""
+    if not table.game_seq <= seq <= table.seq:
+        raise ProtocolError(
+            "stale",
+            f"this answers event {seq}, but the table is at event {table.seq} and its game started at event "
+            f"{table.game_seq}: look at the new state and try again",
+            seq=table.seq,
+        )
+
+
 def check_master(table: Table, player: str) -> None:
     if table.master is None or table.seats[table.master].player != player:
         raise ProtocolError("not_master", "only the table's master may do that")
@@ -247,6 +261,7 @@ __all__ = [
     "Events",
     "Fact",
     "Table",
+    "check_game_seq",
     "check_master",
     "check_may_bet",
     "check_seat",
