@@ -65,6 +65,10 @@ def test_two_people_refuse_a_cancel_then_agree_to_one(browser, shared_site):
             "aria-disabled", "true"
         )
     anna.page.locator(".table-bar button", has_text="Propose to cancel").click()
+    anna.page.wait_for_function(  # the vote opened, or the proposal was refused: then say why
+        "() => window.atout.view.state.vote !== null || document.querySelector('.toast.error') !== null"
+    )
+    assert anna.page.locator(".toast.error").count() == 0, anna.page.inner_text(".toast.error")
     bruno.page.wait_for_selector("[data-vote=no]")
     assert "Annabel proposes to cancel" in bruno.page.inner_text(".actions")
     bruno.page.click("[data-vote=no]")
