@@ -14,7 +14,7 @@ from atout.engine.cards import EXCUSE_BIT, TRUMPS, holds_petit_sec
 from atout.engine.rules import SETTINGS
 
 from .conftest import HELD_PACE
-from .pages import Person
+from .pages import FRAMES, Person
 from .stored import dealt_table
 from .test_back import until_my_turn
 
@@ -49,6 +49,7 @@ def test_an_illegal_card_is_refused_with_its_reason_and_nothing_changes(browser,
     page = alice.page
     before = alice.state()
     seq = alice.seq()
+    sent = len(alice.sent)
     card = page.eval_on_selector(".hand-cards .card.unplayable", "el => el.dataset.card")
     page.click(f".hand-cards .card[data-card='{card}']")
     toast = page.wait_for_selector(".toast.error")
@@ -62,7 +63,10 @@ def test_an_illegal_card_is_refused_with_its_reason_and_nothing_changes(browser,
         text,
     )
     assert said == 1, f"the refusal is said {said} times"
-    page.wait_for_timeout(300)
+    # the one request the click made, and nothing after its refusal (all the page sent has reached the network;
+    # the table, waiting for Alice, says nothing unasked); what the refusal set off is drawn two frames on
+    assert [m["type"] for m in alice.sent_since(sent)] == ["act"]
+    page.evaluate(FRAMES)
     after = alice.state()
     assert alice.seq() == seq
     assert after["deal"]["hand"] == before["deal"]["hand"] and after["deal"]["trick"] == before["deal"]["trick"]
@@ -92,6 +96,7 @@ def test_a_second_click_before_the_answer_sends_nothing(browser, site):
     errors = sum(1 for f in alice.frames if f.get("type") == "error")
     seq = alice.seq()
     hand = alice.state()["deal"]["hand"]
+    sent = len(alice.sent)
     first, second, waiting = page.evaluate("""() => {
       const [a, b] = [...document.querySelectorAll('.hand-cards .card.playable')];
       a.click();
@@ -102,7 +107,8 @@ def test_a_second_click_before_the_answer_sends_nothing(browser, site):
     }""")
     assert waiting, "the hand still offered cards after the first click"
     page.wait_for_function(f"() => window.atout.view.seq > {seq}")
-    page.wait_for_timeout(300)  # a second act, had it been sent, would have been answered by now
+    acts = [m["action"] for m in alice.sent_since(sent) if m["type"] == "act"]  # all the page sent, on the network
+    assert acts == [{"play": first}], acts  # the second click sent nothing
     assert [f for f in alice.frames if f.get("type") == "error"][errors:] == []
     played = [c for c in hand if c not in alice.state()["deal"]["hand"]]
     assert first in played and second not in played
