@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from pathlib import Path
 
 from atout.server.site.cluster import RedisSite
 from atout.server.site.config import Config
 from atout.server.site.proxy import nginx_config, slot_of, successor
+from served import Served
 
 
 def test_a_table_id_names_its_slot_and_only_a_slot() -> None:
@@ -48,20 +48,27 @@ def test_the_proxy_routes_each_slot_to_its_process_backed_by_the_next() -> None:
     assert "limit_conn atout_per_address 256;" in conf and "client_header_timeout 10s;" in conf
 
 
-def serve(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "atout.cli.main", "serve", *args], capture_output=True, text=True, timeout=60
-    )
+def serve(folder: Path, *args: str, printed: bool = False) -> tuple[int, str]:
+    """``atout serve *args`` as a process of its own, forked from the tests' warm fork server (a new interpreter
+    for each of the five cost about 0.3 s of CPU importing the server): its exit code, and what it said (its
+    standard error; with ``printed``, what it printed too)."""
+    log = folder / f"serve-{len(list(folder.iterdir()))}.log"
+    served = Served(list(args), {"XDG_DATA_HOME": str(folder)}, log, printed=printed)
+    try:
+        code = served.wait(120)  # bounds a hang only: each answer comes before anything starts
+    finally:
+        served.kill()
+    return code, log.read_text()
 
 
-def test_serve_prints_the_proxy_configuration_and_refuses_a_slot_out_of_place() -> None:
-    printed = serve("--port", "8000", "--nginx-config", "8001,8002")
-    assert printed.returncode == 0 and printed.stdout == nginx_config([8001, 8002], "8000")
-    bad = serve("--nginx-config", "8001,x")
-    assert bad.returncode == 2 and "--nginx-config takes ports" in bad.stderr
-    alone = serve("--slot", "2")
-    assert alone.returncode == 2 and "--slot and --slots go together" in alone.stderr
-    beyond = serve("--slot", "4", "--slots", "3", "--redis", "redis://x", "--db", "postgresql://x/y")
-    assert beyond.returncode == 2 and "--slot must be from 1 to --slots" in beyond.stderr
-    no_bus = serve("--slot", "1", "--slots", "3", "--db", "postgresql://x/y")
-    assert no_bus.returncode == 2 and "give --redis" in no_bus.stderr
+def test_serve_prints_the_proxy_configuration_and_refuses_a_slot_out_of_place(tmp_path: Path) -> None:
+    printed = serve(tmp_path, "--port", "8000", "--nginx-config", "8001,8002", printed=True)
+    assert printed == (0, nginx_config([8001, 8002], "8000"))  # printed, and nothing said beside it
+    code, said = serve(tmp_path, "--nginx-config", "8001,x")
+    assert code == 2 and "--nginx-config takes ports" in said
+    code, said = serve(tmp_path, "--slot", "2")
+    assert code == 2 and "--slot and --slots go together" in said
+    code, said = serve(tmp_path, "--slot", "4", "--slots", "3", "--redis", "redis://x", "--db", "postgresql://x/y")
+    assert code == 2 and "--slot must be from 1 to --slots" in said
+    code, said = serve(tmp_path, "--slot", "1", "--slots", "3", "--db", "postgresql://x/y")
+    assert code == 2 and "give --redis" in said
