@@ -231,8 +231,8 @@ def hand_over_claims(b: Batch) -> None:
 def back(b: Batch, player: str, seq: int | None) -> None:
     """The person plays for themselves again (automatic mode off)."""
     t = b.table
-    if seq is not None and seq > t.seq:  # never stale otherwise: the robot plays on meanwhile
-        check_seq(t, seq)
+    if seq is not None:  # stale only beyond the table's event: the robot plays on meanwhile
+        check_seq(t, seq, since=0)
     seat = seated(t, player, "you do not sit at this table")
     if not t.seats[seat].automatic:
         raise ProtocolError("not_automatic", "your seat is not in automatic mode")

@@ -192,24 +192,14 @@ def decided(
 
 
 # ------------------------------------------------------------ refusals
-def check_seq(table: Table, seq: int) -> None:
-    """A request answers the table as of event ``seq``: stale if anything it answers changed since."""
-    if not table.guard_seq <= seq <= table.seq:
+def check_seq(table: Table, seq: int, since: int | None = None) -> None:
+    """A request answers the table as of event ``seq``: stale if anything it answers changed since, that is after
+    event ``since`` (by default the last event other than an aside; a request about the game as a whole, a
+    proposal to cancel, gives the game's first: robots playing meanwhile do not make it stale)."""
+    if not (table.guard_seq if since is None else since) <= seq <= table.seq:
         raise ProtocolError(
             "stale",
             f"this answers event {seq}, but the table is at event {table.seq}: look at the new state and try again",
-            seq=table.seq,
-        )
-
-
-def check_game_seq(table: Table, seq: int) -> None:
-    """A request about the game as a whole (a proposal to cancel) answers the game under way: robots playing
-    meanwhile do not make it stale (a person reaching for the button would be refused again and again)."""
-    if not table.game_seq <= seq <= table.seq:
-        raise ProtocolError(
-            "stale",
-            f"this answers event {seq}, but the table is at event {table.seq} and its game started at event "
-            f"{table.game_seq}: look at the new state and try again",
             seq=table.seq,
         )
 
@@ -261,7 +251,6 @@ __all__ = [
     "Events",
     "Fact",
     "Table",
-    "check_game_seq",
     "check_master",
     "check_may_bet",
     "check_seat",

@@ -10,7 +10,7 @@ from ..kinds import EventType, TableStatus
 from ..protocol import ProtocolError
 from ..results import robot_account
 from .play import hand_over_claims
-from .state import Batch, check_game_seq, check_seq, seated
+from .state import Batch, check_seq, seated
 
 MIN_VOTERS = 2
 """People present (robots do not vote) needed for an amicable end: one alone with robots may only leave."""
@@ -24,7 +24,7 @@ def propose_cancel(b: Batch, player: str, seq: int) -> None:
                 "tournament_table", "a tournament's table cannot be cancelled: leaving it is an abandonment"
             )
         raise ProtocolError("daily_table", "a daily deal cannot be cancelled: leaving it is an abandonment")
-    check_game_seq(t, seq)
+    check_seq(t, seq, since=t.game_seq)  # the game under way, not its last card
     seat = seated(t, player, "only a seated player may propose to cancel")
     if robot_account(player):
         raise ProtocolError("not_voter", "a robot account takes no part in an amicable end: robots do not vote")
