@@ -142,6 +142,19 @@ class Served:
         self.send_signal(signal.SIGKILL)
 
 
+def answered(
+    argv: list[str], env: dict[str, str], log: str | os.PathLike[str], printed: bool = False
+) -> tuple[int, str]:
+    """``atout serve *argv`` where it answers and exits before serving (a refusal, the proxy's configuration), as
+    ``Served``: its exit code and what it said (its standard error; with ``printed``, what it printed too)."""
+    served = Served(argv, env, log, printed)
+    try:
+        code = served.wait(120)  # bounds a hang only: the answer comes before anything starts
+    finally:
+        served.kill()
+    return code, Path(log).read_text()
+
+
 @functools.cache
 def migrated_sqlite() -> Path:
     """An SQLite file at the newest schema, made once in this test process: each store and site of the tests starts

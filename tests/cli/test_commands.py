@@ -16,7 +16,7 @@ from atout.engine import RuleSet, new_deal
 from atout.engine.choices import random_action
 from atout.engine.record import to_record
 from atout.tui.game import Game
-from served import Served
+from served import answered
 
 ATOUT = [sys.executable, "-m", "atout.cli.main"]
 
@@ -171,13 +171,7 @@ def test_serve_refuses_a_site_it_cannot_run(args: list[str], env: dict[str, str]
     """Several processes need PostgreSQL and Redis: said at once, by name, before anything starts. (The command
     as its own process, forked from the tests' warm fork server: a new interpreter for each refusal cost about half a
     second of CPU importing the server; the entry point's own start is tested above.)"""
-    log = tmp_path / "serve.log"
-    served = Served(["--port", "1", *args], {"XDG_DATA_HOME": str(tmp_path), **env}, log)
-    try:
-        code = served.wait(120)  # bounds a hang only: a refusal comes before anything starts
-    finally:
-        served.kill()
-    said = log.read_text()
+    code, said = answered(["--port", "1", *args], {"XDG_DATA_HOME": str(tmp_path), **env}, tmp_path / "serve.log")
     assert code == 2, said
     assert says in said and "Traceback" not in said
 

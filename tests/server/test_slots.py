@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from atout.server.site.cluster import RedisSite
 from atout.server.site.config import Config
 from atout.server.site.proxy import nginx_config, slot_of, successor
-from served import Served
+from served import answered
 
 
 def test_a_table_id_names_its_slot_and_only_a_slot() -> None:
@@ -48,17 +49,13 @@ def test_the_proxy_routes_each_slot_to_its_process_backed_by_the_next() -> None:
     assert "limit_conn atout_per_address 256;" in conf and "client_header_timeout 10s;" in conf
 
 
+_LOGS = itertools.count()
+
+
 def serve(folder: Path, *args: str, printed: bool = False) -> tuple[int, str]:
-    """``atout serve *args`` as a process of its own, forked from the tests' warm fork server (a new interpreter
-    for each of the five cost about 0.3 s of CPU importing the server): its exit code, and what it said (its
-    standard error; with ``printed``, what it printed too)."""
-    log = folder / f"serve-{len(list(folder.iterdir()))}.log"
-    served = Served(list(args), {"XDG_DATA_HOME": str(folder)}, log, printed=printed)
-    try:
-        code = served.wait(120)  # bounds a hang only: each answer comes before anything starts
-    finally:
-        served.kill()
-    return code, log.read_text()
+    """``atout serve *args``, forked from the tests' warm fork server (a new interpreter for each of the five cost
+    about 0.3 s of CPU importing the server): its exit code and what it said, in a log of its own."""
+    return answered(list(args), {"XDG_DATA_HOME": str(folder)}, folder / f"serve-{next(_LOGS)}.log", printed)
 
 
 def test_serve_prints_the_proxy_configuration_and_refuses_a_slot_out_of_place(tmp_path: Path) -> None:
