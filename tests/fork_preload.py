@@ -3,7 +3,11 @@ the robots, then every object it holds frozen out of the garbage collector's sca
 
 Each server freezes its own objects at start (``atout.cli.serve._tune_gc``) after a full collection: without
 the freeze here, that collection scanned the whole inherited heap again in every server. A server's start, on
-this project's 2-core machine: 0.53-0.59 s of CPU before, 0.36-0.44 s after."""
+this project's 2-core machine: 0.53-0.59 s of CPU before, 0.36-0.44 s after.
+
+The drivers a server loads only when its options name them are loaded here too: Redis's client (``--redis``) and
+PostgreSQL's (a ``postgresql+psycopg://`` store) took a fifth of the forked servers' CPU in a run (py-spy over
+the suite but its browser tests: 11.8 s importing redis, 10.5 s psycopg, in some 150 server starts)."""
 
 import contextlib
 import gc
@@ -20,6 +24,14 @@ for name in (
     "atout.bots",
     "uvicorn",
     "uvicorn.protocols.websockets.websockets_sansio_impl",  # not in every uvicorn the floors allow
+    "uvloop",
+    "platformdirs",
+    "redis.asyncio",  # the bus (atout.server.site.bus)
+    "redis.asyncio.retry",
+    "redis.backoff",
+    "redis.exceptions",
+    "psycopg",  # a PostgreSQL store
+    "sqlalchemy.dialects.postgresql.psycopg",
 ):
     with contextlib.suppress(ImportError):
         importlib.import_module(name)
