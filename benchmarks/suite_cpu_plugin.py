@@ -10,7 +10,8 @@ import os
 import threading
 from pathlib import Path
 
-HZ = os.sysconf("SC_CLK_TCK")
+from suite_cpu import processes  # benchmarks/ is on the path suite_cpu.py gives pytest
+
 running = ["(between tests)"]
 spent: collections.Counter[str] = collections.Counter()
 stop = threading.Event()
@@ -18,22 +19,14 @@ stop = threading.Event()
 
 def tree_cpu() -> dict[int, float]:
     """The CPU seconds (user and system, each process's own) of this process and every process below it."""
+    table = processes(commands=False)
     children: dict[int, list[int]] = collections.defaultdict(list)
-    cpu = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        rest = stat[stat.rindex(")") + 2 :].split()
-        children[int(rest[1])].append(int(entry))
-        cpu[int(entry)] = (int(rest[11]) + int(rest[12])) / HZ
+    for pid, (parent, _, _) in table.items():
+        children[parent].append(pid)
     tree, stack = {}, [os.getpid()]
     while stack:
         pid = stack.pop()
-        tree[pid] = cpu.get(pid, 0.0)
+        tree[pid] = table[pid][1] if pid in table else 0.0
         stack.extend(children.get(pid, []))
     return tree
 
