@@ -16,7 +16,9 @@ _warm = False
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) the entry points now, not in a robot's first decision:
-    about 6 s the very first time on a machine, 0.2 s after."""
+    about 6 s the very first time on a machine, 0.2 s after. Every entry point a robot or a test reaches:
+    one left out is compiled in the first process that calls it, by each process that calls it before
+    the cache holds it (``draw_model`` was: 12 s of CPU in each of two test workers on a fresh clone)."""
     global _warm
     if _warm:
         return
@@ -41,6 +43,20 @@ def warm_up() -> None:
         none,
         none,
         none,
+        none,
+        np.full(13, -1, dtype=np.int64),
+        np.zeros(2),
+        1,
+        1,
+        one.copy(),
+        one.copy(),
+    )
+    fastdeal.draw_model(  # the expert's draws from the learned model (inference.draw_probabilities)
+        one,
+        one,
+        one,
+        none,
+        np.zeros((0, 1)),
         none,
         np.full(13, -1, dtype=np.int64),
         np.zeros(2),
