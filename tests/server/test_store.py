@@ -173,6 +173,23 @@ def test_migrations_give_the_models_schema_and_run_twice(empty_db_url: str) -> N
     store.close()
 
 
+def test_a_store_at_the_newest_schema_runs_no_migration(db_url: str, monkeypatch) -> None:
+    """Every server start and every test's store migrates: at the newest schema, Alembic is not run at all (it
+    reads its environment and every migration's file each time), and an older schema still is."""
+    from atout.server.store import store as stored
+
+    runs: list[str] = []
+    monkeypatch.setattr(stored.command, "upgrade", lambda config, revision: runs.append(revision))
+    store = Store(db_url, book=book)
+    store.migrate()
+    assert runs == []
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE alembic_version SET version_num = 'an older one'")
+    store.migrate()
+    assert runs == ["head"]
+    store.close()
+
+
 WRITER = textwrap.dedent("""
     import asyncio, sys
     from atout.server.store import Append, Store, StoredEvent, StoreWriter
