@@ -13,6 +13,7 @@ where that is a failure: ``.ci/run`` installs it.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -194,11 +195,33 @@ def shared_site(tmp_path_factory) -> Iterator[Site]:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
-    """A failed browser test's report carries the end of its server's log: a failure seen once in CI (a
-    traceback on the server's side, a refused request) is then read, not guessed."""
+    """A failed browser test's report carries the end of its server's log and what each of its pages showed: a
+    failure seen once in a full run (a traceback on the server's side, a refused request, a page left on an error
+    message or without its connection) is then read, not guessed."""
     report = yield
     if report.failed and call.when == "call":
         for value in getattr(item, "funcargs", {}).values():
             if isinstance(value, Site) and value.log.exists():
                 report.sections.append((f"atout serve's log ({value.url})", value.log.read_text()[-6000:]))
+        browser = getattr(item, "funcargs", {}).get("browser")
+        if browser is not None:
+            report.sections.append(("the pages at the failure", _pages_now(browser)))
     return report
+
+
+PAGE_NOW = """() => ({ at: location.hash, connection: document.body.dataset.connection || null,
+  said: [...document.querySelectorAll(".refusal, .toast, [role=alert]")].map((e) => e.textContent.trim())
+    .filter(Boolean),
+  main: (document.querySelector("#main") || document.body).innerText.slice(0, 800) })"""
+
+
+def _pages_now(browser) -> str:
+    """Each open page: where it is, its connection, the refusals and alerts it shows, the start of its text."""
+    lines = []
+    for context in browser.contexts:
+        for page in context.pages:
+            try:
+                lines.append(f"{page.url}: {json.dumps(page.evaluate(PAGE_NOW), ensure_ascii=False)}")
+            except Exception as err:  # a page closed or hung: said, the others still looked at
+                lines.append(f"{page.url}: not read ({type(err).__name__})")
+    return "\n".join(lines) or "no page open"
