@@ -193,6 +193,23 @@ def shared_site(tmp_path_factory) -> Iterator[Site]:
         server.stop()
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed(request) -> Iterator[None]:
+    """Every browser context a test opened is closed after it, passed or failed: a failed test's people stayed
+    online otherwise, and the next test of its module on the same site failed waiting for one of them to be
+    offline (test_profile.py: a friend's box waited 120 s for "1 offline")."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            with contextlib.suppress(Exception):  # closed already, or its browser gone: nothing left open
+                context.close()
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     """A failed browser test's report carries the end of its server's log and what each of its pages showed: a
