@@ -33,5 +33,6 @@ def test_the_experts_decisions_compile_nothing_after_the_warm_up(monkeypatch) ->
         assert expert.score_worlds(obs, actions, 6, random.Random(1)) is not None
         monkeypatch.setattr(expert, constant, 1.0)
     assert expert.score_worlds(obs, actions, 6, random.Random(1)) is not None
-    grew = {name: (count, _signatures()[name]) for name, count in before.items() if _signatures()[name] != count}
+    after = _signatures()
+    grew = {name: (count, after[name]) for name, count in before.items() if after[name] != count}
     assert not grew, f"compiled after the warm-up (signatures before, after): {grew}"
