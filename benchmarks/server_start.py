@@ -36,9 +36,9 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=10)
     starts = parser.parse_args().starts
     sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
-    from served import Served, free_port, migrated_sqlite  # the tests' own fork server
-
     from tests.web.pages import http_get
+
+    from served import Served, free_port, migrated_sqlite  # the tests' own fork server
 
     spent = []
     for n in range(starts):
