@@ -39,13 +39,13 @@ for name in (
 # what every server reads or works out at its start, done once here: the migrations' heads (Alembic reads every
 # migration's file to find them) and the client's files gzipped (about 40 ms of CPU a server start, each)
 with contextlib.suppress(ImportError):
-    from importlib import resources
-
+    from atout.server.http.app import static_dir
     from atout.server.http.assets import Assets
     from atout.server.store.store import newest_revisions
 
     newest_revisions()
-    Assets(Path(str(resources.files("atout.web") / "static")))
+    if (static := static_dir()) is not None:
+        Assets(static)
 
 # this folder was on the fork server's path only to find this module: never on its servers'
 HERE = str(Path(__file__).parent)

@@ -104,8 +104,9 @@ class Store:
                 with connection.begin():
                     if connection.dialect.name == "postgresql":  # several processes starting at once: one migrates
                         connection.execute(sa.text("SELECT pg_advisory_xact_lock(7072011)"))
-                    current = frozenset(MigrationContext.configure(connection).get_current_heads())
-                    if revision == "head" and current == newest_revisions():
+                    if revision == "head" and newest_revisions() == frozenset(
+                        MigrationContext.configure(connection).get_current_heads()
+                    ):
                         return
                     config.attributes["connection"] = connection
                     command.upgrade(config, revision)
