@@ -1,6 +1,6 @@
-"""What one ``atout serve`` start costs the tests: CPU seconds of a server forked by the tests' fork server
-(``tests/served.py``, the way the browser tests and the multi-process tests start theirs), from its fork until it
-answers ``/health`` and a moment after, each server on a fresh copy of the tests' migrated SQLite file.
+"""What one ``atout serve`` start costs the tests: CPU seconds of a browser test's server (``tests/web/conftest.py``
+``Site``: forked by the tests' fork server, ``tests/served.py``, on a fresh copy of the tests' migrated SQLite
+file), from its fork until it answers ``/health`` and a moment after.
 
     python benchmarks/server_start.py            # ten starts, their CPU sorted: quote the median
     python benchmarks/server_start.py --starts 20
@@ -36,34 +36,15 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=10)
     starts = parser.parse_args().starts
     sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
-    from tests.web.pages import http_get
-
-    from served import Served, free_port, migrated_sqlite  # the tests' own fork server
+    from tests.web.conftest import Site  # a browser test's server: started, then waited on until it answers
 
     spent = []
     for n in range(starts):
         folder = Path(tempfile.mkdtemp(prefix="atout-start-"))
-        shutil.copyfile(migrated_sqlite(), folder / "web.db")
-        port = free_port()
-        server = Served(
-            ["--port", str(port), "--db", f"sqlite:///{folder / 'web.db'}", "--log-level", "warning"],
-            {"ATOUT_SECRET": "benchmark-secret", "XDG_DATA_HOME": str(folder)},
-            folder / "serve.log",
-        )
-        deadline = time.monotonic() + 120  # bounds a hang only
-        while True:
-            try:
-                if http_get(f"http://127.0.0.1:{port}/health").status_code == 200:
-                    break
-            except Exception:  # not listening yet
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit(f"start {n + 1}: the server did not answer: {(folder / 'serve.log').read_text()}")
-            time.sleep(0.05)
+        site = Site(folder)
         time.sleep(SETTLE)
-        spent.append(cpu_seconds(server.pid))
-        server.terminate()
-        server.wait(10)
+        spent.append(cpu_seconds(site.proc.pid))
+        site.stop()
         shutil.rmtree(folder, ignore_errors=True)
         print(f"start {n + 1}: {spent[-1]:.2f} s of CPU", flush=True)
     print(f"{starts} starts: median {statistics.median(spent):.3f} s of CPU; sorted {sorted(spent)}")
