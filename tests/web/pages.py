@@ -182,6 +182,7 @@ def play_until_over(people: list[Person], timeout: float = 120.0) -> int:
     clicks = 0
     while True:
         moved = False
+        heard = [len(p.frames) for p in people]  # before the looks: a frame during them means look again
         for person in people:
             if person.step() is not None:
                 clicks += 1
@@ -204,4 +205,14 @@ def play_until_over(people: list[Person], timeout: float = 120.0) -> int:
         if len(people) == 1:
             people[0].idle()
         else:
-            time.sleep(0.02)
+            _until_a_frame(people, heard)
+
+
+def _until_a_frame(people: list[Person], heard: list[int], within: float = 5.0) -> None:
+    """Until a page of ``people`` has a WebSocket frame beyond the ``heard`` counts, or ``within`` seconds (a turn
+    clock, a pause between deals): frames are counted here as Playwright hands them over, during its calls, so
+    one short wait at a time rather than two looks at each page every 20 ms while the robots play (the people
+    may sit at different tables, whose events do not follow one another)."""
+    end = time.monotonic() + within
+    while all(len(p.frames) == n for p, n in zip(people, heard, strict=True)) and time.monotonic() < end:
+        people[0].page.wait_for_timeout(20)
