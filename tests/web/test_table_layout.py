@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .pages import AUTOPLAY, FRAMES, Person
+from .pages import AUTOPLAY, FRAMES, Person, play_until_over
 from .test_table_page import PHASE, TAKE
 
 pytestmark = pytest.mark.slow
@@ -345,4 +345,33 @@ def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
         if person.step() is None:
             person.idle()
     assert seen["desktop"] > 0 and full > 0, (seen, full)  # cards were looked at, whole tricks among them
+    person.close()
+
+
+HAND_TOPS = """() => { window.__tops = []; const box = document.querySelector('.actions');
+  const look = () => { const v = window.atout.view; const d = v.state.deal;
+    const hand = document.querySelector('.hand');
+    if (!d || d.phase !== 'play' || !hand) return;
+    window.__tops.push({ top: Math.round(hand.getBoundingClientRect().top + window.scrollY), mine: v.isMyTurn(),
+      poignee: Boolean(box.querySelector('[data-poignee]')),
+      said: box.innerText.replace(/\\s+/g, ' ').slice(0, 50) }); };
+  new MutationObserver(look).observe(box, { childList: true, subtree: true, characterData: true }); }"""
+"""Where the hand's top is (in the page) each time the actions' box changed during the play: the person's turns, the
+others', and the moment their card is on its way."""
+
+
+def test_the_hand_stays_put_through_the_play_on_a_phone(browser, shared_site):
+    """390×844, a whole four-player deal: the actions' box keeps its height whether it is the person's turn, another's,
+    or their card is on its way, so the hand below it never moves under a finger (it moved 38 px twice a trick). A
+    poignée offered on the first trick adds its row: those moments aside."""
+    person = Person(browser, shared_site.url, "Steady", viewport=PHONE).arrive()
+    person.create(4, deals=1)
+    person.fill_and_start()
+    person.page.evaluate(HAND_TOPS)
+    play_until_over([person])
+    tops = person.page.evaluate("() => window.__tops")
+    kept = [t for t in tops if not t["poignee"]]
+    assert {t["mine"] for t in kept} == {True, False}, tops[:6]
+    moved = sorted({t["top"] for t in kept})
+    assert len(moved) == 1, [(t["top"], t["said"]) for t in kept][:8]
     person.close()

@@ -78,7 +78,8 @@ export function renderBar(view) {
       : g && g.unranked ? h("span", { class: "tag warn unranked", dataset: { unranked: g.unranked } }, t(`table.unranked.${g.unranked}`, {}, t("table.unranked"))) : "",
     s.you === null ? h("span", { class: "tag" }, t("table.spectator")) : "",
     s.commitment ? commitmentButton(view, s.commitment) : ""), h("div", { class: "bar-buttons" },
-    d && d.last_trick ? h("button", { class: "quiet", onclick: () => view.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
+    // from the play's start: the row does not grow above the hand at the first trick's end
+    d && (d.last_trick || d.phase === "play") ? h("button", { class: "quiet", disabled: !d.last_trick, onclick: () => view.toggle("last"), "aria-keyshortcuts": "L" }, t("table.last_trick")) : "",
     d ? h("button", { class: "quiet", onclick: () => view.toggle("shown"), "aria-keyshortcuts": "S" }, t("table.shown")) : "",
     s.options?.competitive === false && !s.daily && seated && d && playing ? h("button", { class: "quiet hint-button", onclick: () => view.askHint(), "aria-keyshortcuts": "I" }, t("table.hint")) : "",
     h("button", { class: "quiet guide", onclick: () => import("./reference.js").then((m) => m.openGuide(view.app)), "aria-keyshortcuts": "G", "aria-haspopup": "dialog" }, t("table.guide")),

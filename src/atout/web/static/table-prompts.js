@@ -70,6 +70,7 @@ function drawActions(view, box) {
     } else {
       box.append(h("p", { class: "waiting-for" }, t(me === null ? "table.to_act" : "table.waiting_for", { name: view.nameOf(d.to_act) }), " ", clockText(view)));
     }
+    if (me !== null && d.phase === "play") box.append(keptPlace());
     return;
   }
   box.append(h("div", { class: "turn" }, h("strong", {}, t("table.your_turn")), " ", clockText(view)));
@@ -124,6 +125,11 @@ function drawActions(view, box) {
     }
     box.append(h("p", { class: "refusal", role: "alert" }));
   }
+}
+
+/** While others play, one's own turn's room, unseen: the hand below keeps still under a finger. */
+function keptPlace() {
+  return h("div", { class: "kept-place", "aria-hidden": "true" }, h("p", {}, t("play.title")), h("p", { class: "kept-refusal" }));
 }
 
 /** A proposal to cancel the game: who proposed it, the votes so far, and this person's two buttons. */
