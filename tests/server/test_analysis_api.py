@@ -7,6 +7,10 @@ import asyncio
 import contextlib
 import dataclasses
 import multiprocessing
+import os
+import signal
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -238,6 +242,43 @@ def test_a_killed_server_leaves_no_analysis_worker_behind(tmp_path: Path, when: 
         if server.poll() is None:
             server.kill()
             server.wait(10)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes in Linux's /proc")
+@pytest.mark.parametrize("stop", ["ctrl-c while its worker starts", "sigterm once warmed"])
+def test_a_stopped_server_ends_its_worker_without_a_word_of_alarm(tmp_path: Path, stop: str) -> None:
+    """``atout serve`` in a terminal stopped by Ctrl-C (a SIGINT to its whole process group, the worker's start
+    included) or by a service manager's SIGTERM: it ends, its worker with it, and says nothing alarming. The worker
+    heard Ctrl-C too and printed a KeyboardInterrupt's traceback, the server then logged that its workers "did not
+    start" at error level, and after a SIGTERM multiprocessing reported 5 leaked semaphores. A real interpreter, not
+    a fork of the tests' fork server: multiprocessing's resource tracker, which warns of the leak, is then its own."""
+    log = tmp_path / "serve.log"
+    argv = [sys.executable, "-m", "atout.cli.main", "serve", "--port", str(free_port()), "--insights-budget", "0"]
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [*argv, "--db", f"sqlite:///{tmp_path / 'site.db'}"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "ATOUT_SECRET": "stop-test-secret", "XDG_DATA_HOME": str(tmp_path)},
+            start_new_session=True,  # its own process group, as a terminal's foreground job
+        )
+    try:
+        if stop.startswith("ctrl-c"):
+            wait_until(lambda: bool(_workers_of(server.pid)), "the analysis worker never started", every=0.005)
+            workers = _workers_of(server.pid)
+            os.killpg(server.pid, signal.SIGINT)
+        else:
+            wait_until(lambda: "analysis workers ready" in log.read_text(), "the analysis worker was never warmed")
+            workers = _workers_of(server.pid)
+            server.terminate()
+        server.wait(60)  # bounds a hang only
+        wait_until(lambda: all(_state(w) in (None, "Z") for w in workers), "the analysis worker outlived its server")
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
+    said = log.read_text()
+    assert workers and not any(alarm in said for alarm in ("Traceback", "did not start", "leaked", '"error"')), said
 
 
 def _deals_ended(n: int):

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
 import os
 import re
 import time
@@ -37,7 +36,7 @@ from ...bots.analysis import VERSION, WORLDS_FACTOR, Analysis, Decision
 from ...engine.record import RecordError
 from ..logs import log
 from ..store.db import accuracy, analyses
-from .analysis_worker import analyse_nth, count_points, state, warm
+from .analysis_worker import DeafToCtrlC, analyse_nth, count_points, end_workers, state, warm
 from .limits import Refusal
 
 SEED = "analysis"
@@ -300,7 +299,7 @@ class AnalysisPool:
         if self.executor is None:
             # spawn, not fork: a fork of a server with threads and an event loop may inherit a held lock
             self.executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=warm, initargs=(os.getpid(),)
+                self.workers, mp_context=DeafToCtrlC(), initializer=warm, initargs=(os.getpid(),)
             )
         return self.executor
 
@@ -312,12 +311,8 @@ class AnalysisPool:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self.executor is not None:
-            workers = dict(getattr(self.executor, "_processes", None) or {})
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            for process in workers.values():  # a worker still compiling, or analysing, is not waited for
-                with contextlib.suppress(Exception):
-                    process.terminate()
-            self.executor = None
+            executor, self.executor = self.executor, None
+            await end_workers(executor)
 
     def status(self, job: Job) -> dict[str, Any]:
         out: dict[str, Any] = {"status": job.status, "game": job.game, "deal": job.deal, "seat": job.seat}

@@ -6,11 +6,15 @@ worker's start: 0.7 s of CPU against 1.4 s measured).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import multiprocessing.context
 import os
+import signal
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ...bots.analysis import WORLDS_FACTOR, Decision, analyse_point, decision_points
@@ -26,9 +30,42 @@ def warm(server: int | None = None) -> None:
     global _warmed
     from ...bots.warm import warm_up
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # born with it blocked (DeafToCtrlC): now ignored for good
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     follow_parent(os.getppid() if server is None else server)
     warm_up()
     _warmed = compiled()
+
+
+class _DeafProcess(multiprocessing.context.SpawnProcess):
+    def start(self) -> None:
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # this thread's mask: the child's at birth
+        try:
+            super().start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+class DeafToCtrlC(multiprocessing.context.SpawnContext):
+    """The workers' processes: spawned, and born with Ctrl-C blocked (``warm`` then ignores it). A Ctrl-C in the
+    server's terminal reaches its whole process group, and the server ends its workers itself: a worker that heard
+    it printed a KeyboardInterrupt's traceback under the server's last words, and one still starting made the server
+    log that its workers did not start."""
+
+    Process = _DeafProcess
+
+
+async def end_workers(executor: ProcessPoolExecutor, within: float = 10.0) -> None:
+    """A pool's end at the server's stop: its workers ended at once (one still compiling or analysing is not waited
+    for), its jobs dropped, and its thread waited for, within ``within`` seconds, so that its queues are let go
+    before the process ends: uvicorn ends it by the signal it caught, before any exit handler, and multiprocessing's
+    resource tracker reported the queues' semaphores leaked."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):
+            process.terminate()
+    # one shutdown, waiting: a first one without waiting forgot the pool's thread unjoined, still holding the queues
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True), within)
 
 
 def follow_parent(server: int, every: float = 1.0) -> threading.Thread:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
 import os
 import time
 from collections import deque
@@ -40,7 +39,7 @@ from ..store.db import accuracy, games, players
 from ..store.db import game_players as gp
 from . import daily, tournament_results
 from .analysis import SEED, accuracy_for, keep, stored
-from .analysis_worker import count_points, timed_nth, warm_low
+from .analysis_worker import DeafToCtrlC, count_points, end_workers, timed_nth, warm_low
 
 HOUR = 3600.0
 SCAN = 20
@@ -159,12 +158,8 @@ class Background:
                 await task
         self.runners = []
         if self.executor is not None:
-            workers = dict(getattr(self.executor, "_processes", None) or {})
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            for process in workers.values():
-                with contextlib.suppress(Exception):
-                    process.terminate()
-            self.executor = None
+            executor, self.executor = self.executor, None
+            await end_workers(executor)
 
     def spent_last_hour(self) -> float:
         now = self.clock()
@@ -185,7 +180,7 @@ class Background:
         if self.executor is None:
             self.executor = ProcessPoolExecutor(
                 self.jobs,
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=DeafToCtrlC(),
                 initializer=warm_low,
                 initargs=(os.getpid(),),
             )
