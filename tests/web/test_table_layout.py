@@ -362,7 +362,8 @@ others', and the moment their card is on its way."""
 
 def test_the_hand_stays_put_through_the_play_on_a_phone(browser, shared_site):
     """390×844, a whole four-player deal: the actions' box keeps its height whether it is the person's turn, another's,
-    or their card is on its way, so the hand below it never moves under a finger (it moved 38 px twice a trick). A
+    or their card is on its way, and the bar's buttons keep their rows, so the hand below them never moves under a
+    finger (it moved 38 px twice a trick, and 31 px when the first trick's end added "Last trick" to the bar). A
     poignée offered on the first trick adds its row: those moments aside."""
     person = Person(browser, shared_site.url, "Steady", viewport=PHONE).arrive()
     person.create(4, deals=1)
