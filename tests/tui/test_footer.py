@@ -69,3 +69,27 @@ async def test_the_footer_is_drawn_again_only_when_its_keys_change(monkeypatch) 
             assert len(drawn) == before + 3
         finally:
             set_language(Language.EN)
+
+
+async def test_a_key_is_styled_once_as_the_footer_draws_it(monkeypatch) -> None:
+    """A key is born in the footer's style: Textual's keys are born compact and then bound to their footer's
+    (not compact), and the class added then removed as each mounted styled it twice more for nothing."""
+    restyled: list[FooterKey] = []
+    original = App.update_styles
+
+    def counted(self: App, node=None, animate: bool = True) -> None:
+        if isinstance(node, FooterKey):
+            restyled.append(node)
+        original(self, node, animate)
+
+    monkeypatch.setattr(App, "update_styles", counted)
+    app = Keys()
+    async with app.run_test(size=(60, 10)) as pilot:
+        await pilot.pause()
+        app.query_one("#three").focus()  # one more key shown: the footer drawn again
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        assert {str(key.key) for key in keys} >= {"q", "x"}
+        assert restyled == [], f"{len(restyled)} restyles of {len(keys)} keys"
+        await pilot.pause()
+        assert all(not key.compact and not key.has_class("-compact") for key in keys)  # as the footer: not compact

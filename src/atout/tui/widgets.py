@@ -47,6 +47,11 @@ class Footer(TextualFooter):
         for widget in super().compose():
             if isinstance(widget, FooterKey):
                 widget.description = _(widget.description)
+                # Born in the footer's style: a key is born compact and bound to the footer's (not compact), so each
+                # key's class was added then removed as it mounted, each change styling it anew (a tenth of the
+                # terminal's whole-game test)
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
             yield widget
 
 
