@@ -12,6 +12,7 @@ Here too, ``migrated_sqlite``: the one SQLite file at the newest schema that the
 from __future__ import annotations
 
 import atexit
+import fcntl
 import functools
 import itertools
 import multiprocessing
@@ -31,6 +32,10 @@ from pathlib import Path
 BLOCK = 1600
 """Ports in a test process's block."""
 
+BLOCKS = 14
+"""Blocks below the kernel's range for outgoing ports: room for two runs of the suite side by side (each of their
+test processes holds one), above the ports of the machine's own services and of a person's ``atout serve``."""
+
 TLS = ssl.create_default_context()
 """The one TLS context of the tests' HTTP clients: httpx makes one for each client it is not given one, loading
 the machine's certificates each time (21 ms of CPU), for clients that speak plain HTTP to a test's own server."""
@@ -43,15 +48,35 @@ def _ephemeral_low() -> int:
         return 32768
 
 
+_held: list[int] = []
+"""The lock file this process holds its block by, open while it lives (the kernel lets go of it however it ends)."""
+
+
+def _block() -> int:
+    """The first block, from this test process's number in the run (pytest-xdist's), that no other process holds:
+    by the worker's number alone, two runs on one machine gave their same-numbered workers the same ports (seen: a
+    browser test's server could not bind, and its page talked to the other run's server)."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    for k in range(BLOCKS):
+        block = (worker + k) % BLOCKS
+        lock = os.open(Path(tempfile.gettempdir()) / f"atout-test-ports-{block}.lock", os.O_RDONLY | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(lock)
+            continue
+        _held.append(lock)
+        return block
+    raise AssertionError(f"all {BLOCKS} blocks of test ports are held by other test processes")
+
+
 @functools.cache
 def _ports() -> Iterator[int]:
-    """This test process's own ports: a block of its own (by pytest-xdist's worker number) below the range
-    the kernel picks outgoing connections' ports from. A port asked of the kernel (bind to 0) is in that
-    range: between its release and the server's bind, another worker's server or any client's connection
-    could take it (seen: a server of a two-process test failed to bind while another test's server answered
-    its health check on the same port)."""
-    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
-    base = max(1024, _ephemeral_low() - 8 * BLOCK) + (worker % 8) * BLOCK
+    """This test process's own ports: a block of its own below the range the kernel picks outgoing connections'
+    ports from. A port asked of the kernel (bind to 0) is in that range: between its release and the server's bind,
+    another worker's server or any client's connection could take it (seen: a server of a two-process test failed to
+    bind while another test's server answered its health check on the same port)."""
+    base = max(1024, _ephemeral_low() - BLOCKS * BLOCK) + _block() * BLOCK
     return itertools.cycle(range(base, base + BLOCK))
 
 
