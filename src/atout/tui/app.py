@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rich.console import Group
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -28,6 +28,7 @@ from .game import HUMAN, Game, default_level, hint_level, seat_name
 from .prompt import Prompt
 from .result import ResultScreen
 from .start import GameSettings, StartScreen
+from .styling import StyledWhenMounted
 from .text import contract_label, level_word, reason_words, refusal_words
 from .widgets import Footer, HandView, cards_text
 from .words import N_, _
@@ -286,7 +287,7 @@ class GameScreen(Screen):
         self.prompt.show_hint(level, found.action, " ".join(reason_words(r) for r in found.reasons))
 
 
-class AtoutApp(App):
+class AtoutApp(StyledWhenMounted):
     """The terminal game."""
 
     TITLE = "Atout"

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
@@ -20,6 +20,7 @@ from ..learn import LESSONS, LessonRun
 from ..learn.texts import paragraphs
 from ..learn.wire import BadAnswer, answer_to_json, answers_from_json
 from .lesson import LessonScreen, say
+from .styling import StyledWhenMounted
 from .widgets import Footer
 from .words import N_, _
 
@@ -140,7 +141,7 @@ class CourseScreen(Screen):
             self.host.open_lesson(n - 1)
 
 
-class LearnApp(App):
+class LearnApp(StyledWhenMounted):
     """``atout learn``: the course, then each lesson."""
 
     TITLE = "Atout"

@@ -5,13 +5,14 @@ from __future__ import annotations
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ..engine import Bid, Deal, Play
 from ..engine.record import parse_action, start_deal
+from .styling import StyledWhenMounted
 from .text import contract_label, describe, result_text
 from .widgets import Footer, card_text, cards_text
 from .words import N_, Language, _, catalogue, rich
@@ -117,7 +118,7 @@ def replay_text(record: dict, title: str = "") -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-class ReplayApp(App):
+class ReplayApp(StyledWhenMounted):
     """Shows every hand, the bidding, and the tricks one at a time."""
 
     TITLE = N_("Atout replay")
