@@ -25,6 +25,8 @@ import pytest
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+pytest_plugins = ("run_figures",)  # the run's time, CPU and the host's speed, printed at its end
+
 _warm_up_seconds: float | None = None
 
 COMPILES = ("from atout.bots.warm import warm_up; warm_up()",)  # (expert-2's copy left with issue 39)
