@@ -11,17 +11,19 @@ from dataclasses import dataclass
 
 import pytest
 
-YARDSTICK = 1_000_000
-"""The loop's turns: about 0.1 s of CPU on a quiet machine of this project's kind (2 cores), 0.3 s on a busy one."""
+YARDSTICK = compile("total = 0\nfor i in range(1_000_000):\n    total += i * i\n", "yardstick", "exec")
+"""A million turns of a loop at a module's level, its names in a dictionary. The same loop in a function, its names
+in the frame, took 0.10-0.11 s of CPU at a run's two ends while the suite took 1,496 s of CPU, twice a quiet
+evening's: it does not see what slows the suite down. This one took 0.29 s then, and the suite's CPU has been
+5,000 to 6,500 times its time (``benchmarks/results/suite_cpu.md``)."""
 
 
 def yardstick() -> float:
-    """The CPU a fixed loop of Python takes, the median of three: the host's speed now (the work never changes)."""
+    """The CPU the loop takes, the median of three: the host's speed now (the work never changes)."""
     times = []
     for _ in range(3):
-        start, total = time.process_time(), 0
-        for i in range(YARDSTICK):
-            total += i * i
+        start = time.process_time()
+        exec(YARDSTICK, {})  # a constant of this module
         times.append(time.process_time() - start)
     return sorted(times)[1]
 
@@ -81,7 +83,7 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:  #
             f"{cpu.steal - start.cpu.steal:.0f} s stolen)"
         )
     line += (
-        f"; the host's speed: {YARDSTICK:,} turns of a Python loop took {start.loop:.2f} s of CPU at the start, "
+        f"; the host's speed: a million turns of a Python loop took {start.loop:.2f} s of CPU at the start, "
         f"{loop:.2f} s at the end (tests/run_figures.py)"
     )
     terminalreporter.write_line(line)

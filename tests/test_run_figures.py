@@ -34,7 +34,7 @@ def test_a_run_ends_with_its_time_its_cpu_and_the_hosts_speed(tmp_path: Path) ->
     assert done.returncode == 0, done.stdout + done.stderr
     said = re.search(
         r"this run: (\d+) s, (\d+) s of the machine's CPU \((\d+) cores; (\d+) s idle, (\d+) s stolen\); the host's "
-        r"speed: 1,000,000 turns of a Python loop took (\d+\.\d\d) s of CPU at the start, (\d+\.\d\d) s at the end",
+        r"speed: a million turns of a Python loop took (\d+\.\d\d) s of CPU at the start, (\d+\.\d\d) s at the end",
         done.stdout,
     )
     assert said, done.stdout
