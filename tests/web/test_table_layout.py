@@ -351,28 +351,31 @@ def test_every_card_on_the_felt_shows_its_index(browser, shared_site, players):
 HAND_TOPS = """() => { window.__tops = []; const box = document.querySelector('.actions');
   const look = () => { const v = window.atout.view; const d = v.state.deal;
     const hand = document.querySelector('.hand');
-    if (!d || d.phase !== 'play' || !hand) return;
-    window.__tops.push({ top: Math.round(hand.getBoundingClientRect().top + window.scrollY), mine: v.isMyTurn(),
-      poignee: Boolean(box.querySelector('[data-poignee]')),
+    if (!d || !['bidding', 'play'].includes(d.phase) || !hand) return;
+    window.__tops.push({ phase: d.phase, mine: v.isMyTurn(),
+      top: Math.round(hand.getBoundingClientRect().top + window.scrollY),
+      boxh: Math.round(box.getBoundingClientRect().height), poignee: Boolean(box.querySelector('[data-poignee]')),
       said: box.innerText.replace(/\\s+/g, ' ').slice(0, 50) }); };
   new MutationObserver(look).observe(box, { childList: true, subtree: true, characterData: true }); }"""
-"""Where the hand's top is (in the page) each time the actions' box changed during the play: the person's turns, the
-others', and the moment their card is on its way."""
+"""Where the hand's top is (in the page), and the actions' box's height, each time the box changed during the bidding
+and the play: the person's turns, the others', and the moment their bid or card is on its way."""
 
 
-def test_the_hand_stays_put_through_the_play_on_a_phone(browser, shared_site):
+def test_the_hand_stays_put_through_the_bidding_and_the_play_on_a_phone(browser, shared_site):
     """390×844, a whole four-player deal: the actions' box keeps its height whether it is the person's turn, another's,
-    or their card is on its way, and the bar's buttons keep their rows, so the hand below them never moves under a
-    finger (it moved 38 px twice a trick, and 31 px when the first trick's end added "Last trick" to the bar). A
-    poignée offered on the first trick adds its row: those moments aside."""
+    or their bid or card is on its way, in the bidding (where the bids' two rows came and went at each turn: 16 px) and
+    in the play (38 px twice a trick); through the play the bar's buttons keep their rows too, so the hand below them
+    never moves under a finger (it moved 31 px when the first trick's end added "Last trick" to the bar). A poignée
+    offered on the first trick adds its row: those moments aside. (The bar's facts may take a second line once, when the
+    bidding's first contract is said.)"""
     person = Person(browser, shared_site.url, "Steady", viewport=PHONE).arrive()
     person.create(4, deals=1)
+    person.page.evaluate(HAND_TOPS)  # from before the deal: the bidding's first turns too
     person.fill_and_start()
-    person.page.evaluate(HAND_TOPS)
     play_until_over([person])
     tops = person.page.evaluate("() => window.__tops")
-    kept = [t for t in tops if not t["poignee"]]
-    assert {t["mine"] for t in kept} == {True, False}, tops[:6]
-    moved = sorted({t["top"] for t in kept})
-    assert len(moved) == 1, [(t["top"], t["said"]) for t in kept][:8]
+    for phase, kept in (("bidding", "boxh"), ("play", "top")):
+        seen = [t for t in tops if t["phase"] == phase and not t["poignee"]]
+        assert {t["mine"] for t in seen} == {True, False}, (phase, tops[:6])
+        assert len({t[kept] for t in seen}) == 1, (phase, [(t[kept], t["mine"], t["said"]) for t in seen][:8])
     person.close()

@@ -70,7 +70,8 @@ function drawActions(view, box) {
     } else {
       box.append(h("p", { class: "waiting-for" }, t(me === null ? "table.to_act" : "table.waiting_for", { name: view.nameOf(d.to_act) }), " ", clockText(view)));
     }
-    if (me !== null && d.phase === "play") box.append(keptPlace());
+    const kept = me === null ? null : keptPlace(view, d.phase);
+    if (kept) box.append(kept);
     return;
   }
   box.append(h("div", { class: "turn" }, h("strong", {}, t("table.your_turn")), " ", clockText(view)));
@@ -127,9 +128,15 @@ function drawActions(view, box) {
   }
 }
 
-/** While others play, one's own turn's room, unseen: the hand below keeps still under a finger. */
-function keptPlace() {
-  return h("div", { class: "kept-place", "aria-hidden": "true" }, h("p", {}, t("play.title")), h("p", { class: "kept-refusal" }));
+/** While others act, one's own turn's room, unseen, so that the hand below keeps still under a finger: the bids' row
+ * in the bidding (its buttons as they wrap on a phone), the prompt and its refusal line in the play. */
+function keptPlace(view, phase) {
+  const kept = (...parts) => h("div", { class: "kept-place", "aria-hidden": "true" }, ...parts);
+  if (phase === "bidding") {
+    return kept(h("div", { class: "row bids" }, view.app.catalogue.contracts.map(({ name: c }) =>
+      h("button", { class: c === "pass" ? "quiet" : "", disabled: true, tabindex: "-1" }, contractWord(c)))));
+  }
+  return phase === "play" ? kept(h("p", {}, t("play.title")), h("p", { class: "kept-refusal" })) : null;
 }
 
 /** A proposal to cancel the game: who proposed it, the votes so far, and this person's two buttons. */
