@@ -60,7 +60,7 @@ export function renderBar(view) {
   const g = s.game;
   const facts = [];
   if (g && !g.over) facts.push(t("table.deal_of", { n: g.deal_number, of: g.deals }));
-  if (d && d.contract) {
+  if (d && d.contract && d.phase !== "bidding") { // bidding: each seat's bubble says its bid, and the bar keeps its rows
     facts.push(t("table.contract_by", { contract: contractWord(d.contract), name: view.playerOf(d.taker) }));
     if (d.called) facts.push(t("table.called", { card: cards.word(d.called) }));
   }
