@@ -85,13 +85,10 @@ function drawActions(view, box) {
     const withChelem = bids.some((b) => b.chelem);
     const chelemBox = withChelem ? h("input", { type: "checkbox", id: "bid-chelem" }) : null;
     box.append(h("div", { class: "row bids", role: "group", "aria-label": t("bid.title") },
-      view.app.catalogue.contracts.map(({ name: c }) => {
-        const ok = bids.some((b) => b.bid === c && !b.chelem);
-        return h("button", {
-          class: c === "pass" ? "quiet" : "", disabled: !ok, dataset: { bid: c },
-          onclick: () => view.send({ type: "act", action: chelemBox && chelemBox.checked && c !== "pass" ? { bid: c, chelem: true } : { bid: c } }),
-        }, contractWord(c));
-      }),
+      bidButtons(view, (c) => ({
+        disabled: !bids.some((b) => b.bid === c && !b.chelem), dataset: { bid: c },
+        onclick: () => view.send({ type: "act", action: chelemBox && chelemBox.checked && c !== "pass" ? { bid: c, chelem: true } : { bid: c } }),
+      })),
       chelemBox ? h("label", {}, chelemBox, " ", t("bid.chelem")) : ""));
   } else if (calls.length) {
     box.append(h("div", { class: "row calls", role: "group", "aria-label": t("call.title") }, h("span", {}, t("call.title")),
@@ -128,13 +125,17 @@ function drawActions(view, box) {
   }
 }
 
+/** A button for each contract of the catalogue, as one's turn shows them; attrs(contract) says what each does. */
+function bidButtons(view, attrs) {
+  return view.app.catalogue.contracts.map(({ name: c }) => h("button", { class: c === "pass" ? "quiet" : "", ...attrs(c) }, contractWord(c)));
+}
+
 /** While others act, one's own turn's room, unseen, so that the hand below keeps still under a finger: the bids' row
  * in the bidding (its buttons as they wrap on a phone), the prompt and its refusal line in the play. */
 function keptPlace(view, phase) {
   const kept = (...parts) => h("div", { class: "kept-place", "aria-hidden": "true" }, ...parts);
   if (phase === "bidding") {
-    return kept(h("div", { class: "row bids" }, view.app.catalogue.contracts.map(({ name: c }) =>
-      h("button", { class: c === "pass" ? "quiet" : "", disabled: true, tabindex: "-1" }, contractWord(c)))));
+    return kept(h("div", { class: "row bids" }, bidButtons(view, () => ({ disabled: true, tabindex: "-1" }))));
   }
   return phase === "play" ? kept(h("p", {}, t("play.title")), h("p", { class: "kept-refusal" })) : null;
 }
