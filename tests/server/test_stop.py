@@ -11,6 +11,7 @@ import pytest
 
 from atout.server.features.background import Background
 from atout.server.http import app as server_app
+from atout.server.site.hub import Hub
 
 from .helpers import running_server
 
@@ -27,7 +28,15 @@ async def test_a_part_that_never_stops_is_named_and_the_server_ends_all_the_same
             except asyncio.CancelledError:
                 continue
 
+    hub_stops: list[Hub] = []
+    hub_stop = Hub.stop
+
+    async def recorded(self: Hub) -> None:
+        hub_stops.append(self)
+        await hub_stop(self)
+
     monkeypatch.setattr(Background, "stop", never)
+    monkeypatch.setattr(Hub, "stop", recorded)
     monkeypatch.setattr(server_app, "STOP_WITHIN", 0.3)
     caplog.set_level(logging.ERROR)
     async with running_server(db_url) as server:
@@ -37,4 +46,5 @@ async def test_a_part_that_never_stops_is_named_and_the_server_ends_all_the_same
     released.set()
     hung = [json.loads(r.getMessage()) for r in caplog.records if "stop_hung" in r.getMessage()]
     assert [h["part"] for h in hung] == ["background"], hung
-    assert hub.rooms is not None and took < 60, took  # the hub's own stop ran after it (a bound on a hang only)
+    assert hub_stops == [hub], hub_stops  # the hub's own stop ran after it, whole
+    assert took < 60, took  # a bound on a hang only
