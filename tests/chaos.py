@@ -222,7 +222,7 @@ class Person:
             return
 
     async def send(self, message: dict[str, Any]) -> None:
-        self.last_frames = [*self.last_frames[-7:], f"sent {message['type']}:{message.get('seq')}"]
+        self.note(f"sent {message['type']}:{message.get('seq')}")
         with contextlib.suppress(websockets.ConnectionClosed):
             await self.ws.send(json.dumps(message))
 
@@ -263,10 +263,15 @@ class Person:
             await self.connect()
             await self.send({"type": "join", "table": self.table, "last_seq": self.last_seq})
 
+    def note(self, what: str) -> None:
+        """A frame heard or an ask sent, with its time (the fault log's clock): a silent table's account."""
+        self.last_frames = [*self.last_frames[-11:], f"{time.monotonic():.1f} {what}"]
+
     def absorb(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         note = message.get("event", {}).get("type") if kind == "event" else message.get("code", "")
-        self.last_frames = [*self.last_frames[-7:], f"{kind}:{message.get('seq')}:{note}"]
+        told = message.get("state") or message.get("patch") or {}
+        self.note(f"{kind}:{message.get('seq')}:{note}{' paused' if kind == 'table' and told.get('paused') else ''}")
         if self.table is None and kind in ("event", "table"):  # the table this person just created
             self.table = message["table"]
         if kind in ("event", "table") and message.get("table") == self.table:
@@ -536,7 +541,9 @@ async def _finish_games(site: Site, opened: list[tuple[str, list[Person], Heard,
 
 def _resting(master: Person) -> bool:
     state = master.state
-    return state is not None and state["status"] == "waiting" and state["seq"] == master.last_seq
+    return (
+        state is not None and state["status"] == "waiting" and not state["paused"] and state["seq"] == master.last_seq
+    )
 
 
 def _check(run: Run, site: Site, opened: list[tuple[str, list[Person], Heard, int]], stats: Stats) -> None:
@@ -668,8 +675,9 @@ def _check(run: Run, site: Site, opened: list[tuple[str, list[Person], Heard, in
                     f"{len(deal.get('legal') or [])}, state seq {seen.get('seq')}, last_seq {person.last_seq}, "
                     f"paused {seen.get('paused')}, vote {seen.get('vote')}, acted {person.acted and person.acted[1]}, "
                     f"socket {'open' if person.ws is not None and person.ws.state.name == 'OPEN' else 'closed'}, "
-                    f"last frames {person.last_frames[-4:]}"
+                    f"last frames {person.last_frames}"
                 )
+            problems += [f"    log {line}" for line in _log_lines(site, table)[-20:]]
     problems += [f"slow to resume: {x}" for x in slow[:20]]
     if longest[0] > SILENCE_PROMISE:
         problems.append(f"a table silent {longest[0]:.1f} s outside a fault ({longest[1]})")
@@ -678,6 +686,15 @@ def _check(run: Run, site: Site, opened: list[tuple[str, list[Person], Heard, in
     problems += [f"traceback: {x}" for x in tracebacks[:10]]
     if max(stats.welcome_seconds, default=0) > 10:
         problems.append(f"a hello waited {max(stats.welcome_seconds):.1f} s for its welcome")
+
+
+def _log_lines(site: Site, table: str) -> list[str]:
+    """What the processes' logs say of ``table`` (a silent table's account: paused, settled, stalled, moved)."""
+    lines = []
+    for path in site.logs:
+        with contextlib.suppress(OSError):
+            lines += [f"{path.name}: {x[:300]}" for x in path.read_text(errors="replace").splitlines() if table in x]
+    return lines
 
 
 RESUME_PROMISE = 60.0
