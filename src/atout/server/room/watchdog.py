@@ -1,8 +1,9 @@
 """The process's watchdog over the tables it runs: a table with a turn to play (a robot's, a clock's) that makes no
 event for longer than its own promise (and a few real seconds more: robots think and timers wake in real time), or whose
-memory stands ahead of its store, or that stays paused while its
-store takes writes, is found here whatever stopped it, logged once with its state and the tasks that died, counted
-(``/health``, ``/metrics``: ``atout_tables_stalled``), and run again from its store.
+memory stands ahead of its store, or that stays paused while its store takes writes (counted over every look that saw
+the store up, however many outages came between: a store that fails again and again must not hide a table that no
+longer resumes), is found here whatever stopped it, logged once with its state and its tasks, the living and the
+dead, counted (``/health``, ``/metrics``: ``atout_tables_stalled``), and run again from its store.
 
 A table waiting for a person without a clock promises nothing: a person may think as long as they like there."""
 
@@ -12,7 +13,7 @@ import asyncio
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..clock import Clock
 from ..logs import event_log
@@ -28,8 +29,9 @@ stalled: the timer wakes at the deadline itself, so this is only a loaded machin
 THINKING = 30.0
 """How long a robot may think, beyond the table's pace, before its table counts as stalled (an expert's slowest
 decision is well under a second; its first one on a machine compiles for some seconds)."""
-OUTAGE_GRACE = 30.0
-"""How long a table may stay paused while its store takes writes again (it resumes within the probe's 2 s)."""
+OUTAGE_GRACE = 15.0
+"""Real seconds in all a table may stay paused while its store takes writes (it resumes within the probe's 2 s of a
+write taken), summed from one look to the next over the stretches the store was up since the table paused."""
 AGAIN = 60.0
 """A table still stalled this long after it was run again from its store is run again (and said again)."""
 RESTART_WAIT = 60.0
@@ -48,16 +50,19 @@ class WatchedRoom(outage.OutageRoom, Protocol):
     def released(self) -> bool: ...
     @property
     def failed(self) -> list[str]: ...
+    @property
+    def tasks(self) -> list[asyncio.Task[Any]]: ...
 
 
-def overdue(room: WatchedRoom, now: float, store_up: bool, paused_since: float | None) -> str | None:
-    """Why ``room``'s table is stalled at ``now``, or None: what it promised and did not do."""
+def overdue(room: WatchedRoom, now: float, paused_up: float) -> str | None:
+    """Why ``room``'s table is stalled at ``now``, or None: what it promised and did not do. ``paused_up``: how long
+    its store took writes while it stayed paused."""
     table = room.table
     if not room.lock.locked() and table.seq != room.stored_seq:
         return f"its memory stands at seq {table.seq}, its store at {room.stored_seq}"
     if table.paused is not None:
-        if store_up and paused_since is not None and now - paused_since > OUTAGE_GRACE:
-            return f"paused for {now - paused_since:.0f} s while its store takes writes"
+        if paused_up > OUTAGE_GRACE:
+            return f"paused while its store took writes for {paused_up:.0f} s"
         return None
     seat = table.robot_turn()
     if seat is not None:
@@ -83,8 +88,9 @@ class Watchdog:
     stalled: dict[str, tuple[str, float]] = field(default_factory=dict)  # stalled, not running again yet: why, since
     found: int = 0  # tables found stalled since the process started
     restarted: int = 0  # times a stalled table was run again from its store
-    _paused: dict[str, float] = field(default_factory=dict)  # since when a table is seen paused with its store up
+    _paused: dict[str, float] = field(default_factory=dict)  # a paused table: real seconds its store was up since
     _suspect: dict[str, tuple[int, float]] = field(default_factory=dict)  # overdue: its number then, real time
+    _last_look: float | None = None  # real time
 
     async def run(self) -> None:
         while True:
@@ -95,17 +101,25 @@ class Watchdog:
         """One look at every table; a stalled one is logged once and run again from its store (in a task of its
         room's: a table whose turn is held does not hold the watchdog)."""
         now = self.clock.now()
+        real = self.monotonic()
+        since, self._last_look = self._last_look, real
+        up = self.health.up
+        # the store up since the last look, or since it came back after it: what a paused table's wait counts
+        up_for = max(0.0, real - max(since, self.health.back_at)) if up and since is not None else 0.0
         seen: set[str] = set()
         for room in list(self.rooms()):
             if room.released:
                 continue
             table_id = room.table.id
             seen.add(table_id)
-            if room.table.paused is not None and self.health.up:
-                self._paused.setdefault(table_id, now)
-            else:
+            if room.table.paused is None:
                 self._paused.pop(table_id, None)
-            why = overdue(room, now, self.health.up, self._paused.get(table_id))
+            else:
+                known = table_id in self._paused  # paused at the last look too: the stretch since is its own
+                self._paused[table_id] = self._paused.get(table_id, 0.0) + (up_for if known else 0.0)
+                if not up:
+                    continue  # paused as it should be while its store is away: neither stalled nor cleared
+            why = overdue(room, now, self._paused.get(table_id, 0.0))
             if why is None:
                 self.stalled.pop(table_id, None)
                 self._suspect.pop(table_id, None)
@@ -134,6 +148,7 @@ class Watchdog:
                 to_act=table.to_act(),
                 paused=table.paused,
                 queue_held=room.lock.locked(),
+                tasks=sorted(t.get_name().split(" of table")[0] for t in room.tasks if not t.done()),
                 failed_tasks=room.failed[-3:],
             )
             room.spawn(self._restart(room), "restart")

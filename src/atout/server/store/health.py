@@ -83,6 +83,7 @@ class StoreHealth:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.cause: Cause | None = None
         self.since = 0.0
+        self.back_at = 0.0  # when the last outage ended (its clock's time)
         self.outages = 0  # how many began since the process started
         self.listeners: list[Callable[[], None]] = []
         self._clock = clock
@@ -110,7 +111,8 @@ class StoreHealth:
             cause, self.cause = self.cause, None
             if cause is None:
                 return
-            seconds = self._clock() - self.since
+            self.back_at = self._clock()
+            seconds = self.back_at - self.since
         event_log(event="store_up", cause=str(cause), seconds=round(seconds, 3))
         self._changed()
 
