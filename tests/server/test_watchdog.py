@@ -12,7 +12,8 @@ import logging
 import httpx
 import pytest
 
-from atout.server.room import watchdog
+from atout.server.room import outage, watchdog
+from atout.server.store.health import Cause, StoreHealth
 from atout.server.table import Batch, play
 
 from .helpers import SQLITE_ONLY, Client, eventually, first_legal, quick_config, running_server
@@ -149,3 +150,92 @@ async def test_a_memory_ahead_of_its_store_goes_back_to_the_store(
         assert answer["type"] == "event" and answer["seq"] == seq + 1, answer  # the same number, stored this time
         stored = [e.seq for e in await asyncio.to_thread(server.hub.store.events_after, table, 0)]
         assert stored == list(range(1, stored[-1] + 1))
+
+
+async def test_a_table_whose_resumption_is_gone_is_found_through_an_outage_that_comes_again_and_again(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The chaos run's case: the store fails every few seconds, so it is never up for long; a paused table whose
+    resumption is gone must still be found, by the time the store was up in all while it stayed paused, and run
+    again from its store. A look that finds the store away neither finds it stalled nor forgets its wait."""
+    caplog.set_level(logging.INFO)
+    async with running_server(db_url, config()) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, deals=1, turn_seconds=0)
+        await ann.request({"type": "start", "table": table})
+        await until_to_act(ann, 0)
+        room = server.hub.rooms[table]
+        seq = room.table.seq
+        outage.pause(room, "the store is unavailable")
+        [resumption] = [t for t in room.tasks if t.get_name().startswith("resumption")]
+        resumption.cancel()  # the table's own resumption gone, as a bug would leave it: nobody resumes it
+        await asyncio.gather(resumption, return_exceptions=True)
+
+        real = [1000.0]
+        health = StoreHealth(clock=lambda: real[0])  # the store as this watchdog sees it, failing on our word
+        dog = watchdog.Watchdog(lambda: [room], server.clock, health, real_grace=4.0, monotonic=lambda: real[0])
+
+        def look(after: float, store_up: bool) -> None:
+            """The store up (or away) for the ``after`` seconds before the next look."""
+            if store_up:
+                health.back()
+            else:
+                health.down(Cause.UNREACHABLE)
+            real[0] += after
+            dog.check()
+
+        look(0.0, True)  # paused, first seen
+        for _ in range(3):  # up 3 s, then away 3 s: 3 s up in each round, never 15 s in a row
+            look(3.0, False)
+            look(3.0, True)
+        assert dog.found == 0
+        assert room.table.paused is not None
+        for _ in range(3):
+            look(3.0, False)
+            look(3.0, True)
+        assert dog.found == 0  # overdue at 18 s up in all; stalled once it stays so for real_grace more
+        look(3.0, False)  # away at this look: not judged, its wait kept
+        look(3.0, True)
+        assert dog.found == 1
+
+        await eventually(lambda: room.table.paused is None, "the table was not run again from its store")
+        assert room.table.seq == seq and dog.restarted == 1
+        [line] = stalled_lines(caplog)
+        assert line["table"] == table and "paused while its store took writes for 2" in line["why"], line
+        assert "resumption" not in line["tasks"], line
+        await ann.settle()
+        assert ann.state["paused"] is None
+        answer = await ann.request({"type": "act", "table": table, "action": first_legal(ann.state)})
+        assert answer["type"] == "event" and answer["seq"] == seq + 1, answer
+
+
+async def test_a_restart_that_meets_the_store_away_leaves_a_resumption_waiting_for_it(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watchdog's restart of a paused table whose resumption is gone, as the store fails again: the table
+    waits for the store with a resumption of its own again, and resumes once the store answers, without
+    waiting for the watchdog's next try."""
+    async with running_server(db_url, config()) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, deals=1, turn_seconds=0)
+        await ann.request({"type": "start", "table": table})
+        await until_to_act(ann, 0)
+        room = server.hub.rooms[table]
+        outage.pause(room, "the store is unavailable")
+        [resumption] = [t for t in room.tasks if t.get_name().startswith("resumption")]
+        resumption.cancel()
+        await asyncio.gather(resumption, return_exceptions=True)
+
+        store = server.hub.store
+        read = store.table
+
+        def away(table_id: str) -> object:
+            monkeypatch.setattr(store, "table", read)  # away for this read only: the probe finds it back
+            raise ConnectionError("the store went away again")
+
+        monkeypatch.setattr(store, "table", away)
+        assert await outage.restart(room) is False
+        assert room.table.paused is not None
+        await eventually(lambda: room.table.paused is None, "the table waited for nobody to resume it")
+        await ann.settle()
+        assert ann.state["paused"] is None

@@ -184,7 +184,10 @@ async def restart(room: OutageRoom) -> bool:
             item, written = await _read_back(room)
         except Exception as err:  # the store away: the table waits for it, paused (its health logs the outage)
             cause = services.store.health.report(err)
-            pause(room, cause.why if cause is not None else REREAD)
+            if room.table.paused is None:
+                pause(room, cause.why if cause is not None else REREAD)
+            else:  # paused already, its resumption perhaps what stopped: another one waits for the store
+                room.spawn(_resume_when_stored(room), "resumption")
             return False
         if item is None:
             return False
