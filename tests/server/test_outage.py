@@ -29,7 +29,8 @@ from .test_tables import game_over, table_with_robots
 class Proxy:
     """A TCP proxy to PostgreSQL that a test can cut (every connection dropped, new ones refused), or arm
     to cut as PostgreSQL's next answer to an insert comes back (that answer lost: the write committed
-    there, and the server never hears so)."""
+    there, and the server never hears so), or as the server sends a write holding ``drop_on`` (that write
+    lost on its way: never committed, and the server does not know it)."""
 
     def __init__(self, target_port: int) -> None:
         self.target_port = target_port
@@ -37,6 +38,7 @@ class Proxy:
         self.server: asyncio.AbstractServer | None = None
         self.pipes: set[asyncio.StreamWriter] = set()
         self.armed = False
+        self.drop_on: bytes | None = None
         self.cut_done = asyncio.Event()
 
     async def start(self) -> None:
@@ -54,6 +56,11 @@ class Proxy:
         async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter, answers: bool) -> None:
             with contextlib.suppress(Exception):
                 while data := await src.read(65536):
+                    if not answers and self.drop_on is not None and self.drop_on in data:
+                        self.drop_on = None  # the write never reaches PostgreSQL, and every connection goes
+                        await self.cut()
+                        self.cut_done.set()
+                        return
                     if answers and self.armed and b"INSERT 0 " in data:  # PostgreSQL's answer to a write: lost,
                         # and every connection with it (its CommandComplete: the write is over, committed)
                         self.armed = False
@@ -344,3 +351,43 @@ async def test_postgresql_s_connections_ended_mid_game_as_a_restart_does_lose_no
         assert stored == list(range(1, ann.seq + 1))
         assert pauses(ann, table) in ((0, 0), (1, 1))
         assert server.hub.store.health.up
+
+
+async def test_a_new_game_lost_as_it_commits_is_refused_once_the_store_is_back_and_its_master_starts_it_again(
+    pg_url: str,
+) -> None:
+    """A game over, its master starts the next as PostgreSQL goes away (the chaos run's case): the start's
+    write never reached the database, and the server could not know. The table pauses; once the store is
+    back it resumes as stored, its master hears the start was not stored, still master of a table with its
+    last game's sheet, and starts the next game."""
+    proxy = Proxy(pg_port(pg_url))
+    await proxy.start()
+    async with running_server(through(proxy, pg_url)) as server:
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 3, deals=1, turn_seconds=0)
+        await ann.request({"type": "start", "table": table})
+        await play_to_the_end(ann, table)
+        await ann.settle()
+        over = ann.state
+        assert over["status"] == "waiting" and over["game"]["over"] and over["master"] == ann.state["you"]
+
+        proxy.drop_on = b"game_start"
+        answer = await ann.request({"type": "start", "table": table})
+        assert proxy.cut_done.is_set()
+        assert answer["type"] == "error" and answer["code"] == "unknown", answer
+        await proxy.restore()
+        settled = await ann.recv(WITHIN)
+        while settled.get("ref") != answer["ref"]:  # the answer owed: it does not count
+            settled = await ann.recv(WITHIN)
+        assert settled["type"] == "error" and settled["code"] == "unavailable", settled
+        await until_resumed(ann, table)
+        back = ann.state
+        assert back["seq"] == over["seq"] and back["status"] == "waiting" and back["paused"] is None
+        assert back["master"] == back["you"] and back["game"] == over["game"], back
+
+        answer = await ann.request({"type": "start", "table": table})
+        assert answer["type"] == "event" and answer["event"]["type"] == "game_start", answer
+        assert answer["seq"] == over["seq"] + 1  # the lost start took no number
+        stored = [e.seq for e in await asyncio.to_thread(server.hub.store.events_after, table, 0, 100_000)]
+        assert stored == list(range(1, len(stored) + 1)) and stored[-1] >= answer["seq"]  # its robots play on
+    await proxy.cut()
