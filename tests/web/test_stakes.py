@@ -193,3 +193,29 @@ def test_a_guest_who_registers_mid_game_on_the_same_machine_makes_the_game_unran
     assert board["rows"] == []
     for person in (ana, gus):
         person.close()
+
+
+def test_a_page_reloaded_while_the_store_is_away_joins_its_table_by_itself_once_it_is_back(browser, tmp_path):
+    """Nobody left behind: a person reloads the table's page while PostgreSQL is cut off. The server cannot read
+    the deal's log, so it refuses the join (``unavailable``); the page says so once and asks again by itself,
+    and once PostgreSQL is back the person is at their table, their turn before them, without a click."""
+    with proxied_postgres() as (url, proxy):
+        server = Site(tmp_path, args=("--db", url))
+        try:
+            alice = Person(browser, server.url, "Alice").arrive()
+            table = create(alice, players=3)
+            alice.fill_and_start()
+            page = alice.page
+            page.wait_for_function("() => window.atout.view.isMyTurn()")  # the table stands still
+            proxy.cut()
+            page.reload()
+            refused = page.locator(".toast", has_text="this page asks again by itself")
+            expect(refused).to_have_count(1)
+            assert page.evaluate("() => window.atout.view && window.atout.view.state") is None
+            proxy.restore()
+            page.wait_for_function(f"() => window.atout.view?.id === '{table}' && window.atout.view.isMyTurn()")
+            assert refused.count() <= 1  # said once, not at each try
+            assert alice.step() is not None  # and the game goes on
+            alice.close()
+        finally:
+            server.stop()

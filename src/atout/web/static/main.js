@@ -6,7 +6,7 @@
 import { $, h, replace } from "./dom.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { openDisplay } from "./display.js";
-import { Net } from "./net.js";
+import { ASK_AGAIN, Net, againIn } from "./net.js";
 import { renderLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { renderFriends, renderGame, renderLeaderboard, renderProfile, accountDialog } from "./account.js";
@@ -79,7 +79,12 @@ function socketPath() {
   return r.kind === "t" && r.arg ? `/ws?table=${encodeURIComponent(r.arg)}` : "/ws";
 }
 
+let helloTries = 0;
+let helloAgain = null;
+
 function hello() {
+  app.welcomed = false; // until this socket's welcome
+  clearTimeout(helloAgain);
   const message = { type: "hello", protocol: 1, patches: true };
   if (!app.registered) {
     const token = localStorage.getItem("atout.token");
@@ -93,13 +98,18 @@ function hello() {
 function onMessage(m) {
   switch (m.type) {
     case "welcome":
+      app.welcomed = true;
+      helloTries = 0;
       app.me = m.you;
       if (m.token) localStorage.setItem("atout.token", m.token);
       onStatus("online");
       show();
       break;
     case "error":
-      if (m.code === "name_taken" || m.code === "bad_name") {
+      if (!app.welcomed && ASK_AGAIN.has(m.code)) { // the hello itself not answered now: said once, asked again
+        if (helloTries === 0) toast(t("error.asked_again"), "error");
+        helloAgain = setTimeout(() => app.net.send(hello()), againIn(helloTries++));
+      } else if (m.code === "name_taken" || m.code === "bad_name") {
         const wished = localStorage.getItem("atout.name");
         localStorage.removeItem("atout.name");
         welcomeScreen(wished || "", errorText(m));

@@ -8,6 +8,16 @@ const PONG_WITHIN = 6000;
 const TRY_AGAIN_LATER = 1013;
 const BUSY_WAIT = 20000;
 
+/** What the server could not answer now (its store away, a failure of its own) is asked again by the page itself,
+ * later and later, and said once: a page that waited for a click would leave its person behind (a reload while the
+ * store was away left a page with no table at all, for good). */
+export const ASK_AGAIN = new Set(["unavailable", "unknown", "internal"]);
+
+/** How long to wait before asking again, after ``tries`` refusals in a row: half a second, doubling to 8 s. */
+export function againIn(tries) {
+  return Math.min(8000, 500 * 2 ** tries) + Math.random() * 250;
+}
+
 export class Net {
   constructor({ hello, onMessage, onStatus, path }) {
     this.hello = hello; // () => the hello message to send on each (re)connection

@@ -199,6 +199,7 @@ export default {
   "error.claimed_today": "You have claimed your chips today already: the next claim opens at 00:00 UTC.",
   "error.paused": "The table is paused: wait until it resumes.", "error.not_logged_in": "Log in first.",
   "error.unknown": "The server lost its database while saving this: the table tells you in a moment whether it counts.",
+  "error.asked_again": "The server cannot answer right now: this page asks again by itself.",
   "error.unavailable": "Not done: the server cannot do it right now; try again in a moment.",
   "error.stale": "The table moved on before your action arrived: look again and retry.",
   "error.not_your_turn": "It is not your turn.", "error.rate_limited": "Too fast: slow down a little.",

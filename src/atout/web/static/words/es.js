@@ -200,6 +200,7 @@ export default {
   "error.claimed_today": "Ya has pedido tus fichas hoy: la próxima petición se abre a las 00:00 UTC.",
   "error.paused": "La mesa está en pausa: espera a que siga.", "error.not_logged_in": "Entra primero.",
   "error.unknown": "El servidor perdió su base de datos al guardar esto: la mesa te dirá en un momento si cuenta.",
+  "error.asked_again": "El servidor no puede responder ahora: esta página vuelve a preguntar por sí sola.",
   "error.unavailable": "No se hizo: el servidor no puede hacerlo ahora; vuelve a intentarlo en un momento.",
   "error.stale": "La mesa avanzó antes de que llegara tu acción: mira de nuevo y vuelve a intentarlo.",
   "error.not_your_turn": "No es tu turno.", "error.rate_limited": "Demasiado rápido: ve un poco más despacio.",

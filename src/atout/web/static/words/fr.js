@@ -200,6 +200,7 @@ export default {
   "error.claimed_today": "Vous avez déjà réclamé vos jetons aujourd'hui : la prochaine fois à partir de 0 h UTC.",
   "error.paused": "La table est en pause : attendez qu'elle reprenne.", "error.not_logged_in": "Connectez-vous d'abord.",
   "error.unknown": "Le serveur a perdu sa base de données pendant l'enregistrement : la table vous dira dans un instant si cela compte.",
+  "error.asked_again": "Le serveur ne peut pas répondre pour l'instant : cette page redemande d'elle-même.",
   "error.unavailable": "Rien n'a été fait : le serveur ne le peut pas pour l'instant ; réessayez dans un moment.",
   "error.stale": "La table a bougé avant votre action : regardez et recommencez.",
   "error.not_your_turn": "Ce n'est pas votre tour.", "error.rate_limited": "Trop vite : ralentissez un peu.",
