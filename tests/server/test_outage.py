@@ -391,3 +391,28 @@ async def test_a_new_game_lost_as_it_commits_is_refused_once_the_store_is_back_a
         stored = [e.seq for e in await asyncio.to_thread(server.hub.store.events_after, table, 0, 100_000)]
         assert stored == list(range(1, len(stored) + 1)) and stored[-1] >= answer["seq"]  # its robots play on
     await proxy.cut()
+
+
+async def test_the_first_write_after_an_outage_met_by_a_read_is_taken(pg_url: str) -> None:
+    """PostgreSQL away and back while no table wrote: a page's read met the outage, the probe its end. The store
+    writer's kept connection died with it; the next action is stored on a new one, not refused on the dead one
+    (it was: ``unknown``, the table paused again, the person told later that it did not count)."""
+    proxy = Proxy(pg_port(pg_url))
+    await proxy.start()
+    async with (
+        running_server(through(proxy, pg_url)) as server,
+        httpx.AsyncClient(base_url=http_base(server.url), timeout=WITHIN) as http,
+    ):
+        ann = await Client.connect(server.url, "Ann")
+        table = await table_with_robots(ann, 4, deals=1, turn_seconds=0)
+        await ann.request({"type": "start", "table": table})
+        await ann_to_act(ann)
+        await proxy.cut()
+        assert (await http.get("/api/leaderboard")).status_code == 503  # a read meets the outage
+        await proxy.restore()
+        await eventually(lambda: server.hub.store.health.up, "the probe did not find the store back")
+        answer = await ann.request({"type": "act", "table": table, "action": first_legal(ann.state)})
+        assert answer["type"] == "event", answer
+        assert pauses(ann, table) == (0, 0)
+        assert server.hub.store.health.outages == 1
+    await proxy.cut()

@@ -43,6 +43,7 @@ class StoreWriter:
         self.commits = 0
         self.items = 0
         self._conn: sa.Connection | None = None
+        self._conn_outages = 0  # the store's outages before the connection was opened
 
     async def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="atout-store-writer", daemon=True)
@@ -99,9 +100,15 @@ class StoreWriter:
 
     def _connection(self) -> sa.Connection:
         """The writer's own connection, kept open (a pool checkout, and its reset, per batch cost more
-        than the batch's SQL); opened again after a failure."""
+        than the batch's SQL); opened again after a failure, and after an outage someone else met (a read, the
+        probe): kept through it, it is dead, and the first write after the store came back failed on it, its
+        outcome unknown, its table paused a second time, its person refused though the store was back."""
+        outages = self.store.health.outages
+        if self._conn is not None and self._conn_outages != outages:
+            self._drop_connection(failed=True)
         if self._conn is None or self._conn.closed or self._conn.invalidated:
             self._conn = self.store.engine.connect()
+            self._conn_outages = outages
         return self._conn
 
     def _drop_connection(self, failed: bool = False) -> None:
