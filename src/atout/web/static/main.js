@@ -30,12 +30,15 @@ window.atout = app; // for the curious, and for the browser tests' timing probes
 /** A short message over the page, said by a screen reader (an error at once), unless ``silent``: the same words
  * are said elsewhere (a refusal's line in the prompt), and a person hears each refusal once. A new error takes
  * the place of the last one: refusals never stack over the page's buttons. */
-export function toast(text, kind = "info", { silent = false } = {}) {
+/** A short message at the foot of the page, gone after a few seconds; ``lasting``: until its caller removes it
+ * (the element returned). */
+export function toast(text, kind = "info", { silent = false, lasting = false } = {}) {
   const box = $("#toasts");
   if (kind === "error") box.querySelectorAll(".toast.error").forEach((old) => old.remove());
   const item = h("div", { class: `toast ${kind}`, role: silent ? null : kind === "error" ? "alert" : "status", "aria-hidden": silent ? "true" : null }, text);
   box.append(item);
-  setTimeout(() => item.remove(), kind === "error" ? 7000 : 4000);
+  if (!lasting) setTimeout(() => item.remove(), kind === "error" ? 7000 : 4000);
+  return item;
 }
 app.toast = toast;
 
@@ -81,6 +84,7 @@ function socketPath() {
 
 let helloTries = 0;
 let helloAgain = null;
+let helloSaid = null; // the message that the page asks again, shown until the welcome comes
 
 function hello() {
   app.welcomed = false; // until this socket's welcome
@@ -100,6 +104,8 @@ function onMessage(m) {
     case "welcome":
       app.welcomed = true;
       helloTries = 0;
+      helloSaid?.remove();
+      helloSaid = null;
       app.me = m.you;
       if (m.token) localStorage.setItem("atout.token", m.token);
       onStatus("online");
@@ -107,7 +113,7 @@ function onMessage(m) {
       break;
     case "error":
       if (!app.welcomed && ASK_AGAIN.has(m.code)) { // the hello itself not answered now: said once, asked again
-        if (helloTries === 0) toast(t("error.asked_again"), "error");
+        if (helloTries === 0) helloSaid = toast(t("error.asked_again"), "error", { lasting: true });
         helloAgain = setTimeout(() => app.net.send(hello()), againIn(helloTries++));
       } else if (m.code === "name_taken" || m.code === "bad_name") {
         const wished = localStorage.getItem("atout.name");
