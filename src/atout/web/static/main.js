@@ -29,9 +29,8 @@ window.atout = app; // for the curious, and for the browser tests' timing probes
 
 /** A short message over the page, said by a screen reader (an error at once), unless ``silent``: the same words
  * are said elsewhere (a refusal's line in the prompt), and a person hears each refusal once. A new error takes
- * the place of the last one: refusals never stack over the page's buttons. */
-/** A short message at the foot of the page, gone after a few seconds; ``lasting``: until its caller removes it
- * (the element returned). */
+ * the place of the last one: refusals never stack over the page's buttons. Gone after a few seconds, unless
+ * ``lasting``: then its caller removes it (the element returned). */
 export function toast(text, kind = "info", { silent = false, lasting = false } = {}) {
   const box = $("#toasts");
   if (kind === "error") box.querySelectorAll(".toast.error").forEach((old) => old.remove());
