@@ -187,6 +187,7 @@ class Person:
         self.seen_here: set[int] = set()  # the numbers this socket heard
         self.stop = False
         self.finishing = False  # the run ends: as master, start no other game
+        self.owed = False  # finishing, but one more game owed: the table had not moved since the last fault began
         self.acted: tuple[Any, int] | None = None  # (socket, number) of the state last acted on
         self.last_frames: list[str] = []  # a short account of the last frames heard and asks sent (a failure's)
 
@@ -289,6 +290,8 @@ class Person:
                         event.get("seat"),
                         json.dumps(event.get("action"), sort_keys=True),
                     )
+                if event["type"] == "game_start":
+                    self.owed = False
                 if event["type"] == "timeout" and self.state is not None and event.get("seat") == self.state["you"]:
                     self.stats.people_timed_out += 1
             self.last_seq = max(self.last_seq, message["seq"])
@@ -312,7 +315,7 @@ class Person:
         self.acted = (self.ws, state["seq"])
         deal = state["deal"]
         if state["status"] == "waiting" and state["game"] and state["master"] == state["you"]:
-            if not self.finishing:
+            if not self.finishing or self.owed:
                 await self.send({"type": "start", "table": self.table, "seq": state["seq"]})
         elif deal and deal["to_act"] == state["you"] and deal["legal"] and state["vote"] is None:
             await self.send({"type": "act", "table": self.table, "seq": state["seq"], "action": first_legal(deal)})
@@ -502,7 +505,7 @@ async def chaos(
             )
         after.append(time.monotonic() + FAULT_GRACE)
         progress("faults over: every table finishes its game")
-        await _finish_games(site, opened, settle)
+        await _finish_games(opened, settle, windows[-1].start if windows else begun)
         watchdog = {}  # what each live process's watchdog found (a killed one's counts went with it)
         for process in site.live():
             with contextlib.suppress(Exception):
@@ -527,10 +530,13 @@ async def chaos(
         await asyncio.to_thread(site.close)
 
 
-async def _finish_games(site: Site, opened: list[tuple[str, list[Person], Heard, int]], settle: float) -> None:
-    """Until every table's game is over (its master then stops starting new ones), or ``settle`` seconds."""
-    for _, crowd, _, _ in opened:
+async def _finish_games(opened: list[tuple[str, list[Person], Heard, int]], settle: float, last_fault: float) -> None:
+    """Until every table's game is over (its master then stops starting new ones), or ``settle`` seconds. A master
+    whose table has not moved since the last fault began (its start refused by it, the table paused) still starts
+    one game: every table must be seen to move after each fault, and this one had no chance to yet."""
+    for _, crowd, heard, _ in opened:
         crowd[0].finishing = True
+        crowd[0].owed = not heard.arrivals or heard.arrivals[-1] < last_fault
     end = time.monotonic() + settle
     while time.monotonic() < end:
         waiting = [t for t, crowd, _, _ in opened if not _resting(crowd[0])]
@@ -542,7 +548,11 @@ async def _finish_games(site: Site, opened: list[tuple[str, list[Person], Heard,
 def _resting(master: Person) -> bool:
     state = master.state
     return (
-        state is not None and state["status"] == "waiting" and not state["paused"] and state["seq"] == master.last_seq
+        state is not None
+        and state["status"] == "waiting"
+        and not state["paused"]
+        and state["seq"] == master.last_seq
+        and not master.owed
     )
 
 
