@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import subprocess
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -22,7 +23,7 @@ import sqlalchemy as sa
 
 from atout.server.store import Store
 
-from .helpers import WITHIN, Client, eventually, first_legal, running_server
+from .helpers import WITHIN, Client, Server, eventually, first_legal, running_server
 from .test_tables import game_over, table_with_robots
 
 
@@ -130,6 +131,24 @@ async def until_resumed(client: Client, table: str) -> None:
         await client.recv(WITHIN)
 
 
+@contextlib.asynccontextmanager
+async def proxied_server(pg_url: str) -> AsyncIterator[tuple[Proxy, Server]]:
+    """A server on PostgreSQL through a ``Proxy`` the test cuts, arms and restores; cut for good afterwards."""
+    proxy = Proxy(pg_port(pg_url))
+    await proxy.start()
+    async with running_server(through(proxy, pg_url)) as server:
+        yield proxy, server
+    await proxy.cut()
+
+
+async def at_ann_s_turn(ann: Client, players: int = 4) -> str:
+    """A table of Ann's and robots (one deal, no clock), its game started, as Ann's turn comes: its id."""
+    table = await table_with_robots(ann, players, deals=1, turn_seconds=0)
+    await ann.request({"type": "start", "table": table})
+    await ann_to_act(ann)
+    return table
+
+
 async def ann_to_act(ann: Client) -> None:
     while not (ann.state["deal"] and ann.state["deal"]["to_act"] == 0 and ann.state["deal"]["legal"]):
         await ann.recv()
@@ -150,16 +169,13 @@ async def test_postgresql_away_pauses_the_table_once_answers_unavailable_and_503
     pg_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    proxy = Proxy(pg_port(pg_url))
-    await proxy.start()
     async with (
-        running_server(through(proxy, pg_url)) as server,
+        proxied_server(pg_url) as (proxy, server),
         httpx.AsyncClient(base_url=http_base(server.url), timeout=WITHIN) as http,
     ):
         ann = await Client.connect(server.url, "Ann")
         bob = await Client.connect(server.url, "Bob")
-        table = await table_with_robots(ann, 4, deals=1, turn_seconds=0)
-        await ann.request({"type": "start", "table": table})
+        table = await at_ann_s_turn(ann)
         for _ in range(2):  # a few actions of Ann's, stored
             await ann_to_act(ann)
             answer = await ann.request({"type": "act", "table": table, "action": first_legal(ann.state)})
@@ -200,20 +216,15 @@ async def test_postgresql_away_pauses_the_table_once_answers_unavailable_and_503
         stored = [e.seq for e in await asyncio.to_thread(server.hub.store.events_after, table, 0, 100_000)]
         assert stored == list(range(1, ann.seq + 1))
         assert pauses(ann, table) == (1, 1) and pauses(bob, table)[0] <= 1
-    await proxy.cut()
     lines, bad = outage_lines(caplog)
     assert [x["event"] for x in lines] == ["store_down", "store_up"] and lines[1]["seconds"] > 0, lines
     assert bad == []
 
 
 async def test_a_write_cut_off_as_it_commits_is_answered_unknown_then_settled_as_stored(pg_url: str) -> None:
-    proxy = Proxy(pg_port(pg_url))
-    await proxy.start()
-    async with running_server(through(proxy, pg_url)) as server:
+    async with proxied_server(pg_url) as (proxy, server):
         ann = await Client.connect(server.url, "Ann")
-        table = await table_with_robots(ann, 4, deals=1, turn_seconds=0)
-        await ann.request({"type": "start", "table": table})
-        await ann_to_act(ann)
+        table = await at_ann_s_turn(ann)
         before = ann.seq
 
         proxy.armed = True  # PostgreSQL's answer to the next write is lost: it committed, nobody heard
@@ -238,7 +249,6 @@ async def test_a_write_cut_off_as_it_commits_is_answered_unknown_then_settled_as
         stored = await asyncio.to_thread(server.hub.store.events_after, table, 0, 100_000)
         assert [e.seq for e in stored] == list(range(1, ann.seq + 1))
         assert pauses(ann, table) == (1, 1)
-    await proxy.cut()
 
 
 @contextlib.contextmanager
@@ -325,9 +335,7 @@ async def test_postgresql_s_connections_ended_mid_game_as_a_restart_does_lose_no
     them): the table pauses at most once and resumes once, the action is either stored or refused."""
     async with running_server(pg_url) as server:
         ann = await Client.connect(server.url, "Ann")
-        table = await table_with_robots(ann, 4, deals=1, turn_seconds=0)
-        await ann.request({"type": "start", "table": table})
-        await ann_to_act(ann)
+        table = await at_ann_s_turn(ann)
         name = pg_url.rpartition("/")[2]
         admin = Store(pg_url.rpartition("/")[0] + "/postgres")
         try:
@@ -360,9 +368,7 @@ async def test_a_new_game_lost_as_it_commits_is_refused_once_the_store_is_back_a
     write never reached the database, and the server could not know. The table pauses; once the store is
     back it resumes as stored, its master hears the start was not stored, still master of a table with its
     last game's sheet, and starts the next game."""
-    proxy = Proxy(pg_port(pg_url))
-    await proxy.start()
-    async with running_server(through(proxy, pg_url)) as server:
+    async with proxied_server(pg_url) as (proxy, server):
         ann = await Client.connect(server.url, "Ann")
         table = await table_with_robots(ann, 3, deals=1, turn_seconds=0)
         await ann.request({"type": "start", "table": table})
@@ -390,23 +396,18 @@ async def test_a_new_game_lost_as_it_commits_is_refused_once_the_store_is_back_a
         assert answer["seq"] == over["seq"] + 1  # the lost start took no number
         stored = [e.seq for e in await asyncio.to_thread(server.hub.store.events_after, table, 0, 100_000)]
         assert stored == list(range(1, len(stored) + 1)) and stored[-1] >= answer["seq"]  # its robots play on
-    await proxy.cut()
 
 
 async def test_the_first_write_after_an_outage_met_by_a_read_is_taken(pg_url: str) -> None:
     """PostgreSQL away and back while no table wrote: a page's read met the outage, the probe its end. The store
     writer's kept connection died with it; the next action is stored on a new one, not refused on the dead one
     (it was: ``unknown``, the table paused again, the person told later that it did not count)."""
-    proxy = Proxy(pg_port(pg_url))
-    await proxy.start()
     async with (
-        running_server(through(proxy, pg_url)) as server,
+        proxied_server(pg_url) as (proxy, server),
         httpx.AsyncClient(base_url=http_base(server.url), timeout=WITHIN) as http,
     ):
         ann = await Client.connect(server.url, "Ann")
-        table = await table_with_robots(ann, 4, deals=1, turn_seconds=0)
-        await ann.request({"type": "start", "table": table})
-        await ann_to_act(ann)
+        table = await at_ann_s_turn(ann)
         await proxy.cut()
         assert (await http.get("/api/leaderboard")).status_code == 503  # a read meets the outage
         await proxy.restore()
@@ -415,4 +416,3 @@ async def test_the_first_write_after_an_outage_met_by_a_read_is_taken(pg_url: st
         assert answer["type"] == "event", answer
         assert pauses(ann, table) == (0, 0)
         assert server.hub.store.health.outages == 1
-    await proxy.cut()

@@ -12,11 +12,11 @@ import logging
 import httpx
 import pytest
 
-from atout.server.room import outage, watchdog
+from atout.server.room import Room, outage, watchdog
 from atout.server.store.health import Cause, StoreHealth
 from atout.server.table import Batch, play
 
-from .helpers import SQLITE_ONLY, Client, eventually, first_legal, quick_config, running_server
+from .helpers import SQLITE_ONLY, Client, Server, eventually, first_legal, quick_config, running_server
 from .test_tables import table_with_robots
 
 
@@ -37,6 +37,23 @@ def stalled_lines(caplog: pytest.LogCaptureFixture, event: str = "table_stalled"
         for r in caplog.records
         if r.getMessage().startswith("{") and f'"event":"{event}"' in r.getMessage()
     ]
+
+
+async def at_ann_s_turn(server: Server, players: int, turn_seconds: int = 0) -> tuple[Client, str, Room]:
+    """Ann at a table of robots (one deal), its game started, as her turn comes: her, the table and its room."""
+    ann = await Client.connect(server.url, "Ann")
+    table = await table_with_robots(ann, players, deals=1, turn_seconds=turn_seconds)
+    await ann.request({"type": "start", "table": table})
+    await until_to_act(ann, 0)
+    return ann, table, server.hub.rooms[table]
+
+
+async def paused_for_good(room: Room) -> None:
+    """``room``'s table paused, its own resumption gone, as a bug would leave it: nobody resumes it."""
+    outage.pause(room, "the store is unavailable")
+    [resumption] = [t for t in room.tasks if t.get_name().startswith("resumption")]
+    resumption.cancel()
+    await asyncio.gather(resumption, return_exceptions=True)
 
 
 async def until_to_act(client: Client, seat: int) -> None:
@@ -89,11 +106,7 @@ async def test_a_robot_s_move_nobody_makes_is_found_logged_once_counted_and_made
 async def test_a_turn_clock_whose_timer_died_still_runs_out(db_url: str, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     async with running_server(db_url, config()) as server:
-        ann = await Client.connect(server.url, "Ann")
-        table = await table_with_robots(ann, 3, deals=1, turn_seconds=15)
-        await ann.request({"type": "start", "table": table})
-        await until_to_act(ann, 0)
-        room = server.hub.rooms[table]
+        ann, _, room = await at_ann_s_turn(server, 3, turn_seconds=15)
         timer = room.timer.task
         assert timer is not None
         timer.cancel()  # the table's clock is gone: Ann's fifteen seconds would never run out
@@ -128,11 +141,7 @@ async def test_a_memory_ahead_of_its_store_goes_back_to_the_store(
 ) -> None:
     caplog.set_level(logging.INFO)
     async with running_server(db_url, config()) as server:
-        ann = await Client.connect(server.url, "Ann")
-        table = await table_with_robots(ann, 4, deals=1, turn_seconds=0)
-        await ann.request({"type": "start", "table": table})
-        await until_to_act(ann, 0)
-        room = server.hub.rooms[table]
+        ann, table, room = await at_ann_s_turn(server, 4)
         seq = room.table.seq
         batch = Batch(room.table, server.clock.now())  # an event made and never stored, as a bug would leave it
         play.play(batch, 0, first_legal(ann.state), by="person")
@@ -160,16 +169,9 @@ async def test_a_table_whose_resumption_is_gone_is_found_through_an_outage_that_
     again from its store. A look that finds the store away neither finds it stalled nor forgets its wait."""
     caplog.set_level(logging.INFO)
     async with running_server(db_url, config()) as server:
-        ann = await Client.connect(server.url, "Ann")
-        table = await table_with_robots(ann, 3, deals=1, turn_seconds=0)
-        await ann.request({"type": "start", "table": table})
-        await until_to_act(ann, 0)
-        room = server.hub.rooms[table]
+        ann, table, room = await at_ann_s_turn(server, 3)
         seq = room.table.seq
-        outage.pause(room, "the store is unavailable")
-        [resumption] = [t for t in room.tasks if t.get_name().startswith("resumption")]
-        resumption.cancel()  # the table's own resumption gone, as a bug would leave it: nobody resumes it
-        await asyncio.gather(resumption, return_exceptions=True)
+        await paused_for_good(room)
 
         real = [1000.0]
         health = StoreHealth(clock=lambda: real[0])  # the store as this watchdog sees it, failing on our word
@@ -216,15 +218,8 @@ async def test_a_restart_that_meets_the_store_away_leaves_a_resumption_waiting_f
     waits for the store with a resumption of its own again, and resumes once the store answers, without
     waiting for the watchdog's next try."""
     async with running_server(db_url, config()) as server:
-        ann = await Client.connect(server.url, "Ann")
-        table = await table_with_robots(ann, 3, deals=1, turn_seconds=0)
-        await ann.request({"type": "start", "table": table})
-        await until_to_act(ann, 0)
-        room = server.hub.rooms[table]
-        outage.pause(room, "the store is unavailable")
-        [resumption] = [t for t in room.tasks if t.get_name().startswith("resumption")]
-        resumption.cancel()
-        await asyncio.gather(resumption, return_exceptions=True)
+        ann, _, room = await at_ann_s_turn(server, 3)
+        await paused_for_good(room)
 
         store = server.hub.store
         read = store.table
