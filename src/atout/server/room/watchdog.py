@@ -126,9 +126,9 @@ class Watchdog:
                 continue
             suspect = self._suspect.get(table_id)
             if suspect is None or suspect[0] != room.table.seq:  # overdue now: stalled once it has not moved for
-                self._suspect[table_id] = (room.table.seq, self.monotonic())  # ``real_grace`` real seconds more (the
+                self._suspect[table_id] = (room.table.seq, real)  # ``real_grace`` real seconds more (the
                 continue  # tables' time may jump — a blocked loop, a test's clock —: what was due acts first)
-            if self.monotonic() - suspect[1] < self.real_grace:
+            if real - suspect[1] < self.real_grace:
                 continue
             before = self.stalled.get(table_id)
             if before is not None and now - before[1] < AGAIN:
