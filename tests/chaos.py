@@ -604,12 +604,8 @@ def _check(run: Run, site: Site, opened: list[tuple[str, list[Person], Heard, in
     starts = {t: sum(1 for e in ev.values() if e.kind == "game_start") for t, ev in stored.items()}
     ends = {t: sum(1 for e in ev.values() if e.kind in ("game_end", "cancel_end")) for t, ev in stored.items()}
     unfinished = [f"{t}: {starts[t] - ends[t]} game(s) without an end" for t in stored if starts[t] != ends[t]]
-    tracebacks = []
-    for path in site.logs:
-        with contextlib.suppress(OSError):
-            for line in path.read_text(errors="replace").splitlines():
-                if "Traceback" in line or '"level":"error"' in line:
-                    tracebacks.append(f"{path.name}: {line[:300]}")
+    logged = _logged(site)
+    tracebacks = [f"{name}: {line[:300]}" for name, line in logged if "Traceback" in line or '"level":"error"' in line]
     all_resumes = [x for xs in resumes.values() for x in xs]
     longest = max(silences, default=(0.0, ""))
     run.figures = {
@@ -687,7 +683,7 @@ def _check(run: Run, site: Site, opened: list[tuple[str, list[Person], Heard, in
                     f"socket {'open' if person.ws is not None and person.ws.state.name == 'OPEN' else 'closed'}, "
                     f"last frames {person.last_frames}"
                 )
-            problems += [f"    log {line}" for line in _log_lines(site, table)[-20:]]
+            problems += [f"    log {name}: {line[:300]}" for name, line in logged if table in line][-20:]
     problems += [f"slow to resume: {x}" for x in slow[:20]]
     if longest[0] > SILENCE_PROMISE:
         problems.append(f"a table silent {longest[0]:.1f} s outside a fault ({longest[1]})")
@@ -698,12 +694,13 @@ def _check(run: Run, site: Site, opened: list[tuple[str, list[Person], Heard, in
         problems.append(f"a hello waited {max(stats.welcome_seconds):.1f} s for its welcome")
 
 
-def _log_lines(site: Site, table: str) -> list[str]:
-    """What the processes' logs say of ``table`` (a silent table's account: paused, settled, stalled, moved)."""
+def _logged(site: Site) -> list[tuple[str, str]]:
+    """Every line of the processes' logs, each with its file's name: read once for the tracebacks and for a silent
+    table's account (paused, settled, stalled, moved)."""
     lines = []
     for path in site.logs:
         with contextlib.suppress(OSError):
-            lines += [f"{path.name}: {x[:300]}" for x in path.read_text(errors="replace").splitlines() if table in x]
+            lines += [(path.name, line) for line in path.read_text(errors="replace").splitlines()]
     return lines
 
 
